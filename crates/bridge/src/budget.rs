@@ -1,0 +1,112 @@
+//! JSON budget helpers.
+//!
+//! JavaScript measures strings in UTF-16 code units (`"🦞".length === 2`);
+//! the contract's byte limits are UTF-8 bytes of compact JSON. These helpers
+//! measure and cut Rust strings the way the guest would, never splitting a
+//! surrogate pair (a cut that would keep only the high half drops it).
+
+/// The number of UTF-16 code units in `s`: JavaScript's `s.length`.
+#[must_use]
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The longest prefix of `s` of at most `max_units` UTF-16 code units that
+/// does not split a surrogate pair.
+#[must_use]
+pub fn utf16_prefix(s: &str, max_units: usize) -> &str {
+    let mut units = 0;
+    for (i, c) in s.char_indices() {
+        units += c.len_utf16();
+        if units > max_units {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// `s` cut to `max_units` UTF-16 code units; when it was cut, `suffix` is
+/// appended (the suffix is not counted in `max_units`).
+#[must_use]
+pub fn truncate_utf16(s: &str, max_units: usize, suffix: &str) -> String {
+    let prefix = utf16_prefix(s, max_units);
+    if prefix.len() == s.len() {
+        s.to_owned()
+    } else {
+        let mut out = String::with_capacity(prefix.len() + suffix.len());
+        out.push_str(prefix);
+        out.push_str(suffix);
+        out
+    }
+}
+
+/// The longest prefix of `s` of at most `max_bytes` UTF-8 bytes that ends on
+/// a character boundary.
+#[must_use]
+pub fn utf8_prefix(s: &str, max_bytes: usize) -> &str {
+    if s.len() <= max_bytes {
+        return s;
+    }
+    let mut end = max_bytes;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// UTF-8 byte length of the compact JSON text of `value`.
+#[must_use]
+pub fn json_bytes(value: &serde_json::Value) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Writing a `Value` into an infallible sink cannot fail.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_length_counts_astral_characters_twice() {
+        assert_eq!(utf16_len("a🦞"), 3);
+        assert_eq!(utf16_len(""), 0);
+        assert_eq!(utf16_len("é"), 1);
+    }
+
+    #[test]
+    fn utf16_prefix_never_splits_a_surrogate_pair() {
+        assert_eq!(utf16_prefix("ab🦞", 3), "ab");
+        assert_eq!(utf16_prefix("ab🦞", 4), "ab🦞");
+        assert_eq!(utf16_prefix("ab🦞c", 2), "ab");
+    }
+
+    #[test]
+    fn truncation_appends_the_suffix_only_when_cut() {
+        assert_eq!(truncate_utf16("abc", 3, "…"), "abc");
+        assert_eq!(truncate_utf16("abcd", 3, "…"), "abc…");
+    }
+
+    #[test]
+    fn utf8_prefix_ends_on_a_character_boundary() {
+        assert_eq!(utf8_prefix("a🦞", 4), "a");
+        assert_eq!(utf8_prefix("a🦞", 5), "a🦞");
+        assert_eq!(utf8_prefix("abc", 2), "ab");
+    }
+
+    #[test]
+    fn json_bytes_matches_compact_serialization() {
+        let v = serde_json::json!({"a": [1, "é", null]});
+        assert_eq!(json_bytes(&v), serde_json::to_string(&v).unwrap().len());
+    }
+}

@@ -1,0 +1,82 @@
+//! The ordered output channel.
+
+use serde::{Deserialize, Serialize};
+
+/// One entry of a cell's ordered output channel.
+///
+/// `text(v)` and every `console.*` call produce [`OutputEntry::Text`];
+/// `json(v)` produces [`OutputEntry::Json`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum OutputEntry {
+    /// Plain text.
+    Text {
+        /// The text, exactly as emitted.
+        text: String,
+    },
+    /// A JSON value, captured when it was emitted.
+    Json {
+        /// The projected value.
+        value: serde_json::Value,
+    },
+}
+
+impl OutputEntry {
+    /// A text entry.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::Text { text: text.into() }
+    }
+}
+
+/// Stands in for output (or a final value) that did not fit the cell's
+/// cumulative output budget.
+///
+/// `prefix` is a UTF-8-safe prefix of the original compact JSON and
+/// `omitted_bytes` is the original byte length minus the prefix's: both
+/// describe the original, never an earlier marker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TruncationMarker {
+    /// Always `true`; lets a reader tell a marker from data.
+    pub truncated: bool,
+    /// UTF-8 bytes of the original JSON that are not in `prefix`.
+    pub omitted_bytes: usize,
+    /// What the model should do next.
+    pub guidance: String,
+    /// The leading part of the original compact JSON.
+    pub prefix: String,
+}
+
+/// The output delivered by one `exec` or `wait` call: the entries produced
+/// since the previous observation, or a marker when they did not fit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Output {
+    /// Entries in emission order.
+    Entries(Vec<OutputEntry>),
+    /// The entries were too large for the remaining budget.
+    Truncated(TruncationMarker),
+}
+
+impl Default for Output {
+    fn default() -> Self {
+        Self::Entries(Vec::new())
+    }
+}
+
+impl Output {
+    /// The entries, when the output was not truncated.
+    #[must_use]
+    pub fn entries(&self) -> Option<&[OutputEntry]> {
+        match self {
+            Self::Entries(entries) => Some(entries),
+            Self::Truncated(_) => None,
+        }
+    }
+
+    /// Whether nothing was delivered.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Self::Entries(e) if e.is_empty())
+    }
+}

@@ -1,0 +1,214 @@
+//! The result of an `exec` or `wait` call.
+
+use serde::{Deserialize, Serialize};
+
+use crate::output::Output;
+
+/// Identifies a parked cell across `wait` calls.
+pub type RunId = String;
+
+/// What one `exec` or `wait` call reports.
+///
+/// Serialized with a `status` tag: `{"status":"completed",…}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum CellResult {
+    /// The cell's top-level promise resolved.
+    Completed {
+        /// The cell's final value, projected to JSON (`undefined` → `null`).
+        value: serde_json::Value,
+        /// Output produced since the previous observation.
+        output: Output,
+        /// Things the model should know that did not fail the cell.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<String>,
+        /// Counters for the whole cell.
+        telemetry: Telemetry,
+    },
+    /// The cell is parked: call `wait` with `runId` to go on observing it.
+    #[serde(rename_all = "camelCase")]
+    Waiting {
+        /// The parked cell.
+        run_id: RunId,
+        /// Why the call returned before the cell settled.
+        reason: WaitReason,
+        /// Host work still outstanding (tool calls, timers, yields).
+        pending_tool_calls: Vec<PendingCall>,
+        /// Output produced since the previous observation.
+        output: Output,
+        /// Counters so far.
+        telemetry: Telemetry,
+    },
+    /// The cell ended without a value.
+    Failed {
+        /// What kind of failure.
+        code: ErrorCode,
+        /// A message for the model: what went wrong and what to do.
+        error: String,
+        /// Where the failure happened.
+        phase: Phase,
+        /// Output produced since the previous observation.
+        output: Output,
+        /// Counters for the whole cell.
+        telemetry: Telemetry,
+    },
+}
+
+impl CellResult {
+    /// The compact JSON text a model reads.
+    #[must_use]
+    pub fn to_model_json(&self) -> String {
+        // Serializing plain data with string keys cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The status word: `completed`, `waiting` or `failed`.
+    #[must_use]
+    pub fn status(&self) -> &'static str {
+        match self {
+            Self::Completed { .. } => "completed",
+            Self::Waiting { .. } => "waiting",
+            Self::Failed { .. } => "failed",
+        }
+    }
+
+    /// The output delivered with this result.
+    #[must_use]
+    pub fn output(&self) -> &Output {
+        match self {
+            Self::Completed { output, .. }
+            | Self::Waiting { output, .. }
+            | Self::Failed { output, .. } => output,
+        }
+    }
+
+    /// The run id, when the cell is parked.
+    #[must_use]
+    pub fn run_id(&self) -> Option<&str> {
+        match self {
+            Self::Waiting { run_id, .. } => Some(run_id),
+            _ => None,
+        }
+    }
+
+    /// A failure that happened before any guest code ran.
+    #[must_use]
+    pub fn input_error(code: ErrorCode, error: impl Into<String>) -> Self {
+        Self::Failed {
+            code,
+            error: error.into(),
+            phase: Phase::Input,
+            output: Output::default(),
+            telemetry: Telemetry::default(),
+        }
+    }
+}
+
+/// Why a cell failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The request or the cell's source was unusable (syntax error, shell
+    /// command, module import, unknown run id, admission limits).
+    InvalidInput,
+    /// The executor could not run the cell (shut down, overloaded).
+    RuntimeUnavailable,
+    /// The cell was aborted.
+    Aborted,
+    /// The cell ran past its CPU or wall-clock budget.
+    Timeout,
+    /// Nothing useful fit in the output budget.
+    OutputLimitExceeded,
+    /// The guest threw, or the host failed unexpectedly.
+    InternalError,
+    /// A headless cell made more tool calls than its budget allows.
+    ToolBudgetExceeded,
+}
+
+/// Where a failure happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before any guest code ran: nothing was executed.
+    Input,
+    /// While guest code ran.
+    Guest,
+    /// In the host, outside guest code.
+    Host,
+}
+
+/// Why a call returned `waiting`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WaitReason {
+    /// The cell called `yield_control` and all outstanding work is yields.
+    Yield,
+    /// Host work was still pending when the call's budget ran out.
+    PendingTools,
+}
+
+/// One outstanding host request of a parked cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingCall {
+    /// Stable id, `bridge:<method>:<n>`.
+    pub id: String,
+    /// The bridge method (`callValue`, `sleep`, `yield`, …).
+    pub method: String,
+}
+
+/// Counters a cell reports with every result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Telemetry {
+    /// Tool calls started.
+    pub call_count: u32,
+    /// `catalog.search` calls.
+    pub search_count: u32,
+    /// `describe()` calls.
+    pub describe_count: u32,
+    /// Timers started with `setTimeout`.
+    pub timer_count: u32,
+    /// `yield_control` calls.
+    pub yield_count: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OutputEntry;
+
+    #[test]
+    fn completed_results_serialize_as_compact_camel_case_json() {
+        let r = CellResult::Completed {
+            value: serde_json::json!({"b": 1, "a": 2}),
+            output: Output::Entries(vec![OutputEntry::text("hi")]),
+            warnings: vec![],
+            telemetry: Telemetry::default(),
+        };
+        assert_eq!(
+            r.to_model_json(),
+            r#"{"status":"completed","value":{"b":1,"a":2},"output":[{"type":"text","text":"hi"}],"telemetry":{"callCount":0,"searchCount":0,"describeCount":0,"timerCount":0,"yieldCount":0}}"#
+        );
+    }
+
+    #[test]
+    fn waiting_results_carry_the_run_id_and_pending_calls() {
+        let r = CellResult::Waiting {
+            run_id: "run_1".into(),
+            reason: WaitReason::PendingTools,
+            pending_tool_calls: vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }],
+            output: Output::default(),
+            telemetry: Telemetry::default(),
+        };
+        let json = r.to_model_json();
+        assert!(json.starts_with(r#"{"status":"waiting","runId":"run_1","reason":"pending_tools","pendingToolCalls":[{"id":"bridge:sleep:1","method":"sleep"}]"#), "{json}");
+        let back: CellResult = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn failed_results_name_code_and_phase() {
+        let r = CellResult::input_error(ErrorCode::InvalidInput, "bad");
+        assert!(r.to_model_json().starts_with(r#"{"status":"failed","code":"invalid_input","error":"bad","phase":"input""#));
+    }
+}

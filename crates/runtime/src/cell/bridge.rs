@@ -1,0 +1,164 @@
+//! The per-cell bridge state shared between the cell's actor and the native
+//! functions installed in its JavaScript context.
+//!
+//! Native functions run synchronously on the cell's JS thread, inside a
+//! step; they record what the guest asked for here, and the actor acts on
+//! it when the step returns. The mutex is never contended: both sides run on
+//! the same thread, one after the other (it exists because the QuickJS
+//! runtime must be `Send`).
+
+use codemode_bridge::OutputEntry;
+
+/// A host request the guest made during a step.
+#[derive(Debug)]
+pub(crate) enum Submitted {
+    /// A native tool call: registry index and the input's JSON text.
+    Call { id: u64, tool: usize, input: String },
+    /// `yield_control(reason)`.
+    Yield { id: u64, reason: Option<String> },
+    /// `setTimeout`'s host side.
+    Timer { id: u64, delay_ms: u64 },
+}
+
+/// A guest error, as the prelude described it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum GuestError {
+    /// An `Error` object.
+    Error { name: String, message: String, stack: String },
+    /// Any other thrown value, rendered as text.
+    Thrown(String),
+}
+
+/// How the cell's top-level promise settled.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// Resolved; the projected value's JSON text.
+    Value(String),
+    /// Rejected.
+    Error(GuestError),
+}
+
+/// A sticky admission failure: the cell fails even if the guest catches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AdmissionError(pub String);
+
+/// Admission bounds copied from the limits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bounds {
+    pub max_in_flight: usize,
+    pub max_queued: usize,
+    pub max_timers: usize,
+}
+
+/// State shared with the native functions of one cell.
+#[derive(Debug)]
+pub(crate) struct Bridge {
+    bounds: Bounds,
+    next_id: u64,
+    /// Requests made during the current step.
+    pub submitted: Vec<Submitted>,
+    /// Timers cleared during the current step.
+    pub cancelled: Vec<u64>,
+    /// Output entries not yet delivered to an observer.
+    pub output: Vec<OutputEntry>,
+    /// Set once, when the top-level promise settles.
+    pub outcome: Option<Outcome>,
+    /// Set once, when an admission bound is exceeded.
+    pub admission: Option<AdmissionError>,
+    /// Tool calls started or queued and not yet settled.
+    pub outstanding_calls: usize,
+    /// Timers started and not yet fired or cleared.
+    pub live_timers: usize,
+}
+
+impl Bridge {
+    pub(crate) fn new(bounds: Bounds) -> Self {
+        Self {
+            bounds,
+            next_id: 1,
+            submitted: Vec::new(),
+            cancelled: Vec::new(),
+            output: Vec::new(),
+            outcome: None,
+            admission: None,
+            outstanding_calls: 0,
+            live_timers: 0,
+        }
+    }
+
+    fn next_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Admits a tool call, or records the sticky queue-limit error.
+    pub(crate) fn submit_call(&mut self, tool: usize, input: String) -> Result<u64, AdmissionError> {
+        let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
+        if self.outstanding_calls >= capacity {
+            let err = AdmissionError(format!(
+                "code mode bridge queue limit exceeded ({} requests queued; {} in-flight slots). \
+                 Await smaller batches (for example Promise.all over chunks of {}) before starting more tool calls.",
+                self.bounds.max_queued, self.bounds.max_in_flight, self.bounds.max_in_flight
+            ));
+            self.admission.get_or_insert(err.clone());
+            return Err(err);
+        }
+        self.outstanding_calls += 1;
+        let id = self.next_id();
+        self.submitted.push(Submitted::Call { id, tool, input });
+        Ok(id)
+    }
+
+    /// Records a `yield_control`.
+    pub(crate) fn submit_yield(&mut self, reason: Option<String>) -> u64 {
+        let id = self.next_id();
+        self.submitted.push(Submitted::Yield { id, reason });
+        id
+    }
+
+    /// Admits a timer, or records the sticky timer-limit error.
+    pub(crate) fn submit_timer(&mut self, delay_ms: u64) -> Result<u64, AdmissionError> {
+        if self.live_timers >= self.bounds.max_timers {
+            let err = AdmissionError(format!(
+                "code mode timer limit exceeded ({} live timers). Await or clear timers before creating more.",
+                self.bounds.max_timers
+            ));
+            self.admission.get_or_insert(err.clone());
+            return Err(err);
+        }
+        self.live_timers += 1;
+        let id = self.next_id();
+        self.submitted.push(Submitted::Timer { id, delay_ms });
+        Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bridge() -> Bridge {
+        Bridge::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2 })
+    }
+
+    #[test]
+    fn calls_are_admitted_up_to_in_flight_plus_queued_and_then_refused_stickily() {
+        let mut b = bridge();
+        for _ in 0..3 {
+            b.submit_call(0, "{}".into()).unwrap();
+        }
+        let err = b.submit_call(0, "{}".into()).unwrap_err();
+        assert!(err.0.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.0);
+        assert_eq!(b.admission, Some(err));
+    }
+
+    #[test]
+    fn timers_are_admitted_up_to_their_own_bound() {
+        let mut b = bridge();
+        b.submit_timer(1).unwrap();
+        b.submit_timer(1).unwrap();
+        assert!(b.submit_timer(1).is_err());
+        assert_eq!(b.outstanding_calls, 0, "timers take no tool slots");
+    }
+}

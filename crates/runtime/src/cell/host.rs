@@ -1,0 +1,286 @@
+//! Host work of one cell: tool calls in flight and queued, timers, yields.
+//!
+//! Everything here runs on the cell's JS thread. A tool call's future is
+//! polled once inline — a tool that answers immediately settles without
+//! any task or message — and otherwise spawned as a task on the same
+//! thread's runtime, which messages the cell when done.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use codemode_bridge::PendingCall;
+use codemode_catalog::{Registry, ToolError, ToolOutput};
+use serde_json::{Map, Value, json};
+
+use super::vm::Settlement;
+
+type ToolResult = Result<ToolOutput, ToolError>;
+type BoxedCall = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
+
+/// A started call whose future is still running.
+struct InFlight {
+    bridge_id: String,
+    task: tokio::task::AbortHandle,
+}
+
+struct Queued {
+    id: u64,
+    bridge_id: String,
+    tool: usize,
+    input: String,
+}
+
+/// Aborts every spawned tool task when the cell's state is dropped, however
+/// the cell ends (including a panic in its actor).
+#[derive(Default)]
+struct Tasks(HashMap<u64, InFlight>);
+
+impl Drop for Tasks {
+    fn drop(&mut self) {
+        for call in self.0.values() {
+            call.task.abort();
+        }
+    }
+}
+
+/// Outstanding host work and settled results waiting for delivery.
+pub(crate) struct HostWork {
+    tools: Registry,
+    max_in_flight: usize,
+    in_flight: Tasks,
+    queue: VecDeque<Queued>,
+    timers: BinaryHeap<Reverse<(Instant, u64)>>,
+    live_timers: HashMap<u64, String>,
+    yields: Vec<(u64, String, Option<String>)>,
+    /// Settled, not yet delivered to the guest.
+    pub ready: Vec<Settlement>,
+    counters: [u32; 3],
+}
+
+/// Sends a finished tool call back to its cell.
+pub(crate) type Notify = Arc<dyn Fn(u64, ToolResult) + Send + Sync>;
+
+impl HostWork {
+    pub(crate) fn new(tools: Registry, max_in_flight: usize) -> Self {
+        Self {
+            tools,
+            max_in_flight,
+            in_flight: Tasks::default(),
+            queue: VecDeque::new(),
+            timers: BinaryHeap::new(),
+            live_timers: HashMap::new(),
+            yields: Vec::new(),
+            ready: Vec::new(),
+            counters: [0; 3],
+        }
+    }
+
+    fn bridge_id(&mut self, method: &str) -> String {
+        let slot = match method {
+            "callValue" => 0,
+            "sleep" => 1,
+            _ => 2,
+        };
+        self.counters[slot] += 1;
+        format!("bridge:{method}:{}", self.counters[slot])
+    }
+
+    /// Whether any tool call is running or queued.
+    pub(crate) fn has_calls(&self) -> bool {
+        !self.in_flight.0.is_empty() || !self.queue.is_empty()
+    }
+
+    pub(crate) fn has_timers(&self) -> bool {
+        !self.live_timers.is_empty()
+    }
+
+    pub(crate) fn has_yields(&self) -> bool {
+        !self.yields.is_empty()
+    }
+
+    /// Queues a tool call and starts it if a slot is free. Returns how many
+    /// calls settled inline (their slots are free again).
+    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: String, notify: &Notify) -> usize {
+        let bridge_id = self.bridge_id("callValue");
+        self.queue.push_back(Queued { id, bridge_id, tool, input });
+        self.pump(notify)
+    }
+
+    /// Starts queued calls while slots are free; returns how many settled
+    /// inline.
+    pub(crate) fn pump(&mut self, notify: &Notify) -> usize {
+        let mut settled = 0;
+        while self.in_flight.0.len() < self.max_in_flight {
+            let Some(call) = self.queue.pop_front() else { break };
+            if self.start(call, notify) {
+                settled += 1;
+            }
+        }
+        settled
+    }
+
+    fn start(&mut self, call: Queued, notify: &Notify) -> bool {
+        let Some(tool) = self.tools.get(call.tool).map(Arc::clone) else {
+            self.ready.push(error_settlement(call.id, &ToolError::new("unknown tool")));
+            return true;
+        };
+        let input: Value = serde_json::from_str(&call.input).unwrap_or(Value::Null);
+        let mut future: BoxedCall = Box::pin(async move { tool.call(input).await });
+        // Fast path: a tool that is ready at once settles in this step.
+        if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            self.ready.push(tool_settlement(call.id, result));
+            return true;
+        }
+        let notify = Arc::clone(notify);
+        let id = call.id;
+        let task = tokio::spawn(async move { notify(id, future.await) });
+        self.in_flight.0.insert(id, InFlight { bridge_id: call.bridge_id, task: task.abort_handle() });
+        false
+    }
+
+    /// A spawned call finished. Returns false when it was not in flight
+    /// (already cancelled).
+    pub(crate) fn complete(&mut self, id: u64, result: ToolResult) -> bool {
+        if self.in_flight.0.remove(&id).is_none() {
+            return false;
+        }
+        self.ready.push(tool_settlement(id, result));
+        true
+    }
+
+    pub(crate) fn add_timer(&mut self, id: u64, delay_ms: u64, now: Instant) {
+        let bridge_id = self.bridge_id("sleep");
+        let due = now.checked_add(Duration::from_millis(delay_ms)).unwrap_or(now + Duration::from_secs(86_400 * 365));
+        self.timers.push(Reverse((due, id)));
+        self.live_timers.insert(id, bridge_id);
+    }
+
+    /// Cancels a timer; true when it was live.
+    pub(crate) fn cancel_timer(&mut self, id: u64) -> bool {
+        self.live_timers.remove(&id).is_some()
+    }
+
+    /// Moves every due timer to `ready`; returns how many fired.
+    pub(crate) fn fire_due_timers(&mut self, now: Instant) -> usize {
+        let mut fired = 0;
+        while let Some(Reverse((due, id))) = self.timers.peek().copied() {
+            if due > now {
+                break;
+            }
+            self.timers.pop();
+            if self.live_timers.remove(&id).is_some() {
+                self.ready.push(Settlement { id, ok: true, payload: "null".into() });
+                fired += 1;
+            }
+        }
+        fired
+    }
+
+    /// When the next live timer is due.
+    pub(crate) fn next_timer(&mut self) -> Option<Instant> {
+        while let Some(Reverse((due, id))) = self.timers.peek().copied() {
+            if self.live_timers.contains_key(&id) {
+                return Some(due);
+            }
+            self.timers.pop();
+        }
+        None
+    }
+
+    pub(crate) fn add_yield(&mut self, id: u64, reason: Option<String>) {
+        let bridge_id = self.bridge_id("yield");
+        self.yields.push((id, bridge_id, reason));
+    }
+
+    /// Resolves every pending `yield_control` with `{status:"yielded", reason}`.
+    pub(crate) fn resolve_yields(&mut self) {
+        for (id, _, reason) in self.yields.drain(..) {
+            let payload = json!({"status": "yielded", "reason": reason}).to_string();
+            self.ready.push(Settlement { id, ok: true, payload });
+        }
+    }
+
+    /// Outstanding work in creation order, as the model sees it.
+    pub(crate) fn pending_calls(&self) -> Vec<PendingCall> {
+        let mut all: Vec<(u64, &str)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id.as_str())).collect();
+        all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id.as_str())));
+        all.extend(self.live_timers.iter().map(|(id, b)| (*id, b.as_str())));
+        all.extend(self.yields.iter().map(|(id, b, _)| (*id, b.as_str())));
+        all.sort_unstable_by_key(|(id, _)| *id);
+        all.into_iter()
+            .map(|(_, bridge_id)| PendingCall {
+                id: bridge_id.to_owned(),
+                method: bridge_id.split(':').nth(1).unwrap_or_default().to_owned(),
+            })
+            .collect()
+    }
+}
+
+/// The guest-visible value of a tool result (GA-11.2): the tool's JSON
+/// `details`; an in-band error without a `message`/`error` string gains the
+/// tool's text as `message`.
+pub(crate) fn details_value(output: ToolOutput) -> Value {
+    let mut details = output.details;
+    if output.is_error {
+        let has_message = |o: &Map<String, Value>| {
+            ["message", "error"].iter().any(|k| o.get(*k).and_then(Value::as_str).is_some_and(|s| !s.is_empty()))
+        };
+        let text = output.text.unwrap_or_else(|| "the tool reported an error without a message".into());
+        match &mut details {
+            Value::Object(o) if !has_message(o) => {
+                o.insert("message".into(), Value::String(text));
+            }
+            Value::Null => details = json!({ "message": text }),
+            _ => {}
+        }
+    }
+    details
+}
+
+fn tool_settlement(id: u64, result: ToolResult) -> Settlement {
+    match result {
+        Ok(output) => Settlement { id, ok: true, payload: details_value(output).to_string() },
+        Err(e) => error_settlement(id, &e),
+    }
+}
+
+fn error_settlement(id: u64, e: &ToolError) -> Settlement {
+    let payload = json!({"name": "Error", "message": e.message, "code": e.code}).to_string();
+    Settlement { id, ok: false, payload }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_in_band_error_without_a_message_gains_the_tool_text() {
+        let out = ToolOutput { details: json!({"status": 500}), text: Some("server said no".into()), is_error: true };
+        assert_eq!(details_value(out), json!({"status": 500, "message": "server said no"}));
+    }
+
+    #[test]
+    fn an_in_band_error_with_a_message_keeps_it() {
+        let out = ToolOutput { details: json!({"error": "kept"}), text: Some("other".into()), is_error: true };
+        assert_eq!(details_value(out), json!({"error": "kept"}));
+    }
+
+    #[test]
+    fn timers_fire_in_due_order_and_cleared_ones_never_fire() {
+        let mut work = HostWork::new(Registry::default(), 4);
+        let now = Instant::now();
+        work.add_timer(1, 20, now);
+        work.add_timer(2, 10, now);
+        work.add_timer(3, 10, now);
+        assert!(work.cancel_timer(3));
+        assert_eq!(work.fire_due_timers(now + Duration::from_millis(15)), 1);
+        assert_eq!(work.ready[0].id, 2);
+        assert_eq!(work.next_timer(), Some(now + Duration::from_millis(20)));
+        assert_eq!(work.pending_calls(), vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }]);
+    }
+}

@@ -1,0 +1,439 @@
+//! The cell actor: one per live or parked cell.
+//!
+//! A `CellActor` owns one cell — its QuickJS runtime and context, its host
+//! work (tool calls, timers, yields), its output and its observer — and
+//! lives on one JS thread for its whole life. Guest JavaScript only runs
+//! inside an observation *window* (an `exec` or `wait` call with a
+//! deadline); host work keeps going while the cell is parked, and its
+//! results are delivered when the next window opens.
+
+mod bridge;
+mod host;
+mod output;
+mod report;
+pub(crate) mod vm;
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
+use codemode_catalog::Registry;
+use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
+
+use crate::executor::{EndState, ExecutorMsg};
+use crate::jsthreads::ThreadLease;
+use crate::limits::Limits;
+use bridge::{Bounds, Bridge, Outcome, Submitted};
+use host::{HostWork, Notify};
+use output::OutputLedger;
+use vm::{CellControl, StartError, Vm};
+
+/// How a cell is bound to its host; carried on every host request so that
+/// session-bound helpers can refuse headless and restart-safe cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CellMode {
+    /// Bound to a session and a reply; can park and be resumed.
+    Interactive {
+        /// The owning session.
+        session: String,
+        /// The reply (model turn) the cell belongs to.
+        reply: String,
+        /// The cell must be safe to replay after a host restart.
+        restart_safe: bool,
+    },
+    /// An automation script: no session, runs to completion in one call.
+    Headless,
+}
+
+impl CellMode {
+    fn is_headless(&self) -> bool {
+        matches!(self, Self::Headless)
+    }
+}
+
+/// Everything a cell actor starts with.
+pub(crate) struct CellArgs {
+    pub run_id: String,
+    pub wrapped: String,
+    pub mode: CellMode,
+    pub limits: Arc<Limits>,
+    pub tools: Registry,
+    pub tool_names: Arc<Vec<String>>,
+    pub control: Arc<CellControl>,
+    pub executor: ActorRef<ExecutorMsg>,
+    pub lease: ThreadLease,
+}
+
+/// Messages a cell handles. Private to the crate: callers go through the
+/// executor.
+pub(crate) enum CellMsg {
+    /// Run the first window.
+    Start(RpcReplyPort<CellResult>),
+    /// Open a new window on a parked cell.
+    Wait(RpcReplyPort<CellResult>),
+    /// End the cell as aborted.
+    Abort(RpcReplyPort<CellResult>),
+    /// A spawned tool call finished.
+    ToolDone(u64, Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>),
+    /// A timer may be due, or the window's deadline may have passed.
+    Wake,
+    /// The parked cell's idle TTL ran out (for the park numbered `epoch`).
+    Expire(u64),
+}
+
+pub(crate) struct CellActor;
+
+struct Window {
+    reply: RpcReplyPort<CellResult>,
+    deadline: Instant,
+}
+
+pub(crate) struct CellState {
+    run_id: String,
+    mode: CellMode,
+    limits: Arc<Limits>,
+    executor: ActorRef<ExecutorMsg>,
+    control: Arc<CellControl>,
+    bridge: Arc<Mutex<Bridge>>,
+    // Drop order: host work (tool tasks) first, then the engine.
+    host: HostWork,
+    vm: Vm,
+    wrapped: String,
+    tool_names: Arc<Vec<String>>,
+    notify: Notify,
+    window: Option<Window>,
+    wake_at: Option<Instant>,
+    park_epoch: u64,
+    output: OutputLedger,
+    telemetry: Telemetry,
+    _lease: ThreadLease,
+}
+
+/// What the cell does after handling a message.
+enum Flow {
+    /// Keep running (window open and waiting on host work, or parked).
+    Live,
+    /// The cell ended; the actor stops.
+    Ended(EndState),
+}
+
+impl Actor for CellActor {
+    type Msg = CellMsg;
+    type State = CellState;
+    type Arguments = CellArgs;
+
+    async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellState, ActorProcessingErr> {
+        let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
+            max_in_flight: args.limits.max_in_flight,
+            max_queued: args.limits.max_queued,
+            max_timers: args.limits.max_timers,
+        })));
+        let vm = Vm::new(&args.limits, Arc::clone(&args.control), Arc::clone(&bridge))
+            .map_err(|e| format!("could not create the cell's engine: {e:?}"))?;
+        let me = myself.clone();
+        let notify: Notify = Arc::new(move |id, result| {
+            // The cell may have ended meanwhile; then nobody needs the result.
+            let _ = me.send_message(CellMsg::ToolDone(id, result));
+        });
+        Ok(CellState {
+            run_id: args.run_id,
+            mode: args.mode,
+            host: HostWork::new(args.tools, args.limits.max_in_flight),
+            output: OutputLedger::new(args.limits.max_output_bytes),
+            limits: args.limits,
+            executor: args.executor,
+            control: args.control,
+            bridge,
+            vm,
+            wrapped: args.wrapped,
+            tool_names: args.tool_names,
+            notify,
+            window: None,
+            wake_at: None,
+            park_epoch: 0,
+            telemetry: Telemetry::default(),
+            _lease: args.lease,
+        })
+    }
+
+    async fn handle(&self, myself: ActorRef<CellMsg>, msg: CellMsg, state: &mut CellState) -> Result<(), ActorProcessingErr> {
+        let flow = match msg {
+            CellMsg::Start(reply) => state.start(&myself, reply),
+            CellMsg::Wait(reply) => state.resume(&myself, reply),
+            CellMsg::Abort(reply) => {
+                let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
+                if let Some(window) = state.window.take() {
+                    let _ = window.reply.send(result.clone());
+                }
+                let _ = reply.send(result);
+                Flow::Ended(EndState::Aborted)
+            }
+            CellMsg::ToolDone(id, result) => {
+                if state.host.complete(id, result) {
+                    state.release_call_slot(1);
+                    state.host.pump(&state.notify);
+                }
+                state.advance_if_observed(&myself)
+            }
+            CellMsg::Wake => {
+                state.wake_at = None;
+                state.advance_if_observed(&myself)
+            }
+            CellMsg::Expire(epoch) if state.window.is_none() && epoch == state.park_epoch => Flow::Ended(EndState::Expired),
+            CellMsg::Expire(_) => Flow::Live,
+        };
+        if let Flow::Ended(end) = flow {
+            let _ = self::ended(&state.executor, &state.run_id, end);
+            myself.stop(None);
+        }
+        Ok(())
+    }
+}
+
+fn ended(executor: &ActorRef<ExecutorMsg>, run_id: &str, end: EndState) -> Result<(), ()> {
+    executor.send_message(ExecutorMsg::Ended(run_id.to_owned(), end)).map_err(|_| ())
+}
+
+impl CellState {
+    fn open_window(&mut self, reply: RpcReplyPort<CellResult>) {
+        let budget = if self.mode.is_headless() { self.limits.headless_timeout } else { self.limits.timeout };
+        let deadline = Instant::now() + budget;
+        self.control.set_deadline(deadline);
+        self.window = Some(Window { reply, deadline });
+    }
+
+    fn start(&mut self, myself: &ActorRef<CellMsg>, reply: RpcReplyPort<CellResult>) -> Flow {
+        self.open_window(reply);
+        match self.vm.start(&self.wrapped, &self.tool_names) {
+            Ok(()) => self.advance(myself),
+            Err(StartError::Syntax(message)) => self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed),
+            Err(StartError::Engine(message)) => {
+                let (code, end, message) = self.interrupted().unwrap_or((
+                    ErrorCode::InternalError,
+                    EndState::Failed,
+                    format!("the cell could not start: {message}"),
+                ));
+                self.fail_end(code, message, Phase::Host, end)
+            }
+        }
+    }
+
+    fn resume(&mut self, myself: &ActorRef<CellMsg>, reply: RpcReplyPort<CellResult>) -> Flow {
+        if self.window.is_some() {
+            let _ = reply.send(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                "a wait for this code mode run is already in flight; wait for its result before calling wait again.",
+            ));
+            return Flow::Live;
+        }
+        self.park_epoch += 1;
+        self.open_window(reply);
+        self.host.resolve_yields();
+        self.advance(myself)
+    }
+
+    fn advance_if_observed(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
+        if self.window.is_some() { self.advance(myself) } else { Flow::Live }
+    }
+
+    fn release_call_slot(&mut self, n: usize) {
+        let mut bridge = vm_lock(&self.bridge);
+        bridge.outstanding_calls = bridge.outstanding_calls.saturating_sub(n);
+    }
+
+    /// Runs the guest and its host work until the cell settles, parks, or
+    /// must wait for host work within the window.
+    fn advance(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
+        let Some(deadline) = self.window.as_ref().map(|w| w.deadline) else { return Flow::Live };
+        loop {
+            if let Some(flow) = self.check_settled() {
+                return flow;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                // Guest code only runs with budget left: park (or, headless,
+                // fail) instead of starting a step that would be interrupted.
+                return self.out_of_budget(myself);
+            }
+            let fired = self.host.fire_due_timers(now);
+            if fired > 0 {
+                vm_lock(&self.bridge).live_timers -= fired;
+            }
+            let ready = std::mem::take(&mut self.host.ready);
+            self.vm.step(ready);
+            if let Some(flow) = self.check_settled() {
+                return flow;
+            }
+            if let Some(flow) = self.take_submissions() {
+                return flow;
+            }
+            if !self.host.ready.is_empty() {
+                continue;
+            }
+            if !(self.host.has_calls() || self.host.has_timers() || self.host.has_yields()) {
+                let message = "code mode promise is pending without host work: the cell awaits a promise that \
+                               nothing will settle (no tool call, timer or yield is pending). Resolve it, or await \
+                               a tool call or timer instead."
+                    .to_owned();
+                return self.fail_end(ErrorCode::InternalError, message, Phase::Guest, EndState::Failed);
+            }
+            if self.host.has_yields() {
+                if self.mode.is_headless() {
+                    // Headless cells have no `wait`: a yield resumes at once.
+                    self.host.resolve_yields();
+                    continue;
+                }
+                let only_yields = !self.host.has_calls() && !self.host.has_timers();
+                return self.park(myself, if only_yields { WaitReason::Yield } else { WaitReason::PendingTools });
+            }
+            let wake = self.host.next_timer().map_or(deadline, |t| t.min(deadline));
+            self.schedule_wake(myself, wake);
+            return Flow::Live;
+        }
+    }
+
+    /// Moves the guest's requests from the bridge into host work.
+    fn take_submissions(&mut self) -> Option<Flow> {
+        let (submitted, cancelled) = {
+            let mut bridge = vm_lock(&self.bridge);
+            (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
+        };
+        for id in cancelled {
+            if self.host.cancel_timer(id) {
+                vm_lock(&self.bridge).live_timers -= 1;
+            }
+        }
+        let now = Instant::now();
+        let mut settled_inline = 0;
+        for request in submitted {
+            match request {
+                Submitted::Call { id, tool, input } => {
+                    self.telemetry.call_count += 1;
+                    if self.mode.is_headless() && self.telemetry.call_count > self.limits.headless_max_tool_calls {
+                        let message = format!(
+                            "headless code mode tool budget exceeded ({} tool calls); make fewer calls per script.",
+                            self.limits.headless_max_tool_calls
+                        );
+                        return Some(self.fail_end(ErrorCode::ToolBudgetExceeded, message, Phase::Guest, EndState::Failed));
+                    }
+                    settled_inline += self.host.submit_call(id, tool, input, &self.notify);
+                }
+                Submitted::Timer { id, delay_ms } => {
+                    self.telemetry.timer_count += 1;
+                    self.host.add_timer(id, delay_ms, now);
+                }
+                Submitted::Yield { id, reason } => {
+                    self.telemetry.yield_count += 1;
+                    self.host.add_yield(id, reason);
+                }
+            }
+        }
+        if settled_inline > 0 {
+            self.release_call_slot(settled_inline);
+        }
+        None
+    }
+
+    /// Ends the cell if it was interrupted, refused admission, or settled.
+    fn check_settled(&mut self) -> Option<Flow> {
+        if let Some((code, end, message)) = self.interrupted() {
+            return Some(self.fail_end(code, message, Phase::Guest, end));
+        }
+        let (admission, outcome) = {
+            let mut bridge = vm_lock(&self.bridge);
+            (bridge.admission.clone(), bridge.outcome.take())
+        };
+        if let Some(err) = admission {
+            return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
+        }
+        match outcome? {
+            Outcome::Value(json) => {
+                let value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+                let result = CellResult::Completed {
+                    value,
+                    output: self.take_output(),
+                    warnings: Vec::new(),
+                    telemetry: self.telemetry,
+                };
+                Some(self.finish(result, EndState::Completed))
+            }
+            Outcome::Error(error) => {
+                let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes);
+                let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
+                Some(self.fail_end(code, message, phase, EndState::Failed))
+            }
+        }
+    }
+
+    fn interrupted(&self) -> Option<(ErrorCode, EndState, String)> {
+        if !self.control.was_interrupted() {
+            return None;
+        }
+        Some(if self.control.is_aborted() {
+            (ErrorCode::Aborted, EndState::Aborted, "code mode execution aborted".to_owned())
+        } else {
+            let budget = if self.mode.is_headless() { self.limits.headless_timeout } else { self.limits.timeout };
+            (ErrorCode::Timeout, EndState::TimedOut, report::timeout_message(budget))
+        })
+    }
+
+    fn out_of_budget(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
+        if self.mode.is_headless() {
+            let message = report::timeout_message(self.limits.headless_timeout);
+            return self.fail_end(ErrorCode::Timeout, message, Phase::Guest, EndState::TimedOut);
+        }
+        self.park(myself, WaitReason::PendingTools)
+    }
+
+    /// Reports `waiting` and keeps the cell until `wait`, abort or expiry.
+    fn park(&mut self, myself: &ActorRef<CellMsg>, reason: WaitReason) -> Flow {
+        let Some(window) = self.window.take() else { return Flow::Live };
+        self.control.clear_deadline();
+        self.park_epoch += 1;
+        let result = CellResult::Waiting {
+            run_id: self.run_id.clone(),
+            reason,
+            pending_tool_calls: self.host.pending_calls(),
+            output: self.take_output(),
+            telemetry: self.telemetry,
+        };
+        let _ = window.reply.send(result);
+        let epoch = self.park_epoch;
+        myself.send_after(self.limits.parked_ttl, move || CellMsg::Expire(epoch));
+        Flow::Live
+    }
+
+    fn schedule_wake(&mut self, myself: &ActorRef<CellMsg>, at: Instant) {
+        if self.wake_at.is_some_and(|w| w <= at) {
+            return;
+        }
+        self.wake_at = Some(at);
+        myself.send_after(at.saturating_duration_since(Instant::now()), || CellMsg::Wake);
+    }
+
+    fn take_output(&mut self) -> codemode_bridge::Output {
+        let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+        self.output.deliver(entries)
+    }
+
+    fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
+        CellResult::Failed { code, error, phase, output: self.take_output(), telemetry: self.telemetry }
+    }
+
+    fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
+        let result = self.fail(code, error, phase);
+        self.finish(result, end)
+    }
+
+    /// Reports `result` to the observer and ends the cell.
+    fn finish(&mut self, result: CellResult, end: EndState) -> Flow {
+        if let Some(window) = self.window.take() {
+            let _ = window.reply.send(result);
+        }
+        Flow::Ended(end)
+    }
+}
+
+fn vm_lock(bridge: &Mutex<Bridge>) -> std::sync::MutexGuard<'_, Bridge> {
+    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

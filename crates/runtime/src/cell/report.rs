@@ -1,0 +1,64 @@
+//! Model-facing messages for guest failures.
+
+use std::time::Duration;
+
+use codemode_bridge::ErrorCode;
+
+use super::bridge::GuestError;
+use crate::source::{self, Refusal};
+
+/// The code and message for an error the guest threw (or that escaped it).
+pub(crate) fn guest_error(error: &GuestError, memory_limit: usize) -> (ErrorCode, String) {
+    match error {
+        GuestError::Thrown(text) => (ErrorCode::InternalError, format!("Uncaught {text}")),
+        GuestError::Error { name, message, stack } => {
+            if name == "ReferenceError"
+                && ["require", "module", "process"].iter().any(|m| message == &format!("{m} is not defined"))
+            {
+                return (ErrorCode::InvalidInput, Refusal::Module.message().to_owned());
+            }
+            let mut text = format!("{name}: {message}");
+            if name == "InternalError" && message == "out of memory" {
+                text.push_str(&format!(
+                    " (the cell exceeded its memory limit of {memory_limit} bytes; process less data per cell)"
+                ));
+            }
+            text.push('\n');
+            for frame in source::user_frames(stack) {
+                text.push_str(&frame);
+                text.push('\n');
+            }
+            (ErrorCode::InternalError, text)
+        }
+    }
+}
+
+/// The message of a cell stopped by its budget.
+pub(crate) fn timeout_message(budget: Duration) -> String {
+    format!(
+        "code mode timeout exceeded: guest code ran past this call's {} ms budget. Split long computations \
+         across cells, or await tool calls and timers instead of busy loops.",
+        budget.as_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thrown_errors_show_name_message_and_user_frames() {
+        let e = GuestError::Error {
+            name: "TypeError".into(),
+            message: "bad".into(),
+            stack: "    at <anonymous> (user.js:3:7)\n    at run (codemode:prelude:1:1)\n".into(),
+        };
+        assert_eq!(guest_error(&e, 1).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
+    }
+
+    #[test]
+    fn module_reference_errors_become_invalid_input() {
+        let e = GuestError::Error { name: "ReferenceError".into(), message: "process is not defined".into(), stack: String::new() };
+        assert_eq!(guest_error(&e, 1).0, ErrorCode::InvalidInput);
+    }
+}

@@ -1,0 +1,343 @@
+//! One cell's QuickJS runtime and context.
+//!
+//! Each cell gets its own QuickJS runtime (so its memory limit, stack limit
+//! and interrupt deadline are its own) with one fresh context (GA-1.2). The
+//! host drives it in *steps*: settle some host requests, then run every
+//! pending job until the guest is idle again.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use codemode_bridge::OutputEntry;
+use rquickjs::context::EvalOptions;
+use rquickjs::function::Opt;
+use rquickjs::{Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Object, Runtime, Value};
+
+use super::bridge::{Bridge, GuestError, Outcome};
+use crate::limits::Limits;
+use crate::source::USER_FILE;
+
+const PRELUDE: &str = include_str!("prelude.js");
+const PRELUDE_FILE: &str = "codemode:prelude";
+
+/// Cross-thread control of a running cell: its deadline and abort flag,
+/// read by the QuickJS interrupt handler.
+#[derive(Debug)]
+pub(crate) struct CellControl {
+    epoch: Instant,
+    deadline_ns: AtomicU64,
+    aborted: AtomicBool,
+    interrupted: AtomicBool,
+}
+
+impl CellControl {
+    pub(crate) fn new() -> Self {
+        Self {
+            epoch: Instant::now(),
+            deadline_ns: AtomicU64::new(u64::MAX),
+            aborted: AtomicBool::new(false),
+            interrupted: AtomicBool::new(false),
+        }
+    }
+
+    fn nanos(&self, at: Instant) -> u64 {
+        u64::try_from(at.saturating_duration_since(self.epoch).as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// Sets the instant after which guest code is interrupted.
+    pub(crate) fn set_deadline(&self, at: Instant) {
+        self.deadline_ns.store(self.nanos(at), Ordering::Relaxed);
+    }
+
+    /// No deadline: the cell is parked and runs no guest code.
+    pub(crate) fn clear_deadline(&self) {
+        self.deadline_ns.store(u64::MAX, Ordering::Relaxed);
+    }
+
+    /// Asks a running step to stop as soon as possible.
+    pub(crate) fn abort(&self) {
+        self.aborted.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn is_aborted(&self) -> bool {
+        self.aborted.load(Ordering::Relaxed)
+    }
+
+    /// Whether the interrupt handler stopped guest code.
+    pub(crate) fn was_interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+
+    fn should_interrupt(&self) -> bool {
+        let stop = self.aborted.load(Ordering::Relaxed)
+            || self.nanos(Instant::now()) > self.deadline_ns.load(Ordering::Relaxed);
+        if stop {
+            self.interrupted.store(true, Ordering::Relaxed);
+        }
+        stop
+    }
+}
+
+/// A host request the host has settled, ready to deliver to the guest.
+#[derive(Debug)]
+pub(crate) struct Settlement {
+    pub id: u64,
+    pub ok: bool,
+    /// JSON text of the value (or of the error description when `!ok`).
+    pub payload: String,
+}
+
+/// Why a cell could not start.
+#[derive(Debug)]
+pub(crate) enum StartError {
+    /// The cell's source does not compile; `message` names the location.
+    Syntax(String),
+    /// The engine failed (out of memory while installing the prelude, …).
+    Engine(String),
+}
+
+/// The prelude's functions the host drives a cell with, kept in the
+/// runtime's user data so that no guest-reachable global holds them.
+struct Hooks<'js> {
+    settle: Function<'js>,
+}
+
+#[expect(unsafe_code, reason = "rquickjs requires an unsafe impl to store JS values as user data; Hooks only holds 'js values")]
+// SAFETY: `Hooks` has exactly one lifetime, 'js, and `Changed` substitutes it.
+unsafe impl<'js> JsLifetime<'js> for Hooks<'js> {
+    type Changed<'to> = Hooks<'to>;
+}
+
+/// One cell's engine.
+pub(crate) struct Vm {
+    // Field order matters: the context is dropped before its runtime.
+    context: Context,
+    _runtime: Runtime,
+    bridge: Arc<Mutex<Bridge>>,
+}
+
+fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
+    // A panic while holding the lock already fails the cell; its state is
+    // still consistent enough to report from.
+    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Vm {
+    /// A fresh runtime and context with the cell's limits.
+    pub(crate) fn new(limits: &Limits, control: Arc<CellControl>, bridge: Arc<Mutex<Bridge>>) -> Result<Self, StartError> {
+        let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
+        let runtime = Runtime::new().map_err(engine)?;
+        runtime.set_memory_limit(limits.memory_limit_bytes);
+        runtime.set_max_stack_size(limits.max_stack_bytes);
+        runtime.set_interrupt_handler(Some(Box::new(move || control.should_interrupt())));
+        let context = Context::full(&runtime).map_err(engine)?;
+        Ok(Self { context, _runtime: runtime, bridge })
+    }
+
+    /// Installs the guest API, compiles the wrapped cell source and runs it
+    /// until it first waits on the host.
+    pub(crate) fn start(&self, wrapped: &str, tool_names: &[String]) -> Result<(), StartError> {
+        self.context.with(|ctx| {
+            let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
+            let host = self.host_object(&ctx).map_err(engine)?;
+            let names = Array::new(ctx.clone()).map_err(engine)?;
+            for (i, name) in tool_names.iter().enumerate() {
+                names.set(i, name.as_str()).map_err(engine)?;
+            }
+            let prelude: Function = eval(&ctx, PRELUDE, PRELUDE_FILE)
+                .catch(&ctx)
+                .map_err(|e| StartError::Engine(format!("prelude failed: {e}")))?;
+            let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
+            let settle: Function = api.get("settle").map_err(engine)?;
+            let run: Function = api.get("run").map_err(engine)?;
+            let cell: Function = match eval(&ctx, wrapped, USER_FILE).catch(&ctx) {
+                Ok(cell) => cell,
+                Err(e) => return Err(StartError::Syntax(syntax_message(&e))),
+            };
+            if ctx.store_userdata(Hooks { settle }).is_err() {
+                return Err(StartError::Engine("could not store the cell hooks".into()));
+            }
+            // `run` reports every guest outcome through `finish`; an error
+            // here means the engine itself stopped (interrupt, out of memory).
+            let _ = run.call::<_, ()>((cell,)).catch(&ctx);
+            drain_jobs(&ctx);
+            Ok(())
+        })
+    }
+
+    /// Delivers settled host requests and runs the guest until it is idle.
+    /// An error thrown by a timer callback fails the cell.
+    pub(crate) fn step(&self, settlements: Vec<Settlement>) {
+        if settlements.is_empty() {
+            return;
+        }
+        self.context.with(|ctx| {
+            let Some(hooks) = ctx.userdata::<Hooks>() else { return };
+            let settle = hooks.settle.clone();
+            drop(hooks);
+            for s in settlements {
+                let value = if s.payload == "null" {
+                    Value::new_null(ctx.clone())
+                } else {
+                    match ctx.json_parse(s.payload) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            let _ = ctx.catch();
+                            self.fail_from_host(format!("could not deliver a host reply: {e}"));
+                            return;
+                        }
+                    }
+                };
+                if let Err(err) = settle.call::<_, ()>((s.id as f64, s.ok, value)).catch(&ctx) {
+                    let mut bridge = lock(&self.bridge);
+                    if bridge.outcome.is_none() {
+                        bridge.outcome = Some(Outcome::Error(caught_to_guest(&err, "in a setTimeout callback")));
+                    }
+                    return;
+                }
+                drain_jobs(&ctx);
+            }
+        });
+    }
+
+    fn fail_from_host(&self, message: String) {
+        let mut bridge = lock(&self.bridge);
+        if bridge.outcome.is_none() {
+            bridge.outcome = Some(Outcome::Error(GuestError::Thrown(message)));
+        }
+    }
+
+    fn host_object<'js>(&self, ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+        let host = Object::new(ctx.clone())?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "call",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32, input: Opt<Value<'js>>| {
+                let input = match input.0 {
+                    Some(v) if !v.is_undefined() => match ctx.json_stringify(v) {
+                        Ok(Some(s)) => s.to_string()?,
+                        Ok(None) => "null".to_owned(),
+                        Err(_) => {
+                            let _ = ctx.catch();
+                            return Err(rquickjs::Exception::throw_type(
+                                &ctx,
+                                "tool input must be JSON-serializable (no cycles or BigInt values)",
+                            ));
+                        }
+                    },
+                    _ => "{}".to_owned(),
+                };
+                let id = lock(&b).submit_call(index as usize, input);
+                id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_message(&ctx, &e.0))
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "yield",
+            Function::new(ctx.clone(), move |reason: Opt<Option<String>>| lock(&b).submit_yield(reason.0.flatten()) as f64)?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "timer",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, delay: f64| {
+                // The prelude has already made `delay` a finite integer ≥ 0.
+                let id = lock(&b).submit_timer(delay.clamp(0.0, 1e15) as u64);
+                id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancelled.push(id as u64))?)?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "emit",
+            Function::new(ctx.clone(), move |kind: u32, text: String| {
+                let entry = if kind == 0 {
+                    OutputEntry::Text { text }
+                } else {
+                    OutputEntry::Json { value: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null) }
+                };
+                lock(&b).output.push(entry);
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "finish",
+            Function::new(ctx.clone(), move |ok: bool, payload: Value<'js>| {
+                let outcome = if ok {
+                    Outcome::Value(payload.as_string().and_then(|s| s.to_string().ok()).unwrap_or_else(|| "null".into()))
+                } else {
+                    Outcome::Error(describe_error_object(&payload))
+                };
+                let mut bridge = lock(&b);
+                if bridge.outcome.is_none() {
+                    bridge.outcome = Some(outcome);
+                }
+            })?,
+        )?;
+        Ok(host)
+    }
+}
+
+fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str) -> rquickjs::Result<V> {
+    let mut options = EvalOptions::default();
+    options.global = true;
+    options.strict = false;
+    options.backtrace_barrier = true;
+    options.filename = Some(file.to_owned());
+    ctx.eval_with_options(source, options)
+}
+
+fn drain_jobs(ctx: &Ctx<'_>) {
+    while ctx.execute_pending_job() {}
+}
+
+fn string_field(obj: &Object<'_>, key: &str) -> Option<String> {
+    obj.get::<_, Option<String>>(key).ok().flatten()
+}
+
+/// Reads the prelude's `{name, message, stack}` / `{thrown}` description.
+fn describe_error_object(payload: &Value<'_>) -> GuestError {
+    let Some(obj) = payload.as_object() else {
+        return GuestError::Thrown("[unknown error]".into());
+    };
+    if let Some(thrown) = string_field(obj, "thrown") {
+        return GuestError::Thrown(thrown);
+    }
+    GuestError::Error {
+        name: string_field(obj, "name").unwrap_or_else(|| "Error".into()),
+        message: string_field(obj, "message").unwrap_or_default(),
+        stack: string_field(obj, "stack").unwrap_or_default(),
+    }
+}
+
+fn caught_to_guest(err: &CaughtError<'_>, context: &str) -> GuestError {
+    match err {
+        CaughtError::Exception(e) => {
+            let message = e.message().unwrap_or_default();
+            let name = e
+                .as_object()
+                .get::<_, Option<String>>("name")
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| "Error".into());
+            GuestError::Error { name, message: format!("{message} ({context})"), stack: e.stack().unwrap_or_default() }
+        }
+        CaughtError::Value(v) => GuestError::Thrown(format!("{v:?} ({context})")),
+        CaughtError::Error(e) => GuestError::Thrown(format!("{e} ({context})")),
+    }
+}
+
+/// `SyntaxError at user.js:LINE:COL: message…` with user-relative lines.
+fn syntax_message(err: &CaughtError<'_>) -> String {
+    let (message, stack) = match err {
+        CaughtError::Exception(e) => (e.message().unwrap_or_default(), e.stack().unwrap_or_default()),
+        other => (other.to_string(), String::new()),
+    };
+    let location = crate::source::first_user_location(&stack)
+        .map(|(line, col)| format!(" at {USER_FILE}:{line}:{col}"))
+        .unwrap_or_default();
+    format!(
+        "SyntaxError{location}: {message}. No tools were dispatched; correct the JavaScript source and submit it again."
+    )
+}

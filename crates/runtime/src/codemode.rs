@@ -1,0 +1,280 @@
+//! The embedding facade: `CodeMode`, its builder, sessions and replies.
+
+use std::sync::Arc;
+
+use codemode_bridge::{CellResult, ErrorCode, Phase};
+use codemode_catalog::{Registry, Tool};
+use ractor::rpc::CallResult;
+use ractor::{Actor, ActorRef, RpcReplyPort};
+
+use crate::cell::CellMode;
+use crate::error::CodeModeError;
+use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg};
+use crate::jsthreads::JsThreads;
+use crate::limits::Limits;
+use crate::naming;
+
+/// The longest `title` an `exec` accepts, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// One `exec` request: the cell's source and how to run it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exec {
+    code: String,
+    title: Option<String>,
+    restart_safe: bool,
+}
+
+impl Exec {
+    /// A cell with this JavaScript source (the body of an async function).
+    pub fn code(code: impl Into<String>) -> Self {
+        Self { code: code.into(), ..Self::default() }
+    }
+
+    /// A short human title (at most 120 characters).
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Marks the cell restart-safe: session-bound helpers (store, results)
+    /// refuse it, so replaying it after a host restart has no hidden effects.
+    #[must_use]
+    pub fn restart_safe(mut self, restart_safe: bool) -> Self {
+        self.restart_safe = restart_safe;
+        self
+    }
+}
+
+/// Builds a [`CodeMode`] runtime; rejects invalid limits and tools before
+/// any cell runs.
+#[derive(Default)]
+pub struct CodeModeBuilder {
+    limits: Limits,
+    tools: Vec<Arc<dyn Tool>>,
+}
+
+impl CodeModeBuilder {
+    /// Limits for every cell (validated by [`start`](Self::start)).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Registers a native tool, installed in every cell as an async global.
+    #[must_use]
+    pub fn tool(self, tool: impl Tool) -> Self {
+        self.tool_arc(Arc::new(tool))
+    }
+
+    /// Registers a shared native tool.
+    #[must_use]
+    pub fn tool_arc(mut self, tool: Arc<dyn Tool>) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Validates the configuration and starts the executor and its JS
+    /// threads. Must be called inside a tokio runtime.
+    ///
+    /// # Errors
+    /// Invalid limits or tools, or threads that could not be started.
+    pub async fn start(self) -> Result<CodeMode, CodeModeError> {
+        self.limits.validate()?;
+        let tools = Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
+        let tool_names = Arc::new(naming::global_names(&tools));
+        let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let limits = Arc::new(self.limits);
+        let config = Arc::new(ExecutorConfig { limits: Arc::clone(&limits), tools, tool_names, js });
+        let (executor, _) =
+            Actor::spawn(None, CellExecutor, config).await.map_err(|e| CodeModeError::Start(e.to_string()))?;
+        Ok(CodeMode { inner: Arc::new(Inner { executor, limits }) })
+    }
+}
+
+struct Inner {
+    executor: ActorRef<ExecutorMsg>,
+    limits: Arc<Limits>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Disposes every live cell; their tool calls and timers are cancelled.
+        self.executor.stop(None);
+    }
+}
+
+/// An embeddable Code Mode runtime.
+///
+/// Cheap to clone (an `Arc`); `Send + Sync`. Dropping the last clone, or
+/// calling [`shutdown`](Self::shutdown), disposes every live cell.
+#[derive(Clone)]
+pub struct CodeMode {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for CodeMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeMode").field("limits", &self.inner.limits).finish_non_exhaustive()
+    }
+}
+
+impl CodeMode {
+    /// A builder with the default limits and no tools.
+    #[must_use]
+    pub fn builder() -> CodeModeBuilder {
+        CodeModeBuilder::default()
+    }
+
+    /// The runtime's limits.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// A session: cells of one conversation.
+    pub fn session(&self, id: impl Into<String>) -> Session {
+        Session { rt: self.clone(), id: id.into() }
+    }
+
+    /// The headless executor, for automation scripts with no session: each
+    /// cell runs to completion in one call under the headless budgets.
+    #[must_use]
+    pub fn headless(&self) -> Headless {
+        Headless { rt: self.clone() }
+    }
+
+    /// How many cells are alive (running or parked).
+    ///
+    /// # Errors
+    /// The runtime is shut down.
+    pub async fn live_cells(&self) -> Result<usize, CodeModeError> {
+        match self.inner.executor.call(ExecutorMsg::LiveCells, None).await {
+            Ok(CallResult::Success(n)) => Ok(n),
+            _ => Err(CodeModeError::ShutDown),
+        }
+    }
+
+    /// Disposes every live cell and stops the executor.
+    pub async fn shutdown(&self) {
+        let _ = self.inner.executor.stop_and_wait(None, None).await;
+    }
+
+    /// Sends one request to the executor and waits for the cell's answer.
+    ///
+    /// Cancel safety: dropping the future does not cancel the cell; a parked
+    /// cell stays parked and can be resumed with `wait`, a running one keeps
+    /// its result until the next `wait`… except the result of the dropped
+    /// call itself, which is lost (the cell goes on).
+    async fn ask(&self, build: impl FnOnce(RpcReplyPort<CellResult>) -> ExecutorMsg) -> Result<CellResult, CodeModeError> {
+        match self.inner.executor.call(build, None).await {
+            Ok(CallResult::Success(result)) => Ok(result),
+            // The cell's actor crashed while holding our reply port.
+            Ok(CallResult::SenderError | CallResult::Timeout) => Ok(CellResult::Failed {
+                code: ErrorCode::InternalError,
+                error: "the cell's host actor crashed; the cell is gone, other cells are unaffected. Retry it in a new exec."
+                    .into(),
+                phase: Phase::Host,
+                output: Default::default(),
+                telemetry: Default::default(),
+            }),
+            Err(_) => Err(CodeModeError::ShutDown),
+        }
+    }
+
+    async fn exec_mode(&self, exec: Exec, mode: CellMode) -> Result<CellResult, CodeModeError> {
+        if let Some(title) = &exec.title {
+            if title.chars().count() > MAX_TITLE_CHARS {
+                return Ok(CellResult::input_error(
+                    ErrorCode::InvalidInput,
+                    format!("title must be at most {MAX_TITLE_CHARS} characters."),
+                ));
+            }
+        }
+        let request = ExecRequest { code: exec.code, mode };
+        self.ask(|reply| ExecutorMsg::Exec(request, reply)).await
+    }
+}
+
+/// A session: a conversation whose cells share a store (and, later,
+/// results per reply).
+#[derive(Clone, Debug)]
+pub struct Session {
+    rt: CodeMode,
+    id: String,
+}
+
+impl Session {
+    /// The session id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// One model reply within the session.
+    pub fn reply(&self, id: impl Into<String>) -> Reply {
+        Reply { session: self.clone(), id: id.into() }
+    }
+}
+
+/// One model reply (turn) within a session: where `exec` and `wait` run.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    session: Session,
+    id: String,
+}
+
+impl Reply {
+    /// Starts a cell in a fresh context and observes it for one window.
+    ///
+    /// # Errors
+    /// Only host failures (the runtime is shut down); every guest problem is
+    /// a [`CellResult::Failed`].
+    pub async fn exec(&self, exec: Exec) -> Result<CellResult, CodeModeError> {
+        let mode = CellMode::Interactive {
+            session: self.session.id.clone(),
+            reply: self.id.clone(),
+            restart_safe: exec.restart_safe,
+        };
+        self.session.rt.exec_mode(exec, mode).await
+    }
+
+    /// Resumes observing a parked cell with a fresh budget.
+    ///
+    /// # Errors
+    /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
+    pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
+        let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
+        self.session.rt.ask(|reply| ExecutorMsg::Wait { run_id, session, reply }).await
+    }
+
+    /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
+    /// cancelled and its pending writes discarded.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn abort(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
+        let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
+        self.session.rt.ask(|reply| ExecutorMsg::Abort { run_id, session, reply }).await
+    }
+}
+
+/// The headless executor: cells run to completion in one call.
+#[derive(Clone, Debug)]
+pub struct Headless {
+    rt: CodeMode,
+}
+
+impl Headless {
+    /// Runs a cell to completion under the headless wall-clock and tool
+    /// budgets; `yield_control` resumes at once.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn exec(&self, exec: Exec) -> Result<CellResult, CodeModeError> {
+        self.rt.exec_mode(exec, CellMode::Headless).await
+    }
+}

@@ -1,0 +1,297 @@
+//! The cell executor: admits cells and routes `wait`/`abort` to them.
+//!
+//! One `CellExecutor` actor per runtime supervises every `CellActor`. It
+//! owns the routing table (run id → cell) and the admission bound, and
+//! remembers recently ended runs so that a late `wait` gets a precise
+//! message. A crashed cell fails alone: its caller gets `internal_error`,
+//! the executor forgets it, and every other cell goes on.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use codemode_bridge::{CellResult, ErrorCode};
+use codemode_catalog::Registry;
+use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+
+use crate::cell::vm::CellControl;
+use crate::cell::{CellActor, CellArgs, CellMode, CellMsg};
+use crate::jsthreads::JsThreads;
+use crate::limits::Limits;
+use crate::source;
+
+/// How many ended runs are remembered for precise `wait` errors.
+const TOMBSTONES: usize = 4096;
+
+/// How a cell ended (GA-1.5), plus a host crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EndState {
+    Completed,
+    Failed,
+    TimedOut,
+    Aborted,
+    Expired,
+    Disposed,
+    Crashed,
+}
+
+impl EndState {
+    fn describe(self) -> &'static str {
+        match self {
+            Self::Completed => "it already completed",
+            Self::Failed => "it already failed",
+            Self::TimedOut => "it timed out",
+            Self::Aborted => "it was aborted",
+            Self::Expired => "it expired after being parked idle past its time-to-live",
+            Self::Disposed => "it was disposed",
+            Self::Crashed => "its host actor crashed",
+        }
+    }
+}
+
+/// A cell to start.
+pub(crate) struct ExecRequest {
+    pub code: String,
+    pub mode: CellMode,
+}
+
+pub(crate) enum ExecutorMsg {
+    Exec(ExecRequest, RpcReplyPort<CellResult>),
+    Wait { run_id: String, session: Option<String>, reply: RpcReplyPort<CellResult> },
+    Abort { run_id: String, session: Option<String>, reply: RpcReplyPort<CellResult> },
+    /// A cell actor started on its JS thread.
+    Registered(String, ActorRef<CellMsg>),
+    /// A cell ended.
+    Ended(String, EndState),
+    /// How many cells are alive (running or parked).
+    LiveCells(RpcReplyPort<usize>),
+}
+
+/// What every cell of a runtime shares.
+pub(crate) struct ExecutorConfig {
+    pub limits: Arc<Limits>,
+    pub tools: Registry,
+    pub tool_names: Arc<Vec<String>>,
+    pub js: JsThreads,
+}
+
+pub(crate) struct CellExecutor;
+
+struct Entry {
+    actor: Option<ActorRef<CellMsg>>,
+    session: Option<String>,
+    control: Arc<CellControl>,
+}
+
+pub(crate) struct ExecutorState {
+    config: Arc<ExecutorConfig>,
+    cells: HashMap<String, Entry>,
+    by_actor: HashMap<ActorId, String>,
+    ended: HashMap<String, EndState>,
+    ended_order: VecDeque<String>,
+}
+
+impl Actor for CellExecutor {
+    type Msg = ExecutorMsg;
+    type State = ExecutorState;
+    type Arguments = Arc<ExecutorConfig>;
+
+    async fn pre_start(&self, _: ActorRef<ExecutorMsg>, config: Arc<ExecutorConfig>) -> Result<ExecutorState, ActorProcessingErr> {
+        Ok(ExecutorState {
+            config,
+            cells: HashMap::new(),
+            by_actor: HashMap::new(),
+            ended: HashMap::new(),
+            ended_order: VecDeque::new(),
+        })
+    }
+
+    async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
+        for entry in state.cells.values() {
+            entry.control.abort();
+            if let Some(actor) = &entry.actor {
+                actor.stop(Some("disposed".into()));
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle(&self, myself: ActorRef<ExecutorMsg>, msg: ExecutorMsg, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
+        match msg {
+            ExecutorMsg::Exec(request, reply) => state.admit(&myself, request, reply),
+            ExecutorMsg::Wait { run_id, session, reply } => {
+                if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
+                    let _ = actor.send_message(CellMsg::Wait(reply));
+                }
+            }
+            ExecutorMsg::Abort { run_id, session, reply } => {
+                if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
+                    if let Some(entry) = state.cells.get(&run_id) {
+                        entry.control.abort();
+                    }
+                    let _ = actor.send_message(CellMsg::Abort(reply));
+                }
+            }
+            ExecutorMsg::Registered(run_id, actor) => match state.cells.get_mut(&run_id) {
+                Some(entry) => {
+                    state.by_actor.insert(actor.get_id(), run_id);
+                    entry.actor = Some(actor);
+                }
+                // Ended before it registered (it cannot have: it registers
+                // before it starts); stop it rather than leak it.
+                None => actor.stop(None),
+            },
+            ExecutorMsg::Ended(run_id, end) => state.forget(&run_id, end),
+            ExecutorMsg::LiveCells(reply) => {
+                let _ = reply.send(state.cells.len());
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle_supervisor_evt(
+        &self,
+        _: ActorRef<ExecutorMsg>,
+        event: SupervisionEvent,
+        state: &mut ExecutorState,
+    ) -> Result<(), ActorProcessingErr> {
+        // The default would stop the executor when any cell ends; a cell's
+        // end or crash concerns that cell alone.
+        match event {
+            SupervisionEvent::ActorFailed(cell, _) => {
+                if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {
+                    state.forget(&run_id, EndState::Crashed);
+                }
+            }
+            SupervisionEvent::ActorTerminated(cell, _, _) => {
+                if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {
+                    state.forget(&run_id, EndState::Disposed);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn refuse(reply: RpcReplyPort<CellResult>, message: impl Into<String>) {
+    let _ = reply.send(CellResult::input_error(ErrorCode::InvalidInput, message));
+}
+
+impl ExecutorState {
+    fn admit(&mut self, myself: &ActorRef<ExecutorMsg>, request: ExecRequest, reply: RpcReplyPort<CellResult>) {
+        if request.code.trim().is_empty() {
+            return refuse(reply, "code must be a non-empty string of JavaScript.");
+        }
+        if let Err(refusal) = source::check(&request.code) {
+            return refuse(reply, refusal.message());
+        }
+        let max = self.config.limits.max_live_cells;
+        if self.cells.len() >= max {
+            return refuse(
+                reply,
+                format!("too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."),
+            );
+        }
+        let run_id = new_run_id();
+        let control = Arc::new(CellControl::new());
+        let session = match &request.mode {
+            CellMode::Interactive { session, .. } => Some(session.clone()),
+            CellMode::Headless => None,
+        };
+        let config = Arc::clone(&self.config);
+        let executor = myself.clone();
+        let spawn_id = run_id.clone();
+        let spawn_control = Arc::clone(&control);
+        let wrapped = source::wrap(&request.code);
+        let mode = request.mode;
+        let started = self.config.js.run(move |lease| async move {
+            let args = CellArgs {
+                run_id: spawn_id.clone(),
+                wrapped,
+                mode,
+                limits: Arc::clone(&config.limits),
+                tools: config.tools.clone(),
+                tool_names: Arc::clone(&config.tool_names),
+                control: spawn_control,
+                executor: executor.clone(),
+                lease,
+            };
+            match Actor::spawn_linked(None, CellActor, args, executor.get_cell()).await {
+                Ok((actor, _)) => {
+                    let _ = executor.send_message(ExecutorMsg::Registered(spawn_id, actor.clone()));
+                    let _ = actor.send_message(CellMsg::Start(reply));
+                }
+                Err(e) => {
+                    let _ = reply.send(CellResult::input_error(
+                        ErrorCode::RuntimeUnavailable,
+                        format!("the cell could not be started: {e}"),
+                    ));
+                    let _ = executor.send_message(ExecutorMsg::Ended(spawn_id, EndState::Failed));
+                }
+            }
+        });
+        if started.is_err() {
+            // The JS thread is gone; the job (and its reply port) was dropped,
+            // so the caller sees the runtime as unavailable.
+            return;
+        }
+        self.cells.insert(run_id, Entry { actor: None, session, control });
+    }
+
+    /// The live cell for `run_id`, or a refusal sent to `reply`.
+    fn route(
+        &self,
+        run_id: &str,
+        session: Option<&str>,
+        reply: RpcReplyPort<CellResult>,
+    ) -> Option<(ActorRef<CellMsg>, RpcReplyPort<CellResult>)> {
+        let message = if run_id.trim().is_empty() {
+            "runId must be a non-empty string.".to_owned()
+        } else if let Some(entry) = self.cells.get(run_id) {
+            match (&entry.actor, entry.session.as_deref() == session) {
+                (_, false) => "code mode run belongs to a different session.".to_owned(),
+                (Some(actor), true) => return Some((actor.clone(), reply)),
+                (None, true) => "code mode run is still starting; retry the wait.".to_owned(),
+            }
+        } else if let Some(end) = self.ended.get(run_id) {
+            format!("code mode run is unavailable: {}. Start a new exec.", end.describe())
+        } else {
+            "code mode run is unavailable or expired. Start a new exec.".to_owned()
+        };
+        refuse(reply, message);
+        None
+    }
+
+    fn forget(&mut self, run_id: &str, end: EndState) {
+        let Some(entry) = self.cells.remove(run_id) else { return };
+        if let Some(actor) = entry.actor {
+            self.by_actor.remove(&actor.get_id());
+        }
+        if self.ended_order.len() >= TOMBSTONES {
+            if let Some(old) = self.ended_order.pop_front() {
+                self.ended.remove(&old);
+            }
+        }
+        self.ended.insert(run_id.to_owned(), end);
+        self.ended_order.push_back(run_id.to_owned());
+    }
+}
+
+/// A fresh, unguessable run id.
+pub(crate) fn new_run_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: fall back to time plus a counter, still unique.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        bytes[..8].copy_from_slice(&n.to_le_bytes());
+        bytes[8..].copy_from_slice(&(t as u64).to_le_bytes());
+    }
+    let mut id = String::with_capacity(36);
+    id.push_str("run_");
+    for b in bytes {
+        id.push_str(&format!("{b:02x}"));
+    }
+    id
+}

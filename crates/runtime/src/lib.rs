@@ -1,0 +1,52 @@
+//! The codemode cell executor.
+//!
+//! A *cell* is a small JavaScript program a language model writes instead
+//! of calling tools one at a time. This crate runs cells:
+//!
+//! - [`CodeMode`] is the runtime: built once with [`CodeMode::builder`]
+//!   (limits, tools), cheap to clone, `Send + Sync`. It owns a
+//!   `CellExecutor` actor and one JS thread per core.
+//! - A [`Session`] is one conversation; a [`Reply`] is one model turn in it.
+//!   [`Reply::exec`] starts a cell; [`Reply::wait`] resumes observing a
+//!   parked one; [`Reply::abort`] ends it. [`Headless`] runs automation
+//!   scripts to completion in one call.
+//! - Each cell gets a fresh QuickJS runtime and context (≈110 µs, ≈150 KiB)
+//!   with its own memory limit, stack limit and deadline (GA-1.2). It lives
+//!   in a `CellActor` pinned to one JS thread; while parked it holds memory,
+//!   not a thread.
+//!
+//! Untrusted code cannot monopolise a thread: every `exec`/`wait` call has a
+//! wall-clock budget ([`Limits::timeout`]) enforced by a QuickJS interrupt
+//! handler, which stops CPU loops (`timeout`), while host work still pending
+//! at the deadline parks the cell instead (`waiting`, GA-1.3). Guest code
+//! runs only inside such a window; tool calls and timers keep going while a
+//! cell is parked and are delivered at the next `wait`.
+//!
+//! Every result is a [`CellResult`]: `completed`, `waiting` or `failed`,
+//! ready to serialize for the model. Guest mistakes are results, never Rust
+//! errors; [`CodeModeError`] is for host failures only.
+//!
+//! Where this differs from the reference system (and why):
+//! - timers do not take tool-call slots; they have their own bound
+//!   ([`Limits::max_timers`]), so `setTimeout` in a loop does not exhaust the
+//!   16 in-flight tool slots;
+//! - a cycle in a returned value is a clear error, not `"[object Object]"`;
+//! - an error thrown by a `setTimeout` callback fails the cell instead of
+//!   vanishing;
+//! - a `wait` on an ended run says how it ended (expired, aborted, …).
+
+mod cell;
+mod codemode;
+mod error;
+mod executor;
+mod jsthreads;
+mod limits;
+mod naming;
+mod source;
+
+pub use cell::CellMode;
+pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
+pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
+pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
+pub use error::CodeModeError;
+pub use limits::{Limits, LimitsError};

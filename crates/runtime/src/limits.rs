@@ -1,0 +1,156 @@
+//! Limits: one typed, validated value.
+//!
+//! Every limit counters a specific threat from model-written code; each is
+//! checked against a documented range when the runtime starts, and a value
+//! out of range is an error that names the field — never silently clamped.
+
+use std::fmt;
+use std::time::Duration;
+
+const KIB: usize = 1024;
+const MIB: usize = 1024 * KIB;
+
+/// Resource limits for every cell of a runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget of one `exec` or `wait` call (default 10 s, range
+    /// 100 ms–60 s). Counters a cell that never yields: a CPU loop past it
+    /// fails with `timeout`; host work still pending at it parks the cell.
+    pub timeout: Duration,
+    /// Heap limit of one cell's QuickJS runtime (default 64 MiB, range
+    /// 1 MiB–1 GiB). Counters allocation bombs.
+    pub memory_limit_bytes: usize,
+    /// JavaScript stack limit (default 1 MiB, range 256 KiB–8 MiB). Deep
+    /// enough for ordinary recursion, bounded against runaway recursion.
+    pub max_stack_bytes: usize,
+    /// Cumulative output budget of one cell across all its calls, in UTF-8
+    /// bytes of compact JSON (default 65,536, range 1,024–10 MiB). Counters
+    /// output that would flood the model's context.
+    pub max_output_bytes: usize,
+    /// Host requests (tool calls) in flight at once per cell (default 16,
+    /// range 1–128). Counters fan-out storms against tools.
+    pub max_in_flight: usize,
+    /// Host requests queued behind the in-flight ones (default 128, range
+    /// 0–4,096). Past it the cell fails: the request is never silently dropped.
+    pub max_queued: usize,
+    /// Live timers per cell (default 10,000, range 1–100,000). Timers are
+    /// cheap host entries and do not take tool slots; this bounds their memory.
+    pub max_timers: usize,
+    /// Idle time a parked cell is kept before it expires (default 900 s,
+    /// range 10 ms–1 day). Counters abandoned cells holding memory.
+    pub parked_ttl: Duration,
+    /// Cells alive at once, running or parked (default 1,024, range
+    /// 1–100,000). A new `exec` past it is refused, so an admitted cell can
+    /// always park.
+    pub max_live_cells: usize,
+    /// Wall-clock budget of a headless cell, which runs to completion in one
+    /// call (default 30 s, range 100 ms–900 s).
+    pub headless_timeout: Duration,
+    /// Tool calls a headless cell may make (default 5, range 1–10,000).
+    pub headless_max_tool_calls: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(10),
+            memory_limit_bytes: 64 * MIB,
+            max_stack_bytes: MIB,
+            max_output_bytes: 65_536,
+            max_in_flight: 16,
+            max_queued: 128,
+            max_timers: 10_000,
+            parked_ttl: Duration::from_secs(900),
+            max_live_cells: 1_024,
+            headless_timeout: Duration::from_secs(30),
+            headless_max_tool_calls: 5,
+        }
+    }
+}
+
+/// A limit outside its allowed range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("limit `{field}` is {value}, outside the allowed range {range}")]
+pub struct LimitsError {
+    /// The field's name.
+    pub field: &'static str,
+    /// The rejected value.
+    pub value: String,
+    /// The allowed range, human-readable.
+    pub range: String,
+}
+
+fn check<T: PartialOrd + fmt::Debug>(
+    field: &'static str,
+    value: T,
+    min: T,
+    max: T,
+    show: impl Fn(&T) -> String,
+) -> Result<(), LimitsError> {
+    if value < min || value > max {
+        return Err(LimitsError {
+            field,
+            value: show(&value),
+            range: format!("{}..={}", show(&min), show(&max)),
+        });
+    }
+    Ok(())
+}
+
+fn ms(d: &Duration) -> String {
+    format!("{}ms", d.as_millis())
+}
+
+fn n<T: fmt::Display>(v: &T) -> String {
+    v.to_string()
+}
+
+impl Limits {
+    /// Checks every field against its range.
+    ///
+    /// # Errors
+    /// The first field out of range.
+    pub fn validate(&self) -> Result<(), LimitsError> {
+        let sec = Duration::from_secs;
+        check("timeout", self.timeout, Duration::from_millis(100), sec(60), ms)?;
+        check("memory_limit_bytes", self.memory_limit_bytes, MIB, 1024 * MIB, n)?;
+        check("max_stack_bytes", self.max_stack_bytes, 256 * KIB, 8 * MIB, n)?;
+        check("max_output_bytes", self.max_output_bytes, 1024, 10 * MIB, n)?;
+        check("max_in_flight", self.max_in_flight, 1, 128, n)?;
+        check("max_queued", self.max_queued, 0, 4096, n)?;
+        check("max_timers", self.max_timers, 1, 100_000, n)?;
+        check("parked_ttl", self.parked_ttl, Duration::from_millis(10), sec(86_400), ms)?;
+        check("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
+        check("headless_timeout", self.headless_timeout, Duration::from_millis(100), sec(900), ms)?;
+        check("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_match_the_reference() {
+        let l = Limits::default();
+        l.validate().unwrap();
+        assert_eq!(l.timeout, Duration::from_secs(10));
+        assert_eq!(l.memory_limit_bytes, 64 * MIB);
+        assert_eq!(l.max_output_bytes, 65_536);
+        assert_eq!((l.max_in_flight, l.max_queued), (16, 128));
+        assert_eq!(l.parked_ttl, Duration::from_secs(900));
+    }
+
+    #[test]
+    fn limits_are_accepted_exactly_at_their_edges_and_rejected_one_past() {
+        let at = Limits { max_in_flight: 128, timeout: Duration::from_millis(100), ..Limits::default() };
+        at.validate().unwrap();
+        let over = Limits { max_in_flight: 129, ..Limits::default() };
+        let err = over.validate().unwrap_err();
+        assert_eq!(err.field, "max_in_flight");
+        assert_eq!(err.to_string(), "limit `max_in_flight` is 129, outside the allowed range 1..=128");
+        let under = Limits { timeout: Duration::from_millis(99), ..Limits::default() };
+        assert_eq!(under.validate().unwrap_err().field, "timeout");
+    }
+}

@@ -1,0 +1,238 @@
+//! Admission checks on cell source, before anything runs.
+//!
+//! Models sometimes send shell commands or Node-style module code. Both are
+//! rejected with a message that says what to write instead, so the model
+//! does not burn turns retrying (reference issue #113069).
+
+/// The file name guest frames are reported under.
+pub(crate) const USER_FILE: &str = "user.js";
+
+/// Lines the wrapper adds before the user's first line.
+pub(crate) const WRAPPER_LINES: u32 = 1;
+
+/// Why source was refused before running.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// It looks like a shell command.
+    Shell,
+    /// It imports or requires modules.
+    Module,
+}
+
+impl Refusal {
+    pub(crate) fn message(&self) -> &'static str {
+        match self {
+            Self::Shell => {
+                "code-mode exec runs JavaScript, not shell commands. Write a JavaScript async function body: \
+                 call an enabled async tool global (e.g. `return await read({path: \"README.md\"})`), and use \
+                 catalog.search(query) when the quick index omits the tool. Do not retry the same shell command as code."
+            }
+            Self::Module => {
+                "code mode module access is disabled: `import`, `require` and dynamic `import()` are not available. \
+                 Call the enabled async tool globals directly, or find one with catalog.search(query)."
+            }
+        }
+    }
+}
+
+/// Wraps cell source as an async function expression, so `return` and
+/// top-level `await` work and a trailing expression is not the value.
+pub(crate) fn wrap(code: &str) -> String {
+    let mut s = String::with_capacity(code.len() + 32);
+    s.push_str("(async function () {\n");
+    s.push_str(code);
+    s.push_str("\n})");
+    s
+}
+
+/// Checks source before it is compiled.
+pub(crate) fn check(code: &str) -> Result<(), Refusal> {
+    if looks_like_shell(code) {
+        return Err(Refusal::Shell);
+    }
+    if uses_modules(&strip_strings_and_comments(code)) {
+        return Err(Refusal::Module);
+    }
+    Ok(())
+}
+
+const SHELL_COMMANDS: &[&str] = &[
+    "apt", "apt-get", "awk", "bash", "brew", "cargo", "cat", "cd", "chmod", "chown", "cp", "curl", "df",
+    "docker", "du", "echo", "env", "export", "find", "git", "grep", "head", "kill", "kubectl", "less", "ls",
+    "make", "mkdir", "mv", "node", "npm", "npx", "pip", "pip3", "pnpm", "ps", "pwd", "python", "python3", "rg",
+    "rm", "sed", "sh", "sort", "sudo", "tail", "tar", "touch", "uname", "wc", "wget", "which", "whoami", "yarn",
+    "zsh",
+];
+
+/// True when every non-empty line reads as a shell command line: a known
+/// command word followed by shell-style arguments, with none of the
+/// punctuation that JavaScript statements need.
+fn looks_like_shell(code: &str) -> bool {
+    let mut lines = code.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
+    if lines.peek().is_none() {
+        return false;
+    }
+    lines.all(|line| {
+        if line.starts_with("#!") {
+            return true;
+        }
+        let line = line.strip_prefix("$ ").unwrap_or(line);
+        let word = line.split_whitespace().next().unwrap_or("");
+        if !SHELL_COMMANDS.contains(&word) {
+            return false;
+        }
+        let rest = &line[word.len()..];
+        // A bare word (`ls`, `pwd`) or shell-shaped arguments; JavaScript
+        // would need calls, assignments, blocks or statement ends.
+        !rest.contains(['(', ')', '{', '}', ';', '='])
+            && !rest.trim_start().starts_with(['.', '['])
+            && !rest.contains("=>")
+    })
+}
+
+/// Source with string, template and comment bodies blanked out, so a
+/// keyword inside a string is not mistaken for code.
+fn strip_strings_and_comments(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = ' ';
+                for c in chars.by_ref() {
+                    if prev == '*' && c == '/' {
+                        break;
+                    }
+                    prev = c;
+                }
+                out.push(' ');
+            }
+            '"' | '\'' | '`' => {
+                let quote = c;
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if escaped {
+                        escaped = false;
+                    } else if c == '\\' {
+                        escaped = true;
+                    } else if c == quote {
+                        break;
+                    }
+                }
+                out.push_str("\"\"");
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Finds `word` as a whole identifier and returns what follows it.
+fn word_followers<'a>(code: &'a str, word: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+    code.match_indices(word).filter_map(move |(i, _)| {
+        let before = code[..i].chars().next_back();
+        let after = &code[i + word.len()..];
+        let boundary_before = before.is_none_or(|c| !is_ident_char(c) && c != '.');
+        let boundary_after = after.chars().next().is_none_or(|c| !is_ident_char(c));
+        (boundary_before && boundary_after).then(|| (&code[..i], after.trim_start()))
+    })
+}
+
+fn uses_modules(code: &str) -> bool {
+    let dynamic_or_static_import = word_followers(code, "import").any(|(before, after)| {
+        let at_statement_start = before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}', '{']);
+        after.starts_with('(')
+            || (at_statement_start && (after.starts_with(['{', '*', '"']) || after.chars().next().is_some_and(is_ident_char)))
+    });
+    let require = word_followers(code, "require").any(|(_, after)| after.starts_with('('));
+    let export = word_followers(code, "export").any(|(before, after)| {
+        (before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}']))
+            && (after.starts_with(['{', '*']) || after.starts_with("default") || after.starts_with("const") || after.starts_with("function"))
+    });
+    dynamic_or_static_import || require || export
+}
+
+/// Maps a `user.js:LINE:COL` location in wrapped source back to the user's
+/// 1-based line.
+pub(crate) fn user_line(wrapped_line: u32) -> u32 {
+    wrapped_line.saturating_sub(WRAPPER_LINES).max(1)
+}
+
+/// Rewrites a QuickJS stack so that it shows only user frames, with line
+/// numbers of the submitted code.
+pub(crate) fn user_frames(stack: &str) -> Vec<String> {
+    let needle = format!("{USER_FILE}:");
+    stack
+        .lines()
+        .filter_map(|line| {
+            let at = line.find(&needle)?;
+            let rest = &line[at + needle.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let wrapped: u32 = digits.parse().ok()?;
+            let tail = &rest[digits.len()..];
+            let head = line[..at].trim();
+            let mapped = format!("{head}{USER_FILE}:{}{}", user_line(wrapped), tail);
+            Some(format!("    {}", mapped.trim()))
+        })
+        .collect()
+}
+
+/// The first `LINE:COL` of a user frame in `stack`, mapped to user lines.
+pub(crate) fn first_user_location(stack: &str) -> Option<(u32, u32)> {
+    let needle = format!("{USER_FILE}:");
+    let at = stack.find(&needle)?;
+    let rest = &stack[at + needle.len()..];
+    let mut parts = rest.split(|c: char| !c.is_ascii_digit());
+    let line: u32 = parts.next()?.parse().ok()?;
+    let col: u32 = parts.next()?.parse().ok()?;
+    Some((user_line(line), col))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_shaped_source_is_refused() {
+        for s in ["ls -la", "cat file | grep x", "pwd", "$ git status", "ls\ncd /tmp && ls -la", "#!/bin/bash\necho hi"] {
+            assert_eq!(check(s), Err(Refusal::Shell), "{s}");
+        }
+    }
+
+    #[test]
+    fn javascript_that_starts_with_a_command_word_is_accepted() {
+        for s in ["return 1", "cat()", "const ls = 1; return ls", "find({path: 'x'})", "echo = 3", "text(\"ls -la\")"] {
+            assert_eq!(check(s), Ok(()), "{s}");
+        }
+    }
+
+    #[test]
+    fn module_syntax_is_refused_but_words_in_strings_are_not() {
+        for s in ["import fs from \"fs\"; return 1", "const fs = require(\"fs\")", "return await import(\"fs\")", "import * as x from 'y'", "export default 1"] {
+            assert_eq!(check(s), Err(Refusal::Module), "{s}");
+        }
+        for s in ["text('import x from y')", "// require('fs')\nreturn 1", "const important = 1; return important", "return obj.import(1)"] {
+            assert_eq!(check(s), Ok(()), "{s}");
+        }
+    }
+
+    #[test]
+    fn stack_frames_are_mapped_to_user_lines() {
+        let stack = "    at f (user.js:3:5)\n    at run (codemode:prelude:10:2)\n    at <anonymous> (user.js:4:1)\n";
+        assert_eq!(user_frames(stack), vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]);
+        assert_eq!(first_user_location(stack), Some((2, 5)));
+    }
+}

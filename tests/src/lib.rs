@@ -1,0 +1,152 @@
+//! Shared helpers for the integration tests: fixture tools and runtimes.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use codemode_runtime::{CellResult, CodeMode, Exec, Limits, Reply, Tool, ToolError, ToolFuture, ToolOutput};
+use serde_json::{Value, json};
+
+/// Returns `{ok: true}` at once.
+pub struct Noop;
+
+impl Tool for Noop {
+    fn name(&self) -> &str {
+        "noop"
+    }
+    fn description(&self) -> &str {
+        "Does nothing and returns {ok: true}."
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        Box::pin(async { Ok(ToolOutput::json(json!({"ok": true}))) })
+    }
+}
+
+/// Echoes its input back as `{name, input}`.
+pub struct Echo;
+
+impl Tool for Echo {
+    fn name(&self) -> &str {
+        "echo_tool"
+    }
+    fn description(&self) -> &str {
+        "Echoes its input."
+    }
+    fn call(&self, input: Value) -> ToolFuture<'_> {
+        Box::pin(async move { Ok(ToolOutput::json(json!({"name": "echo_tool", "input": input}))) })
+    }
+}
+
+/// Sleeps `{ms}` milliseconds, counting calls that started and finished.
+#[derive(Default)]
+pub struct SleepMs {
+    /// Calls that started.
+    pub started: Arc<AtomicUsize>,
+    /// Calls that ran to the end (not cancelled).
+    pub finished: Arc<AtomicUsize>,
+}
+
+impl Tool for SleepMs {
+    fn name(&self) -> &str {
+        "sleep_ms"
+    }
+    fn description(&self) -> &str {
+        "Sleeps for {ms} milliseconds."
+    }
+    fn call(&self, input: Value) -> ToolFuture<'_> {
+        let ms = input.get("ms").and_then(Value::as_u64).unwrap_or(0);
+        self.started.fetch_add(1, Ordering::SeqCst);
+        let finished = Arc::clone(&self.finished);
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            finished.fetch_add(1, Ordering::SeqCst);
+            Ok(ToolOutput::json(json!({"slept": ms})))
+        })
+    }
+}
+
+/// Always fails.
+pub struct FailTool;
+
+impl Tool for FailTool {
+    fn name(&self) -> &str {
+        "fail_tool"
+    }
+    fn description(&self) -> &str {
+        "Always fails."
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        Box::pin(async { Err(ToolError::new("fail_tool always fails")) })
+    }
+}
+
+/// Panics when called: a buggy tool, for supervision tests.
+pub struct PanicTool;
+
+impl Tool for PanicTool {
+    fn name(&self) -> &str {
+        "panic_tool"
+    }
+    fn description(&self) -> &str {
+        "Panics."
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        panic!("panic_tool was called")
+    }
+}
+
+/// A runtime with the fixture tools and these limits.
+pub async fn runtime_with(limits: Limits) -> CodeMode {
+    CodeMode::builder()
+        .limits(limits)
+        .tool(Noop)
+        .tool(Echo)
+        .tool(SleepMs::default())
+        .tool(FailTool)
+        .tool(PanicTool)
+        .start()
+        .await
+        .expect("runtime starts")
+}
+
+/// A runtime with the fixture tools and default limits.
+pub async fn runtime() -> CodeMode {
+    runtime_with(Limits::default()).await
+}
+
+/// A fresh reply in session `s`.
+pub fn reply(rt: &CodeMode) -> Reply {
+    rt.session("s").reply("r")
+}
+
+/// Runs `code` in a fresh cell and returns the first result.
+pub async fn exec(rt: &CodeMode, code: &str) -> CellResult {
+    reply(rt).exec(Exec::code(code)).await.expect("runtime is up")
+}
+
+/// Runs `code`, waiting while it parks, and returns every result in order.
+pub async fn run_to_end(rt: &CodeMode, code: &str) -> Vec<CellResult> {
+    let reply = reply(rt);
+    let mut results = vec![reply.exec(Exec::code(code)).await.expect("runtime is up")];
+    while let Some(run_id) = results.last().and_then(CellResult::run_id).map(str::to_owned) {
+        results.push(reply.wait(&run_id).await.expect("runtime is up"));
+        assert!(results.len() < 50, "cell never settled");
+    }
+    results
+}
+
+/// The final value of a completed result (panics otherwise).
+pub fn value(result: &CellResult) -> &Value {
+    match result {
+        CellResult::Completed { value, .. } => value,
+        other => panic!("expected completed, got {}", other.to_model_json()),
+    }
+}
+
+/// The error code and message of a failed result (panics otherwise).
+pub fn failure(result: &CellResult) -> (codemode_runtime::ErrorCode, &str) {
+    match result {
+        CellResult::Failed { code, error, .. } => (*code, error.as_str()),
+        other => panic!("expected failed, got {}", other.to_model_json()),
+    }
+}
