@@ -262,6 +262,22 @@ impl Reply {
     }
 }
 
+impl Reply {
+    /// Ends a live cell quietly: no result is produced for it (an observer
+    /// waiting on it gets `aborted`), its host work is cancelled and its
+    /// pending writes discarded. Returns whether the run was live.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn dispose(&self, run_id: &str) -> Result<bool, CodeModeError> {
+        let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
+        match self.session.rt.inner.executor.call(|reply| ExecutorMsg::Dispose { run_id, session, reply }, None).await {
+            Ok(CallResult::Success(found)) => Ok(found),
+            _ => Err(CodeModeError::ShutDown),
+        }
+    }
+}
+
 /// The headless executor: cells run to completion in one call.
 #[derive(Clone, Debug)]
 pub struct Headless {

@@ -58,6 +58,7 @@ pub(crate) enum ExecutorMsg {
     Exec(ExecRequest, RpcReplyPort<CellResult>),
     Wait { run_id: String, session: Option<String>, reply: RpcReplyPort<CellResult> },
     Abort { run_id: String, session: Option<String>, reply: RpcReplyPort<CellResult> },
+    Dispose { run_id: String, session: Option<String>, reply: RpcReplyPort<bool> },
     /// A cell actor started on its JS thread.
     Registered(String, ActorRef<CellMsg>),
     /// A cell ended.
@@ -120,7 +121,7 @@ impl Actor for CellExecutor {
             ExecutorMsg::Exec(request, reply) => state.admit(&myself, request, reply),
             ExecutorMsg::Wait { run_id, session, reply } => {
                 if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
-                    let _ = actor.send_message(CellMsg::Wait(reply));
+                    deliver(&actor, CellMsg::Wait(reply));
                 }
             }
             ExecutorMsg::Abort { run_id, session, reply } => {
@@ -128,8 +129,17 @@ impl Actor for CellExecutor {
                     if let Some(entry) = state.cells.get(&run_id) {
                         entry.control.abort();
                     }
-                    let _ = actor.send_message(CellMsg::Abort(reply));
+                    deliver(&actor, CellMsg::Abort(reply));
                 }
+            }
+            ExecutorMsg::Dispose { run_id, session, reply } => {
+                let found = state.cells.get(&run_id).filter(|e| e.session == session).and_then(|e| e.actor.clone());
+                if let Some(actor) = &found {
+                    // Forget it now: the run is gone for every later request.
+                    state.forget(&run_id, EndState::Disposed);
+                    let _ = actor.send_message(CellMsg::Dispose);
+                }
+                let _ = reply.send(found.is_some());
             }
             ExecutorMsg::Registered(run_id, actor) => match state.cells.get_mut(&run_id) {
                 Some(entry) => {
@@ -162,14 +172,17 @@ impl Actor for CellExecutor {
                     state.forget(&run_id, EndState::Crashed);
                 }
             }
-            SupervisionEvent::ActorTerminated(cell, _, _) => {
-                if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {
-                    state.forget(&run_id, EndState::Disposed);
-                }
-            }
+            // A cell reports its own end (`Ended`) before it stops.
             _ => {}
         }
         Ok(())
+    }
+}
+
+/// Sends a request to a cell; if the cell is already gone, answers for it.
+fn deliver(actor: &ActorRef<CellMsg>, msg: CellMsg) {
+    if let Err(ractor::MessagingErr::SendErr(CellMsg::Wait(reply) | CellMsg::Abort(reply))) = actor.send_message(msg) {
+        refuse(reply, "code mode run is unavailable: it has just ended. Start a new exec.");
     }
 }
 

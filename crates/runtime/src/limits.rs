@@ -20,8 +20,9 @@ pub struct Limits {
     /// Heap limit of one cell's QuickJS runtime (default 64 MiB, range
     /// 1 MiB–1 GiB). Counters allocation bombs.
     pub memory_limit_bytes: usize,
-    /// JavaScript stack limit (default 1 MiB, range 256 KiB–8 MiB). Deep
-    /// enough for ordinary recursion, bounded against runaway recursion.
+    /// JavaScript stack limit (default 4 MiB ≈ 6,000 frames of simple
+    /// recursion, range 256 KiB–8 MiB). Deep enough for ordinary recursion,
+    /// bounded against runaway recursion. JS threads have a 16 MiB stack.
     pub max_stack_bytes: usize,
     /// Cumulative output budget of one cell across all its calls, in UTF-8
     /// bytes of compact JSON (default 65,536, range 1,024–10 MiB). Counters
@@ -55,7 +56,7 @@ impl Default for Limits {
         Self {
             timeout: Duration::from_secs(10),
             memory_limit_bytes: 64 * MIB,
-            max_stack_bytes: MIB,
+            max_stack_bytes: 4 * MIB,
             max_output_bytes: 65_536,
             max_in_flight: 16,
             max_queued: 128,

@@ -68,7 +68,7 @@ pub(crate) struct Bridge {
     /// Tool calls started or queued and not yet settled.
     pub outstanding_calls: usize,
     /// Timers started and not yet fired or cleared.
-    pub live_timers: usize,
+    live_timers: std::collections::HashSet<u64>,
 }
 
 impl Bridge {
@@ -82,7 +82,7 @@ impl Bridge {
             outcome: None,
             admission: None,
             outstanding_calls: 0,
-            live_timers: 0,
+            live_timers: std::collections::HashSet::new(),
         }
     }
 
@@ -119,7 +119,7 @@ impl Bridge {
 
     /// Admits a timer, or records the sticky timer-limit error.
     pub(crate) fn submit_timer(&mut self, delay_ms: u64) -> Result<u64, AdmissionError> {
-        if self.live_timers >= self.bounds.max_timers {
+        if self.live_timers.len() >= self.bounds.max_timers {
             let err = AdmissionError(format!(
                 "code mode timer limit exceeded ({} live timers). Await or clear timers before creating more.",
                 self.bounds.max_timers
@@ -127,10 +127,22 @@ impl Bridge {
             self.admission.get_or_insert(err.clone());
             return Err(err);
         }
-        self.live_timers += 1;
         let id = self.next_id();
+        self.live_timers.insert(id);
         self.submitted.push(Submitted::Timer { id, delay_ms });
         Ok(id)
+    }
+
+    /// `clearTimeout` of a live timer: frees its slot at once.
+    pub(crate) fn cancel_timer(&mut self, id: u64) {
+        if self.live_timers.remove(&id) {
+            self.cancelled.push(id);
+        }
+    }
+
+    /// A timer fired: frees its slot.
+    pub(crate) fn timer_fired(&mut self, id: u64) {
+        self.live_timers.remove(&id);
     }
 }
 
@@ -156,9 +168,12 @@ mod tests {
     #[test]
     fn timers_are_admitted_up_to_their_own_bound() {
         let mut b = bridge();
-        b.submit_timer(1).unwrap();
+        let first = b.submit_timer(1).unwrap();
         b.submit_timer(1).unwrap();
         assert!(b.submit_timer(1).is_err());
+        b.admission = None;
+        b.cancel_timer(first);
+        assert!(b.submit_timer(1).is_ok(), "a cleared timer frees its slot");
         assert_eq!(b.outstanding_calls, 0, "timers take no tool slots");
     }
 }

@@ -165,9 +165,9 @@ impl HostWork {
         self.live_timers.remove(&id).is_some()
     }
 
-    /// Moves every due timer to `ready`; returns how many fired.
-    pub(crate) fn fire_due_timers(&mut self, now: Instant) -> usize {
-        let mut fired = 0;
+    /// Moves every due timer to `ready`; returns the ids that fired.
+    pub(crate) fn fire_due_timers(&mut self, now: Instant) -> Vec<u64> {
+        let mut fired = Vec::new();
         while let Some(Reverse((due, id))) = self.timers.peek().copied() {
             if due > now {
                 break;
@@ -175,7 +175,7 @@ impl HostWork {
             self.timers.pop();
             if self.live_timers.remove(&id).is_some() {
                 self.ready.push(Settlement { id, ok: true, payload: "null".into() });
-                fired += 1;
+                fired.push(id);
             }
         }
         fired
@@ -278,7 +278,7 @@ mod tests {
         work.add_timer(2, 10, now);
         work.add_timer(3, 10, now);
         assert!(work.cancel_timer(3));
-        assert_eq!(work.fire_due_timers(now + Duration::from_millis(15)), 1);
+        assert_eq!(work.fire_due_timers(now + Duration::from_millis(15)), vec![2]);
         assert_eq!(work.ready[0].id, 2);
         assert_eq!(work.next_timer(), Some(now + Duration::from_millis(20)));
         assert_eq!(work.pending_calls(), vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }]);

@@ -73,6 +73,8 @@ pub(crate) enum CellMsg {
     Wait(RpcReplyPort<CellResult>),
     /// End the cell as aborted.
     Abort(RpcReplyPort<CellResult>),
+    /// End the cell quietly (the host no longer needs it).
+    Dispose,
     /// A spawned tool call finished.
     ToolDone(u64, Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>),
     /// A timer may be due, or the window's deadline may have passed.
@@ -113,8 +115,8 @@ pub(crate) struct CellState {
 enum Flow {
     /// Keep running (window open and waiting on host work, or parked).
     Live,
-    /// The cell ended; the actor stops.
-    Ended(EndState),
+    /// The cell ended and told the executor; the actor stops.
+    Ended,
 }
 
 impl Actor for CellActor {
@@ -162,11 +164,13 @@ impl Actor for CellActor {
             CellMsg::Wait(reply) => state.resume(&myself, reply),
             CellMsg::Abort(reply) => {
                 let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
-                if let Some(window) = state.window.take() {
-                    let _ = window.reply.send(result.clone());
-                }
+                let flow = state.finish(result.clone(), EndState::Aborted);
                 let _ = reply.send(result);
-                Flow::Ended(EndState::Aborted)
+                flow
+            }
+            CellMsg::Dispose => {
+                let result = state.fail(ErrorCode::Aborted, "code mode run was disposed by the host".into(), Phase::Host);
+                state.finish(result, EndState::Disposed)
             }
             CellMsg::ToolDone(id, result) => {
                 if state.host.complete(id, result) {
@@ -179,19 +183,16 @@ impl Actor for CellActor {
                 state.wake_at = None;
                 state.advance_if_observed(&myself)
             }
-            CellMsg::Expire(epoch) if state.window.is_none() && epoch == state.park_epoch => Flow::Ended(EndState::Expired),
+            CellMsg::Expire(epoch) if state.window.is_none() && epoch == state.park_epoch => {
+                state.finish_unobserved(EndState::Expired)
+            }
             CellMsg::Expire(_) => Flow::Live,
         };
-        if let Flow::Ended(end) = flow {
-            let _ = self::ended(&state.executor, &state.run_id, end);
+        if let Flow::Ended = flow {
             myself.stop(None);
         }
         Ok(())
     }
-}
-
-fn ended(executor: &ActorRef<ExecutorMsg>, run_id: &str, end: EndState) -> Result<(), ()> {
-    executor.send_message(ExecutorMsg::Ended(run_id.to_owned(), end)).map_err(|_| ())
 }
 
 impl CellState {
@@ -256,8 +257,11 @@ impl CellState {
                 return self.out_of_budget(myself);
             }
             let fired = self.host.fire_due_timers(now);
-            if fired > 0 {
-                vm_lock(&self.bridge).live_timers -= fired;
+            if !fired.is_empty() {
+                let mut bridge = vm_lock(&self.bridge);
+                for id in fired {
+                    bridge.timer_fired(id);
+                }
             }
             let ready = std::mem::take(&mut self.host.ready);
             self.vm.step(ready);
@@ -299,9 +303,7 @@ impl CellState {
             (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
         };
         for id in cancelled {
-            if self.host.cancel_timer(id) {
-                vm_lock(&self.bridge).live_timers -= 1;
-            }
+            self.host.cancel_timer(id);
         }
         let now = Instant::now();
         let mut settled_inline = 0;
@@ -425,12 +427,20 @@ impl CellState {
         self.finish(result, end)
     }
 
-    /// Reports `result` to the observer and ends the cell.
+    /// Ends the cell and reports `result` to the observer. The executor
+    /// hears of the end first, so a `wait` sent after the observer has the
+    /// result always finds the run ended, never a stopping actor.
     fn finish(&mut self, result: CellResult, end: EndState) -> Flow {
+        let flow = self.finish_unobserved(end);
         if let Some(window) = self.window.take() {
             let _ = window.reply.send(result);
         }
-        Flow::Ended(end)
+        flow
+    }
+
+    fn finish_unobserved(&mut self, end: EndState) -> Flow {
+        let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
+        Flow::Ended
     }
 }
 

@@ -247,7 +247,7 @@ impl Vm {
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
-        host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancelled.push(id as u64))?)?;
+        host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "emit",
