@@ -271,7 +271,9 @@ impl CellState {
             if let Some(flow) = self.take_submissions() {
                 return flow;
             }
-            if !self.host.ready.is_empty() {
+            // Settled inline, or a timer already due (`setTimeout(f, 0)`):
+            // go round again without a trip through the timer wheel.
+            if !self.host.ready.is_empty() || self.host.next_timer().is_some_and(|t| t <= Instant::now()) {
                 continue;
             }
             if !(self.host.has_calls() || self.host.has_timers() || self.host.has_yields()) {
