@@ -9,7 +9,11 @@ use codemode_runtime::{Exec, Limits};
 
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     pages * 4096
 }
 
@@ -21,12 +25,27 @@ fn main() {
     for count in [32_u64, 1_000] {
         let mut per_cell = Vec::new();
         for _ in 0..3 {
-            let cm = rt.block_on(async { codemode_runtime::CodeMode::builder().limits(Limits { max_live_cells: 20_000, ..Limits::default() }).tool(codemode_benches::Noop).start().await.unwrap() });
+            let cm = rt.block_on(async {
+                codemode_runtime::CodeMode::builder()
+                    .limits(Limits {
+                        max_live_cells: 20_000,
+                        ..Limits::default()
+                    })
+                    .tool(codemode_benches::Noop)
+                    .start()
+                    .await
+                    .unwrap()
+            });
             let _ = codemode;
             // Warm up: one cell, so thread-local and allocator state exist.
             let warm = cm.clone();
             on_worker(&rt, move || async move {
-                let r = warm.session("s").reply("r").exec(Exec::code("return 1")).await.unwrap();
+                let r = warm
+                    .session("s")
+                    .reply("r")
+                    .exec(Exec::code("return 1"))
+                    .await
+                    .unwrap();
                 assert_eq!(r.status(), "completed");
                 std::time::Duration::ZERO
             });
@@ -35,7 +54,12 @@ fn main() {
             on_worker(&rt, move || async move {
                 let reply = parker.session("s").reply("r");
                 for _ in 0..count {
-                    let r = reply.exec(Exec::code("const data = [1, 2, 3]; await yield_control(); return data")).await.unwrap();
+                    let r = reply
+                        .exec(Exec::code(
+                            "const data = [1, 2, 3]; await yield_control(); return data",
+                        ))
+                        .await
+                        .unwrap();
                     assert_eq!(r.status(), "waiting");
                 }
                 std::time::Duration::ZERO
@@ -45,6 +69,10 @@ fn main() {
             rt.block_on(cm.shutdown());
         }
         per_cell.sort_unstable();
-        println!("rss per parked cell ({count} parked): median {} KiB (rounds: {:?} bytes)", per_cell[1] / 1024, per_cell);
+        println!(
+            "rss per parked cell ({count} parked): median {} KiB (rounds: {:?} bytes)",
+            per_cell[1] / 1024,
+            per_cell
+        );
     }
 }

@@ -34,5 +34,8 @@ async fn decoding_round_trips_and_handles_bad_bytes_ga_3_2() {
            new TextEncoder().encodeInto('ab🦞', new Uint8Array(3))]",
     )
     .await;
-    assert_eq!(value(&r), &json!([true, "a\u{fffd}b\u{fffd}", "TypeError", true, "RangeError", "A", {"read": 2, "written": 2}]));
+    assert_eq!(
+        value(&r),
+        &json!([true, "a\u{fffd}b\u{fffd}", "TypeError", true, "RangeError", "A", {"read": 2, "written": 2}])
+    );
 }

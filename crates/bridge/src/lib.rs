@@ -21,6 +21,4 @@ mod output;
 mod result;
 
 pub use output::{Output, OutputEntry, TruncationMarker};
-pub use result::{
-    CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason,
-};
+pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};

@@ -24,7 +24,9 @@ pub struct Registry {
 
 impl std::fmt::Debug for Registry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.tools.iter().map(|t| t.name())).finish()
+        f.debug_list()
+            .entries(self.tools.iter().map(|t| t.name()))
+            .finish()
     }
 }
 

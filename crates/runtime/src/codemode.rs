@@ -28,7 +28,10 @@ pub struct Exec {
 impl Exec {
     /// A cell with this JavaScript source (the body of an async function).
     pub fn code(code: impl Into<String>) -> Self {
-        Self { code: code.into(), ..Self::default() }
+        Self {
+            code: code.into(),
+            ..Self::default()
+        }
     }
 
     /// A short human title (at most 120 characters).
@@ -83,15 +86,24 @@ impl CodeModeBuilder {
     /// Invalid limits or tools, or threads that could not be started.
     pub async fn start(self) -> Result<CodeMode, CodeModeError> {
         self.limits.validate()?;
-        let tools = Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
+        let tools =
+            Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
         let tool_names = Arc::new(naming::global_names(&tools));
         let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let limits = Arc::new(self.limits);
-        let config = Arc::new(ExecutorConfig { limits: Arc::clone(&limits), tools, tool_names, js });
-        let (executor, _) =
-            Actor::spawn(None, CellExecutor, config).await.map_err(|e| CodeModeError::Start(e.to_string()))?;
-        Ok(CodeMode { inner: Arc::new(Inner { executor, limits }) })
+        let config = Arc::new(ExecutorConfig {
+            limits: Arc::clone(&limits),
+            tools,
+            tool_names,
+            js,
+        });
+        let (executor, _) = Actor::spawn(None, CellExecutor, config)
+            .await
+            .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        Ok(CodeMode {
+            inner: Arc::new(Inner { executor, limits }),
+        })
     }
 }
 
@@ -118,7 +130,9 @@ pub struct CodeMode {
 
 impl std::fmt::Debug for CodeMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CodeMode").field("limits", &self.inner.limits).finish_non_exhaustive()
+        f.debug_struct("CodeMode")
+            .field("limits", &self.inner.limits)
+            .finish_non_exhaustive()
     }
 }
 
@@ -137,7 +151,10 @@ impl CodeMode {
 
     /// A session: cells of one conversation.
     pub fn session(&self, id: impl Into<String>) -> Session {
-        Session { rt: self.clone(), id: id.into() }
+        Session {
+            rt: self.clone(),
+            id: id.into(),
+        }
     }
 
     /// The headless executor, for automation scripts with no session: each
@@ -169,7 +186,10 @@ impl CodeMode {
     /// cell stays parked and can be resumed with `wait`, a running one keeps
     /// its result until the next `wait`… except the result of the dropped
     /// call itself, which is lost (the cell goes on).
-    async fn ask(&self, build: impl FnOnce(RpcReplyPort<CellResult>) -> ExecutorMsg) -> Result<CellResult, CodeModeError> {
+    async fn ask(
+        &self,
+        build: impl FnOnce(RpcReplyPort<CellResult>) -> ExecutorMsg,
+    ) -> Result<CellResult, CodeModeError> {
         match self.inner.executor.call(build, None).await {
             Ok(CallResult::Success(result)) => Ok(result),
             // The cell's actor crashed while holding our reply port.
@@ -186,15 +206,20 @@ impl CodeMode {
     }
 
     async fn exec_mode(&self, exec: Exec, mode: CellMode) -> Result<CellResult, CodeModeError> {
-        if let Some(title) = &exec.title {
-            if title.chars().count() > MAX_TITLE_CHARS {
-                return Ok(CellResult::input_error(
-                    ErrorCode::InvalidInput,
-                    format!("title must be at most {MAX_TITLE_CHARS} characters."),
-                ));
-            }
+        if exec
+            .title
+            .as_ref()
+            .is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS)
+        {
+            return Ok(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                format!("title must be at most {MAX_TITLE_CHARS} characters."),
+            ));
         }
-        let request = ExecRequest { code: exec.code, mode };
+        let request = ExecRequest {
+            code: exec.code,
+            mode,
+        };
         self.ask(|reply| ExecutorMsg::Exec(request, reply)).await
     }
 }
@@ -216,7 +241,10 @@ impl Session {
 
     /// One model reply within the session.
     pub fn reply(&self, id: impl Into<String>) -> Reply {
-        Reply { session: self.clone(), id: id.into() }
+        Reply {
+            session: self.clone(),
+            id: id.into(),
+        }
     }
 }
 
@@ -248,7 +276,14 @@ impl Reply {
     /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        self.session.rt.ask(|reply| ExecutorMsg::Wait { run_id, session, reply }).await
+        self.session
+            .rt
+            .ask(|reply| ExecutorMsg::Wait {
+                run_id,
+                session,
+                reply,
+            })
+            .await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
@@ -258,7 +293,14 @@ impl Reply {
     /// Only host failures.
     pub async fn abort(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        self.session.rt.ask(|reply| ExecutorMsg::Abort { run_id, session, reply }).await
+        self.session
+            .rt
+            .ask(|reply| ExecutorMsg::Abort {
+                run_id,
+                session,
+                reply,
+            })
+            .await
     }
 }
 
@@ -271,7 +313,21 @@ impl Reply {
     /// Only host failures.
     pub async fn dispose(&self, run_id: &str) -> Result<bool, CodeModeError> {
         let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        match self.session.rt.inner.executor.call(|reply| ExecutorMsg::Dispose { run_id, session, reply }, None).await {
+        match self
+            .session
+            .rt
+            .inner
+            .executor
+            .call(
+                |reply| ExecutorMsg::Dispose {
+                    run_id,
+                    session,
+                    reply,
+                },
+                None,
+            )
+            .await
+        {
             Ok(CallResult::Success(found)) => Ok(found),
             _ => Err(CodeModeError::ShutDown),
         }

@@ -14,7 +14,7 @@ use codemode_catalog::Registry;
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::cell::vm::CellControl;
-use crate::cell::{CellActor, CellArgs, CellMode, CellMsg};
+use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, spare};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
 use crate::source;
@@ -56,11 +56,23 @@ pub(crate) struct ExecRequest {
 
 pub(crate) enum ExecutorMsg {
     Exec(ExecRequest, RpcReplyPort<CellResult>),
-    Wait { run_id: String, session: Option<String>, reply: RpcReplyPort<CellResult> },
-    Abort { run_id: String, session: Option<String>, reply: RpcReplyPort<CellResult> },
-    Dispose { run_id: String, session: Option<String>, reply: RpcReplyPort<bool> },
+    Wait {
+        run_id: String,
+        session: Option<String>,
+        reply: RpcReplyPort<CellResult>,
+    },
+    Abort {
+        run_id: String,
+        session: Option<String>,
+        reply: RpcReplyPort<CellResult>,
+    },
+    Dispose {
+        run_id: String,
+        session: Option<String>,
+        reply: RpcReplyPort<bool>,
+    },
     /// A cell actor started on its JS thread.
-    Registered(String, ActorRef<CellMsg>),
+    Registered(String, ActorRef<CellMsg>, Arc<CellControl>),
     /// A cell ended.
     Ended(String, EndState),
     /// How many cells are alive (running or parked).
@@ -80,7 +92,7 @@ pub(crate) struct CellExecutor;
 struct Entry {
     actor: Option<ActorRef<CellMsg>>,
     session: Option<String>,
-    control: Arc<CellControl>,
+    control: Option<Arc<CellControl>>,
 }
 
 pub(crate) struct ExecutorState {
@@ -96,7 +108,11 @@ impl Actor for CellExecutor {
     type State = ExecutorState;
     type Arguments = Arc<ExecutorConfig>;
 
-    async fn pre_start(&self, _: ActorRef<ExecutorMsg>, config: Arc<ExecutorConfig>) -> Result<ExecutorState, ActorProcessingErr> {
+    async fn pre_start(
+        &self,
+        _: ActorRef<ExecutorMsg>,
+        config: Arc<ExecutorConfig>,
+    ) -> Result<ExecutorState, ActorProcessingErr> {
         Ok(ExecutorState {
             config,
             cells: HashMap::new(),
@@ -106,9 +122,15 @@ impl Actor for CellExecutor {
         })
     }
 
-    async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
+    async fn post_stop(
+        &self,
+        _: ActorRef<ExecutorMsg>,
+        state: &mut ExecutorState,
+    ) -> Result<(), ActorProcessingErr> {
         for entry in state.cells.values() {
-            entry.control.abort();
+            if let Some(control) = &entry.control {
+                control.abort();
+            }
             if let Some(actor) = &entry.actor {
                 actor.stop(Some("disposed".into()));
             }
@@ -116,24 +138,46 @@ impl Actor for CellExecutor {
         Ok(())
     }
 
-    async fn handle(&self, myself: ActorRef<ExecutorMsg>, msg: ExecutorMsg, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
+    async fn handle(
+        &self,
+        myself: ActorRef<ExecutorMsg>,
+        msg: ExecutorMsg,
+        state: &mut ExecutorState,
+    ) -> Result<(), ActorProcessingErr> {
         match msg {
             ExecutorMsg::Exec(request, reply) => state.admit(&myself, request, reply),
-            ExecutorMsg::Wait { run_id, session, reply } => {
+            ExecutorMsg::Wait {
+                run_id,
+                session,
+                reply,
+            } => {
                 if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
                     deliver(&actor, CellMsg::Wait(reply));
                 }
             }
-            ExecutorMsg::Abort { run_id, session, reply } => {
+            ExecutorMsg::Abort {
+                run_id,
+                session,
+                reply,
+            } => {
                 if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
-                    if let Some(entry) = state.cells.get(&run_id) {
-                        entry.control.abort();
+                    if let Some(control) = state.cells.get(&run_id).and_then(|e| e.control.as_ref())
+                    {
+                        control.abort();
                     }
                     deliver(&actor, CellMsg::Abort(reply));
                 }
             }
-            ExecutorMsg::Dispose { run_id, session, reply } => {
-                let found = state.cells.get(&run_id).filter(|e| e.session == session).and_then(|e| e.actor.clone());
+            ExecutorMsg::Dispose {
+                run_id,
+                session,
+                reply,
+            } => {
+                let found = state
+                    .cells
+                    .get(&run_id)
+                    .filter(|e| e.session == session)
+                    .and_then(|e| e.actor.clone());
                 if let Some(actor) = &found {
                     // Forget it now: the run is gone for every later request.
                     state.forget(&run_id, EndState::Disposed);
@@ -141,10 +185,11 @@ impl Actor for CellExecutor {
                 }
                 let _ = reply.send(found.is_some());
             }
-            ExecutorMsg::Registered(run_id, actor) => match state.cells.get_mut(&run_id) {
+            ExecutorMsg::Registered(run_id, actor, control) => match state.cells.get_mut(&run_id) {
                 Some(entry) => {
                     state.by_actor.insert(actor.get_id(), run_id);
                     entry.actor = Some(actor);
+                    entry.control = Some(control);
                 }
                 // Ended before it registered (it cannot have: it registers
                 // before it starts); stop it rather than leak it.
@@ -166,14 +211,12 @@ impl Actor for CellExecutor {
     ) -> Result<(), ActorProcessingErr> {
         // The default would stop the executor when any cell ends; a cell's
         // end or crash concerns that cell alone.
-        match event {
-            SupervisionEvent::ActorFailed(cell, _) => {
-                if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {
-                    state.forget(&run_id, EndState::Crashed);
-                }
-            }
-            // A cell reports its own end (`Ended`) before it stops.
-            _ => {}
+        // A cell reports its own end (`Ended`) before it stops; only a crash
+        // needs the supervisor.
+        if let SupervisionEvent::ActorFailed(cell, _) = event
+            && let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned()
+        {
+            state.forget(&run_id, EndState::Crashed);
         }
         Ok(())
     }
@@ -181,8 +224,13 @@ impl Actor for CellExecutor {
 
 /// Sends a request to a cell; if the cell is already gone, answers for it.
 fn deliver(actor: &ActorRef<CellMsg>, msg: CellMsg) {
-    if let Err(ractor::MessagingErr::SendErr(CellMsg::Wait(reply) | CellMsg::Abort(reply))) = actor.send_message(msg) {
-        refuse(reply, "code mode run is unavailable: it has just ended. Start a new exec.");
+    if let Err(ractor::MessagingErr::SendErr(CellMsg::Wait(reply) | CellMsg::Abort(reply))) =
+        actor.send_message(msg)
+    {
+        refuse(
+            reply,
+            "code mode run is unavailable: it has just ended. Start a new exec.",
+        );
     }
 }
 
@@ -191,7 +239,12 @@ fn refuse(reply: RpcReplyPort<CellResult>, message: impl Into<String>) {
 }
 
 impl ExecutorState {
-    fn admit(&mut self, myself: &ActorRef<ExecutorMsg>, request: ExecRequest, reply: RpcReplyPort<CellResult>) {
+    fn admit(
+        &mut self,
+        myself: &ActorRef<ExecutorMsg>,
+        request: ExecRequest,
+        reply: RpcReplyPort<CellResult>,
+    ) {
         if request.code.trim().is_empty() {
             return refuse(reply, "code must be a non-empty string of JavaScript.");
         }
@@ -202,11 +255,12 @@ impl ExecutorState {
         if self.cells.len() >= max {
             return refuse(
                 reply,
-                format!("too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."),
+                format!(
+                    "too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."
+                ),
             );
         }
         let run_id = new_run_id();
-        let control = Arc::new(CellControl::new());
         let session = match &request.mode {
             CellMode::Interactive { session, .. } => Some(session.clone()),
             CellMode::Headless => None,
@@ -214,33 +268,44 @@ impl ExecutorState {
         let config = Arc::clone(&self.config);
         let executor = myself.clone();
         let spawn_id = run_id.clone();
-        let spawn_control = Arc::clone(&control);
         let wrapped = source::wrap(&request.code);
         let mode = request.mode;
         let started = self.config.js.run(move |lease| async move {
+            let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
+                let message = format!("the cell could not be started: {why}");
+                let _ = reply.send(CellResult::input_error(
+                    ErrorCode::RuntimeUnavailable,
+                    message,
+                ));
+                let _ =
+                    executor.send_message(ExecutorMsg::Ended(spawn_id.clone(), EndState::Failed));
+            };
+            let vm = match spare::take(&config.limits, &config.tool_names) {
+                Ok(vm) => vm,
+                Err(e) => return unavailable(reply, format!("{e:?}")),
+            };
+            let control = Arc::clone(vm.control());
             let args = CellArgs {
                 run_id: spawn_id.clone(),
                 wrapped,
                 mode,
                 limits: Arc::clone(&config.limits),
                 tools: config.tools.clone(),
-                tool_names: Arc::clone(&config.tool_names),
-                control: spawn_control,
+                vm,
                 executor: executor.clone(),
                 lease,
             };
             match Actor::spawn_linked(None, CellActor, args, executor.get_cell()).await {
                 Ok((actor, _)) => {
-                    let _ = executor.send_message(ExecutorMsg::Registered(spawn_id, actor.clone()));
-                    let _ = actor.send_message(CellMsg::Start(reply));
-                }
-                Err(e) => {
-                    let _ = reply.send(CellResult::input_error(
-                        ErrorCode::RuntimeUnavailable,
-                        format!("the cell could not be started: {e}"),
+                    let _ = executor.send_message(ExecutorMsg::Registered(
+                        spawn_id.clone(),
+                        actor.clone(),
+                        control,
                     ));
-                    let _ = executor.send_message(ExecutorMsg::Ended(spawn_id, EndState::Failed));
+                    let _ = actor.send_message(CellMsg::Start(reply));
+                    spare::refill_later(Arc::clone(&config.limits), Arc::clone(&config.tool_names));
                 }
+                Err(e) => unavailable(reply, e.to_string()),
             }
         });
         if started.is_err() {
@@ -248,7 +313,14 @@ impl ExecutorState {
             // so the caller sees the runtime as unavailable.
             return;
         }
-        self.cells.insert(run_id, Entry { actor: None, session, control });
+        self.cells.insert(
+            run_id,
+            Entry {
+                actor: None,
+                session,
+                control: None,
+            },
+        );
     }
 
     /// The live cell for `run_id`, or a refusal sent to `reply`.
@@ -267,7 +339,10 @@ impl ExecutorState {
                 (None, true) => "code mode run is still starting; retry the wait.".to_owned(),
             }
         } else if let Some(end) = self.ended.get(run_id) {
-            format!("code mode run is unavailable: {}. Start a new exec.", end.describe())
+            format!(
+                "code mode run is unavailable: {}. Start a new exec.",
+                end.describe()
+            )
         } else {
             "code mode run is unavailable or expired. Start a new exec.".to_owned()
         };
@@ -276,14 +351,16 @@ impl ExecutorState {
     }
 
     fn forget(&mut self, run_id: &str, end: EndState) {
-        let Some(entry) = self.cells.remove(run_id) else { return };
+        let Some(entry) = self.cells.remove(run_id) else {
+            return;
+        };
         if let Some(actor) = entry.actor {
             self.by_actor.remove(&actor.get_id());
         }
-        if self.ended_order.len() >= TOMBSTONES {
-            if let Some(old) = self.ended_order.pop_front() {
-                self.ended.remove(&old);
-            }
+        if self.ended_order.len() >= TOMBSTONES
+            && let Some(old) = self.ended_order.pop_front()
+        {
+            self.ended.remove(&old);
         }
         self.ended.insert(run_id.to_owned(), end);
         self.ended_order.push_back(run_id.to_owned());
@@ -297,7 +374,10 @@ pub(crate) fn new_run_id() -> String {
         // No OS randomness: fall back to time plus a counter, still unique.
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
         bytes[..8].copy_from_slice(&n.to_le_bytes());
         bytes[8..].copy_from_slice(&(t as u64).to_le_bytes());
     }

@@ -28,6 +28,10 @@ struct Worker {
 /// A fixed set of JS threads.
 pub(crate) struct JsThreads {
     workers: Vec<Worker>,
+    /// Where the search for the least loaded thread starts: rotating it
+    /// spreads back-to-back cells over threads, so each thread has time to
+    /// prepare its next spare engine.
+    next: AtomicUsize,
 }
 
 /// Counts a cell against its thread while it lives.
@@ -47,7 +51,9 @@ impl JsThreads {
             // Unbounded: the only producer is the executor, which admits at
             // most `max_live_cells` cells, one job each.
             let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()?;
             std::thread::Builder::new()
                 .name(format!("codemode-js-{index}"))
                 .stack_size(JS_THREAD_STACK_BYTES)
@@ -58,9 +64,15 @@ impl JsThreads {
                         }
                     });
                 })?;
-            workers.push(Worker { jobs: tx, live_cells: Arc::new(AtomicUsize::new(0)) });
+            workers.push(Worker {
+                jobs: tx,
+                live_cells: Arc::new(AtomicUsize::new(0)),
+            });
         }
-        Ok(Self { workers })
+        Ok(Self {
+            workers,
+            next: AtomicUsize::new(0),
+        })
     }
 
     /// Runs `job` on the least loaded thread, inside its runtime, handing it
@@ -71,13 +83,17 @@ impl JsThreads {
         F: FnOnce(ThreadLease) -> Fut + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
-        let worker = self
-            .workers
-            .iter()
+        let n = self.workers.len();
+        let start = self.next.fetch_add(1, Ordering::Relaxed);
+        let worker = (0..n)
+            .map(|i| &self.workers[(start + i) % n])
             .min_by_key(|w| w.live_cells.load(Ordering::Relaxed))
             .ok_or(())?;
         worker.live_cells.fetch_add(1, Ordering::Relaxed);
         let lease = ThreadLease(Arc::clone(&worker.live_cells));
-        worker.jobs.send(Box::new(move || Box::pin(job(lease)))).map_err(|_| ())
+        worker
+            .jobs
+            .send(Box::new(move || Box::pin(job(lease))))
+            .map_err(|_| ())
     }
 }

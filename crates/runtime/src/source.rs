@@ -57,18 +57,22 @@ pub(crate) fn check(code: &str) -> Result<(), Refusal> {
 }
 
 const SHELL_COMMANDS: &[&str] = &[
-    "apt", "apt-get", "awk", "bash", "brew", "cargo", "cat", "cd", "chmod", "chown", "cp", "curl", "df",
-    "docker", "du", "echo", "env", "export", "find", "git", "grep", "head", "kill", "kubectl", "less", "ls",
-    "make", "mkdir", "mv", "node", "npm", "npx", "pip", "pip3", "pnpm", "ps", "pwd", "python", "python3", "rg",
-    "rm", "sed", "sh", "sort", "sudo", "tail", "tar", "touch", "uname", "wc", "wget", "which", "whoami", "yarn",
-    "zsh",
+    "apt", "apt-get", "awk", "bash", "brew", "cargo", "cat", "cd", "chmod", "chown", "cp", "curl",
+    "df", "docker", "du", "echo", "env", "export", "find", "git", "grep", "head", "kill",
+    "kubectl", "less", "ls", "make", "mkdir", "mv", "node", "npm", "npx", "pip", "pip3", "pnpm",
+    "ps", "pwd", "python", "python3", "rg", "rm", "sed", "sh", "sort", "sudo", "tail", "tar",
+    "touch", "uname", "wc", "wget", "which", "whoami", "yarn", "zsh",
 ];
 
 /// True when every non-empty line reads as a shell command line: a known
 /// command word followed by shell-style arguments, with none of the
 /// punctuation that JavaScript statements need.
 fn looks_like_shell(code: &str) -> bool {
-    let mut lines = code.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
+    let mut lines = code
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .peekable();
     if lines.peek().is_none() {
         return false;
     }
@@ -141,7 +145,10 @@ fn is_ident_char(c: char) -> bool {
 }
 
 /// Finds `word` as a whole identifier and returns what follows it.
-fn word_followers<'a>(code: &'a str, word: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+fn word_followers<'a>(
+    code: &'a str,
+    word: &'a str,
+) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
     code.match_indices(word).filter_map(move |(i, _)| {
         let before = code[..i].chars().next_back();
         let after = &code[i + word.len()..];
@@ -153,14 +160,20 @@ fn word_followers<'a>(code: &'a str, word: &'a str) -> impl Iterator<Item = (&'a
 
 fn uses_modules(code: &str) -> bool {
     let dynamic_or_static_import = word_followers(code, "import").any(|(before, after)| {
-        let at_statement_start = before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}', '{']);
+        let at_statement_start =
+            before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}', '{']);
         after.starts_with('(')
-            || (at_statement_start && (after.starts_with(['{', '*', '"']) || after.chars().next().is_some_and(is_ident_char)))
+            || (at_statement_start
+                && (after.starts_with(['{', '*', '"'])
+                    || after.chars().next().is_some_and(is_ident_char)))
     });
     let require = word_followers(code, "require").any(|(_, after)| after.starts_with('('));
     let export = word_followers(code, "export").any(|(before, after)| {
         (before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}']))
-            && (after.starts_with(['{', '*']) || after.starts_with("default") || after.starts_with("const") || after.starts_with("function"))
+            && (after.starts_with(['{', '*'])
+                || after.starts_with("default")
+                || after.starts_with("const")
+                || after.starts_with("function"))
     });
     dynamic_or_static_import || require || export
 }
@@ -207,24 +220,49 @@ mod tests {
 
     #[test]
     fn shell_shaped_source_is_refused() {
-        for s in ["ls -la", "cat file | grep x", "pwd", "$ git status", "ls\ncd /tmp && ls -la", "#!/bin/bash\necho hi"] {
+        for s in [
+            "ls -la",
+            "cat file | grep x",
+            "pwd",
+            "$ git status",
+            "ls\ncd /tmp && ls -la",
+            "#!/bin/bash\necho hi",
+        ] {
             assert_eq!(check(s), Err(Refusal::Shell), "{s}");
         }
     }
 
     #[test]
     fn javascript_that_starts_with_a_command_word_is_accepted() {
-        for s in ["return 1", "cat()", "const ls = 1; return ls", "find({path: 'x'})", "echo = 3", "text(\"ls -la\")"] {
+        for s in [
+            "return 1",
+            "cat()",
+            "const ls = 1; return ls",
+            "find({path: 'x'})",
+            "echo = 3",
+            "text(\"ls -la\")",
+        ] {
             assert_eq!(check(s), Ok(()), "{s}");
         }
     }
 
     #[test]
     fn module_syntax_is_refused_but_words_in_strings_are_not() {
-        for s in ["import fs from \"fs\"; return 1", "const fs = require(\"fs\")", "return await import(\"fs\")", "import * as x from 'y'", "export default 1"] {
+        for s in [
+            "import fs from \"fs\"; return 1",
+            "const fs = require(\"fs\")",
+            "return await import(\"fs\")",
+            "import * as x from 'y'",
+            "export default 1",
+        ] {
             assert_eq!(check(s), Err(Refusal::Module), "{s}");
         }
-        for s in ["text('import x from y')", "// require('fs')\nreturn 1", "const important = 1; return important", "return obj.import(1)"] {
+        for s in [
+            "text('import x from y')",
+            "// require('fs')\nreturn 1",
+            "const important = 1; return important",
+            "return obj.import(1)",
+        ] {
             assert_eq!(check(s), Ok(()), "{s}");
         }
     }
@@ -232,7 +270,10 @@ mod tests {
     #[test]
     fn stack_frames_are_mapped_to_user_lines() {
         let stack = "    at f (user.js:3:5)\n    at run (codemode:prelude:10:2)\n    at <anonymous> (user.js:4:1)\n";
-        assert_eq!(user_frames(stack), vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]);
+        assert_eq!(
+            user_frames(stack),
+            vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]
+        );
         assert_eq!(first_user_location(stack), Some((2, 5)));
     }
 }

@@ -24,7 +24,11 @@ pub(crate) enum Submitted {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum GuestError {
     /// An `Error` object.
-    Error { name: String, message: String, stack: String },
+    Error {
+        name: String,
+        message: String,
+        stack: String,
+    },
     /// Any other thrown value, rendered as text.
     Thrown(String),
 }
@@ -93,7 +97,11 @@ impl Bridge {
     }
 
     /// Admits a tool call, or records the sticky queue-limit error.
-    pub(crate) fn submit_call(&mut self, tool: usize, input: String) -> Result<u64, AdmissionError> {
+    pub(crate) fn submit_call(
+        &mut self,
+        tool: usize,
+        input: String,
+    ) -> Result<u64, AdmissionError> {
         let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
         if self.outstanding_calls >= capacity {
             let err = AdmissionError(format!(
@@ -151,7 +159,11 @@ mod tests {
     use super::*;
 
     fn bridge() -> Bridge {
-        Bridge::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2 })
+        Bridge::new(Bounds {
+            max_in_flight: 2,
+            max_queued: 1,
+            max_timers: 2,
+        })
     }
 
     #[test]
@@ -161,7 +173,12 @@ mod tests {
             b.submit_call(0, "{}".into()).unwrap();
         }
         let err = b.submit_call(0, "{}".into()).unwrap_err();
-        assert!(err.0.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.0);
+        assert!(
+            err.0
+                .contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"),
+            "{}",
+            err.0
+        );
         assert_eq!(b.admission, Some(err));
     }
 

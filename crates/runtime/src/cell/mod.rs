@@ -11,6 +11,7 @@ mod bridge;
 mod host;
 mod output;
 mod report;
+pub(crate) mod spare;
 pub(crate) mod vm;
 
 use std::sync::{Arc, Mutex};
@@ -23,7 +24,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use crate::executor::{EndState, ExecutorMsg};
 use crate::jsthreads::ThreadLease;
 use crate::limits::Limits;
-use bridge::{Bounds, Bridge, Outcome, Submitted};
+use bridge::{Bridge, Outcome, Submitted};
 use host::{HostWork, Notify};
 use output::OutputLedger;
 use vm::{CellControl, StartError, Vm};
@@ -58,8 +59,7 @@ pub(crate) struct CellArgs {
     pub mode: CellMode,
     pub limits: Arc<Limits>,
     pub tools: Registry,
-    pub tool_names: Arc<Vec<String>>,
-    pub control: Arc<CellControl>,
+    pub vm: Vm,
     pub executor: ActorRef<ExecutorMsg>,
     pub lease: ThreadLease,
 }
@@ -76,7 +76,10 @@ pub(crate) enum CellMsg {
     /// End the cell quietly (the host no longer needs it).
     Dispose,
     /// A spawned tool call finished.
-    ToolDone(u64, Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>),
+    ToolDone(
+        u64,
+        Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>,
+    ),
     /// A timer may be due, or the window's deadline may have passed.
     Wake,
     /// The parked cell's idle TTL ran out (for the park numbered `epoch`).
@@ -101,7 +104,6 @@ pub(crate) struct CellState {
     host: HostWork,
     vm: Vm,
     wrapped: String,
-    tool_names: Arc<Vec<String>>,
     notify: Notify,
     window: Option<Window>,
     wake_at: Option<Instant>,
@@ -124,14 +126,12 @@ impl Actor for CellActor {
     type State = CellState;
     type Arguments = CellArgs;
 
-    async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellState, ActorProcessingErr> {
-        let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
-            max_in_flight: args.limits.max_in_flight,
-            max_queued: args.limits.max_queued,
-            max_timers: args.limits.max_timers,
-        })));
-        let vm = Vm::new(&args.limits, Arc::clone(&args.control), Arc::clone(&bridge))
-            .map_err(|e| format!("could not create the cell's engine: {e:?}"))?;
+    async fn pre_start(
+        &self,
+        myself: ActorRef<CellMsg>,
+        args: CellArgs,
+    ) -> Result<CellState, ActorProcessingErr> {
+        let vm = args.vm;
         let me = myself.clone();
         let notify: Notify = Arc::new(move |id, result| {
             // The cell may have ended meanwhile; then nobody needs the result.
@@ -144,11 +144,10 @@ impl Actor for CellActor {
             output: OutputLedger::new(args.limits.max_output_bytes),
             limits: args.limits,
             executor: args.executor,
-            control: args.control,
-            bridge,
+            control: Arc::clone(vm.control()),
+            bridge: Arc::clone(vm.bridge()),
             vm,
             wrapped: args.wrapped,
-            tool_names: args.tool_names,
             notify,
             window: None,
             wake_at: None,
@@ -158,18 +157,31 @@ impl Actor for CellActor {
         })
     }
 
-    async fn handle(&self, myself: ActorRef<CellMsg>, msg: CellMsg, state: &mut CellState) -> Result<(), ActorProcessingErr> {
+    async fn handle(
+        &self,
+        myself: ActorRef<CellMsg>,
+        msg: CellMsg,
+        state: &mut CellState,
+    ) -> Result<(), ActorProcessingErr> {
         let flow = match msg {
             CellMsg::Start(reply) => state.start(&myself, reply),
             CellMsg::Wait(reply) => state.resume(&myself, reply),
             CellMsg::Abort(reply) => {
-                let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
+                let result = state.fail(
+                    ErrorCode::Aborted,
+                    "code mode execution aborted".into(),
+                    Phase::Guest,
+                );
                 let flow = state.finish(result.clone(), EndState::Aborted);
                 let _ = reply.send(result);
                 flow
             }
             CellMsg::Dispose => {
-                let result = state.fail(ErrorCode::Aborted, "code mode run was disposed by the host".into(), Phase::Host);
+                let result = state.fail(
+                    ErrorCode::Aborted,
+                    "code mode run was disposed by the host".into(),
+                    Phase::Host,
+                );
                 state.finish(result, EndState::Disposed)
             }
             CellMsg::ToolDone(id, result) => {
@@ -197,7 +209,11 @@ impl Actor for CellActor {
 
 impl CellState {
     fn open_window(&mut self, reply: RpcReplyPort<CellResult>) {
-        let budget = if self.mode.is_headless() { self.limits.headless_timeout } else { self.limits.timeout };
+        let budget = if self.mode.is_headless() {
+            self.limits.headless_timeout
+        } else {
+            self.limits.timeout
+        };
         let deadline = Instant::now() + budget;
         self.control.set_deadline(deadline);
         self.window = Some(Window { reply, deadline });
@@ -205,9 +221,14 @@ impl CellState {
 
     fn start(&mut self, myself: &ActorRef<CellMsg>, reply: RpcReplyPort<CellResult>) -> Flow {
         self.open_window(reply);
-        match self.vm.start(&self.wrapped, &self.tool_names) {
+        match self.vm.start(&self.wrapped) {
             Ok(()) => self.advance(myself),
-            Err(StartError::Syntax(message)) => self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed),
+            Err(StartError::Syntax(message)) => self.fail_end(
+                ErrorCode::InvalidInput,
+                message,
+                Phase::Input,
+                EndState::Failed,
+            ),
             Err(StartError::Engine(message)) => {
                 let (code, end, message) = self.interrupted().unwrap_or((
                     ErrorCode::InternalError,
@@ -234,7 +255,11 @@ impl CellState {
     }
 
     fn advance_if_observed(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
-        if self.window.is_some() { self.advance(myself) } else { Flow::Live }
+        if self.window.is_some() {
+            self.advance(myself)
+        } else {
+            Flow::Live
+        }
     }
 
     fn release_call_slot(&mut self, n: usize) {
@@ -245,7 +270,9 @@ impl CellState {
     /// Runs the guest and its host work until the cell settles, parks, or
     /// must wait for host work within the window.
     fn advance(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
-        let Some(deadline) = self.window.as_ref().map(|w| w.deadline) else { return Flow::Live };
+        let Some(deadline) = self.window.as_ref().map(|w| w.deadline) else {
+            return Flow::Live;
+        };
         loop {
             if let Some(flow) = self.check_settled() {
                 return flow;
@@ -273,7 +300,9 @@ impl CellState {
             }
             // Settled inline, or a timer already due (`setTimeout(f, 0)`):
             // go round again without a trip through the timer wheel.
-            if !self.host.ready.is_empty() || self.host.next_timer().is_some_and(|t| t <= Instant::now()) {
+            if !self.host.ready.is_empty()
+                || self.host.next_timer().is_some_and(|t| t <= Instant::now())
+            {
                 continue;
             }
             if !(self.host.has_calls() || self.host.has_timers() || self.host.has_yields()) {
@@ -281,7 +310,12 @@ impl CellState {
                                nothing will settle (no tool call, timer or yield is pending). Resolve it, or await \
                                a tool call or timer instead."
                     .to_owned();
-                return self.fail_end(ErrorCode::InternalError, message, Phase::Guest, EndState::Failed);
+                return self.fail_end(
+                    ErrorCode::InternalError,
+                    message,
+                    Phase::Guest,
+                    EndState::Failed,
+                );
             }
             if self.host.has_yields() {
                 if self.mode.is_headless() {
@@ -290,7 +324,14 @@ impl CellState {
                     continue;
                 }
                 let only_yields = !self.host.has_calls() && !self.host.has_timers();
-                return self.park(myself, if only_yields { WaitReason::Yield } else { WaitReason::PendingTools });
+                return self.park(
+                    myself,
+                    if only_yields {
+                        WaitReason::Yield
+                    } else {
+                        WaitReason::PendingTools
+                    },
+                );
             }
             let wake = self.host.next_timer().map_or(deadline, |t| t.min(deadline));
             self.schedule_wake(myself, wake);
@@ -302,7 +343,10 @@ impl CellState {
     fn take_submissions(&mut self) -> Option<Flow> {
         let (submitted, cancelled) = {
             let mut bridge = vm_lock(&self.bridge);
-            (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
+            (
+                std::mem::take(&mut bridge.submitted),
+                std::mem::take(&mut bridge.cancelled),
+            )
         };
         for id in cancelled {
             self.host.cancel_timer(id);
@@ -313,12 +357,19 @@ impl CellState {
             match request {
                 Submitted::Call { id, tool, input } => {
                     self.telemetry.call_count += 1;
-                    if self.mode.is_headless() && self.telemetry.call_count > self.limits.headless_max_tool_calls {
+                    if self.mode.is_headless()
+                        && self.telemetry.call_count > self.limits.headless_max_tool_calls
+                    {
                         let message = format!(
                             "headless code mode tool budget exceeded ({} tool calls); make fewer calls per script.",
                             self.limits.headless_max_tool_calls
                         );
-                        return Some(self.fail_end(ErrorCode::ToolBudgetExceeded, message, Phase::Guest, EndState::Failed));
+                        return Some(self.fail_end(
+                            ErrorCode::ToolBudgetExceeded,
+                            message,
+                            Phase::Guest,
+                            EndState::Failed,
+                        ));
                     }
                     settled_inline += self.host.submit_call(id, tool, input, &self.notify);
                 }
@@ -348,7 +399,12 @@ impl CellState {
             (bridge.admission.clone(), bridge.outcome.take())
         };
         if let Some(err) = admission {
-            return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
+            return Some(self.fail_end(
+                ErrorCode::InvalidInput,
+                err.0,
+                Phase::Guest,
+                EndState::Failed,
+            ));
         }
         match outcome? {
             Outcome::Value(json) => {
@@ -363,7 +419,11 @@ impl CellState {
             }
             Outcome::Error(error) => {
                 let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes);
-                let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
+                let phase = if code == ErrorCode::InvalidInput {
+                    Phase::Input
+                } else {
+                    Phase::Guest
+                };
                 Some(self.fail_end(code, message, phase, EndState::Failed))
             }
         }
@@ -374,24 +434,43 @@ impl CellState {
             return None;
         }
         Some(if self.control.is_aborted() {
-            (ErrorCode::Aborted, EndState::Aborted, "code mode execution aborted".to_owned())
+            (
+                ErrorCode::Aborted,
+                EndState::Aborted,
+                "code mode execution aborted".to_owned(),
+            )
         } else {
-            let budget = if self.mode.is_headless() { self.limits.headless_timeout } else { self.limits.timeout };
-            (ErrorCode::Timeout, EndState::TimedOut, report::timeout_message(budget))
+            let budget = if self.mode.is_headless() {
+                self.limits.headless_timeout
+            } else {
+                self.limits.timeout
+            };
+            (
+                ErrorCode::Timeout,
+                EndState::TimedOut,
+                report::timeout_message(budget),
+            )
         })
     }
 
     fn out_of_budget(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
         if self.mode.is_headless() {
             let message = report::timeout_message(self.limits.headless_timeout);
-            return self.fail_end(ErrorCode::Timeout, message, Phase::Guest, EndState::TimedOut);
+            return self.fail_end(
+                ErrorCode::Timeout,
+                message,
+                Phase::Guest,
+                EndState::TimedOut,
+            );
         }
         self.park(myself, WaitReason::PendingTools)
     }
 
     /// Reports `waiting` and keeps the cell until `wait`, abort or expiry.
     fn park(&mut self, myself: &ActorRef<CellMsg>, reason: WaitReason) -> Flow {
-        let Some(window) = self.window.take() else { return Flow::Live };
+        let Some(window) = self.window.take() else {
+            return Flow::Live;
+        };
         self.control.clear_deadline();
         self.park_epoch += 1;
         let result = CellResult::Waiting {
@@ -412,7 +491,9 @@ impl CellState {
             return;
         }
         self.wake_at = Some(at);
-        myself.send_after(at.saturating_duration_since(Instant::now()), || CellMsg::Wake);
+        myself.send_after(at.saturating_duration_since(Instant::now()), || {
+            CellMsg::Wake
+        });
     }
 
     fn take_output(&mut self) -> codemode_bridge::Output {
@@ -421,7 +502,13 @@ impl CellState {
     }
 
     fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
-        CellResult::Failed { code, error, phase, output: self.take_output(), telemetry: self.telemetry }
+        CellResult::Failed {
+            code,
+            error,
+            phase,
+            output: self.take_output(),
+            telemetry: self.telemetry,
+        }
     }
 
     fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
@@ -441,11 +528,15 @@ impl CellState {
     }
 
     fn finish_unobserved(&mut self, end: EndState) -> Flow {
-        let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
+        let _ = self
+            .executor
+            .send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
         Flow::Ended
     }
 }
 
 fn vm_lock(bridge: &Mutex<Bridge>) -> std::sync::MutexGuard<'_, Bridge> {
-    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    bridge
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -12,9 +12,12 @@ use std::time::Instant;
 use codemode_bridge::OutputEntry;
 use rquickjs::context::EvalOptions;
 use rquickjs::function::Opt;
-use rquickjs::{Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object, Runtime, Value, WriteOptions};
+use rquickjs::{
+    Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object,
+    Runtime, Value, WriteOptions,
+};
 
-use super::bridge::{Bridge, GuestError, Outcome};
+use super::bridge::{Bounds, Bridge, GuestError, Outcome};
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -27,11 +30,18 @@ fn prelude_bytecode() -> Result<&'static [u8], StartError> {
     static BYTECODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
     BYTECODE
         .get_or_init(|| {
-            let source = format!("export default {};", PRELUDE.trim_end().trim_end_matches(';'));
+            let source = format!(
+                "export default {};",
+                PRELUDE.trim_end().trim_end_matches(';')
+            );
             let runtime = Runtime::new().map_err(|e| e.to_string())?;
             let context = Context::full(&runtime).map_err(|e| e.to_string())?;
             context.with(|ctx| {
-                let options = WriteOptions { strip_source: true, strip_debug: true, ..WriteOptions::default() };
+                let options = WriteOptions {
+                    strip_source: true,
+                    strip_debug: true,
+                    ..WriteOptions::default()
+                };
                 Module::declare(ctx.clone(), PRELUDE_MODULE, source)
                     .and_then(|m| m.write(options))
                     .map_err(|e| format!("the guest prelude does not compile: {e}"))
@@ -43,8 +53,12 @@ fn prelude_bytecode() -> Result<&'static [u8], StartError> {
 
 fn load_prelude<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, StartError> {
     let bytecode = prelude_bytecode()?;
-    let fail = |e: rquickjs::Error| StartError::Engine(format!("the guest prelude failed to load: {e}"));
-    #[expect(unsafe_code, reason = "loading bytecode is unsafe in general; this bytecode is our own")]
+    let fail =
+        |e: rquickjs::Error| StartError::Engine(format!("the guest prelude failed to load: {e}"));
+    #[expect(
+        unsafe_code,
+        reason = "loading bytecode is unsafe in general; this bytecode is our own"
+    )]
     // SAFETY: the bytes were written by `Module::write` in this process,
     // by the same QuickJS build, from the prelude source compiled in.
     let module = unsafe { Module::load(ctx.clone(), bytecode) }.map_err(fail)?;
@@ -133,43 +147,74 @@ pub(crate) enum StartError {
 /// runtime's user data so that no guest-reachable global holds them.
 struct Hooks<'js> {
     settle: Function<'js>,
+    run: Function<'js>,
 }
 
-#[expect(unsafe_code, reason = "rquickjs requires an unsafe impl to store JS values as user data; Hooks only holds 'js values")]
+#[expect(
+    unsafe_code,
+    reason = "rquickjs requires an unsafe impl to store JS values as user data; Hooks only holds 'js values"
+)]
 // SAFETY: `Hooks` has exactly one lifetime, 'js, and `Changed` substitutes it.
 unsafe impl<'js> JsLifetime<'js> for Hooks<'js> {
     type Changed<'to> = Hooks<'to>;
 }
 
-/// One cell's engine.
+/// One cell's engine: a runtime and a fresh context with the guest API
+/// installed, not yet running any cell code.
 pub(crate) struct Vm {
     // Field order matters: the context is dropped before its runtime.
     context: Context,
     _runtime: Runtime,
     bridge: Arc<Mutex<Bridge>>,
+    control: Arc<CellControl>,
 }
 
 fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
     // A panic while holding the lock already fails the cell; its state is
     // still consistent enough to report from.
-    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    bridge
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Vm {
-    /// A fresh runtime and context with the cell's limits.
-    pub(crate) fn new(limits: &Limits, control: Arc<CellControl>, bridge: Arc<Mutex<Bridge>>) -> Result<Self, StartError> {
+    /// A fresh runtime and context with the cell's limits and the guest
+    /// API installed. No guest code has run in it.
+    pub(crate) fn prepare(limits: &Limits, tool_names: &[String]) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
+        let control = Arc::new(CellControl::new());
+        let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
+            max_in_flight: limits.max_in_flight,
+            max_queued: limits.max_queued,
+            max_timers: limits.max_timers,
+        })));
         let runtime = Runtime::new().map_err(engine)?;
         runtime.set_memory_limit(limits.memory_limit_bytes);
         runtime.set_max_stack_size(limits.max_stack_bytes);
-        runtime.set_interrupt_handler(Some(Box::new(move || control.should_interrupt())));
+        let interrupt = Arc::clone(&control);
+        runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
-        Ok(Self { context, _runtime: runtime, bridge })
+        let vm = Self {
+            context,
+            _runtime: runtime,
+            bridge,
+            control,
+        };
+        vm.install(tool_names)?;
+        Ok(vm)
     }
 
-    /// Installs the guest API, compiles the wrapped cell source and runs it
-    /// until it first waits on the host.
-    pub(crate) fn start(&self, wrapped: &str, tool_names: &[String]) -> Result<(), StartError> {
+    /// The cell's control: deadline and abort flag.
+    pub(crate) fn control(&self) -> &Arc<CellControl> {
+        &self.control
+    }
+
+    /// The cell's bridge state.
+    pub(crate) fn bridge(&self) -> &Arc<Mutex<Bridge>> {
+        &self.bridge
+    }
+
+    fn install(&self, tool_names: &[String]) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
             let host = self.host_object(&ctx).map_err(engine)?;
@@ -178,16 +223,30 @@ impl Vm {
                 names.set(i, name.as_str()).map_err(engine)?;
             }
             let prelude = load_prelude(&ctx)?;
-            let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
+            let api: Object = prelude
+                .call((host, names))
+                .catch(&ctx)
+                .map_err(|e| StartError::Engine(e.to_string()))?;
             let settle: Function = api.get("settle").map_err(engine)?;
             let run: Function = api.get("run").map_err(engine)?;
+            if ctx.store_userdata(Hooks { settle, run }).is_err() {
+                return Err(StartError::Engine("could not store the cell hooks".into()));
+            }
+            Ok(())
+        })
+    }
+
+    /// Compiles the wrapped cell source and runs it until it first waits on
+    /// the host. A syntax error runs nothing.
+    pub(crate) fn start(&self, wrapped: &str) -> Result<(), StartError> {
+        self.context.with(|ctx| {
             let cell: Function = match eval(&ctx, wrapped, USER_FILE).catch(&ctx) {
                 Ok(cell) => cell,
                 Err(e) => return Err(StartError::Syntax(syntax_message(&e))),
             };
-            if ctx.store_userdata(Hooks { settle }).is_err() {
-                return Err(StartError::Engine("could not store the cell hooks".into()));
-            }
+            let Some(run) = ctx.userdata::<Hooks>().map(|h| h.run.clone()) else {
+                return Err(StartError::Engine("the cell hooks are missing".into()));
+            };
             // `run` reports every guest outcome through `finish`; an error
             // here means the engine itself stopped (interrupt, out of memory).
             let _ = run.call::<_, ()>((cell,)).catch(&ctx);
@@ -203,7 +262,9 @@ impl Vm {
             return;
         }
         self.context.with(|ctx| {
-            let Some(hooks) = ctx.userdata::<Hooks>() else { return };
+            let Some(hooks) = ctx.userdata::<Hooks>() else {
+                return;
+            };
             let settle = hooks.settle.clone();
             drop(hooks);
             for s in settlements {
@@ -222,7 +283,10 @@ impl Vm {
                 if let Err(err) = settle.call::<_, ()>((s.id as f64, s.ok, value)).catch(&ctx) {
                     let mut bridge = lock(&self.bridge);
                     if bridge.outcome.is_none() {
-                        bridge.outcome = Some(Outcome::Error(caught_to_guest(&err, "in a setTimeout callback")));
+                        bridge.outcome = Some(Outcome::Error(caught_to_guest(
+                            &err,
+                            "in a setTimeout callback",
+                        )));
                     }
                     return;
                 }
@@ -265,7 +329,9 @@ impl Vm {
         let b = Arc::clone(&self.bridge);
         host.set(
             "yield",
-            Function::new(ctx.clone(), move |reason: Opt<Option<String>>| lock(&b).submit_yield(reason.0.flatten()) as f64)?,
+            Function::new(ctx.clone(), move |reason: Opt<Option<String>>| {
+                lock(&b).submit_yield(reason.0.flatten()) as f64
+            })?,
         )?;
         let b = Arc::clone(&self.bridge);
         host.set(
@@ -273,11 +339,15 @@ impl Vm {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, delay: f64| {
                 // The prelude has already made `delay` a finite integer ≥ 0.
                 let id = lock(&b).submit_timer(delay.clamp(0.0, 1e15) as u64);
-                id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
+                id.map(|id| id as f64)
+                    .map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
-        host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
+        host.set(
+            "cancel",
+            Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?,
+        )?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "emit",
@@ -285,7 +355,9 @@ impl Vm {
                 let entry = if kind == 0 {
                     OutputEntry::Text { text }
                 } else {
-                    OutputEntry::Json { value: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null) }
+                    OutputEntry::Json {
+                        value: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+                    }
                 };
                 lock(&b).output.push(entry);
             })?,
@@ -295,7 +367,12 @@ impl Vm {
             "finish",
             Function::new(ctx.clone(), move |ok: bool, payload: Value<'js>| {
                 let outcome = if ok {
-                    Outcome::Value(payload.as_string().and_then(|s| s.to_string().ok()).unwrap_or_else(|| "null".into()))
+                    Outcome::Value(
+                        payload
+                            .as_string()
+                            .and_then(|s| s.to_string().ok())
+                            .unwrap_or_else(|| "null".into()),
+                    )
                 } else {
                     Outcome::Error(describe_error_object(&payload))
                 };
@@ -309,7 +386,11 @@ impl Vm {
     }
 }
 
-fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str) -> rquickjs::Result<V> {
+fn eval<'js, V: rquickjs::FromJs<'js>>(
+    ctx: &Ctx<'js>,
+    source: &str,
+    file: &str,
+) -> rquickjs::Result<V> {
     let mut options = EvalOptions::default();
     options.global = true;
     options.strict = false;
@@ -351,7 +432,11 @@ fn caught_to_guest(err: &CaughtError<'_>, context: &str) -> GuestError {
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "Error".into());
-            GuestError::Error { name, message: format!("{message} ({context})"), stack: e.stack().unwrap_or_default() }
+            GuestError::Error {
+                name,
+                message: format!("{message} ({context})"),
+                stack: e.stack().unwrap_or_default(),
+            }
         }
         CaughtError::Value(v) => GuestError::Thrown(format!("{v:?} ({context})")),
         CaughtError::Error(e) => GuestError::Thrown(format!("{e} ({context})")),
@@ -361,7 +446,10 @@ fn caught_to_guest(err: &CaughtError<'_>, context: &str) -> GuestError {
 /// `SyntaxError at user.js:LINE:COL: message…` with user-relative lines.
 fn syntax_message(err: &CaughtError<'_>) -> String {
     let (message, stack) = match err {
-        CaughtError::Exception(e) => (e.message().unwrap_or_default(), e.stack().unwrap_or_default()),
+        CaughtError::Exception(e) => (
+            e.message().unwrap_or_default(),
+            e.stack().unwrap_or_default(),
+        ),
         other => (other.to_string(), String::new()),
     };
     let location = crate::source::first_user_location(&stack)
