@@ -54,6 +54,38 @@ pub fn utf8_prefix(s: &str, max_bytes: usize) -> &str {
     &s[..end]
 }
 
+/// Bytes `c` takes inside a JSON string literal as `serde_json` writes it.
+fn escaped_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{08}' | '\u{0c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        c => c.len_utf8(),
+    }
+}
+
+/// UTF-8 bytes of `s` once written as a JSON string literal, quotes included.
+#[must_use]
+pub fn json_string_len(s: &str) -> usize {
+    2 + s.chars().map(escaped_len).sum::<usize>()
+}
+
+/// The longest prefix of `s` that, written as a JSON string literal (quotes
+/// included), takes at most `max_bytes` bytes. Never splits a character.
+#[must_use]
+pub fn json_string_prefix(s: &str, max_bytes: usize) -> &str {
+    let mut used = 2;
+    if max_bytes < used {
+        return "";
+    }
+    for (i, c) in s.char_indices() {
+        used += escaped_len(c);
+        if used > max_bytes {
+            return &s[..i];
+        }
+    }
+    s
+}
+
 /// UTF-8 byte length of the compact JSON text of `value`.
 #[must_use]
 pub fn json_bytes(value: &serde_json::Value) -> usize {
@@ -102,6 +134,28 @@ mod tests {
         assert_eq!(utf8_prefix("a🦞", 4), "a");
         assert_eq!(utf8_prefix("a🦞", 5), "a🦞");
         assert_eq!(utf8_prefix("abc", 2), "ab");
+    }
+
+    #[test]
+    fn json_string_lengths_match_serde_json() {
+        for s in ["plain", "q\"uote\\", "line\nbreak\u{1}", "é🦞"] {
+            assert_eq!(
+                json_string_len(s),
+                serde_json::to_string(s).unwrap().len(),
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_string_prefixes_fit_their_escaped_budget() {
+        let s = "ab\"cd";
+        assert_eq!(json_string_prefix(s, 4), "ab");
+        assert_eq!(json_string_prefix(s, 5), "ab");
+        assert_eq!(json_string_prefix(s, 6), "ab\"");
+        assert_eq!(json_string_prefix(s, 1), "");
+        assert_eq!(json_string_prefix("🦞x", 5), "");
+        assert_eq!(json_string_prefix("🦞x", 6), "🦞");
     }
 
     #[test]

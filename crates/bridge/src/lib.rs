@@ -20,5 +20,5 @@ pub mod budget;
 mod output;
 mod result;
 
-pub use output::{Output, OutputEntry, TruncationMarker};
+pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};

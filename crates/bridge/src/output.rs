@@ -47,6 +47,40 @@ pub struct TruncationMarker {
     pub prefix: String,
 }
 
+/// Default guidance of a truncation marker.
+pub const TRUNCATED_GUIDANCE: &str = "Output truncated; rerun with narrower args or emit less.";
+
+impl TruncationMarker {
+    /// A marker for `original` (compact JSON text) whose own compact JSON
+    /// takes at most `max_bytes`, keeping as long a prefix as fits. `None`
+    /// when not even an empty prefix fits.
+    #[must_use]
+    pub fn fit(original: &str, max_bytes: usize, guidance: &str) -> Option<Self> {
+        let mut marker = Self {
+            truncated: true,
+            omitted_bytes: original.len(),
+            guidance: guidance.to_owned(),
+            prefix: String::new(),
+        };
+        // The omitted count shrinks as the prefix grows; sizing the prefix
+        // against the full count's digits keeps the estimate conservative.
+        let overhead = marker.json_len();
+        if overhead > max_bytes {
+            return None;
+        }
+        let prefix = crate::budget::json_string_prefix(original, max_bytes - overhead + 2);
+        marker.omitted_bytes = original.len() - prefix.len();
+        marker.prefix = prefix.to_owned();
+        Some(marker)
+    }
+
+    /// Bytes of this marker's compact JSON.
+    #[must_use]
+    pub fn json_len(&self) -> usize {
+        serde_json::to_string(self).map_or(0, |s| s.len())
+    }
+}
+
 /// The output delivered by one `exec` or `wait` call: the entries produced
 /// since the previous observation, or a marker when they did not fit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,6 +95,23 @@ pub enum Output {
 impl Default for Output {
     fn default() -> Self {
         Self::Entries(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fitted_marker_stays_within_its_budget_and_describes_the_original() {
+        let original = serde_json::to_string(&vec![OutputEntry::text("x".repeat(1000))]).unwrap();
+        for max in [150, 200, 512, 1000] {
+            let m = TruncationMarker::fit(&original, max, TRUNCATED_GUIDANCE).unwrap();
+            assert!(m.json_len() <= max, "{} > {max}", m.json_len());
+            assert!(original.starts_with(&m.prefix));
+            assert_eq!(m.prefix.len() + m.omitted_bytes, original.len());
+        }
+        assert!(TruncationMarker::fit(&original, 20, TRUNCATED_GUIDANCE).is_none());
     }
 }
 

@@ -47,11 +47,11 @@ pub(crate) fn wrap(code: &str) -> String {
 
 /// Checks source before it is compiled.
 pub(crate) fn check(code: &str) -> Result<(), Refusal> {
-    if looks_like_shell(code) {
-        return Err(Refusal::Shell);
-    }
     if uses_modules(&strip_strings_and_comments(code)) {
         return Err(Refusal::Module);
+    }
+    if looks_like_shell(code) {
+        return Err(Refusal::Shell);
     }
     Ok(())
 }

@@ -73,7 +73,18 @@ pub(crate) struct Bridge {
     pub outstanding_calls: usize,
     /// Timers started and not yet fired or cleared.
     live_timers: std::collections::HashSet<u64>,
+    /// UTF-16 units of serialized console entries so far (GA-4.7).
+    console_units: usize,
 }
+
+/// The cumulative console budget of a cell, in UTF-16 units of serialized
+/// entries (GA-4.7).
+pub(crate) const CONSOLE_BUDGET_UNITS: usize = 16_384;
+/// Room kept for the truncation marker: an entry that would end within it
+/// is replaced by the marker.
+const CONSOLE_MARKER_ROOM: usize = 100;
+/// The one entry that replaces console output past its budget.
+pub(crate) const CONSOLE_TRUNCATED: &str = "[console output truncated]";
 
 impl Bridge {
     pub(crate) fn new(bounds: Bounds) -> Self {
@@ -87,6 +98,7 @@ impl Bridge {
             admission: None,
             outstanding_calls: 0,
             live_timers: std::collections::HashSet::new(),
+            console_units: 0,
         }
     }
 
@@ -94,6 +106,27 @@ impl Bridge {
         let id = self.next_id;
         self.next_id += 1;
         id
+    }
+
+    /// Records a console line within the cumulative console budget; returns
+    /// whether console output is still open. Past the budget, exactly one
+    /// marker entry replaces the line and later lines are dropped, across
+    /// every later window too (GA-4.7).
+    pub(crate) fn emit_console(&mut self, text: String) -> bool {
+        if self.console_units >= CONSOLE_BUDGET_UNITS {
+            return false;
+        }
+        let entry = OutputEntry::Text { text };
+        let units =
+            codemode_bridge::budget::utf16_len(&serde_json::to_string(&entry).unwrap_or_default());
+        if self.console_units + units > CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM {
+            self.console_units = CONSOLE_BUDGET_UNITS;
+            self.output.push(OutputEntry::text(CONSOLE_TRUNCATED));
+            return false;
+        }
+        self.console_units += units;
+        self.output.push(entry);
+        true
     }
 
     /// Admits a tool call, or records the sticky queue-limit error.
@@ -180,6 +213,28 @@ mod tests {
             err.0
         );
         assert_eq!(b.admission, Some(err));
+    }
+
+    #[test]
+    fn console_output_past_its_budget_becomes_exactly_one_marker() {
+        let mut b = bridge();
+        let mut open = true;
+        let mut calls = 0;
+        while open {
+            open = b.emit_console(String::new());
+            calls += 1;
+        }
+        // Each empty entry `{"type":"text","text":""}` costs 25 units.
+        assert_eq!(calls, (CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM) / 25 + 1);
+        assert_eq!(b.output.last(), Some(&OutputEntry::text(CONSOLE_TRUNCATED)));
+        assert!(!b.emit_console("after".into()));
+        assert_eq!(
+            b.output
+                .iter()
+                .filter(|e| **e == OutputEntry::text(CONSOLE_TRUNCATED))
+                .count(),
+            1
+        );
     }
 
     #[test]

@@ -408,14 +408,24 @@ impl CellState {
         }
         match outcome? {
             Outcome::Value(json) => {
-                let value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
-                let result = CellResult::Completed {
-                    value,
-                    output: self.take_output(),
-                    warnings: Vec::new(),
-                    telemetry: self.telemetry,
-                };
-                Some(self.finish(result, EndState::Completed))
+                let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+                match self.output.deliver_value(entries, &json) {
+                    Ok((output, value)) => {
+                        let result = CellResult::Completed {
+                            value,
+                            output,
+                            warnings: Vec::new(),
+                            telemetry: self.telemetry,
+                        };
+                        Some(self.finish(result, EndState::Completed))
+                    }
+                    Err(e) => Some(self.fail_end(
+                        ErrorCode::OutputLimitExceeded,
+                        e.0,
+                        Phase::Guest,
+                        EndState::Failed,
+                    )),
+                }
             }
             Outcome::Error(error) => {
                 let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes);
@@ -502,11 +512,13 @@ impl CellState {
     }
 
     fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
+        let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+        let (output, error) = self.output.deliver_error(entries, error);
         CellResult::Failed {
             code,
             error,
             phase,
-            output: self.take_output(),
+            output,
             telemetry: self.telemetry,
         }
     }

@@ -1,21 +1,252 @@
-//! The cell's output ledger: what has been delivered, across all windows.
+//! The cell's output ledger: the cumulative output budget (GA-4.8).
+//!
+//! Every byte a model reads from a cell — `text`, `json` and console entries
+//! and the final value or error — is charged, as compact UTF-8 JSON, to one
+//! budget of `max_output_bytes` across all of the cell's windows. Past it,
+//! output becomes a [`TruncationMarker`] whose prefix and counts describe the
+//! original. Nothing is dropped silently: a marker always says how much was
+//! omitted.
+//!
+//! Where the reference system lets earlier output starve the final value,
+//! this ledger keeps a quarter of the budget that only the final value (or
+//! error) may use, and gives the final value priority over the output of
+//! its own window: logs are truncated first, the answer last.
 
-use codemode_bridge::{Output, OutputEntry};
+use codemode_bridge::budget::{json_string_len, json_string_prefix};
+use codemode_bridge::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
+use serde_json::Value;
 
-/// Delivers output incrementally: each entry exactly once, in order.
+/// Guidance of a truncated final value.
+const VALUE_GUIDANCE: &str = "Final value truncated to fit the output budget; return a smaller value (filter, slice or summarize it).";
+/// Ends an error message cut to fit.
+const ERROR_SUFFIX: &str = " [error truncated]";
+/// An error always keeps at least this many bytes, budget or not: the model
+/// must learn why its cell failed.
+const ERROR_FLOOR: usize = 1024;
+/// Room output keeps beside a final value that takes the rest.
+const OUTPUT_FLOOR: usize = 256;
+
+/// Nothing useful of the final value fits in the remaining budget.
+#[derive(Debug)]
+pub(crate) struct OutputLimitExceeded(pub String);
+
+/// Tracks what a cell has delivered against its output budget.
 #[derive(Debug)]
 pub(crate) struct OutputLedger {
-    #[expect(dead_code, reason = "the output budget arrives with GA-4.8")]
-    max_bytes: usize,
+    budget: usize,
+    used: usize,
+}
+
+fn entries_json(entries: &[OutputEntry]) -> String {
+    serde_json::to_string(entries).unwrap_or_default()
 }
 
 impl OutputLedger {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self { max_bytes }
+    pub(crate) fn new(budget: usize) -> Self {
+        Self { budget, used: 0 }
     }
 
-    /// The entries produced since the previous observation.
+    fn remaining(&self) -> usize {
+        self.budget.saturating_sub(self.used)
+    }
+
+    /// Room for output that is not the final value: all but the reserve.
+    fn remaining_for_output(&self) -> usize {
+        self.remaining().saturating_sub(self.budget / 4)
+    }
+
+    fn charge(&mut self, bytes: usize) {
+        self.used = (self.used + bytes).min(self.budget);
+    }
+
+    /// The entries produced since the previous observation, within `room`.
+    fn fit(&mut self, entries: Vec<OutputEntry>, room: usize) -> Output {
+        if entries.is_empty() {
+            return Output::Entries(entries);
+        }
+        let json = entries_json(&entries);
+        if json.len() <= room {
+            self.charge(json.len());
+            return Output::Entries(entries);
+        }
+        // A marker with an empty prefix still fits nearly any budget; if even
+        // that does not, it is delivered anyway: omitting output silently
+        // would be worse than a few bytes over.
+        let marker = TruncationMarker::fit(&json, room, TRUNCATED_GUIDANCE).unwrap_or_else(|| {
+            TruncationMarker {
+                truncated: true,
+                omitted_bytes: json.len(),
+                guidance: TRUNCATED_GUIDANCE.to_owned(),
+                prefix: String::new(),
+            }
+        });
+        self.charge(marker.json_len());
+        Output::Truncated(marker)
+    }
+
+    /// Output of a window that does not end the cell.
     pub(crate) fn deliver(&mut self, entries: Vec<OutputEntry>) -> Output {
-        Output::Entries(entries)
+        let room = self.remaining_for_output();
+        self.fit(entries, room)
+    }
+
+    /// Output and final value of a completed cell. The value keeps priority
+    /// over this window's output.
+    pub(crate) fn deliver_value(
+        &mut self,
+        entries: Vec<OutputEntry>,
+        value_json: &str,
+    ) -> Result<(Output, Value), OutputLimitExceeded> {
+        let room = self.remaining();
+        let output_len = if entries.is_empty() {
+            0
+        } else {
+            entries_json(&entries).len()
+        };
+        if value_json.len() + output_len <= room {
+            self.charge(value_json.len());
+            let output = self.fit(entries, room - value_json.len());
+            return Ok((output, parse(value_json)));
+        }
+        if value_json.len() + OUTPUT_FLOOR.min(output_len) <= room {
+            self.charge(value_json.len());
+            let output = self.fit(entries, room - value_json.len());
+            return Ok((output, parse(value_json)));
+        }
+        let output = self.fit(entries, OUTPUT_FLOOR.min(room / 4));
+        let room = self.remaining();
+        match TruncationMarker::fit(value_json, room, VALUE_GUIDANCE) {
+            Some(marker) if !marker.prefix.is_empty() => {
+                self.charge(marker.json_len());
+                Ok((output, serde_json::to_value(marker).unwrap_or(Value::Null)))
+            }
+            _ => Err(OutputLimitExceeded(format!(
+                "the final value ({} bytes of JSON) does not fit in what is left of the cell's output budget \
+                 ({} of {} bytes); return a smaller value, or emit less output before it.",
+                value_json.len(),
+                room,
+                self.budget
+            ))),
+        }
+    }
+
+    /// Output and error message of a failed cell. The error keeps its head
+    /// and at least `ERROR_FLOOR` bytes.
+    pub(crate) fn deliver_error(
+        &mut self,
+        entries: Vec<OutputEntry>,
+        error: String,
+    ) -> (Output, String) {
+        let room = self.remaining();
+        let error_len = json_string_len(&error);
+        let output_len = if entries.is_empty() {
+            0
+        } else {
+            entries_json(&entries).len()
+        };
+        if error_len + output_len <= room {
+            self.charge(error_len);
+            let output = self.fit(entries, room - error_len);
+            return (output, error);
+        }
+        let error_room = room
+            .saturating_sub(OUTPUT_FLOOR.min(output_len))
+            .max(ERROR_FLOOR);
+        let error = if error_len <= error_room {
+            error
+        } else {
+            let head = json_string_prefix(&error, error_room.saturating_sub(ERROR_SUFFIX.len()));
+            format!("{head}{ERROR_SUFFIX}")
+        };
+        self.charge(json_string_len(&error));
+        let output = self.fit(entries, self.remaining());
+        (output, error)
+    }
+}
+
+fn parse(json: &str) -> Value {
+    serde_json::from_str(json).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(n: usize) -> Vec<OutputEntry> {
+        vec![OutputEntry::text("x".repeat(n))]
+    }
+
+    #[test]
+    fn output_within_the_budget_is_delivered_whole_and_charged() {
+        let mut ledger = OutputLedger::new(1024);
+        let out = ledger.deliver(text(100));
+        assert!(out.entries().is_some());
+        assert_eq!(ledger.used, entries_json(&text(100)).len());
+    }
+
+    #[test]
+    fn output_exactly_at_its_share_fits_and_one_byte_more_is_truncated() {
+        // Output before the final value may use three quarters of the budget.
+        let exact = 768 - entries_json(&text(0)).len();
+        let mut ledger = OutputLedger::new(1024);
+        assert!(ledger.deliver(text(exact)).entries().is_some());
+        let mut ledger = OutputLedger::new(1024);
+        let Output::Truncated(marker) = ledger.deliver(text(exact + 1)) else {
+            panic!("not truncated")
+        };
+        assert!(marker.json_len() <= 768);
+        assert_eq!(
+            marker.prefix.len() + marker.omitted_bytes,
+            entries_json(&text(exact + 1)).len()
+        );
+    }
+
+    #[test]
+    fn output_of_the_final_window_may_use_the_whole_budget() {
+        let exact = 1024 - 4 - entries_json(&text(0)).len();
+        let mut ledger = OutputLedger::new(1024);
+        let (output, _) = ledger.deliver_value(text(exact), "null").unwrap();
+        assert!(output.entries().is_some());
+        let mut ledger = OutputLedger::new(1024);
+        let (output, _) = ledger.deliver_value(text(exact + 1), "null").unwrap();
+        assert!(matches!(output, Output::Truncated(_)));
+    }
+
+    #[test]
+    fn earlier_output_cannot_starve_the_final_value() {
+        let mut ledger = OutputLedger::new(1024);
+        assert!(matches!(ledger.deliver(text(5000)), Output::Truncated(_)));
+        let (_, value) = ledger.deliver_value(vec![], "[1,2,3]").unwrap();
+        assert_eq!(value, serde_json::json!([1, 2, 3]));
+    }
+
+    #[test]
+    fn the_final_value_has_priority_over_output_of_its_window() {
+        let mut ledger = OutputLedger::new(1024);
+        let value = format!("\"{}\"", "v".repeat(700));
+        let (output, v) = ledger.deliver_value(text(600), &value).unwrap();
+        assert_eq!(v, Value::String("v".repeat(700)));
+        assert!(matches!(output, Output::Truncated(_)));
+    }
+
+    #[test]
+    fn an_oversized_value_becomes_a_marker_and_an_exhausted_budget_a_limit_error() {
+        let mut ledger = OutputLedger::new(1024);
+        let value = format!("[{}]", vec!["1"; 2000].join(","));
+        let (_, v) = ledger.deliver_value(vec![], &value).unwrap();
+        assert_eq!(v["truncated"], Value::Bool(true));
+        assert!(value.starts_with(v["prefix"].as_str().unwrap()));
+        let mut spent = OutputLedger::new(1024);
+        spent.charge(1024);
+        assert!(spent.deliver_value(vec![], &value).is_err());
+    }
+
+    #[test]
+    fn an_oversized_error_keeps_its_head() {
+        let mut ledger = OutputLedger::new(1024);
+        let error = format!("Error: DIAGNOSTIC {}", "d".repeat(5000));
+        let (_, e) = ledger.deliver_error(vec![], error);
+        assert!(e.starts_with("Error: DIAGNOSTIC") && e.ends_with(" [error truncated]"));
+        assert!(json_string_len(&e) <= 1024);
     }
 }

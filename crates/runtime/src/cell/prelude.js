@@ -55,6 +55,11 @@
   }
 
   // ---- value projection -------------------------------------------------
+  // Projections build null-prototype copies, so JSON.stringify finds no
+  // toJSON on them even when the guest patched Object or Array prototypes.
+  const setPrototypeOf = O.setPrototypeOf;
+  const createObject = O.create;
+
   // Output projection (text/json): data properties only — getters and
   // toJSON are never run; functions, symbols and undefined are dropped as
   // JSON.stringify drops them; BigInt becomes its decimal string.
@@ -75,10 +80,11 @@
       for (let i = 0; i < n; i++) {
         const d = getOwnPropertyDescriptor(value, i);
         const v = d && "value" in d ? projectOutput(d.value, path + "[" + i + "]", seen) : undefined;
-        out.push(v === undefined ? null : v);
+        out[i] = v === undefined ? null : v;
       }
+      setPrototypeOf(out, null);
     } else {
-      out = {};
+      out = createObject(null);
       const keys = objectKeys(value);
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i];
@@ -110,10 +116,11 @@
       const n = value.length;
       for (let i = 0; i < n; i++) {
         const v = projectFinal(value[i], path + "[" + i + "]", seen);
-        out.push(v === undefined ? null : v);
+        out[i] = v === undefined ? null : v;
       }
+      setPrototypeOf(out, null);
     } else {
-      out = {};
+      out = createObject(null);
       const keys = objectKeys(value);
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i];
@@ -148,6 +155,121 @@
       return { thrown: "[unserializable thrown value]" };
     }
   }
+
+  // ---- console (GA-4) ----------------------------------------------------
+  // Deliberately limited inspection: JSON-shaped copies of enumerable own
+  // data properties; getters and toJSON never run. Bounds per call: 100
+  // visited values, 50 properties per object, 4 object levels, 512 UTF-16
+  // units per string or key, 4096 per message. The cumulative console
+  // budget is kept by the host, which answers whether console is still open.
+  const TRUNCATED = "[truncated]";
+  const CUT = "\u2026[truncated]";
+  const MAX_VALUES = 100, MAX_PROPS = 50, MAX_DEPTH = 4, MAX_STRING = 512, MAX_MESSAGE = 4096;
+  const UNAWAITED = "[Unawaited Promise: use await or Promise.all(...) before emitting or returning values.]";
+  const PromiseCtor = Promise;
+  const ErrorCtor = Error;
+  let consoleOpen = true;
+
+  // Cuts `s` to `max` UTF-16 units without splitting a surrogate pair.
+  function cutUnits(s, max) {
+    if (s.length <= max) return s;
+    let end = max;
+    const c = s.charCodeAt(end - 1);
+    if (c >= 0xd800 && c <= 0xdbff) end--;
+    return s.slice(0, end) + CUT;
+  }
+
+  function inspect(value, depth, state, path) {
+    if (state.nodes <= 0) return TRUNCATED;
+    state.nodes--;
+    switch (typeof value) {
+      case "string": return cutUnits(value, MAX_STRING);
+      case "number": case "boolean": return value;
+      case "undefined": return "undefined";
+      case "bigint": return cutUnits(String(value), MAX_STRING) + "n";
+      case "symbol": return String(value);
+      case "function": return "[Function]";
+    }
+    if (value === null) return null;
+    if (path.includes(value)) return "[Circular]";
+    if (depth >= MAX_DEPTH) return TRUNCATED;
+    if (value instanceof PromiseCtor) return UNAWAITED;
+    path.push(value);
+    let out;
+    if (isArray(value)) {
+      out = [];
+      let n = 0;
+      for (const k in value) {
+        if (!hasOwn.call(value, k)) continue;
+        if (n >= MAX_PROPS || state.nodes <= 0) { out[n] = TRUNCATED; break; }
+        out[n] = inspectProperty(value, k, depth, state, path);
+        n++;
+      }
+      setPrototypeOf(out, null);
+    } else {
+      out = createObject(null);
+      let n = 0;
+      for (const k in value) {
+        if (!hasOwn.call(value, k)) continue;
+        if (n >= MAX_PROPS || state.nodes <= 0) { out["\u2026"] = TRUNCATED; break; }
+        n++;
+        out[cutUnits(k, MAX_STRING)] = inspectProperty(value, k, depth, state, path);
+      }
+      if (value instanceof ErrorCtor && hasOwn.call(value, "message") && !("message" in out)) {
+        out.message = inspectProperty(value, "message", depth, state, path);
+      }
+    }
+    path.pop();
+    return out;
+  }
+
+  function inspectProperty(object, key, depth, state, path) {
+    const d = getOwnPropertyDescriptor(object, key);
+    if (!d) return undefined;
+    if (!("value" in d)) return "[Accessor]";
+    return inspect(d.value, depth + 1, state, path);
+  }
+
+  function formatConsole(prefix, args) {
+    const state = { nodes: MAX_VALUES };
+    let text = prefix;
+    for (let i = 0; i < args.length; i++) {
+      const sep = i === 0 ? "" : " ";
+      if (state.nodes <= 0 || text.length >= MAX_MESSAGE) { text += sep + TRUNCATED; break; }
+      let piece;
+      try {
+        const arg = args[i];
+        if (typeof arg === "number") piece = String(arg);
+        else {
+          const r = inspect(arg, 0, state, []);
+          piece = typeof r === "string" ? r : JSONstringify(r);
+        }
+      } catch (e) {
+        piece = "[Unserializable]";
+      }
+      text += sep + piece;
+    }
+    return cutUnits(text, MAX_MESSAGE);
+  }
+
+  function consoleMethod(prefix) {
+    return function () {
+      if (!consoleOpen) return undefined;
+      try {
+        consoleOpen = hostEmit(2, formatConsole(prefix, arguments));
+      } catch (e) {
+        // console never throws.
+      }
+      return undefined;
+    };
+  }
+  const console = freeze({
+    log: consoleMethod(""),
+    info: consoleMethod("[info] "),
+    warn: consoleMethod("[warn] "),
+    error: consoleMethod("[error] "),
+    debug: consoleMethod("[debug] "),
+  });
 
   // ---- timers -----------------------------------------------------------
   const timers = new Map(); // timer id -> request id
@@ -288,6 +410,7 @@
   install("yield_control", yield_control);
   install("TextEncoder", TextEncoder);
   install("TextDecoder", TextDecoder);
+  install("console", console);
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];

@@ -352,14 +352,15 @@ impl Vm {
         host.set(
             "emit",
             Function::new(ctx.clone(), move |kind: u32, text: String| {
-                let entry = if kind == 0 {
-                    OutputEntry::Text { text }
-                } else {
-                    OutputEntry::Json {
+                let mut bridge = lock(&b);
+                match kind {
+                    0 => bridge.output.push(OutputEntry::Text { text }),
+                    1 => bridge.output.push(OutputEntry::Json {
                         value: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
-                    }
-                };
-                lock(&b).output.push(entry);
+                    }),
+                    _ => return bridge.emit_console(text),
+                }
+                true
             })?,
         )?;
         let b = Arc::clone(&self.bridge);

@@ -1,0 +1,104 @@
+//! Golden tests: every `tests/golden/*.js` cell runs to the end (calling
+//! `wait` while it parks) and its results must equal the `.json` file beside
+//! it. A first-line comment `// limits: {"max_output_bytes": 1024}` sets
+//! limits. Run with `UPDATE_GOLDEN=1` to rewrite the expected files, then
+//! review the diff.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use codemode_runtime::{CellResult, Limits};
+use codemode_tests::*;
+use serde_json::Value;
+
+fn limits_for(code: &str) -> Limits {
+    let mut limits = Limits::default();
+    let Some(spec) = code
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// limits:"))
+    else {
+        return limits;
+    };
+    let spec: Value = serde_json::from_str(spec.trim()).expect("limits line is JSON");
+    for (key, v) in spec.as_object().expect("limits line is an object") {
+        let n = v.as_u64().expect("limit values are integers");
+        match key.as_str() {
+            "max_output_bytes" => limits.max_output_bytes = n as usize,
+            "timeout_ms" => limits.timeout = Duration::from_millis(n),
+            other => panic!("unknown golden limit {other}"),
+        }
+    }
+    limits
+}
+
+/// Results with run ids replaced, so the text is stable.
+fn normalized(results: &[CellResult]) -> String {
+    let mut out = String::new();
+    for r in results {
+        let mut v = serde_json::to_value(r).unwrap();
+        if v.get("runId").is_some() {
+            v["runId"] = Value::String("<run>".into());
+        }
+        out.push_str(&serde_json::to_string_pretty(&v).unwrap());
+        out.push('\n');
+    }
+    out
+}
+
+fn diff(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<_>, Vec<_>) = (expected.lines().collect(), actual.lines().collect());
+    let mut out = String::new();
+    for i in 0..e.len().max(a.len()) {
+        match (e.get(i), a.get(i)) {
+            (Some(x), Some(y)) if x == y => {}
+            (x, y) => {
+                if let Some(x) = x {
+                    out.push_str(&format!("{:>4} - {x}\n", i + 1));
+                }
+                if let Some(y) = y {
+                    out.push_str(&format!("{:>4} + {y}\n", i + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn cases() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/golden exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn golden_cells_produce_their_expected_results() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut failures = Vec::new();
+    let files = cases();
+    assert!(!files.is_empty(), "no golden cells found");
+    for file in files {
+        let code = std::fs::read_to_string(&file).unwrap();
+        let rt = runtime_with(limits_for(&code)).await;
+        let actual = normalized(&run_to_end(&rt, &code).await);
+        let expected_path = file.with_extension("json");
+        if update {
+            std::fs::write(&expected_path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != actual {
+            failures.push(format!("{}:\n{}", file.display(), diff(&expected, &actual)));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "golden mismatches (rerun with UPDATE_GOLDEN=1 to accept):\n{}",
+        failures.join("\n")
+    );
+}
