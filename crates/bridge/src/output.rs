@@ -98,23 +98,6 @@ impl Default for Output {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_fitted_marker_stays_within_its_budget_and_describes_the_original() {
-        let original = serde_json::to_string(&vec![OutputEntry::text("x".repeat(1000))]).unwrap();
-        for max in [150, 200, 512, 1000] {
-            let m = TruncationMarker::fit(&original, max, TRUNCATED_GUIDANCE).unwrap();
-            assert!(m.json_len() <= max, "{} > {max}", m.json_len());
-            assert!(original.starts_with(&m.prefix));
-            assert_eq!(m.prefix.len() + m.omitted_bytes, original.len());
-        }
-        assert!(TruncationMarker::fit(&original, 20, TRUNCATED_GUIDANCE).is_none());
-    }
-}
-
 impl Output {
     /// The entries, when the output was not truncated.
     #[must_use]
@@ -129,5 +112,22 @@ impl Output {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         matches!(self, Self::Entries(e) if e.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fitted_marker_stays_within_its_budget_and_describes_the_original() {
+        let original = serde_json::to_string(&vec![OutputEntry::text("x".repeat(1000))]).unwrap();
+        for max in [150, 200, 512, 1000] {
+            let m = TruncationMarker::fit(&original, max, TRUNCATED_GUIDANCE).unwrap();
+            assert!(m.json_len() <= max, "{} > {max}", m.json_len());
+            assert!(original.starts_with(&m.prefix));
+            assert_eq!(m.prefix.len() + m.omitted_bytes, original.len());
+        }
+        assert!(TruncationMarker::fit(&original, 20, TRUNCATED_GUIDANCE).is_none());
     }
 }

@@ -60,76 +60,72 @@
   const setPrototypeOf = O.setPrototypeOf;
   const createObject = O.create;
 
-  // Output projection (text/json): data properties only — getters and
-  // toJSON are never run; functions, symbols and undefined are dropped as
-  // JSON.stringify drops them; BigInt becomes its decimal string.
-  function projectOutput(value, path, seen) {
-    switch (typeof value) {
-      case "string": case "boolean": return value;
-      case "number": return Number.isFinite(value) ? value : null;
-      case "bigint": return String(value);
-      case "undefined": case "function": case "symbol": return undefined;
+  // Both projections walk the value depth-first into null-prototype copies.
+  // Output projection (text/json, `dataOnly`): data properties only —
+  // getters and toJSON never run. Final-value projection: properties are
+  // read normally (a getter runs once, here, when the cell settles) but
+  // toJSON never runs. Functions, symbols and undefined are dropped as
+  // JSON.stringify drops them (null in arrays); BigInt becomes its decimal
+  // string; non-finite numbers become null.
+  function project(root, dataOnly, what) {
+    const stack = [];   // objects on the current path, for cycle detection
+    const keys = [];    // keys on the current path, for the error message
+    function pathText() {
+      let p = "$";
+      for (let i = 0; i < keys.length; i++) p += typeof keys[i] === "number" ? "[" + keys[i] + "]" : "." + keys[i];
+      return p;
     }
-    if (value === null) return null;
-    if (seen.has(value)) throw new TypeError("value has a cycle at " + path);
-    seen.add(value);
-    let out;
-    if (isArray(value)) {
-      out = [];
-      const n = value.length;
-      for (let i = 0; i < n; i++) {
-        const d = getOwnPropertyDescriptor(value, i);
-        const v = d && "value" in d ? projectOutput(d.value, path + "[" + i + "]", seen) : undefined;
-        out[i] = v === undefined ? null : v;
-      }
-      setPrototypeOf(out, null);
-    } else {
-      out = createObject(null);
-      const keys = objectKeys(value);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
-        const d = getOwnPropertyDescriptor(value, k);
-        if (!d || !("value" in d)) continue;
-        const v = projectOutput(d.value, path + "." + k, seen);
-        if (v !== undefined) defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-      }
+    function read(object, key) {
+      if (!dataOnly) return object[key];
+      const d = getOwnPropertyDescriptor(object, key);
+      return d && "value" in d ? d.value : undefined;
     }
-    seen.delete(value);
-    return out;
+    function walk(value) {
+      switch (typeof value) {
+        case "string": case "boolean": return value;
+        case "number": return value === value && value !== Infinity && value !== -Infinity ? value : null;
+        case "bigint": return String(value);
+        case "undefined": case "function": case "symbol": return undefined;
+      }
+      if (value === null) return null;
+      for (let i = 0; i < stack.length; i++) {
+        if (stack[i] === value) throw new TypeError(what + " has a cycle at " + pathText());
+      }
+      stack[stack.length] = value;
+      let out;
+      if (isArray(value)) {
+        const n = value.length;
+        out = new Array(n);
+        for (let i = 0; i < n; i++) {
+          keys[keys.length] = i;
+          const v = walk(read(value, i));
+          keys.length--;
+          out[i] = v === undefined ? null : v;
+        }
+        setPrototypeOf(out, null);
+      } else {
+        out = createObject(null);
+        const own = objectKeys(value);
+        for (let i = 0; i < own.length; i++) {
+          const k = own[i];
+          keys[keys.length] = k;
+          const v = walk(read(value, k));
+          keys.length--;
+          if (v !== undefined) out[k] = v;
+        }
+      }
+      stack.length--;
+      return out;
+    }
+    return walk(root);
   }
 
-  // Final-value projection: reads properties normally (a getter runs once,
-  // here, when the cell settles) but never calls toJSON.
-  function projectFinal(value, path, seen) {
-    switch (typeof value) {
-      case "string": case "boolean": return value;
-      case "number": return Number.isFinite(value) ? value : null;
-      case "bigint": return String(value);
-      case "undefined": case "function": case "symbol": return undefined;
-    }
-    if (value === null) return null;
-    if (seen.has(value)) throw new TypeError("the returned value has a cycle at " + path + "; return plain data without self-references");
-    seen.add(value);
-    let out;
-    if (isArray(value)) {
-      out = [];
-      const n = value.length;
-      for (let i = 0; i < n; i++) {
-        const v = projectFinal(value[i], path + "[" + i + "]", seen);
-        out[i] = v === undefined ? null : v;
-      }
-      setPrototypeOf(out, null);
-    } else {
-      out = createObject(null);
-      const keys = objectKeys(value);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
-        const v = projectFinal(value[k], path + "." + k, seen);
-        if (v !== undefined) defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-      }
-    }
-    seen.delete(value);
-    return out;
+  function projectOutput(value) {
+    return project(value, true, "value");
+  }
+
+  function projectFinal(value) {
+    return project(value, false, "the returned value");
   }
 
   function toJsonText(projected) {
@@ -138,10 +134,10 @@
 
   function emitText(value) {
     if (typeof value === "string") { hostEmit(0, value); return; }
-    hostEmit(0, toJsonText(projectOutput(value, "$", new Set())));
+    hostEmit(0, toJsonText(projectOutput(value)));
   }
   function emitJson(value) {
-    hostEmit(1, toJsonText(projectOutput(value, "$", new Set())));
+    hostEmit(1, toJsonText(projectOutput(value)));
   }
 
   function describeError(e) {
@@ -150,7 +146,7 @@
         return { name: String(e.name), message: String(e.message), stack: String(e.stack || "") };
       }
       if (typeof e === "string") return { thrown: e };
-      return { thrown: toJsonText(projectOutput(e, "$", new Set())) };
+      return { thrown: toJsonText(projectOutput(e)) };
     } catch (inner) {
       return { thrown: "[unserializable thrown value]" };
     }
@@ -432,7 +428,7 @@
       (value) => {
         let text;
         try {
-          text = toJsonText(projectFinal(value, "$", new Set()));
+          text = toJsonText(projectFinal(value));
         } catch (e) {
           hostFinish(false, describeError(e));
           return;
