@@ -4,8 +4,8 @@
 //! RSS deltas are only meaningful from a clean baseline. Prints the RSS
 //! growth divided by the number of parked cells, median of 3 rounds.
 
-use codemode_benches::{codemode, on_worker, tokio_runtime};
-use codemode_runtime::{Exec, Limits};
+use codemode_benches::{Noop, on_worker, tokio_runtime};
+use codemode_runtime::{CodeMode, Exec, Limits};
 
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
@@ -25,18 +25,18 @@ fn main() {
     for count in [32_u64, 1_000] {
         let mut per_cell = Vec::new();
         for _ in 0..3 {
+            let limits = Limits {
+                max_live_cells: 20_000,
+                ..Limits::default()
+            };
             let cm = rt.block_on(async {
-                codemode_runtime::CodeMode::builder()
-                    .limits(Limits {
-                        max_live_cells: 20_000,
-                        ..Limits::default()
-                    })
-                    .tool(codemode_benches::Noop)
+                CodeMode::builder()
+                    .limits(limits)
+                    .tool(Noop)
                     .start()
                     .await
                     .unwrap()
             });
-            let _ = codemode;
             // Warm up: one cell, so thread-local and allocator state exist.
             let warm = cm.clone();
             on_worker(&rt, move || async move {
