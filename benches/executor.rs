@@ -2,10 +2,7 @@
 //!
 //! Every measurement runs on a tokio worker task, as an embedding host's
 //! request handler would.
-#![expect(
-    missing_docs,
-    reason = "criterion_group! generates an undocumented function"
-)]
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented function")]
 
 use std::time::Instant;
 
@@ -57,13 +54,9 @@ fn host_request(c: &mut Criterion) {
     let mut group = c.benchmark_group("host request round trip");
     // One cell makes `iters` sequential awaited calls; the cell's own start
     // cost is amortised over them.
-    for (name, call) in [
-        ("await noop()", "await noop()"),
-        (
-            "await setTimeout 0",
-            "await new Promise(r => setTimeout(r, 0))",
-        ),
-    ] {
+    for (name, call) in
+        [("await noop()", "await noop()"), ("await setTimeout 0", "await new Promise(r => setTimeout(r, 0))")]
+    {
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 let reply = cm.session("bench").reply("r");
@@ -86,8 +79,7 @@ fn yield_wait(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let reply = cm.session("bench").reply("r");
             on_worker(&rt, move || async move {
-                let code =
-                    format!("for (let i = 0; i < {iters}; i++) await yield_control(); return 1");
+                let code = format!("for (let i = 0; i < {iters}; i++) await yield_control(); return 1");
                 let mut result = reply.exec(Exec::code(code)).await.unwrap();
                 let start = Instant::now();
                 while let Some(run_id) = result.run_id().map(str::to_owned) {
@@ -100,11 +92,5 @@ fn yield_wait(c: &mut Criterion) {
     });
 }
 
-criterion_group!(
-    benches,
-    trivial_cell,
-    trivial_cell_on_an_idle_runtime,
-    host_request,
-    yield_wait
-);
+criterion_group!(benches, trivial_cell, trivial_cell_on_an_idle_runtime, host_request, yield_wait);
 criterion_main!(benches);

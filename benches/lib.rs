@@ -23,20 +23,12 @@ impl Tool for Noop {
 /// A tokio runtime with two workers, like the machine's two cores.
 #[must_use]
 pub fn tokio_runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime")
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime")
 }
 
 /// A codemode runtime with the `noop` tool.
 pub async fn codemode() -> CodeMode {
-    CodeMode::builder()
-        .tool(Noop)
-        .start()
-        .await
-        .expect("codemode starts")
+    CodeMode::builder().tool(Noop).start().await.expect("codemode starts")
 }
 
 /// Runs `f` on a worker task (never on the `block_on` thread, whose

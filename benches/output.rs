@@ -1,8 +1,5 @@
 //! Output benchmarks: console inspection volume and a 1 MiB final value.
-#![expect(
-    missing_docs,
-    reason = "criterion_group! generates an undocumented function"
-)]
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented function")]
 
 use std::time::Instant;
 
@@ -31,10 +28,7 @@ fn console_volume(c: &mut Criterion) {
 
 fn mib_final_value(c: &mut Criterion) {
     let rt = tokio_runtime();
-    let limits = Limits {
-        max_output_bytes: 10 * 1024 * 1024,
-        ..Limits::default()
-    };
+    let limits = Limits { max_output_bytes: 10 * 1024 * 1024, ..Limits::default() };
     let cm = rt.block_on(async { CodeMode::builder().limits(limits).start().await.unwrap() });
     // 6,400 rows of ~160 bytes: about 1 MiB of compact JSON.
     let code = "return Array.from({length: 6400}, (_, i) => ({id: i, name: 'row ' + i, score: i * 1.5, \

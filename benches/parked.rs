@@ -9,11 +9,7 @@ use codemode_runtime::{CodeMode, Exec, Limits};
 
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let pages: u64 = statm.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     pages * 4096
 }
 
@@ -25,27 +21,12 @@ fn main() {
     for count in [32_u64, 1_000] {
         let mut per_cell = Vec::new();
         for _ in 0..3 {
-            let limits = Limits {
-                max_live_cells: 20_000,
-                ..Limits::default()
-            };
-            let cm = rt.block_on(async {
-                CodeMode::builder()
-                    .limits(limits)
-                    .tool(Noop)
-                    .start()
-                    .await
-                    .unwrap()
-            });
+            let limits = Limits { max_live_cells: 20_000, ..Limits::default() };
+            let cm = rt.block_on(async { CodeMode::builder().limits(limits).tool(Noop).start().await.unwrap() });
             // Warm up: one cell, so thread-local and allocator state exist.
             let warm = cm.clone();
             on_worker(&rt, move || async move {
-                let r = warm
-                    .session("s")
-                    .reply("r")
-                    .exec(Exec::code("return 1"))
-                    .await
-                    .unwrap();
+                let r = warm.session("s").reply("r").exec(Exec::code("return 1")).await.unwrap();
                 assert_eq!(r.status(), "completed");
                 std::time::Duration::ZERO
             });
@@ -55,9 +36,7 @@ fn main() {
                 let reply = parker.session("s").reply("r");
                 for _ in 0..count {
                     let r = reply
-                        .exec(Exec::code(
-                            "const data = [1, 2, 3]; await yield_control(); return data",
-                        ))
+                        .exec(Exec::code("const data = [1, 2, 3]; await yield_control(); return data"))
                         .await
                         .unwrap();
                     assert_eq!(r.status(), "waiting");

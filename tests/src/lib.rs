@@ -4,9 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use codemode_runtime::{
-    CellResult, CodeMode, Exec, Limits, Reply, Tool, ToolError, ToolFuture, ToolOutput,
-};
+use codemode_runtime::{CellResult, CodeMode, Exec, Limits, Reply, Tool, ToolError, ToolFuture, ToolOutput};
 use serde_json::{Value, json};
 
 /// Returns `{ok: true}` at once.
@@ -35,11 +33,7 @@ impl Tool for Echo {
         "Echoes its input."
     }
     fn call(&self, input: Value) -> ToolFuture<'_> {
-        Box::pin(async move {
-            Ok(ToolOutput::json(
-                json!({"name": "echo_tool", "input": input}),
-            ))
-        })
+        Box::pin(async move { Ok(ToolOutput::json(json!({"name": "echo_tool", "input": input}))) })
     }
 }
 
@@ -127,21 +121,14 @@ pub fn reply(rt: &CodeMode) -> Reply {
 
 /// Runs `code` in a fresh cell and returns the first result.
 pub async fn exec(rt: &CodeMode, code: &str) -> CellResult {
-    reply(rt)
-        .exec(Exec::code(code))
-        .await
-        .expect("runtime is up")
+    reply(rt).exec(Exec::code(code)).await.expect("runtime is up")
 }
 
 /// Runs `code`, waiting while it parks, and returns every result in order.
 pub async fn run_to_end(rt: &CodeMode, code: &str) -> Vec<CellResult> {
     let reply = reply(rt);
     let mut results = vec![reply.exec(Exec::code(code)).await.expect("runtime is up")];
-    while let Some(run_id) = results
-        .last()
-        .and_then(CellResult::run_id)
-        .map(str::to_owned)
-    {
+    while let Some(run_id) = results.last().and_then(CellResult::run_id).map(str::to_owned) {
         results.push(reply.wait(&run_id).await.expect("runtime is up"));
         assert!(results.len() < 50, "cell never settled");
     }

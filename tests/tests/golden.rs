@@ -13,11 +13,7 @@ use serde_json::Value;
 
 fn limits_for(code: &str) -> Limits {
     let mut limits = Limits::default();
-    let Some(spec) = code
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("// limits:"))
-    else {
+    let Some(spec) = code.lines().next().and_then(|l| l.strip_prefix("// limits:")) else {
         return limits;
     };
     let spec: Value = serde_json::from_str(spec.trim()).expect("limits line is JSON");
@@ -96,9 +92,5 @@ async fn golden_cells_produce_their_expected_results() {
             failures.push(format!("{}:\n{}", file.display(), diff(&expected, &actual)));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "golden mismatches (rerun with UPDATE_GOLDEN=1 to accept):\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "golden mismatches (rerun with UPDATE_GOLDEN=1 to accept):\n{}", failures.join("\n"));
 }

@@ -8,22 +8,13 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_memory_limit_holds_and_the_next_cell_still_runs() {
-    let limits = Limits {
-        memory_limit_bytes: 16 * 1024 * 1024,
-        ..Limits::default()
-    };
+    let limits = Limits { memory_limit_bytes: 16 * 1024 * 1024, ..Limits::default() };
     let rt = runtime_with(limits).await;
-    let r = exec(
-        &rt,
-        "const a = []; while (true) a.push(new Array(1e6).fill(1));",
-    )
-    .await;
+    let r = exec(&rt, "const a = []; while (true) a.push(new Array(1e6).fill(1));").await;
     let (code, error) = failure(&r);
     assert_eq!(code, ErrorCode::InternalError);
     assert!(
-        error.starts_with(
-            "InternalError: out of memory (the cell exceeded its memory limit of 16777216 bytes"
-        ),
+        error.starts_with("InternalError: out of memory (the cell exceeded its memory limit of 16777216 bytes"),
         "{error}"
     );
     // A cell that stays under the limit allocates what it needs.
@@ -33,10 +24,7 @@ async fn the_memory_limit_holds_and_the_next_cell_still_runs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_huge_string_is_stopped_by_the_memory_limit() {
-    let limits = Limits {
-        memory_limit_bytes: 8 * 1024 * 1024,
-        ..Limits::default()
-    };
+    let limits = Limits { memory_limit_bytes: 8 * 1024 * 1024, ..Limits::default() };
     let rt = runtime_with(limits).await;
     let r = exec(&rt, "return 'x'.repeat(64 * 1024 * 1024).length").await;
     assert!(failure(&r).1.contains("out of memory"));
@@ -45,33 +33,29 @@ async fn a_huge_string_is_stopped_by_the_memory_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_stack_is_deep_enough_for_ordinary_recursion_and_bounded_for_runaway_recursion() {
     let rt = runtime().await;
-    let r = exec(
-        &rt,
-        "function f(n) { return n === 0 ? 0 : 1 + f(n - 1) } return f(5000)",
-    )
-    .await;
+    let r = exec(&rt, "function f(n) { return n === 0 ? 0 : 1 + f(n - 1) } return f(5000)").await;
     assert_eq!(value(&r), &json!(5000));
     let r = exec(&rt, "function f(n) { return 1 + f(n + 1) } return f(0)").await;
-    assert!(
-        failure(&r)
-            .1
-            .starts_with("RangeError: Maximum call stack size exceeded")
-    );
+    assert!(failure(&r).1.starts_with("RangeError: Maximum call stack size exceeded"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn host_requests_are_admitted_up_to_in_flight_plus_queued_exactly() {
     let rt = runtime().await;
     // 16 in flight + 128 queued = 144 requests outstanding at once.
-    let at = exec(&rt, "const ps = []; for (let i = 0; i < 144; i++) ps.push(noop({})); await Promise.all(ps); return ps.length").await;
+    let at = exec(
+        &rt,
+        "const ps = []; for (let i = 0; i < 144; i++) ps.push(noop({})); await Promise.all(ps); return ps.length",
+    )
+    .await;
     assert_eq!(value(&at), &json!(144));
-    let over = exec(&rt, "const ps = []; for (let i = 0; i < 145; i++) ps.push(noop({})); await Promise.all(ps); return 1").await;
+    let over =
+        exec(&rt, "const ps = []; for (let i = 0; i < 145; i++) ps.push(noop({})); await Promise.all(ps); return 1")
+            .await;
     let (code, error) = failure(&over);
     assert_eq!(code, ErrorCode::InvalidInput);
     assert!(
-        error.starts_with(
-            "code mode bridge queue limit exceeded (128 requests queued; 16 in-flight slots)"
-        ),
+        error.starts_with("code mode bridge queue limit exceeded (128 requests queued; 16 in-flight slots)"),
         "{error}"
     );
 }
@@ -85,16 +69,9 @@ async fn a_queue_overflow_is_sticky_even_when_the_guest_catches_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_calls_beyond_the_in_flight_slots_queue_and_all_complete() {
-    let limits = Limits {
-        max_in_flight: 2,
-        ..Limits::default()
-    };
+    let limits = Limits { max_in_flight: 2, ..Limits::default() };
     let rt = runtime_with(limits).await;
-    let r = exec(
-        &rt,
-        "const rs = await Promise.all([1,2,3,4,5].map(i => sleep_ms({ms: 20}))); return rs.length",
-    )
-    .await;
+    let r = exec(&rt, "const rs = await Promise.all([1,2,3,4,5].map(i => sleep_ms({ms: 20}))); return rs.length").await;
     assert_eq!(value(&r), &json!(5));
 }
 
@@ -113,29 +90,16 @@ async fn a_thousand_timers_all_fire_in_delay_order_ga_5_1() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_timers_are_bounded_exactly() {
-    let limits = Limits {
-        max_timers: 10,
-        ..Limits::default()
-    };
+    let limits = Limits { max_timers: 10, ..Limits::default() };
     let rt = runtime_with(limits).await;
-    let at = exec(
-        &rt,
-        "for (let i = 0; i < 10; i++) setTimeout(() => {}, 1); return 1",
-    )
-    .await;
+    let at = exec(&rt, "for (let i = 0; i < 10; i++) setTimeout(() => {}, 1); return 1").await;
     assert_eq!(value(&at), &json!(1));
-    let over = exec(
-        &rt,
-        "for (let i = 0; i < 11; i++) setTimeout(() => {}, 1); return 1",
-    )
-    .await;
-    assert!(
-        failure(&over)
-            .1
-            .starts_with("code mode timer limit exceeded (10 live timers)")
-    );
+    let over = exec(&rt, "for (let i = 0; i < 11; i++) setTimeout(() => {}, 1); return 1").await;
+    assert!(failure(&over).1.starts_with("code mode timer limit exceeded (10 live timers)"));
     // Fired and cleared timers free their slots.
-    let reuse = exec(&rt, "for (let i = 0; i < 30; i++) { const t = setTimeout(() => {}, 1000); clearTimeout(t); } return 1").await;
+    let reuse =
+        exec(&rt, "for (let i = 0; i < 30; i++) { const t = setTimeout(() => {}, 1000); clearTimeout(t); } return 1")
+            .await;
     assert_eq!(value(&reuse), &json!(1));
 }
 
@@ -143,11 +107,7 @@ async fn live_timers_are_bounded_exactly() {
 async fn set_timeout_checks_its_callback_and_coerces_its_delay_ga_5_1() {
     let rt = runtime().await;
     let r = exec(&rt, "setTimeout('nope', 1)").await;
-    assert!(
-        failure(&r)
-            .1
-            .starts_with("TypeError: setTimeout callback must be a function")
-    );
+    assert!(failure(&r).1.starts_with("TypeError: setTimeout callback must be a function"));
     let r = exec(
         &rt,
         "const got = []; await new Promise(done => { setTimeout((a, b) => got.push(a + b), '5', 'x', 'y'); \
@@ -155,10 +115,7 @@ async fn set_timeout_checks_its_callback_and_coerces_its_delay_ga_5_1() {
          return [got, typeof setTimeout(() => {}, 0), typeof setInterval]",
     )
     .await;
-    assert_eq!(
-        value(&r),
-        &json!([["nan", "neg", "xy"], "number", "undefined"])
-    );
+    assert_eq!(value(&r), &json!([["nan", "neg", "xy"], "number", "undefined"]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -188,22 +145,19 @@ async fn timers_survive_parking_ga_5_1() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_error_thrown_by_a_timer_callback_fails_the_cell() {
     let rt = runtime().await;
-    let r = exec(&rt, "setTimeout(() => { throw new Error('boom') }, 1); await new Promise(r => setTimeout(r, 30)); return 1").await;
+    let r = exec(
+        &rt,
+        "setTimeout(() => { throw new Error('boom') }, 1); await new Promise(r => setTimeout(r, 30)); return 1",
+    )
+    .await;
     let (code, error) = failure(&r);
     assert_eq!(code, ErrorCode::InternalError);
-    assert!(
-        error.starts_with("Error: boom (in a setTimeout callback)"),
-        "{error}"
-    );
+    assert!(error.starts_with("Error: boom (in a setTimeout callback)"), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn headless_cells_run_to_completion_in_one_call() {
-    let limits = Limits {
-        headless_timeout: Duration::from_secs(2),
-        headless_max_tool_calls: 2,
-        ..Limits::default()
-    };
+    let limits = Limits { headless_timeout: Duration::from_secs(2), headless_max_tool_calls: 2, ..Limits::default() };
     let rt = runtime_with(limits).await;
     let headless = rt.headless();
     let r = headless
@@ -214,17 +168,10 @@ async fn headless_cells_run_to_completion_in_one_call() {
         .unwrap();
     assert_eq!(value(&r), &json!("yielded"));
     let over = headless
-        .exec(codemode_runtime::Exec::code(
-            "for (let i = 0; i < 3; i++) await noop(); return 1",
-        ))
+        .exec(codemode_runtime::Exec::code("for (let i = 0; i < 3; i++) await noop(); return 1"))
         .await
         .unwrap();
     assert_eq!(failure(&over).0, ErrorCode::ToolBudgetExceeded);
-    let slow = headless
-        .exec(codemode_runtime::Exec::code(
-            "await sleep_ms({ms: 5000}); return 1",
-        ))
-        .await
-        .unwrap();
+    let slow = headless.exec(codemode_runtime::Exec::code("await sleep_ms({ms: 5000}); return 1")).await.unwrap();
     assert_eq!(failure(&slow).0, ErrorCode::Timeout);
 }

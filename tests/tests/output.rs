@@ -24,76 +24,37 @@ fn array_of(n: usize) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_inspects_exactly_100_values_per_call_ga_4_5() {
     // outer + (1 + 49) + (1 + 48) = 100 values.
-    let at = line(&format!(
-        "console.log([{}, {}])",
-        array_of(49),
-        array_of(48)
-    ))
-    .await;
+    let at = line(&format!("console.log([{}, {}])", array_of(49), array_of(48))).await;
     assert!(!at.contains("[truncated]"), "{at}");
-    let over = line(&format!(
-        "console.log([{}, {}])",
-        array_of(49),
-        array_of(49)
-    ))
-    .await;
+    let over = line(&format!("console.log([{}, {}])", array_of(49), array_of(49))).await;
     assert!(over.ends_with(",1,\"[truncated]\"]]"), "{over}");
-    assert_eq!(
-        over.matches('1').count(),
-        49 + 48,
-        "the 101st value is not shown"
-    );
+    assert_eq!(over.matches('1').count(), 49 + 48, "the 101st value is not shown");
     // Once the budget is spent, later arguments are cut too.
-    let args = line(&format!(
-        "console.log({}, {}, 'late')",
-        array_of(49),
-        array_of(49)
-    ))
-    .await;
+    let args = line(&format!("console.log({}, {}, 'late')", array_of(49), array_of(49))).await;
     assert!(args.ends_with(" [truncated]"), "{args}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_shows_50_properties_per_object_ga_4_5() {
-    let obj = |n: usize| {
-        format!("Object.fromEntries(Array.from({{length: {n}}}, (_, i) => ['k' + i, i]))")
-    };
+    let obj = |n: usize| format!("Object.fromEntries(Array.from({{length: {n}}}, (_, i) => ['k' + i, i]))");
     let at = line(&format!("console.log({})", obj(50))).await;
-    assert!(
-        at.ends_with("\"k49\":49}") && !at.contains("truncated"),
-        "{at}"
-    );
+    assert!(at.ends_with("\"k49\":49}") && !at.contains("truncated"), "{at}");
     let over = line(&format!("console.log({})", obj(51))).await;
-    assert!(
-        over.ends_with("\"k49\":49,\"…\":\"[truncated]\"}"),
-        "{over}"
-    );
+    assert!(over.ends_with("\"k49\":49,\"…\":\"[truncated]\"}"), "{over}");
     let arr = line(&format!("console.log({})", array_of(51))).await;
-    assert_eq!(
-        arr,
-        format!("[{},\"[truncated]\"]", vec!["1"; 50].join(","))
-    );
+    assert_eq!(arr, format!("[{},\"[truncated]\"]", vec!["1"; 50].join(",")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_shows_4_object_levels_ga_4_5() {
-    assert_eq!(
-        line("console.log({a: {b: {c: {d: 1}}}})").await,
-        r#"{"a":{"b":{"c":{"d":1}}}}"#
-    );
-    assert_eq!(
-        line("console.log({a: {b: {c: {d: {e: 1}}}}})").await,
-        r#"{"a":{"b":{"c":{"d":"[truncated]"}}}}"#
-    );
+    assert_eq!(line("console.log({a: {b: {c: {d: 1}}}})").await, r#"{"a":{"b":{"c":{"d":1}}}}"#);
+    assert_eq!(line("console.log({a: {b: {c: {d: {e: 1}}}}})").await, r#"{"a":{"b":{"c":{"d":"[truncated]"}}}}"#);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_cuts_strings_and_keys_at_512_units_ga_4_6() {
     assert_eq!(line("console.log('s'.repeat(512))").await, "s".repeat(512));
-    assert_eq!(
-        line("console.log('s'.repeat(513))").await,
-        format!("{}…[truncated]", "s".repeat(512))
-    );
+    assert_eq!(line("console.log('s'.repeat(513))").await, format!("{}…[truncated]", "s".repeat(512)));
     let key = line("console.log({['k'.repeat(513)]: 1})").await;
     assert_eq!(key, format!("{{\"{}…[truncated]\":1}}", "k".repeat(512)));
     let at = line("console.log({['k'.repeat(512)]: 1})").await;
@@ -111,16 +72,12 @@ async fn console_never_splits_a_surrogate_pair_ga_4_6() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_messages_keep_4096_units_ga_4_6() {
-    let args =
-        |last: usize| format!("console.log(...Array(7).fill('a'.repeat(512)), 'b'.repeat({last}))");
+    let args = |last: usize| format!("console.log(...Array(7).fill('a'.repeat(512)), 'b'.repeat({last}))");
     let at = line(&args(505)).await;
     assert_eq!(at.encode_utf16().count(), 4096);
     assert!(!at.ends_with("[truncated]"));
     let over = line(&args(506)).await;
-    assert_eq!(
-        over.encode_utf16().count(),
-        4096 + "…[truncated]".encode_utf16().count()
-    );
+    assert_eq!(over.encode_utf16().count(), 4096 + "…[truncated]".encode_utf16().count());
     assert!(over.ends_with("b…[truncated]"));
 }
 
@@ -133,25 +90,13 @@ async fn console_budget_ends_in_exactly_one_marker_that_survives_a_wait_ga_4_7()
          console.log('after exhaustion'); text('text still works'); return 1",
     )
     .await;
-    let first = results[0]
-        .output()
-        .entries()
-        .expect("within maxOutputBytes");
-    let markers = first
-        .iter()
-        .filter(|e| **e == OutputEntry::text("[console output truncated]"))
-        .count();
+    let first = results[0].output().entries().expect("within maxOutputBytes");
+    let markers = first.iter().filter(|e| **e == OutputEntry::text("[console output truncated]")).count();
     assert_eq!(markers, 1);
-    assert_eq!(
-        first.last(),
-        Some(&OutputEntry::text("[console output truncated]"))
-    );
+    assert_eq!(first.last(), Some(&OutputEntry::text("[console output truncated]")));
     assert!(first.len() < 700, "{} entries", first.len());
     let last = results.last().unwrap();
-    assert_eq!(
-        last.output().entries().unwrap(),
-        &[OutputEntry::text("text still works")]
-    );
+    assert_eq!(last.output().entries().unwrap(), &[OutputEntry::text("text still works")]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -163,41 +108,19 @@ async fn console_methods_are_exactly_five_frozen_and_never_throw_ga_4_1() {
          return [Object.keys(console), Object.isFrozen(console), typeof console.table, r]",
     )
     .await;
-    assert_eq!(
-        value(&r),
-        &json!([
-            ["log", "info", "warn", "error", "debug"],
-            true,
-            "undefined",
-            [null, null]
-        ])
-    );
+    assert_eq!(value(&r), &json!([["log", "info", "warn", "error", "debug"], true, "undefined", [null, null]]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_output_counts_against_max_output_bytes_ga_4_8() {
-    let rt = runtime_with(Limits {
-        max_output_bytes: 1024,
-        ..Limits::default()
-    })
-    .await;
-    let results = run_to_end(
-        &rt,
-        "for (let i = 0; i < 100; i++) console.log('line', i); await yield_control(); return 'ok'",
-    )
-    .await;
-    let CellResult::Waiting {
-        output: Output::Truncated(marker),
-        ..
-    } = &results[0]
-    else {
+    let rt = runtime_with(Limits { max_output_bytes: 1024, ..Limits::default() }).await;
+    let results =
+        run_to_end(&rt, "for (let i = 0; i < 100; i++) console.log('line', i); await yield_control(); return 'ok'")
+            .await;
+    let CellResult::Waiting { output: Output::Truncated(marker), .. } = &results[0] else {
         panic!("{}", results[0].to_model_json())
     };
-    assert!(
-        marker
-            .prefix
-            .starts_with("[{\"type\":\"text\",\"text\":\"line 0\"}")
-    );
+    assert!(marker.prefix.starts_with("[{\"type\":\"text\",\"text\":\"line 0\"}"));
     assert!(serde_json::to_string(marker).unwrap().len() <= 768);
     assert_eq!(value(&results[1]), &json!("ok"));
 }
@@ -214,23 +137,14 @@ async fn json_captures_values_when_emitted_without_running_getters() {
     assert_eq!(value(&r), &json!(0));
     assert_eq!(
         r.output().entries().unwrap(),
-        &[
-            OutputEntry::Json {
-                value: json!({"n": 1, "list": [1]})
-            },
-            OutputEntry::text(r#"{"n":1,"list":[1]}"#)
-        ]
+        &[OutputEntry::Json { value: json!({"n": 1, "list": [1]}) }, OutputEntry::text(r#"{"n":1,"list":[1]}"#)]
     );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cycle_in_json_output_is_a_type_error_the_guest_can_catch() {
     let rt = runtime().await;
-    let r = exec(
-        &rt,
-        "const o = {}; o.o = o; try { json(o) } catch (e) { return [e.name, e.message] }",
-    )
-    .await;
+    let r = exec(&rt, "const o = {}; o.o = o; try { json(o) } catch (e) { return [e.name, e.message] }").await;
     assert_eq!(value(&r), &json!(["TypeError", "value has a cycle at $.o"]));
 }
 
@@ -242,31 +156,19 @@ async fn final_value_getters_run_once_per_occurrence_even_across_a_park() {
         "let calls = 0; const o = {get g() { return ++calls }}; await yield_control(); return [o, o, () => calls]",
     )
     .await;
-    assert_eq!(
-        value(results.last().unwrap()),
-        &json!([{"g": 1}, {"g": 2}, null])
-    );
+    assert_eq!(value(results.last().unwrap()), &json!([{"g": 1}, {"g": 2}, null]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_final_value_becomes_a_marker_and_an_oversized_error_keeps_its_head() {
-    let rt = runtime_with(Limits {
-        max_output_bytes: 1024,
-        ..Limits::default()
-    })
-    .await;
+    let rt = runtime_with(Limits { max_output_bytes: 1024, ..Limits::default() }).await;
     // The budget's last quarter is the final value's: a marker with a prefix
     // always fits there (a budget with no room at all is an
     // `output_limit_exceeded`, unit-tested in the ledger).
     let r = exec(&rt, "return 'x'.repeat(100000)").await;
-    let CellResult::Completed { value, .. } = &r else {
-        panic!("{}", r.to_model_json())
-    };
+    let CellResult::Completed { value, .. } = &r else { panic!("{}", r.to_model_json()) };
     assert_eq!(value["truncated"], json!(true));
-    assert_eq!(
-        value["omittedBytes"].as_u64().unwrap() + value["prefix"].as_str().unwrap().len() as u64,
-        100_002
-    );
+    assert_eq!(value["omittedBytes"].as_u64().unwrap() + value["prefix"].as_str().unwrap().len() as u64, 100_002);
     let r = exec(&rt, "throw new Error('x'.repeat(100000))").await;
     let (code, error) = failure(&r);
     assert_eq!(code, ErrorCode::InternalError);

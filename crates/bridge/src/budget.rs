@@ -139,11 +139,7 @@ mod tests {
     #[test]
     fn json_string_lengths_match_serde_json() {
         for s in ["plain", "q\"uote\\", "line\nbreak\u{1}", "é🦞"] {
-            assert_eq!(
-                json_string_len(s),
-                serde_json::to_string(s).unwrap().len(),
-                "{s:?}"
-            );
+            assert_eq!(json_string_len(s), serde_json::to_string(s).unwrap().len(), "{s:?}");
         }
     }
 

@@ -76,9 +76,7 @@ impl CellResult {
     #[must_use]
     pub fn output(&self) -> &Output {
         match self {
-            Self::Completed { output, .. }
-            | Self::Waiting { output, .. }
-            | Self::Failed { output, .. } => output,
+            Self::Completed { output, .. } | Self::Waiting { output, .. } | Self::Failed { output, .. } => output,
         }
     }
 
@@ -196,10 +194,7 @@ mod tests {
         let r = CellResult::Waiting {
             run_id: "run_1".into(),
             reason: WaitReason::PendingTools,
-            pending_tool_calls: vec![PendingCall {
-                id: "bridge:sleep:1".into(),
-                method: "sleep".into(),
-            }],
+            pending_tool_calls: vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }],
             output: Output::default(),
             telemetry: Telemetry::default(),
         };
@@ -212,8 +207,8 @@ mod tests {
     #[test]
     fn failed_results_name_code_and_phase() {
         let r = CellResult::input_error(ErrorCode::InvalidInput, "bad");
-        assert!(r.to_model_json().starts_with(
-            r#"{"status":"failed","code":"invalid_input","error":"bad","phase":"input""#
-        ));
+        assert!(
+            r.to_model_json().starts_with(r#"{"status":"failed","code":"invalid_input","error":"bad","phase":"input""#)
+        );
     }
 }

@@ -1,11 +1,22 @@
-//! Native tools for codemode.
+//! Native tools for codemode: what a cell can call and how it finds it.
 //!
-//! A [`Tool`] is host code a cell calls as an async global function
-//! (GA-6.1). Tools are registered once per runtime in a [`Registry`], which
-//! rejects duplicate and uninstallable names before any cell runs.
+//! - [`Tool`] is host code a cell calls as an async global (GA-6.1).
+//! - [`Registry`] holds a runtime's tools, built once: duplicate names and
+//!   unusable schemas are rejected before any cell runs; each tool gets a
+//!   stable callable name ([`naming`]), compact TypeScript hints
+//!   ([`hints`]) and compiled schemas ([`schema`]).
+//! - [`index`] renders the quick index for the model-facing prompt.
+//!
+//! Everything here is plain data and pure functions; the runtime owns the
+//! actors that use them.
 
+pub mod collate;
+pub mod hints;
+pub mod index;
+pub mod naming;
 mod registry;
+pub mod schema;
 mod tool;
 
-pub use registry::{Registry, RegistryError};
+pub use registry::{Registry, RegistryError, ToolEntry, ToolMetadata};
 pub use tool::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};

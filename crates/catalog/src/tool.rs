@@ -28,11 +28,7 @@ impl ToolOutput {
     /// A successful result with these details.
     #[must_use]
     pub fn json(details: serde_json::Value) -> Self {
-        Self {
-            details,
-            text: None,
-            is_error: false,
-        }
+        Self { details, text: None, is_error: false }
     }
 }
 
@@ -50,10 +46,7 @@ pub struct ToolError {
 impl ToolError {
     /// A `tool_error` with this message.
     pub fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            code: "tool_error".into(),
-        }
+        Self { message: message.into(), code: "tool_error".into() }
     }
 }
 

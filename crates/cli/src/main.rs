@@ -10,11 +10,7 @@ use clap::{Parser, Subcommand};
 use codemode_runtime::{CellResult, CodeMode, Exec, Output, OutputEntry};
 
 #[derive(Parser)]
-#[command(
-    name = "codemode",
-    version,
-    about = "Run code-mode cells: small JavaScript programs that call tools."
-)]
+#[command(name = "codemode", version, about = "Run code-mode cells: small JavaScript programs that call tools.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -47,9 +43,7 @@ enum Command {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     // Drive everything from a task: the block_on thread wakes slowly.
     runtime.block_on(async move { tokio::spawn(run(cli)).await? })
 }
@@ -57,30 +51,17 @@ fn main() -> Result<()> {
 async fn run(cli: Cli) -> Result<()> {
     let rt = CodeMode::builder().start().await?;
     let outcome = match cli.command {
-        Command::Exec {
-            file,
-            no_wait,
-            json,
-            title,
-        } => exec(&rt, &file, no_wait, json, title).await,
+        Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
         Command::Session { session } => session::serve(&rt, &session).await,
     };
     rt.shutdown().await;
     outcome
 }
 
-async fn exec(
-    rt: &CodeMode,
-    file: &PathBuf,
-    no_wait: bool,
-    json: bool,
-    title: Option<String>,
-) -> Result<()> {
+async fn exec(rt: &CodeMode, file: &PathBuf, no_wait: bool, json: bool, title: Option<String>) -> Result<()> {
     let code = if file.as_os_str() == "-" {
         let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading the cell from stdin")?;
+        std::io::stdin().read_to_string(&mut s).context("reading the cell from stdin")?;
         s
     } else {
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?
@@ -111,38 +92,20 @@ fn print_result(result: &CellResult, json: bool) {
     }
     print_output(result.output());
     match result {
-        CellResult::Completed {
-            value, warnings, ..
-        } => {
+        CellResult::Completed { value, warnings, .. } => {
             for w in warnings {
                 println!("warning: {w}");
             }
-            println!(
-                "completed: {}",
-                serde_json::to_string_pretty(value).unwrap_or_default()
-            );
+            println!("completed: {}", serde_json::to_string_pretty(value).unwrap_or_default());
         }
-        CellResult::Waiting {
-            run_id,
-            reason,
-            pending_tool_calls,
-            ..
-        } => {
+        CellResult::Waiting { run_id, reason, pending_tool_calls, .. } => {
             let pending: Vec<&str> = pending_tool_calls.iter().map(|p| p.id.as_str()).collect();
-            println!(
-                "waiting ({reason:?}) run {run_id}; pending: {}",
-                pending.join(", ")
-            );
+            println!("waiting ({reason:?}) run {run_id}; pending: {}", pending.join(", "));
         }
-        CellResult::Failed {
-            code, error, phase, ..
-        } => {
+        CellResult::Failed { code, error, phase, .. } => {
             println!(
                 "failed [{}] in {phase:?}: {}",
-                serde_json::to_value(code)
-                    .unwrap_or_default()
-                    .as_str()
-                    .unwrap_or(""),
+                serde_json::to_value(code).unwrap_or_default().as_str().unwrap_or(""),
                 error.trim_end()
             );
         }
@@ -159,9 +122,8 @@ fn print_output(output: &Output) {
                 }
             }
         }
-        Output::Truncated(marker) => println!(
-            "[output truncated: {} bytes omitted] {}",
-            marker.omitted_bytes, marker.guidance
-        ),
+        Output::Truncated(marker) => {
+            println!("[output truncated: {} bytes omitted] {}", marker.omitted_bytes, marker.guidance)
+        }
     }
 }

@@ -45,11 +45,7 @@ pub(crate) async fn serve(rt: &CodeMode, session: &str) -> Result<()> {
             continue;
         }
         let result = match serde_json::from_str::<Request>(&line) {
-            Ok(Request::Exec {
-                code,
-                title,
-                restart_safe,
-            }) => {
+            Ok(Request::Exec { code, title, restart_safe }) => {
                 let mut exec = Exec::code(code).restart_safe(restart_safe);
                 if let Some(title) = title {
                     exec = exec.title(title);
@@ -60,9 +56,7 @@ pub(crate) async fn serve(rt: &CodeMode, session: &str) -> Result<()> {
             Ok(Request::Abort { run_id }) => reply.abort(&run_id).await?,
             Err(e) => CellResult::input_error(
                 ErrorCode::InvalidInput,
-                format!(
-                    "invalid session request: {e}. Send one JSON object per line with op exec, wait or abort."
-                ),
+                format!("invalid session request: {e}. Send one JSON object per line with op exec, wait or abort."),
             ),
         };
         let mut text = result.to_model_json();

@@ -12,7 +12,6 @@ use crate::error::CodeModeError;
 use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
-use crate::naming;
 
 /// The longest `title` an `exec` accepts, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -28,10 +27,7 @@ pub struct Exec {
 impl Exec {
     /// A cell with this JavaScript source (the body of an async function).
     pub fn code(code: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            ..Self::default()
-        }
+        Self { code: code.into(), ..Self::default() }
     }
 
     /// A short human title (at most 120 characters).
@@ -86,24 +82,15 @@ impl CodeModeBuilder {
     /// Invalid limits or tools, or threads that could not be started.
     pub async fn start(self) -> Result<CodeMode, CodeModeError> {
         self.limits.validate()?;
-        let tools =
-            Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
-        let tool_names = Arc::new(naming::global_names(&tools));
+        let tools = Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
+        let tool_names = Arc::new(tools.entries().iter().map(|e| e.metadata.callable_name.clone()).collect());
         let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let limits = Arc::new(self.limits);
-        let config = Arc::new(ExecutorConfig {
-            limits: Arc::clone(&limits),
-            tools,
-            tool_names,
-            js,
-        });
-        let (executor, _) = Actor::spawn(None, CellExecutor, config)
-            .await
-            .map_err(|e| CodeModeError::Start(e.to_string()))?;
-        Ok(CodeMode {
-            inner: Arc::new(Inner { executor, limits }),
-        })
+        let config = Arc::new(ExecutorConfig { limits: Arc::clone(&limits), tools, tool_names, js });
+        let (executor, _) =
+            Actor::spawn(None, CellExecutor, config).await.map_err(|e| CodeModeError::Start(e.to_string()))?;
+        Ok(CodeMode { inner: Arc::new(Inner { executor, limits }) })
     }
 }
 
@@ -130,9 +117,7 @@ pub struct CodeMode {
 
 impl std::fmt::Debug for CodeMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CodeMode")
-            .field("limits", &self.inner.limits)
-            .finish_non_exhaustive()
+        f.debug_struct("CodeMode").field("limits", &self.inner.limits).finish_non_exhaustive()
     }
 }
 
@@ -151,10 +136,7 @@ impl CodeMode {
 
     /// A session: cells of one conversation.
     pub fn session(&self, id: impl Into<String>) -> Session {
-        Session {
-            rt: self.clone(),
-            id: id.into(),
-        }
+        Session { rt: self.clone(), id: id.into() }
     }
 
     /// The headless executor, for automation scripts with no session: each
@@ -206,20 +188,13 @@ impl CodeMode {
     }
 
     async fn exec_mode(&self, exec: Exec, mode: CellMode) -> Result<CellResult, CodeModeError> {
-        if exec
-            .title
-            .as_ref()
-            .is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS)
-        {
+        if exec.title.as_ref().is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS) {
             return Ok(CellResult::input_error(
                 ErrorCode::InvalidInput,
                 format!("title must be at most {MAX_TITLE_CHARS} characters."),
             ));
         }
-        let request = ExecRequest {
-            code: exec.code,
-            mode,
-        };
+        let request = ExecRequest { code: exec.code, mode };
         self.ask(|reply| ExecutorMsg::Exec(request, reply)).await
     }
 }
@@ -241,10 +216,7 @@ impl Session {
 
     /// One model reply within the session.
     pub fn reply(&self, id: impl Into<String>) -> Reply {
-        Reply {
-            session: self.clone(),
-            id: id.into(),
-        }
+        Reply { session: self.clone(), id: id.into() }
     }
 }
 
@@ -276,14 +248,7 @@ impl Reply {
     /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        self.session
-            .rt
-            .ask(|reply| ExecutorMsg::Wait {
-                run_id,
-                session,
-                reply,
-            })
-            .await
+        self.session.rt.ask(|reply| ExecutorMsg::Wait { run_id, session, reply }).await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
@@ -293,14 +258,7 @@ impl Reply {
     /// Only host failures.
     pub async fn abort(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        self.session
-            .rt
-            .ask(|reply| ExecutorMsg::Abort {
-                run_id,
-                session,
-                reply,
-            })
-            .await
+        self.session.rt.ask(|reply| ExecutorMsg::Abort { run_id, session, reply }).await
     }
 }
 
@@ -313,21 +271,7 @@ impl Reply {
     /// Only host failures.
     pub async fn dispose(&self, run_id: &str) -> Result<bool, CodeModeError> {
         let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        match self
-            .session
-            .rt
-            .inner
-            .executor
-            .call(
-                |reply| ExecutorMsg::Dispose {
-                    run_id,
-                    session,
-                    reply,
-                },
-                None,
-            )
-            .await
-        {
+        match self.session.rt.inner.executor.call(|reply| ExecutorMsg::Dispose { run_id, session, reply }, None).await {
             Ok(CallResult::Success(found)) => Ok(found),
             _ => Err(CodeModeError::ShutDown),
         }

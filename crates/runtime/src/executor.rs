@@ -122,11 +122,7 @@ impl Actor for CellExecutor {
         })
     }
 
-    async fn post_stop(
-        &self,
-        _: ActorRef<ExecutorMsg>,
-        state: &mut ExecutorState,
-    ) -> Result<(), ActorProcessingErr> {
+    async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
         for entry in state.cells.values() {
             if let Some(control) = &entry.control {
                 control.abort();
@@ -146,38 +142,21 @@ impl Actor for CellExecutor {
     ) -> Result<(), ActorProcessingErr> {
         match msg {
             ExecutorMsg::Exec(request, reply) => state.admit(&myself, request, reply),
-            ExecutorMsg::Wait {
-                run_id,
-                session,
-                reply,
-            } => {
+            ExecutorMsg::Wait { run_id, session, reply } => {
                 if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
                     deliver(&actor, CellMsg::Wait(reply));
                 }
             }
-            ExecutorMsg::Abort {
-                run_id,
-                session,
-                reply,
-            } => {
+            ExecutorMsg::Abort { run_id, session, reply } => {
                 if let Some((actor, reply)) = state.route(&run_id, session.as_deref(), reply) {
-                    if let Some(control) = state.cells.get(&run_id).and_then(|e| e.control.as_ref())
-                    {
+                    if let Some(control) = state.cells.get(&run_id).and_then(|e| e.control.as_ref()) {
                         control.abort();
                     }
                     deliver(&actor, CellMsg::Abort(reply));
                 }
             }
-            ExecutorMsg::Dispose {
-                run_id,
-                session,
-                reply,
-            } => {
-                let found = state
-                    .cells
-                    .get(&run_id)
-                    .filter(|e| e.session == session)
-                    .and_then(|e| e.actor.clone());
+            ExecutorMsg::Dispose { run_id, session, reply } => {
+                let found = state.cells.get(&run_id).filter(|e| e.session == session).and_then(|e| e.actor.clone());
                 if let Some(actor) = &found {
                     // Forget it now: the run is gone for every later request.
                     state.forget(&run_id, EndState::Disposed);
@@ -224,13 +203,8 @@ impl Actor for CellExecutor {
 
 /// Sends a request to a cell; if the cell is already gone, answers for it.
 fn deliver(actor: &ActorRef<CellMsg>, msg: CellMsg) {
-    if let Err(ractor::MessagingErr::SendErr(CellMsg::Wait(reply) | CellMsg::Abort(reply))) =
-        actor.send_message(msg)
-    {
-        refuse(
-            reply,
-            "code mode run is unavailable: it has just ended. Start a new exec.",
-        );
+    if let Err(ractor::MessagingErr::SendErr(CellMsg::Wait(reply) | CellMsg::Abort(reply))) = actor.send_message(msg) {
+        refuse(reply, "code mode run is unavailable: it has just ended. Start a new exec.");
     }
 }
 
@@ -239,12 +213,7 @@ fn refuse(reply: RpcReplyPort<CellResult>, message: impl Into<String>) {
 }
 
 impl ExecutorState {
-    fn admit(
-        &mut self,
-        myself: &ActorRef<ExecutorMsg>,
-        request: ExecRequest,
-        reply: RpcReplyPort<CellResult>,
-    ) {
+    fn admit(&mut self, myself: &ActorRef<ExecutorMsg>, request: ExecRequest, reply: RpcReplyPort<CellResult>) {
         if request.code.trim().is_empty() {
             return refuse(reply, "code must be a non-empty string of JavaScript.");
         }
@@ -255,9 +224,7 @@ impl ExecutorState {
         if self.cells.len() >= max {
             return refuse(
                 reply,
-                format!(
-                    "too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."
-                ),
+                format!("too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."),
             );
         }
         let run_id = new_run_id();
@@ -273,12 +240,8 @@ impl ExecutorState {
         let started = self.config.js.run(move |lease| async move {
             let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
                 let message = format!("the cell could not be started: {why}");
-                let _ = reply.send(CellResult::input_error(
-                    ErrorCode::RuntimeUnavailable,
-                    message,
-                ));
-                let _ =
-                    executor.send_message(ExecutorMsg::Ended(spawn_id.clone(), EndState::Failed));
+                let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+                let _ = executor.send_message(ExecutorMsg::Ended(spawn_id.clone(), EndState::Failed));
             };
             let vm = match spare::take(&config.limits, &config.tool_names) {
                 Ok(vm) => vm,
@@ -297,11 +260,7 @@ impl ExecutorState {
             };
             match Actor::spawn_linked(None, CellActor, args, executor.get_cell()).await {
                 Ok((actor, _)) => {
-                    let _ = executor.send_message(ExecutorMsg::Registered(
-                        spawn_id.clone(),
-                        actor.clone(),
-                        control,
-                    ));
+                    let _ = executor.send_message(ExecutorMsg::Registered(spawn_id.clone(), actor.clone(), control));
                     let _ = actor.send_message(CellMsg::Start(reply));
                     spare::refill_later(Arc::clone(&config.limits), Arc::clone(&config.tool_names));
                 }
@@ -313,14 +272,7 @@ impl ExecutorState {
             // so the caller sees the runtime as unavailable.
             return;
         }
-        self.cells.insert(
-            run_id,
-            Entry {
-                actor: None,
-                session,
-                control: None,
-            },
-        );
+        self.cells.insert(run_id, Entry { actor: None, session, control: None });
     }
 
     /// The live cell for `run_id`, or a refusal sent to `reply`.
@@ -339,10 +291,7 @@ impl ExecutorState {
                 (None, true) => "code mode run is still starting; retry the wait.".to_owned(),
             }
         } else if let Some(end) = self.ended.get(run_id) {
-            format!(
-                "code mode run is unavailable: {}. Start a new exec.",
-                end.describe()
-            )
+            format!("code mode run is unavailable: {}. Start a new exec.", end.describe())
         } else {
             "code mode run is unavailable or expired. Start a new exec.".to_owned()
         };
@@ -374,10 +323,7 @@ pub(crate) fn new_run_id() -> String {
         // No OS randomness: fall back to time plus a counter, still unique.
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         bytes[..8].copy_from_slice(&n.to_le_bytes());
         bytes[8..].copy_from_slice(&(t as u64).to_le_bytes());
     }

@@ -51,28 +51,19 @@ impl JsThreads {
             // Unbounded: the only producer is the executor, which admits at
             // most `max_live_cells` cells, one job each.
             let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_time()
-                .build()?;
-            std::thread::Builder::new()
-                .name(format!("codemode-js-{index}"))
-                .stack_size(JS_THREAD_STACK_BYTES)
-                .spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+            std::thread::Builder::new().name(format!("codemode-js-{index}")).stack_size(JS_THREAD_STACK_BYTES).spawn(
+                move || {
                     runtime.block_on(async move {
                         while let Some(job) = rx.recv().await {
                             tokio::spawn(job());
                         }
                     });
-                })?;
-            workers.push(Worker {
-                jobs: tx,
-                live_cells: Arc::new(AtomicUsize::new(0)),
-            });
+                },
+            )?;
+            workers.push(Worker { jobs: tx, live_cells: Arc::new(AtomicUsize::new(0)) });
         }
-        Ok(Self {
-            workers,
-            next: AtomicUsize::new(0),
-        })
+        Ok(Self { workers, next: AtomicUsize::new(0) })
     }
 
     /// Runs `job` on the least loaded thread, inside its runtime, handing it
@@ -91,9 +82,6 @@ impl JsThreads {
             .ok_or(())?;
         worker.live_cells.fetch_add(1, Ordering::Relaxed);
         let lease = ThreadLease(Arc::clone(&worker.live_cells));
-        worker
-            .jobs
-            .send(Box::new(move || Box::pin(job(lease))))
-            .map_err(|_| ())
+        worker.jobs.send(Box::new(move || Box::pin(job(lease)))).map_err(|_| ())
     }
 }

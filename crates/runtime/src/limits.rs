@@ -89,11 +89,7 @@ fn check<T: PartialOrd + fmt::Debug>(
     show: impl Fn(&T) -> String,
 ) -> Result<(), LimitsError> {
     if value < min || value > max {
-        return Err(LimitsError {
-            field,
-            value: show(&value),
-            range: format!("{}..={}", show(&min), show(&max)),
-        });
+        return Err(LimitsError { field, value: show(&value), range: format!("{}..={}", show(&min), show(&max)) });
     }
     Ok(())
 }
@@ -113,53 +109,17 @@ impl Limits {
     /// The first field out of range.
     pub fn validate(&self) -> Result<(), LimitsError> {
         let sec = Duration::from_secs;
-        check(
-            "timeout",
-            self.timeout,
-            Duration::from_millis(100),
-            sec(60),
-            ms,
-        )?;
-        check(
-            "memory_limit_bytes",
-            self.memory_limit_bytes,
-            MIB,
-            1024 * MIB,
-            n,
-        )?;
-        check(
-            "max_stack_bytes",
-            self.max_stack_bytes,
-            256 * KIB,
-            8 * MIB,
-            n,
-        )?;
+        check("timeout", self.timeout, Duration::from_millis(100), sec(60), ms)?;
+        check("memory_limit_bytes", self.memory_limit_bytes, MIB, 1024 * MIB, n)?;
+        check("max_stack_bytes", self.max_stack_bytes, 256 * KIB, 8 * MIB, n)?;
         check("max_output_bytes", self.max_output_bytes, 1024, 10 * MIB, n)?;
         check("max_in_flight", self.max_in_flight, 1, 128, n)?;
         check("max_queued", self.max_queued, 0, 4096, n)?;
         check("max_timers", self.max_timers, 1, 100_000, n)?;
-        check(
-            "parked_ttl",
-            self.parked_ttl,
-            Duration::from_millis(10),
-            sec(86_400),
-            ms,
-        )?;
+        check("parked_ttl", self.parked_ttl, Duration::from_millis(10), sec(86_400), ms)?;
         check("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
-        check(
-            "headless_timeout",
-            self.headless_timeout,
-            Duration::from_millis(100),
-            sec(900),
-            ms,
-        )?;
-        check(
-            "headless_max_tool_calls",
-            self.headless_max_tool_calls,
-            1,
-            10_000,
-            n,
-        )?;
+        check("headless_timeout", self.headless_timeout, Duration::from_millis(100), sec(900), ms)?;
+        check("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
         Ok(())
     }
 }
@@ -181,26 +141,13 @@ mod tests {
 
     #[test]
     fn limits_are_accepted_exactly_at_their_edges_and_rejected_one_past() {
-        let at = Limits {
-            max_in_flight: 128,
-            timeout: Duration::from_millis(100),
-            ..Limits::default()
-        };
+        let at = Limits { max_in_flight: 128, timeout: Duration::from_millis(100), ..Limits::default() };
         at.validate().unwrap();
-        let over = Limits {
-            max_in_flight: 129,
-            ..Limits::default()
-        };
+        let over = Limits { max_in_flight: 129, ..Limits::default() };
         let err = over.validate().unwrap_err();
         assert_eq!(err.field, "max_in_flight");
-        assert_eq!(
-            err.to_string(),
-            "limit `max_in_flight` is 129, outside the allowed range 1..=128"
-        );
-        let under = Limits {
-            timeout: Duration::from_millis(99),
-            ..Limits::default()
-        };
+        assert_eq!(err.to_string(), "limit `max_in_flight` is 129, outside the allowed range 1..=128");
+        let under = Limits { timeout: Duration::from_millis(99), ..Limits::default() };
         assert_eq!(under.validate().unwrap_err().field, "timeout");
     }
 }

@@ -57,22 +57,17 @@ pub(crate) fn check(code: &str) -> Result<(), Refusal> {
 }
 
 const SHELL_COMMANDS: &[&str] = &[
-    "apt", "apt-get", "awk", "bash", "brew", "cargo", "cat", "cd", "chmod", "chown", "cp", "curl",
-    "df", "docker", "du", "echo", "env", "export", "find", "git", "grep", "head", "kill",
-    "kubectl", "less", "ls", "make", "mkdir", "mv", "node", "npm", "npx", "pip", "pip3", "pnpm",
-    "ps", "pwd", "python", "python3", "rg", "rm", "sed", "sh", "sort", "sudo", "tail", "tar",
-    "touch", "uname", "wc", "wget", "which", "whoami", "yarn", "zsh",
+    "apt", "apt-get", "awk", "bash", "brew", "cargo", "cat", "cd", "chmod", "chown", "cp", "curl", "df", "docker",
+    "du", "echo", "env", "export", "find", "git", "grep", "head", "kill", "kubectl", "less", "ls", "make", "mkdir",
+    "mv", "node", "npm", "npx", "pip", "pip3", "pnpm", "ps", "pwd", "python", "python3", "rg", "rm", "sed", "sh",
+    "sort", "sudo", "tail", "tar", "touch", "uname", "wc", "wget", "which", "whoami", "yarn", "zsh",
 ];
 
 /// True when every non-empty line reads as a shell command line: a known
 /// command word followed by shell-style arguments, with none of the
 /// punctuation that JavaScript statements need.
 fn looks_like_shell(code: &str) -> bool {
-    let mut lines = code
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .peekable();
+    let mut lines = code.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
     if lines.peek().is_none() {
         return false;
     }
@@ -145,10 +140,7 @@ fn is_ident_char(c: char) -> bool {
 }
 
 /// Finds `word` as a whole identifier and returns what follows it.
-fn word_followers<'a>(
-    code: &'a str,
-    word: &'a str,
-) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+fn word_followers<'a>(code: &'a str, word: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
     code.match_indices(word).filter_map(move |(i, _)| {
         let before = code[..i].chars().next_back();
         let after = &code[i + word.len()..];
@@ -160,12 +152,10 @@ fn word_followers<'a>(
 
 fn uses_modules(code: &str) -> bool {
     let dynamic_or_static_import = word_followers(code, "import").any(|(before, after)| {
-        let at_statement_start =
-            before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}', '{']);
+        let at_statement_start = before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}', '{']);
         after.starts_with('(')
             || (at_statement_start
-                && (after.starts_with(['{', '*', '"'])
-                    || after.chars().next().is_some_and(is_ident_char)))
+                && (after.starts_with(['{', '*', '"']) || after.chars().next().is_some_and(is_ident_char)))
     });
     let require = word_followers(code, "require").any(|(_, after)| after.starts_with('('));
     let export = word_followers(code, "export").any(|(before, after)| {
@@ -220,28 +210,15 @@ mod tests {
 
     #[test]
     fn shell_shaped_source_is_refused() {
-        for s in [
-            "ls -la",
-            "cat file | grep x",
-            "pwd",
-            "$ git status",
-            "ls\ncd /tmp && ls -la",
-            "#!/bin/bash\necho hi",
-        ] {
+        for s in ["ls -la", "cat file | grep x", "pwd", "$ git status", "ls\ncd /tmp && ls -la", "#!/bin/bash\necho hi"]
+        {
             assert_eq!(check(s), Err(Refusal::Shell), "{s}");
         }
     }
 
     #[test]
     fn javascript_that_starts_with_a_command_word_is_accepted() {
-        for s in [
-            "return 1",
-            "cat()",
-            "const ls = 1; return ls",
-            "find({path: 'x'})",
-            "echo = 3",
-            "text(\"ls -la\")",
-        ] {
+        for s in ["return 1", "cat()", "const ls = 1; return ls", "find({path: 'x'})", "echo = 3", "text(\"ls -la\")"] {
             assert_eq!(check(s), Ok(()), "{s}");
         }
     }
@@ -270,10 +247,7 @@ mod tests {
     #[test]
     fn stack_frames_are_mapped_to_user_lines() {
         let stack = "    at f (user.js:3:5)\n    at run (codemode:prelude:10:2)\n    at <anonymous> (user.js:4:1)\n";
-        assert_eq!(
-            user_frames(stack),
-            vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]
-        );
+        assert_eq!(user_frames(stack), vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]);
         assert_eq!(first_user_location(stack), Some((2, 5)));
     }
 }

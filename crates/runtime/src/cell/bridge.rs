@@ -24,11 +24,7 @@ pub(crate) enum Submitted {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum GuestError {
     /// An `Error` object.
-    Error {
-        name: String,
-        message: String,
-        stack: String,
-    },
+    Error { name: String, message: String, stack: String },
     /// Any other thrown value, rendered as text.
     Thrown(String),
 }
@@ -117,8 +113,7 @@ impl Bridge {
             return false;
         }
         let entry = OutputEntry::Text { text };
-        let units =
-            codemode_bridge::budget::utf16_len(&serde_json::to_string(&entry).unwrap_or_default());
+        let units = codemode_bridge::budget::utf16_len(&serde_json::to_string(&entry).unwrap_or_default());
         if self.console_units + units > CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM {
             self.console_units = CONSOLE_BUDGET_UNITS;
             self.output.push(OutputEntry::text(CONSOLE_TRUNCATED));
@@ -130,11 +125,7 @@ impl Bridge {
     }
 
     /// Admits a tool call, or records the sticky queue-limit error.
-    pub(crate) fn submit_call(
-        &mut self,
-        tool: usize,
-        input: String,
-    ) -> Result<u64, AdmissionError> {
+    pub(crate) fn submit_call(&mut self, tool: usize, input: String) -> Result<u64, AdmissionError> {
         let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
         if self.outstanding_calls >= capacity {
             let err = AdmissionError(format!(
@@ -192,11 +183,7 @@ mod tests {
     use super::*;
 
     fn bridge() -> Bridge {
-        Bridge::new(Bounds {
-            max_in_flight: 2,
-            max_queued: 1,
-            max_timers: 2,
-        })
+        Bridge::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2 })
     }
 
     #[test]
@@ -206,12 +193,7 @@ mod tests {
             b.submit_call(0, "{}".into()).unwrap();
         }
         let err = b.submit_call(0, "{}".into()).unwrap_err();
-        assert!(
-            err.0
-                .contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"),
-            "{}",
-            err.0
-        );
+        assert!(err.0.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.0);
         assert_eq!(b.admission, Some(err));
     }
 
@@ -228,13 +210,7 @@ mod tests {
         assert_eq!(calls, (CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM) / 25 + 1);
         assert_eq!(b.output.last(), Some(&OutputEntry::text(CONSOLE_TRUNCATED)));
         assert!(!b.emit_console("after".into()));
-        assert_eq!(
-            b.output
-                .iter()
-                .filter(|e| **e == OutputEntry::text(CONSOLE_TRUNCATED))
-                .count(),
-            1
-        );
+        assert_eq!(b.output.iter().filter(|e| **e == OutputEntry::text(CONSOLE_TRUNCATED)).count(), 1);
     }
 
     #[test]

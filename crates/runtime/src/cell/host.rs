@@ -14,6 +14,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use codemode_bridge::PendingCall;
+use codemode_catalog::schema::Validator;
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
@@ -105,20 +106,9 @@ impl HostWork {
 
     /// Queues a tool call and starts it if a slot is free. Returns how many
     /// calls settled inline (their slots are free again).
-    pub(crate) fn submit_call(
-        &mut self,
-        id: u64,
-        tool: usize,
-        input: String,
-        notify: &Notify,
-    ) -> usize {
+    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: String, notify: &Notify) -> usize {
         let bridge_id = self.bridge_id("callValue");
-        self.queue.push_back(Queued {
-            id,
-            bridge_id,
-            tool,
-            input,
-        });
+        self.queue.push_back(Queued { id, bridge_id, tool, input });
         self.pump(notify)
     }
 
@@ -138,31 +128,39 @@ impl HostWork {
     }
 
     fn start(&mut self, call: Queued, notify: &Notify) -> bool {
-        let Some(tool) = self.tools.get(call.tool).map(Arc::clone) else {
-            self.ready
-                .push(error_settlement(call.id, &ToolError::new("unknown tool")));
+        let Some(entry) = self.tools.get(call.tool) else {
+            self.ready.push(error_settlement(call.id, &ToolError::new("unknown tool")));
             return true;
         };
         let input: Value = serde_json::from_str(&call.input).unwrap_or(Value::Null);
-        let mut future: BoxedCall = Box::pin(async move { tool.call(input).await });
+        let violations = entry.input.validate(&input);
+        if !violations.is_empty() {
+            let name = &entry.metadata.callable_name;
+            let details: Vec<String> = violations.iter().map(ToString::to_string).collect();
+            let message = format!(
+                "{name} input is invalid: {}. The tool was not run; check its input hint, or call describe() on its catalog handle for the full schema.",
+                details.join("; ")
+            );
+            let payload = json!({"name": "TypeError", "message": message, "code": "input_contract"}).to_string();
+            self.ready.push(Settlement { id: call.id, ok: false, payload });
+            return true;
+        }
+        let tool = Arc::clone(&entry.tool);
+        let output = entry.output.clone();
+        let name = entry.metadata.callable_name.clone();
+        let mut future: BoxedCall = Box::pin(async move {
+            let result = tool.call(input).await;
+            check_output(&name, output.as_ref(), result)
+        });
         // Fast path: a tool that is ready at once settles in this step.
-        if let Poll::Ready(result) = future
-            .as_mut()
-            .poll(&mut Context::from_waker(Waker::noop()))
-        {
+        if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
             self.ready.push(tool_settlement(call.id, result));
             return true;
         }
         let notify = Arc::clone(notify);
         let id = call.id;
         let task = tokio::spawn(async move { notify(id, future.await) });
-        self.in_flight.0.insert(
-            id,
-            InFlight {
-                bridge_id: call.bridge_id,
-                task: task.abort_handle(),
-            },
-        );
+        self.in_flight.0.insert(id, InFlight { bridge_id: call.bridge_id, task: task.abort_handle() });
         false
     }
 
@@ -178,9 +176,7 @@ impl HostWork {
 
     pub(crate) fn add_timer(&mut self, id: u64, delay_ms: u64, now: Instant) {
         let bridge_id = self.bridge_id("sleep");
-        let due = now
-            .checked_add(Duration::from_millis(delay_ms))
-            .unwrap_or(now + Duration::from_secs(86_400 * 365));
+        let due = now.checked_add(Duration::from_millis(delay_ms)).unwrap_or(now + Duration::from_secs(86_400 * 365));
         self.timers.push(Reverse((due, id)));
         self.live_timers.insert(id, bridge_id);
     }
@@ -199,11 +195,7 @@ impl HostWork {
             }
             self.timers.pop();
             if self.live_timers.remove(&id).is_some() {
-                self.ready.push(Settlement {
-                    id,
-                    ok: true,
-                    payload: "null".into(),
-                });
+                self.ready.push(Settlement { id, ok: true, payload: "null".into() });
                 fired.push(id);
             }
         }
@@ -230,22 +222,13 @@ impl HostWork {
     pub(crate) fn resolve_yields(&mut self) {
         for (id, _, reason) in self.yields.drain(..) {
             let payload = json!({"status": "yielded", "reason": reason}).to_string();
-            self.ready.push(Settlement {
-                id,
-                ok: true,
-                payload,
-            });
+            self.ready.push(Settlement { id, ok: true, payload });
         }
     }
 
     /// Outstanding work in creation order, as the model sees it.
     pub(crate) fn pending_calls(&self) -> Vec<PendingCall> {
-        let mut all: Vec<(u64, &str)> = self
-            .in_flight
-            .0
-            .iter()
-            .map(|(id, c)| (*id, c.bridge_id.as_str()))
-            .collect();
+        let mut all: Vec<(u64, &str)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id.as_str())).collect();
         all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id.as_str())));
         all.extend(self.live_timers.iter().map(|(id, b)| (*id, b.as_str())));
         all.extend(self.yields.iter().map(|(id, b, _)| (*id, b.as_str())));
@@ -259,6 +242,28 @@ impl HostWork {
     }
 }
 
+/// Validates a trusted output schema after the call: a mismatch is an
+/// `output_contract` error, never a silently wrong value.
+fn check_output(name: &str, schema: Option<&Validator>, result: ToolResult) -> ToolResult {
+    let (Some(schema), Ok(output)) = (schema, &result) else { return result };
+    if output.is_error {
+        return result;
+    }
+    let violations = schema.validate(&output.details);
+    if violations.is_empty() {
+        return result;
+    }
+    let details: Vec<String> =
+        violations.iter().map(|v| codemode_bridge::budget::utf8_prefix(&v.to_string(), 256).to_owned()).collect();
+    Err(ToolError {
+        message: format!(
+            "{name} returned a value that does not match its declared output schema: {}",
+            details.join("; ")
+        ),
+        code: "output_contract".into(),
+    })
+}
+
 /// The guest-visible value of a tool result (GA-11.2): the tool's JSON
 /// `details`; an in-band error without a `message`/`error` string gains the
 /// tool's text as `message`.
@@ -266,15 +271,9 @@ pub(crate) fn details_value(output: ToolOutput) -> Value {
     let mut details = output.details;
     if output.is_error {
         let has_message = |o: &Map<String, Value>| {
-            ["message", "error"].iter().any(|k| {
-                o.get(*k)
-                    .and_then(Value::as_str)
-                    .is_some_and(|s| !s.is_empty())
-            })
+            ["message", "error"].iter().any(|k| o.get(*k).and_then(Value::as_str).is_some_and(|s| !s.is_empty()))
         };
-        let text = output
-            .text
-            .unwrap_or_else(|| "the tool reported an error without a message".into());
+        let text = output.text.unwrap_or_else(|| "the tool reported an error without a message".into());
         match &mut details {
             Value::Object(o) if !has_message(o) => {
                 o.insert("message".into(), Value::String(text));
@@ -288,22 +287,14 @@ pub(crate) fn details_value(output: ToolOutput) -> Value {
 
 fn tool_settlement(id: u64, result: ToolResult) -> Settlement {
     match result {
-        Ok(output) => Settlement {
-            id,
-            ok: true,
-            payload: details_value(output).to_string(),
-        },
+        Ok(output) => Settlement { id, ok: true, payload: details_value(output).to_string() },
         Err(e) => error_settlement(id, &e),
     }
 }
 
 fn error_settlement(id: u64, e: &ToolError) -> Settlement {
     let payload = json!({"name": "Error", "message": e.message, "code": e.code}).to_string();
-    Settlement {
-        id,
-        ok: false,
-        payload,
-    }
+    Settlement { id, ok: false, payload }
 }
 
 #[cfg(test)]
@@ -312,24 +303,13 @@ mod tests {
 
     #[test]
     fn an_in_band_error_without_a_message_gains_the_tool_text() {
-        let out = ToolOutput {
-            details: json!({"status": 500}),
-            text: Some("server said no".into()),
-            is_error: true,
-        };
-        assert_eq!(
-            details_value(out),
-            json!({"status": 500, "message": "server said no"})
-        );
+        let out = ToolOutput { details: json!({"status": 500}), text: Some("server said no".into()), is_error: true };
+        assert_eq!(details_value(out), json!({"status": 500, "message": "server said no"}));
     }
 
     #[test]
     fn an_in_band_error_with_a_message_keeps_it() {
-        let out = ToolOutput {
-            details: json!({"error": "kept"}),
-            text: Some("other".into()),
-            is_error: true,
-        };
+        let out = ToolOutput { details: json!({"error": "kept"}), text: Some("other".into()), is_error: true };
         assert_eq!(details_value(out), json!({"error": "kept"}));
     }
 
@@ -341,18 +321,9 @@ mod tests {
         work.add_timer(2, 10, now);
         work.add_timer(3, 10, now);
         assert!(work.cancel_timer(3));
-        assert_eq!(
-            work.fire_due_timers(now + Duration::from_millis(15)),
-            vec![2]
-        );
+        assert_eq!(work.fire_due_timers(now + Duration::from_millis(15)), vec![2]);
         assert_eq!(work.ready[0].id, 2);
         assert_eq!(work.next_timer(), Some(now + Duration::from_millis(20)));
-        assert_eq!(
-            work.pending_calls(),
-            vec![PendingCall {
-                id: "bridge:sleep:1".into(),
-                method: "sleep".into()
-            }]
-        );
+        assert_eq!(work.pending_calls(), vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }]);
     }
 }

@@ -76,10 +76,7 @@ pub(crate) enum CellMsg {
     /// End the cell quietly (the host no longer needs it).
     Dispose,
     /// A spawned tool call finished.
-    ToolDone(
-        u64,
-        Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>,
-    ),
+    ToolDone(u64, Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>),
     /// A timer may be due, or the window's deadline may have passed.
     Wake,
     /// The parked cell's idle TTL ran out (for the park numbered `epoch`).
@@ -126,11 +123,7 @@ impl Actor for CellActor {
     type State = CellState;
     type Arguments = CellArgs;
 
-    async fn pre_start(
-        &self,
-        myself: ActorRef<CellMsg>,
-        args: CellArgs,
-    ) -> Result<CellState, ActorProcessingErr> {
+    async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellState, ActorProcessingErr> {
         let vm = args.vm;
         let me = myself.clone();
         let notify: Notify = Arc::new(move |id, result| {
@@ -167,21 +160,14 @@ impl Actor for CellActor {
             CellMsg::Start(reply) => state.start(&myself, reply),
             CellMsg::Wait(reply) => state.resume(&myself, reply),
             CellMsg::Abort(reply) => {
-                let result = state.fail(
-                    ErrorCode::Aborted,
-                    "code mode execution aborted".into(),
-                    Phase::Guest,
-                );
+                let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
                 let flow = state.finish(result.clone(), EndState::Aborted);
                 let _ = reply.send(result);
                 flow
             }
             CellMsg::Dispose => {
-                let result = state.fail(
-                    ErrorCode::Aborted,
-                    "code mode run was disposed by the host".into(),
-                    Phase::Host,
-                );
+                let result =
+                    state.fail(ErrorCode::Aborted, "code mode run was disposed by the host".into(), Phase::Host);
                 state.finish(result, EndState::Disposed)
             }
             CellMsg::ToolDone(id, result) => {
@@ -209,11 +195,7 @@ impl Actor for CellActor {
 
 impl CellState {
     fn open_window(&mut self, reply: RpcReplyPort<CellResult>) {
-        let budget = if self.mode.is_headless() {
-            self.limits.headless_timeout
-        } else {
-            self.limits.timeout
-        };
+        let budget = if self.mode.is_headless() { self.limits.headless_timeout } else { self.limits.timeout };
         let deadline = Instant::now() + budget;
         self.control.set_deadline(deadline);
         self.window = Some(Window { reply, deadline });
@@ -223,12 +205,9 @@ impl CellState {
         self.open_window(reply);
         match self.vm.start(&self.wrapped) {
             Ok(()) => self.advance(myself),
-            Err(StartError::Syntax(message)) => self.fail_end(
-                ErrorCode::InvalidInput,
-                message,
-                Phase::Input,
-                EndState::Failed,
-            ),
+            Err(StartError::Syntax(message)) => {
+                self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed)
+            }
             Err(StartError::Engine(message)) => {
                 let (code, end, message) = self.interrupted().unwrap_or((
                     ErrorCode::InternalError,
@@ -255,11 +234,7 @@ impl CellState {
     }
 
     fn advance_if_observed(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
-        if self.window.is_some() {
-            self.advance(myself)
-        } else {
-            Flow::Live
-        }
+        if self.window.is_some() { self.advance(myself) } else { Flow::Live }
     }
 
     fn release_call_slot(&mut self, n: usize) {
@@ -300,9 +275,7 @@ impl CellState {
             }
             // Settled inline, or a timer already due (`setTimeout(f, 0)`):
             // go round again without a trip through the timer wheel.
-            if !self.host.ready.is_empty()
-                || self.host.next_timer().is_some_and(|t| t <= Instant::now())
-            {
+            if !self.host.ready.is_empty() || self.host.next_timer().is_some_and(|t| t <= Instant::now()) {
                 continue;
             }
             if !(self.host.has_calls() || self.host.has_timers() || self.host.has_yields()) {
@@ -310,12 +283,7 @@ impl CellState {
                                nothing will settle (no tool call, timer or yield is pending). Resolve it, or await \
                                a tool call or timer instead."
                     .to_owned();
-                return self.fail_end(
-                    ErrorCode::InternalError,
-                    message,
-                    Phase::Guest,
-                    EndState::Failed,
-                );
+                return self.fail_end(ErrorCode::InternalError, message, Phase::Guest, EndState::Failed);
             }
             if self.host.has_yields() {
                 if self.mode.is_headless() {
@@ -324,14 +292,7 @@ impl CellState {
                     continue;
                 }
                 let only_yields = !self.host.has_calls() && !self.host.has_timers();
-                return self.park(
-                    myself,
-                    if only_yields {
-                        WaitReason::Yield
-                    } else {
-                        WaitReason::PendingTools
-                    },
-                );
+                return self.park(myself, if only_yields { WaitReason::Yield } else { WaitReason::PendingTools });
             }
             let wake = self.host.next_timer().map_or(deadline, |t| t.min(deadline));
             self.schedule_wake(myself, wake);
@@ -343,10 +304,7 @@ impl CellState {
     fn take_submissions(&mut self) -> Option<Flow> {
         let (submitted, cancelled) = {
             let mut bridge = vm_lock(&self.bridge);
-            (
-                std::mem::take(&mut bridge.submitted),
-                std::mem::take(&mut bridge.cancelled),
-            )
+            (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
         };
         for id in cancelled {
             self.host.cancel_timer(id);
@@ -357,9 +315,7 @@ impl CellState {
             match request {
                 Submitted::Call { id, tool, input } => {
                     self.telemetry.call_count += 1;
-                    if self.mode.is_headless()
-                        && self.telemetry.call_count > self.limits.headless_max_tool_calls
-                    {
+                    if self.mode.is_headless() && self.telemetry.call_count > self.limits.headless_max_tool_calls {
                         let message = format!(
                             "headless code mode tool budget exceeded ({} tool calls); make fewer calls per script.",
                             self.limits.headless_max_tool_calls
@@ -399,41 +355,23 @@ impl CellState {
             (bridge.admission.clone(), bridge.outcome.take())
         };
         if let Some(err) = admission {
-            return Some(self.fail_end(
-                ErrorCode::InvalidInput,
-                err.0,
-                Phase::Guest,
-                EndState::Failed,
-            ));
+            return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
         }
         match outcome? {
             Outcome::Value(json) => {
                 let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
                 match self.output.deliver_value(entries, &json) {
                     Ok((output, value)) => {
-                        let result = CellResult::Completed {
-                            value,
-                            output,
-                            warnings: Vec::new(),
-                            telemetry: self.telemetry,
-                        };
+                        let result =
+                            CellResult::Completed { value, output, warnings: Vec::new(), telemetry: self.telemetry };
                         Some(self.finish(result, EndState::Completed))
                     }
-                    Err(e) => Some(self.fail_end(
-                        ErrorCode::OutputLimitExceeded,
-                        e.0,
-                        Phase::Guest,
-                        EndState::Failed,
-                    )),
+                    Err(e) => Some(self.fail_end(ErrorCode::OutputLimitExceeded, e.0, Phase::Guest, EndState::Failed)),
                 }
             }
             Outcome::Error(error) => {
                 let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes);
-                let phase = if code == ErrorCode::InvalidInput {
-                    Phase::Input
-                } else {
-                    Phase::Guest
-                };
+                let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
                 Some(self.fail_end(code, message, phase, EndState::Failed))
             }
         }
@@ -444,34 +382,17 @@ impl CellState {
             return None;
         }
         Some(if self.control.is_aborted() {
-            (
-                ErrorCode::Aborted,
-                EndState::Aborted,
-                "code mode execution aborted".to_owned(),
-            )
+            (ErrorCode::Aborted, EndState::Aborted, "code mode execution aborted".to_owned())
         } else {
-            let budget = if self.mode.is_headless() {
-                self.limits.headless_timeout
-            } else {
-                self.limits.timeout
-            };
-            (
-                ErrorCode::Timeout,
-                EndState::TimedOut,
-                report::timeout_message(budget),
-            )
+            let budget = if self.mode.is_headless() { self.limits.headless_timeout } else { self.limits.timeout };
+            (ErrorCode::Timeout, EndState::TimedOut, report::timeout_message(budget))
         })
     }
 
     fn out_of_budget(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
         if self.mode.is_headless() {
             let message = report::timeout_message(self.limits.headless_timeout);
-            return self.fail_end(
-                ErrorCode::Timeout,
-                message,
-                Phase::Guest,
-                EndState::TimedOut,
-            );
+            return self.fail_end(ErrorCode::Timeout, message, Phase::Guest, EndState::TimedOut);
         }
         self.park(myself, WaitReason::PendingTools)
     }
@@ -501,9 +422,7 @@ impl CellState {
             return;
         }
         self.wake_at = Some(at);
-        myself.send_after(at.saturating_duration_since(Instant::now()), || {
-            CellMsg::Wake
-        });
+        myself.send_after(at.saturating_duration_since(Instant::now()), || CellMsg::Wake);
     }
 
     fn take_output(&mut self) -> codemode_bridge::Output {
@@ -514,13 +433,7 @@ impl CellState {
     fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
         let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
         let (output, error) = self.output.deliver_error(entries, error);
-        CellResult::Failed {
-            code,
-            error,
-            phase,
-            output,
-            telemetry: self.telemetry,
-        }
+        CellResult::Failed { code, error, phase, output, telemetry: self.telemetry }
     }
 
     fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
@@ -540,15 +453,11 @@ impl CellState {
     }
 
     fn finish_unobserved(&mut self, end: EndState) -> Flow {
-        let _ = self
-            .executor
-            .send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
+        let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
         Flow::Ended
     }
 }
 
 fn vm_lock(bridge: &Mutex<Bridge>) -> std::sync::MutexGuard<'_, Bridge> {
-    bridge
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

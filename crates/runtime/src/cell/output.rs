@@ -17,7 +17,8 @@ use codemode_bridge::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker}
 use serde_json::Value;
 
 /// Guidance of a truncated final value.
-const VALUE_GUIDANCE: &str = "Final value truncated to fit the output budget; return a smaller value (filter, slice or summarize it).";
+const VALUE_GUIDANCE: &str =
+    "Final value truncated to fit the output budget; return a smaller value (filter, slice or summarize it).";
 /// Ends an error message cut to fit.
 const ERROR_SUFFIX: &str = " [error truncated]";
 /// An error always keeps at least this many bytes, budget or not: the model
@@ -72,13 +73,11 @@ impl OutputLedger {
         // A marker with an empty prefix still fits nearly any budget; if even
         // that does not, it is delivered anyway: omitting output silently
         // would be worse than a few bytes over.
-        let marker = TruncationMarker::fit(&json, room, TRUNCATED_GUIDANCE).unwrap_or_else(|| {
-            TruncationMarker {
-                truncated: true,
-                omitted_bytes: json.len(),
-                guidance: TRUNCATED_GUIDANCE.to_owned(),
-                prefix: String::new(),
-            }
+        let marker = TruncationMarker::fit(&json, room, TRUNCATED_GUIDANCE).unwrap_or_else(|| TruncationMarker {
+            truncated: true,
+            omitted_bytes: json.len(),
+            guidance: TRUNCATED_GUIDANCE.to_owned(),
+            prefix: String::new(),
         });
         self.charge(marker.json_len());
         Output::Truncated(marker)
@@ -98,11 +97,7 @@ impl OutputLedger {
         value_json: &str,
     ) -> Result<(Output, Value), OutputLimitExceeded> {
         let room = self.remaining();
-        let output_len = if entries.is_empty() {
-            0
-        } else {
-            entries_json(&entries).len()
-        };
+        let output_len = if entries.is_empty() { 0 } else { entries_json(&entries).len() };
         if value_json.len() + output_len <= room {
             self.charge(value_json.len());
             let output = self.fit(entries, room - value_json.len());
@@ -132,26 +127,16 @@ impl OutputLedger {
 
     /// Output and error message of a failed cell. The error keeps its head
     /// and at least `ERROR_FLOOR` bytes.
-    pub(crate) fn deliver_error(
-        &mut self,
-        entries: Vec<OutputEntry>,
-        error: String,
-    ) -> (Output, String) {
+    pub(crate) fn deliver_error(&mut self, entries: Vec<OutputEntry>, error: String) -> (Output, String) {
         let room = self.remaining();
         let error_len = json_string_len(&error);
-        let output_len = if entries.is_empty() {
-            0
-        } else {
-            entries_json(&entries).len()
-        };
+        let output_len = if entries.is_empty() { 0 } else { entries_json(&entries).len() };
         if error_len + output_len <= room {
             self.charge(error_len);
             let output = self.fit(entries, room - error_len);
             return (output, error);
         }
-        let error_room = room
-            .saturating_sub(OUTPUT_FLOOR.min(output_len))
-            .max(ERROR_FLOOR);
+        let error_room = room.saturating_sub(OUTPUT_FLOOR.min(output_len)).max(ERROR_FLOOR);
         let error = if error_len <= error_room {
             error
         } else {
@@ -191,14 +176,9 @@ mod tests {
         let mut ledger = OutputLedger::new(1024);
         assert!(ledger.deliver(text(exact)).entries().is_some());
         let mut ledger = OutputLedger::new(1024);
-        let Output::Truncated(marker) = ledger.deliver(text(exact + 1)) else {
-            panic!("not truncated")
-        };
+        let Output::Truncated(marker) = ledger.deliver(text(exact + 1)) else { panic!("not truncated") };
         assert!(marker.json_len() <= 768);
-        assert_eq!(
-            marker.prefix.len() + marker.omitted_bytes,
-            entries_json(&text(exact + 1)).len()
-        );
+        assert_eq!(marker.prefix.len() + marker.omitted_bytes, entries_json(&text(exact + 1)).len());
     }
 
     #[test]

@@ -11,20 +11,11 @@ use crate::source::{self, Refusal};
 pub(crate) fn guest_error(error: &GuestError, memory_limit: usize) -> (ErrorCode, String) {
     match error {
         GuestError::Thrown(text) => (ErrorCode::InternalError, format!("Uncaught {text}")),
-        GuestError::Error {
-            name,
-            message,
-            stack,
-        } => {
+        GuestError::Error { name, message, stack } => {
             if name == "ReferenceError"
-                && ["require", "module", "process"]
-                    .iter()
-                    .any(|m| message == &format!("{m} is not defined"))
+                && ["require", "module", "process"].iter().any(|m| message == &format!("{m} is not defined"))
             {
-                return (
-                    ErrorCode::InvalidInput,
-                    Refusal::Module.message().to_owned(),
-                );
+                return (ErrorCode::InvalidInput, Refusal::Module.message().to_owned());
             }
             let mut text = format!("{name}: {message}");
             if name == "InternalError" && message == "out of memory" {
@@ -62,10 +53,7 @@ mod tests {
             message: "bad".into(),
             stack: "    at <anonymous> (user.js:3:7)\n    at run (codemode:prelude:1:1)\n".into(),
         };
-        assert_eq!(
-            guest_error(&e, 1).1,
-            "TypeError: bad\n    at <anonymous> (user.js:2:7)\n"
-        );
+        assert_eq!(guest_error(&e, 1).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
     }
 
     #[test]

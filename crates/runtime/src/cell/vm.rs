@@ -13,8 +13,8 @@ use codemode_bridge::OutputEntry;
 use rquickjs::context::EvalOptions;
 use rquickjs::function::Opt;
 use rquickjs::{
-    Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object,
-    Runtime, Value, WriteOptions,
+    Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object, Runtime, Value,
+    WriteOptions,
 };
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome};
@@ -30,18 +30,11 @@ fn prelude_bytecode() -> Result<&'static [u8], StartError> {
     static BYTECODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
     BYTECODE
         .get_or_init(|| {
-            let source = format!(
-                "export default {};",
-                PRELUDE.trim_end().trim_end_matches(';')
-            );
+            let source = format!("export default {};", PRELUDE.trim_end().trim_end_matches(';'));
             let runtime = Runtime::new().map_err(|e| e.to_string())?;
             let context = Context::full(&runtime).map_err(|e| e.to_string())?;
             context.with(|ctx| {
-                let options = WriteOptions {
-                    strip_source: true,
-                    strip_debug: true,
-                    ..WriteOptions::default()
-                };
+                let options = WriteOptions { strip_source: true, strip_debug: true, ..WriteOptions::default() };
                 Module::declare(ctx.clone(), PRELUDE_MODULE, source)
                     .and_then(|m| m.write(options))
                     .map_err(|e| format!("the guest prelude does not compile: {e}"))
@@ -53,12 +46,8 @@ fn prelude_bytecode() -> Result<&'static [u8], StartError> {
 
 fn load_prelude<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, StartError> {
     let bytecode = prelude_bytecode()?;
-    let fail =
-        |e: rquickjs::Error| StartError::Engine(format!("the guest prelude failed to load: {e}"));
-    #[expect(
-        unsafe_code,
-        reason = "loading bytecode is unsafe in general; this bytecode is our own"
-    )]
+    let fail = |e: rquickjs::Error| StartError::Engine(format!("the guest prelude failed to load: {e}"));
+    #[expect(unsafe_code, reason = "loading bytecode is unsafe in general; this bytecode is our own")]
     // SAFETY: the bytes were written by `Module::write` in this process,
     // by the same QuickJS build, from the prelude source compiled in.
     let module = unsafe { Module::load(ctx.clone(), bytecode) }.map_err(fail)?;
@@ -172,9 +161,7 @@ pub(crate) struct Vm {
 fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
     // A panic while holding the lock already fails the cell; its state is
     // still consistent enough to report from.
-    bridge
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Vm {
@@ -194,12 +181,7 @@ impl Vm {
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
-        let vm = Self {
-            context,
-            _runtime: runtime,
-            bridge,
-            control,
-        };
+        let vm = Self { context, _runtime: runtime, bridge, control };
         vm.install(tool_names)?;
         Ok(vm)
     }
@@ -223,10 +205,7 @@ impl Vm {
                 names.set(i, name.as_str()).map_err(engine)?;
             }
             let prelude = load_prelude(&ctx)?;
-            let api: Object = prelude
-                .call((host, names))
-                .catch(&ctx)
-                .map_err(|e| StartError::Engine(e.to_string()))?;
+            let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
             let settle: Function = api.get("settle").map_err(engine)?;
             let run: Function = api.get("run").map_err(engine)?;
             if ctx.store_userdata(Hooks { settle, run }).is_err() {
@@ -283,10 +262,7 @@ impl Vm {
                 if let Err(err) = settle.call::<_, ()>((s.id as f64, s.ok, value)).catch(&ctx) {
                     let mut bridge = lock(&self.bridge);
                     if bridge.outcome.is_none() {
-                        bridge.outcome = Some(Outcome::Error(caught_to_guest(
-                            &err,
-                            "in a setTimeout callback",
-                        )));
+                        bridge.outcome = Some(Outcome::Error(caught_to_guest(&err, "in a setTimeout callback")));
                     }
                     return;
                 }
@@ -339,15 +315,11 @@ impl Vm {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, delay: f64| {
                 // The prelude has already made `delay` a finite integer ≥ 0.
                 let id = lock(&b).submit_timer(delay.clamp(0.0, 1e15) as u64);
-                id.map(|id| id as f64)
-                    .map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
+                id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
-        host.set(
-            "cancel",
-            Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?,
-        )?;
+        host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "emit",
@@ -369,10 +341,7 @@ impl Vm {
             Function::new(ctx.clone(), move |ok: bool, payload: Value<'js>| {
                 let outcome = if ok {
                     Outcome::Value(
-                        payload
-                            .as_string()
-                            .and_then(|s| s.to_string().ok())
-                            .unwrap_or_else(|| "null".into()),
+                        payload.as_string().and_then(|s| s.to_string().ok()).unwrap_or_else(|| "null".into()),
                     )
                 } else {
                     Outcome::Error(describe_error_object(&payload))
@@ -387,11 +356,7 @@ impl Vm {
     }
 }
 
-fn eval<'js, V: rquickjs::FromJs<'js>>(
-    ctx: &Ctx<'js>,
-    source: &str,
-    file: &str,
-) -> rquickjs::Result<V> {
+fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str) -> rquickjs::Result<V> {
     let mut options = EvalOptions::default();
     options.global = true;
     options.strict = false;
@@ -427,17 +392,8 @@ fn caught_to_guest(err: &CaughtError<'_>, context: &str) -> GuestError {
     match err {
         CaughtError::Exception(e) => {
             let message = e.message().unwrap_or_default();
-            let name = e
-                .as_object()
-                .get::<_, Option<String>>("name")
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| "Error".into());
-            GuestError::Error {
-                name,
-                message: format!("{message} ({context})"),
-                stack: e.stack().unwrap_or_default(),
-            }
+            let name = e.as_object().get::<_, Option<String>>("name").ok().flatten().unwrap_or_else(|| "Error".into());
+            GuestError::Error { name, message: format!("{message} ({context})"), stack: e.stack().unwrap_or_default() }
         }
         CaughtError::Value(v) => GuestError::Thrown(format!("{v:?} ({context})")),
         CaughtError::Error(e) => GuestError::Thrown(format!("{e} ({context})")),
@@ -447,10 +403,7 @@ fn caught_to_guest(err: &CaughtError<'_>, context: &str) -> GuestError {
 /// `SyntaxError at user.js:LINE:COL: message…` with user-relative lines.
 fn syntax_message(err: &CaughtError<'_>) -> String {
     let (message, stack) = match err {
-        CaughtError::Exception(e) => (
-            e.message().unwrap_or_default(),
-            e.stack().unwrap_or_default(),
-        ),
+        CaughtError::Exception(e) => (e.message().unwrap_or_default(), e.stack().unwrap_or_default()),
         other => (other.to_string(), String::new()),
     };
     let location = crate::source::first_user_location(&stack)
