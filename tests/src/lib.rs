@@ -25,12 +25,20 @@ impl Tool for Noop {
 /// Echoes its input back as `{name, input}`.
 pub struct Echo;
 
+/// The reference harness's plugin tool input: `{value?: string}`.
+pub fn value_schema() -> Value {
+    json!({"type": "object", "properties": {"value": {"type": "string"}}, "additionalProperties": false})
+}
+
 impl Tool for Echo {
     fn name(&self) -> &str {
         "echo_tool"
     }
     fn description(&self) -> &str {
         "Echoes its input."
+    }
+    fn input_schema(&self) -> Value {
+        value_schema()
     }
     fn call(&self, input: Value) -> ToolFuture<'_> {
         Box::pin(async move { Ok(ToolOutput::json(json!({"name": "echo_tool", "input": input}))) })
@@ -62,6 +70,33 @@ impl Tool for SleepMs {
             finished.fetch_add(1, Ordering::SeqCst);
             Ok(ToolOutput::json(json!({"slept": ms})))
         })
+    }
+}
+
+/// A plugin tool with a declared output `{ok: boolean}`; returns whatever
+/// `{ok}` it is given, so tests can break its contract.
+pub struct ContractTool;
+
+impl Tool for ContractTool {
+    fn name(&self) -> &str {
+        "contract_tool"
+    }
+    fn label(&self) -> Option<&str> {
+        Some("Contract tool")
+    }
+    fn description(&self) -> &str {
+        "Returns {ok} exactly as given."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"ok": {}}})
+    }
+    fn output_schema(&self) -> Option<Value> {
+        Some(
+            json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"], "additionalProperties": false}),
+        )
+    }
+    fn call(&self, input: Value) -> ToolFuture<'_> {
+        Box::pin(async move { Ok(ToolOutput::json(json!({"ok": input.get("ok").cloned().unwrap_or(Value::Null)}))) })
     }
 }
 
@@ -104,6 +139,7 @@ pub async fn runtime_with(limits: Limits) -> CodeMode {
         .tool(SleepMs::default())
         .tool(FailTool)
         .tool(PanicTool)
+        .tool(ContractTool)
         .start()
         .await
         .expect("runtime starts")

@@ -22,6 +22,8 @@ const INPUT: Bounds =
     Bounds { max_len: 300, max_depth: 4, max_props: 16, annotate_numbers: true, require_closed: false };
 const OUTPUT: Bounds =
     Bounds { max_len: 800, max_depth: 6, max_props: 22, annotate_numbers: false, require_closed: true };
+const DECLARATION: Bounds =
+    Bounds { max_len: 32_768, max_depth: 8, max_props: 256, annotate_numbers: true, require_closed: false };
 const MAX_NAME: usize = 128;
 const MAX_UNION: usize = 5;
 const MAX_ENUM: usize = 8;
@@ -40,6 +42,15 @@ pub fn input_hint(schema: &Value) -> String {
     let mut r = Renderer { bounds: INPUT, complete: true };
     let text = r.render(schema, 0);
     if text.chars().count() > r.bounds.max_len { "{ ... }".to_owned() } else { text }
+}
+
+/// The TypeScript type of `schema` for a `.d.ts` declaration (8 levels,
+/// 32 KiB); `unknown` for what it cannot express.
+#[must_use]
+pub fn declaration_type(schema: &Value) -> String {
+    let mut r = Renderer { bounds: DECLARATION, complete: true };
+    let text = r.render(schema, 0);
+    if text.chars().count() > r.bounds.max_len { "unknown".to_owned() } else { text }
 }
 
 /// The output hint of a trusted output schema, only when it is complete.

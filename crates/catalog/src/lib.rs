@@ -10,13 +10,17 @@
 //! Everything here is plain data and pure functions; the runtime owns the
 //! actors that use them.
 
+mod actor;
 pub mod collate;
+pub mod files;
 pub mod hints;
 pub mod index;
 pub mod naming;
 mod registry;
 pub mod schema;
+pub mod search;
 mod tool;
 
+pub use actor::{Catalog, CatalogArgs, SearchConfig, SearchError};
 pub use registry::{Registry, RegistryError, ToolEntry, ToolMetadata};
 pub use tool::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};

@@ -3,13 +3,13 @@
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
-use codemode_catalog::{Registry, Tool};
+use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
 
 use crate::cell::CellMode;
 use crate::error::CodeModeError;
-use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg};
+use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg, new_run_id, start_catalog};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
 
@@ -83,13 +83,24 @@ impl CodeModeBuilder {
     pub async fn start(self) -> Result<CodeMode, CodeModeError> {
         self.limits.validate()?;
         let tools = Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
-        let tool_names = Arc::new(tools.entries().iter().map(|e| e.metadata.callable_name.clone()).collect());
         let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let limits = Arc::new(self.limits);
-        let config = Arc::new(ExecutorConfig { limits: Arc::clone(&limits), tools, tool_names, js });
-        let (executor, _) =
-            Actor::spawn(None, CellExecutor, config).await.map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let catalog = Catalog::named(format!("codemode-catalog-{}", new_run_id()));
+        let config = Arc::new(ExecutorConfig {
+            limits: Arc::clone(&limits),
+            tools,
+            catalog,
+            search: SearchConfig::default(),
+            js,
+        });
+        let (executor, _) = Actor::spawn(None, CellExecutor, Arc::clone(&config))
+            .await
+            .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        if let Err(e) = start_catalog(&executor, &config).await {
+            executor.stop(None);
+            return Err(CodeModeError::Start(e));
+        }
         Ok(CodeMode { inner: Arc::new(Inner { executor, limits }) })
     }
 }

@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode};
-use codemode_catalog::Registry;
+use codemode_catalog::{Catalog, CatalogArgs, Registry, SearchConfig};
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::cell::vm::CellControl;
@@ -83,7 +83,8 @@ pub(crate) enum ExecutorMsg {
 pub(crate) struct ExecutorConfig {
     pub limits: Arc<Limits>,
     pub tools: Registry,
-    pub tool_names: Arc<Vec<String>>,
+    pub catalog: Catalog,
+    pub search: SearchConfig,
     pub js: JsThreads,
 }
 
@@ -123,6 +124,9 @@ impl Actor for CellExecutor {
     }
 
     async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
+        if let Some(catalog) = ractor::registry::where_is(state.config.catalog.name()) {
+            catalog.stop(None);
+        }
         for entry in state.cells.values() {
             if let Some(control) = &entry.control {
                 control.abort();
@@ -184,20 +188,42 @@ impl Actor for CellExecutor {
 
     async fn handle_supervisor_evt(
         &self,
-        _: ActorRef<ExecutorMsg>,
+        myself: ActorRef<ExecutorMsg>,
         event: SupervisionEvent,
         state: &mut ExecutorState,
     ) -> Result<(), ActorProcessingErr> {
         // The default would stop the executor when any cell ends; a cell's
         // end or crash concerns that cell alone.
         // A cell reports its own end (`Ended`) before it stops; only a crash
-        // needs the supervisor.
-        if let SupervisionEvent::ActorFailed(cell, _) = event
-            && let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned()
-        {
-            state.forget(&run_id, EndState::Crashed);
+        // needs the supervisor. A crashed catalog is restarted under its
+        // name, where every cell's handle looks for it.
+        if let SupervisionEvent::ActorFailed(cell, _) = event {
+            if cell.get_name().as_deref() == Some(state.config.catalog.name()) {
+                restart_catalog(&myself, &state.config).await;
+            } else if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {
+                state.forget(&run_id, EndState::Crashed);
+            }
         }
         Ok(())
+    }
+}
+
+/// Starts the catalog actor, linked to the executor.
+pub(crate) async fn start_catalog(executor: &ActorRef<ExecutorMsg>, config: &ExecutorConfig) -> Result<(), String> {
+    let args = CatalogArgs { registry: config.tools.clone(), config: config.search };
+    Catalog::spawn(config.catalog.name().to_owned(), args, Some(executor.get_cell()))
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+async fn restart_catalog(executor: &ActorRef<ExecutorMsg>, config: &ExecutorConfig) {
+    // The failed actor's name is released when it stops; retry briefly.
+    for attempt in 0..10_u64 {
+        if start_catalog(executor, config).await.is_ok() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10 * (attempt + 1))).await;
     }
 }
 
@@ -243,7 +269,7 @@ impl ExecutorState {
                 let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
                 let _ = executor.send_message(ExecutorMsg::Ended(spawn_id.clone(), EndState::Failed));
             };
-            let vm = match spare::take(&config.limits, &config.tool_names) {
+            let vm = match spare::take(&config.limits, &config.tools) {
                 Ok(vm) => vm,
                 Err(e) => return unavailable(reply, format!("{e:?}")),
             };
@@ -254,6 +280,7 @@ impl ExecutorState {
                 mode,
                 limits: Arc::clone(&config.limits),
                 tools: config.tools.clone(),
+                catalog: config.catalog.clone(),
                 vm,
                 executor: executor.clone(),
                 lease,
@@ -262,7 +289,7 @@ impl ExecutorState {
                 Ok((actor, _)) => {
                     let _ = executor.send_message(ExecutorMsg::Registered(spawn_id.clone(), actor.clone(), control));
                     let _ = actor.send_message(CellMsg::Start(reply));
-                    spare::refill_later(Arc::clone(&config.limits), Arc::clone(&config.tool_names));
+                    spare::refill_later(Arc::clone(&config.limits), config.tools.clone());
                 }
                 Err(e) => unavailable(reply, e.to_string()),
             }

@@ -18,6 +18,14 @@ pub(crate) enum Submitted {
     Yield { id: u64, reason: Option<String> },
     /// `setTimeout`'s host side.
     Timer { id: u64, delay_ms: u64 },
+    /// `catalog.search(query, {limit})`.
+    Search { id: u64, query: String, limit: Option<f64> },
+    /// A catalog handle's `describe()`.
+    Describe { id: u64, tool: usize },
+    /// `API.list(prefix)`.
+    ApiList { id: u64, prefix: String },
+    /// `API.read(path)`.
+    ApiRead { id: u64, path: String },
 }
 
 /// A guest error, as the prelude described it.
@@ -126,6 +134,12 @@ impl Bridge {
 
     /// Admits a tool call, or records the sticky queue-limit error.
     pub(crate) fn submit_call(&mut self, tool: usize, input: String) -> Result<u64, AdmissionError> {
+        self.submit_ordinary(|id| Submitted::Call { id, tool, input })
+    }
+
+    /// Admits an ordinary request (tool call, search, describe, API file):
+    /// these share the in-flight and queue bounds.
+    pub(crate) fn submit_ordinary(&mut self, request: impl FnOnce(u64) -> Submitted) -> Result<u64, AdmissionError> {
         let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
         if self.outstanding_calls >= capacity {
             let err = AdmissionError(format!(
@@ -138,7 +152,7 @@ impl Bridge {
         }
         self.outstanding_calls += 1;
         let id = self.next_id();
-        self.submitted.push(Submitted::Call { id, tool, input });
+        self.submitted.push(request(id));
         Ok(id)
     }
 

@@ -58,9 +58,11 @@ pub(crate) struct HostWork {
     timers: BinaryHeap<Reverse<(Instant, u64)>>,
     live_timers: HashMap<u64, String>,
     yields: Vec<(u64, String, Option<String>)>,
+    /// Other host requests running as tasks (catalog searches).
+    others: Tasks,
     /// Settled, not yet delivered to the guest.
     pub ready: Vec<Settlement>,
-    counters: [u32; 3],
+    counters: [u32; 4],
 }
 
 /// Sends a finished tool call back to its cell.
@@ -76,8 +78,9 @@ impl HostWork {
             timers: BinaryHeap::new(),
             live_timers: HashMap::new(),
             yields: Vec::new(),
+            others: Tasks::default(),
             ready: Vec::new(),
-            counters: [0; 3],
+            counters: [0; 4],
         }
     }
 
@@ -85,15 +88,34 @@ impl HostWork {
         let slot = match method {
             "callValue" => 0,
             "sleep" => 1,
-            _ => 2,
+            "yield" => 2,
+            _ => 3,
         };
         self.counters[slot] += 1;
         format!("bridge:{method}:{}", self.counters[slot])
     }
 
-    /// Whether any tool call is running or queued.
+    /// Whether any tool call or other host request is running or queued.
     pub(crate) fn has_calls(&self) -> bool {
-        !self.in_flight.0.is_empty() || !self.queue.is_empty()
+        !self.in_flight.0.is_empty() || !self.queue.is_empty() || !self.others.0.is_empty()
+    }
+
+    /// Runs a host request other than a tool call as a task on this thread.
+    pub(crate) fn spawn_other(&mut self, id: u64, method: &str, task: impl Future<Output = ()> + Send + 'static) {
+        let bridge_id = self.bridge_id(method);
+        let task = tokio::spawn(task);
+        self.others.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
+    }
+
+    /// A task started with `spawn_other` finished; false when it was
+    /// cancelled meanwhile.
+    pub(crate) fn other_done(&mut self, id: u64) -> bool {
+        self.others.0.remove(&id).is_some()
+    }
+
+    /// Settles a request at once.
+    pub(crate) fn settle_now(&mut self, settlement: Settlement) {
+        self.ready.push(settlement);
     }
 
     pub(crate) fn has_timers(&self) -> bool {
@@ -229,6 +251,7 @@ impl HostWork {
     /// Outstanding work in creation order, as the model sees it.
     pub(crate) fn pending_calls(&self) -> Vec<PendingCall> {
         let mut all: Vec<(u64, &str)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id.as_str())).collect();
+        all.extend(self.others.0.iter().map(|(id, c)| (*id, c.bridge_id.as_str())));
         all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id.as_str())));
         all.extend(self.live_timers.iter().map(|(id, b)| (*id, b.as_str())));
         all.extend(self.yields.iter().map(|(id, b, _)| (*id, b.as_str())));

@@ -8,6 +8,7 @@
 //! results are delivered when the next window opens.
 
 mod bridge;
+mod catalog_api;
 mod host;
 mod output;
 mod report;
@@ -18,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
-use codemode_catalog::Registry;
+use codemode_catalog::{Catalog, Registry};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::executor::{EndState, ExecutorMsg};
@@ -59,6 +60,7 @@ pub(crate) struct CellArgs {
     pub mode: CellMode,
     pub limits: Arc<Limits>,
     pub tools: Registry,
+    pub catalog: Catalog,
     pub vm: Vm,
     pub executor: ActorRef<ExecutorMsg>,
     pub lease: ThreadLease,
@@ -77,6 +79,8 @@ pub(crate) enum CellMsg {
     Dispose,
     /// A spawned tool call finished.
     ToolDone(u64, Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>),
+    /// A catalog search finished.
+    SearchDone(u64, Result<Vec<usize>, codemode_catalog::SearchError>),
     /// A timer may be due, or the window's deadline may have passed.
     Wake,
     /// The parked cell's idle TTL ran out (for the park numbered `epoch`).
@@ -102,6 +106,9 @@ pub(crate) struct CellState {
     vm: Vm,
     wrapped: String,
     notify: Notify,
+    tools: Registry,
+    catalog: Catalog,
+    myself: ActorRef<CellMsg>,
     window: Option<Window>,
     wake_at: Option<Instant>,
     park_epoch: u64,
@@ -133,7 +140,10 @@ impl Actor for CellActor {
         Ok(CellState {
             run_id: args.run_id,
             mode: args.mode,
-            host: HostWork::new(args.tools, args.limits.max_in_flight),
+            host: HostWork::new(args.tools.clone(), args.limits.max_in_flight),
+            tools: args.tools,
+            catalog: args.catalog,
+            myself: myself.clone(),
             output: OutputLedger::new(args.limits.max_output_bytes),
             limits: args.limits,
             executor: args.executor,
@@ -174,6 +184,14 @@ impl Actor for CellActor {
                 if state.host.complete(id, result) {
                     state.release_call_slot(1);
                     state.host.pump(&state.notify);
+                }
+                state.advance_if_observed(&myself)
+            }
+            CellMsg::SearchDone(id, result) => {
+                if state.host.other_done(id) {
+                    let remaining = state.output.remaining();
+                    state.host.settle_now(catalog_api::search_reply(&state.tools, id, result, remaining));
+                    state.release_call_slot(1);
                 }
                 state.advance_if_observed(&myself)
             }
@@ -336,6 +354,28 @@ impl CellState {
                 Submitted::Yield { id, reason } => {
                     self.telemetry.yield_count += 1;
                     self.host.add_yield(id, reason);
+                }
+                Submitted::Search { id, query, limit } => {
+                    self.telemetry.search_count += 1;
+                    let catalog = self.catalog.clone();
+                    let me = self.myself.clone();
+                    self.host.spawn_other(id, "search", async move {
+                        let result = catalog.search(query, limit).await;
+                        let _ = me.send_message(CellMsg::SearchDone(id, result));
+                    });
+                }
+                Submitted::Describe { id, tool } => {
+                    self.telemetry.describe_count += 1;
+                    settled_inline += 1;
+                    self.host.settle_now(catalog_api::describe(&self.tools, id, tool));
+                }
+                Submitted::ApiList { id, prefix } => {
+                    settled_inline += 1;
+                    self.host.settle_now(catalog_api::list(&self.tools, id, &prefix));
+                }
+                Submitted::ApiRead { id, path } => {
+                    settled_inline += 1;
+                    self.host.settle_now(catalog_api::read(&self.tools, id, &path));
                 }
             }
         }

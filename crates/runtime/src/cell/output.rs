@@ -47,7 +47,8 @@ impl OutputLedger {
         Self { budget, used: 0 }
     }
 
-    fn remaining(&self) -> usize {
+    /// Bytes of the budget not yet delivered.
+    pub(crate) fn remaining(&self) -> usize {
         self.budget.saturating_sub(self.used)
     }
 

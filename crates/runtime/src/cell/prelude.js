@@ -7,6 +7,11 @@
 (function (host, toolNames) {
   "use strict";
   const hostCall = host.call;
+  const hostMeta = host.meta;
+  const hostSearch = host.search;
+  const hostDescribe = host.describe;
+  const hostApiList = host.apiList;
+  const hostApiRead = host.apiRead;
   const hostYield = host.yield;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
@@ -60,6 +65,57 @@
   const setPrototypeOf = O.setPrototypeOf;
   const createObject = O.create;
 
+  // ---- catalog handles (GA-8) ---------------------------------------------
+  // A handle is a callable function carrying its tool's metadata as
+  // enumerable properties, plus describe() and toJSON(). Handles are made on
+  // first use from metadata the host returns synchronously, cached (the same
+  // tool gives the same object) and frozen.
+  const handles = new Map();       // registry index -> handle
+  const handleMetadata = new WeakMap(); // handle -> metadata (plain data)
+  function handle(index) {
+    let h = handles.get(index);
+    if (h !== undefined) return h;
+    const meta = JSON.parse(hostMeta(index));
+    h = function (input) { return request(hostCall, index, input); };
+    defineProperty(h, "name", { value: meta.callableName });
+    const keys = objectKeys(meta);
+    for (let i = 0; i < keys.length; i++) {
+      defineProperty(h, keys[i], { value: meta[keys[i]], enumerable: true });
+    }
+    defineProperty(h, "describe", { value: function describe() { return request(hostDescribe, index); } });
+    defineProperty(h, "toJSON", { value: function toJSON() { return JSON.parse(JSON.stringify(meta)); } });
+    freeze(h);
+    handles.set(index, h);
+    handleMetadata.set(h, meta);
+    return h;
+  }
+  let allHandles;
+  const catalog = freeze({
+    search(query, options) {
+      if (typeof query !== "string") return Promise.reject(new TypeError("search query must be a string."));
+      const limit = options !== undefined && options !== null ? options.limit : undefined;
+      if (limit !== undefined && typeof limit !== "number") {
+        return Promise.reject(new RangeError("limit must be a positive integer."));
+      }
+      return request(hostSearch, query, limit).then((indexes) => freeze(indexes.map(handle)));
+    },
+    all() {
+      if (allHandles === undefined) allHandles = freeze(toolNames.map((_, i) => handle(i)));
+      return allHandles;
+    },
+  });
+  const API = freeze({
+    list(prefix) {
+      return request(hostApiList, prefix === undefined || prefix === null ? "" : String(prefix));
+    },
+    read(path) {
+      if (typeof path !== "string" || path.length === 0) {
+        return Promise.reject(new TypeError("API.read path must be a non-empty string."));
+      }
+      return request(hostApiRead, path);
+    },
+  });
+
   // Both projections walk the value depth-first into null-prototype copies.
   // Output projection (text/json, `dataOnly`): data properties only —
   // getters and toJSON never run. Final-value projection: properties are
@@ -85,7 +141,11 @@
         case "string": case "boolean": return value;
         case "number": return value === value && value !== Infinity && value !== -Infinity ? value : null;
         case "bigint": return String(value);
-        case "undefined": case "function": case "symbol": return undefined;
+        case "function": {
+          const meta = handleMetadata.get(value);
+          return meta === undefined ? undefined : walk(meta);
+        }
+        case "undefined": case "symbol": return undefined;
       }
       if (value === null) return null;
       for (let i = 0; i < stack.length; i++) {
@@ -184,7 +244,10 @@
       case "undefined": return "undefined";
       case "bigint": return cutUnits(String(value), MAX_STRING) + "n";
       case "symbol": return String(value);
-      case "function": return "[Function]";
+      case "function": {
+        const meta = handleMetadata.get(value);
+        return meta === undefined ? "[Function]" : inspect(meta, depth, state, path);
+      }
     }
     if (value === null) return null;
     if (path.includes(value)) return "[Circular]";
@@ -407,6 +470,8 @@
   install("TextEncoder", TextEncoder);
   install("TextDecoder", TextDecoder);
   install("console", console);
+  install("catalog", catalog);
+  install("API", API);
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];

@@ -9,6 +9,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use codemode_catalog::Registry;
+
 use super::vm::{StartError, Vm};
 use crate::limits::Limits;
 
@@ -17,23 +19,23 @@ thread_local! {
 }
 
 /// The thread's spare engine, or a freshly prepared one.
-pub(crate) fn take(limits: &Limits, tool_names: &[String]) -> Result<Vm, StartError> {
+pub(crate) fn take(limits: &Limits, tools: &Registry) -> Result<Vm, StartError> {
     match SPARE.with(RefCell::take) {
         Some(vm) => Ok(vm),
-        None => Vm::prepare(limits, tool_names),
+        None => Vm::prepare(limits, tools),
     }
 }
 
 /// Prepares a new spare once the thread has run what is already queued
 /// (the cell that took the spare answers first).
-pub(crate) fn refill_later(limits: Arc<Limits>, tool_names: Arc<Vec<String>>) {
+pub(crate) fn refill_later(limits: Arc<Limits>, tools: Registry) {
     tokio::spawn(async move {
         tokio::task::yield_now().await;
         if SPARE.with(|s| s.borrow().is_some()) {
             return;
         }
         // A failure here is retried by the next cell, which reports it.
-        if let Ok(vm) = Vm::prepare(&limits, &tool_names) {
+        if let Ok(vm) = Vm::prepare(&limits, &tools) {
             SPARE.with(|s| *s.borrow_mut() = Some(vm));
         }
     });

@@ -17,7 +17,9 @@ use rquickjs::{
     WriteOptions,
 };
 
-use super::bridge::{Bounds, Bridge, GuestError, Outcome};
+use codemode_catalog::Registry;
+
+use super::bridge::{Bounds, Bridge, GuestError, Outcome, Submitted};
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -167,7 +169,7 @@ fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
 impl Vm {
     /// A fresh runtime and context with the cell's limits and the guest
     /// API installed. No guest code has run in it.
-    pub(crate) fn prepare(limits: &Limits, tool_names: &[String]) -> Result<Self, StartError> {
+    pub(crate) fn prepare(limits: &Limits, tools: &Registry) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let control = Arc::new(CellControl::new());
         let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
@@ -182,7 +184,7 @@ impl Vm {
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
         let vm = Self { context, _runtime: runtime, bridge, control };
-        vm.install(tool_names)?;
+        vm.install(tools)?;
         Ok(vm)
     }
 
@@ -196,13 +198,13 @@ impl Vm {
         &self.bridge
     }
 
-    fn install(&self, tool_names: &[String]) -> Result<(), StartError> {
+    fn install(&self, tools: &Registry) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
-            let host = self.host_object(&ctx).map_err(engine)?;
+            let host = self.host_object(&ctx, tools).map_err(engine)?;
             let names = Array::new(ctx.clone()).map_err(engine)?;
-            for (i, name) in tool_names.iter().enumerate() {
-                names.set(i, name.as_str()).map_err(engine)?;
+            for (i, entry) in tools.entries().iter().enumerate() {
+                names.set(i, entry.metadata.callable_name.as_str()).map_err(engine)?;
             }
             let prelude = load_prelude(&ctx)?;
             let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
@@ -278,7 +280,7 @@ impl Vm {
         }
     }
 
-    fn host_object<'js>(&self, ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &Registry) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
         let b = Arc::clone(&self.bridge);
         host.set(
@@ -318,6 +320,44 @@ impl Vm {
                 id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
             })?,
         )?;
+        // Handle metadata, looked up synchronously: serializing or reading a
+        // handle never starts a bridge request (GA-8.1).
+        let registry = tools.clone();
+        host.set(
+            "meta",
+            Function::new(ctx.clone(), move |index: u32| {
+                registry.get(index as usize).map(|e| serde_json::to_string(&e.metadata).unwrap_or_default())
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "search",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, query: String, limit: Opt<Option<f64>>| {
+                let limit = limit.0.flatten();
+                ordinary(&ctx, &b, |id| Submitted::Search { id, query, limit })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "describe",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
+                ordinary(&ctx, &b, |id| Submitted::Describe { id, tool: index as usize })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "apiList",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, prefix: String| {
+                ordinary(&ctx, &b, |id| Submitted::ApiList { id, prefix })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "apiRead",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, path: String| {
+                ordinary(&ctx, &b, |id| Submitted::ApiRead { id, path })
+            })?,
+        )?;
         let b = Arc::clone(&self.bridge);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);
@@ -354,6 +394,12 @@ impl Vm {
         )?;
         Ok(host)
     }
+}
+
+/// Admits an ordinary request or throws the sticky admission error.
+fn ordinary(ctx: &Ctx<'_>, bridge: &Mutex<Bridge>, request: impl FnOnce(u64) -> Submitted) -> rquickjs::Result<f64> {
+    let id = lock(bridge).submit_ordinary(request);
+    id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_message(ctx, &e.0))
 }
 
 fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str) -> rquickjs::Result<V> {

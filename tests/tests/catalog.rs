@@ -1,0 +1,231 @@
+//! The guest catalog: tools as globals, handles, search, describe, API files
+//! (GA-2, GA-6.1, GA-8, GA-11).
+
+use std::sync::Arc;
+
+use codemode_runtime::{CodeMode, ErrorCode, Limits, Tool, ToolFuture, ToolOutput, ToolSource};
+use codemode_tests::*;
+use serde_json::{Value, json};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_returns_frozen_cached_callable_handles_ga_8_6() {
+    let rt = runtime().await;
+    let r = exec(
+        &rt,
+        "const [h] = await catalog.search('echo'); const again = await catalog.search('echo_tool'); \
+         return [h === again[0], Object.isFrozen(again), Object.isFrozen(h), typeof h, await h({value: 'x'}), \
+                 await catalog.search('zebra')]",
+    )
+    .await;
+    assert_eq!(value(&r), &json!([true, true, true, "function", {"name": "echo_tool", "input": {"value": "x"}}, []]));
+    let telemetry = match &r {
+        codemode_runtime::CellResult::Completed { telemetry, .. } => *telemetry,
+        _ => unreachable!(),
+    };
+    assert_eq!((telemetry.search_count, telemetry.call_count, telemetry.describe_count), (3, 1, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn returned_handles_serialize_as_bounded_metadata_ga_8_1() {
+    let rt = runtime().await;
+    let r =
+        exec(&rt, "const [h] = await catalog.search('contract_tool'); json([h]); return {h, viaToJSON: h.toJSON()}")
+            .await;
+    let meta = json!({"callableName": "contract_tool", "toolName": "contract_tool", "label": "Contract tool",
+        "description": "Returns {ok} exactly as given.", "source": "openclaw", "input": "{ ok?: unknown }", "output": "{ ok: boolean }"});
+    assert_eq!(value(&r), &json!({"h": meta, "viaToJSON": meta}));
+    assert_eq!(r.output().entries().unwrap()[0], codemode_runtime::OutputEntry::Json { value: json!([meta]) });
+    let text = r.to_model_json();
+    assert!(!text.contains("openclaw:") && !text.contains("null"), "no internal ids or nulls: {text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn describe_gives_the_full_schemas_ga_8_2() {
+    let rt = runtime().await;
+    let r = exec(&rt, "const [h] = await catalog.search('contract_tool'); return await h.describe()").await;
+    let d = value(&r);
+    assert_eq!(d["name"], json!("contract_tool"));
+    assert_eq!(d["callableName"], json!("contract_tool"));
+    assert_eq!(d["parameters"], json!({"type": "object", "properties": {"ok": {}}}));
+    assert_eq!(d["outputSchema"]["required"], json!(["ok"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn catalog_all_lists_native_handles_in_registration_order_ga_8_8() {
+    let rt = runtime().await;
+    let r = exec(
+        &rt,
+        "const all = catalog.all(); return [Object.isFrozen(all), all === catalog.all(), all.map(h => h.callableName)]",
+    )
+    .await;
+    assert_eq!(
+        value(&r),
+        &json!([true, true, ["noop", "echo_tool", "sleep_ms", "fail_tool", "panic_tool", "contract_tool"]])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_input_is_a_type_error_naming_the_field_and_the_tool_does_not_run_ga_11_2() {
+    let rt = runtime().await;
+    let r = exec(&rt, "try { await echo_tool({value: 3}) } catch (e) { return [e.name, e.code, e.message] }").await;
+    let v = value(&r);
+    assert_eq!(v[0], json!("TypeError"));
+    assert_eq!(v[1], json!("input_contract"));
+    assert!(v[2].as_str().unwrap().starts_with("echo_tool input is invalid: $.value: expected string, got integer."));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trusted_output_schema_is_checked_after_the_call() {
+    let rt = runtime().await;
+    let r = exec(
+        &rt,
+        "const good = await contract_tool({ok: true}); try { await contract_tool({ok: 'yes'}) } \
+        catch (e) { return [good, e.code, e.message] }",
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!(v[0], json!({"ok": true}));
+    assert_eq!(v[1], json!("output_contract"));
+    assert!(v[2].as_str().unwrap().contains("$.ok: expected boolean, got string"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_files_are_records_with_declarations_ga_2_1_ga_2_2() {
+    let rt = runtime().await;
+    let r = exec(
+        &rt,
+        "const list = await API.list('tools/c'); const f = await API.read('tools/contract_tool.d.ts'); \
+        let missing; try { await API.read('tools/nope.d.ts') } catch (e) { missing = e.message } \
+        return {list, path: f.path, bytes: f.bytes, fn: f.content.match(/declare function \\w+/g), missing}",
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!(v["list"]["files"][0]["path"], json!("tools/contract_tool.d.ts"));
+    assert_eq!(v["fn"], json!(["declare function contract_tool"]));
+    assert_eq!(v["bytes"], v["list"]["files"][0]["bytes"]);
+    assert!(v["missing"].as_str().unwrap().contains("API.list()"));
+}
+
+struct Named(&'static str, ToolSource);
+
+impl Tool for Named {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn description(&self) -> &str {
+        "A tool with a tricky name."
+    }
+    fn source(&self) -> ToolSource {
+        self.1
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        let name = self.0;
+        Box::pin(async move { Ok(ToolOutput::json(json!({"called": name}))) })
+    }
+}
+
+async fn named_runtime(names: &[&'static str]) -> CodeMode {
+    let mut b = CodeMode::builder();
+    for n in names {
+        b = b.tool(Named(n, ToolSource::Openclaw));
+    }
+    b.start().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reserved_and_colliding_names_get_stable_suffixes_ga_6_1() {
+    let rt = named_runtime(&["catalog", "class", "llm-task", "llm_task", "9patch"]).await;
+    let r = exec(&rt, "return catalog.all().map(h => [h.toolName, h.callableName])").await;
+    let pairs: Vec<(String, String)> = serde_json::from_value(value(&r).clone()).unwrap();
+    let name = |tool: &str| pairs.iter().find(|(t, _)| t == tool).unwrap().1.clone();
+    assert!(name("catalog").starts_with("catalog_") && name("catalog").len() == "catalog_".len() + 8);
+    assert!(name("class").starts_with("class_"));
+    assert_eq!(name("llm_task"), "llm_task");
+    assert!(name("llm-task").starts_with("llm_task_"));
+    assert_eq!(name("9patch"), "tool_9patch");
+    // Every callable name is a working global, and `catalog` is still the catalog.
+    let calls = format!(
+        "return [typeof catalog.search, await {}(), await {}(), await tool_9patch()]",
+        name("catalog"),
+        name("class")
+    );
+    assert_eq!(
+        value(&exec(&rt, &calls).await),
+        &json!(["function", {"called": "catalog"}, {"called": "class"}, {"called": "9patch"}])
+    );
+    let again = named_runtime(&["catalog", "class", "llm-task", "llm_task", "9patch"]).await;
+    assert_eq!(value(&exec(&again, "return catalog.all().map(h => [h.toolName, h.callableName])").await), value(&r));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exact_callable_spelling_beats_a_case_insensitive_match_ga_8_7() {
+    let rt = named_runtime(&["Fetch", "fetch"]).await;
+    let r = exec(&rt, "return [(await catalog.search('Fetch')).map(h => h.callableName), (await catalog.search('fetch')).map(h => h.callableName), (await catalog.search('FETCH')).length]").await;
+    assert_eq!(value(&r), &json!([["Fetch"], ["fetch"], 1]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_tools_defer_their_schemas_ga_8_2() {
+    let rt = CodeMode::builder().tool(Named("client_thing", ToolSource::Client)).start().await.unwrap();
+    let r = exec(&rt, "const [h] = await catalog.search('client_thing'); return h").await;
+    assert_eq!(value(&r)["source"], json!("client"));
+    assert_eq!(value(&r)["input"], json!("unknown"));
+    assert!(value(&r).get("output").is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_limits_are_validated_and_clamped() {
+    let tools: Vec<Arc<dyn Tool>> = (0..60)
+        .map(|i| {
+            Arc::new(Named(Box::leak(format!("alpha_search_tool_{i:02}").into_boxed_str()), ToolSource::Openclaw))
+                as Arc<dyn Tool>
+        })
+        .collect();
+    let mut b = CodeMode::builder();
+    for t in tools {
+        b = b.tool_arc(t);
+    }
+    let rt = b.start().await.unwrap();
+    let r = exec(&rt, "return [(await catalog.search('tricky name')).length, (await catalog.search('tricky name', {limit: 3})).length, \
+        (await catalog.search('tricky name', {limit: 500})).length, await catalog.search('tricky', {limit: 1.5}).catch(e => e.message)]").await;
+    assert_eq!(value(&r), &json!([8, 3, 50, "limit must be a positive integer."]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_whose_matches_do_not_fit_is_refused_and_a_narrower_one_works_ga_8_6() {
+    let tools: Vec<Arc<dyn Tool>> = (0..50)
+        .map(|i| {
+            Arc::new(Named(
+                Box::leak(format!("tool_with_a_rather_long_descriptive_name_number_{i:02}").into_boxed_str()),
+                ToolSource::Openclaw,
+            )) as Arc<dyn Tool>
+        })
+        .collect();
+    let mut b = CodeMode::builder().limits(Limits { max_output_bytes: 1024, ..Limits::default() });
+    for t in tools {
+        b = b.tool_arc(t);
+    }
+    let rt = b.start().await.unwrap();
+    let r = exec(&rt, "return await catalog.search('tricky name', {limit: 50})").await;
+    let (code, error) = failure(&r);
+    assert_eq!(code, ErrorCode::InternalError);
+    assert!(regex_like(error, &["search", "narrow", "limit"]), "{error}");
+    let narrow = exec(
+        &rt,
+        "const r = await catalog.search('tricky name', {limit: 1}); return [r.length, Object.isFrozen(r), typeof r[0]]",
+    )
+    .await;
+    assert_eq!(value(&narrow), &json!([1, true, "function"]));
+}
+
+fn regex_like(text: &str, words: &[&str]) -> bool {
+    let lower = text.to_lowercase();
+    let mut at = 0;
+    for w in words {
+        match lower[at..].find(w) {
+            Some(i) => at += i + w.len(),
+            None => return false,
+        }
+    }
+    true
+}
