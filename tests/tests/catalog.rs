@@ -229,3 +229,32 @@ fn regex_like(text: &str, words: &[&str]) -> bool {
     }
     true
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_exec_description_carries_the_quick_index_without_descriptions_ga_6_2_ga_6_3() {
+    let rt = runtime().await;
+    let d = rt.exec_tool_description();
+    let text = &d.exec.description;
+    let index_at = text.find("Enabled async tool globals").expect("index present");
+    let index = &text[index_at..];
+    assert!(index.contains("- contract_tool { ok?: unknown } -> { ok: boolean }\n- echo_tool { value?: string } -> ?\n"), "{index}");
+    assert!(!text.contains("Echoes its input"), "descriptions stay deferred");
+    assert_eq!(d.wait.input_schema["required"], json!(["runId"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_index_of_1024_tools_fits_its_budget_and_is_identical_across_rebuilds_ga_6_2() {
+    async fn build() -> String {
+        let mut b = CodeMode::builder();
+        for i in 0..1024 {
+            b = b.tool(Named(Box::leak(format!("tool_{i:04}").into_boxed_str()), ToolSource::Openclaw));
+        }
+        b.start().await.unwrap().exec_tool_description().exec.description
+    }
+    let (a, b) = (build().await, build().await);
+    assert_eq!(a, b);
+    let index = &a[a.find("Enabled async tool globals").unwrap()..];
+    assert!(index.encode_utf16().count() <= 8000);
+    assert!(index.contains("- tool_0000 ") && !index.contains("- tool_1023 "));
+    assert!(index.contains("additional tools omitted from this prompt index. Use catalog.search(query); results are callable."));
+}

@@ -12,6 +12,7 @@ use crate::error::CodeModeError;
 use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg, new_run_id, start_catalog};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
+use crate::prompt::{self, ExecToolDescriptions};
 
 /// The longest `title` an `exec` accepts, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -101,13 +102,14 @@ impl CodeModeBuilder {
             executor.stop(None);
             return Err(CodeModeError::Start(e));
         }
-        Ok(CodeMode { inner: Arc::new(Inner { executor, limits }) })
+        Ok(CodeMode { inner: Arc::new(Inner { executor, limits, tools: config.tools.clone() }) })
     }
 }
 
 struct Inner {
     executor: ActorRef<ExecutorMsg>,
     limits: Arc<Limits>,
+    tools: Registry,
 }
 
 impl Drop for Inner {
@@ -143,6 +145,14 @@ impl CodeMode {
     #[must_use]
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// The model-facing `exec` and `wait` definitions: how to write cells,
+    /// the limits, and the quick index of tool globals (GA-6.2). Identical
+    /// for the same catalog and limits.
+    #[must_use]
+    pub fn exec_tool_description(&self) -> ExecToolDescriptions {
+        prompt::descriptions(&self.inner.limits, &self.inner.tools)
     }
 
     /// A session: cells of one conversation.

@@ -41,6 +41,7 @@ mod error;
 mod executor;
 mod jsthreads;
 mod limits;
+mod prompt;
 mod source;
 
 pub use cell::CellMode;
@@ -49,3 +50,4 @@ pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Tel
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
+pub use prompt::{ExecToolDescriptions, ToolDescription};

@@ -1,0 +1,132 @@
+//! The model-facing `exec` and `wait` tool definitions.
+//!
+//! The `exec` description teaches a model how to write cells — what runs,
+//! what does not, the limits, how to find tools — and ends with the quick
+//! index of tool globals (GA-6.2). It never contains tool descriptions, so
+//! catalog prose cannot steer the model.
+
+use codemode_catalog::{Registry, index};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::limits::Limits;
+
+/// One tool definition for a model: name, description, input schema.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDescription {
+    /// The tool's name (`exec` or `wait`).
+    pub name: &'static str,
+    /// What the model reads about it.
+    pub description: String,
+    /// JSON Schema of its arguments.
+    pub input_schema: Value,
+}
+
+/// The `exec` and `wait` definitions, ready to hand to a model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExecToolDescriptions {
+    /// Starts a cell.
+    pub exec: ToolDescription,
+    /// Resumes a parked cell.
+    pub wait: ToolDescription,
+}
+
+const CODE_DESCRIPTION: &str = "JavaScript run as the body of an async function: no Python, shell commands or \
+TypeScript types. Use await freely and `return` the final value; a trailing expression yields `null`. Node.js \
+modules, `require`, or `import` are not available: call the enabled tool globals.";
+
+fn exec_description(limits: &Limits, quick_index: &str) -> String {
+    let timeout = limits.timeout.as_millis();
+    let output = limits.max_output_bytes;
+    let mut text = format!(
+        "Run a JavaScript cell: a fresh context for each exec; variables never carry over to the next cell. \
+Return the final value.\n\
+- JavaScript only, never a shell command; do not retry failed shell source as code. No Node.js modules: \
+`require`/`import` are NOT available, and neither are fetch or the file system.\n\
+- Enabled tools are async global functions taking one object argument. Run independent calls together with \
+`await Promise.all([...])`.\n\
+- When the index below omits a tool: `const [tool] = await catalog.search(\"...\"); return await tool({{...}});`. \
+`await tool.describe()` gives its full schema; `API.read(\"tools/<name>.d.ts\")` its declaration.\n\
+- `-> ?` means unknown output: return the raw value first and look at it in a later exec before mapping fields.\n\
+- Output: text(value), json(value) and console.log/info/warn/error/debug share one ordered channel; with the \
+final value they get {output} bytes of JSON per cell.\n\
+- `setTimeout` and `clearTimeout` work; TextEncoder/TextDecoder convert bytes.\n\
+- Each call has a {timeout} ms wall-clock budget per `exec`/`wait`. If tools outlast it, or the cell calls \
+`await yield_control(reason)`, the result is `waiting` with a runId: call wait with that runId to go on.\n"
+    );
+    if !quick_index.is_empty() {
+        text.push('\n');
+        text.push_str(quick_index);
+    }
+    text
+}
+
+/// The `exec` and `wait` definitions for this catalog and these limits.
+#[must_use]
+pub fn descriptions(limits: &Limits, tools: &Registry) -> ExecToolDescriptions {
+    let quick_index = index::quick_index(tools.entries().iter().map(|e| &e.metadata));
+    ExecToolDescriptions {
+        exec: ToolDescription {
+            name: "exec",
+            description: exec_description(limits, &quick_index),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "title": {"type": "string", "maxLength": 120, "description": "A short title for this cell."},
+                    "code": {"type": "string", "description": CODE_DESCRIPTION},
+                    "restartSafe": {"type": "boolean", "description": "Mark the cell safe to replay after a host restart; session-bound helpers are unavailable in it."}
+                },
+                "required": ["code"],
+                "additionalProperties": false
+            }),
+        },
+        wait: ToolDescription {
+            name: "wait",
+            description: "Resume a parked code mode cell (a `waiting` result) with a fresh budget; returns its new \
+                          output and its status."
+                .to_owned(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {"runId": {"type": "string", "description": "The runId of the waiting result."}},
+                "required": ["runId"],
+                "additionalProperties": false
+            }),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_states_the_rules_and_stays_short_without_an_index() {
+        let d = descriptions(&Limits::default(), &Registry::default());
+        let text = &d.exec.description;
+        for needle in [
+            "Return the final value",
+            "Node.js modules",
+            "`require`/`import` are NOT available",
+            "Enabled tools are async global functions",
+            "`await Promise.all([...])`",
+            "const [tool] = await catalog.search(\"...\"); return await tool({...});",
+            "`-> ?` means unknown output",
+            "never a shell command",
+            "do not retry failed shell source",
+            "`setTimeout` and `clearTimeout`",
+            "65536 bytes",
+            "10000 ms wall-clock budget per `exec`/`wait`",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?}");
+        }
+        assert!(text.chars().count() < 2400, "{} chars", text.chars().count());
+        let code = d.exec.input_schema["properties"]["code"]["description"].as_str().unwrap();
+        assert!(code.chars().count() < 620);
+        for needle in ["no Python, shell", "a trailing expression yields `null`", "`require`, or `import`"] {
+            assert!(code.contains(needle), "missing {needle:?}");
+        }
+        assert_eq!(d.exec.input_schema["required"], json!(["code"]));
+        assert!(d.exec.input_schema["properties"].get("command").is_none());
+    }
+}
