@@ -237,7 +237,10 @@ async fn the_exec_description_carries_the_quick_index_without_descriptions_ga_6_
     let text = &d.exec.description;
     let index_at = text.find("Enabled async tool globals").expect("index present");
     let index = &text[index_at..];
-    assert!(index.contains("- contract_tool { ok?: unknown } -> { ok: boolean }\n- echo_tool { value?: string } -> ?\n"), "{index}");
+    assert!(
+        index.contains("- contract_tool { ok?: unknown } -> { ok: boolean }\n- echo_tool { value?: string } -> ?\n"),
+        "{index}"
+    );
     assert!(!text.contains("Echoes its input"), "descriptions stay deferred");
     assert_eq!(d.wait.input_schema["required"], json!(["runId"]));
 }
@@ -256,5 +259,57 @@ async fn an_index_of_1024_tools_fits_its_budget_and_is_identical_across_rebuilds
     let index = &a[a.find("Enabled async tool globals").unwrap()..];
     assert!(index.encode_utf16().count() <= 8000);
     assert!(index.contains("- tool_0000 ") && !index.contains("- tool_1023 "));
-    assert!(index.contains("additional tools omitted from this prompt index. Use catalog.search(query); results are callable."));
+    assert!(
+        index.contains(
+            "additional tools omitted from this prompt index. Use catalog.search(query); results are callable."
+        )
+    );
+}
+
+struct InBandError(Value, Option<&'static str>);
+
+impl Tool for InBandError {
+    fn name(&self) -> &str {
+        "flaky"
+    }
+    fn description(&self) -> &str {
+        "Reports failure in-band."
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        let (details, text) = (self.0.clone(), self.1.map(str::to_owned));
+        Box::pin(async move { Ok(ToolOutput { details, text, is_error: true }) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_in_band_error_without_a_message_gains_the_tool_text_ga_11_2() {
+    let rt = CodeMode::builder().tool(InBandError(json!({"status": 503}), Some("upstream unavailable"))).start().await.unwrap();
+    assert_eq!(value(&exec(&rt, "return await flaky()").await), &json!({"status": 503, "message": "upstream unavailable"}));
+    let rt = CodeMode::builder().tool(InBandError(json!({"error": "kept"}), Some("ignored"))).start().await.unwrap();
+    assert_eq!(value(&exec(&rt, "return await flaky()").await), &json!({"error": "kept"}));
+}
+
+struct BadSchema;
+
+impl Tool for BadSchema {
+    fn name(&self) -> &str {
+        "bad_schema"
+    }
+    fn description(&self) -> &str {
+        "Has an unusable schema."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"x": {"type": "string", "pattern": "("}}})
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        Box::pin(async { Ok(ToolOutput::json(Value::Null)) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_and_invalid_registrations_fail_before_any_cell_runs() {
+    let dup = CodeMode::builder().tool(Noop).tool(Noop).start().await.unwrap_err();
+    assert_eq!(dup.to_string(), "invalid tool registration: two tools are named `noop`; tool names must be unique");
+    let bad = CodeMode::builder().tool(BadSchema).start().await.unwrap_err();
+    assert!(bad.to_string().contains("tool `bad_schema` has an unusable input schema: invalid pattern"), "{bad}");
 }

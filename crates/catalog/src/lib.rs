@@ -20,6 +20,7 @@ mod registry;
 pub mod schema;
 pub mod search;
 mod tool;
+pub mod workspace;
 
 pub use actor::{Catalog, CatalogArgs, SearchConfig, SearchError};
 pub use registry::{Registry, RegistryError, ToolEntry, ToolMetadata};

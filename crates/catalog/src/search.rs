@@ -176,23 +176,22 @@ pub struct SearchDoc {
     pub text: String,
 }
 
-struct Doc {
-    tf: HashMap<String, u32>,
-    len: f64,
-}
-
-/// A BM25 index over a fixed set of documents.
+/// A BM25 index over a fixed set of documents: an inverted index from
+/// term to `(document, term frequency)`, so a query touches only the
+/// documents that contain its terms.
 pub struct SearchIndex {
-    docs: Vec<Doc>,
-    df: HashMap<String, usize>,
+    postings: HashMap<String, Vec<(u32, u32)>>,
+    doc_len: Vec<f64>,
     avg_len: f64,
     ids: Vec<String>,
-    names: Vec<String>,
+    /// Lowercased names and ids, for exact matches.
+    lower_names: Vec<String>,
+    lower_ids: Vec<String>,
 }
 
 impl std::fmt::Debug for SearchIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SearchIndex").field("docs", &self.docs.len()).finish_non_exhaustive()
+        f.debug_struct("SearchIndex").field("docs", &self.doc_len.len()).finish_non_exhaustive()
     }
 }
 
@@ -213,28 +212,29 @@ impl SearchIndex {
     /// Indexes `docs`.
     #[must_use]
     pub fn new(docs: &[SearchDoc]) -> Self {
-        let mut df: HashMap<String, usize> = HashMap::new();
-        let mut built = Vec::with_capacity(docs.len());
+        let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut doc_len = Vec::with_capacity(docs.len());
         let mut total = 0.0;
-        for d in docs {
+        for (i, d) in docs.iter().enumerate() {
             let terms = tokenize(&format!("{} {} {}", d.name, d.id, d.text));
-            let mut tf: HashMap<String, u32> = HashMap::new();
+            let mut tf: HashMap<&str, u32> = HashMap::new();
             for t in &terms {
-                *tf.entry(t.clone()).or_default() += 1;
+                *tf.entry(t.as_str()).or_default() += 1;
             }
-            for t in tf.keys() {
-                *df.entry(t.clone()).or_default() += 1;
+            for (t, n) in tf {
+                postings.entry(t.to_owned()).or_default().push((u32::try_from(i).unwrap_or(u32::MAX), n));
             }
             total += terms.len() as f64;
-            built.push(Doc { tf, len: terms.len() as f64 });
+            doc_len.push(terms.len() as f64);
         }
         let avg_len = if docs.is_empty() { 1.0 } else { (total / docs.len() as f64).max(1.0) };
         Self {
-            docs: built,
-            df,
+            postings,
+            doc_len,
             avg_len,
             ids: docs.iter().map(|d| d.id.clone()).collect(),
-            names: docs.iter().map(|d| d.name.clone()).collect(),
+            lower_names: docs.iter().map(|d| d.name.to_lowercase()).collect(),
+            lower_ids: docs.iter().map(|d| d.id.to_lowercase()).collect(),
         }
     }
 
@@ -268,32 +268,40 @@ impl SearchIndex {
         if needle.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let exact: Vec<bool> = (0..self.docs.len())
-            .map(|i| self.names[i].to_lowercase() == needle || self.ids[i].to_lowercase() == needle)
-            .collect();
-        if limit == 1 && exact.iter().filter(|e| **e).count() == 1 {
-            let index = exact.iter().position(|e| *e).unwrap_or_default();
-            return vec![Hit { index, score: 0.0, exact: true, matched_literal: true }];
+        let exact: Vec<usize> =
+            (0..self.doc_len.len()).filter(|&i| self.lower_names[i] == needle || self.lower_ids[i] == needle).collect();
+        if limit == 1 && exact.len() == 1 {
+            return vec![Hit { index: exact[0], score: 0.0, exact: true, matched_literal: true }];
         }
-        let terms = Self::query_terms(query);
-        let n = self.docs.len() as f64;
-        let mut hits = Vec::new();
-        for (index, doc) in self.docs.iter().enumerate() {
-            let mut score = 0.0;
-            let mut matched_literal = false;
-            for (term, weight) in &terms {
-                let Some(&tf) = doc.tf.get(term) else { continue };
-                let df = self.df.get(term).copied().unwrap_or(0) as f64;
-                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let n = self.doc_len.len() as f64;
+        let mut scores: HashMap<usize, (f64, bool)> = HashMap::new();
+        for (term, weight) in Self::query_terms(query) {
+            let Some(posting) = self.postings.get(&term) else { continue };
+            let df = posting.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for &(doc, tf) in posting {
+                let doc = doc as usize;
                 let tf = f64::from(tf);
-                score += weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * doc.len / self.avg_len));
-                matched_literal |= *weight >= 1.0;
-            }
-            if score > 0.0 || exact[index] {
-                hits.push(Hit { index, score, exact: exact[index], matched_literal });
+                let s = weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * self.doc_len[doc] / self.avg_len));
+                let entry = scores.entry(doc).or_insert((0.0, false));
+                entry.0 += s;
+                entry.1 |= weight >= 1.0;
             }
         }
-        hits.sort_by(|a, b| {
+        for &i in &exact {
+            scores.entry(i).or_insert((0.0, false));
+        }
+        let mut hits: Vec<Hit> = scores
+            .into_iter()
+            .filter(|(i, (score, _))| *score > 0.0 || exact.contains(i))
+            .map(|(index, (score, matched_literal))| Hit {
+                index,
+                score,
+                exact: exact.contains(&index),
+                matched_literal,
+            })
+            .collect();
+        let order = |a: &Hit, b: &Hit| {
             let a_exact_only = a.exact && a.score == 0.0;
             let b_exact_only = b.exact && b.score == 0.0;
             b_exact_only
@@ -302,8 +310,13 @@ impl SearchIndex {
                 .then(b.matched_literal.cmp(&a.matched_literal))
                 .then(b.score.total_cmp(&a.score))
                 .then_with(|| locale_cmp(&self.ids[a.index], &self.ids[b.index]))
-        });
-        hits.truncate(limit);
+        };
+        // Only the best `limit` need a full sort.
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit - 1, order);
+            hits.truncate(limit);
+        }
+        hits.sort_by(order);
         hits
     }
 }

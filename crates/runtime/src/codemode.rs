@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
-use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
+use codemode_catalog::{Catalog, Registry, SearchConfig, Tool, workspace};
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
 
@@ -53,6 +53,7 @@ impl Exec {
 pub struct CodeModeBuilder {
     limits: Limits,
     tools: Vec<Arc<dyn Tool>>,
+    workspace: Option<std::path::PathBuf>,
 }
 
 impl CodeModeBuilder {
@@ -69,6 +70,14 @@ impl CodeModeBuilder {
         self.tool_arc(Arc::new(tool))
     }
 
+    /// Adds the built-in workspace tools (`read`, `ls`, `find`, `grep`),
+    /// confined to `root` (GA-11.4, GA-12).
+    #[must_use]
+    pub fn workspace(mut self, root: impl Into<std::path::PathBuf>) -> Self {
+        self.workspace = Some(root.into());
+        self
+    }
+
     /// Registers a shared native tool.
     #[must_use]
     pub fn tool_arc(mut self, tool: Arc<dyn Tool>) -> Self {
@@ -83,7 +92,13 @@ impl CodeModeBuilder {
     /// Invalid limits or tools, or threads that could not be started.
     pub async fn start(self) -> Result<CodeMode, CodeModeError> {
         self.limits.validate()?;
-        let tools = Registry::new(self.tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
+        let mut tools = self.tools;
+        if let Some(dir) = &self.workspace {
+            let root = workspace::Root::new(dir)
+                .map_err(|e| CodeModeError::Start(format!("workspace root {}: {e}", dir.display())))?;
+            tools.extend(workspace::tools(&root));
+        }
+        let tools = Registry::new(tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
         let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let limits = Arc::new(self.limits);

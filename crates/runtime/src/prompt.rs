@@ -64,7 +64,7 @@ final value they get {output} bytes of JSON per cell.\n\
 
 /// The `exec` and `wait` definitions for this catalog and these limits.
 #[must_use]
-pub fn descriptions(limits: &Limits, tools: &Registry) -> ExecToolDescriptions {
+pub(crate) fn descriptions(limits: &Limits, tools: &Registry) -> ExecToolDescriptions {
     let quick_index = index::quick_index(tools.entries().iter().map(|e| &e.metadata));
     ExecToolDescriptions {
         exec: ToolDescription {

@@ -361,39 +361,51 @@
   }
 
   // ---- TextEncoder / TextDecoder (UTF-8 only) ---------------------------
-  function utf8Encode(str) {
-    const out = [];
-    for (let i = 0; i < str.length; i++) {
-      let c = str.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < str.length) {
-        const d = str.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
-        else c = 0xfffd;
-      } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-      if (c < 0x80) out.push(c);
-      else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-      else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  // The code point at `i` (lone surrogates become U+FFFD) and its width.
+  function codePointAt(str, i) {
+    const c = str.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < str.length) {
+      const d = str.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) return [0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00), 2];
     }
-    return out;
+    return [c >= 0xd800 && c <= 0xdfff ? 0xfffd : c, 1];
+  }
+  function utf8Bytes(cp) {
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  // Writes whole code points of `str` into `dest` while they fit.
+  function utf8Write(str, dest) {
+    let read = 0, written = 0;
+    const cap = dest.length;
+    while (read < str.length) {
+      const [cp, units] = codePointAt(str, read);
+      const n = utf8Bytes(cp);
+      if (written + n > cap) break;
+      if (n === 1) dest[written++] = cp;
+      else if (n === 2) { dest[written++] = 0xc0 | (cp >> 6); dest[written++] = 0x80 | (cp & 63); }
+      else if (n === 3) { dest[written++] = 0xe0 | (cp >> 12); dest[written++] = 0x80 | ((cp >> 6) & 63); dest[written++] = 0x80 | (cp & 63); }
+      else { dest[written++] = 0xf0 | (cp >> 18); dest[written++] = 0x80 | ((cp >> 12) & 63); dest[written++] = 0x80 | ((cp >> 6) & 63); dest[written++] = 0x80 | (cp & 63); }
+      read += units;
+    }
+    return { read, written };
   }
   class TextEncoder {
     get encoding() { return "utf-8"; }
-    encode(input = "") { return new Uint8Array(utf8Encode(String(input))); }
-    encodeInto(input, dest) {
-      if (!(dest instanceof Uint8Array)) throw new TypeError("encodeInto destination must be a Uint8Array");
+    encode(input = "") {
       const str = String(input);
-      let read = 0, written = 0;
+      let length = 0;
       for (let i = 0; i < str.length; ) {
-        const c = str.codePointAt(i);
-        const units = c > 0xffff ? 2 : 1;
-        const bytes = utf8Encode(str.slice(i, i + units));
-        if (written + bytes.length > dest.length) break;
-        for (let j = 0; j < bytes.length; j++) dest[written++] = bytes[j];
-        read += units;
+        const [cp, units] = codePointAt(str, i);
+        length += utf8Bytes(cp);
         i += units;
       }
-      return { read, written };
+      const out = new Uint8Array(length);
+      utf8Write(str, out);
+      return out;
+    }
+    encodeInto(input, dest) {
+      if (!(dest instanceof Uint8Array)) throw new TypeError("encodeInto destination must be a Uint8Array");
+      return utf8Write(String(input), dest);
     }
   }
   const UTF8_LABELS = ["utf-8", "utf8", "unicode-1-1-utf-8"];
