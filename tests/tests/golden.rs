@@ -28,7 +28,7 @@ fn limits_for(code: &str) -> Limits {
     limits
 }
 
-/// Results with run ids replaced, so the text is stable.
+/// Results with run ids and result ids replaced, so the text is stable.
 fn normalized(results: &[CellResult]) -> String {
     let mut out = String::new();
     for r in results {
@@ -36,7 +36,15 @@ fn normalized(results: &[CellResult]) -> String {
         if v.get("runId").is_some() {
             v["runId"] = Value::String("<run>".into());
         }
-        out.push_str(&serde_json::to_string_pretty(&v).unwrap());
+        let mut text = serde_json::to_string_pretty(&v).unwrap();
+        while let Some(at) = text.find("result_") {
+            let end = at + "result_".len() + 32;
+            if end > text.len() || !text[at + 7..end].bytes().all(|b| b.is_ascii_hexdigit()) {
+                break;
+            }
+            text.replace_range(at..end, "<result>");
+        }
+        out.push_str(&text);
         out.push('\n');
     }
     out

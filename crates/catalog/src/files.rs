@@ -71,14 +71,20 @@ fn tool_description(entry: &ToolEntry) -> String {
     format!("TypeScript declaration of the {} tool.", entry.metadata.callable_name)
 }
 
-/// Every virtual file whose path starts with `prefix`, sorted by path.
+/// Every virtual file whose path starts with `prefix` — the tools'
+/// declarations and the host's `extra` files — sorted by path.
 #[must_use]
-pub fn list(registry: &Registry, prefix: &str) -> Vec<ApiListing> {
+pub fn list(registry: &Registry, extra: &[ApiFile], prefix: &str) -> Vec<ApiListing> {
     let mut files: Vec<ApiListing> = registry
         .entries()
         .iter()
         .filter(|e| tool_path(e).starts_with(prefix))
         .map(|e| ApiListing { path: tool_path(e), description: tool_description(e), bytes: declaration(e).len() })
+        .chain(extra.iter().filter(|f| f.path.starts_with(prefix)).map(|f| ApiListing {
+            path: f.path.clone(),
+            description: f.description.clone(),
+            bytes: f.bytes,
+        }))
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
@@ -86,7 +92,10 @@ pub fn list(registry: &Registry, prefix: &str) -> Vec<ApiListing> {
 
 /// The file at `path`, if there is one.
 #[must_use]
-pub fn read(registry: &Registry, path: &str) -> Option<ApiFile> {
+pub fn read(registry: &Registry, extra: &[ApiFile], path: &str) -> Option<ApiFile> {
+    if let Some(file) = extra.iter().find(|f| f.path == path) {
+        return Some(file.clone());
+    }
     let entry = registry.entries().iter().find(|e| tool_path(e) == path)?;
     let content = declaration(entry);
     Some(ApiFile { path: path.to_owned(), description: tool_description(entry), bytes: content.len(), content })

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::{Catalog, Registry, SearchConfig, Tool, workspace};
+use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
 
@@ -54,6 +55,7 @@ pub struct CodeModeBuilder {
     limits: Limits,
     tools: Vec<Arc<dyn Tool>>,
     workspace: Option<std::path::PathBuf>,
+    store_path: Option<std::path::PathBuf>,
 }
 
 impl CodeModeBuilder {
@@ -75,6 +77,15 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn workspace(mut self, root: impl Into<std::path::PathBuf>) -> Self {
         self.workspace = Some(root.into());
+        self
+    }
+
+    /// Keeps the session store (GA-7) in a sled database at `path`, so
+    /// stored values survive restarts. Without it the store is temporary:
+    /// it lasts as long as the process.
+    #[must_use]
+    pub fn session_store_path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.store_path = Some(path.into());
         self
     }
 
@@ -102,22 +113,56 @@ impl CodeModeBuilder {
         let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let limits = Arc::new(self.limits);
-        let catalog = Catalog::named(format!("codemode-catalog-{}", new_run_id()));
+        let instance = new_run_id();
+        let catalog = Catalog::named(format!("codemode-catalog-{instance}"));
+        let store = SessionStore::open(self.store_path.as_deref(), StoreLimits::default(), format!("codemode-store-{instance}"))
+            .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let results = ResultsCache::new(
+            format!("codemode-results-{instance}"),
+            ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
+        );
         let config = Arc::new(ExecutorConfig {
             limits: Arc::clone(&limits),
             tools,
             catalog,
             search: SearchConfig::default(),
+            api_files: Arc::new(vec![results_api_file(results.limits())]),
+            store,
+            results,
             js,
         });
         let (executor, _) = Actor::spawn(None, CellExecutor, Arc::clone(&config))
             .await
             .map_err(|e| CodeModeError::Start(e.to_string()))?;
-        if let Err(e) = start_catalog(&executor, &config).await {
+        let services = async {
+            start_catalog(&executor, &config).await?;
+            config.store.start_actor(executor.get_cell()).await.map_err(|e| e.to_string())?;
+            config.results.start_actor(executor.get_cell()).await
+        };
+        if let Err(e) = services.await {
             executor.stop(None);
             return Err(CodeModeError::Start(e));
         }
-        Ok(CodeMode { inner: Arc::new(Inner { executor, limits, tools: config.tools.clone() }) })
+        Ok(CodeMode {
+            inner: Arc::new(Inner {
+                executor,
+                limits,
+                tools: config.tools.clone(),
+                store: config.store.clone(),
+                results: config.results.clone(),
+            }),
+        })
+    }
+}
+
+/// `results.d.ts` as an `API` virtual file (GA-2.3, GA-6.5).
+fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile {
+    let content = codemode_store::results_declaration(limits);
+    codemode_catalog::files::ApiFile {
+        path: "results.d.ts".into(),
+        description: "Temporary JSON results shared across cells in the current agent run.".into(),
+        bytes: content.len(),
+        content,
     }
 }
 
@@ -125,6 +170,8 @@ struct Inner {
     executor: ActorRef<ExecutorMsg>,
     limits: Arc<Limits>,
     tools: Registry,
+    store: SessionStore,
+    results: ResultsCache,
 }
 
 impl Drop for Inner {
@@ -168,6 +215,15 @@ impl CodeMode {
     #[must_use]
     pub fn exec_tool_description(&self) -> ExecToolDescriptions {
         prompt::descriptions(&self.inner.limits, &self.inner.tools)
+    }
+
+    /// Starts session `to` with a copy of session `from`'s committed store
+    /// values; the two diverge from then on (GA-7.7).
+    ///
+    /// # Errors
+    /// `to` already has stored values, or the store failed.
+    pub async fn fork_session(&self, from: &str, to: &str) -> Result<(), CodeModeError> {
+        self.inner.store.fork(from, to).await.map_err(|e| CodeModeError::Store(e.to_string()))
     }
 
     /// A session: cells of one conversation.
@@ -311,6 +367,16 @@ impl Reply {
             Ok(CallResult::Success(found)) => Ok(found),
             _ => Err(CodeModeError::ShutDown),
         }
+    }
+}
+
+impl Reply {
+    /// Ends the reply: its saved results expire (GA-6.5). Cells of the reply
+    /// that are still parked keep running; their later `results` calls find
+    /// nothing.
+    pub fn end(&self) {
+        let scope = Scope { session: self.session.id.clone(), reply: self.id.clone() };
+        self.session.rt.inner.results.end_reply(scope);
     }
 }
 

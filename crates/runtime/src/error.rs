@@ -18,6 +18,9 @@ pub enum CodeModeError {
     /// The executor could not be started.
     #[error("could not start the cell executor: {0}")]
     Start(String),
+    /// The session store failed.
+    #[error("session store: {0}")]
+    Store(String),
     /// The runtime was shut down (or its executor stopped); no cell can run.
     #[error("the code mode runtime is shut down")]
     ShutDown,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode};
 use codemode_catalog::{Catalog, CatalogArgs, Registry, SearchConfig};
+use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::cell::vm::CellControl;
@@ -85,6 +86,9 @@ pub(crate) struct ExecutorConfig {
     pub tools: Registry,
     pub catalog: Catalog,
     pub search: SearchConfig,
+    pub store: SessionStore,
+    pub results: ResultsCache,
+    pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub js: JsThreads,
 }
 
@@ -124,8 +128,10 @@ impl Actor for CellExecutor {
     }
 
     async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
-        if let Some(catalog) = ractor::registry::where_is(state.config.catalog.name()) {
-            catalog.stop(None);
+        for name in [state.config.catalog.name(), state.config.store.name(), state.config.results.name()] {
+            if let Some(service) = ractor::registry::where_is(name) {
+                service.stop(None);
+            }
         }
         for entry in state.cells.values() {
             if let Some(control) = &entry.control {
@@ -198,8 +204,14 @@ impl Actor for CellExecutor {
         // needs the supervisor. A crashed catalog is restarted under its
         // name, where every cell's handle looks for it.
         if let SupervisionEvent::ActorFailed(cell, _) = event {
-            if cell.get_name().as_deref() == Some(state.config.catalog.name()) {
-                restart_catalog(&myself, &state.config).await;
+            let name = cell.get_name();
+            let config = &state.config;
+            if name.as_deref() == Some(config.catalog.name()) {
+                retry(|| start_catalog(&myself, config)).await;
+            } else if name.as_deref() == Some(config.store.name()) {
+                retry(|| async { config.store.start_actor(myself.get_cell()).await.map_err(|e| e.to_string()) }).await;
+            } else if name.as_deref() == Some(config.results.name()) {
+                retry(|| config.results.start_actor(myself.get_cell())).await;
             } else if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {
                 state.forget(&run_id, EndState::Crashed);
             }
@@ -217,10 +229,15 @@ pub(crate) async fn start_catalog(executor: &ActorRef<ExecutorMsg>, config: &Exe
         .map_err(|e| e.to_string())
 }
 
-async fn restart_catalog(executor: &ActorRef<ExecutorMsg>, config: &ExecutorConfig) {
-    // The failed actor's name is released when it stops; retry briefly.
+/// Restarts a supervised service actor; its name is released only once the
+/// failed actor has stopped, so retry briefly with backoff.
+async fn retry<F, Fut>(mut start: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(), String>>,
+{
     for attempt in 0..10_u64 {
-        if start_catalog(executor, config).await.is_ok() {
+        if start().await.is_ok() {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(10 * (attempt + 1))).await;
@@ -281,6 +298,9 @@ impl ExecutorState {
                 limits: Arc::clone(&config.limits),
                 tools: config.tools.clone(),
                 catalog: config.catalog.clone(),
+                store: config.store.clone(),
+                results: config.results.clone(),
+                api_files: Arc::clone(&config.api_files),
                 vm,
                 executor: executor.clone(),
                 lease,

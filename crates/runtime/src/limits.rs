@@ -49,6 +49,11 @@ pub struct Limits {
     pub headless_timeout: Duration,
     /// Tool calls a headless cell may make (default 5, range 1–10,000).
     pub headless_max_tool_calls: u32,
+    /// Saved results per reply (default 64, range 1–4,096). No eviction:
+    /// past it `results.save` fails until something is deleted.
+    pub results_max_entries: usize,
+    /// Bytes of saved results per reply (default 10 MiB, range 1 KiB–1 GiB).
+    pub results_max_bytes: usize,
 }
 
 impl Default for Limits {
@@ -65,6 +70,8 @@ impl Default for Limits {
             max_live_cells: 1_024,
             headless_timeout: Duration::from_secs(30),
             headless_max_tool_calls: 5,
+            results_max_entries: 64,
+            results_max_bytes: 10 * MIB,
         }
     }
 }
@@ -120,6 +127,8 @@ impl Limits {
         check("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
         check("headless_timeout", self.headless_timeout, Duration::from_millis(100), sec(900), ms)?;
         check("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
+        check("results_max_entries", self.results_max_entries, 1, 4096, n)?;
+        check("results_max_bytes", self.results_max_bytes, KIB, 1024 * MIB, n)?;
         Ok(())
     }
 }

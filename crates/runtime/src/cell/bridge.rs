@@ -26,6 +26,16 @@ pub(crate) enum Submitted {
     ApiList { id: u64, prefix: String },
     /// `API.read(path)`.
     ApiRead { id: u64, path: String },
+    /// `store(key, value)`; `None` deletes.
+    Store { id: u64, key: String, value: Option<String> },
+    /// `load(key)`.
+    Load { id: u64, key: String },
+    /// `results.save(value)`.
+    ResultSave { id: u64, json: String },
+    /// `results.load(id)`.
+    ResultLoad { id: u64, result_id: String },
+    /// `results.delete(id)`.
+    ResultDelete { id: u64, result_id: String },
 }
 
 /// A guest error, as the prelude described it.

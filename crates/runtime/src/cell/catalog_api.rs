@@ -57,13 +57,13 @@ pub(crate) fn describe(tools: &Registry, id: u64, tool: usize) -> Settlement {
 }
 
 /// `API.list(prefix)` (GA-2.2).
-pub(crate) fn list(tools: &Registry, id: u64, prefix: &str) -> Settlement {
-    ok(id, &json!({ "files": files::list(tools, prefix) }))
+pub(crate) fn list(tools: &Registry, extra: &[files::ApiFile], id: u64, prefix: &str) -> Settlement {
+    ok(id, &json!({ "files": files::list(tools, extra, prefix) }))
 }
 
 /// `API.read(path)` (GA-2.1): a file record, not a string.
-pub(crate) fn read(tools: &Registry, id: u64, path: &str) -> Settlement {
-    match files::read(tools, path) {
+pub(crate) fn read(tools: &Registry, extra: &[files::ApiFile], id: u64, path: &str) -> Settlement {
+    match files::read(tools, extra, path) {
         Some(file) => ok(id, &serde_json::to_value(file).unwrap_or(Value::Null)),
         None => err(
             id,

@@ -12,14 +12,17 @@ mod catalog_api;
 mod host;
 mod output;
 mod report;
+mod services;
 pub(crate) mod spare;
 pub(crate) mod vm;
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
-use codemode_catalog::{Catalog, Registry};
+use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
+use serde_json::Value;
+use codemode_catalog::{Catalog, Registry, files};
+use codemode_store::{ResultsCache, SessionStore, StoredValue};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::executor::{EndState, ExecutorMsg};
@@ -61,6 +64,9 @@ pub(crate) struct CellArgs {
     pub limits: Arc<Limits>,
     pub tools: Registry,
     pub catalog: Catalog,
+    pub store: SessionStore,
+    pub results: ResultsCache,
+    pub api_files: Arc<Vec<files::ApiFile>>,
     pub vm: Vm,
     pub executor: ActorRef<ExecutorMsg>,
     pub lease: ThreadLease,
@@ -79,6 +85,10 @@ pub(crate) enum CellMsg {
     Dispose,
     /// A spawned tool call finished.
     ToolDone(u64, Result<codemode_catalog::ToolOutput, codemode_catalog::ToolError>),
+    /// A session-bound request (store, load, results) finished.
+    HostDone(u64, services::Done),
+    /// A completing cell's reference and commit are done.
+    Finalized(services::Finalized),
     /// A catalog search finished.
     SearchDone(u64, Result<Vec<usize>, codemode_catalog::SearchError>),
     /// A timer may be due, or the window's deadline may have passed.
@@ -108,6 +118,16 @@ pub(crate) struct CellState {
     notify: Notify,
     tools: Registry,
     catalog: Catalog,
+    store: SessionStore,
+    results: ResultsCache,
+    /// Host-provided virtual files (`results.d.ts`).
+    api_files: Arc<Vec<files::ApiFile>>,
+    /// Store writes not yet committed (GA-7.5).
+    writes: services::WriteBuffer,
+    /// The cell has observed network-derived content (GA-7.7).
+    network: bool,
+    /// Set while a completed cell saves its reference and commits.
+    finishing: Option<Finishing>,
     myself: ActorRef<CellMsg>,
     window: Option<Window>,
     wake_at: Option<Instant>,
@@ -143,6 +163,12 @@ impl Actor for CellActor {
             host: HostWork::new(args.tools.clone(), args.limits.max_in_flight),
             tools: args.tools,
             catalog: args.catalog,
+            store: args.store,
+            results: args.results,
+            api_files: args.api_files,
+            writes: services::WriteBuffer::new(),
+            network: false,
+            finishing: None,
             myself: myself.clone(),
             output: OutputLedger::new(args.limits.max_output_bytes),
             limits: args.limits,
@@ -169,6 +195,14 @@ impl Actor for CellActor {
         let flow = match msg {
             CellMsg::Start(reply) => state.start(&myself, reply),
             CellMsg::Wait(reply) => state.resume(&myself, reply),
+            CellMsg::Abort(reply) if state.finishing.is_some() => {
+                // The cell already completed and is committing: the commit
+                // cannot be taken back, so the abort gets the final result.
+                if let Some(f) = state.finishing.as_mut() {
+                    f.also_reply.push(reply);
+                }
+                Flow::Live
+            }
             CellMsg::Abort(reply) => {
                 let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
                 let flow = state.finish(result.clone(), EndState::Aborted);
@@ -187,6 +221,25 @@ impl Actor for CellActor {
                 }
                 state.advance_if_observed(&myself)
             }
+            CellMsg::HostDone(id, done) => {
+                if state.host.other_done(id) {
+                    let settlement = match done {
+                        services::Done::Settle(s) => s,
+                        services::Done::Stored { key, value, settlement } => {
+                            state.writes.insert(key, value);
+                            settlement
+                        }
+                        services::Done::Loaded { settlement, network } => {
+                            state.network |= network;
+                            settlement
+                        }
+                    };
+                    state.host.settle_now(settlement);
+                    state.release_call_slot(1);
+                }
+                state.advance_if_observed(&myself)
+            }
+            CellMsg::Finalized(finalized) => state.finalized(finalized),
             CellMsg::SearchDone(id, result) => {
                 if state.host.other_done(id) {
                     let remaining = state.output.remaining();
@@ -266,6 +319,10 @@ impl CellState {
         let Some(deadline) = self.window.as_ref().map(|w| w.deadline) else {
             return Flow::Live;
         };
+        if self.finishing.is_some() {
+            // The top-level promise has settled; nothing else runs.
+            return Flow::Live;
+        }
         loop {
             if let Some(flow) = self.check_settled() {
                 return flow;
@@ -371,18 +428,88 @@ impl CellState {
                 }
                 Submitted::ApiList { id, prefix } => {
                     settled_inline += 1;
-                    self.host.settle_now(catalog_api::list(&self.tools, id, &prefix));
+                    self.host.settle_now(catalog_api::list(&self.tools, &self.api_files, id, &prefix));
                 }
                 Submitted::ApiRead { id, path } => {
                     settled_inline += 1;
-                    self.host.settle_now(catalog_api::read(&self.tools, id, &path));
+                    self.host.settle_now(catalog_api::read(&self.tools, &self.api_files, id, &path));
                 }
+                Submitted::Store { id, key, value } => match services::store_session(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(session) => {
+                        let value = value.map(|json| StoredValue { json, network: self.network });
+                        let buffered: Vec<(String, Option<usize>)> =
+                            self.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
+                        let task = services::store(self.store.clone(), session.to_owned(), buffered, id, key, value);
+                        self.spawn_service(id, "store", task);
+                    }
+                },
+                Submitted::Load { id, key } => match services::store_session(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(session) => match services::load_buffered(&self.writes, id, &key) {
+                        Some((settlement, network)) => {
+                            settled_inline += 1;
+                            self.network |= network;
+                            self.host.settle_now(settlement);
+                        }
+                        None => {
+                            let task = services::load(self.store.clone(), session.to_owned(), id, key);
+                            self.spawn_service(id, "load", task);
+                        }
+                    },
+                },
+                Submitted::ResultSave { id, json } => match services::results_scope(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(scope) => {
+                        let task = services::result_save(self.results.clone(), scope, id, json, self.network);
+                        self.spawn_service(id, "resultSave", task);
+                    }
+                },
+                Submitted::ResultLoad { id, result_id } => match services::results_scope(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(scope) => {
+                        let task = services::result_load(self.results.clone(), scope, id, result_id);
+                        self.spawn_service(id, "resultLoad", task);
+                    }
+                },
+                Submitted::ResultDelete { id, result_id } => match services::results_scope(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(scope) => {
+                        let task = services::result_delete(self.results.clone(), scope, id, result_id);
+                        self.spawn_service(id, "resultDelete", task);
+                    }
+                },
             }
         }
         if settled_inline > 0 {
             self.release_call_slot(settled_inline);
         }
         None
+    }
+
+    /// Runs a session-bound request as a task; its answer comes back as
+    /// `HostDone`.
+    fn spawn_service(&mut self, id: u64, method: &str, task: impl std::future::Future<Output = services::Done> + Send + 'static) {
+        let me = self.myself.clone();
+        self.host.spawn_other(id, method, async move {
+            let done = task.await;
+            let _ = me.send_message(CellMsg::HostDone(id, done));
+        });
     }
 
     /// Ends the cell if it was interrupted, refused admission, or settled.
@@ -398,23 +525,108 @@ impl CellState {
             return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
         }
         match outcome? {
-            Outcome::Value(json) => {
-                let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
-                match self.output.deliver_value(entries, &json) {
-                    Ok((output, value)) => {
-                        let result =
-                            CellResult::Completed { value, output, warnings: Vec::new(), telemetry: self.telemetry };
-                        Some(self.finish(result, EndState::Completed))
-                    }
-                    Err(e) => Some(self.fail_end(ErrorCode::OutputLimitExceeded, e.0, Phase::Guest, EndState::Failed)),
-                }
-            }
+            Outcome::Value(json) => Some(self.complete(json)),
             Outcome::Error(error) => {
                 let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes);
                 let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
                 Some(self.fail_end(code, message, phase, EndState::Failed))
             }
         }
+    }
+
+    /// The top-level promise resolved: deliver the value, keeping an
+    /// oversized object or array by reference (GA-6.6), and commit the
+    /// store writes (GA-7.6) before reporting `completed`.
+    fn complete(&mut self, json: String) -> Flow {
+        let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+        let delivered = self.output.deliver_value(entries, &json);
+        let structured = json.starts_with('{') || json.starts_with('[');
+        let wants_reference = structured && !matches!(delivered, Ok((_, _, false)));
+        let reference = match services::results_scope(&self.mode) {
+            Ok(scope) if wants_reference => Some((scope, json, self.network)),
+            _ => None,
+        };
+        let commit = match (&self.mode, self.writes.is_empty()) {
+            (CellMode::Interactive { session, restart_safe: false, .. }, false) => {
+                Some((session.clone(), std::mem::take(&mut self.writes).into_iter().collect()))
+            }
+            _ => None,
+        };
+        if reference.is_none() && commit.is_none() {
+            return match delivered {
+                    Ok(..) | Err(_) => {
+                    let result = self.completed_result(delivered, None, Vec::new());
+                    let end = if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+                    self.finish(result, end)
+                }
+            };
+        }
+        let me = self.myself.clone();
+        let task = services::finalize(self.results.clone(), self.store.clone(), reference, commit);
+        tokio::spawn(async move {
+            let _ = me.send_message(CellMsg::Finalized(task.await));
+        });
+        self.finishing = Some(Finishing { delivered, also_reply: Vec::new() });
+        Flow::Live
+    }
+
+    /// The services answered a completing cell: report its result.
+    fn finalized(&mut self, done: services::Finalized) -> Flow {
+        let Some(finishing) = self.finishing.take() else { return Flow::Live };
+        let mut warnings = Vec::new();
+        let result = match done.commit {
+            Some(Err(e @ codemode_store::StoreError::SessionFull(_))) => {
+                let message = format!("RangeError: {e} The cell's store writes were not committed.");
+                self.fail(ErrorCode::InternalError, message, Phase::Guest)
+            }
+            other => {
+                if matches!(other, Some(Err(_))) {
+                    warnings.push(services::PERSISTENCE_WARNING.to_owned());
+                }
+                self.completed_result(finishing.delivered, done.reference, warnings)
+            }
+        };
+        let end = if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+        for reply in finishing.also_reply {
+            let _ = reply.send(result.clone());
+        }
+        self.finish(result, end)
+    }
+
+    fn completed_result(
+        &mut self,
+        delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
+        reference: Option<Result<Value, String>>,
+        warnings: Vec<String>,
+    ) -> CellResult {
+        let telemetry = self.telemetry;
+        match (delivered, reference) {
+            (Ok((output, value, truncated)), reference) => {
+                let value = match reference {
+                    Some(Ok(descriptor)) if truncated => self.reference_value(descriptor),
+                    Some(Err(reason)) if truncated => with_guidance(value, &reason),
+                    _ => value,
+                };
+                CellResult::Completed { value, output, warnings, telemetry }
+            }
+            (Err(limit), Some(Ok(descriptor))) => {
+                let value = self.reference_value(descriptor);
+                CellResult::Completed { value, output: limit.output, warnings, telemetry }
+            }
+            (Err(limit), reason) => {
+                let why = reason.and_then(Result::err).map(|r| format!(" {r}")).unwrap_or_default();
+                let error = self.output.fit_error(format!("{}{why}", limit.message));
+                CellResult::Failed { code: ErrorCode::OutputLimitExceeded, error, phase: Phase::Guest, output: limit.output, telemetry }
+            }
+        }
+    }
+
+    /// `{truncated: true, reference, guidance}`: the descriptor is bounded
+    /// metadata (≤ 768 bytes) and is delivered even past the budget.
+    fn reference_value(&mut self, descriptor: Value) -> Value {
+        let value = serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
+        self.output.charge_metadata(value.to_string().len());
+        value
     }
 
     fn interrupted(&self) -> Option<(ErrorCode, EndState, String)> {
@@ -496,6 +708,21 @@ impl CellState {
         let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
         Flow::Ended
     }
+}
+
+/// A completed cell waiting for its reference and commit.
+struct Finishing {
+    delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
+    /// Aborts that arrived meanwhile: they get the final result too.
+    also_reply: Vec<RpcReplyPort<CellResult>>,
+}
+
+/// A truncation marker whose guidance says why it was not kept by reference.
+fn with_guidance(mut marker: Value, reason: &str) -> Value {
+    if let Some(obj) = marker.as_object_mut() {
+        obj.insert("guidance".into(), Value::String(reason.to_owned()));
+    }
+    marker
 }
 
 fn vm_lock(bridge: &Mutex<Bridge>) -> std::sync::MutexGuard<'_, Bridge> {

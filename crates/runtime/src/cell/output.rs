@@ -29,7 +29,12 @@ const OUTPUT_FLOOR: usize = 256;
 
 /// Nothing useful of the final value fits in the remaining budget.
 #[derive(Debug)]
-pub(crate) struct OutputLimitExceeded(pub String);
+pub(crate) struct OutputLimitExceeded {
+    /// Why, for the model.
+    pub message: String,
+    /// The window's output, delivered anyway.
+    pub output: Output,
+}
 
 /// Tracks what a cell has delivered against its output budget.
 #[derive(Debug)]
@@ -90,39 +95,48 @@ impl OutputLedger {
         self.fit(entries, room)
     }
 
-    /// Output and final value of a completed cell. The value keeps priority
-    /// over this window's output.
+    /// Bounded metadata delivered past the budget (a reference).
+    pub(crate) fn charge_metadata(&mut self, bytes: usize) {
+        self.charge(bytes);
+    }
+
+    /// An error message cut to what is left (at least `ERROR_FLOOR`).
+    pub(crate) fn fit_error(&mut self, error: String) -> String {
+        let (_, error) = self.deliver_error(Vec::new(), error);
+        error
+    }
+
+    /// Output and final value of a completed cell: `(output, value,
+    /// truncated)`. The value keeps priority over this window's output.
     pub(crate) fn deliver_value(
         &mut self,
         entries: Vec<OutputEntry>,
         value_json: &str,
-    ) -> Result<(Output, Value), OutputLimitExceeded> {
+    ) -> Result<(Output, Value, bool), OutputLimitExceeded> {
         let room = self.remaining();
         let output_len = if entries.is_empty() { 0 } else { entries_json(&entries).len() };
-        if value_json.len() + output_len <= room {
-            self.charge(value_json.len());
-            let output = self.fit(entries, room - value_json.len());
-            return Ok((output, parse(value_json)));
-        }
         if value_json.len() + OUTPUT_FLOOR.min(output_len) <= room {
             self.charge(value_json.len());
             let output = self.fit(entries, room - value_json.len());
-            return Ok((output, parse(value_json)));
+            return Ok((output, parse(value_json), false));
         }
         let output = self.fit(entries, OUTPUT_FLOOR.min(room / 4));
         let room = self.remaining();
         match TruncationMarker::fit(value_json, room, VALUE_GUIDANCE) {
             Some(marker) if !marker.prefix.is_empty() => {
                 self.charge(marker.json_len());
-                Ok((output, serde_json::to_value(marker).unwrap_or(Value::Null)))
+                Ok((output, serde_json::to_value(marker).unwrap_or(Value::Null), true))
             }
-            _ => Err(OutputLimitExceeded(format!(
-                "the final value ({} bytes of JSON) does not fit in what is left of the cell's output budget \
-                 ({} of {} bytes); return a smaller value, or emit less output before it.",
-                value_json.len(),
-                room,
-                self.budget
-            ))),
+            _ => Err(OutputLimitExceeded {
+                message: format!(
+                    "the final value ({} bytes of JSON) does not fit in what is left of the cell's output budget \
+                     ({} of {} bytes); return a smaller value, or emit less output before it.",
+                    value_json.len(),
+                    room,
+                    self.budget
+                ),
+                output,
+            }),
         }
     }
 

@@ -12,6 +12,11 @@
   const hostDescribe = host.describe;
   const hostApiList = host.apiList;
   const hostApiRead = host.apiRead;
+  const hostStore = host.store;
+  const hostLoad = host.load;
+  const hostResultSave = host.resultSave;
+  const hostResultLoad = host.resultLoad;
+  const hostResultDelete = host.resultDelete;
   const hostYield = host.yield;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
@@ -470,6 +475,41 @@
     }
   }
 
+  // ---- session store (GA-7) and results (GA-6.5) --------------------------
+  // Values go through the same data-only JSON projection as json().
+  function projected(value) {
+    return toJsonText(projectOutput(value));
+  }
+  function store(key, value) {
+    let text;
+    try {
+      text = value === undefined ? undefined : projected(value);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return request(hostStore, key, text).then(() => undefined);
+  }
+  function load(key) {
+    return request(hostLoad, key).then((r) => (r.found ? r.value : undefined));
+  }
+  const results = freeze({
+    save(value) {
+      let text;
+      try {
+        text = projected(value);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return request(hostResultSave, text);
+    },
+    load(id) {
+      return request(hostResultLoad, id);
+    },
+    delete(id) {
+      return request(hostResultDelete, id);
+    },
+  });
+
   // ---- install globals ----------------------------------------------------
   function install(name, value) {
     defineProperty(globalObject, name, { value, enumerable: false, writable: true, configurable: true });
@@ -484,6 +524,9 @@
   install("console", console);
   install("catalog", catalog);
   install("API", API);
+  install("store", store);
+  install("load", load);
+  install("results", results);
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];

@@ -18,6 +18,7 @@ use rquickjs::{
 };
 
 use codemode_catalog::Registry;
+use codemode_store::StoreLimits;
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome, Submitted};
 use crate::limits::Limits;
@@ -358,6 +359,53 @@ impl Vm {
                 ordinary(&ctx, &b, |id| Submitted::ApiRead { id, path })
             })?,
         )?;
+        // store/load and results: the key and value checks that need no
+        // session run here, synchronously (GA-7.2, GA-7.3).
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "store",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, key: Value<'js>, value: Opt<Option<String>>| {
+                let key = store_key(&ctx, key)?;
+                let value = value.0.flatten();
+                if let Some(v) = &value
+                    && let Err(e) = codemode_store::validate_value(v, &StoreLimits::default())
+                {
+                    return Err(rquickjs::Exception::throw_range(&ctx, &e.to_string()));
+                }
+                ordinary(&ctx, &b, |id| Submitted::Store { id, key, value })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "load",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, key: Value<'js>| {
+                let key = store_key(&ctx, key)?;
+                ordinary(&ctx, &b, |id| Submitted::Load { id, key })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "resultSave",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, json: String| {
+                ordinary(&ctx, &b, |id| Submitted::ResultSave { id, json })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "resultLoad",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, result_id: Value<'js>| {
+                let result_id = result_id_arg(&ctx, result_id)?;
+                ordinary(&ctx, &b, |id| Submitted::ResultLoad { id, result_id })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "resultDelete",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, result_id: Value<'js>| {
+                let result_id = result_id_arg(&ctx, result_id)?;
+                ordinary(&ctx, &b, |id| Submitted::ResultDelete { id, result_id })
+            })?,
+        )?;
         let b = Arc::clone(&self.bridge);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);
@@ -393,6 +441,25 @@ impl Vm {
             })?,
         )?;
         Ok(host)
+    }
+}
+
+/// A store key: a non-empty string of at most 256 UTF-16 units, else a
+/// `TypeError` (GA-7.2).
+fn store_key<'js>(ctx: &Ctx<'js>, key: Value<'js>) -> rquickjs::Result<String> {
+    let limits = StoreLimits::default();
+    let key = key.as_string().and_then(|s| s.to_string().ok());
+    match key {
+        Some(k) if codemode_store::validate_key(&k, &limits).is_ok() => Ok(k),
+        _ => Err(rquickjs::Exception::throw_type(ctx, &codemode_store::StoreError::Key(limits.max_key_units).to_string())),
+    }
+}
+
+/// A results id: a non-empty string, else a `TypeError`.
+fn result_id_arg<'js>(ctx: &Ctx<'js>, id: Value<'js>) -> rquickjs::Result<String> {
+    match id.as_string().and_then(|s| s.to_string().ok()) {
+        Some(s) if !s.trim().is_empty() => Ok(s),
+        _ => Err(rquickjs::Exception::throw_type(ctx, "results reference id must be a non-empty string.")),
     }
 }
 

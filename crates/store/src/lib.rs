@@ -1,0 +1,17 @@
+//! Durable session state and per-reply results for codemode.
+//!
+//! - [`SessionStore`]: `store`/`load` values of a session, kept in sled and
+//!   committed only when a cell completes (GA-7).
+//! - [`ResultsCache`]: `results.save/load/delete`, scoped to one reply and
+//!   bounded in count and bytes (GA-6.5).
+//! - [`preview`]: the bounded descriptor a model sees of a saved result.
+//!
+//! Both stores are actors behind typed handles; the handles find their
+//! actor by a registered name, so a supervisor can restart it.
+
+pub mod preview;
+mod results;
+mod session;
+
+pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
+pub use session::{SessionStore, StoreError, StoreLimits, StoredValue, validate_key, validate_value};

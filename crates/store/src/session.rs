@@ -1,0 +1,388 @@
+//! The session store: small JSON values that outlive cells and processes
+//! (GA-7).
+//!
+//! Values live in one sled tree keyed by session and key. The actor keeps
+//! each session's total size; a commit re-checks the 1 MiB session limit and
+//! applies all of a cell's writes in one atomic batch, in commit order, then
+//! flushes to disk before the cell may report `completed`. Sessions are
+//! isolated by key prefix; `fork` copies a session's committed values.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use codemode_bridge::budget::utf16_len;
+use ractor::rpc::CallResult;
+use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
+
+/// How long a store request may take.
+const STORE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The store's limits (GA-7.2, GA-7.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreLimits {
+    /// Longest key, in UTF-16 units.
+    pub max_key_units: usize,
+    /// Largest value, in bytes of compact JSON.
+    pub max_value_bytes: usize,
+    /// Largest session: all its values together, in bytes of compact JSON.
+    pub max_session_bytes: usize,
+}
+
+impl Default for StoreLimits {
+    fn default() -> Self {
+        Self { max_key_units: 256, max_value_bytes: 256 * 1024, max_session_bytes: 1024 * 1024 }
+    }
+}
+
+/// A stored value: its JSON and whether it came from network content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredValue {
+    /// Compact JSON text.
+    pub json: String,
+    /// The writing cell had observed network-derived content (GA-7.7).
+    pub network: bool,
+}
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database cannot be opened; it was not modified.
+    #[error(
+        "the session store at {path} cannot be opened: {reason}. It was not modified: move it aside or repair it, then start again."
+    )]
+    Open {
+        /// Where the database is.
+        path: String,
+        /// What sled said.
+        reason: String,
+    },
+    /// The key is not a non-empty string of at most 256 UTF-16 units.
+    #[error("Code Mode store key must be a non-empty string of at most {0} characters.")]
+    Key(usize),
+    /// The value is too large.
+    #[error("Code Mode store value exceeds {0} KiB of serialized JSON.")]
+    ValueTooLarge(usize),
+    /// The session would exceed its total.
+    #[error("Code Mode store exceeds {0} MiB of serialized JSON; delete keys or store less data.")]
+    SessionFull(usize),
+    /// `fork` onto a session that already has values.
+    #[error("cannot fork into session {0}: it already has stored values")]
+    SessionExists(String),
+    /// Reading or writing the database failed.
+    #[error("the session store failed: {0}")]
+    Io(String),
+    /// The store actor is not running.
+    #[error("the session store is unavailable; retry in a moment")]
+    Unavailable,
+}
+
+impl StoreError {
+    /// The guest error class: `TypeError`, `RangeError` or `Error`.
+    #[must_use]
+    pub fn js_name(&self) -> &'static str {
+        match self {
+            Self::Key(_) => "TypeError",
+            Self::ValueTooLarge(_) | Self::SessionFull(_) => "RangeError",
+            _ => "Error",
+        }
+    }
+
+    /// The guest error code.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Key(_) => "store_type",
+            Self::ValueTooLarge(_) | Self::SessionFull(_) => "store_range",
+            _ => "tool_error",
+        }
+    }
+}
+
+/// Checks a key (GA-7.2).
+///
+/// # Errors
+/// [`StoreError::Key`].
+pub fn validate_key(key: &str, limits: &StoreLimits) -> Result<(), StoreError> {
+    let units = utf16_len(key);
+    if units == 0 || units > limits.max_key_units {
+        return Err(StoreError::Key(limits.max_key_units));
+    }
+    Ok(())
+}
+
+/// Checks a value's size (GA-7.3).
+///
+/// # Errors
+/// [`StoreError::ValueTooLarge`].
+pub fn validate_value(json: &str, limits: &StoreLimits) -> Result<(), StoreError> {
+    if json.len() > limits.max_value_bytes {
+        return Err(StoreError::ValueTooLarge(limits.max_value_bytes / 1024));
+    }
+    Ok(())
+}
+
+fn db_key(session: &str, key: &str) -> Vec<u8> {
+    let mut k = session_prefix(session);
+    k.extend_from_slice(key.as_bytes());
+    k
+}
+
+fn session_prefix(session: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(session.len() + 4 + 16);
+    k.extend_from_slice(&u32::try_from(session.len()).unwrap_or(u32::MAX).to_be_bytes());
+    k.extend_from_slice(session.as_bytes());
+    k
+}
+
+fn encode(v: &StoredValue) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.json.len() + 1);
+    out.push(u8::from(v.network));
+    out.extend_from_slice(v.json.as_bytes());
+    out
+}
+
+fn decode(bytes: &[u8]) -> Result<StoredValue, StoreError> {
+    let (flag, json) = bytes.split_first().ok_or_else(|| StoreError::Io("an empty stored record".into()))?;
+    let json = String::from_utf8(json.to_vec()).map_err(|_| StoreError::Io("a stored record is not UTF-8".into()))?;
+    Ok(StoredValue { json, network: *flag == 1 })
+}
+
+fn io(e: &sled::Error) -> StoreError {
+    StoreError::Io(e.to_string())
+}
+
+enum StoreMsg {
+    Load { session: String, key: String, reply: RpcReplyPort<Result<Option<StoredValue>, StoreError>> },
+    Check { session: String, changes: Vec<(String, Option<usize>)>, reply: RpcReplyPort<Result<(), StoreError>> },
+    Commit { session: String, writes: Vec<(String, Option<StoredValue>)>, reply: RpcReplyPort<Result<(), StoreError>> },
+    Fork { from: String, to: String, reply: RpcReplyPort<Result<(), StoreError>> },
+}
+
+struct StoreActor;
+
+struct StoreState {
+    db: sled::Db,
+    limits: StoreLimits,
+    /// Per session: bytes of each key's value, loaded on first use.
+    sizes: HashMap<String, HashMap<String, usize>>,
+}
+
+impl StoreState {
+    fn sizes(&mut self, session: &str) -> Result<&mut HashMap<String, usize>, StoreError> {
+        if !self.sizes.contains_key(session) {
+            let prefix = session_prefix(session);
+            let mut map = HashMap::new();
+            for item in self.db.scan_prefix(&prefix) {
+                let (k, v) = item.map_err(|e| io(&e))?;
+                let key = String::from_utf8_lossy(&k[prefix.len()..]).into_owned();
+                map.insert(key, v.len().saturating_sub(1));
+            }
+            self.sizes.insert(session.to_owned(), map);
+        }
+        Ok(self.sizes.get_mut(session).unwrap_or_else(|| unreachable!("inserted above")))
+    }
+
+    /// The session's total after `changes` (new sizes; `None` deletes).
+    fn total_after(&mut self, session: &str, changes: &[(String, Option<usize>)]) -> Result<usize, StoreError> {
+        let sizes = self.sizes(session)?;
+        let mut total: usize = sizes.values().sum();
+        let mut seen: HashMap<&str, Option<usize>> = HashMap::new();
+        for (k, size) in changes {
+            seen.insert(k, *size);
+        }
+        for (k, size) in seen {
+            total -= sizes.get(k).copied().unwrap_or(0);
+            total += size.unwrap_or(0);
+        }
+        Ok(total)
+    }
+
+    fn check(&mut self, session: &str, changes: &[(String, Option<usize>)]) -> Result<(), StoreError> {
+        if self.total_after(session, changes)? > self.limits.max_session_bytes {
+            return Err(StoreError::SessionFull(self.limits.max_session_bytes / (1024 * 1024)));
+        }
+        Ok(())
+    }
+}
+
+impl Actor for StoreActor {
+    type Msg = StoreMsg;
+    type State = StoreState;
+    type Arguments = (sled::Db, StoreLimits);
+
+    async fn pre_start(&self, _: ActorRef<StoreMsg>, (db, limits): (sled::Db, StoreLimits)) -> Result<StoreState, ActorProcessingErr> {
+        Ok(StoreState { db, limits, sizes: HashMap::new() })
+    }
+
+    async fn handle(&self, _: ActorRef<StoreMsg>, msg: StoreMsg, state: &mut StoreState) -> Result<(), ActorProcessingErr> {
+        match msg {
+            StoreMsg::Load { session, key, reply } => {
+                let result = state.db.get(db_key(&session, &key)).map_err(|e| io(&e)).and_then(|v| v.map(|b| decode(&b)).transpose());
+                let _ = reply.send(result);
+            }
+            StoreMsg::Check { session, changes, reply } => {
+                let _ = reply.send(state.check(&session, &changes));
+            }
+            StoreMsg::Commit { session, writes, reply } => {
+                let changes: Vec<(String, Option<usize>)> =
+                    writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
+                if let Err(e) = state.check(&session, &changes) {
+                    let _ = reply.send(Err(e));
+                    return Ok(());
+                }
+                let mut batch = sled::Batch::default();
+                for (k, v) in &writes {
+                    match v {
+                        Some(v) => batch.insert(db_key(&session, k), encode(v)),
+                        None => batch.remove(db_key(&session, k)),
+                    }
+                }
+                if let Err(e) = state.db.apply_batch(batch) {
+                    let _ = reply.send(Err(io(&e)));
+                    return Ok(());
+                }
+                let sizes = state.sizes(&session)?;
+                for (k, size) in changes {
+                    match size {
+                        Some(n) => sizes.insert(k, n),
+                        None => sizes.remove(&k),
+                    };
+                }
+                // The batch is applied in commit order; durability is waited
+                // for off the mailbox, so other sessions are not held up.
+                let db = state.db.clone();
+                tokio::spawn(async move {
+                    let flushed = db.flush_async().await.map(|_| ()).map_err(|e| io(&e));
+                    let _ = reply.send(flushed);
+                });
+            }
+            StoreMsg::Fork { from, to, reply } => {
+                let _ = reply.send(fork(state, &from, &to));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn fork(state: &mut StoreState, from: &str, to: &str) -> Result<(), StoreError> {
+    if !state.sizes(to)?.is_empty() {
+        return Err(StoreError::SessionExists(to.to_owned()));
+    }
+    let prefix = session_prefix(from);
+    let mut batch = sled::Batch::default();
+    let mut copied = HashMap::new();
+    for item in state.db.scan_prefix(&prefix) {
+        let (k, v) = item.map_err(|e| io(&e))?;
+        let key = String::from_utf8_lossy(&k[prefix.len()..]).into_owned();
+        copied.insert(key.clone(), v.len().saturating_sub(1));
+        batch.insert(db_key(to, &key), v.to_vec());
+    }
+    state.db.apply_batch(batch).map_err(|e| io(&e))?;
+    state.db.flush().map_err(|e| io(&e))?;
+    state.sizes.insert(to.to_owned(), copied);
+    Ok(())
+}
+
+/// A handle to the session store.
+#[derive(Clone, Debug)]
+pub struct SessionStore {
+    name: String,
+    db: sled::Db,
+    limits: StoreLimits,
+}
+
+impl SessionStore {
+    /// Opens (or creates) the store at `path`, or a temporary one that is
+    /// deleted when the process ends when `path` is `None`. A database that
+    /// cannot be opened is reported and left untouched.
+    ///
+    /// # Errors
+    /// [`StoreError::Open`].
+    pub fn open(path: Option<&Path>, limits: StoreLimits, name: String) -> Result<Self, StoreError> {
+        let config = match path {
+            Some(p) => sled::Config::new().path(p).cache_capacity(16 * 1024 * 1024),
+            None => sled::Config::new().temporary(true),
+        };
+        let shown = path.map_or_else(|| "(temporary)".to_owned(), |p| p.display().to_string());
+        let db = config.open().map_err(|e| StoreError::Open { path: shown, reason: e.to_string() })?;
+        Ok(Self { name, db, limits })
+    }
+
+    /// Starts the store actor under this handle's name, linked to
+    /// `supervisor`. Call again to restart it after a crash.
+    ///
+    /// # Errors
+    /// The actor could not be spawned.
+    pub async fn start_actor(&self, supervisor: ActorCell) -> Result<(), StoreError> {
+        Actor::spawn_linked(Some(self.name.clone()), StoreActor, (self.db.clone(), self.limits), supervisor)
+            .await
+            .map(|_| ())
+            .map_err(|e| StoreError::Io(e.to_string()))
+    }
+
+    /// The actor's registered name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The limits.
+    #[must_use]
+    pub fn limits(&self) -> &StoreLimits {
+        &self.limits
+    }
+
+    async fn ask<T: Send + 'static>(
+        &self,
+        build: impl FnOnce(RpcReplyPort<Result<T, StoreError>>) -> StoreMsg,
+    ) -> Result<T, StoreError> {
+        let actor: ActorRef<StoreMsg> = ActorRef::where_is(self.name.clone()).ok_or(StoreError::Unavailable)?;
+        match actor.call(build, Some(STORE_TIMEOUT)).await {
+            Ok(CallResult::Success(result)) => result,
+            _ => Err(StoreError::Unavailable),
+        }
+    }
+
+    /// The committed value of `key` in `session`.
+    ///
+    /// # Errors
+    /// A read failure, or the actor is unavailable.
+    pub async fn load(&self, session: &str, key: &str) -> Result<Option<StoredValue>, StoreError> {
+        let (session, key) = (session.to_owned(), key.to_owned());
+        self.ask(|reply| StoreMsg::Load { session, key, reply }).await
+    }
+
+    /// Whether `changes` (new value sizes; `None` deletes) on top of the
+    /// committed session would fit its limit.
+    ///
+    /// # Errors
+    /// [`StoreError::SessionFull`], or a read failure.
+    pub async fn check(&self, session: &str, changes: Vec<(String, Option<usize>)>) -> Result<(), StoreError> {
+        let session = session.to_owned();
+        self.ask(|reply| StoreMsg::Check { session, changes, reply }).await
+    }
+
+    /// Commits a cell's writes atomically (re-checking the session limit in
+    /// commit order) and waits until they are on disk.
+    ///
+    /// Cancel safety: once sent, a commit is applied even if this future is
+    /// dropped; only the confirmation is lost.
+    ///
+    /// # Errors
+    /// [`StoreError::SessionFull`] (nothing written), or a write or flush
+    /// failure.
+    pub async fn commit(&self, session: &str, writes: Vec<(String, Option<StoredValue>)>) -> Result<(), StoreError> {
+        let session = session.to_owned();
+        self.ask(|reply| StoreMsg::Commit { session, writes, reply }).await
+    }
+
+    /// Starts session `to` with a copy of `from`'s committed values (GA-7.7).
+    ///
+    /// # Errors
+    /// `to` already has values, or a read or write failure.
+    pub async fn fork(&self, from: &str, to: &str) -> Result<(), StoreError> {
+        let (from, to) = (from.to_owned(), to.to_owned());
+        self.ask(|reply| StoreMsg::Fork { from, to, reply }).await
+    }
+}
