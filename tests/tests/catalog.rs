@@ -283,8 +283,15 @@ impl Tool for InBandError {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_in_band_error_without_a_message_gains_the_tool_text_ga_11_2() {
-    let rt = CodeMode::builder().tool(InBandError(json!({"status": 503}), Some("upstream unavailable"))).start().await.unwrap();
-    assert_eq!(value(&exec(&rt, "return await flaky()").await), &json!({"status": 503, "message": "upstream unavailable"}));
+    let rt = CodeMode::builder()
+        .tool(InBandError(json!({"status": 503}), Some("upstream unavailable")))
+        .start()
+        .await
+        .unwrap();
+    assert_eq!(
+        value(&exec(&rt, "return await flaky()").await),
+        &json!({"status": 503, "message": "upstream unavailable"})
+    );
     let rt = CodeMode::builder().tool(InBandError(json!({"error": "kept"}), Some("ignored"))).start().await.unwrap();
     assert_eq!(value(&exec(&rt, "return await flaky()").await), &json!({"error": "kept"}));
 }

@@ -12,6 +12,9 @@ use codemode_runtime::{CellResult, CodeMode, Exec, Output, OutputEntry};
 #[derive(Parser)]
 #[command(name = "codemode", version, about = "Run code-mode cells: small JavaScript programs that call tools.")]
 struct Cli {
+    /// Where the session store keeps its sled database.
+    #[arg(long, global = true, default_value = ".codemode/store")]
+    store: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
@@ -49,7 +52,7 @@ fn main() -> Result<()> {
 }
 
 async fn run(cli: Cli) -> Result<()> {
-    let rt = CodeMode::builder().start().await?;
+    let rt = CodeMode::builder().session_store_path(&cli.store).start().await?;
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
         Command::Session { session } => session::serve(&rt, &session).await,

@@ -115,8 +115,12 @@ impl CodeModeBuilder {
         let limits = Arc::new(self.limits);
         let instance = new_run_id();
         let catalog = Catalog::named(format!("codemode-catalog-{instance}"));
-        let store = SessionStore::open(self.store_path.as_deref(), StoreLimits::default(), format!("codemode-store-{instance}"))
-            .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let store = SessionStore::open(
+            self.store_path.as_deref(),
+            StoreLimits::default(),
+            format!("codemode-store-{instance}"),
+        )
+        .map_err(|e| CodeModeError::Start(e.to_string()))?;
         let results = ResultsCache::new(
             format!("codemode-results-{instance}"),
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
@@ -136,7 +140,7 @@ impl CodeModeBuilder {
             .map_err(|e| CodeModeError::Start(e.to_string()))?;
         let services = async {
             start_catalog(&executor, &config).await?;
-            config.store.start_actor(executor.get_cell()).await.map_err(|e| e.to_string())?;
+            config.store.start_actor(Some(executor.get_cell())).await.map_err(|e| e.to_string())?;
             config.results.start_actor(executor.get_cell()).await
         };
         if let Err(e) = services.await {

@@ -209,7 +209,8 @@ impl Actor for CellExecutor {
             if name.as_deref() == Some(config.catalog.name()) {
                 retry(|| start_catalog(&myself, config)).await;
             } else if name.as_deref() == Some(config.store.name()) {
-                retry(|| async { config.store.start_actor(myself.get_cell()).await.map_err(|e| e.to_string()) }).await;
+                retry(|| async { config.store.start_actor(Some(myself.get_cell())).await.map_err(|e| e.to_string()) })
+                    .await;
             } else if name.as_deref() == Some(config.results.name()) {
                 retry(|| config.results.start_actor(myself.get_cell())).await;
             } else if let Some(run_id) = state.by_actor.get(&cell.get_id()).cloned() {

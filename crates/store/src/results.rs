@@ -151,7 +151,11 @@ impl Actor for ResultsActor {
     type State = ResultsState;
     type Arguments = ResultsLimits;
 
-    async fn pre_start(&self, _: ActorRef<ResultsMsg>, limits: ResultsLimits) -> Result<ResultsState, ActorProcessingErr> {
+    async fn pre_start(
+        &self,
+        _: ActorRef<ResultsMsg>,
+        limits: ResultsLimits,
+    ) -> Result<ResultsState, ActorProcessingErr> {
         Ok(ResultsState {
             limits,
             scopes: HashMap::new(),
@@ -161,7 +165,12 @@ impl Actor for ResultsActor {
         })
     }
 
-    async fn handle(&self, _: ActorRef<ResultsMsg>, msg: ResultsMsg, state: &mut ResultsState) -> Result<(), ActorProcessingErr> {
+    async fn handle(
+        &self,
+        _: ActorRef<ResultsMsg>,
+        msg: ResultsMsg,
+        state: &mut ResultsState,
+    ) -> Result<(), ActorProcessingErr> {
         match msg {
             ResultsMsg::Save { scope, value, reply } => {
                 let _ = reply.send(state.save(scope, value));

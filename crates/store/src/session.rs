@@ -211,14 +211,27 @@ impl Actor for StoreActor {
     type State = StoreState;
     type Arguments = (sled::Db, StoreLimits);
 
-    async fn pre_start(&self, _: ActorRef<StoreMsg>, (db, limits): (sled::Db, StoreLimits)) -> Result<StoreState, ActorProcessingErr> {
+    async fn pre_start(
+        &self,
+        _: ActorRef<StoreMsg>,
+        (db, limits): (sled::Db, StoreLimits),
+    ) -> Result<StoreState, ActorProcessingErr> {
         Ok(StoreState { db, limits, sizes: HashMap::new() })
     }
 
-    async fn handle(&self, _: ActorRef<StoreMsg>, msg: StoreMsg, state: &mut StoreState) -> Result<(), ActorProcessingErr> {
+    async fn handle(
+        &self,
+        _: ActorRef<StoreMsg>,
+        msg: StoreMsg,
+        state: &mut StoreState,
+    ) -> Result<(), ActorProcessingErr> {
         match msg {
             StoreMsg::Load { session, key, reply } => {
-                let result = state.db.get(db_key(&session, &key)).map_err(|e| io(&e)).and_then(|v| v.map(|b| decode(&b)).transpose());
+                let result = state
+                    .db
+                    .get(db_key(&session, &key))
+                    .map_err(|e| io(&e))
+                    .and_then(|v| v.map(|b| decode(&b)).transpose());
                 let _ = reply.send(result);
             }
             StoreMsg::Check { session, changes, reply } => {
@@ -314,11 +327,14 @@ impl SessionStore {
     ///
     /// # Errors
     /// The actor could not be spawned.
-    pub async fn start_actor(&self, supervisor: ActorCell) -> Result<(), StoreError> {
-        Actor::spawn_linked(Some(self.name.clone()), StoreActor, (self.db.clone(), self.limits), supervisor)
-            .await
-            .map(|_| ())
-            .map_err(|e| StoreError::Io(e.to_string()))
+    pub async fn start_actor(&self, supervisor: Option<ActorCell>) -> Result<(), StoreError> {
+        let args = (self.db.clone(), self.limits);
+        let name = Some(self.name.clone());
+        let spawned = match supervisor {
+            Some(s) => Actor::spawn_linked(name, StoreActor, args, s).await,
+            None => Actor::spawn(name, StoreActor, args).await,
+        };
+        spawned.map(|_| ()).map_err(|e| StoreError::Io(e.to_string()))
     }
 
     /// The actor's registered name.

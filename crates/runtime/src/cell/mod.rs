@@ -20,10 +20,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
-use serde_json::Value;
 use codemode_catalog::{Catalog, Registry, files};
 use codemode_store::{ResultsCache, SessionStore, StoredValue};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
+use serde_json::Value;
 
 use crate::executor::{EndState, ExecutorMsg};
 use crate::jsthreads::ThreadLease;
@@ -504,7 +504,12 @@ impl CellState {
 
     /// Runs a session-bound request as a task; its answer comes back as
     /// `HostDone`.
-    fn spawn_service(&mut self, id: u64, method: &str, task: impl std::future::Future<Output = services::Done> + Send + 'static) {
+    fn spawn_service(
+        &mut self,
+        id: u64,
+        method: &str,
+        task: impl std::future::Future<Output = services::Done> + Send + 'static,
+    ) {
         let me = self.myself.clone();
         self.host.spawn_other(id, method, async move {
             let done = task.await;
@@ -542,9 +547,10 @@ impl CellState {
         let delivered = self.output.deliver_value(entries, &json);
         let structured = json.starts_with('{') || json.starts_with('[');
         let wants_reference = structured && !matches!(delivered, Ok((_, _, false)));
-        let reference = match services::results_scope(&self.mode) {
-            Ok(scope) if wants_reference => Some((scope, json, self.network)),
-            _ => None,
+        let (reference, not_retained) = match services::results_scope(&self.mode) {
+            Ok(scope) if wants_reference => (Some((scope, json, self.network)), None),
+            Err(refusal) if wants_reference => (None, Some(format!("Not retained: {refusal}"))),
+            _ => (None, None),
         };
         let commit = match (&self.mode, self.writes.is_empty()) {
             (CellMode::Interactive { session, restart_safe: false, .. }, false) => {
@@ -554,9 +560,13 @@ impl CellState {
         };
         if reference.is_none() && commit.is_none() {
             return match delivered {
-                    Ok(..) | Err(_) => {
-                    let result = self.completed_result(delivered, None, Vec::new());
-                    let end = if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+                Ok(..) | Err(_) => {
+                    let result = self.completed_result(delivered, not_retained.map(Err), Vec::new());
+                    let end = if matches!(result, CellResult::Completed { .. }) {
+                        EndState::Completed
+                    } else {
+                        EndState::Failed
+                    };
                     self.finish(result, end)
                 }
             };
@@ -616,7 +626,13 @@ impl CellState {
             (Err(limit), reason) => {
                 let why = reason.and_then(Result::err).map(|r| format!(" {r}")).unwrap_or_default();
                 let error = self.output.fit_error(format!("{}{why}", limit.message));
-                CellResult::Failed { code: ErrorCode::OutputLimitExceeded, error, phase: Phase::Guest, output: limit.output, telemetry }
+                CellResult::Failed {
+                    code: ErrorCode::OutputLimitExceeded,
+                    error,
+                    phase: Phase::Guest,
+                    output: limit.output,
+                    telemetry,
+                }
             }
         }
     }
@@ -624,7 +640,8 @@ impl CellState {
     /// `{truncated: true, reference, guidance}`: the descriptor is bounded
     /// metadata (≤ 768 bytes) and is delivered even past the budget.
     fn reference_value(&mut self, descriptor: Value) -> Value {
-        let value = serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
+        let value =
+            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
         self.output.charge_metadata(value.to_string().len());
         value
     }

@@ -200,10 +200,10 @@ mod tests {
     fn output_of_the_final_window_may_use_the_whole_budget() {
         let exact = 1024 - 4 - entries_json(&text(0)).len();
         let mut ledger = OutputLedger::new(1024);
-        let (output, _) = ledger.deliver_value(text(exact), "null").unwrap();
+        let (output, _, _) = ledger.deliver_value(text(exact), "null").unwrap();
         assert!(output.entries().is_some());
         let mut ledger = OutputLedger::new(1024);
-        let (output, _) = ledger.deliver_value(text(exact + 1), "null").unwrap();
+        let (output, _, _) = ledger.deliver_value(text(exact + 1), "null").unwrap();
         assert!(matches!(output, Output::Truncated(_)));
     }
 
@@ -211,7 +211,8 @@ mod tests {
     fn earlier_output_cannot_starve_the_final_value() {
         let mut ledger = OutputLedger::new(1024);
         assert!(matches!(ledger.deliver(text(5000)), Output::Truncated(_)));
-        let (_, value) = ledger.deliver_value(vec![], "[1,2,3]").unwrap();
+        let (_, value, truncated) = ledger.deliver_value(vec![], "[1,2,3]").unwrap();
+        assert!(!truncated);
         assert_eq!(value, serde_json::json!([1, 2, 3]));
     }
 
@@ -219,7 +220,7 @@ mod tests {
     fn the_final_value_has_priority_over_output_of_its_window() {
         let mut ledger = OutputLedger::new(1024);
         let value = format!("\"{}\"", "v".repeat(700));
-        let (output, v) = ledger.deliver_value(text(600), &value).unwrap();
+        let (output, v, _) = ledger.deliver_value(text(600), &value).unwrap();
         assert_eq!(v, Value::String("v".repeat(700)));
         assert!(matches!(output, Output::Truncated(_)));
     }
@@ -228,7 +229,8 @@ mod tests {
     fn an_oversized_value_becomes_a_marker_and_an_exhausted_budget_a_limit_error() {
         let mut ledger = OutputLedger::new(1024);
         let value = format!("[{}]", vec!["1"; 2000].join(","));
-        let (_, v) = ledger.deliver_value(vec![], &value).unwrap();
+        let (_, v, truncated) = ledger.deliver_value(vec![], &value).unwrap();
+        assert!(truncated);
         assert_eq!(v["truncated"], Value::Bool(true));
         assert!(value.starts_with(v["prefix"].as_str().unwrap()));
         let mut spent = OutputLedger::new(1024);

@@ -24,6 +24,9 @@ pub(crate) const REFERENCE_GUIDANCE: &str =
 /// A cell's pending store writes: key → value, `None` deletes.
 pub(crate) type WriteBuffer = BTreeMap<String, Option<StoredValue>>;
 
+/// A commit to make: the session and its writes.
+pub(crate) type Commit = (String, Vec<(String, Option<StoredValue>)>);
+
 /// What a spawned session-bound request reports back to its cell.
 #[derive(Debug)]
 pub(crate) enum Done {
@@ -85,7 +88,9 @@ pub(crate) fn refused(id: u64, message: &str) -> Settlement {
 pub(crate) fn load_buffered(buffer: &WriteBuffer, id: u64, key: &str) -> Option<(Settlement, bool)> {
     let entry = buffer.get(key)?;
     Some(match entry {
-        Some(v) => (Settlement { id, ok: true, payload: format!("{{\"found\":true,\"value\":{}}}", v.json) }, v.network),
+        Some(v) => {
+            (Settlement { id, ok: true, payload: format!("{{\"found\":true,\"value\":{}}}", v.json) }, v.network)
+        }
         None => (ok(id, &json!({"found": false})), false),
     })
 }
@@ -123,7 +128,9 @@ pub(crate) async fn load(store: SessionStore, session: String, id: u64, key: Str
 pub(crate) async fn result_save(results: ResultsCache, scope: Scope, id: u64, json: String, network: bool) -> Done {
     let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
     match results.save(scope, StoredValue { json: json.clone(), network }).await {
-        Ok(result_id) => Done::Settle(ok(id, &serde_json::to_value(describe(&result_id, &value, &json)).unwrap_or(Value::Null))),
+        Ok(result_id) => {
+            Done::Settle(ok(id, &serde_json::to_value(describe(&result_id, &value, &json)).unwrap_or(Value::Null)))
+        }
         Err(e) => Done::Settle(results_err(id, &e)),
     }
 }
@@ -159,7 +166,7 @@ pub(crate) async fn finalize(
     results: ResultsCache,
     store: SessionStore,
     reference: Option<(Scope, String, bool)>,
-    commit: Option<(String, Vec<(String, Option<StoredValue>)>)>,
+    commit: Option<Commit>,
 ) -> Finalized {
     let reference = match reference {
         Some((scope, json, network)) => Some({
@@ -167,7 +174,8 @@ pub(crate) async fn finalize(
             match results.save(scope, StoredValue { json: json.clone(), network }).await {
                 Ok(id) => Ok(serde_json::to_value(describe(&id, &value, &json)).unwrap_or(Value::Null)),
                 Err(ResultsError::Full(_)) => {
-                    Err("Not retained: result-store capacity exceeded. Delete references or return less data.".to_owned())
+                    Err("Not retained: result-store capacity exceeded. Delete references or return less data."
+                        .to_owned())
                 }
                 Err(_) => Err("Not retained: the results cache is unavailable. Return less data.".to_owned()),
             }

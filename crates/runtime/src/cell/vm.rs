@@ -451,7 +451,10 @@ fn store_key<'js>(ctx: &Ctx<'js>, key: Value<'js>) -> rquickjs::Result<String> {
     let key = key.as_string().and_then(|s| s.to_string().ok());
     match key {
         Some(k) if codemode_store::validate_key(&k, &limits).is_ok() => Ok(k),
-        _ => Err(rquickjs::Exception::throw_type(ctx, &codemode_store::StoreError::Key(limits.max_key_units).to_string())),
+        _ => Err(rquickjs::Exception::throw_type(
+            ctx,
+            &codemode_store::StoreError::Key(limits.max_key_units).to_string(),
+        )),
     }
 }
 
