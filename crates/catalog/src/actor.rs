@@ -45,7 +45,7 @@ pub enum SearchError {
 /// Messages of the catalog actor.
 pub(crate) enum CatalogMsg {
     /// Rank tools for a query; replies with registry indexes.
-    Search { query: String, limit: Option<f64>, reply: RpcReplyPort<Result<Vec<usize>, SearchError>> },
+    Search { query: String, limit: Option<f64>, reply: RpcReplyPort<Result<Vec<(usize, f64)>, SearchError>> },
 }
 
 /// The catalog actor.
@@ -111,7 +111,7 @@ impl Actor for CatalogActor {
 
 /// Exact callable spelling first, then the tool's own name, then a
 /// case-insensitive match; otherwise BM25 ranking (GA-8.7).
-fn search(state: &CatalogState, query: &str, limit: Option<f64>) -> Result<Vec<usize>, SearchError> {
+fn search(state: &CatalogState, query: &str, limit: Option<f64>) -> Result<Vec<(usize, f64)>, SearchError> {
     let limit = match limit {
         None => state.config.default_limit,
         Some(l) if l.is_finite() && l >= 1.0 && l.fract() == 0.0 => (l as usize).min(state.config.max_limit),
@@ -131,9 +131,9 @@ fn search(state: &CatalogState, query: &str, limit: Option<f64>) -> Result<Vec<u
             })
         });
     if let Some(index) = exact {
-        return Ok(vec![index]);
+        return Ok(vec![(index, f64::INFINITY)]);
     }
-    Ok(state.index.search(query, limit).into_iter().map(|h| h.index).collect())
+    Ok(state.index.search(query, limit).into_iter().map(|h| (h.index, h.score)).collect())
 }
 
 /// A handle to a runtime's catalog actor.
@@ -179,6 +179,15 @@ impl Catalog {
     /// # Errors
     /// An invalid `limit`, or the actor is unavailable.
     pub async fn search(&self, query: String, limit: Option<f64>) -> Result<Vec<usize>, SearchError> {
+        Ok(self.ranked(query, limit).await?.into_iter().map(|(i, _)| i).collect())
+    }
+
+    /// Like [`search`](Self::search), with each match's BM25 score
+    /// (infinite for an exact spelling match).
+    ///
+    /// # Errors
+    /// An invalid `limit`, or the actor is unavailable.
+    pub async fn ranked(&self, query: String, limit: Option<f64>) -> Result<Vec<(usize, f64)>, SearchError> {
         let actor: ActorRef<CatalogMsg> = ActorRef::where_is(self.name.clone()).ok_or(SearchError::Unavailable)?;
         match actor.call(|reply| CatalogMsg::Search { query, limit, reply }, Some(SEARCH_TIMEOUT)).await {
             Ok(CallResult::Success(result)) => result,

@@ -1,20 +1,34 @@
-//! `codemode`: run code-mode cells from the command line.
+//! `codemode`: run code-mode cells from the command line, or serve them to
+//! any MCP client.
 
+mod command_tool;
+mod config;
+mod output;
+mod repl;
+mod serve;
 mod session;
 
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use codemode_runtime::{CellResult, CodeMode, Exec, Output, OutputEntry};
+use codemode_runtime::{CellResult, CodeMode, Exec};
+
+use crate::command_tool::CommandTool;
+use crate::config::Config;
 
 #[derive(Parser)]
 #[command(name = "codemode", version, about = "Run code-mode cells: small JavaScript programs that call tools.")]
 struct Cli {
-    /// Where the session store keeps its sled database.
-    #[arg(long, global = true, default_value = ".codemode/store")]
-    store: PathBuf,
+    /// The configuration file (default: ./codemode.toml when it exists).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// Where the session store keeps its sled database (overrides
+    /// `[store] path`; default .codemode/store).
+    #[arg(long, global = true)]
+    store: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -42,6 +56,35 @@ enum Command {
         #[arg(long, default_value = "cli")]
         session: String,
     },
+    /// Serve code mode as an MCP server (`exec` and `wait` tools) over stdio.
+    Serve,
+    /// An interactive prompt: each entry is a cell in one session.
+    Repl,
+    /// Print the model-facing exec tool description with the quick index.
+    Prompt {
+        /// Print the exec and wait definitions as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the tools a catalog search ranks for QUERY.
+    Search {
+        /// What to look for.
+        query: String,
+        /// How many results.
+        #[arg(long, default_value_t = 8)]
+        limit: usize,
+    },
+    /// Configuration commands.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Validate the configuration and print the effective settings.
+    Check,
 }
 
 fn main() -> Result<()> {
@@ -51,14 +94,61 @@ fn main() -> Result<()> {
     runtime.block_on(async move { tokio::spawn(run(cli)).await? })
 }
 
+/// Builds the runtime the configuration describes.
+pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Result<CodeMode> {
+    let mut builder = CodeMode::builder()
+        .limits(config.limits.to_limits()?)
+        .session_store_path(store.unwrap_or_else(|| config.store.path.clone()));
+    if let Some(root) = &config.workspace.root {
+        builder = builder.workspace(root);
+    }
+    for tool in &config.tools {
+        builder = builder.tool_arc(Arc::new(CommandTool::new(tool.clone())));
+    }
+    Ok(builder.start().await?)
+}
+
 async fn run(cli: Cli) -> Result<()> {
-    let rt = CodeMode::builder().session_store_path(&cli.store).start().await?;
+    let (config, file) = Config::load(cli.config.as_deref())?;
+    if let Command::Config { command: ConfigCommand::Check } = &cli.command {
+        match &file {
+            Some(f) => println!("# {} is valid; effective configuration:", f.display()),
+            None => println!("# no codemode.toml found; effective configuration (defaults):"),
+        }
+        print!("{}", config.to_toml());
+        return Ok(());
+    }
+    let rt = build_runtime(&config, cli.store).await?;
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
         Command::Session { session } => session::serve(&rt, &session).await,
+        Command::Serve => serve::stdio(rt.clone()).await,
+        Command::Repl => repl::run(&rt).await,
+        Command::Prompt { json } => {
+            let d = rt.exec_tool_description();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&d)?);
+            } else {
+                println!("{}", d.exec.description);
+            }
+            Ok(())
+        }
+        Command::Search { query, limit } => search(&rt, &query, limit).await,
+        Command::Config { .. } => Ok(()),
     };
     rt.shutdown().await;
     outcome
+}
+
+async fn search(rt: &CodeMode, query: &str, limit: usize) -> Result<()> {
+    let hits = rt.search(query, limit).await?;
+    if hits.is_empty() {
+        println!("no tool matches {query:?}");
+    }
+    for (name, score, input) in hits {
+        println!("{score:>7.3}  {name} {input}");
+    }
+    Ok(())
 }
 
 async fn exec(rt: &CodeMode, file: &PathBuf, no_wait: bool, json: bool, title: Option<String>) -> Result<()> {
@@ -76,9 +166,12 @@ async fn exec(rt: &CodeMode, file: &PathBuf, no_wait: bool, json: bool, title: O
     }
     let mut result = reply.exec(exec).await?;
     loop {
-        print_result(&result, json);
+        output::print_result(&result, json);
         match result.run_id() {
-            Some(run_id) if !no_wait => result = reply.wait(run_id).await?,
+            Some(run_id) if !no_wait => {
+                let run_id = run_id.to_owned();
+                result = output::with_spinner(&result, reply.wait(&run_id), json).await?;
+            }
             _ => break,
         }
     }
@@ -86,47 +179,4 @@ async fn exec(rt: &CodeMode, file: &PathBuf, no_wait: bool, json: bool, title: O
         std::process::exit(1);
     }
     Ok(())
-}
-
-fn print_result(result: &CellResult, json: bool) {
-    if json {
-        println!("{}", result.to_model_json());
-        return;
-    }
-    print_output(result.output());
-    match result {
-        CellResult::Completed { value, warnings, .. } => {
-            for w in warnings {
-                println!("warning: {w}");
-            }
-            println!("completed: {}", serde_json::to_string_pretty(value).unwrap_or_default());
-        }
-        CellResult::Waiting { run_id, reason, pending_tool_calls, .. } => {
-            let pending: Vec<&str> = pending_tool_calls.iter().map(|p| p.id.as_str()).collect();
-            println!("waiting ({reason:?}) run {run_id}; pending: {}", pending.join(", "));
-        }
-        CellResult::Failed { code, error, phase, .. } => {
-            println!(
-                "failed [{}] in {phase:?}: {}",
-                serde_json::to_value(code).unwrap_or_default().as_str().unwrap_or(""),
-                error.trim_end()
-            );
-        }
-    }
-}
-
-fn print_output(output: &Output) {
-    match output {
-        Output::Entries(entries) => {
-            for entry in entries {
-                match entry {
-                    OutputEntry::Text { text } => println!("{text}"),
-                    OutputEntry::Json { value } => println!("{value}"),
-                }
-            }
-        }
-        Output::Truncated(marker) => {
-            println!("[output truncated: {} bytes omitted] {}", marker.omitted_bytes, marker.guidance)
-        }
-    }
 }

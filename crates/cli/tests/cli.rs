@@ -132,3 +132,170 @@ fn an_unreadable_store_is_reported_and_left_untouched() {
     assert_eq!(std::fs::read(store.join("conf")).unwrap(), b"this is not a sled configuration");
     let _ = std::fs::remove_dir_all(&store);
 }
+
+#[test]
+fn serve_works_with_the_python_mcp_client_across_calls() {
+    let store = temp_store("serve");
+    let prompt = isolated("serve-prompt").args(["prompt", "--json"]).output().unwrap();
+    assert!(prompt.status.success());
+    let d: Value = serde_json::from_slice(&prompt.stdout).unwrap();
+    let expected = serde_json::json!({
+        "exec": {"description": d["exec"]["description"], "inputSchema": d["exec"]["inputSchema"]},
+        "wait": {"description": d["wait"]["description"], "inputSchema": d["wait"]["inputSchema"]},
+    });
+    let expected_path = std::env::temp_dir().join(format!("codemode-expected-{}.json", std::process::id()));
+    std::fs::write(&expected_path, expected.to_string()).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py");
+    let out = Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_codemode")])
+        .arg(&store)
+        .arg(&expected_path)
+        .output()
+        .expect("python3 runs (the test script installs the `mcp` package)");
+    assert!(
+        out.status.success(),
+        "python MCP client failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
+    let _ = std::fs::remove_dir_all(&store);
+}
+
+fn write_config(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = temp_store(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("codemode.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn config_check_names_a_bad_key_and_a_bad_range() {
+    let bad_key = write_config("badkey", "[limits]\ntimeout = 5\n");
+    let out = codemode().arg("--config").arg(&bad_key).args(["config", "check"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `timeout`"));
+    let bad_range = write_config("badrange", "[limits]\nmax_in_flight = 500\n");
+    let out = codemode().arg("--config").arg(&bad_range).args(["config", "check"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("limits.max_in_flight = 500 is out of range: allowed 1..=128")
+    );
+    let good = write_config("good", "[limits]\nmax_in_flight = 8\n");
+    let out = codemode().arg("--config").arg(&good).args(["config", "check"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("max_in_flight = 8") && text.contains("timeout_ms = 10000"), "{text}");
+}
+
+#[test]
+fn command_tools_run_python_and_fail_clearly() {
+    let dir = temp_store("cmdtools");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("double.py"),
+        "import json, sys\nx = json.load(sys.stdin)\nprint(json.dumps({'doubled': x['n'] * 2}))\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("fail.py"), "import sys\nsys.stderr.write('no such city')\nsys.exit(3)\n").unwrap();
+    std::fs::write(
+        dir.join("hang.py"),
+        "import os, time\nopen(os.environ['PIDFILE'], 'w').write(str(os.getpid()))\ntime.sleep(60)\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("garbage.py"), "print('not json')\n").unwrap();
+    let pidfile = dir.join("hang.pid");
+    let config = format!(
+        r#"
+[[tools]]
+name = "double"
+description = "Doubles n."
+command = ["python3", "{d}/double.py"]
+input_schema = {{ type = "object", properties = {{ n = {{ type = "number" }} }}, required = ["n"] }}
+
+[[tools]]
+name = "fails"
+description = "Always exits 3."
+command = ["python3", "{d}/fail.py"]
+
+[[tools]]
+name = "hangs"
+description = "Never answers."
+command = ["python3", "{d}/hang.py"]
+timeout_ms = 500
+
+[[tools]]
+name = "garbage"
+description = "Prints text."
+command = ["python3", "{d}/garbage.py"]
+"#,
+        d = dir.display()
+    );
+    let config_path = write_config("cmdtools-config", &config);
+    let code = "const out = [await double({n: 21})]; \
+        for (const t of [fails, hangs, garbage]) { try { await t({}) } catch (e) { out.push(e.message) } } return out";
+    let mut child = codemode()
+        .arg("--config")
+        .arg(&config_path)
+        .arg("--store")
+        .arg(dir.join("store"))
+        .args(["exec", "--json", "-"])
+        .env("PIDFILE", &pidfile)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(code.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = &line["value"];
+    assert_eq!(v[0], serde_json::json!({"doubled": 42}), "{line}");
+    assert!(v[1].as_str().unwrap().contains("exited with status 3: no such city"), "{v}");
+    assert!(v[2].as_str().unwrap().contains("timed out after 500 ms and was killed"), "{v}");
+    assert!(v[3].as_str().unwrap().contains("printed invalid JSON"), "{v}");
+    // The hung child is gone.
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    assert!(!std::path::Path::new(&format!("/proc/{}", pid.trim())).exists(), "child {pid} still running");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn repl_runs_each_entry_as_a_cell_with_multi_line_input_and_history() {
+    let mut child = isolated("repl").arg("repl").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"text('first')\nconst xs = [\n1, 2]; return xs.length\nawait yield_control('p'); return 'later'\n:wait\n:history\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("first\ncompleted: null"), "{text}");
+    assert!(text.contains("completed: 2"), "{text}");
+    assert!(text.contains("waiting (Yield)") && text.contains("completed: \"later\""), "{text}");
+    assert!(text.contains("  2  const xs = [\n     1, 2]; return xs.length"), "{text}");
+}
+
+#[test]
+fn prompt_and_search_show_configured_tools() {
+    let config = write_config(
+        "promptsearch",
+        "[[tools]]\nname = \"invoice_lookup\"\ndescription = \"Find overdue invoices for a customer.\"\ncommand = [\"true\"]\n",
+    );
+    let prompt =
+        codemode().arg("--config").arg(&config).arg("--store").arg(temp_store("ps1")).arg("prompt").output().unwrap();
+    let text = String::from_utf8_lossy(&prompt.stdout);
+    assert!(text.contains("- invoice_lookup Record<string, unknown> -> ?"), "{text}");
+    assert!(!text.contains("overdue"), "descriptions stay out of the prompt");
+    let search = codemode()
+        .arg("--config")
+        .arg(&config)
+        .arg("--store")
+        .arg(temp_store("ps2"))
+        .args(["search", "overdue invoices"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&search.stdout);
+    assert!(text.contains("invoice_lookup"), "{text}");
+}

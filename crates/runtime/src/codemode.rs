@@ -149,6 +149,7 @@ impl CodeModeBuilder {
         }
         Ok(CodeMode {
             inner: Arc::new(Inner {
+                catalog: config.catalog.clone(),
                 executor,
                 limits,
                 tools: config.tools.clone(),
@@ -171,6 +172,7 @@ fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile 
 }
 
 struct Inner {
+    catalog: Catalog,
     executor: ActorRef<ExecutorMsg>,
     limits: Arc<Limits>,
     tools: Registry,
@@ -228,6 +230,28 @@ impl CodeMode {
     /// `to` already has stored values, or the store failed.
     pub async fn fork_session(&self, from: &str, to: &str) -> Result<(), CodeModeError> {
         self.inner.store.fork(from, to).await.map_err(|e| CodeModeError::Store(e.to_string()))
+    }
+
+    /// What `catalog.search(query, {limit})` would return, as
+    /// `(callableName, score, input hint)`; the score is infinite for an
+    /// exact spelling match.
+    ///
+    /// # Errors
+    /// The catalog is unavailable.
+    pub async fn search(&self, query: &str, limit: usize) -> Result<Vec<(String, f64, String)>, CodeModeError> {
+        let ranked = self
+            .inner
+            .catalog
+            .ranked(query.to_owned(), Some(limit as f64))
+            .await
+            .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        Ok(ranked
+            .into_iter()
+            .filter_map(|(i, score)| {
+                let m = &self.inner.tools.get(i)?.metadata;
+                Some((m.callable_name.clone(), score, m.input.clone()))
+            })
+            .collect())
     }
 
     /// A session: cells of one conversation.

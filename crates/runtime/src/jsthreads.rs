@@ -51,7 +51,8 @@ impl JsThreads {
             // Unbounded: the only producer is the executor, which admits at
             // most `max_live_cells` cells, one job each.
             let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+            // Time for timers; I/O for tools that do async I/O (sockets, child processes).
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             std::thread::Builder::new().name(format!("codemode-js-{index}")).stack_size(JS_THREAD_STACK_BYTES).spawn(
                 move || {
                     runtime.block_on(async move {

@@ -1,0 +1,227 @@
+//! `codemode.toml`: the CLI's configuration.
+//!
+//! Found with `--config PATH`, else `./codemode.toml` when it exists, else
+//! defaults. Unknown keys and out-of-range values are errors that name the
+//! key and the allowed range; nothing is silently replaced.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use codemode_runtime::Limits;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The whole configuration file.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct Config {
+    pub limits: LimitsConfig,
+    pub store: StoreConfig,
+    pub workspace: WorkspaceConfig,
+    pub tools: Vec<CommandToolConfig>,
+}
+
+/// `[limits]`: every cell limit, in config units.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct LimitsConfig {
+    pub timeout_ms: u64,
+    pub memory_limit_bytes: usize,
+    pub max_stack_bytes: usize,
+    pub max_output_bytes: usize,
+    pub max_in_flight: usize,
+    pub max_queued: usize,
+    pub max_timers: usize,
+    pub parked_ttl_seconds: u64,
+    pub max_live_cells: usize,
+    pub headless_timeout_ms: u64,
+    pub headless_max_tool_calls: u32,
+    pub results_max_entries: usize,
+    pub results_max_bytes: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        let l = Limits::default();
+        Self {
+            timeout_ms: millis(l.timeout),
+            memory_limit_bytes: l.memory_limit_bytes,
+            max_stack_bytes: l.max_stack_bytes,
+            max_output_bytes: l.max_output_bytes,
+            max_in_flight: l.max_in_flight,
+            max_queued: l.max_queued,
+            max_timers: l.max_timers,
+            parked_ttl_seconds: l.parked_ttl.as_secs(),
+            max_live_cells: l.max_live_cells,
+            headless_timeout_ms: millis(l.headless_timeout),
+            headless_max_tool_calls: l.headless_max_tool_calls,
+            results_max_entries: l.results_max_entries,
+            results_max_bytes: l.results_max_bytes,
+        }
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `[store]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct StoreConfig {
+    /// The sled database directory.
+    pub path: PathBuf,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self { path: PathBuf::from(".codemode/store") }
+    }
+}
+
+/// `[workspace]`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct WorkspaceConfig {
+    /// Root of the built-in `read`/`ls`/`find`/`grep` tools; none when unset.
+    pub root: Option<PathBuf>,
+}
+
+/// `[[tools]]`: a tool backed by a command.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CommandToolConfig {
+    pub name: String,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    #[serde(default = "object_schema")]
+    pub input_schema: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    #[serde(default = "default_tool_timeout")]
+    pub timeout_ms: u64,
+    #[serde(default = "default_tool_output")]
+    pub max_output_bytes: usize,
+}
+
+fn object_schema() -> Value {
+    serde_json::json!({"type": "object"})
+}
+
+fn default_tool_timeout() -> u64 {
+    30_000
+}
+
+fn default_tool_output() -> usize {
+    1024 * 1024
+}
+
+/// The config key of each `Limits` field, for error messages.
+fn limit_key(field: &str) -> String {
+    match field {
+        "timeout" | "headless_timeout" => format!("limits.{field}_ms"),
+        "parked_ttl" => "limits.parked_ttl_seconds".to_owned(),
+        other => format!("limits.{other}"),
+    }
+}
+
+impl LimitsConfig {
+    /// The runtime limits, or an error naming the config key and its range.
+    pub(crate) fn to_limits(&self) -> Result<Limits> {
+        if !(1..=86_400).contains(&self.parked_ttl_seconds) {
+            bail!("limits.parked_ttl_seconds = {} is out of range: allowed 1..=86400", self.parked_ttl_seconds);
+        }
+        let limits = Limits {
+            timeout: Duration::from_millis(self.timeout_ms),
+            memory_limit_bytes: self.memory_limit_bytes,
+            max_stack_bytes: self.max_stack_bytes,
+            max_output_bytes: self.max_output_bytes,
+            max_in_flight: self.max_in_flight,
+            max_queued: self.max_queued,
+            max_timers: self.max_timers,
+            parked_ttl: Duration::from_secs(self.parked_ttl_seconds),
+            max_live_cells: self.max_live_cells,
+            headless_timeout: Duration::from_millis(self.headless_timeout_ms),
+            headless_max_tool_calls: self.headless_max_tool_calls,
+            results_max_entries: self.results_max_entries,
+            results_max_bytes: self.results_max_bytes,
+        };
+        if let Err(e) = limits.validate() {
+            let key = limit_key(e.field);
+            // Durations are reported in the config's unit (ms), not Rust's.
+            bail!("{key} = {} is out of range: allowed {}", e.value.replace("ms", ""), e.range.replace("ms", ""));
+        }
+        Ok(limits)
+    }
+}
+
+impl Config {
+    /// Reads `path`, or `./codemode.toml` when present, or the defaults.
+    pub(crate) fn load(path: Option<&Path>) -> Result<(Self, Option<PathBuf>)> {
+        let found = match path {
+            Some(p) => Some(p.to_path_buf()),
+            None => Some(PathBuf::from("codemode.toml")).filter(|p| p.exists()),
+        };
+        let Some(file) = found else { return Ok((Self::default(), None)) };
+        let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+        let config = Self::parse(&text).with_context(|| format!("in {}", file.display()))?;
+        Ok((config, Some(file)))
+    }
+
+    /// Parses and checks a configuration.
+    pub(crate) fn parse(text: &str) -> Result<Self> {
+        let config: Self = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
+        config.limits.to_limits()?;
+        for (i, tool) in config.tools.iter().enumerate() {
+            if tool.command.is_empty() {
+                bail!("tools[{i}].command must name a program (a non-empty array)");
+            }
+            if !(1..=600_000).contains(&tool.timeout_ms) {
+                bail!("tools[{i}].timeout_ms = {} is out of range: allowed 1..=600000", tool.timeout_ms);
+            }
+            if !(1..=64 * 1024 * 1024).contains(&tool.max_output_bytes) {
+                bail!("tools[{i}].max_output_bytes = {} is out of range: allowed 1..=67108864", tool.max_output_bytes);
+            }
+        }
+        Ok(config)
+    }
+
+    /// The effective configuration as TOML.
+    pub(crate) fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let err = Config::parse("[limits]\ntimeout = 5\n").unwrap_err().to_string();
+        assert!(err.contains("unknown field `timeout`"), "{err}");
+        let err = Config::parse("colour = 1\n").unwrap_err().to_string();
+        assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_key_and_the_range() {
+        let err = Config::parse("[limits]\ntimeout_ms = 50\n").unwrap_err().to_string();
+        assert_eq!(err, "limits.timeout_ms = 50 is out of range: allowed 100..=60000");
+        let err = Config::parse("[limits]\nmax_in_flight = 129\n").unwrap_err().to_string();
+        assert_eq!(err, "limits.max_in_flight = 129 is out of range: allowed 1..=128");
+        let ok = Config::parse("[limits]\nmax_in_flight = 128\ntimeout_ms = 100\n").unwrap();
+        assert_eq!(ok.limits.max_in_flight, 128);
+    }
+
+    #[test]
+    fn defaults_round_trip_through_toml() {
+        let text = Config::default().to_toml();
+        let back = Config::parse(&text).unwrap();
+        assert_eq!(back.limits.timeout_ms, 10_000);
+    }
+}

@@ -1,0 +1,81 @@
+//! Human-readable result printing, and a spinner for long waits on a
+//! terminal (nothing extra when output is piped).
+
+use std::future::Future;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use codemode_runtime::{CellResult, Output, OutputEntry};
+
+pub(crate) fn print_result(result: &CellResult, json: bool) {
+    if json {
+        println!("{}", result.to_model_json());
+        return;
+    }
+    print_output(result.output());
+    match result {
+        CellResult::Completed { value, warnings, .. } => {
+            for w in warnings {
+                println!("warning: {w}");
+            }
+            println!("completed: {}", serde_json::to_string_pretty(value).unwrap_or_default());
+        }
+        CellResult::Waiting { run_id, reason, pending_tool_calls, .. } => {
+            let pending: Vec<&str> = pending_tool_calls.iter().map(|p| p.id.as_str()).collect();
+            println!("waiting ({reason:?}) run {run_id}; pending: {}", pending.join(", "));
+        }
+        CellResult::Failed { code, error, phase, .. } => {
+            let code = serde_json::to_value(code).unwrap_or_default();
+            println!("failed [{}] in {phase:?}: {}", code.as_str().unwrap_or(""), error.trim_end());
+        }
+    }
+}
+
+fn print_output(output: &Output) {
+    match output {
+        Output::Entries(entries) => {
+            for entry in entries {
+                match entry {
+                    OutputEntry::Text { text } => println!("{text}"),
+                    OutputEntry::Json { value } => println!("{value}"),
+                }
+            }
+        }
+        Output::Truncated(marker) => {
+            println!("[output truncated: {} bytes omitted] {}", marker.omitted_bytes, marker.guidance);
+        }
+    }
+}
+
+/// Awaits `work`, showing a spinner with the elapsed time and the pending
+/// calls on stderr when it is a terminal and `json` is off.
+pub(crate) async fn with_spinner<T>(waiting: &CellResult, work: impl Future<Output = T>, json: bool) -> T {
+    let show = !json && std::io::stderr().is_terminal();
+    if !show {
+        return work.await;
+    }
+    let pending = match waiting {
+        CellResult::Waiting { pending_tool_calls, .. } => {
+            pending_tool_calls.iter().map(|p| p.id.clone()).collect::<Vec<_>>().join(", ")
+        }
+        _ => String::new(),
+    };
+    let start = Instant::now();
+    let frames = ['|', '/', '-', '\\'];
+    let mut tick = tokio::time::interval(Duration::from_millis(120));
+    tokio::pin!(work);
+    let mut i = 0;
+    loop {
+        tokio::select! {
+            out = &mut work => {
+                eprint!("\r\x1b[2K");
+                return out;
+            }
+            _ = tick.tick() => {
+                eprint!("\r{} waiting {:.1}s  {pending}", frames[i % 4], start.elapsed().as_secs_f64());
+                let _ = std::io::stderr().flush();
+                i += 1;
+            }
+        }
+    }
+}

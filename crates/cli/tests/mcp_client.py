@@ -1,0 +1,59 @@
+"""Drives `codemode serve` with the official Python MCP client.
+
+Usage: mcp_client.py BINARY STORE_DIR EXPECTED_DESCRIPTIONS_JSON
+Exits non-zero (with a message) on any mismatch.
+"""
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def is_error(result):
+    return bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
+
+
+def parse(result):
+    return json.loads(result.content[0].text)
+
+
+async def main(binary, store, expected_path):
+    with open(expected_path) as f:
+        expected = json.load(f)
+    params = StdioServerParameters(command=binary, args=["--store", store, "serve"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            assert sorted(tools) == ["exec", "wait"], sorted(tools)
+            for name in ("exec", "wait"):
+                assert tools[name].description == expected[name]["description"], name
+                schema = getattr(tools[name], "input_schema", None) or getattr(tools[name], "inputSchema", None)
+                assert schema == expected[name]["inputSchema"], (schema, expected[name]["inputSchema"])
+
+            first = parse(await session.call_tool("exec", {
+                "title": "store then pause",
+                "code": "await store('k', {n: 1}); const r = await yield_control('pause'); return r.reason",
+            }))
+            assert first["status"] == "waiting", first
+            done = parse(await session.call_tool("wait", {"runId": first["runId"]}))
+            assert done["status"] == "completed" and done["value"] == "pause", done
+
+            loaded = parse(await session.call_tool("exec", {"code": "return await load('k')"}))
+            assert loaded["value"] == {"n": 1}, loaded
+
+            saved = parse(await session.call_tool("exec", {"code": "return await results.save([1, 2, 3])"}))
+            again = parse(await session.call_tool("exec", {"code": f"return await results.load('{saved['value']['id']}')"}))
+            assert again["value"] == [1, 2, 3], again
+
+            shell = await session.call_tool("exec", {"code": "ls -la"})
+            assert is_error(shell) and parse(shell)["code"] == "invalid_input", shell
+            missing = await session.call_tool("wait", {"runId": "nope"})
+            assert is_error(missing), missing
+    print("ok")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:4]))

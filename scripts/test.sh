@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need beyond the Rust toolchain
+# (the Python MCP client that drives `codemode serve`), then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! python3 -c "import mcp" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check "mcp>=1.20"
+fi
+cargo test --workspace "$@"
