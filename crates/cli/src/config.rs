@@ -19,6 +19,7 @@ pub(crate) struct Config {
     pub limits: LimitsConfig,
     pub store: StoreConfig,
     pub workspace: WorkspaceConfig,
+    pub telemetry: crate::telemetry::TelemetryConfig,
     pub tools: Vec<CommandToolConfig>,
 }
 

@@ -7,6 +7,7 @@ mod output;
 mod repl;
 mod serve;
 mod session;
+mod telemetry;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -57,7 +58,15 @@ enum Command {
         session: String,
     },
     /// Serve code mode as an MCP server (`exec` and `wait` tools) over stdio.
-    Serve,
+    Serve {
+        /// Serve MCP over streamable HTTP at this address (path `/mcp`)
+        /// instead of stdio.
+        #[arg(long)]
+        http: Option<String>,
+        /// Also serve Prometheus metrics at `/metrics` and `/health` here.
+        #[arg(long)]
+        metrics: Option<String>,
+    },
     /// An interactive prompt: each entry is a cell in one session.
     Repl,
     /// Print the model-facing exec tool description with the quick index.
@@ -118,11 +127,21 @@ async fn run(cli: Cli) -> Result<()> {
         print!("{}", config.to_toml());
         return Ok(());
     }
+    let mut telemetry = telemetry::init(&config.telemetry)?;
     let rt = build_runtime(&config, cli.store).await?;
+    telemetry.export_metrics(&rt)?;
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
         Command::Session { session } => session::serve(&rt, &session).await,
-        Command::Serve => serve::stdio(rt.clone()).await,
+        Command::Serve { http, metrics } => {
+            if let Some(addr) = metrics {
+                telemetry::serve_metrics(&addr, rt.clone()).await?;
+            }
+            match http {
+                Some(addr) => serve::http(rt.clone(), &addr).await,
+                None => serve::stdio(rt.clone()).await,
+            }
+        }
         Command::Repl => repl::run(&rt).await,
         Command::Prompt { json } => {
             let d = rt.exec_tool_description();
@@ -137,6 +156,8 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Config { .. } => Ok(()),
     };
     rt.shutdown().await;
+    // Exporters flush on their own threads; never block a runtime worker.
+    let _ = tokio::task::spawn_blocking(move || telemetry.shutdown()).await;
     outcome
 }
 
@@ -176,7 +197,7 @@ async fn exec(rt: &CodeMode, file: &PathBuf, no_wait: bool, json: bool, title: O
         }
     }
     if matches!(result, CellResult::Failed { .. }) {
-        std::process::exit(1);
+        anyhow::bail!("the cell failed");
     }
     Ok(())
 }

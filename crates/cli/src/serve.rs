@@ -106,6 +106,36 @@ impl ServerHandler for CodeModeServer {
     }
 }
 
+/// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until the
+/// process ends. Each MCP session gets its own code mode session.
+pub(crate) async fn http(rt: CodeMode, addr: &str) -> Result<()> {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use hyper_util::server::conn::auto::Builder;
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("codemode: serving MCP over HTTP at http://{}/mcp", listener.local_addr()?);
+    let counter = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let service = StreamableHttpService::new(
+        move || {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(CodeModeServer::new(rt.clone(), &format!("mcp-http-{n}")))
+        },
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let _ =
+                Builder::new(TokioExecutor::new()).serve_connection_with_upgrades(TokioIo::new(stream), service).await;
+        });
+    }
+}
+
 /// Serves one MCP client over stdin/stdout until it disconnects.
 pub(crate) async fn stdio(rt: CodeMode) -> Result<()> {
     let server = CodeModeServer::new(rt, "mcp");

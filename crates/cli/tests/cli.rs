@@ -146,10 +146,12 @@ fn serve_works_with_the_python_mcp_client_across_calls() {
     let expected_path = std::env::temp_dir().join(format!("codemode-expected-{}.json", std::process::id()));
     std::fs::write(&expected_path, expected.to_string()).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let out = Command::new("python3")
         .args([script, env!("CARGO_BIN_EXE_codemode")])
         .arg(&store)
         .arg(&expected_path)
+        .arg(port.to_string())
         .output()
         .expect("python3 runs (the test script installs the `mcp` package)");
     assert!(
@@ -158,7 +160,16 @@ fn serve_works_with_the_python_mcp_client_across_calls() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("ok\n"), "{text}");
+    // /health and /metrics after the cells the client ran.
+    assert!(text.contains("{\"status\":\"ok\",\"liveCells\":0}"), "{text}");
+    assert!(text.contains("codemode_cells_total{status=\"completed\"} 4"), "{text}");
+    // Shell source is refused at admission: it never becomes a cell.
+    assert!(!text.contains("codemode_cells_total{status=\"failed\"}"), "{text}");
+    assert!(text.contains("codemode_cell_duration_seconds_count 4"), "{text}");
+    assert!(text.contains("codemode_parked_cells 0"), "{text}");
+    assert!(text.contains("codemode_results_saved_bytes_total 7"), "{text}");
     let _ = std::fs::remove_dir_all(&store);
 }
 
@@ -298,4 +309,139 @@ fn prompt_and_search_show_configured_tools() {
         .unwrap();
     let text = String::from_utf8_lossy(&search.stdout);
     assert!(text.contains("invoice_lookup"), "{text}");
+}
+
+/// What the OTLP receiver got: (path, JSON body) per request.
+type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>;
+
+/// A minimal OTLP/HTTP receiver: stores each POSTed JSON body by path.
+fn otlp_receiver() -> (u16, Received) {
+    use std::io::Read;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let store = std::sync::Arc::clone(&received);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut data = Vec::new();
+            let mut buf = [0u8; 65536];
+            // Read headers, then exactly content-length bytes of body.
+            let (head_end, length) = loop {
+                let n = stream.read(&mut buf).unwrap_or(0);
+                if n == 0 {
+                    break (None, 0);
+                }
+                data.extend_from_slice(&buf[..n]);
+                if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&data[..at]).to_lowercase();
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)))
+                        .unwrap_or(0);
+                    break (Some(at + 4), len);
+                }
+            };
+            let Some(start) = head_end else { continue };
+            while data.len() < start + length {
+                let n = stream.read(&mut buf).unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                data.extend_from_slice(&buf[..n]);
+            }
+            let path = String::from_utf8_lossy(&data).split_whitespace().nth(1).unwrap_or("").to_owned();
+            if let Ok(body) = serde_json::from_slice::<Value>(&data[start..(start + length).min(data.len())]) {
+                store.lock().unwrap().push((path, body));
+            }
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}");
+        }
+    });
+    (port, received)
+}
+
+#[test]
+fn spans_reach_an_otlp_receiver_with_a_child_per_nested_call() {
+    let (port, received) = otlp_receiver();
+    let dir = temp_store("otlp");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("echo.py"), "import json, sys\nprint(json.dumps(json.load(sys.stdin)))\n").unwrap();
+    let config = write_config(
+        "otlp-config",
+        &format!(
+            "[telemetry]\notlp_endpoint = \"http://127.0.0.1:{port}\"\nservice_name = \"codemode-test\"\n\n\
+             [[tools]]\nname = \"echo\"\ndescription = \"Echo.\"\ncommand = [\"python3\", \"{}/echo.py\"]\n",
+            dir.display()
+        ),
+    );
+    let mut child = codemode()
+        .arg("--config")
+        .arg(&config)
+        .arg("--store")
+        .arg(dir.join("store"))
+        .args(["exec", "--json", "--title", "traced cell", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"const a = await echo({n: 1}); const b = await echo({n: 2}); return [a, b]")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let spans: Vec<Value> = received
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(path, _)| path == "/v1/traces")
+        .flat_map(|(_, body)| {
+            body["resourceSpans"].as_array().cloned().unwrap_or_default().into_iter().flat_map(|rs| {
+                rs["scopeSpans"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .flat_map(|ss| ss["spans"].as_array().cloned().unwrap_or_default())
+            })
+        })
+        .collect();
+    let cell = spans.iter().find(|s| s["name"] == "cell").unwrap_or_else(|| panic!("no cell span in {spans:?}"));
+    let calls: Vec<&Value> = spans.iter().filter(|s| s["name"] == "host_call").collect();
+    assert_eq!(calls.len(), 2, "{spans:?}");
+    for call in calls {
+        assert_eq!(call["parentSpanId"], cell["spanId"]);
+        assert_eq!(call["traceId"], cell["traceId"]);
+    }
+    let attributes = cell["attributes"].to_string();
+    assert!(attributes.contains("traced cell") && attributes.contains("completed"), "{attributes}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_over_streamable_http_works_with_the_python_mcp_client() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let store = temp_store("http");
+    let mut server = codemode()
+        .arg("--store")
+        .arg(&store)
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the server says it listens.
+    let mut stderr = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("serving MCP over HTTP"), "{line}");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_http_client.py");
+    let out = Command::new("python3").arg(script).arg(format!("http://127.0.0.1:{port}/mcp")).output().unwrap();
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(out.status.success(), "{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
+    let _ = std::fs::remove_dir_all(&store);
 }

@@ -1,11 +1,13 @@
 """Drives `codemode serve` with the official Python MCP client.
 
-Usage: mcp_client.py BINARY STORE_DIR EXPECTED_DESCRIPTIONS_JSON
-Exits non-zero (with a message) on any mismatch.
+Usage: mcp_client.py BINARY STORE_DIR EXPECTED_DESCRIPTIONS_JSON [METRICS_PORT]
+Exits non-zero (with a message) on any mismatch. With METRICS_PORT, the
+server also serves /metrics there, and the script prints it after "ok".
 """
 import asyncio
 import json
 import sys
+import urllib.request
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -19,10 +21,13 @@ def parse(result):
     return json.loads(result.content[0].text)
 
 
-async def main(binary, store, expected_path):
+async def main(binary, store, expected_path, metrics_port=None):
     with open(expected_path) as f:
         expected = json.load(f)
-    params = StdioServerParameters(command=binary, args=["--store", store, "serve"])
+    args = ["--store", store, "serve"]
+    if metrics_port:
+        args += ["--metrics", f"127.0.0.1:{metrics_port}"]
+    params = StdioServerParameters(command=binary, args=args)
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -52,8 +57,13 @@ async def main(binary, store, expected_path):
             assert is_error(shell) and parse(shell)["code"] == "invalid_input", shell
             missing = await session.call_tool("wait", {"runId": "nope"})
             assert is_error(missing), missing
-    print("ok")
+            print("ok")
+            if metrics_port:
+                with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/health") as r:
+                    print(r.read().decode())
+                with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics") as r:
+                    print(r.read().decode())
 
 
 if __name__ == "__main__":
-    asyncio.run(main(*sys.argv[1:4]))
+    asyncio.run(main(*sys.argv[1:5]))

@@ -14,6 +14,7 @@ use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg, ne
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
 use crate::prompt::{self, ExecToolDescriptions};
+use crate::telemetry::{Metrics, MetricsSnapshot};
 
 /// The longest `title` an `exec` accepts, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -131,6 +132,7 @@ impl CodeModeBuilder {
             catalog,
             search: SearchConfig::default(),
             api_files: Arc::new(vec![results_api_file(results.limits())]),
+            metrics: Arc::new(Metrics::default()),
             store,
             results,
             js,
@@ -149,6 +151,7 @@ impl CodeModeBuilder {
         }
         Ok(CodeMode {
             inner: Arc::new(Inner {
+                metrics: Arc::clone(&config.metrics),
                 catalog: config.catalog.clone(),
                 executor,
                 limits,
@@ -172,6 +175,7 @@ fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile 
 }
 
 struct Inner {
+    metrics: Arc<Metrics>,
     catalog: Catalog,
     executor: ActorRef<ExecutorMsg>,
     limits: Arc<Limits>,
@@ -230,6 +234,14 @@ impl CodeMode {
     /// `to` already has stored values, or the store failed.
     pub async fn fork_session(&self, from: &str, to: &str) -> Result<(), CodeModeError> {
         self.inner.store.fork(from, to).await.map_err(|e| CodeModeError::Store(e.to_string()))
+    }
+
+    /// The runtime's metrics now: cells by end state, durations, nested
+    /// call latency, parked cells, store and results bytes, console
+    /// truncations and admission rejections.
+    #[must_use]
+    pub fn metrics(&self) -> MetricsSnapshot {
+        self.inner.metrics.snapshot()
     }
 
     /// What `catalog.search(query, {limit})` would return, as
@@ -314,7 +326,7 @@ impl CodeMode {
                 format!("title must be at most {MAX_TITLE_CHARS} characters."),
             ));
         }
-        let request = ExecRequest { code: exec.code, mode };
+        let request = ExecRequest { code: exec.code, title: exec.title, mode, parent: tracing::Span::current() };
         self.ask(|reply| ExecutorMsg::Exec(request, reply)).await
     }
 }

@@ -19,6 +19,7 @@ use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, spare};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
 use crate::source;
+use crate::telemetry::Metrics;
 
 /// How many ended runs are remembered for precise `wait` errors.
 const TOMBSTONES: usize = 4096;
@@ -36,6 +37,19 @@ pub(crate) enum EndState {
 }
 
 impl EndState {
+    /// The metrics label of this end state.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::TimedOut => "timed_out",
+            Self::Aborted => "aborted",
+            Self::Expired => "expired",
+            Self::Disposed => "disposed",
+            Self::Crashed => "crashed",
+        }
+    }
+
     fn describe(self) -> &'static str {
         match self {
             Self::Completed => "it already completed",
@@ -52,7 +66,10 @@ impl EndState {
 /// A cell to start.
 pub(crate) struct ExecRequest {
     pub code: String,
+    pub title: Option<String>,
     pub mode: CellMode,
+    /// The caller's span: the cell's span is its child.
+    pub parent: tracing::Span,
 }
 
 pub(crate) enum ExecutorMsg {
@@ -89,12 +106,14 @@ pub(crate) struct ExecutorConfig {
     pub store: SessionStore,
     pub results: ResultsCache,
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
+    pub metrics: Arc<Metrics>,
     pub js: JsThreads,
 }
 
 pub(crate) struct CellExecutor;
 
 struct Entry {
+    started: std::time::Instant,
     actor: Option<ActorRef<CellMsg>>,
     session: Option<String>,
     control: Option<Arc<CellControl>>,
@@ -266,6 +285,7 @@ impl ExecutorState {
         }
         let max = self.config.limits.max_live_cells;
         if self.cells.len() >= max {
+            self.config.metrics.admission_rejected("live_cells");
             return refuse(
                 reply,
                 format!("too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."),
@@ -281,6 +301,19 @@ impl ExecutorState {
         let spawn_id = run_id.clone();
         let wrapped = source::wrap(&request.code);
         let mode = request.mode;
+        let span = tracing::info_span!(
+            parent: &request.parent,
+            "cell",
+            run_id = %run_id,
+            title = request.title.as_deref().unwrap_or(""),
+            mode = if matches!(mode, CellMode::Headless) { "headless" } else { "interactive" },
+            status = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+            output_bytes = tracing::field::Empty,
+            tool_calls = tracing::field::Empty,
+            timers = tracing::field::Empty,
+            searches = tracing::field::Empty,
+        );
         let started = self.config.js.run(move |lease| async move {
             let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
                 let message = format!("the cell could not be started: {why}");
@@ -303,6 +336,8 @@ impl ExecutorState {
                 results: config.results.clone(),
                 api_files: Arc::clone(&config.api_files),
                 vm,
+                span,
+                metrics: Arc::clone(&config.metrics),
                 executor: executor.clone(),
                 lease,
             };
@@ -320,7 +355,8 @@ impl ExecutorState {
             // so the caller sees the runtime as unavailable.
             return;
         }
-        self.cells.insert(run_id, Entry { actor: None, session, control: None });
+        self.config.metrics.add_live(1);
+        self.cells.insert(run_id, Entry { actor: None, session, control: None, started: std::time::Instant::now() });
     }
 
     /// The live cell for `run_id`, or a refusal sent to `reply`.
@@ -351,6 +387,8 @@ impl ExecutorState {
         let Some(entry) = self.cells.remove(run_id) else {
             return;
         };
+        self.config.metrics.add_live(-1);
+        self.config.metrics.cell_ended(end.label(), entry.started.elapsed());
         if let Some(actor) = entry.actor {
             self.by_actor.remove(&actor.get_id());
         }

@@ -43,6 +43,7 @@ mod jsthreads;
 mod limits;
 mod prompt;
 mod source;
+mod telemetry;
 
 pub use cell::CellMode;
 pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
@@ -51,3 +52,4 @@ pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
+pub use telemetry::{HistogramSnapshot, MetricsSnapshot};

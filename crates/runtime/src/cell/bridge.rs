@@ -89,6 +89,8 @@ pub(crate) struct Bridge {
     live_timers: std::collections::HashSet<u64>,
     /// UTF-16 units of serialized console entries so far (GA-4.7).
     console_units: usize,
+    /// The console marker was emitted and not yet counted in metrics.
+    pub console_marker_emitted: bool,
 }
 
 /// The cumulative console budget of a cell, in UTF-16 units of serialized
@@ -113,6 +115,7 @@ impl Bridge {
             outstanding_calls: 0,
             live_timers: std::collections::HashSet::new(),
             console_units: 0,
+            console_marker_emitted: false,
         }
     }
 
@@ -134,6 +137,7 @@ impl Bridge {
         let units = codemode_bridge::budget::utf16_len(&serde_json::to_string(&entry).unwrap_or_default());
         if self.console_units + units > CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM {
             self.console_units = CONSOLE_BUDGET_UNITS;
+            self.console_marker_emitted = true;
             self.output.push(OutputEntry::text(CONSOLE_TRUNCATED));
             return false;
         }

@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 
 use codemode_bridge::PendingCall;
 use codemode_catalog::schema::Validator;
+use tracing::Instrument;
+
+use crate::telemetry::Metrics;
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
@@ -51,6 +54,9 @@ impl Drop for Tasks {
 
 /// Outstanding host work and settled results waiting for delivery.
 pub(crate) struct HostWork {
+    metrics: Arc<Metrics>,
+    /// The cell's span: each nested call gets a child span.
+    span: tracing::Span,
     tools: Registry,
     max_in_flight: usize,
     in_flight: Tasks,
@@ -69,8 +75,10 @@ pub(crate) struct HostWork {
 pub(crate) type Notify = Arc<dyn Fn(u64, ToolResult) + Send + Sync>;
 
 impl HostWork {
-    pub(crate) fn new(tools: Registry, max_in_flight: usize) -> Self {
+    pub(crate) fn new(tools: Registry, max_in_flight: usize, metrics: Arc<Metrics>, span: tracing::Span) -> Self {
         Self {
+            metrics,
+            span,
             tools,
             max_in_flight,
             in_flight: Tasks::default(),
@@ -170,10 +178,18 @@ impl HostWork {
         let tool = Arc::clone(&entry.tool);
         let output = entry.output.clone();
         let name = entry.metadata.callable_name.clone();
-        let mut future: BoxedCall = Box::pin(async move {
-            let result = tool.call(input).await;
-            check_output(&name, output.as_ref(), result)
-        });
+        let source = entry.metadata.source;
+        let span = tracing::info_span!(parent: &self.span, "host_call", tool = %name, source = source, bridge_id = %call.bridge_id);
+        let metrics = Arc::clone(&self.metrics);
+        let started = Instant::now();
+        let mut future: BoxedCall = Box::pin(
+            async move {
+                let result = tool.call(input).await;
+                metrics.call_finished(&name, source, started.elapsed());
+                check_output(&name, output.as_ref(), result)
+            }
+            .instrument(span),
+        );
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
             self.ready.push(tool_settlement(call.id, result));
@@ -338,7 +354,7 @@ mod tests {
 
     #[test]
     fn timers_fire_in_due_order_and_cleared_ones_never_fire() {
-        let mut work = HostWork::new(Registry::default(), 4);
+        let mut work = HostWork::new(Registry::default(), 4, Arc::default(), tracing::Span::none());
         let now = Instant::now();
         work.add_timer(1, 20, now);
         work.add_timer(2, 10, now);

@@ -28,6 +28,7 @@ use serde_json::Value;
 use crate::executor::{EndState, ExecutorMsg};
 use crate::jsthreads::ThreadLease;
 use crate::limits::Limits;
+use crate::telemetry::Metrics;
 use bridge::{Bridge, Outcome, Submitted};
 use host::{HostWork, Notify};
 use output::OutputLedger;
@@ -68,6 +69,8 @@ pub(crate) struct CellArgs {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<files::ApiFile>>,
     pub vm: Vm,
+    pub span: tracing::Span,
+    pub metrics: Arc<Metrics>,
     pub executor: ActorRef<ExecutorMsg>,
     pub lease: ThreadLease,
 }
@@ -128,6 +131,11 @@ pub(crate) struct CellState {
     network: bool,
     /// Set while a completed cell saves its reference and commits.
     finishing: Option<Finishing>,
+    /// The cell's span; closed when the cell's state is dropped.
+    span: tracing::Span,
+    metrics: Arc<Metrics>,
+    started: Instant,
+    parked: bool,
     myself: ActorRef<CellMsg>,
     window: Option<Window>,
     wake_at: Option<Instant>,
@@ -160,7 +168,12 @@ impl Actor for CellActor {
         Ok(CellState {
             run_id: args.run_id,
             mode: args.mode,
-            host: HostWork::new(args.tools.clone(), args.limits.max_in_flight),
+            host: HostWork::new(
+                args.tools.clone(),
+                args.limits.max_in_flight,
+                Arc::clone(&args.metrics),
+                args.span.clone(),
+            ),
             tools: args.tools,
             catalog: args.catalog,
             store: args.store,
@@ -169,6 +182,10 @@ impl Actor for CellActor {
             writes: services::WriteBuffer::new(),
             network: false,
             finishing: None,
+            span: args.span,
+            metrics: args.metrics,
+            started: Instant::now(),
+            parked: false,
             myself: myself.clone(),
             output: OutputLedger::new(args.limits.max_output_bytes),
             limits: args.limits,
@@ -231,6 +248,10 @@ impl Actor for CellActor {
                         }
                         services::Done::Loaded { settlement, network } => {
                             state.network |= network;
+                            settlement
+                        }
+                        services::Done::Saved { settlement, bytes } => {
+                            state.metrics.result_saved(bytes);
                             settlement
                         }
                     };
@@ -299,6 +320,7 @@ impl CellState {
             return Flow::Live;
         }
         self.park_epoch += 1;
+        self.set_parked(false);
         self.open_window(reply);
         self.host.resolve_yields();
         self.advance(myself)
@@ -527,6 +549,8 @@ impl CellState {
             (bridge.admission.clone(), bridge.outcome.take())
         };
         if let Some(err) = admission {
+            let reason = if err.0.starts_with("code mode timer") { "timer_limit" } else { "queue_limit" };
+            self.metrics.admission_rejected(reason);
             return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
         }
         match outcome? {
@@ -543,7 +567,7 @@ impl CellState {
     /// oversized object or array by reference (GA-6.6), and commit the
     /// store writes (GA-7.6) before reporting `completed`.
     fn complete(&mut self, json: String) -> Flow {
-        let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+        let entries = self.take_entries();
         let delivered = self.output.deliver_value(entries, &json);
         let structured = json.starts_with('{') || json.starts_with('[');
         let wants_reference = structured && !matches!(delivered, Ok((_, _, false)));
@@ -552,6 +576,7 @@ impl CellState {
             Err(refusal) if wants_reference => (None, Some(format!("Not retained: {refusal}"))),
             _ => (None, None),
         };
+        let commit_bytes: usize = self.writes.values().flatten().map(|v| v.json.len()).sum();
         let commit = match (&self.mode, self.writes.is_empty()) {
             (CellMode::Interactive { session, restart_safe: false, .. }, false) => {
                 Some((session.clone(), std::mem::take(&mut self.writes).into_iter().collect()))
@@ -576,7 +601,7 @@ impl CellState {
         tokio::spawn(async move {
             let _ = me.send_message(CellMsg::Finalized(task.await));
         });
-        self.finishing = Some(Finishing { delivered, also_reply: Vec::new() });
+        self.finishing = Some(Finishing { delivered, commit_bytes, also_reply: Vec::new() });
         Flow::Live
     }
 
@@ -590,8 +615,10 @@ impl CellState {
                 self.fail(ErrorCode::InternalError, message, Phase::Guest)
             }
             other => {
-                if matches!(other, Some(Err(_))) {
-                    warnings.push(services::PERSISTENCE_WARNING.to_owned());
+                match other {
+                    Some(Err(_)) => warnings.push(services::PERSISTENCE_WARNING.to_owned()),
+                    Some(Ok(())) => self.metrics.store_committed(finishing.commit_bytes),
+                    None => {}
                 }
                 self.completed_result(finishing.delivered, done.reference, warnings)
             }
@@ -672,6 +699,7 @@ impl CellState {
             return Flow::Live;
         };
         self.control.clear_deadline();
+        self.set_parked(true);
         self.park_epoch += 1;
         let result = CellResult::Waiting {
             run_id: self.run_id.clone(),
@@ -695,12 +723,12 @@ impl CellState {
     }
 
     fn take_output(&mut self) -> codemode_bridge::Output {
-        let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+        let entries = self.take_entries();
         self.output.deliver(entries)
     }
 
     fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
-        let entries = std::mem::take(&mut vm_lock(&self.bridge).output);
+        let entries = self.take_entries();
         let (output, error) = self.output.deliver_error(entries, error);
         CellResult::Failed { code, error, phase, output, telemetry: self.telemetry }
     }
@@ -721,7 +749,30 @@ impl CellState {
         flow
     }
 
+    /// The output entries emitted since the last delivery.
+    fn take_entries(&mut self) -> Vec<codemode_bridge::OutputEntry> {
+        let mut bridge = vm_lock(&self.bridge);
+        if std::mem::take(&mut bridge.console_marker_emitted) {
+            self.metrics.console_truncated();
+        }
+        std::mem::take(&mut bridge.output)
+    }
+
+    fn set_parked(&mut self, parked: bool) {
+        if self.parked != parked {
+            self.metrics.add_parked(if parked { 1 } else { -1 });
+            self.parked = parked;
+        }
+    }
+
     fn finish_unobserved(&mut self, end: EndState) -> Flow {
+        self.set_parked(false);
+        self.span.record("status", end.label());
+        self.span.record("duration_ms", u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        self.span.record("output_bytes", self.output.used());
+        self.span.record("tool_calls", self.telemetry.call_count);
+        self.span.record("timers", self.telemetry.timer_count);
+        self.span.record("searches", self.telemetry.search_count);
         let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
         Flow::Ended
     }
@@ -730,6 +781,8 @@ impl CellState {
 /// A completed cell waiting for its reference and commit.
 struct Finishing {
     delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
+    /// Bytes of the values being committed, for metrics.
+    commit_bytes: usize,
     /// Aborts that arrived meanwhile: they get the final result too.
     also_reply: Vec<RpcReplyPort<CellResult>>,
 }

@@ -52,6 +52,11 @@ impl OutputLedger {
         Self { budget, used: 0 }
     }
 
+    /// Bytes delivered so far.
+    pub(crate) fn used(&self) -> usize {
+        self.used
+    }
+
     /// Bytes of the budget not yet delivered.
     pub(crate) fn remaining(&self) -> usize {
         self.budget.saturating_sub(self.used)

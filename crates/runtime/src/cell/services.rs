@@ -36,6 +36,8 @@ pub(crate) enum Done {
     Stored { key: String, value: Option<StoredValue>, settlement: Settlement },
     /// A `load` or `results.load` answered; `network` marks the cell.
     Loaded { settlement: Settlement, network: bool },
+    /// `results.save` kept `bytes` of JSON.
+    Saved { settlement: Settlement, bytes: usize },
 }
 
 fn err(id: u64, name: &str, message: &str, code: &str) -> Settlement {
@@ -128,9 +130,10 @@ pub(crate) async fn load(store: SessionStore, session: String, id: u64, key: Str
 pub(crate) async fn result_save(results: ResultsCache, scope: Scope, id: u64, json: String, network: bool) -> Done {
     let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
     match results.save(scope, StoredValue { json: json.clone(), network }).await {
-        Ok(result_id) => {
-            Done::Settle(ok(id, &serde_json::to_value(describe(&result_id, &value, &json)).unwrap_or(Value::Null)))
-        }
+        Ok(result_id) => Done::Saved {
+            settlement: ok(id, &serde_json::to_value(describe(&result_id, &value, &json)).unwrap_or(Value::Null)),
+            bytes: json.len(),
+        },
         Err(e) => Done::Settle(results_err(id, &e)),
     }
 }

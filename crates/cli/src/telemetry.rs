@@ -1,0 +1,213 @@
+//! Telemetry for operators, configured only here, in the CLI.
+//!
+//! - Traces: the runtime's `tracing` spans (`cell`, with a `host_call`
+//!   child per nested tool call) go to an OpenTelemetry tracer and out over
+//!   OTLP (HTTP/JSON) when `[telemetry] otlp_endpoint` is set.
+//! - Metrics: the runtime's counters are exported over OTLP as observable
+//!   instruments, and `serve --metrics ADDR` serves them in Prometheus text
+//!   format (with full histograms) at `/metrics`, plus `/health`.
+//! - Logs go to stderr (never stdout: `serve` speaks MCP there), filtered by
+//!   `RUST_LOG` (default `warn`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use codemode_runtime::CodeMode;
+use opentelemetry::KeyValue;
+use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_otlp::{Protocol, WithExportConfig};
+use opentelemetry_sdk::Resource;
+use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+/// `[telemetry]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct TelemetryConfig {
+    /// OTLP/HTTP collector base URL (e.g. `http://127.0.0.1:4318`); traces
+    /// go to `/v1/traces`, metrics to `/v1/metrics`. Unset: no export.
+    pub otlp_endpoint: Option<String>,
+    /// The `service.name` resource attribute.
+    pub service_name: String,
+    /// How often metrics are exported, in milliseconds.
+    pub metrics_interval_ms: u64,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        Self { otlp_endpoint: None, service_name: "codemode".into(), metrics_interval_ms: 10_000 }
+    }
+}
+
+/// Installed exporters; flushed by [`Telemetry::shutdown`].
+pub(crate) struct Telemetry {
+    tracer: Option<SdkTracerProvider>,
+    meter: Option<SdkMeterProvider>,
+    config: TelemetryConfig,
+}
+
+fn resource(name: &str) -> Resource {
+    Resource::builder().with_service_name(name.to_owned()).build()
+}
+
+/// Installs logging and, when configured, the OTLP trace exporter.
+pub(crate) fn init(config: &TelemetryConfig) -> Result<Telemetry> {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    let fmt = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(filter);
+    let mut tracer = None;
+    if let Some(endpoint) = &config.otlp_endpoint {
+        let exporter = opentelemetry_otlp::SpanExporter::builder()
+            .with_http()
+            .with_protocol(Protocol::HttpJson)
+            .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
+            .build()
+            .context("building the OTLP span exporter")?;
+        let provider = SdkTracerProvider::builder()
+            .with_batch_exporter(exporter)
+            .with_resource(resource(&config.service_name))
+            .build();
+        let otel = tracing_opentelemetry::layer()
+            .with_tracer(provider.tracer("codemode"))
+            .with_filter(EnvFilter::new("codemode_runtime=info"));
+        tracing_subscriber::registry().with(fmt).with(otel).try_init().ok();
+        tracer = Some(provider);
+    } else {
+        tracing_subscriber::registry().with(fmt).try_init().ok();
+    }
+    Ok(Telemetry { tracer, meter: None, config: config.clone() })
+}
+
+impl Telemetry {
+    /// Exports the runtime's metrics over OTLP, when configured.
+    pub(crate) fn export_metrics(&mut self, rt: &CodeMode) -> Result<()> {
+        let Some(endpoint) = &self.config.otlp_endpoint else { return Ok(()) };
+        let exporter = opentelemetry_otlp::MetricExporter::builder()
+            .with_http()
+            .with_protocol(Protocol::HttpJson)
+            .with_endpoint(format!("{}/v1/metrics", endpoint.trim_end_matches('/')))
+            .build()
+            .context("building the OTLP metric exporter")?;
+        let reader = opentelemetry_sdk::metrics::PeriodicReader::builder(exporter)
+            .with_interval(Duration::from_millis(self.config.metrics_interval_ms.max(100)))
+            .build();
+        let provider =
+            SdkMeterProvider::builder().with_reader(reader).with_resource(resource(&self.config.service_name)).build();
+        register(&provider.meter("codemode"), rt);
+        self.meter = Some(provider);
+        Ok(())
+    }
+
+    /// Flushes and stops the exporters.
+    pub(crate) fn shutdown(self) {
+        if let Some(t) = self.tracer {
+            let _ = t.force_flush();
+            let _ = t.shutdown();
+        }
+        if let Some(m) = self.meter {
+            let _ = m.force_flush();
+            let _ = m.shutdown();
+        }
+    }
+}
+
+/// Observable instruments over the runtime's metrics snapshot.
+fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
+    let rt = Arc::new(rt.clone());
+    let r = Arc::clone(&rt);
+    meter
+        .u64_observable_counter("codemode.cells")
+        .with_description("Cells that ended, by end state.")
+        .with_callback(move |o| {
+            for (status, n) in r.metrics().cells_by_status {
+                o.observe(n, &[KeyValue::new("status", status)]);
+            }
+        })
+        .build();
+    type Read = fn(&codemode_runtime::MetricsSnapshot) -> u64;
+    let gauges: [(&'static str, &'static str, Read); 6] = [
+        ("codemode.parked_cells", "Cells parked now.", |s| s.parked_cells),
+        ("codemode.live_cells", "Cells alive now.", |s| s.live_cells),
+        ("codemode.store.committed_bytes", "Bytes of store values committed.", |s| s.store_committed_bytes),
+        ("codemode.results.saved_bytes", "Bytes of results saved.", |s| s.results_saved_bytes),
+        ("codemode.console_truncations", "Cells whose console hit its budget.", |s| s.console_truncations),
+        ("codemode.cell.duration.count", "Cells timed.", |s| s.cell_duration.count),
+    ];
+    for (name, description, read) in gauges {
+        let r = Arc::clone(&rt);
+        meter
+            .u64_observable_gauge(name)
+            .with_description(description)
+            .with_callback(move |o| o.observe(read(&r.metrics()), &[]))
+            .build();
+    }
+    let r = Arc::clone(&rt);
+    meter
+        .f64_observable_gauge("codemode.cell.duration.sum")
+        .with_unit("s")
+        .with_description("Total cell lifetime, seconds.")
+        .with_callback(move |o| o.observe(r.metrics().cell_duration.sum_seconds, &[]))
+        .build();
+    let r = Arc::clone(&rt);
+    meter
+        .f64_observable_gauge("codemode.nested_call.duration.sum")
+        .with_unit("s")
+        .with_description("Total nested call latency by tool and source, seconds.")
+        .with_callback(move |o| {
+            for ((tool, source), h) in r.metrics().call_latency {
+                o.observe(h.sum_seconds, &[KeyValue::new("tool", tool), KeyValue::new("source", source)]);
+            }
+        })
+        .build();
+    let r = rt;
+    meter
+        .u64_observable_counter("codemode.admission_rejections")
+        .with_description("Requests refused by admission limits.")
+        .with_callback(move |o| {
+            for (reason, n) in r.metrics().admission_rejections {
+                o.observe(n, &[KeyValue::new("reason", reason)]);
+            }
+        })
+        .build();
+}
+
+/// Serves `/metrics` (Prometheus text) and `/health` on `addr` until the
+/// process ends. A minimal HTTP/1.1 responder: one request per connection.
+pub(crate) async fn serve_metrics(addr: &str, rt: CodeMode) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding {addr}"))?;
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { continue };
+            let rt = rt.clone();
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 4096];
+                let n = socket.read(&mut buf).await.unwrap_or(0);
+                let request = String::from_utf8_lossy(&buf[..n]);
+                let path = request.split_whitespace().nth(1).unwrap_or("/");
+                let (status, kind, body) = match path {
+                    "/metrics" => ("200 OK", "text/plain; version=0.0.4", rt.metrics().to_prometheus()),
+                    "/health" => {
+                        let live = rt.live_cells().await;
+                        match live {
+                            Ok(n) => ("200 OK", "application/json", format!("{{\"status\":\"ok\",\"liveCells\":{n}}}")),
+                            Err(_) => ("503 Service Unavailable", "application/json", "{\"status\":\"down\"}".into()),
+                        }
+                    }
+                    _ => ("404 Not Found", "text/plain", "not found; try /metrics or /health\n".into()),
+                };
+                let response = format!(
+                    "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(response.as_bytes()).await;
+            });
+        }
+    });
+    Ok(())
+}
