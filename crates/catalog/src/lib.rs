@@ -15,6 +15,7 @@ pub mod collate;
 pub mod files;
 pub mod hints;
 pub mod index;
+pub mod mcp;
 pub mod naming;
 mod registry;
 pub mod schema;

@@ -21,6 +21,23 @@ pub(crate) struct Config {
     pub workspace: WorkspaceConfig,
     pub telemetry: crate::telemetry::TelemetryConfig,
     pub tools: Vec<CommandToolConfig>,
+    pub mcp_servers: Vec<McpServerEntry>,
+}
+
+/// `[[mcp_servers]]`: an MCP server run as a child process (stdio).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct McpServerEntry {
+    /// The server's name: `MCP.<name>` in cells (normalised).
+    pub name: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Extra environment variables.
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// How long one call may take, in milliseconds.
+    #[serde(default = "default_tool_timeout")]
+    pub call_timeout_ms: u64,
 }
 
 /// `[limits]`: every cell limit, in config units.
@@ -177,6 +194,17 @@ impl Config {
     pub(crate) fn parse(text: &str) -> Result<Self> {
         let config: Self = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
         config.limits.to_limits()?;
+        for (i, server) in config.mcp_servers.iter().enumerate() {
+            if server.command.is_empty() {
+                bail!("mcp_servers[{i}].command must name a program (a non-empty array)");
+            }
+            if !(1..=600_000).contains(&server.call_timeout_ms) {
+                bail!(
+                    "mcp_servers[{i}].call_timeout_ms = {} is out of range: allowed 1..=600000",
+                    server.call_timeout_ms
+                );
+            }
+        }
         for (i, tool) in config.tools.iter().enumerate() {
             if tool.command.is_empty() {
                 bail!("tools[{i}].command must name a program (a non-empty array)");

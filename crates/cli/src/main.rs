@@ -114,6 +114,15 @@ pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Re
     for tool in &config.tools {
         builder = builder.tool_arc(Arc::new(CommandTool::new(tool.clone())));
     }
+    for server in &config.mcp_servers {
+        builder = builder.mcp_server(codemode_runtime::McpServerConfig {
+            name: server.name.clone(),
+            command: server.command[0].clone(),
+            args: server.command[1..].to_vec(),
+            env: server.env.clone().into_iter().collect(),
+            call_timeout: std::time::Duration::from_millis(server.call_timeout_ms),
+        });
+    }
     Ok(builder.start().await?)
 }
 
@@ -129,6 +138,11 @@ async fn run(cli: Cli) -> Result<()> {
     }
     let mut telemetry = telemetry::init(&config.telemetry)?;
     let rt = build_runtime(&config, cli.store).await?;
+    // MCP servers connect in the background; give them a moment so the
+    // first cell sees their tools.
+    if !config.mcp_servers.is_empty() && !rt.mcp_ready(std::time::Duration::from_secs(10)).await {
+        tracing::warn!("some MCP servers are not connected yet; their tools appear once they are");
+    }
     telemetry.export_metrics(&rt)?;
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
+use codemode_catalog::mcp::{McpHub, McpServerConfig};
 use codemode_catalog::{Catalog, Registry, SearchConfig, Tool, workspace};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
 use ractor::rpc::CallResult;
@@ -57,6 +58,7 @@ pub struct CodeModeBuilder {
     tools: Vec<Arc<dyn Tool>>,
     workspace: Option<std::path::PathBuf>,
     store_path: Option<std::path::PathBuf>,
+    mcp_servers: Vec<McpServerConfig>,
 }
 
 impl CodeModeBuilder {
@@ -87,6 +89,14 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn session_store_path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.store_path = Some(path.into());
+        self
+    }
+
+    /// Connects an MCP server (stdio): its tools become
+    /// `MCP.<server>.<tool>` in every cell (GA-9).
+    #[must_use]
+    pub fn mcp_server(mut self, config: McpServerConfig) -> Self {
+        self.mcp_servers.push(config);
         self
     }
 
@@ -133,6 +143,7 @@ impl CodeModeBuilder {
             search: SearchConfig::default(),
             api_files: Arc::new(vec![results_api_file(results.limits())]),
             metrics: Arc::new(Metrics::default()),
+            mcp: McpHub::start(self.mcp_servers).await.map_err(CodeModeError::Start)?,
             store,
             results,
             js,
@@ -151,6 +162,7 @@ impl CodeModeBuilder {
         }
         Ok(CodeMode {
             inner: Arc::new(Inner {
+                mcp: config.mcp.clone(),
                 metrics: Arc::clone(&config.metrics),
                 catalog: config.catalog.clone(),
                 executor,
@@ -175,6 +187,7 @@ fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile 
 }
 
 struct Inner {
+    mcp: McpHub,
     metrics: Arc<Metrics>,
     catalog: Catalog,
     executor: ActorRef<ExecutorMsg>,
@@ -234,6 +247,13 @@ impl CodeMode {
     /// `to` already has stored values, or the store failed.
     pub async fn fork_session(&self, from: &str, to: &str) -> Result<(), CodeModeError> {
         self.inner.store.fork(from, to).await.map_err(|e| CodeModeError::Store(e.to_string()))
+    }
+
+    /// Waits until every configured MCP server is connected, or `timeout`
+    /// passes; returns whether all are up. Cells started before see the
+    /// servers' tools as they are at that moment.
+    pub async fn mcp_ready(&self, timeout: std::time::Duration) -> bool {
+        self.inner.mcp.ready(timeout).await
     }
 
     /// The runtime's metrics now: cells by end state, durations, nested

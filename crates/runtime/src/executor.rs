@@ -107,6 +107,7 @@ pub(crate) struct ExecutorConfig {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub metrics: Arc<Metrics>,
+    pub mcp: codemode_catalog::mcp::McpHub,
     pub js: JsThreads,
 }
 
@@ -320,7 +321,7 @@ impl ExecutorState {
                 let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
                 let _ = executor.send_message(ExecutorMsg::Ended(spawn_id.clone(), EndState::Failed));
             };
-            let vm = match spare::take(&config.limits, &config.tools) {
+            let vm = match spare::take(&config.limits, &config.tools, &config.mcp) {
                 Ok(vm) => vm,
                 Err(e) => return unavailable(reply, format!("{e:?}")),
             };
@@ -335,6 +336,7 @@ impl ExecutorState {
                 store: config.store.clone(),
                 results: config.results.clone(),
                 api_files: Arc::clone(&config.api_files),
+                mcp: config.mcp.clone(),
                 vm,
                 span,
                 metrics: Arc::clone(&config.metrics),
@@ -345,7 +347,7 @@ impl ExecutorState {
                 Ok((actor, _)) => {
                     let _ = executor.send_message(ExecutorMsg::Registered(spawn_id.clone(), actor.clone(), control));
                     let _ = actor.send_message(CellMsg::Start(reply));
-                    spare::refill_later(Arc::clone(&config.limits), config.tools.clone());
+                    spare::refill_later(Arc::clone(&config.limits), config.tools.clone(), config.mcp.clone());
                 }
                 Err(e) => unavailable(reply, e.to_string()),
             }

@@ -48,6 +48,7 @@ mod telemetry;
 pub use cell::CellMode;
 pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
+pub use codemode_catalog::mcp::McpServerConfig;
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

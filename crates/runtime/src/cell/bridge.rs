@@ -36,6 +36,10 @@ pub(crate) enum Submitted {
     ResultLoad { id: u64, result_id: String },
     /// `results.delete(id)`.
     ResultDelete { id: u64, result_id: String },
+    /// `MCP.<server>.<tool>(args)`: the args' JSON text.
+    McpCall { id: u64, server: usize, tool: String, args: String },
+    /// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
+    McpApi { id: u64, server: Option<usize>, method: Option<String>, schema: bool },
 }
 
 /// A guest error, as the prelude described it.

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
+use codemode_catalog::mcp::McpHub;
 use codemode_catalog::{Catalog, Registry, files};
 use codemode_store::{ResultsCache, SessionStore, StoredValue};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
@@ -68,6 +69,7 @@ pub(crate) struct CellArgs {
     pub store: SessionStore,
     pub results: ResultsCache,
     pub api_files: Arc<Vec<files::ApiFile>>,
+    pub mcp: McpHub,
     pub vm: Vm,
     pub span: tracing::Span,
     pub metrics: Arc<Metrics>,
@@ -125,6 +127,8 @@ pub(crate) struct CellState {
     results: ResultsCache,
     /// Host-provided virtual files (`results.d.ts`).
     api_files: Arc<Vec<files::ApiFile>>,
+    /// The MCP servers.
+    mcp: McpHub,
     /// Store writes not yet committed (GA-7.5).
     writes: services::WriteBuffer,
     /// The cell has observed network-derived content (GA-7.7).
@@ -179,6 +183,7 @@ impl Actor for CellActor {
             store: args.store,
             results: args.results,
             api_files: args.api_files,
+            mcp: args.mcp,
             writes: services::WriteBuffer::new(),
             network: false,
             finishing: None,
@@ -450,11 +455,17 @@ impl CellState {
                 }
                 Submitted::ApiList { id, prefix } => {
                     settled_inline += 1;
-                    self.host.settle_now(catalog_api::list(&self.tools, &self.api_files, id, &prefix));
+                    let files = self.all_api_files();
+                    // Listing MCP declarations shows server-provided text.
+                    self.network |=
+                        !self.mcp.is_empty() && ("mcp/".starts_with(prefix.as_str()) || prefix.starts_with("mcp/"));
+                    self.host.settle_now(catalog_api::list(&self.tools, &files, id, &prefix));
                 }
                 Submitted::ApiRead { id, path } => {
                     settled_inline += 1;
-                    self.host.settle_now(catalog_api::read(&self.tools, &self.api_files, id, &path));
+                    let files = self.all_api_files();
+                    self.network |= path.starts_with("mcp/");
+                    self.host.settle_now(catalog_api::read(&self.tools, &files, id, &path));
                 }
                 Submitted::Store { id, key, value } => match services::store_session(&self.mode) {
                     Err(refusal) => {
@@ -506,6 +517,47 @@ impl CellState {
                         self.spawn_service(id, "resultLoad", task);
                     }
                 },
+                Submitted::McpCall { id, server, tool, args } => {
+                    let hub = self.mcp.clone();
+                    self.telemetry.call_count += 1;
+                    let span = tracing::info_span!(parent: &self.span, "host_call", tool = %tool, source = "mcp");
+                    let metrics = Arc::clone(&self.metrics);
+                    let task = async move {
+                        let started = Instant::now();
+                        let args = serde_json::from_str(&args).unwrap_or_default();
+                        let result = hub.call(server, tool.clone(), args).await;
+                        metrics.call_finished(&tool, "mcp", started.elapsed());
+                        let settlement = match result {
+                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
+                            Err(message) => vm::Settlement {
+                                id,
+                                ok: false,
+                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
+                                    .to_string(),
+                            },
+                        };
+                        // MCP results are network-derived content (GA-9.3).
+                        services::Done::Loaded { settlement, network: true }
+                    };
+                    self.spawn_service(id, "callValue", tracing::Instrument::instrument(task, span));
+                }
+                Submitted::McpApi { id, server, method, schema } => {
+                    settled_inline += 1;
+                    self.network = true;
+                    let tree = self.mcp.tree();
+                    let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
+                    let settlement = match codemode_catalog::mcp::api_response(&tree, target, method.as_deref(), schema)
+                    {
+                        Ok(v) => vm::Settlement { id, ok: true, payload: v.to_string() },
+                        Err(message) => vm::Settlement {
+                            id,
+                            ok: false,
+                            payload: serde_json::json!({"name": "Error", "message": message, "code": "invalid_input"})
+                                .to_string(),
+                        },
+                    };
+                    self.host.settle_now(settlement);
+                }
                 Submitted::ResultDelete { id, result_id } => match services::results_scope(&self.mode) {
                     Err(refusal) => {
                         settled_inline += 1;
@@ -522,6 +574,32 @@ impl CellState {
             self.release_call_slot(settled_inline);
         }
         None
+    }
+
+    /// The virtual files now: the host's, plus one declaration per MCP
+    /// server and `mcp/index.d.ts` (GA-2.3, GA-9.6).
+    fn all_api_files(&self) -> Vec<files::ApiFile> {
+        let mut all = self.api_files.as_ref().clone();
+        if self.mcp.is_empty() {
+            return all;
+        }
+        let tree = self.mcp.tree();
+        let mut add = |path: String, description: String, content: String| {
+            all.push(files::ApiFile { path, description, bytes: content.len(), content });
+        };
+        add(
+            "mcp/index.d.ts".into(),
+            "Root MCP namespace declaration and server list.".into(),
+            codemode_catalog::mcp::index_declaration(&tree),
+        );
+        for s in &tree.servers {
+            add(
+                format!("mcp/{}.d.ts", s.identifier),
+                format!("MCP server declaration for {}.", s.server_name),
+                codemode_catalog::mcp::server_declaration(s),
+            );
+        }
+        all
     }
 
     /// Runs a session-bound request as a task; its answer comes back as

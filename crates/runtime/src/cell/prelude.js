@@ -17,6 +17,9 @@
   const hostResultSave = host.resultSave;
   const hostResultLoad = host.resultLoad;
   const hostResultDelete = host.resultDelete;
+  const hostMcpTree = host.mcpTree;
+  const hostMcpCall = host.mcpCall;
+  const hostMcpApi = host.mcpApi;
   const hostYield = host.yield;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
@@ -48,9 +51,9 @@
 
   // Registers a host request made by `submit` (which returns its id) and
   // returns the promise the host settles.
-  function request(submit, a, b) {
+  function request(submit, a, b, c) {
     return new Promise((resolve, reject) => {
-      const id = submit(a, b);
+      const id = submit(a, b, c);
       pending.set(id, (ok, value) => (ok ? resolve(value) : reject(makeError(value))));
     });
   }
@@ -510,6 +513,66 @@
     },
   });
 
+  // ---- MCP namespaces (GA-9) -----------------------------------------------
+  // Built on first use from the host's current snapshot of the servers:
+  // frozen, null-prototype objects all the way down.
+  let mcpRoot;
+  function mcpTool(server, method) {
+    const call = function (input) {
+      if (arguments.length !== 1 || input === null || typeof input !== "object" || isArray(input)) {
+        return Promise.reject(new TypeError("MCP namespace tools accept one object argument."));
+      }
+      const args = createObject(null);
+      const given = objectKeys(input);
+      for (let i = 0; i < given.length; i++) args[given[i]] = input[given[i]];
+      const defaults = objectKeys(method.defaults);
+      for (let i = 0; i < defaults.length; i++) {
+        if (args[defaults[i]] === undefined) args[defaults[i]] = method.defaults[defaults[i]];
+      }
+      const missing = method.required.filter((k) => args[k] === undefined);
+      if (missing.length > 0) {
+        const noun = missing.length > 1 ? "arguments" : "argument";
+        return Promise.reject(new TypeError("Missing required MCP namespace " + noun + ": " + missing.join(", ")));
+      }
+      let text;
+      try {
+        text = projected(args);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return new Promise((resolve, reject) => {
+        const id = hostMcpCall(server.index, method.toolName, text);
+        pending.set(id, (ok, value) => (ok ? resolve(value) : reject(makeError(value))));
+      });
+    };
+    defineProperty(call, "name", { value: method.method });
+    return freeze(call);
+  }
+  function buildMcp() {
+    const tree = JSON.parse(hostMcpTree());
+    const root = createObject(null);
+    for (let s = 0; s < tree.servers.length; s++) {
+      const server = tree.servers[s];
+      const ns = createObject(null);
+      for (let m = 0; m < server.methods.length; m++) ns[server.methods[m].method] = mcpTool(server, server.methods[m]);
+      ns.$serverName = server.serverName;
+      ns.$api = freeze(function $api(toolName, options) {
+        const schema = Boolean(options && options.schema);
+        return request(hostMcpApi, server.index, toolName === undefined || toolName === null ? null : String(toolName), schema);
+      });
+      root[server.identifier] = freeze(ns);
+    }
+    root.$api = freeze(function $api() { return request(hostMcpApi, -1, null, false); });
+    return freeze(root);
+  }
+  function mcp() {
+    if (mcpRoot === undefined) mcpRoot = buildMcp();
+    return mcpRoot;
+  }
+  const namespaces = createObject(null);
+  defineProperty(namespaces, "MCP", { get: mcp, enumerable: true });
+  freeze(namespaces);
+
   // ---- install globals ----------------------------------------------------
   function install(name, value) {
     defineProperty(globalObject, name, { value, enumerable: false, writable: true, configurable: true });
@@ -527,6 +590,8 @@
   install("store", store);
   install("load", load);
   install("results", results);
+  install("namespaces", namespaces);
+  defineProperty(globalObject, "MCP", { get: mcp, enumerable: false, configurable: true });
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];

@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use codemode_catalog::Registry;
+use codemode_catalog::mcp::McpHub;
 
 use super::vm::{StartError, Vm};
 use crate::limits::Limits;
@@ -19,23 +20,23 @@ thread_local! {
 }
 
 /// The thread's spare engine, or a freshly prepared one.
-pub(crate) fn take(limits: &Limits, tools: &Registry) -> Result<Vm, StartError> {
+pub(crate) fn take(limits: &Limits, tools: &Registry, mcp: &McpHub) -> Result<Vm, StartError> {
     match SPARE.with(RefCell::take) {
         Some(vm) => Ok(vm),
-        None => Vm::prepare(limits, tools),
+        None => Vm::prepare(limits, tools, mcp),
     }
 }
 
 /// Prepares a new spare once the thread has run what is already queued
 /// (the cell that took the spare answers first).
-pub(crate) fn refill_later(limits: Arc<Limits>, tools: Registry) {
+pub(crate) fn refill_later(limits: Arc<Limits>, tools: Registry, mcp: McpHub) {
     tokio::spawn(async move {
         tokio::task::yield_now().await;
         if SPARE.with(|s| s.borrow().is_some()) {
             return;
         }
         // A failure here is retried by the next cell, which reports it.
-        if let Ok(vm) = Vm::prepare(&limits, &tools) {
+        if let Ok(vm) = Vm::prepare(&limits, &tools, &mcp) {
             SPARE.with(|s| *s.borrow_mut() = Some(vm));
         }
     });

@@ -18,6 +18,7 @@ use rquickjs::{
 };
 
 use codemode_catalog::Registry;
+use codemode_catalog::mcp::McpHub;
 use codemode_store::StoreLimits;
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome, Submitted};
@@ -170,7 +171,7 @@ fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
 impl Vm {
     /// A fresh runtime and context with the cell's limits and the guest
     /// API installed. No guest code has run in it.
-    pub(crate) fn prepare(limits: &Limits, tools: &Registry) -> Result<Self, StartError> {
+    pub(crate) fn prepare(limits: &Limits, tools: &Registry, mcp: &McpHub) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let control = Arc::new(CellControl::new());
         let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
@@ -185,7 +186,7 @@ impl Vm {
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
         let vm = Self { context, _runtime: runtime, bridge, control };
-        vm.install(tools)?;
+        vm.install(tools, mcp)?;
         Ok(vm)
     }
 
@@ -199,10 +200,10 @@ impl Vm {
         &self.bridge
     }
 
-    fn install(&self, tools: &Registry) -> Result<(), StartError> {
+    fn install(&self, tools: &Registry, mcp: &McpHub) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
-            let host = self.host_object(&ctx, tools).map_err(engine)?;
+            let host = self.host_object(&ctx, tools, mcp).map_err(engine)?;
             let names = Array::new(ctx.clone()).map_err(engine)?;
             for (i, entry) in tools.entries().iter().enumerate() {
                 names.set(i, entry.metadata.callable_name.as_str()).map_err(engine)?;
@@ -281,7 +282,7 @@ impl Vm {
         }
     }
 
-    fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &Registry) -> rquickjs::Result<Object<'js>> {
+    fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &Registry, mcp: &McpHub) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
         let b = Arc::clone(&self.bridge);
         host.set(
@@ -405,6 +406,33 @@ impl Vm {
                 let result_id = result_id_arg(&ctx, result_id)?;
                 ordinary(&ctx, &b, |id| Submitted::ResultDelete { id, result_id })
             })?,
+        )?;
+        // MCP: the namespace is read when a cell first touches `MCP`, so
+        // it reflects the servers' tools at that moment, not at spare time.
+        let hub = mcp.clone();
+        host.set(
+            "mcpTree",
+            Function::new(ctx.clone(), move || serde_json::to_string(&hub.tree()).unwrap_or_default())?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "mcpCall",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, server: u32, tool: String, args: String| {
+                ordinary(&ctx, &b, |id| Submitted::McpCall { id, server: server as usize, tool, args })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "mcpApi",
+            Function::new(
+                ctx.clone(),
+                move |ctx: Ctx<'js>, server: i32, method: Opt<Option<String>>, schema: Opt<bool>| {
+                    let server = usize::try_from(server).ok();
+                    let method = method.0.flatten();
+                    let schema = schema.0.unwrap_or(false);
+                    ordinary(&ctx, &b, |id| Submitted::McpApi { id, server, method, schema })
+                },
+            )?,
         )?;
         let b = Arc::clone(&self.bridge);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;

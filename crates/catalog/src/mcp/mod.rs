@@ -1,0 +1,240 @@
+//! MCP servers as typed guest namespaces: `MCP.<server>.<tool>(args)`
+//! (GA-9, reference notes §7).
+//!
+//! Each configured server has one connection actor ([`server`]) that keeps
+//! an `rmcp` client session to it. The [`McpHub`] publishes a read-mostly
+//! snapshot of every server's tools — the [`McpTree`] a new cell builds its
+//! `MCP` namespace from — and routes calls to the right connection.
+
+mod dts;
+pub mod naming;
+mod server;
+
+use std::collections::HashSet;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use ractor::Actor;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use dts::{api_response, index_declaration, server_declaration};
+use server::{McpServerActor, ServerHandle, ServerView};
+
+/// How to reach one MCP server (stdio: a child process).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McpServerConfig {
+    /// The server's configured name (`$serverName`).
+    pub name: String,
+    /// The program to run.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Extra environment variables.
+    pub env: Vec<(String, String)>,
+    /// How long one call may take.
+    pub call_timeout: Duration,
+}
+
+/// One tool as the server lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct McpToolInfo {
+    /// The raw MCP tool name.
+    pub name: String,
+    /// Its description (untrusted).
+    pub description: String,
+    /// Its input JSON Schema.
+    pub input_schema: Value,
+}
+
+/// One tool in the guest namespace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpMethod {
+    /// The identifier it is called by (`listInvoices`, `listInvoices2`).
+    pub method: String,
+    /// The raw MCP tool name.
+    pub tool_name: String,
+    /// Description, as the server gave it.
+    pub description: String,
+    /// Input schema.
+    pub input_schema: Value,
+    /// Required top-level properties without a default.
+    pub required: Vec<String>,
+    /// Top-level defaults, filled in when a call leaves them out.
+    pub defaults: Map<String, Value>,
+}
+
+/// One server in the guest namespace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServerTree {
+    /// Position in the hub (the call route).
+    pub index: usize,
+    /// `MCP.<identifier>`.
+    pub identifier: String,
+    /// The configured name.
+    pub server_name: String,
+    /// Whether the server is connected now.
+    pub up: bool,
+    /// Its tools, sorted by method.
+    pub methods: Vec<McpMethod>,
+}
+
+/// The whole namespace at one moment.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct McpTree {
+    /// Servers, sorted by name.
+    pub servers: Vec<McpServerTree>,
+}
+
+fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
+    let mut sorted: Vec<&McpToolInfo> = tools.iter().collect();
+    // localeCompare order: `list_invoices` comes before `listInvoices` and
+    // keeps the plain identifier (reference notes §7.1).
+    sorted.sort_by(|a, b| crate::collate::locale_cmp(&a.name, &b.name));
+    let mut used = HashSet::new();
+    let mut out: Vec<McpMethod> = sorted
+        .into_iter()
+        .map(|t| {
+            let method = naming::unique(
+                &naming::to_identifier(&t.name, "tool"),
+                &mut used,
+                &["$api", "$serverName", "resources", "prompts"],
+            );
+            let props = t.input_schema.get("properties").and_then(Value::as_object);
+            let defaults: Map<String, Value> = props
+                .map(|p| p.iter().filter_map(|(k, s)| s.get("default").map(|d| (k.clone(), d.clone()))).collect())
+                .unwrap_or_default();
+            let required = t
+                .input_schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(Value::as_str)
+                        .filter(|k| !defaults.contains_key(*k))
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+            McpMethod {
+                method,
+                tool_name: t.name.clone(),
+                description: t.description.clone(),
+                input_schema: t.input_schema.clone(),
+                required,
+                defaults,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.method.cmp(&b.method));
+    out
+}
+
+/// Every configured MCP server, connected in the background.
+#[derive(Clone, Debug, Default)]
+pub struct McpHub {
+    servers: Vec<(McpServerConfig, ServerHandle)>,
+}
+
+impl McpHub {
+    /// Starts one connection actor per server (each connects and lists its
+    /// tools in the background).
+    ///
+    /// # Errors
+    /// An actor could not be spawned.
+    pub async fn start(configs: Vec<McpServerConfig>) -> Result<Self, String> {
+        let mut servers = Vec::new();
+        for config in configs {
+            let view = Arc::new(RwLock::new(ServerView::default()));
+            let (actor, _) = Actor::spawn(None, McpServerActor, (config.clone(), Arc::clone(&view)))
+                .await
+                .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
+            servers.push((config, ServerHandle { actor, view }));
+        }
+        Ok(Self { servers })
+    }
+
+    /// Whether any server is configured.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
+    }
+
+    /// Waits until every server is connected or `timeout` passes; returns
+    /// whether all are up.
+    pub async fn ready(&self, timeout: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let all_up = self.servers.iter().all(|(_, h)| h.view.read().is_ok_and(|v| v.up));
+            if all_up || tokio::time::Instant::now() >= deadline {
+                return all_up;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The namespace new cells see now.
+    #[must_use]
+    pub fn tree(&self) -> McpTree {
+        let mut order: Vec<usize> = (0..self.servers.len()).collect();
+        order.sort_by(|a, b| self.servers[*a].0.name.cmp(&self.servers[*b].0.name));
+        let mut used: HashSet<String> = HashSet::new();
+        let reserved = naming::server_reserved();
+        let servers = order
+            .into_iter()
+            .map(|index| {
+                let (config, handle) = &self.servers[index];
+                let view = handle.view.read().map(|v| v.clone()).unwrap_or_default();
+                let identifier = naming::unique(&naming::to_identifier(&config.name, "server"), &mut used, &reserved);
+                McpServerTree {
+                    index,
+                    identifier,
+                    server_name: config.name.clone(),
+                    up: view.up,
+                    methods: methods(&view.tools),
+                }
+            })
+            .collect();
+        McpTree { servers }
+    }
+
+    /// Calls `tool` on server `index` with `args`; the native MCP result with
+    /// its top-level `_meta` removed (GA-11.3).
+    ///
+    /// # Errors
+    /// An unknown server, a server that is down, a timeout or a protocol
+    /// failure, as a message for the model.
+    pub async fn call(&self, index: usize, tool: String, args: Map<String, Value>) -> Result<Value, String> {
+        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+        let mut result = handle.call(tool, args, config.call_timeout).await?;
+        if let Some(obj) = result.as_object_mut() {
+            obj.remove("_meta");
+        }
+        Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn colliding_tool_names_both_stay_reachable_with_defaults_and_required() {
+        let tools = vec![
+            McpToolInfo { name: "listInvoices".into(), description: String::new(), input_schema: json!({}) },
+            McpToolInfo {
+                name: "list_invoices".into(),
+                description: String::new(),
+                input_schema: json!({"properties": {"currency": {"default": "EUR"}, "customer": {}}, "required": ["currency", "customer"]}),
+            },
+        ];
+        let m = methods(&tools);
+        let pairs: Vec<(&str, &str)> = m.iter().map(|x| (x.method.as_str(), x.tool_name.as_str())).collect();
+        assert_eq!(pairs, vec![("listInvoices", "list_invoices"), ("listInvoices2", "listInvoices")]);
+        assert_eq!(m[0].required, vec!["customer"]);
+        assert_eq!(m[0].defaults.get("currency"), Some(&json!("EUR")));
+    }
+}

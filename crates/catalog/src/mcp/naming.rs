@@ -1,0 +1,80 @@
+//! JavaScript identifiers for MCP servers and tools (reference notes §7.1).
+//!
+//! A name is split on runs of characters other than ASCII letters and
+//! digits and camel-cased (`list_invoices` → `listInvoices`); leading
+//! characters that cannot start an identifier are dropped. A name that
+//! collides with one already used, a keyword, `enum`, a reserved guest
+//! global or `__proto__`/`constructor`/`prototype` gets `2`, `3`, … appended.
+
+use std::collections::HashSet;
+
+use crate::naming::{RESERVED_GLOBALS, RESERVED_WORDS};
+
+const PROTO_NAMES: &[&str] = &["__proto__", "constructor", "prototype"];
+
+/// `raw` as a camel-cased identifier, or `fallback` when nothing is left.
+#[must_use]
+pub fn to_identifier(raw: &str, fallback: &str) -> String {
+    let words: Vec<&str> = raw.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        let mut chars = w.chars();
+        let Some(first) = chars.next() else { continue };
+        if i == 0 {
+            out.push(first.to_ascii_lowercase());
+        } else {
+            out.push(first.to_ascii_uppercase());
+        }
+        out.push_str(chars.as_str());
+    }
+    let trimmed = out.trim_start_matches(|c: char| c.is_ascii_digit());
+    if trimmed.is_empty() { fallback.to_owned() } else { trimmed.to_owned() }
+}
+
+fn blocked(name: &str, extra: &[&str]) -> bool {
+    RESERVED_WORDS.contains(&name) || PROTO_NAMES.contains(&name) || extra.contains(&name)
+}
+
+/// A unique identifier: `base`, else `base2`, `base3`, …
+#[must_use]
+pub fn unique(base: &str, used: &mut HashSet<String>, extra_reserved: &[&str]) -> String {
+    let mut candidate = base.to_owned();
+    let mut n = 2;
+    while used.contains(&candidate) || blocked(&candidate, extra_reserved) {
+        candidate = format!("{base}{n}");
+        n += 1;
+    }
+    used.insert(candidate.clone());
+    candidate
+}
+
+/// Server identifiers must also avoid the guest globals.
+#[must_use]
+pub fn server_reserved() -> Vec<&'static str> {
+    RESERVED_GLOBALS.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_camel_cased_identifiers() {
+        assert_eq!(to_identifier("list_invoices", "tool"), "listInvoices");
+        assert_eq!(to_identifier("listInvoices", "tool"), "listInvoices");
+        assert_eq!(to_identifier("my-server.v2", "server"), "myServerV2");
+        assert_eq!(to_identifier("9lives", "tool"), "lives");
+        assert_eq!(to_identifier("---", "tool"), "tool");
+    }
+
+    #[test]
+    fn collisions_and_reserved_names_get_numbers() {
+        let mut used = HashSet::new();
+        assert_eq!(unique("listInvoices", &mut used, &[]), "listInvoices");
+        assert_eq!(unique("listInvoices", &mut used, &[]), "listInvoices2");
+        assert_eq!(unique("constructor", &mut used, &[]), "constructor2");
+        assert_eq!(unique("delete", &mut used, &[]), "delete2");
+        assert_eq!(unique("enum", &mut used, &[]), "enum2");
+        assert_eq!(unique("$api", &mut used, &["$api"]), "$api2");
+    }
+}

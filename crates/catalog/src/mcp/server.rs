@@ -1,0 +1,225 @@
+//! One MCP server connection: a supervised-by-itself actor that keeps an
+//! `rmcp` client session to a stdio MCP server alive.
+//!
+//! It connects in the background at start (`initialize`, then
+//! `tools/list`), reconnects with exponential backoff when the server dies,
+//! and answers calls while it is up. While it is down, calls fail at once
+//! with the reason — never hang. A `tools/list_changed` notification
+//! refreshes the tool list, which new cells see.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use ractor::rpc::CallResult;
+use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::{NotificationContext, Peer, RoleClient};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Map, Value};
+
+use super::{McpServerConfig, McpToolInfo};
+
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// What a server connection publishes for new cells.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ServerView {
+    pub tools: Vec<McpToolInfo>,
+    pub up: bool,
+    pub last_error: Option<String>,
+}
+
+pub(crate) enum McpMsg {
+    Connect,
+    Connected(Peer<RoleClient>, Vec<McpToolInfo>),
+    Failed(String),
+    Died(String),
+    Refresh,
+    Call { tool: String, args: Map<String, Value>, reply: RpcReplyPort<Result<Value, String>> },
+}
+
+pub(crate) struct McpServerActor;
+
+pub(crate) struct McpState {
+    config: McpServerConfig,
+    view: Arc<RwLock<ServerView>>,
+    peer: Option<Peer<RoleClient>>,
+    backoff: Duration,
+    connecting: bool,
+}
+
+/// The client side: forwards `tools/list_changed` to the actor.
+#[derive(Clone)]
+struct Handler {
+    actor: ActorRef<McpMsg>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.actor.send_message(McpMsg::Refresh);
+    }
+}
+
+fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
+    McpToolInfo {
+        name: t.name.to_string(),
+        description: t.description.map(|d| d.to_string()).unwrap_or_default(),
+        input_schema: Value::Object((*t.input_schema).clone()),
+    }
+}
+
+async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpToolInfo>, String> {
+    let tools = peer.list_all_tools().await.map_err(|e| format!("tools/list failed: {e}"))?;
+    Ok(tools.into_iter().map(tool_info).collect())
+}
+
+async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
+    let mut command = tokio::process::Command::new(&config.command);
+    command.args(&config.args);
+    for (k, v) in &config.env {
+        command.env(k, v);
+    }
+    let transport = match TokioChildProcess::new(command) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = me.send_message(McpMsg::Failed(format!("could not start `{}`: {e}", config.command)));
+            return;
+        }
+    };
+    let running = match (Handler { actor: me.clone() }).serve(transport).await {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = me.send_message(McpMsg::Failed(format!("initialize failed: {e}")));
+            return;
+        }
+    };
+    let peer = running.peer().clone();
+    match list_tools(&peer).await {
+        Ok(tools) => {
+            let _ = me.send_message(McpMsg::Connected(peer, tools));
+        }
+        Err(e) => {
+            let _ = me.send_message(McpMsg::Failed(e));
+            return;
+        }
+    }
+    // Watch the session: when the server goes away, reconnect.
+    let reason = match running.waiting().await {
+        Ok(reason) => format!("the server closed the session ({reason:?})"),
+        Err(e) => format!("the session task failed: {e}"),
+    };
+    let _ = me.send_message(McpMsg::Died(reason));
+}
+
+impl Actor for McpServerActor {
+    type Msg = McpMsg;
+    type State = McpState;
+    type Arguments = (McpServerConfig, Arc<RwLock<ServerView>>);
+
+    async fn pre_start(
+        &self,
+        myself: ActorRef<McpMsg>,
+        (config, view): (McpServerConfig, Arc<RwLock<ServerView>>),
+    ) -> Result<McpState, ActorProcessingErr> {
+        let _ = myself.send_message(McpMsg::Connect);
+        Ok(McpState { config, view, peer: None, backoff: Duration::from_millis(100), connecting: false })
+    }
+
+    async fn handle(
+        &self,
+        myself: ActorRef<McpMsg>,
+        msg: McpMsg,
+        state: &mut McpState,
+    ) -> Result<(), ActorProcessingErr> {
+        match msg {
+            McpMsg::Connect if !state.connecting => {
+                state.connecting = true;
+                tokio::spawn(connect(state.config.clone(), myself.clone()));
+            }
+            McpMsg::Connect => {}
+            McpMsg::Connected(peer, tools) => {
+                state.connecting = false;
+                state.backoff = Duration::from_millis(100);
+                state.peer = Some(peer);
+                *state.view.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    ServerView { tools, up: true, last_error: None };
+            }
+            McpMsg::Failed(reason) | McpMsg::Died(reason) => {
+                state.connecting = false;
+                state.peer = None;
+                {
+                    let mut view = state.view.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    view.up = false;
+                    view.last_error = Some(reason);
+                }
+                myself.send_after(state.backoff, || McpMsg::Connect);
+                state.backoff = (state.backoff * 2).min(MAX_BACKOFF);
+            }
+            McpMsg::Refresh => {
+                if let Some(peer) = state.peer.clone() {
+                    let view = Arc::clone(&state.view);
+                    tokio::spawn(async move {
+                        if let Ok(tools) = list_tools(&peer).await {
+                            view.write().unwrap_or_else(std::sync::PoisonError::into_inner).tools = tools;
+                        }
+                    });
+                }
+            }
+            McpMsg::Call { tool, args, reply } => {
+                let Some(peer) = state.peer.clone() else {
+                    let why = state.view.read().map(|v| v.last_error.clone()).ok().flatten().unwrap_or_default();
+                    let _ = reply.send(Err(format!(
+                        "MCP server `{}` is down ({why}); it is being restarted, retry in a moment.",
+                        state.config.name
+                    )));
+                    return Ok(());
+                };
+                let timeout = state.config.call_timeout;
+                let name = state.config.name.clone();
+                // The call runs off the mailbox; dropping this task (a cell
+                // that stopped) drops the request, which rmcp cancels.
+                tokio::spawn(async move {
+                    let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
+                    let result = match tokio::time::timeout(timeout, peer.call_tool(params)).await {
+                        Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),
+                        Ok(Err(e)) => Err(format!("MCP server `{name}` failed the call to `{tool}`: {e}")),
+                        Err(_) => Err(format!(
+                            "MCP server `{name}` did not answer `{tool}` within {} ms",
+                            timeout.as_millis()
+                        )),
+                    };
+                    let _ = reply.send(result);
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A handle to one server's actor.
+#[derive(Clone, Debug)]
+pub(crate) struct ServerHandle {
+    pub actor: ActorRef<McpMsg>,
+    pub view: Arc<RwLock<ServerView>>,
+}
+
+impl ServerHandle {
+    pub(crate) async fn call(
+        &self,
+        tool: String,
+        args: Map<String, Value>,
+        timeout: Duration,
+    ) -> Result<Value, String> {
+        match self.actor.call(|reply| McpMsg::Call { tool, args, reply }, Some(timeout + Duration::from_secs(1))).await
+        {
+            Ok(CallResult::Success(r)) => r,
+            Ok(_) => Err("the MCP call timed out".into()),
+            Err(_) => Err("the MCP connection actor is not running".into()),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! MCP servers as `MCP.<server>.<tool>` namespaces (GA-9), against the
+//! fixture server in `tests/src/bin/mcp_fixture.rs` run as a real child
+//! process over stdio.
+
+use std::time::Duration;
+
+use codemode_runtime::{CodeMode, Exec, McpServerConfig};
+use codemode_tests::*;
+use serde_json::json;
+
+fn fixture(name: &str) -> McpServerConfig {
+    McpServerConfig {
+        name: name.to_owned(),
+        command: env!("CARGO_BIN_EXE_mcp_fixture").to_owned(),
+        args: Vec::new(),
+        env: Vec::new(),
+        call_timeout: Duration::from_secs(5),
+    }
+}
+
+async fn mcp_runtime() -> CodeMode {
+    let rt = CodeMode::builder().mcp_server(fixture("accounting")).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
+    rt
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mcp_namespace_is_frozen_null_prototype_and_names_are_normalised_ga_9_1() {
+    let rt = mcp_runtime().await;
+    let r = exec(
+        &rt,
+        "const a = MCP.accounting; return [Object.isFrozen(MCP), Object.getPrototypeOf(MCP), Object.isFrozen(a), \
+         Object.getPrototypeOf(a), Object.keys(a).sort(), a.$serverName, namespaces.MCP === MCP, typeof a.listInvoices]",
+    )
+    .await;
+    assert_eq!(
+        value(&r),
+        &json!([
+            true,
+            null,
+            true,
+            null,
+            [
+                "$api",
+                "$serverName",
+                "constructor2",
+                "crash",
+                "echo",
+                "fail",
+                "listInvoices",
+                "listInvoices2",
+                "picture",
+                "slow"
+            ],
+            "accounting",
+            true,
+            "function"
+        ])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_fill_defaults_check_required_and_keep_the_native_result_ga_9_4_ga_11_3() {
+    let rt = mcp_runtime().await;
+    let r = exec(&rt, "const r = await MCP.accounting.listInvoices({customer: 'c-1'}); return [r.structuredContent.args, r.content[0].text, r.isError]").await;
+    // The server's own shape, as sent (rmcp servers send `isError: false`).
+    assert_eq!(value(&r), &json!([{"customer": "c-1", "currency": "EUR"}, "invoices of \"c-1\"", false]));
+    let r = exec(&rt, "const out = []; for (const call of [() => MCP.accounting.listInvoices({}), () => MCP.accounting.listInvoices(), \
+        () => MCP.accounting.listInvoices({customer: 'x'}, 2), () => MCP.accounting.listInvoices([1])]) \
+        { try { await call() } catch (e) { out.push(e.message) } } return out").await;
+    assert_eq!(
+        value(&r),
+        &json!([
+            "Missing required MCP namespace argument: customer",
+            "MCP namespace tools accept one object argument.",
+            "MCP namespace tools accept one object argument.",
+            "MCP namespace tools accept one object argument."
+        ])
+    );
+    let r = exec(&rt, "const e = await MCP.accounting.echo({a: 1}); const f = await MCP.accounting.fail({}); \
+        const p = await MCP.accounting.picture({}); return [e, f.isError, f.content[0].text, p.content[0].type, p.content[0].mimeType]").await;
+    let v = value(&r);
+    assert_eq!(v[0]["structuredContent"], json!({"a": 1}));
+    assert!(v[0].get("_meta").is_none(), "the top-level _meta is removed");
+    assert_eq!(
+        v.as_array().unwrap()[1..],
+        [json!(true), json!("the upstream service refused"), json!("image"), json!("image/png")]
+    );
+    let r = exec(&rt, "return (await MCP.accounting.listInvoices2({})).content[0].text").await;
+    assert_eq!(value(&r), &json!("the camel twin"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_headers_and_declaration_files_match_ga_9_5_ga_9_6() {
+    let rt = mcp_runtime().await;
+    let r = exec(
+        &rt,
+        "const all = await MCP.accounting.$api(); const one = await MCP.accounting.$api('listInvoices', {schema: true}); \
+         const raw = await MCP.accounting.$api('listInvoices'); const file = await API.read('mcp/accounting.d.ts'); \
+         const list = await API.list('mcp/'); const root = await MCP.$api(); \
+         return [all.header === file.content, all.scope, one.scope, one.tools[0].mcpTool, Object.keys(one.schemas), \
+                 raw.tools[0].mcpTool, list.files.map(f => f.path), root.servers[0].toolCount, \
+                 file.content.includes('function listInvoices(input: {'), file.content.includes('@param currency? ')]",
+    )
+    .await;
+    assert_eq!(
+        value(&r),
+        &json!([
+            true,
+            "server",
+            "tool",
+            "list_invoices",
+            ["listInvoices"],
+            "list_invoices",
+            ["mcp/accounting.d.ts", "mcp/index.d.ts"],
+            8,
+            true,
+            true
+        ])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_mcp_call_parks_the_cell_and_abort_cancels_it() {
+    let limits = codemode_runtime::Limits { timeout: Duration::from_millis(200), ..Default::default() };
+    let rt = CodeMode::builder().limits(limits).mcp_server(fixture("accounting")).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await);
+    let reply = rt.session("s").reply("r");
+    let parked = reply.exec(Exec::code("return (await MCP.accounting.slow({ms: 600})).content[0].text")).await.unwrap();
+    let run_id = parked.run_id().expect("parks while the MCP call runs").to_owned();
+    let mut r = reply.wait(&run_id).await.unwrap();
+    while let Some(id) = r.run_id().map(str::to_owned) {
+        r = reply.wait(&id).await.unwrap();
+    }
+    assert_eq!(value(&r), &json!("slept 600"));
+    let parked = reply.exec(Exec::code("await MCP.accounting.slow({ms: 5000}); return 1")).await.unwrap();
+    let aborted = reply.abort(parked.run_id().unwrap()).await.unwrap();
+    assert_eq!(failure(&aborted).0, codemode_runtime::ErrorCode::Aborted);
+    // The connection is still good for the next cell.
+    let again = exec(&rt, "return (await MCP.accounting.slow({ms: 1})).content[0].text").await;
+    assert_eq!(value(&again), &json!("slept 1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_start_shows_an_empty_namespace_instead_of_hanging() {
+    let mut broken = fixture("broken");
+    broken.command = "/nonexistent/mcp-server".into();
+    let rt = CodeMode::builder().mcp_server(broken).start().await.unwrap();
+    let r =
+        exec(&rt, "return [Object.keys(MCP.broken).sort(), await MCP.$api().then(r => r.servers[0].toolCount)]").await;
+    assert_eq!(value(&r), &json!([["$api", "$serverName"], 0]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_call_fails_that_call_clearly_and_is_restarted() {
+    let rt = mcp_runtime().await;
+    let r = exec(&rt, "try { await MCP.accounting.crash({}); return 'no error' } catch (e) { return e.message }").await;
+    let message = value(&r).as_str().unwrap().to_owned();
+    assert!(message.contains("accounting"), "{message}");
+    // Reconnected with backoff; the next cell works.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await);
+    let r = exec(&rt, "return (await MCP.accounting.echo({after: 'restart'})).structuredContent").await;
+    assert_eq!(value(&r), &json!({"after": "restart"}));
+}
