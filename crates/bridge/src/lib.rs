@@ -19,6 +19,7 @@
 pub mod budget;
 mod output;
 mod result;
+pub mod untrusted;
 
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};

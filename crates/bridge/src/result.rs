@@ -24,6 +24,10 @@ pub enum CellResult {
         warnings: Vec<String>,
         /// Counters for the whole cell.
         telemetry: Telemetry,
+        /// Envelope id when the cell observed network-derived content; the
+        /// model text is then wrapped (never serialized).
+        #[serde(skip)]
+        untrusted: Option<String>,
     },
     /// The cell is parked: call `wait` with `runId` to go on observing it.
     #[serde(rename_all = "camelCase")]
@@ -38,6 +42,9 @@ pub enum CellResult {
         output: Output,
         /// Counters so far.
         telemetry: Telemetry,
+        /// Envelope id when the cell observed network-derived content.
+        #[serde(skip)]
+        untrusted: Option<String>,
     },
     /// The cell ended without a value.
     Failed {
@@ -51,15 +58,38 @@ pub enum CellResult {
         output: Output,
         /// Counters for the whole cell.
         telemetry: Telemetry,
+        /// Envelope id when the cell observed network-derived content.
+        #[serde(skip)]
+        untrusted: Option<String>,
     },
 }
 
 impl CellResult {
-    /// The compact JSON text a model reads.
+    /// The compact JSON of the result (never wrapped).
     #[must_use]
     pub fn to_model_json(&self) -> String {
         // Serializing plain data with string keys cannot fail.
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The text a model reads: the compact JSON, wrapped as untrusted
+    /// content when the cell observed network-derived data (GA-9.3).
+    #[must_use]
+    pub fn to_model_text(&self) -> String {
+        match self.untrusted() {
+            Some(id) => crate::untrusted::wrap(&self.to_model_json(), id),
+            None => self.to_model_json(),
+        }
+    }
+
+    /// The envelope id, when the cell observed network-derived content.
+    #[must_use]
+    pub fn untrusted(&self) -> Option<&str> {
+        match self {
+            Self::Completed { untrusted, .. } | Self::Waiting { untrusted, .. } | Self::Failed { untrusted, .. } => {
+                untrusted.as_deref()
+            }
+        }
     }
 
     /// The status word: `completed`, `waiting` or `failed`.
@@ -98,6 +128,7 @@ impl CellResult {
             phase: Phase::Input,
             output: Output::default(),
             telemetry: Telemetry::default(),
+            untrusted: None,
         }
     }
 }
@@ -182,6 +213,7 @@ mod tests {
             output: Output::Entries(vec![OutputEntry::text("hi")]),
             warnings: vec![],
             telemetry: Telemetry::default(),
+            untrusted: None,
         };
         assert_eq!(
             r.to_model_json(),
@@ -197,6 +229,7 @@ mod tests {
             pending_tool_calls: vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }],
             output: Output::default(),
             telemetry: Telemetry::default(),
+            untrusted: None,
         };
         let json = r.to_model_json();
         assert!(json.starts_with(r#"{"status":"waiting","runId":"run_1","reason":"pending_tools","pendingToolCalls":[{"id":"bridge:sleep:1","method":"sleep"}]"#), "{json}");

@@ -92,7 +92,7 @@ impl ServerHandler for CodeModeServer {
         let result = match self.call(&request.name, &args).await {
             Ok(result) => {
                 let failed = matches!(result, CellResult::Failed { .. });
-                let mut r = CallToolResult::success(vec![ContentBlock::text(result.to_model_json())]);
+                let mut r = CallToolResult::success(vec![ContentBlock::text(result.to_model_text())]);
                 r.is_error = Some(failed);
                 r
             }

@@ -334,6 +334,7 @@ impl CodeMode {
                 phase: Phase::Host,
                 output: Default::default(),
                 telemetry: Default::default(),
+                untrusted: None,
             }),
             Err(_) => Err(CodeModeError::ShutDown),
         }

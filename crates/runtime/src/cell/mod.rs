@@ -133,6 +133,8 @@ pub(crate) struct CellState {
     writes: services::WriteBuffer,
     /// The cell has observed network-derived content (GA-7.7).
     network: bool,
+    /// Its untrusted-content envelope id, made when first needed.
+    envelope_id: Option<String>,
     /// Set while a completed cell saves its reference and commits.
     finishing: Option<Finishing>,
     /// The cell's span; closed when the cell's state is dropped.
@@ -186,6 +188,7 @@ impl Actor for CellActor {
             mcp: args.mcp,
             writes: services::WriteBuffer::new(),
             network: false,
+            envelope_id: None,
             finishing: None,
             span: args.span,
             metrics: args.metrics,
@@ -715,6 +718,7 @@ impl CellState {
         warnings: Vec<String>,
     ) -> CellResult {
         let telemetry = self.telemetry;
+        let untrusted = self.untrusted_id();
         match (delivered, reference) {
             (Ok((output, value, truncated)), reference) => {
                 let value = match reference {
@@ -722,11 +726,11 @@ impl CellState {
                     Some(Err(reason)) if truncated => with_guidance(value, &reason),
                     _ => value,
                 };
-                CellResult::Completed { value, output, warnings, telemetry }
+                CellResult::Completed { value, output, warnings, telemetry, untrusted }
             }
             (Err(limit), Some(Ok(descriptor))) => {
                 let value = self.reference_value(descriptor);
-                CellResult::Completed { value, output: limit.output, warnings, telemetry }
+                CellResult::Completed { value, output: limit.output, warnings, telemetry, untrusted }
             }
             (Err(limit), reason) => {
                 let why = reason.and_then(Result::err).map(|r| format!(" {r}")).unwrap_or_default();
@@ -737,6 +741,7 @@ impl CellState {
                     phase: Phase::Guest,
                     output: limit.output,
                     telemetry,
+                    untrusted,
                 }
             }
         }
@@ -785,6 +790,7 @@ impl CellState {
             pending_tool_calls: self.host.pending_calls(),
             output: self.take_output(),
             telemetry: self.telemetry,
+            untrusted: self.untrusted_id(),
         };
         let _ = window.reply.send(result);
         let epoch = self.park_epoch;
@@ -808,7 +814,16 @@ impl CellState {
     fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
         let entries = self.take_entries();
         let (output, error) = self.output.deliver_error(entries, error);
-        CellResult::Failed { code, error, phase, output, telemetry: self.telemetry }
+        CellResult::Failed { code, error, phase, output, telemetry: self.telemetry, untrusted: self.untrusted_id() }
+    }
+
+    /// The envelope id of this cell's model text once it has observed
+    /// network-derived content (GA-9.3); one id per cell.
+    fn untrusted_id(&mut self) -> Option<String> {
+        if !self.network {
+            return None;
+        }
+        Some(self.envelope_id.get_or_insert_with(|| crate::executor::new_run_id()[4..20].to_owned()).clone())
     }
 
     fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
