@@ -49,6 +49,7 @@ async fn the_mcp_namespace_is_frozen_null_prototype_and_names_are_normalised_ga_
                 "fail",
                 "listInvoices",
                 "listInvoices2",
+                "longDescription",
                 "picture",
                 "slow"
             ],
@@ -113,7 +114,7 @@ async fn api_headers_and_declaration_files_match_ga_9_5_ga_9_6() {
             ["listInvoices"],
             "list_invoices",
             ["mcp/accounting.d.ts", "mcp/index.d.ts"],
-            8,
+            9,
             true,
             true
         ])
@@ -207,4 +208,48 @@ async fn network_provenance_survives_the_store_and_marks_the_reader_ga_7_7() {
     let clean = reply.exec(Exec::code("await store('c', 1); return 1")).await.unwrap();
     assert!(clean.untrusted().is_none());
     assert!(reply.exec(Exec::code("return await load('c')")).await.unwrap().untrusted().is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_covers_mcp_tools_with_callable_handles_and_one_total_limit_ga_8_5_ga_9_1() {
+    let rt = CodeMode::builder().tool(Echo).mcp_server(fixture("accounting")).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await);
+    let r = exec(
+        &rt,
+        "const hits = await catalog.search('list invoices', {limit: 10}); const h = hits.find(x => x.source === 'mcp'); \
+         const again = await catalog.search('MCP.accounting.listInvoices'); const d = await h.describe(); \
+         const called = await h({customer: 'c-2'}); \
+         return [hits.length <= 10, h.callableName, h.toolName, h.apiPath, h.input, h.output, again.length, again[0] === h, \
+                 d.kind, d.scope, Object.keys(d.schemas), called.structuredContent.args, JSON.parse(JSON.stringify(h)), \
+                 catalog.all().map(x => x.source)]",
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!(v[0], json!(true));
+    assert_eq!(v[1], json!("MCP.accounting.listInvoices"));
+    assert_eq!(v[2], json!("list_invoices"));
+    assert_eq!(v[3], json!("mcp/accounting.d.ts"));
+    assert_eq!((v[4].clone(), v[5].clone()), (json!(null), json!(null)), "MCP handles carry no hints");
+    assert_eq!(
+        (v[6].clone(), v[7].clone()),
+        (json!(1), json!(true)),
+        "a fully qualified callableName finds the same handle"
+    );
+    assert_eq!((v[8].clone(), v[9].clone(), v[10].clone()), (json!("mcp_api"), json!("tool"), json!(["listInvoices"])));
+    assert_eq!(v[11], json!({"customer": "c-2", "currency": "EUR"}));
+    assert_eq!(v[12]["source"], json!("mcp"));
+    assert_eq!(v[13], json!(["openclaw"]), "catalog.all() lists native handles only (GA-9.7)");
+    assert!(r.untrusted().is_some(), "MCP search metadata marks the cell");
+    assert!(
+        !rt.exec_tool_description().exec.description.contains("listInvoices"),
+        "MCP tools stay out of the quick index"
+    );
+    // A 601-unit description is cut at 512 units without splitting a pair:
+    // 'x' plus 255 lobsters (511 units), never half of the 256th.
+    let r = exec(
+        &rt,
+        "const [h] = await catalog.search('MCP.accounting.longDescription');          return [h.description.length, h.description.endsWith('🦞')]",
+    )
+    .await;
+    assert_eq!(value(&r), &json!([511, true]));
 }

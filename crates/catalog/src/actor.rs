@@ -10,6 +10,9 @@ use std::time::Duration;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SpawnErr};
 
+use codemode_bridge::budget::truncate_utf16;
+
+use crate::mcp::{McpHub, McpTree};
 use crate::registry::Registry;
 use crate::search::{SearchDoc, SearchIndex, parameter_text};
 
@@ -42,18 +45,54 @@ pub enum SearchError {
     Unavailable,
 }
 
+/// One search match.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchHit {
+    /// A native tool: its registry index.
+    Native(usize),
+    /// An MCP tool (GA-8.5, GA-9.1).
+    Mcp(McpHandle),
+}
+
+/// What a guest MCP handle carries (GA-9.1, GA-9.2): no input or output
+/// hints, the remote description cut at 512 UTF-16 units.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpHandle {
+    /// `MCP.<server>.<method>`.
+    pub callable_name: String,
+    /// The raw MCP tool name.
+    pub tool_name: String,
+    /// The remote description, bounded.
+    pub description: String,
+    /// Always `mcp`.
+    pub source: &'static str,
+    /// `mcp/<server>.d.ts`.
+    pub api_path: String,
+    /// The server identifier.
+    pub server: String,
+    /// The method identifier.
+    pub method: String,
+}
+
 /// Messages of the catalog actor.
 pub(crate) enum CatalogMsg {
-    /// Rank tools for a query; replies with registry indexes.
-    Search { query: String, limit: Option<f64>, reply: RpcReplyPort<Result<Vec<(usize, f64)>, SearchError>> },
+    /// Rank tools for a query.
+    Search { query: String, limit: Option<f64>, reply: RpcReplyPort<Result<Vec<(SearchHit, f64)>, SearchError>> },
 }
 
 /// The catalog actor.
 pub(crate) struct CatalogActor;
 
-/// The actor's state: the registry and its index.
+/// The actor's state: the registry, the MCP servers, and one index over both.
 pub(crate) struct CatalogState {
     registry: Registry,
+    native_docs: Vec<SearchDoc>,
+    mcp: McpHub,
+    /// The MCP namespace the index was built for, and its handles in index
+    /// order (after the native tools).
+    mcp_tree: McpTree,
+    mcp_handles: Vec<McpHandle>,
     index: SearchIndex,
     config: SearchConfig,
 }
@@ -62,8 +101,55 @@ pub(crate) struct CatalogState {
 pub struct CatalogArgs {
     /// The tools.
     pub registry: Registry,
+    /// The MCP servers.
+    pub mcp: McpHub,
     /// Search limits.
     pub config: SearchConfig,
+}
+
+fn mcp_handles(tree: &McpTree) -> Vec<McpHandle> {
+    tree.servers
+        .iter()
+        .flat_map(|s| {
+            s.methods.iter().map(move |m| McpHandle {
+                callable_name: format!("MCP.{}.{}", s.identifier, m.method),
+                tool_name: m.tool_name.clone(),
+                description: truncate_utf16(&m.description, 512, ""),
+                source: "mcp",
+                api_path: format!("mcp/{}.d.ts", s.identifier),
+                server: s.identifier.clone(),
+                method: m.method.clone(),
+            })
+        })
+        .collect()
+}
+
+impl CatalogState {
+    /// Rebuilds the index when the MCP servers' tools changed.
+    fn refresh(&mut self) {
+        if self.mcp.is_empty() {
+            return;
+        }
+        let tree = self.mcp.tree();
+        if tree == self.mcp_tree {
+            return;
+        }
+        let handles = mcp_handles(&tree);
+        let mut docs = self.native_docs.clone();
+        docs.extend(handles.iter().map(|h| SearchDoc {
+            id: format!("mcp:{}:{}", h.server, h.tool_name),
+            name: h.tool_name.clone(),
+            text: format!("{} {}", h.callable_name, h.description),
+        }));
+        self.index = SearchIndex::new(&docs);
+        self.mcp_tree = tree;
+        self.mcp_handles = handles;
+    }
+
+    fn hit(&self, doc: usize) -> Option<SearchHit> {
+        let n = self.native_docs.len();
+        if doc < n { Some(SearchHit::Native(doc)) } else { self.mcp_handles.get(doc - n).cloned().map(SearchHit::Mcp) }
+    }
 }
 
 impl Actor for CatalogActor {
@@ -72,7 +158,7 @@ impl Actor for CatalogActor {
     type Arguments = CatalogArgs;
 
     async fn pre_start(&self, _: ActorRef<CatalogMsg>, args: CatalogArgs) -> Result<CatalogState, ActorProcessingErr> {
-        let docs: Vec<SearchDoc> = args
+        let native_docs: Vec<SearchDoc> = args
             .registry
             .entries()
             .iter()
@@ -91,7 +177,15 @@ impl Actor for CatalogActor {
                 }
             })
             .collect();
-        Ok(CatalogState { index: SearchIndex::new(&docs), registry: args.registry, config: args.config })
+        Ok(CatalogState {
+            index: SearchIndex::new(&native_docs),
+            native_docs,
+            registry: args.registry,
+            mcp: args.mcp,
+            mcp_tree: McpTree::default(),
+            mcp_handles: Vec::new(),
+            config: args.config,
+        })
     }
 
     async fn handle(
@@ -102,6 +196,7 @@ impl Actor for CatalogActor {
     ) -> Result<(), ActorProcessingErr> {
         match msg {
             CatalogMsg::Search { query, limit, reply } => {
+                state.refresh();
                 let _ = reply.send(search(state, &query, limit));
             }
         }
@@ -109,9 +204,10 @@ impl Actor for CatalogActor {
     }
 }
 
-/// Exact callable spelling first, then the tool's own name, then a
-/// case-insensitive match; otherwise BM25 ranking (GA-8.7).
-fn search(state: &CatalogState, query: &str, limit: Option<f64>) -> Result<Vec<(usize, f64)>, SearchError> {
+/// Exact callable spelling first (MCP, then native), then the tool's own
+/// name, then a case-insensitive match; otherwise BM25 ranking over native
+/// and MCP tools together, with one total limit (GA-8.5, GA-8.7).
+fn search(state: &CatalogState, query: &str, limit: Option<f64>) -> Result<Vec<(SearchHit, f64)>, SearchError> {
     let limit = match limit {
         None => state.config.default_limit,
         Some(l) if l.is_finite() && l >= 1.0 && l.fract() == 0.0 => (l as usize).min(state.config.max_limit),
@@ -119,21 +215,29 @@ fn search(state: &CatalogState, query: &str, limit: Option<f64>) -> Result<Vec<(
     }
     .min(state.config.max_limit);
     let spelling = query.trim();
+    let lower = spelling.to_lowercase();
+    let mcp = state
+        .mcp_handles
+        .iter()
+        .find(|h| h.callable_name == spelling)
+        .or_else(|| state.mcp_handles.iter().find(|h| h.callable_name.to_lowercase() == lower));
+    if let Some(h) = mcp {
+        return Ok(vec![(SearchHit::Mcp(h.clone()), f64::INFINITY)]);
+    }
     let entries = state.registry.entries();
     let exact = entries
         .iter()
         .position(|e| e.metadata.callable_name == spelling)
         .or_else(|| entries.iter().position(|e| e.metadata.tool_name == spelling))
         .or_else(|| {
-            let lower = spelling.to_lowercase();
             entries.iter().position(|e| {
                 e.metadata.callable_name.to_lowercase() == lower || e.metadata.tool_name.to_lowercase() == lower
             })
         });
     if let Some(index) = exact {
-        return Ok(vec![(index, f64::INFINITY)]);
+        return Ok(vec![(SearchHit::Native(index), f64::INFINITY)]);
     }
-    Ok(state.index.search(query, limit).into_iter().map(|h| (h.index, h.score)).collect())
+    Ok(state.index.search(query, limit).into_iter().filter_map(|h| Some((state.hit(h.index)?, h.score))).collect())
 }
 
 /// A handle to a runtime's catalog actor.
@@ -178,8 +282,8 @@ impl Catalog {
     ///
     /// # Errors
     /// An invalid `limit`, or the actor is unavailable.
-    pub async fn search(&self, query: String, limit: Option<f64>) -> Result<Vec<usize>, SearchError> {
-        Ok(self.ranked(query, limit).await?.into_iter().map(|(i, _)| i).collect())
+    pub async fn search(&self, query: String, limit: Option<f64>) -> Result<Vec<SearchHit>, SearchError> {
+        Ok(self.ranked(query, limit).await?.into_iter().map(|(h, _)| h).collect())
     }
 
     /// Like [`search`](Self::search), with each match's BM25 score
@@ -187,7 +291,7 @@ impl Catalog {
     ///
     /// # Errors
     /// An invalid `limit`, or the actor is unavailable.
-    pub async fn ranked(&self, query: String, limit: Option<f64>) -> Result<Vec<(usize, f64)>, SearchError> {
+    pub async fn ranked(&self, query: String, limit: Option<f64>) -> Result<Vec<(SearchHit, f64)>, SearchError> {
         let actor: ActorRef<CatalogMsg> = ActorRef::where_is(self.name.clone()).ok_or(SearchError::Unavailable)?;
         match actor.call(|reply| CatalogMsg::Search { query, limit, reply }, Some(SEARCH_TIMEOUT)).await {
             Ok(CallResult::Success(result)) => result,

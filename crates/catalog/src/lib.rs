@@ -23,6 +23,6 @@ pub mod search;
 mod tool;
 pub mod workspace;
 
-pub use actor::{Catalog, CatalogArgs, SearchConfig, SearchError};
+pub use actor::{Catalog, CatalogArgs, McpHandle, SearchConfig, SearchError, SearchHit};
 pub use registry::{Registry, RegistryError, ToolEntry, ToolMetadata};
 pub use tool::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};

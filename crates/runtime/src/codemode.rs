@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::mcp::{McpHub, McpServerConfig};
-use codemode_catalog::{Catalog, Registry, SearchConfig, Tool, workspace};
+use codemode_catalog::{Catalog, Registry, SearchConfig, SearchHit, Tool, workspace};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
@@ -279,9 +279,12 @@ impl CodeMode {
             .map_err(|e| CodeModeError::Start(e.to_string()))?;
         Ok(ranked
             .into_iter()
-            .filter_map(|(i, score)| {
-                let m = &self.inner.tools.get(i)?.metadata;
-                Some((m.callable_name.clone(), score, m.input.clone()))
+            .filter_map(|(hit, score)| match hit {
+                SearchHit::Native(i) => {
+                    let m = &self.inner.tools.get(i)?.metadata;
+                    Some((m.callable_name.clone(), score, m.input.clone()))
+                }
+                SearchHit::Mcp(h) => Some((h.callable_name, score, "(MCP; see describe())".to_owned())),
             })
             .collect())
     }

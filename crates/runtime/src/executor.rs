@@ -243,7 +243,7 @@ impl Actor for CellExecutor {
 
 /// Starts the catalog actor, linked to the executor.
 pub(crate) async fn start_catalog(executor: &ActorRef<ExecutorMsg>, config: &ExecutorConfig) -> Result<(), String> {
-    let args = CatalogArgs { registry: config.tools.clone(), config: config.search };
+    let args = CatalogArgs { registry: config.tools.clone(), mcp: config.mcp.clone(), config: config.search };
     Catalog::spawn(config.catalog.name().to_owned(), args, Some(executor.get_cell()))
         .await
         .map(|_| ())

@@ -48,6 +48,7 @@ fn fixture_tools() -> Vec<Tool> {
         tool("picture", "Returns an image block.", json!({"type": "object"})),
         tool("constructor", "A tool with a reserved name.", json!({"type": "object"})),
         tool("crash", "Exits the server process mid-call.", json!({"type": "object"})),
+        tool("long_description", &format!("x{}", "🦞".repeat(300)), json!({"type": "object"})),
     ]
 }
 
@@ -98,6 +99,7 @@ impl ServerHandler for Fixture {
             "picture" => CallToolResult::success(vec![ContentBlock::image("iVBORw0KGgo=", "image/png")]),
             "constructor" => CallToolResult::success(vec![ContentBlock::text("constructed")]),
             "crash" => std::process::exit(3),
+            "long_description" => CallToolResult::success(vec![ContentBlock::text("long")]),
             other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         };
         Ok(result.into())

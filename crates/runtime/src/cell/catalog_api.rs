@@ -1,7 +1,7 @@
 //! Host side of the guest's catalog API: search replies, `describe()` and
 //! the `API` virtual files. Pure functions from requests to settlements.
 
-use codemode_catalog::{Registry, SearchError, files};
+use codemode_catalog::{Registry, SearchError, SearchHit, files};
 use serde_json::{Value, json};
 
 use super::vm::Settlement;
@@ -17,29 +17,47 @@ fn err(id: u64, name: &str, message: &str, code: &str) -> Settlement {
 /// The reply to `catalog.search`: the matching registry indexes, or a
 /// refusal when their metadata would not fit in what is left of the cell's
 /// output budget — never a silently partial list (GA-8.6).
+/// Whether a search reply shows MCP metadata (network-derived, GA-9.3).
+pub(crate) fn shows_mcp(result: &Result<Vec<SearchHit>, SearchError>) -> bool {
+    result.as_ref().is_ok_and(|hits| hits.iter().any(|h| matches!(h, SearchHit::Mcp(_))))
+}
+
 pub(crate) fn search_reply(
     tools: &Registry,
     id: u64,
-    result: Result<Vec<usize>, SearchError>,
+    result: Result<Vec<SearchHit>, SearchError>,
     remaining_output: usize,
 ) -> Settlement {
     match result {
-        Ok(indexes) => {
-            let bytes: usize = indexes
+        Ok(hits) => {
+            // Native hits travel as registry indexes (the guest has their
+            // metadata); MCP hits as their handle descriptor.
+            let items: Vec<Value> = hits
                 .iter()
-                .filter_map(|i| tools.get(*i))
-                .map(|e| serde_json::to_string(&e.metadata).map_or(0, |s| s.len() + 1))
+                .map(|h| match h {
+                    SearchHit::Native(i) => json!(i),
+                    SearchHit::Mcp(m) => serde_json::to_value(m).unwrap_or(Value::Null),
+                })
+                .collect();
+            let bytes: usize = hits
+                .iter()
+                .map(|h| match h {
+                    SearchHit::Native(i) => {
+                        tools.get(*i).map_or(0, |e| serde_json::to_string(&e.metadata).map_or(0, |s| s.len() + 1))
+                    }
+                    SearchHit::Mcp(m) => serde_json::to_string(m).map_or(0, |s| s.len() + 1),
+                })
                 .sum::<usize>()
                 + 1;
             if bytes > remaining_output {
                 let message = format!(
                     "catalog.search matched {} tools whose metadata ({bytes} bytes) does not fit in this cell's \
                      remaining output budget ({remaining_output} bytes); narrow the query or pass a smaller limit.",
-                    indexes.len()
+                    hits.len()
                 );
                 return err(id, "RangeError", &message, "search_capacity");
             }
-            ok(id, &json!(indexes))
+            ok(id, &Value::Array(items))
         }
         Err(SearchError::InvalidLimit) => {
             err(id, "RangeError", &SearchError::InvalidLimit.to_string(), "invalid_input")

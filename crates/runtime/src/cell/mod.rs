@@ -95,7 +95,7 @@ pub(crate) enum CellMsg {
     /// A completing cell's reference and commit are done.
     Finalized(services::Finalized),
     /// A catalog search finished.
-    SearchDone(u64, Result<Vec<usize>, codemode_catalog::SearchError>),
+    SearchDone(u64, Result<Vec<codemode_catalog::SearchHit>, codemode_catalog::SearchError>),
     /// A timer may be due, or the window's deadline may have passed.
     Wake,
     /// The parked cell's idle TTL ran out (for the park numbered `epoch`).
@@ -272,6 +272,7 @@ impl Actor for CellActor {
             CellMsg::SearchDone(id, result) => {
                 if state.host.other_done(id) {
                     let remaining = state.output.remaining();
+                    state.network |= catalog_api::shows_mcp(&result);
                     state.host.settle_now(catalog_api::search_reply(&state.tools, id, result, remaining));
                     state.release_call_slot(1);
                 }

@@ -97,6 +97,35 @@
     handleMetadata.set(h, meta);
     return h;
   }
+  // An MCP handle calls through the `MCP` namespace (GA-9.4); describe()
+  // is that tool's `$api(method, {schema: true})` (GA-9.5).
+  const mcpHandles = new Map(); // callableName -> handle
+  function mcpHandle(meta) {
+    let h = mcpHandles.get(meta.callableName);
+    if (h !== undefined) return h;
+    const data = {
+      callableName: meta.callableName,
+      toolName: meta.toolName,
+      description: meta.description,
+      source: "mcp",
+      apiPath: meta.apiPath,
+    };
+    h = function (input) {
+      const ns = mcp()[meta.server];
+      const fn = ns && ns[meta.method];
+      if (typeof fn !== "function") return Promise.reject(new Error(meta.callableName + " is no longer available."));
+      return arguments.length === 1 ? fn(input) : fn.apply(undefined, arguments);
+    };
+    defineProperty(h, "name", { value: meta.callableName });
+    const keys = objectKeys(data);
+    for (let i = 0; i < keys.length; i++) defineProperty(h, keys[i], { value: data[keys[i]], enumerable: true });
+    defineProperty(h, "describe", { value: function describe() { return mcp()[meta.server].$api(meta.method, { schema: true }); } });
+    defineProperty(h, "toJSON", { value: function toJSON() { return JSON.parse(JSON.stringify(data)); } });
+    freeze(h);
+    mcpHandles.set(meta.callableName, h);
+    handleMetadata.set(h, data);
+    return h;
+  }
   let allHandles;
   const catalog = freeze({
     search(query, options) {
@@ -105,7 +134,9 @@
       if (limit !== undefined && typeof limit !== "number") {
         return Promise.reject(new RangeError("limit must be a positive integer."));
       }
-      return request(hostSearch, query, limit).then((indexes) => freeze(indexes.map(handle)));
+      return request(hostSearch, query, limit).then((items) =>
+        freeze(items.map((item) => (typeof item === "number" ? handle(item) : mcpHandle(item)))),
+      );
     },
     all() {
       if (allHandles === undefined) allHandles = freeze(toolNames.map((_, i) => handle(i)));
