@@ -7,4 +7,9 @@ cd "$(dirname "$0")/.."
 if ! python3 -c "import mcp" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check "mcp>=1.20"
 fi
+# A third-party MCP server for the MCP namespace tests.
+everything=tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+if [ ! -f "$everything" ]; then
+  npm install --prefix tests/.npm --no-audit --no-fund --silent @modelcontextprotocol/server-everything@2026.8.31
+fi
 cargo test --workspace "$@"

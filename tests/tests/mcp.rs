@@ -253,3 +253,38 @@ async fn search_covers_mcp_tools_with_callable_handles_and_one_total_limit_ga_8_
     .await;
     assert_eq!(value(&r), &json!([511, true]));
 }
+
+/// `@modelcontextprotocol/server-everything`, installed by scripts/test.sh.
+fn everything() -> McpServerConfig {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(std::path::Path::new(script).exists(), "run ./scripts/test.sh: it installs server-everything from npm");
+    McpServerConfig {
+        name: "everything".into(),
+        command: "node".into(),
+        args: vec![script.into(), "stdio".into()],
+        env: Vec::new(),
+        call_timeout: Duration::from_secs(10),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_third_party_server_works_through_its_namespace_ga_9() {
+    let rt = CodeMode::builder().mcp_server(everything()).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(20)).await, "server-everything connects");
+    let r = exec(
+        &rt,
+        "const e = MCP.everything; const echo = await e.echo({message: 'hi'}); const sum = await e.getSum({a: 2, b: 3}); \
+         const img = await e.getTinyImage({}); const links = await e.getResourceLinks({}); \
+         const api = await e.$api('get-sum', {schema: true}); \
+         return [echo.content[0].text, sum.content[0].text, img.content.map(c => c.type), \
+                 links.content.filter(c => c.type === 'resource_link').length, api.tools[0].method, Object.keys(api.schemas)]",
+    )
+    .await;
+    let v = value(&r);
+    assert!(v[0].as_str().unwrap().contains("hi"), "{v}");
+    assert!(v[1].as_str().unwrap().contains('5'), "{v}");
+    assert!(v[2].as_array().unwrap().contains(&json!("image")), "{v}");
+    assert_eq!(v[3], json!(3), "the schema default (count = 3) was filled in: {v}");
+    assert_eq!((v[4].clone(), v[5].clone()), (json!("getSum"), json!(["getSum"])));
+    assert!(r.untrusted().is_some());
+}
