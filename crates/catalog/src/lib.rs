@@ -17,6 +17,7 @@ pub mod hints;
 pub mod index;
 pub mod mcp;
 pub mod naming;
+pub mod policy;
 mod registry;
 pub mod schema;
 pub mod search;

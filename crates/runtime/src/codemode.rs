@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::mcp::{McpHub, McpServerConfig};
-use codemode_catalog::{Catalog, Registry, SearchConfig, SearchHit, Tool, workspace};
+use codemode_catalog::policy::{AllowAll, Policy};
+use codemode_catalog::{Catalog, Registry, SearchConfig, SearchHit, Tool, ToolSource, workspace};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
@@ -59,6 +60,7 @@ pub struct CodeModeBuilder {
     workspace: Option<std::path::PathBuf>,
     store_path: Option<std::path::PathBuf>,
     mcp_servers: Vec<McpServerConfig>,
+    policy: Option<Arc<dyn Policy>>,
 }
 
 impl CodeModeBuilder {
@@ -100,6 +102,15 @@ impl CodeModeBuilder {
         self
     }
 
+    /// Sets the policy that decides which tools exist for cells and sees
+    /// every nested call before it runs (allow, deny, or hold for
+    /// approval). Default: allow everything.
+    #[must_use]
+    pub fn policy(mut self, policy: impl Policy) -> Self {
+        self.policy = Some(Arc::new(policy));
+        self
+    }
+
     /// Registers a shared native tool.
     #[must_use]
     pub fn tool_arc(mut self, tool: Arc<dyn Tool>) -> Self {
@@ -120,6 +131,12 @@ impl CodeModeBuilder {
                 .map_err(|e| CodeModeError::Start(format!("workspace root {}: {e}", dir.display())))?;
             tools.extend(workspace::tools(&root));
         }
+        let policy: Arc<dyn Policy> = self.policy.unwrap_or_else(|| Arc::new(AllowAll));
+        // Hidden tools have no global and no handle.
+        tools.retain(|t| {
+            let source = if t.source() == ToolSource::Client { "client" } else { "openclaw" };
+            policy.visible(source, None, t.name())
+        });
         let tools = Registry::new(tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
         let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
@@ -143,7 +160,8 @@ impl CodeModeBuilder {
             search: SearchConfig::default(),
             api_files: Arc::new(vec![results_api_file(results.limits())]),
             metrics: Arc::new(Metrics::default()),
-            mcp: McpHub::start(self.mcp_servers).await.map_err(CodeModeError::Start)?,
+            mcp: McpHub::start(self.mcp_servers, Arc::clone(&policy)).await.map_err(CodeModeError::Start)?,
+            policy,
             store,
             results,
             js,

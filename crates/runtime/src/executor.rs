@@ -108,6 +108,7 @@ pub(crate) struct ExecutorConfig {
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub metrics: Arc<Metrics>,
     pub mcp: codemode_catalog::mcp::McpHub,
+    pub policy: Arc<dyn codemode_catalog::policy::Policy>,
     pub js: JsThreads,
 }
 
@@ -337,6 +338,7 @@ impl ExecutorState {
                 results: config.results.clone(),
                 api_files: Arc::clone(&config.api_files),
                 mcp: config.mcp.clone(),
+                policy: Arc::clone(&config.policy),
                 vm,
                 span,
                 metrics: Arc::clone(&config.metrics),

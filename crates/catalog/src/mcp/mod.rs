@@ -133,9 +133,16 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
 }
 
 /// Every configured MCP server, connected in the background.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct McpHub {
     servers: Vec<(McpServerConfig, ServerHandle)>,
+    visible: Option<Arc<dyn crate::policy::Policy>>,
+}
+
+impl std::fmt::Debug for McpHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHub").field("servers", &self.servers.len()).finish_non_exhaustive()
+    }
 }
 
 impl McpHub {
@@ -144,7 +151,7 @@ impl McpHub {
     ///
     /// # Errors
     /// An actor could not be spawned.
-    pub async fn start(configs: Vec<McpServerConfig>) -> Result<Self, String> {
+    pub async fn start(configs: Vec<McpServerConfig>, policy: Arc<dyn crate::policy::Policy>) -> Result<Self, String> {
         let mut servers = Vec::new();
         for config in configs {
             let view = Arc::new(RwLock::new(ServerView::default()));
@@ -153,7 +160,7 @@ impl McpHub {
                 .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
             servers.push((config, ServerHandle { actor, view }));
         }
-        Ok(Self { servers })
+        Ok(Self { servers, visible: Some(policy) })
     }
 
     /// Whether any server is configured.
@@ -186,7 +193,11 @@ impl McpHub {
             .into_iter()
             .map(|index| {
                 let (config, handle) = &self.servers[index];
-                let view = handle.view.read().map(|v| v.clone()).unwrap_or_default();
+                let mut view = handle.view.read().map(|v| v.clone()).unwrap_or_default();
+                // Tools the policy hides have no MCP path at all.
+                if let Some(policy) = &self.visible {
+                    view.tools.retain(|t| policy.visible("mcp", Some(&config.name), &t.name));
+                }
                 let identifier = naming::unique(&naming::to_identifier(&config.name, "server"), &mut used, &reserved);
                 McpServerTree {
                     index,
@@ -198,6 +209,12 @@ impl McpHub {
             })
             .collect();
         McpTree { servers }
+    }
+
+    /// The configured name of server `index`.
+    #[must_use]
+    pub fn server_name(&self, index: usize) -> Option<&str> {
+        self.servers.get(index).map(|(c, _)| c.name.as_str())
     }
 
     /// Calls `tool` on server `index` with `args`; the native MCP result with

@@ -14,6 +14,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use codemode_bridge::PendingCall;
+use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use codemode_catalog::schema::Validator;
 use tracing::Instrument;
 
@@ -54,6 +55,9 @@ impl Drop for Tasks {
 
 /// Outstanding host work and settled results waiting for delivery.
 pub(crate) struct HostWork {
+    /// Sees every call before it runs.
+    policy: Arc<dyn Policy>,
+    session: Option<String>,
     metrics: Arc<Metrics>,
     /// The cell's span: each nested call gets a child span.
     span: tracing::Span,
@@ -75,8 +79,17 @@ pub(crate) struct HostWork {
 pub(crate) type Notify = Arc<dyn Fn(u64, ToolResult) + Send + Sync>;
 
 impl HostWork {
-    pub(crate) fn new(tools: Registry, max_in_flight: usize, metrics: Arc<Metrics>, span: tracing::Span) -> Self {
+    pub(crate) fn new(
+        tools: Registry,
+        max_in_flight: usize,
+        metrics: Arc<Metrics>,
+        span: tracing::Span,
+        policy: Arc<dyn Policy>,
+        session: Option<String>,
+    ) -> Self {
         Self {
+            policy,
+            session,
             metrics,
             span,
             tools,
@@ -182,8 +195,21 @@ impl HostWork {
         let span = tracing::info_span!(parent: &self.span, "host_call", tool = %name, source = source, bridge_id = %call.bridge_id);
         let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
+        let decision = self.policy.check(NestedCall {
+            source,
+            server: None,
+            tool: entry.metadata.tool_name.clone(),
+            arguments: input.clone(),
+            session: self.session.clone(),
+        });
         let mut future: BoxedCall = Box::pin(
             async move {
+                if let Decision::Deny(reason) = decision.await {
+                    return Err(ToolError {
+                        message: format!("{name} was denied by policy: {reason}"),
+                        code: "policy_denied".into(),
+                    });
+                }
                 let result = tool.call(input).await;
                 metrics.call_finished(&name, source, started.elapsed());
                 check_output(&name, output.as_ref(), result)
@@ -354,7 +380,14 @@ mod tests {
 
     #[test]
     fn timers_fire_in_due_order_and_cleared_ones_never_fire() {
-        let mut work = HostWork::new(Registry::default(), 4, Arc::default(), tracing::Span::none());
+        let mut work = HostWork::new(
+            Registry::default(),
+            4,
+            Arc::default(),
+            tracing::Span::none(),
+            Arc::new(codemode_catalog::policy::AllowAll),
+            None,
+        );
         let now = Instant::now();
         work.add_timer(1, 20, now);
         work.add_timer(2, 10, now);

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
 use codemode_catalog::mcp::McpHub;
+use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use codemode_catalog::{Catalog, Registry, files};
 use codemode_store::{ResultsCache, SessionStore, StoredValue};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
@@ -70,6 +71,7 @@ pub(crate) struct CellArgs {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<files::ApiFile>>,
     pub mcp: McpHub,
+    pub policy: Arc<dyn Policy>,
     pub vm: Vm,
     pub span: tracing::Span,
     pub metrics: Arc<Metrics>,
@@ -129,6 +131,8 @@ pub(crate) struct CellState {
     api_files: Arc<Vec<files::ApiFile>>,
     /// The MCP servers.
     mcp: McpHub,
+    /// Sees every nested call before it runs.
+    policy: Arc<dyn Policy>,
     /// Store writes not yet committed (GA-7.5).
     writes: services::WriteBuffer,
     /// The cell has observed network-derived content (GA-7.7).
@@ -166,6 +170,10 @@ impl Actor for CellActor {
 
     async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellState, ActorProcessingErr> {
         let vm = args.vm;
+        let session = match &args.mode {
+            CellMode::Interactive { session, .. } => Some(session.clone()),
+            CellMode::Headless => None,
+        };
         let me = myself.clone();
         let notify: Notify = Arc::new(move |id, result| {
             // The cell may have ended meanwhile; then nobody needs the result.
@@ -179,7 +187,10 @@ impl Actor for CellActor {
                 args.limits.max_in_flight,
                 Arc::clone(&args.metrics),
                 args.span.clone(),
+                Arc::clone(&args.policy),
+                session,
             ),
+            policy: Arc::clone(&args.policy),
             tools: args.tools,
             catalog: args.catalog,
             store: args.store,
@@ -523,13 +534,32 @@ impl CellState {
                 },
                 Submitted::McpCall { id, server, tool, args } => {
                     let hub = self.mcp.clone();
+                    let policy = Arc::clone(&self.policy);
+                    let session = match &self.mode {
+                        CellMode::Interactive { session, .. } => Some(session.clone()),
+                        CellMode::Headless => None,
+                    };
                     self.telemetry.call_count += 1;
                     let span = tracing::info_span!(parent: &self.span, "host_call", tool = %tool, source = "mcp");
                     let metrics = Arc::clone(&self.metrics);
                     let task = async move {
                         let started = Instant::now();
-                        let args = serde_json::from_str(&args).unwrap_or_default();
-                        let result = hub.call(server, tool.clone(), args).await;
+                        let args: serde_json::Map<String, Value> = serde_json::from_str(&args).unwrap_or_default();
+                        let call = NestedCall {
+                            source: "mcp",
+                            server: hub.server_name(server).map(str::to_owned),
+                            tool: tool.clone(),
+                            arguments: Value::Object(args.clone()),
+                            session,
+                        };
+                        // A denial resolves like an in-band MCP error (GA-9.4).
+                        let result = match policy.check(call).await {
+                            Decision::Deny(reason) => Ok(serde_json::json!({
+                                "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
+                                "isError": true
+                            })),
+                            Decision::Allow => hub.call(server, tool.clone(), args).await,
+                        };
                         metrics.call_finished(&tool, "mcp", started.elapsed());
                         let settlement = match result {
                             Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },

@@ -1,0 +1,63 @@
+//! The host's policy over nested calls (tools, MCP tools).
+//!
+//! A [`Policy`] decides, before anything runs, which tools exist for cells
+//! at all — a hidden tool has no global, no catalog handle and no `MCP`
+//! path — and then sees every nested call with its arguments: it may
+//! allow it, deny it (the model sees the reason), or hold it for approval
+//! (its future simply resolves later; the cell parks meanwhile like for any
+//! slow tool).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+/// One nested call, as the policy sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NestedCall {
+    /// `openclaw`, `client` or `mcp`.
+    pub source: &'static str,
+    /// The MCP server's configured name, for MCP tools.
+    pub server: Option<String>,
+    /// The tool's own name.
+    pub tool: String,
+    /// The arguments it would run with.
+    pub arguments: Value,
+    /// The session of the calling cell (none when headless).
+    pub session: Option<String>,
+}
+
+/// What the policy decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Run the call.
+    Allow,
+    /// Do not run it; the model is told why.
+    Deny(String),
+}
+
+/// A pending decision.
+pub type DecisionFuture = Pin<Box<dyn Future<Output = Decision> + Send>>;
+
+/// The host's rules for nested calls.
+pub trait Policy: Send + Sync + 'static {
+    /// Whether a tool exists for cells at all. Hidden tools have no global,
+    /// handle or `MCP` path (checked when the catalog is built).
+    fn visible(&self, source: &'static str, server: Option<&str>, tool: &str) -> bool {
+        let _ = (source, server, tool);
+        true
+    }
+
+    /// Decides one call before it runs. A future that takes its time holds
+    /// the call for approval.
+    fn check(&self, call: NestedCall) -> DecisionFuture {
+        let _ = call;
+        Box::pin(std::future::ready(Decision::Allow))
+    }
+}
+
+/// Allows everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllowAll;
+
+impl Policy for AllowAll {}
