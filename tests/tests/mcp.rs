@@ -122,9 +122,13 @@ async fn api_headers_and_declaration_files_match_ga_9_5_ga_9_6() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_slow_mcp_call_parks_the_cell_and_abort_cancels_it() {
+async fn a_slow_mcp_call_parks_the_cell_and_abort_sends_the_server_a_cancellation() {
     let limits = codemode_runtime::Limits { timeout: Duration::from_millis(200), ..Default::default() };
-    let rt = CodeMode::builder().limits(limits).mcp_server(fixture("accounting")).start().await.unwrap();
+    let log = std::env::temp_dir().join(format!("codemode-mcp-cancel-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let mut server = fixture("accounting");
+    server.env.push(("FIXTURE_CANCEL_LOG".into(), log.display().to_string()));
+    let rt = CodeMode::builder().limits(limits).mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let reply = rt.session("s").reply("r");
     let parked = reply.exec(Exec::code("return (await MCP.accounting.slow({ms: 600})).content[0].text")).await.unwrap();
@@ -137,6 +141,16 @@ async fn a_slow_mcp_call_parks_the_cell_and_abort_cancels_it() {
     let parked = reply.exec(Exec::code("await MCP.accounting.slow({ms: 5000}); return 1")).await.unwrap();
     let aborted = reply.abort(parked.run_id().unwrap()).await.unwrap();
     assert_eq!(failure(&aborted).0, codemode_runtime::ErrorCode::Aborted);
+    // The server heard `notifications/cancelled` for the abandoned call.
+    let mut cancelled = String::new();
+    for _ in 0..50 {
+        cancelled = std::fs::read_to_string(&log).unwrap_or_default();
+        if !cancelled.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(cancelled, "cancelled slow 5000");
     // The connection is still good for the next cell.
     let again = exec(&rt, "return (await MCP.accounting.slow({ms: 1})).content[0].text").await;
     assert_eq!(value(&again), &json!("slept 1"));

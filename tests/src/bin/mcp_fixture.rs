@@ -69,7 +69,7 @@ impl ServerHandler for Fixture {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args: Map<String, Value> = request.arguments.unwrap_or_default();
         let result = match request.name.as_ref() {
@@ -93,7 +93,16 @@ impl ServerHandler for Fixture {
             }
             "slow" => {
                 let ms = args.get("ms").and_then(Value::as_u64).unwrap_or(0);
-                tokio::time::sleep(Duration::from_millis(ms)).await;
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                    () = context.ct.cancelled() => {
+                        // Tests check that an aborted cell cancels its call.
+                        if let Ok(path) = std::env::var("FIXTURE_CANCEL_LOG") {
+                            let _ = std::fs::write(path, format!("cancelled slow {ms}"));
+                        }
+                        return Err(ErrorData::internal_error("cancelled", None));
+                    }
+                }
                 CallToolResult::success(vec![ContentBlock::text(format!("slept {ms}"))])
             }
             "picture" => CallToolResult::success(vec![ContentBlock::image("iVBORw0KGgo=", "image/png")]),

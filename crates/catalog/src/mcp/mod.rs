@@ -225,7 +225,7 @@ impl McpHub {
     /// failure, as a message for the model.
     pub async fn call(&self, index: usize, tool: String, args: Map<String, Value>) -> Result<Value, String> {
         let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
-        let mut result = handle.call(tool, args, config.call_timeout).await?;
+        let mut result = handle.call(&config.name, tool, args, config.call_timeout).await?;
         if let Some(obj) = result.as_object_mut() {
             obj.remove("_meta");
         }

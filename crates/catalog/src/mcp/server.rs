@@ -36,7 +36,8 @@ pub(crate) enum McpMsg {
     Failed(String),
     Died(String),
     Refresh,
-    Call { tool: String, args: Map<String, Value>, reply: RpcReplyPort<Result<Value, String>> },
+    /// The live session, or why there is none.
+    Peer(RpcReplyPort<Result<Peer<RoleClient>, String>>),
 }
 
 pub(crate) struct McpServerActor;
@@ -170,31 +171,15 @@ impl Actor for McpServerActor {
                     });
                 }
             }
-            McpMsg::Call { tool, args, reply } => {
-                let Some(peer) = state.peer.clone() else {
+            McpMsg::Peer(reply) => {
+                let answer = state.peer.clone().ok_or_else(|| {
                     let why = state.view.read().map(|v| v.last_error.clone()).ok().flatten().unwrap_or_default();
-                    let _ = reply.send(Err(format!(
+                    format!(
                         "MCP server `{}` is down ({why}); it is being restarted, retry in a moment.",
                         state.config.name
-                    )));
-                    return Ok(());
-                };
-                let timeout = state.config.call_timeout;
-                let name = state.config.name.clone();
-                // The call runs off the mailbox; dropping this task (a cell
-                // that stopped) drops the request, which rmcp cancels.
-                tokio::spawn(async move {
-                    let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
-                    let result = match tokio::time::timeout(timeout, peer.call_tool(params)).await {
-                        Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),
-                        Ok(Err(e)) => Err(format!("MCP server `{name}` failed the call to `{tool}`: {e}")),
-                        Err(_) => Err(format!(
-                            "MCP server `{name}` did not answer `{tool}` within {} ms",
-                            timeout.as_millis()
-                        )),
-                    };
-                    let _ = reply.send(result);
+                    )
                 });
+                let _ = reply.send(answer);
             }
         }
         Ok(())
@@ -209,17 +194,25 @@ pub(crate) struct ServerHandle {
 }
 
 impl ServerHandle {
+    /// Calls a tool. The request runs in the caller's task: when the caller
+    /// is dropped (a cell that stopped), rmcp sends the server
+    /// `notifications/cancelled` for it.
     pub(crate) async fn call(
         &self,
+        name: &str,
         tool: String,
         args: Map<String, Value>,
         timeout: Duration,
     ) -> Result<Value, String> {
-        match self.actor.call(|reply| McpMsg::Call { tool, args, reply }, Some(timeout + Duration::from_secs(1))).await
-        {
-            Ok(CallResult::Success(r)) => r,
-            Ok(_) => Err("the MCP call timed out".into()),
-            Err(_) => Err("the MCP connection actor is not running".into()),
+        let peer = match self.actor.call(McpMsg::Peer, Some(Duration::from_secs(5))).await {
+            Ok(CallResult::Success(peer)) => peer?,
+            _ => return Err(format!("the connection to MCP server `{name}` is not running")),
+        };
+        let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
+        match tokio::time::timeout(timeout, peer.call_tool(params)).await {
+            Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),
+            Ok(Err(e)) => Err(format!("MCP server `{name}` failed the call to `{tool}`: {e}")),
+            Err(_) => Err(format!("MCP server `{name}` did not answer `{tool}` within {} ms", timeout.as_millis())),
         }
     }
 }
