@@ -303,3 +303,20 @@ async fn a_third_party_server_works_through_its_namespace_ga_9() {
     assert_eq!((v[4].clone(), v[5].clone()), (json!("getSum"), json!(["getSum"])));
     assert!(r.untrusted().is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_and_prompts_appear_where_the_server_offers_them_ga_9() {
+    let rt = CodeMode::builder().mcp_server(everything()).mcp_server(fixture("accounting")).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(20)).await);
+    let r = exec(
+        &rt,
+        "const e = MCP.everything; const list = await e.resources.list(); const uri = list.resources[0].uri; \
+         const read = await e.resources.read({uri}); const prompts = await e.prompts.list(); \
+         const first = prompts.prompts.find(p => !(p.arguments || []).some(a => a.required)); \
+         const got = await e.prompts.get({name: first.name}); \
+         return [Array.isArray(list.resources), read.contents[0].uri === uri, prompts.prompts.length > 0, \
+                 Array.isArray(got.messages), typeof MCP.accounting.resources, typeof MCP.accounting.prompts]",
+    )
+    .await;
+    assert_eq!(value(&r), &json!([true, true, true, true, "undefined", "undefined"]));
+}

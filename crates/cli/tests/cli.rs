@@ -445,3 +445,38 @@ fn serve_over_streamable_http_works_with_the_python_mcp_client() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
     let _ = std::fs::remove_dir_all(&store);
 }
+
+#[test]
+fn configured_mcp_servers_are_reachable_from_exec() {
+    let everything = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+    );
+    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    let config = write_config(
+        "mcpconfig",
+        &format!(
+            "[[mcp_servers]]\nname = \"everything\"\ncommand = [\"node\", \"{everything}\", \"stdio\"]\ncall_timeout_ms = 10000\n"
+        ),
+    );
+    let mut child = codemode()
+        .arg("--config")
+        .arg(&config)
+        .arg("--store")
+        .arg(temp_store("mcpconfig-store"))
+        .args(["exec", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"return (await MCP.everything.getSum({a: 20, b: 22})).content[0].text")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(line["value"].as_str().unwrap_or_default().contains("42"), "{line}");
+}

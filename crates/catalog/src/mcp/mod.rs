@@ -77,6 +77,10 @@ pub struct McpServerTree {
     pub server_name: String,
     /// Whether the server is connected now.
     pub up: bool,
+    /// It offers `resources.list/read`.
+    pub resources: bool,
+    /// It offers `prompts.list/get`.
+    pub prompts: bool,
     /// Its tools, sorted by method.
     pub methods: Vec<McpMethod>,
 }
@@ -204,11 +208,27 @@ impl McpHub {
                     identifier,
                     server_name: config.name.clone(),
                     up: view.up,
+                    resources: view.resources,
+                    prompts: view.prompts,
                     methods: methods(&view.tools),
                 }
             })
             .collect();
         McpTree { servers }
+    }
+
+    /// An MCP operation (`resources/list`, `resources/read`, `prompts/list`,
+    /// `prompts/get`) on server `index`.
+    ///
+    /// # Errors
+    /// As for [`call`](Self::call).
+    pub async fn operation(&self, index: usize, op: &str, args: Map<String, Value>) -> Result<Value, String> {
+        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+        let mut result = handle.operation(&config.name, op, args, config.call_timeout).await?;
+        if let Some(obj) = result.as_object_mut() {
+            obj.remove("_meta");
+        }
+        Ok(result)
     }
 
     /// The configured name of server `index`.

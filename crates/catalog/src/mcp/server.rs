@@ -12,7 +12,10 @@ use std::time::Duration;
 
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, GetPromptRequestParams, Implementation,
+    ReadResourceRequestParams,
+};
 use rmcp::service::{NotificationContext, Peer, RoleClient};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, ServiceExt};
@@ -28,6 +31,9 @@ pub(crate) struct ServerView {
     pub tools: Vec<McpToolInfo>,
     pub up: bool,
     pub last_error: Option<String>,
+    /// The server offers `resources/*` and `prompts/*`.
+    pub resources: bool,
+    pub prompts: bool,
 }
 
 pub(crate) enum McpMsg {
@@ -146,9 +152,15 @@ impl Actor for McpServerActor {
             McpMsg::Connected(peer, tools) => {
                 state.connecting = false;
                 state.backoff = Duration::from_millis(100);
+                let caps = peer.peer_info().map(|info| info.capabilities.clone()).unwrap_or_default();
                 state.peer = Some(peer);
-                *state.view.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    ServerView { tools, up: true, last_error: None };
+                *state.view.write().unwrap_or_else(std::sync::PoisonError::into_inner) = ServerView {
+                    tools,
+                    up: true,
+                    last_error: None,
+                    resources: caps.resources.is_some(),
+                    prompts: caps.prompts.is_some(),
+                };
             }
             McpMsg::Failed(reason) | McpMsg::Died(reason) => {
                 state.connecting = false;
@@ -194,6 +206,49 @@ pub(crate) struct ServerHandle {
 }
 
 impl ServerHandle {
+    async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, String> {
+        match self.actor.call(McpMsg::Peer, Some(Duration::from_secs(5))).await {
+            Ok(CallResult::Success(peer)) => peer,
+            _ => Err(format!("the connection to MCP server `{name}` is not running")),
+        }
+    }
+
+    /// `resources/list`, `resources/read`, `prompts/list` or `prompts/get`.
+    pub(crate) async fn operation(
+        &self,
+        name: &str,
+        op: &str,
+        args: Map<String, Value>,
+        timeout: Duration,
+    ) -> Result<Value, String> {
+        let peer = self.peer(name).await?;
+        let text = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_owned);
+        let work = async {
+            let value = match op {
+                "resources/list" => serde_json::to_value(peer.list_resources(None).await.map_err(|e| e.to_string())?),
+                "resources/read" => {
+                    let uri = text("uri").ok_or("resources.read needs {uri}")?;
+                    let read =
+                        peer.read_resource(ReadResourceRequestParams::new(uri)).await.map_err(|e| e.to_string())?;
+                    serde_json::to_value(read)
+                }
+                "prompts/list" => serde_json::to_value(peer.list_prompts(None).await.map_err(|e| e.to_string())?),
+                "prompts/get" => {
+                    let prompt = text("name").ok_or("prompts.get needs {name}")?;
+                    let mut params = GetPromptRequestParams::new(prompt);
+                    params.arguments = args.get("arguments").and_then(Value::as_object).cloned();
+                    serde_json::to_value(peer.get_prompt(params).await.map_err(|e| e.to_string())?)
+                }
+                other => return Err(format!("unknown MCP operation {other}")),
+            };
+            value.map_err(|e| e.to_string())
+        };
+        match tokio::time::timeout(timeout, work).await {
+            Ok(result) => result.map_err(|e| format!("MCP server `{name}`: {op} failed: {e}")),
+            Err(_) => Err(format!("MCP server `{name}` did not answer {op} within {} ms", timeout.as_millis())),
+        }
+    }
+
     /// Calls a tool. The request runs in the caller's task: when the caller
     /// is dropped (a cell that stopped), rmcp sends the server
     /// `notifications/cancelled` for it.
@@ -204,10 +259,7 @@ impl ServerHandle {
         args: Map<String, Value>,
         timeout: Duration,
     ) -> Result<Value, String> {
-        let peer = match self.actor.call(McpMsg::Peer, Some(Duration::from_secs(5))).await {
-            Ok(CallResult::Success(peer)) => peer?,
-            _ => return Err(format!("the connection to MCP server `{name}` is not running")),
-        };
+        let peer = self.peer(name).await?;
         let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
         match tokio::time::timeout(timeout, peer.call_tool(params)).await {
             Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),

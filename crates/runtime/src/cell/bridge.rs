@@ -38,6 +38,8 @@ pub(crate) enum Submitted {
     ResultDelete { id: u64, result_id: String },
     /// `MCP.<server>.<tool>(args)`: the args' JSON text.
     McpCall { id: u64, server: usize, tool: String, args: String },
+    /// `MCP.<server>.resources.list/read`, `prompts.list/get`.
+    McpOp { id: u64, server: usize, op: String, args: String },
     /// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
     McpApi { id: u64, server: Option<usize>, method: Option<String>, schema: bool },
 }

@@ -575,6 +575,23 @@ impl CellState {
                     };
                     self.spawn_service(id, "callValue", tracing::Instrument::instrument(task, span));
                 }
+                Submitted::McpOp { id, server, op, args } => {
+                    let hub = self.mcp.clone();
+                    let task = async move {
+                        let args = serde_json::from_str(&args).unwrap_or_default();
+                        let settlement = match hub.operation(server, &op, args).await {
+                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
+                            Err(message) => vm::Settlement {
+                                id,
+                                ok: false,
+                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
+                                    .to_string(),
+                            },
+                        };
+                        services::Done::Loaded { settlement, network: true }
+                    };
+                    self.spawn_service(id, "namespace", task);
+                }
                 Submitted::McpApi { id, server, method, schema } => {
                     settled_inline += 1;
                     self.network = true;

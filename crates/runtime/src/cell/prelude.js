@@ -20,6 +20,7 @@
   const hostMcpTree = host.mcpTree;
   const hostMcpCall = host.mcpCall;
   const hostMcpApi = host.mcpApi;
+  const hostMcpOp = host.mcpOp;
   const hostYield = host.yield;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
@@ -587,6 +588,18 @@
       const ns = createObject(null);
       for (let m = 0; m < server.methods.length; m++) ns[server.methods[m].method] = mcpTool(server, server.methods[m]);
       ns.$serverName = server.serverName;
+      const op = (name) =>
+        function (args) {
+          let text;
+          try {
+            text = projected(args === undefined ? {} : args);
+          } catch (e) {
+            return Promise.reject(e);
+          }
+          return request(hostMcpOp, server.index, name, text);
+        };
+      if (server.resources) ns.resources = freeze({ list: op("resources/list"), read: op("resources/read") });
+      if (server.prompts) ns.prompts = freeze({ list: op("prompts/list"), get: op("prompts/get") });
       ns.$api = freeze(function $api(toolName, options) {
         const schema = Boolean(options && options.schema);
         return request(hostMcpApi, server.index, toolName === undefined || toolName === null ? null : String(toolName), schema);

@@ -423,6 +423,13 @@ impl Vm {
         )?;
         let b = Arc::clone(&self.bridge);
         host.set(
+            "mcpOp",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, server: u32, op: String, args: String| {
+                ordinary(&ctx, &b, |id| Submitted::McpOp { id, server: server as usize, op, args })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
             "mcpApi",
             Function::new(
                 ctx.clone(),
