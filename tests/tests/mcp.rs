@@ -200,7 +200,8 @@ async fn cells_that_observe_mcp_content_are_wrapped_with_spoofed_markers_neutral
     assert!(text.contains("[[END_MARKER_SANITIZED]]") && text.contains("[REMOVED_SPECIAL_TOKEN]"));
     // Reading MCP metadata marks a cell too; a cell that touched none is not wrapped.
     assert!(exec(&rt, "return (await MCP.accounting.$api()).tools.length").await.untrusted().is_some());
-    let plain = exec(&rt, "return 1").await;
+    assert!(exec(&rt, "return MCP.accounting.$serverName").await.untrusted().is_some(), "$serverName marks the cell");
+    let plain = exec(&rt, "return typeof MCP.accounting.echo").await;
     assert!(plain.untrusted().is_none());
     assert_eq!(plain.to_model_text(), plain.to_model_json());
 }

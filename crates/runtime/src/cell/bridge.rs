@@ -97,6 +97,8 @@ pub(crate) struct Bridge {
     console_units: usize,
     /// The console marker was emitted and not yet counted in metrics.
     pub console_marker_emitted: bool,
+    /// The guest read network-derived metadata synchronously.
+    pub network: bool,
 }
 
 /// The cumulative console budget of a cell, in UTF-16 units of serialized
@@ -122,6 +124,7 @@ impl Bridge {
             live_timers: std::collections::HashSet::new(),
             console_units: 0,
             console_marker_emitted: false,
+            network: false,
         }
     }
 

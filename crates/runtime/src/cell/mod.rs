@@ -421,6 +421,8 @@ impl CellState {
     fn take_submissions(&mut self) -> Option<Flow> {
         let (submitted, cancelled) = {
             let mut bridge = vm_lock(&self.bridge);
+            // Metadata read synchronously (`$serverName`) marks later writes too.
+            self.network |= bridge.network;
             (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
         };
         for id in cancelled {
@@ -868,6 +870,7 @@ impl CellState {
     /// The envelope id of this cell's model text once it has observed
     /// network-derived content (GA-9.3); one id per cell.
     fn untrusted_id(&mut self) -> Option<String> {
+        self.network |= vm_lock(&self.bridge).network;
         if !self.network {
             return None;
         }

@@ -21,6 +21,7 @@
   const hostMcpCall = host.mcpCall;
   const hostMcpApi = host.mcpApi;
   const hostMcpOp = host.mcpOp;
+  const hostMarkNetwork = host.markNetwork;
   const hostYield = host.yield;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
@@ -587,7 +588,12 @@
       const server = tree.servers[s];
       const ns = createObject(null);
       for (let m = 0; m < server.methods.length; m++) ns[server.methods[m].method] = mcpTool(server, server.methods[m]);
-      ns.$serverName = server.serverName;
+      // The server's name is server-provided text: reading it marks the cell
+      // as holding network-derived content (GA-9.3).
+      defineProperty(ns, "$serverName", {
+        get() { hostMarkNetwork(); return server.serverName; },
+        enumerable: true,
+      });
       const op = (name) =>
         function (args) {
           let text;

@@ -409,6 +409,8 @@ impl Vm {
         )?;
         // MCP: the namespace is read when a cell first touches `MCP`, so
         // it reflects the servers' tools at that moment, not at spare time.
+        let b = Arc::clone(&self.bridge);
+        host.set("markNetwork", Function::new(ctx.clone(), move || lock(&b).network = true)?)?;
         let hub = mcp.clone();
         host.set(
             "mcpTree",
