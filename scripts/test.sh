@@ -8,8 +8,11 @@ if ! python3 -c "import mcp" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check "mcp>=1.20"
 fi
 # A third-party MCP server for the MCP namespace tests.
+# and TypeScript, to type-check the generated MCP declarations.
 everything=tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-if [ ! -f "$everything" ]; then
-  npm install --prefix tests/.npm --no-audit --no-fund --silent @modelcontextprotocol/server-everything@2026.8.31
+tsc=tests/.npm/node_modules/typescript/bin/tsc
+if [ ! -f "$everything" ] || [ ! -f "$tsc" ]; then
+  npm install --prefix tests/.npm --no-audit --no-fund --silent \
+    @modelcontextprotocol/server-everything@2026.8.31 typescript@5
 fi
 cargo test --workspace "$@"

@@ -321,3 +321,57 @@ async fn resources_and_prompts_appear_where_the_server_offers_them_ga_9() {
     .await;
     assert_eq!(value(&r), &json!([true, true, true, true, "undefined", "undefined"]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_generated_declarations_type_check_against_the_calls_the_tests_make_ga_9_6() {
+    let tsc = concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/typescript/bin/tsc");
+    assert!(std::path::Path::new(tsc).exists(), "run ./scripts/test.sh: it installs typescript");
+    let rt = mcp_runtime().await;
+    let r = exec(
+        &rt,
+        "return [(await API.read('mcp/index.d.ts')).content, (await API.read('mcp/accounting.d.ts')).content]",
+    )
+    .await;
+    let files = value(&r).as_array().unwrap().clone();
+    let dir = std::env::temp_dir().join(format!("codemode-tsc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.d.ts"), files[0].as_str().unwrap()).unwrap();
+    std::fs::write(dir.join("accounting.d.ts"), files[1].as_str().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("calls.ts"),
+        r#"/// <reference path="./index.d.ts" />
+async function main(): Promise<void> {
+  const r = await MCP.accounting.listInvoices({ customer: "c-1" });
+  const kind: string = r.content[0].type;
+  await MCP.accounting.listInvoices({ customer: "c", currency: "USD", filter: { overdue: true, minAmount: null } });
+  await MCP.accounting.echo({ a: 1 });
+  await MCP.accounting.slow({ ms: 1 });
+  await MCP.accounting.listInvoices2();
+  const api = await MCP.accounting.$api("listInvoices", { schema: true });
+  const header: string = api.header;
+  const name: string = MCP.accounting.$serverName;
+  const root = await MCP.$api();
+  // @ts-expect-error: customer is required
+  await MCP.accounting.listInvoices({});
+  // @ts-expect-error: currency is an enum
+  await MCP.accounting.listInvoices({ customer: "c", currency: "GBP" });
+  console.log(kind, header, name, root.header);
+}
+main();
+"#,
+    )
+    .unwrap();
+    let out = std::process::Command::new("node")
+        .arg(tsc)
+        .args(["--noEmit", "--strict", "--target", "es2020", "--lib", "es2020,dom"])
+        .arg(dir.join("calls.ts"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "tsc: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -49,7 +49,13 @@ fn doc(method: &McpMethod) -> String {
 }
 
 fn function(method: &McpMethod) -> String {
-    let input = declaration_type(&method.input_schema);
+    // Fields with a default are filled in by the namespace, so they are
+    // optional for the caller even when the server requires them.
+    let mut schema = method.input_schema.clone();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.insert("required".into(), json!(method.required));
+    }
+    let input = declaration_type(&schema);
     let input = if input == "unknown" { "Record<string, unknown>".to_owned() } else { input };
     let optional = if method.required.is_empty() { "?" } else { "" };
     format!("{}  function {}(input{optional}: {input}): Promise<McpToolResult>;\n", doc(method), method.method)
