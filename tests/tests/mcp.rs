@@ -9,13 +9,7 @@ use codemode_tests::*;
 use serde_json::json;
 
 fn fixture(name: &str) -> McpServerConfig {
-    McpServerConfig {
-        name: name.to_owned(),
-        command: env!("CARGO_BIN_EXE_mcp_fixture").to_owned(),
-        args: Vec::new(),
-        env: Vec::new(),
-        call_timeout: Duration::from_secs(5),
-    }
+    McpServerConfig::stdio(name, env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new()).call_timeout(Duration::from_secs(5))
 }
 
 async fn mcp_runtime() -> CodeMode {
@@ -126,8 +120,7 @@ async fn a_slow_mcp_call_parks_the_cell_and_abort_sends_the_server_a_cancellatio
     let limits = codemode_runtime::Limits { timeout: Duration::from_millis(200), ..Default::default() };
     let log = std::env::temp_dir().join(format!("codemode-mcp-cancel-{}", std::process::id()));
     let _ = std::fs::remove_file(&log);
-    let mut server = fixture("accounting");
-    server.env.push(("FIXTURE_CANCEL_LOG".into(), log.display().to_string()));
+    let server = fixture("accounting").env("FIXTURE_CANCEL_LOG", log.display().to_string());
     let rt = CodeMode::builder().limits(limits).mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let reply = rt.session("s").reply("r");
@@ -158,8 +151,7 @@ async fn a_slow_mcp_call_parks_the_cell_and_abort_sends_the_server_a_cancellatio
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_cannot_start_shows_an_empty_namespace_instead_of_hanging() {
-    let mut broken = fixture("broken");
-    broken.command = "/nonexistent/mcp-server".into();
+    let broken = McpServerConfig::stdio("broken", "/nonexistent/mcp-server", Vec::new());
     let rt = CodeMode::builder().mcp_server(broken).start().await.unwrap();
     let r =
         exec(&rt, "return [Object.keys(MCP.broken).sort(), await MCP.$api().then(r => r.servers[0].toolCount)]").await;
@@ -274,13 +266,8 @@ fn everything() -> McpServerConfig {
     let script =
         concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(std::path::Path::new(script).exists(), "run ./scripts/test.sh: it installs server-everything from npm");
-    McpServerConfig {
-        name: "everything".into(),
-        command: "node".into(),
-        args: vec![script.into(), "stdio".into()],
-        env: Vec::new(),
-        call_timeout: Duration::from_secs(10),
-    }
+    McpServerConfig::stdio("everything", "node", vec![script.into(), "stdio".into()])
+        .call_timeout(Duration::from_secs(10))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -374,4 +361,37 @@ main();
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_server_is_reachable_too() {
+    let script =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = std::process::Command::new("node")
+        .arg(script)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until it listens.
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let rt = CodeMode::builder()
+        .mcp_server(McpServerConfig::http("web", format!("http://127.0.0.1:{port}/mcp")))
+        .start()
+        .await
+        .unwrap();
+    let ready = rt.mcp_ready(Duration::from_secs(20)).await;
+    let r = exec(&rt, "return (await MCP.web.getSum({a: 1, b: 2})).content[0].text").await;
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(ready, "the HTTP server connects");
+    assert!(value(&r).as_str().unwrap().contains('3'), "{}", r.to_model_json());
 }

@@ -40,13 +40,8 @@ impl Policy for TestPolicy {
 }
 
 fn fixture() -> McpServerConfig {
-    McpServerConfig {
-        name: "accounting".into(),
-        command: env!("CARGO_BIN_EXE_mcp_fixture").into(),
-        args: Vec::new(),
-        env: Vec::new(),
-        call_timeout: Duration::from_secs(5),
-    }
+    McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
+        .call_timeout(Duration::from_secs(5))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

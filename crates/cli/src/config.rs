@@ -30,8 +30,12 @@ pub(crate) struct Config {
 pub(crate) struct McpServerEntry {
     /// The server's name: `MCP.<name>` in cells (normalised).
     pub name: String,
-    /// The program and its arguments.
+    /// The program and its arguments (stdio servers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
+    /// The MCP endpoint of a streamable HTTP server (instead of `command`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// Extra environment variables.
     #[serde(default)]
     pub env: std::collections::BTreeMap<String, String>,
@@ -195,8 +199,8 @@ impl Config {
         let config: Self = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
         config.limits.to_limits()?;
         for (i, server) in config.mcp_servers.iter().enumerate() {
-            if server.command.is_empty() {
-                bail!("mcp_servers[{i}].command must name a program (a non-empty array)");
+            if server.command.is_empty() == server.url.is_none() {
+                bail!("mcp_servers[{i}] needs exactly one of `command` (a non-empty array) or `url`");
             }
             if !(1..=600_000).contains(&server.call_timeout_ms) {
                 bail!(

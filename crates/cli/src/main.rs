@@ -115,13 +115,16 @@ pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Re
         builder = builder.tool_arc(Arc::new(CommandTool::new(tool.clone())));
     }
     for server in &config.mcp_servers {
-        builder = builder.mcp_server(codemode_runtime::McpServerConfig {
-            name: server.name.clone(),
-            command: server.command[0].clone(),
-            args: server.command[1..].to_vec(),
-            env: server.env.clone().into_iter().collect(),
-            call_timeout: std::time::Duration::from_millis(server.call_timeout_ms),
-        });
+        let mut config = match &server.url {
+            Some(url) => codemode_runtime::McpServerConfig::http(&server.name, url),
+            None => {
+                codemode_runtime::McpServerConfig::stdio(&server.name, &server.command[0], server.command[1..].to_vec())
+            }
+        };
+        for (k, v) in &server.env {
+            config = config.env(k, v);
+        }
+        builder = builder.mcp_server(config.call_timeout(std::time::Duration::from_millis(server.call_timeout_ms)));
     }
     Ok(builder.start().await?)
 }

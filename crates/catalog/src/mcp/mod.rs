@@ -21,19 +21,70 @@ use serde_json::{Map, Value};
 pub use dts::{api_response, index_declaration, server_declaration};
 use server::{McpServerActor, ServerHandle, ServerView};
 
-/// How to reach one MCP server (stdio: a child process).
+/// How to reach one MCP server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum McpTransport {
+    /// A child process speaking MCP on stdio.
+    Stdio {
+        /// The program to run.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Extra environment variables.
+        env: Vec<(String, String)>,
+    },
+    /// A server speaking streamable HTTP at `url`.
+    Http {
+        /// The MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+        url: String,
+    },
+}
+
+/// One configured MCP server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McpServerConfig {
     /// The server's configured name (`$serverName`).
     pub name: String,
-    /// The program to run.
-    pub command: String,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Extra environment variables.
-    pub env: Vec<(String, String)>,
+    /// How to reach it.
+    pub transport: McpTransport,
     /// How long one call may take.
     pub call_timeout: Duration,
+}
+
+impl McpServerConfig {
+    /// A stdio server run as `command args…`, with a 60 s call timeout.
+    pub fn stdio(name: impl Into<String>, command: impl Into<String>, args: Vec<String>) -> Self {
+        Self {
+            name: name.into(),
+            transport: McpTransport::Stdio { command: command.into(), args, env: Vec::new() },
+            call_timeout: Duration::from_secs(60),
+        }
+    }
+
+    /// A streamable HTTP server at `url`, with a 60 s call timeout.
+    pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            transport: McpTransport::Http { url: url.into() },
+            call_timeout: Duration::from_secs(60),
+        }
+    }
+
+    /// Adds an environment variable (stdio servers).
+    #[must_use]
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        if let McpTransport::Stdio { env, .. } = &mut self.transport {
+            env.push((key.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sets how long one call may take.
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
 }
 
 /// One tool as the server lists it.

@@ -17,11 +17,11 @@ use rmcp::model::{
     ReadResourceRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RoleClient};
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value};
 
-use super::{McpServerConfig, McpToolInfo};
+use super::{McpServerConfig, McpToolInfo, McpTransport};
 
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
@@ -86,19 +86,25 @@ async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpToolInfo>, String>
 }
 
 async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
-    let mut command = tokio::process::Command::new(&config.command);
-    command.args(&config.args);
-    for (k, v) in &config.env {
-        command.env(k, v);
-    }
-    let transport = match TokioChildProcess::new(command) {
-        Ok(t) => t,
-        Err(e) => {
-            let _ = me.send_message(McpMsg::Failed(format!("could not start `{}`: {e}", config.command)));
-            return;
+    let handler = Handler { actor: me.clone() };
+    let served = match &config.transport {
+        McpTransport::Stdio { command, args, env } => {
+            let mut cmd = tokio::process::Command::new(command);
+            cmd.args(args);
+            for (k, v) in env {
+                cmd.env(k, v);
+            }
+            match TokioChildProcess::new(cmd) {
+                Ok(t) => handler.serve(t).await,
+                Err(e) => {
+                    let _ = me.send_message(McpMsg::Failed(format!("could not start `{command}`: {e}")));
+                    return;
+                }
+            }
         }
+        McpTransport::Http { url } => handler.serve(StreamableHttpClientTransport::from_uri(url.as_str())).await,
     };
-    let running = match (Handler { actor: me.clone() }).serve(transport).await {
+    let running = match served {
         Ok(r) => r,
         Err(e) => {
             let _ = me.send_message(McpMsg::Failed(format!("initialize failed: {e}")));
