@@ -149,6 +149,7 @@ impl Actor for CellExecutor {
     }
 
     async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
+        state.config.mcp.stop();
         for name in [state.config.catalog.name(), state.config.store.name(), state.config.results.name()] {
             if let Some(service) = ractor::registry::where_is(name) {
                 service.stop(None);

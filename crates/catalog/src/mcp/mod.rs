@@ -218,6 +218,13 @@ impl McpHub {
         Ok(Self { servers, visible: Some(policy) })
     }
 
+    /// Stops every connection (their child processes end with them).
+    pub fn stop(&self) {
+        for (_, handle) in &self.servers {
+            handle.actor.stop(None);
+        }
+    }
+
     /// Whether any server is configured.
     #[must_use]
     pub fn is_empty(&self) -> bool {
