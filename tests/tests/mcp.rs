@@ -37,6 +37,7 @@ async fn the_mcp_namespace_is_frozen_null_prototype_and_names_are_normalised_ga_
             [
                 "$api",
                 "$serverName",
+                "addTool",
                 "constructor2",
                 "crash",
                 "echo",
@@ -108,7 +109,7 @@ async fn api_headers_and_declaration_files_match_ga_9_5_ga_9_6() {
             ["listInvoices"],
             "list_invoices",
             ["mcp/accounting.d.ts", "mcp/index.d.ts"],
-            9,
+            10,
             true,
             true
         ])
@@ -394,4 +395,26 @@ async fn a_streamable_http_server_is_reachable_too() {
     server.wait().unwrap();
     assert!(ready, "the HTTP server connects");
     assert!(value(&r).as_str().unwrap().contains('3'), "{}", r.to_model_json());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_changed_refreshes_the_namespace_for_new_cells() {
+    let rt = mcp_runtime().await;
+    let r = exec(
+        &rt,
+        "const before = typeof MCP.accounting.dynamicTool; await MCP.accounting.addTool({}); \
+        return [before, typeof MCP.accounting.dynamicTool]",
+    )
+    .await;
+    // The running cell keeps the namespace it started with.
+    assert_eq!(value(&r), &json!(["undefined", "undefined"]));
+    let mut seen = json!(null);
+    for _ in 0..40 {
+        seen = value(&exec(&rt, "return typeof MCP.accounting.dynamicTool === 'function' ? (await MCP.accounting.dynamicTool({})).content[0].text : null").await).clone();
+        if seen != json!(null) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen, json!("dynamic"));
 }

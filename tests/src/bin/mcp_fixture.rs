@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 #[derive(Clone)]
 struct Fixture {
-    tools: Arc<Vec<Tool>>,
+    tools: Arc<std::sync::Mutex<Vec<Tool>>>,
 }
 
 fn tool(name: &'static str, description: &str, schema: Value) -> Tool {
@@ -49,6 +49,7 @@ fn fixture_tools() -> Vec<Tool> {
         tool("constructor", "A tool with a reserved name.", json!({"type": "object"})),
         tool("crash", "Exits the server process mid-call.", json!({"type": "object"})),
         tool("long_description", &format!("x{}", "🦞".repeat(300)), json!({"type": "object"})),
+        tool("add_tool", "Adds `dynamic_tool` and announces tools/list_changed.", json!({"type": "object"})),
     ]
 }
 
@@ -63,7 +64,7 @@ impl ServerHandler for Fixture {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(self.tools.lock().unwrap().clone()))
     }
 
     async fn call_tool(
@@ -109,6 +110,12 @@ impl ServerHandler for Fixture {
             "constructor" => CallToolResult::success(vec![ContentBlock::text("constructed")]),
             "crash" => std::process::exit(3),
             "long_description" => CallToolResult::success(vec![ContentBlock::text("long")]),
+            "add_tool" => {
+                self.tools.lock().unwrap().push(tool("dynamic_tool", "Added at run time.", json!({"type": "object"})));
+                let _ = context.peer.notify_tool_list_changed().await;
+                CallToolResult::success(vec![ContentBlock::text("added")])
+            }
+            "dynamic_tool" => CallToolResult::success(vec![ContentBlock::text("dynamic")]),
             other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         };
         Ok(result.into())
@@ -117,7 +124,7 @@ impl ServerHandler for Fixture {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Fixture { tools: Arc::new(fixture_tools()) };
+    let server = Fixture { tools: Arc::new(std::sync::Mutex::new(fixture_tools())) };
     let running = server.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
