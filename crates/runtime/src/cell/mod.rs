@@ -9,6 +9,8 @@
 
 mod bridge;
 mod catalog_api;
+mod complete;
+mod dispatch;
 mod host;
 mod output;
 mod report;
@@ -19,19 +21,18 @@ pub(crate) mod vm;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
+use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
 use codemode_catalog::mcp::McpHub;
-use codemode_catalog::policy::{Decision, NestedCall, Policy};
+use codemode_catalog::policy::Policy;
 use codemode_catalog::{Catalog, Registry, files};
-use codemode_store::{ResultsCache, SessionStore, StoredValue};
+use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use serde_json::Value;
 
 use crate::executor::{EndState, ExecutorMsg};
 use crate::jsthreads::ThreadLease;
 use crate::limits::Limits;
 use crate::telemetry::Metrics;
-use bridge::{Bridge, Outcome, Submitted};
+use bridge::{Bridge, Outcome};
 use host::{HostWork, Notify};
 use output::OutputLedger;
 use vm::{CellControl, StartError, Vm};
@@ -140,7 +141,7 @@ pub(crate) struct CellState {
     /// Its untrusted-content envelope id, made when first needed.
     envelope_id: Option<String>,
     /// Set while a completed cell saves its reference and commits.
-    finishing: Option<Finishing>,
+    finishing: Option<complete::Finishing>,
     /// The cell's span; closed when the cell's state is dropped.
     span: tracing::Span,
     metrics: Arc<Metrics>,
@@ -417,259 +418,6 @@ impl CellState {
         }
     }
 
-    /// Moves the guest's requests from the bridge into host work.
-    fn take_submissions(&mut self) -> Option<Flow> {
-        let (submitted, cancelled) = {
-            let mut bridge = vm_lock(&self.bridge);
-            // Metadata read synchronously (`$serverName`) marks later writes too.
-            self.network |= bridge.network;
-            (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
-        };
-        for id in cancelled {
-            self.host.cancel_timer(id);
-        }
-        let now = Instant::now();
-        let mut settled_inline = 0;
-        for request in submitted {
-            match request {
-                Submitted::Call { id, tool, input } => {
-                    self.telemetry.call_count += 1;
-                    if self.mode.is_headless() && self.telemetry.call_count > self.limits.headless_max_tool_calls {
-                        let message = format!(
-                            "headless code mode tool budget exceeded ({} tool calls); make fewer calls per script.",
-                            self.limits.headless_max_tool_calls
-                        );
-                        return Some(self.fail_end(
-                            ErrorCode::ToolBudgetExceeded,
-                            message,
-                            Phase::Guest,
-                            EndState::Failed,
-                        ));
-                    }
-                    settled_inline += self.host.submit_call(id, tool, input, &self.notify);
-                }
-                Submitted::Timer { id, delay_ms } => {
-                    self.telemetry.timer_count += 1;
-                    self.host.add_timer(id, delay_ms, now);
-                }
-                Submitted::Yield { id, reason } => {
-                    self.telemetry.yield_count += 1;
-                    self.host.add_yield(id, reason);
-                }
-                Submitted::Search { id, query, limit } => {
-                    self.telemetry.search_count += 1;
-                    let catalog = self.catalog.clone();
-                    let me = self.myself.clone();
-                    self.host.spawn_other(id, "search", async move {
-                        let result = catalog.search(query, limit).await;
-                        let _ = me.send_message(CellMsg::SearchDone(id, result));
-                    });
-                }
-                Submitted::Describe { id, tool } => {
-                    self.telemetry.describe_count += 1;
-                    settled_inline += 1;
-                    self.host.settle_now(catalog_api::describe(&self.tools, id, tool));
-                }
-                Submitted::ApiList { id, prefix } => {
-                    settled_inline += 1;
-                    let files = self.all_api_files();
-                    // Listing MCP declarations shows server-provided text.
-                    self.network |=
-                        !self.mcp.is_empty() && ("mcp/".starts_with(prefix.as_str()) || prefix.starts_with("mcp/"));
-                    self.host.settle_now(catalog_api::list(&self.tools, &files, id, &prefix));
-                }
-                Submitted::ApiRead { id, path } => {
-                    settled_inline += 1;
-                    let files = self.all_api_files();
-                    self.network |= path.starts_with("mcp/");
-                    self.host.settle_now(catalog_api::read(&self.tools, &files, id, &path));
-                }
-                Submitted::Store { id, key, value } => match services::store_session(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(session) => {
-                        let value = value.map(|json| StoredValue { json, network: self.network });
-                        let buffered: Vec<(String, Option<usize>)> =
-                            self.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
-                        let task = services::store(self.store.clone(), session.to_owned(), buffered, id, key, value);
-                        self.spawn_service(id, "store", task);
-                    }
-                },
-                Submitted::Load { id, key } => match services::store_session(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(session) => match services::load_buffered(&self.writes, id, &key) {
-                        Some((settlement, network)) => {
-                            settled_inline += 1;
-                            self.network |= network;
-                            self.host.settle_now(settlement);
-                        }
-                        None => {
-                            let task = services::load(self.store.clone(), session.to_owned(), id, key);
-                            self.spawn_service(id, "load", task);
-                        }
-                    },
-                },
-                Submitted::ResultSave { id, json } => match services::results_scope(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(scope) => {
-                        let task = services::result_save(self.results.clone(), scope, id, json, self.network);
-                        self.spawn_service(id, "resultSave", task);
-                    }
-                },
-                Submitted::ResultLoad { id, result_id } => match services::results_scope(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(scope) => {
-                        let task = services::result_load(self.results.clone(), scope, id, result_id);
-                        self.spawn_service(id, "resultLoad", task);
-                    }
-                },
-                Submitted::McpCall { id, server, tool, args } => {
-                    let hub = self.mcp.clone();
-                    let policy = Arc::clone(&self.policy);
-                    let session = match &self.mode {
-                        CellMode::Interactive { session, .. } => Some(session.clone()),
-                        CellMode::Headless => None,
-                    };
-                    self.telemetry.call_count += 1;
-                    let span = tracing::info_span!(parent: &self.span, "host_call", tool = %tool, source = "mcp");
-                    let metrics = Arc::clone(&self.metrics);
-                    let task = async move {
-                        let started = Instant::now();
-                        let args: serde_json::Map<String, Value> = serde_json::from_str(&args).unwrap_or_default();
-                        let call = NestedCall {
-                            source: "mcp",
-                            server: hub.server_name(server).map(str::to_owned),
-                            tool: tool.clone(),
-                            arguments: Value::Object(args.clone()),
-                            session,
-                        };
-                        // A denial resolves like an in-band MCP error (GA-9.4).
-                        let result = match policy.check(call).await {
-                            Decision::Deny(reason) => Ok(serde_json::json!({
-                                "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
-                                "isError": true
-                            })),
-                            Decision::Allow => hub.call(server, tool.clone(), args).await,
-                        };
-                        metrics.call_finished(&tool, "mcp", started.elapsed());
-                        let settlement = match result {
-                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
-                            Err(message) => vm::Settlement {
-                                id,
-                                ok: false,
-                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
-                                    .to_string(),
-                            },
-                        };
-                        // MCP results are network-derived content (GA-9.3).
-                        services::Done::Loaded { settlement, network: true }
-                    };
-                    self.spawn_service(id, "callValue", tracing::Instrument::instrument(task, span));
-                }
-                Submitted::McpOp { id, server, op, args } => {
-                    let hub = self.mcp.clone();
-                    let task = async move {
-                        let args = serde_json::from_str(&args).unwrap_or_default();
-                        let settlement = match hub.operation(server, &op, args).await {
-                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
-                            Err(message) => vm::Settlement {
-                                id,
-                                ok: false,
-                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
-                                    .to_string(),
-                            },
-                        };
-                        services::Done::Loaded { settlement, network: true }
-                    };
-                    self.spawn_service(id, "namespace", task);
-                }
-                Submitted::McpApi { id, server, method, schema } => {
-                    settled_inline += 1;
-                    self.network = true;
-                    let tree = self.mcp.tree();
-                    let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-                    let settlement = match codemode_catalog::mcp::api_response(&tree, target, method.as_deref(), schema)
-                    {
-                        Ok(v) => vm::Settlement { id, ok: true, payload: v.to_string() },
-                        Err(message) => vm::Settlement {
-                            id,
-                            ok: false,
-                            payload: serde_json::json!({"name": "Error", "message": message, "code": "invalid_input"})
-                                .to_string(),
-                        },
-                    };
-                    self.host.settle_now(settlement);
-                }
-                Submitted::ResultDelete { id, result_id } => match services::results_scope(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(scope) => {
-                        let task = services::result_delete(self.results.clone(), scope, id, result_id);
-                        self.spawn_service(id, "resultDelete", task);
-                    }
-                },
-            }
-        }
-        if settled_inline > 0 {
-            self.release_call_slot(settled_inline);
-        }
-        None
-    }
-
-    /// The virtual files now: the host's, plus one declaration per MCP
-    /// server and `mcp/index.d.ts` (GA-2.3, GA-9.6).
-    fn all_api_files(&self) -> Vec<files::ApiFile> {
-        let mut all = self.api_files.as_ref().clone();
-        if self.mcp.is_empty() {
-            return all;
-        }
-        let tree = self.mcp.tree();
-        let mut add = |path: String, description: String, content: String| {
-            all.push(files::ApiFile { path, description, bytes: content.len(), content });
-        };
-        add(
-            "mcp/index.d.ts".into(),
-            "Root MCP namespace declaration and server list.".into(),
-            codemode_catalog::mcp::index_declaration(&tree),
-        );
-        for s in &tree.servers {
-            add(
-                format!("mcp/{}.d.ts", s.identifier),
-                format!("MCP server declaration for {}.", s.server_name),
-                codemode_catalog::mcp::server_declaration(s),
-            );
-        }
-        all
-    }
-
-    /// Runs a session-bound request as a task; its answer comes back as
-    /// `HostDone`.
-    fn spawn_service(
-        &mut self,
-        id: u64,
-        method: &str,
-        task: impl std::future::Future<Output = services::Done> + Send + 'static,
-    ) {
-        let me = self.myself.clone();
-        self.host.spawn_other(id, method, async move {
-            let done = task.await;
-            let _ = me.send_message(CellMsg::HostDone(id, done));
-        });
-    }
-
     /// Ends the cell if it was interrupted, refused admission, or settled.
     fn check_settled(&mut self) -> Option<Flow> {
         if let Some((code, end, message)) = self.interrupted() {
@@ -692,118 +440,6 @@ impl CellState {
                 Some(self.fail_end(code, message, phase, EndState::Failed))
             }
         }
-    }
-
-    /// The top-level promise resolved: deliver the value, keeping an
-    /// oversized object or array by reference (GA-6.6), and commit the
-    /// store writes (GA-7.6) before reporting `completed`.
-    fn complete(&mut self, json: String) -> Flow {
-        let entries = self.take_entries();
-        let delivered = self.output.deliver_value(entries, &json);
-        let structured = json.starts_with('{') || json.starts_with('[');
-        let wants_reference = structured && !matches!(delivered, Ok((_, _, false)));
-        let (reference, not_retained) = match services::results_scope(&self.mode) {
-            Ok(scope) if wants_reference => (Some((scope, json, self.network)), None),
-            Err(refusal) if wants_reference => (None, Some(format!("Not retained: {refusal}"))),
-            _ => (None, None),
-        };
-        let commit_bytes: usize = self.writes.values().flatten().map(|v| v.json.len()).sum();
-        let commit = match (&self.mode, self.writes.is_empty()) {
-            (CellMode::Interactive { session, restart_safe: false, .. }, false) => {
-                Some((session.clone(), std::mem::take(&mut self.writes).into_iter().collect()))
-            }
-            _ => None,
-        };
-        if reference.is_none() && commit.is_none() {
-            return match delivered {
-                Ok(..) | Err(_) => {
-                    let result = self.completed_result(delivered, not_retained.map(Err), Vec::new());
-                    let end = if matches!(result, CellResult::Completed { .. }) {
-                        EndState::Completed
-                    } else {
-                        EndState::Failed
-                    };
-                    self.finish(result, end)
-                }
-            };
-        }
-        let me = self.myself.clone();
-        let task = services::finalize(self.results.clone(), self.store.clone(), reference, commit);
-        tokio::spawn(async move {
-            let _ = me.send_message(CellMsg::Finalized(task.await));
-        });
-        self.finishing = Some(Finishing { delivered, commit_bytes, also_reply: Vec::new() });
-        Flow::Live
-    }
-
-    /// The services answered a completing cell: report its result.
-    fn finalized(&mut self, done: services::Finalized) -> Flow {
-        let Some(finishing) = self.finishing.take() else { return Flow::Live };
-        let mut warnings = Vec::new();
-        let result = match done.commit {
-            Some(Err(e @ codemode_store::StoreError::SessionFull(_))) => {
-                let message = format!("RangeError: {e} The cell's store writes were not committed.");
-                self.fail(ErrorCode::InternalError, message, Phase::Guest)
-            }
-            other => {
-                match other {
-                    Some(Err(_)) => warnings.push(services::PERSISTENCE_WARNING.to_owned()),
-                    Some(Ok(())) => self.metrics.store_committed(finishing.commit_bytes),
-                    None => {}
-                }
-                self.completed_result(finishing.delivered, done.reference, warnings)
-            }
-        };
-        let end = if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
-        for reply in finishing.also_reply {
-            let _ = reply.send(result.clone());
-        }
-        self.finish(result, end)
-    }
-
-    fn completed_result(
-        &mut self,
-        delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
-        reference: Option<Result<Value, String>>,
-        warnings: Vec<String>,
-    ) -> CellResult {
-        let telemetry = self.telemetry;
-        let untrusted = self.untrusted_id();
-        match (delivered, reference) {
-            (Ok((output, value, truncated)), reference) => {
-                let value = match reference {
-                    Some(Ok(descriptor)) if truncated => self.reference_value(descriptor),
-                    Some(Err(reason)) if truncated => with_guidance(value, &reason),
-                    _ => value,
-                };
-                CellResult::Completed { value, output, warnings, telemetry, untrusted }
-            }
-            (Err(limit), Some(Ok(descriptor))) => {
-                let value = self.reference_value(descriptor);
-                CellResult::Completed { value, output: limit.output, warnings, telemetry, untrusted }
-            }
-            (Err(limit), reason) => {
-                let why = reason.and_then(Result::err).map(|r| format!(" {r}")).unwrap_or_default();
-                let error = self.output.fit_error(format!("{}{why}", limit.message));
-                CellResult::Failed {
-                    code: ErrorCode::OutputLimitExceeded,
-                    error,
-                    phase: Phase::Guest,
-                    output: limit.output,
-                    telemetry,
-                    untrusted,
-                }
-            }
-        }
-    }
-
-    /// `{truncated: true, reference, guidance}`: the descriptor is bounded
-    /// metadata (≤ 768 bytes) and is delivered even past the budget.
-    fn reference_value(&mut self, descriptor: Value) -> Value {
-        let value =
-            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
-        self.output.charge_metadata(value.to_string().len());
-        value
     }
 
     fn interrupted(&self) -> Option<(ErrorCode, EndState, String)> {
@@ -920,23 +556,6 @@ impl CellState {
         let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
         Flow::Ended
     }
-}
-
-/// A completed cell waiting for its reference and commit.
-struct Finishing {
-    delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
-    /// Bytes of the values being committed, for metrics.
-    commit_bytes: usize,
-    /// Aborts that arrived meanwhile: they get the final result too.
-    also_reply: Vec<RpcReplyPort<CellResult>>,
-}
-
-/// A truncation marker whose guidance says why it was not kept by reference.
-fn with_guidance(mut marker: Value, reason: &str) -> Value {
-    if let Some(obj) = marker.as_object_mut() {
-        obj.insert("guidance".into(), Value::String(reason.to_owned()));
-    }
-    marker
 }
 
 fn vm_lock(bridge: &Mutex<Bridge>) -> std::sync::MutexGuard<'_, Bridge> {

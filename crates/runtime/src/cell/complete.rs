@@ -1,0 +1,141 @@
+//! A completed cell's last steps: delivering its value within the output
+//! budget, keeping an oversized one by reference (GA-6.6), committing its
+//! store writes (GA-7.6), then reporting.
+
+use codemode_bridge::{CellResult, ErrorCode, Output, Phase};
+use ractor::RpcReplyPort;
+use serde_json::Value;
+
+use super::{CellMode, CellMsg, CellState, Flow, output, services};
+use crate::executor::EndState;
+
+impl CellState {
+    /// The top-level promise resolved: deliver the value, keeping an
+    /// oversized object or array by reference (GA-6.6), and commit the
+    /// store writes (GA-7.6) before reporting `completed`.
+    pub(super) fn complete(&mut self, json: String) -> Flow {
+        let entries = self.take_entries();
+        let delivered = self.output.deliver_value(entries, &json);
+        let structured = json.starts_with('{') || json.starts_with('[');
+        let wants_reference = structured && !matches!(delivered, Ok((_, _, false)));
+        let (reference, not_retained) = match services::results_scope(&self.mode) {
+            Ok(scope) if wants_reference => (Some((scope, json, self.network)), None),
+            Err(refusal) if wants_reference => (None, Some(format!("Not retained: {refusal}"))),
+            _ => (None, None),
+        };
+        let commit_bytes: usize = self.writes.values().flatten().map(|v| v.json.len()).sum();
+        let commit = match (&self.mode, self.writes.is_empty()) {
+            (CellMode::Interactive { session, restart_safe: false, .. }, false) => {
+                Some((session.clone(), std::mem::take(&mut self.writes).into_iter().collect()))
+            }
+            _ => None,
+        };
+        if reference.is_none() && commit.is_none() {
+            return match delivered {
+                Ok(..) | Err(_) => {
+                    let result = self.completed_result(delivered, not_retained.map(Err), Vec::new());
+                    let end = if matches!(result, CellResult::Completed { .. }) {
+                        EndState::Completed
+                    } else {
+                        EndState::Failed
+                    };
+                    self.finish(result, end)
+                }
+            };
+        }
+        let me = self.myself.clone();
+        let task = services::finalize(self.results.clone(), self.store.clone(), reference, commit);
+        tokio::spawn(async move {
+            let _ = me.send_message(CellMsg::Finalized(task.await));
+        });
+        self.finishing = Some(Finishing { delivered, commit_bytes, also_reply: Vec::new() });
+        Flow::Live
+    }
+
+    /// The services answered a completing cell: report its result.
+    pub(super) fn finalized(&mut self, done: services::Finalized) -> Flow {
+        let Some(finishing) = self.finishing.take() else { return Flow::Live };
+        let mut warnings = Vec::new();
+        let result = match done.commit {
+            Some(Err(e @ codemode_store::StoreError::SessionFull(_))) => {
+                let message = format!("RangeError: {e} The cell's store writes were not committed.");
+                self.fail(ErrorCode::InternalError, message, Phase::Guest)
+            }
+            other => {
+                match other {
+                    Some(Err(_)) => warnings.push(services::PERSISTENCE_WARNING.to_owned()),
+                    Some(Ok(())) => self.metrics.store_committed(finishing.commit_bytes),
+                    None => {}
+                }
+                self.completed_result(finishing.delivered, done.reference, warnings)
+            }
+        };
+        let end = if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+        for reply in finishing.also_reply {
+            let _ = reply.send(result.clone());
+        }
+        self.finish(result, end)
+    }
+
+    fn completed_result(
+        &mut self,
+        delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
+        reference: Option<Result<Value, String>>,
+        warnings: Vec<String>,
+    ) -> CellResult {
+        let telemetry = self.telemetry;
+        let untrusted = self.untrusted_id();
+        match (delivered, reference) {
+            (Ok((output, value, truncated)), reference) => {
+                let value = match reference {
+                    Some(Ok(descriptor)) if truncated => self.reference_value(descriptor),
+                    Some(Err(reason)) if truncated => with_guidance(value, &reason),
+                    _ => value,
+                };
+                CellResult::Completed { value, output, warnings, telemetry, untrusted }
+            }
+            (Err(limit), Some(Ok(descriptor))) => {
+                let value = self.reference_value(descriptor);
+                CellResult::Completed { value, output: limit.output, warnings, telemetry, untrusted }
+            }
+            (Err(limit), reason) => {
+                let why = reason.and_then(Result::err).map(|r| format!(" {r}")).unwrap_or_default();
+                let error = self.output.fit_error(format!("{}{why}", limit.message));
+                CellResult::Failed {
+                    code: ErrorCode::OutputLimitExceeded,
+                    error,
+                    phase: Phase::Guest,
+                    output: limit.output,
+                    telemetry,
+                    untrusted,
+                }
+            }
+        }
+    }
+
+    /// `{truncated: true, reference, guidance}`: the descriptor is bounded
+    /// metadata (≤ 768 bytes) and is delivered even past the budget.
+    fn reference_value(&mut self, descriptor: Value) -> Value {
+        let value =
+            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
+        self.output.charge_metadata(value.to_string().len());
+        value
+    }
+}
+
+/// A completed cell waiting for its reference and commit.
+pub(super) struct Finishing {
+    delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
+    /// Bytes of the values being committed, for metrics.
+    commit_bytes: usize,
+    /// Aborts that arrived meanwhile: they get the final result too.
+    pub(super) also_reply: Vec<RpcReplyPort<CellResult>>,
+}
+
+/// A truncation marker whose guidance says why it was not kept by reference.
+fn with_guidance(mut marker: Value, reason: &str) -> Value {
+    if let Some(obj) = marker.as_object_mut() {
+        obj.insert("guidance".into(), Value::String(reason.to_owned()));
+    }
+    marker
+}

@@ -1,0 +1,270 @@
+//! Turning the guest's host requests into host work: tool calls, timers,
+//! yields, catalog and API requests, store and results, MCP.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use codemode_catalog::files;
+use codemode_catalog::policy::{Decision, NestedCall};
+use codemode_store::StoredValue;
+use serde_json::Value;
+
+use super::bridge::Submitted;
+use super::{CellMode, CellMsg, CellState, Flow, catalog_api, services, vm, vm_lock};
+use crate::executor::EndState;
+use codemode_bridge::{ErrorCode, Phase};
+
+impl CellState {
+    /// Moves the guest's requests from the bridge into host work.
+    pub(super) fn take_submissions(&mut self) -> Option<Flow> {
+        let (submitted, cancelled) = {
+            let mut bridge = vm_lock(&self.bridge);
+            // Metadata read synchronously (`$serverName`) marks later writes too.
+            self.network |= bridge.network;
+            (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
+        };
+        for id in cancelled {
+            self.host.cancel_timer(id);
+        }
+        let now = Instant::now();
+        let mut settled_inline = 0;
+        for request in submitted {
+            match request {
+                Submitted::Call { id, tool, input } => {
+                    self.telemetry.call_count += 1;
+                    if self.mode.is_headless() && self.telemetry.call_count > self.limits.headless_max_tool_calls {
+                        let message = format!(
+                            "headless code mode tool budget exceeded ({} tool calls); make fewer calls per script.",
+                            self.limits.headless_max_tool_calls
+                        );
+                        return Some(self.fail_end(
+                            ErrorCode::ToolBudgetExceeded,
+                            message,
+                            Phase::Guest,
+                            EndState::Failed,
+                        ));
+                    }
+                    settled_inline += self.host.submit_call(id, tool, input, &self.notify);
+                }
+                Submitted::Timer { id, delay_ms } => {
+                    self.telemetry.timer_count += 1;
+                    self.host.add_timer(id, delay_ms, now);
+                }
+                Submitted::Yield { id, reason } => {
+                    self.telemetry.yield_count += 1;
+                    self.host.add_yield(id, reason);
+                }
+                Submitted::Search { id, query, limit } => {
+                    self.telemetry.search_count += 1;
+                    let catalog = self.catalog.clone();
+                    let me = self.myself.clone();
+                    self.host.spawn_other(id, "search", async move {
+                        let result = catalog.search(query, limit).await;
+                        let _ = me.send_message(CellMsg::SearchDone(id, result));
+                    });
+                }
+                Submitted::Describe { id, tool } => {
+                    self.telemetry.describe_count += 1;
+                    settled_inline += 1;
+                    self.host.settle_now(catalog_api::describe(&self.tools, id, tool));
+                }
+                Submitted::ApiList { id, prefix } => {
+                    settled_inline += 1;
+                    let files = self.all_api_files();
+                    // Listing MCP declarations shows server-provided text.
+                    self.network |=
+                        !self.mcp.is_empty() && ("mcp/".starts_with(prefix.as_str()) || prefix.starts_with("mcp/"));
+                    self.host.settle_now(catalog_api::list(&self.tools, &files, id, &prefix));
+                }
+                Submitted::ApiRead { id, path } => {
+                    settled_inline += 1;
+                    let files = self.all_api_files();
+                    self.network |= path.starts_with("mcp/");
+                    self.host.settle_now(catalog_api::read(&self.tools, &files, id, &path));
+                }
+                Submitted::Store { id, key, value } => match services::store_session(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(session) => {
+                        let value = value.map(|json| StoredValue { json, network: self.network });
+                        let buffered: Vec<(String, Option<usize>)> =
+                            self.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
+                        let task = services::store(self.store.clone(), session.to_owned(), buffered, id, key, value);
+                        self.spawn_service(id, "store", task);
+                    }
+                },
+                Submitted::Load { id, key } => match services::store_session(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(session) => match services::load_buffered(&self.writes, id, &key) {
+                        Some((settlement, network)) => {
+                            settled_inline += 1;
+                            self.network |= network;
+                            self.host.settle_now(settlement);
+                        }
+                        None => {
+                            let task = services::load(self.store.clone(), session.to_owned(), id, key);
+                            self.spawn_service(id, "load", task);
+                        }
+                    },
+                },
+                Submitted::ResultSave { id, json } => match services::results_scope(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(scope) => {
+                        let task = services::result_save(self.results.clone(), scope, id, json, self.network);
+                        self.spawn_service(id, "resultSave", task);
+                    }
+                },
+                Submitted::ResultLoad { id, result_id } => match services::results_scope(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(scope) => {
+                        let task = services::result_load(self.results.clone(), scope, id, result_id);
+                        self.spawn_service(id, "resultLoad", task);
+                    }
+                },
+                Submitted::McpCall { id, server, tool, args } => {
+                    let hub = self.mcp.clone();
+                    let policy = Arc::clone(&self.policy);
+                    let session = match &self.mode {
+                        CellMode::Interactive { session, .. } => Some(session.clone()),
+                        CellMode::Headless => None,
+                    };
+                    self.telemetry.call_count += 1;
+                    let span = tracing::info_span!(parent: &self.span, "host_call", tool = %tool, source = "mcp");
+                    let metrics = Arc::clone(&self.metrics);
+                    let task = async move {
+                        let started = Instant::now();
+                        let args: serde_json::Map<String, Value> = serde_json::from_str(&args).unwrap_or_default();
+                        let call = NestedCall {
+                            source: "mcp",
+                            server: hub.server_name(server).map(str::to_owned),
+                            tool: tool.clone(),
+                            arguments: Value::Object(args.clone()),
+                            session,
+                        };
+                        // A denial resolves like an in-band MCP error (GA-9.4).
+                        let result = match policy.check(call).await {
+                            Decision::Deny(reason) => Ok(serde_json::json!({
+                                "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
+                                "isError": true
+                            })),
+                            Decision::Allow => hub.call(server, tool.clone(), args).await,
+                        };
+                        metrics.call_finished(&tool, "mcp", started.elapsed());
+                        let settlement = match result {
+                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
+                            Err(message) => vm::Settlement {
+                                id,
+                                ok: false,
+                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
+                                    .to_string(),
+                            },
+                        };
+                        // MCP results are network-derived content (GA-9.3).
+                        services::Done::Loaded { settlement, network: true }
+                    };
+                    self.spawn_service(id, "callValue", tracing::Instrument::instrument(task, span));
+                }
+                Submitted::McpOp { id, server, op, args } => {
+                    let hub = self.mcp.clone();
+                    let task = async move {
+                        let args = serde_json::from_str(&args).unwrap_or_default();
+                        let settlement = match hub.operation(server, &op, args).await {
+                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
+                            Err(message) => vm::Settlement {
+                                id,
+                                ok: false,
+                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
+                                    .to_string(),
+                            },
+                        };
+                        services::Done::Loaded { settlement, network: true }
+                    };
+                    self.spawn_service(id, "namespace", task);
+                }
+                Submitted::McpApi { id, server, method, schema } => {
+                    settled_inline += 1;
+                    self.network = true;
+                    let tree = self.mcp.tree();
+                    let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
+                    let settlement = match codemode_catalog::mcp::api_response(&tree, target, method.as_deref(), schema)
+                    {
+                        Ok(v) => vm::Settlement { id, ok: true, payload: v.to_string() },
+                        Err(message) => vm::Settlement {
+                            id,
+                            ok: false,
+                            payload: serde_json::json!({"name": "Error", "message": message, "code": "invalid_input"})
+                                .to_string(),
+                        },
+                    };
+                    self.host.settle_now(settlement);
+                }
+                Submitted::ResultDelete { id, result_id } => match services::results_scope(&self.mode) {
+                    Err(refusal) => {
+                        settled_inline += 1;
+                        self.host.settle_now(services::refused(id, refusal));
+                    }
+                    Ok(scope) => {
+                        let task = services::result_delete(self.results.clone(), scope, id, result_id);
+                        self.spawn_service(id, "resultDelete", task);
+                    }
+                },
+            }
+        }
+        if settled_inline > 0 {
+            self.release_call_slot(settled_inline);
+        }
+        None
+    }
+
+    /// The virtual files now: the host's, plus one declaration per MCP
+    /// server and `mcp/index.d.ts` (GA-2.3, GA-9.6).
+    fn all_api_files(&self) -> Vec<files::ApiFile> {
+        let mut all = self.api_files.as_ref().clone();
+        if self.mcp.is_empty() {
+            return all;
+        }
+        let tree = self.mcp.tree();
+        let mut add = |path: String, description: String, content: String| {
+            all.push(files::ApiFile { path, description, bytes: content.len(), content });
+        };
+        add(
+            "mcp/index.d.ts".into(),
+            "Root MCP namespace declaration and server list.".into(),
+            codemode_catalog::mcp::index_declaration(&tree),
+        );
+        for s in &tree.servers {
+            add(
+                format!("mcp/{}.d.ts", s.identifier),
+                format!("MCP server declaration for {}.", s.server_name),
+                codemode_catalog::mcp::server_declaration(s),
+            );
+        }
+        all
+    }
+
+    /// Runs a session-bound request as a task; its answer comes back as
+    /// `HostDone`.
+    fn spawn_service(
+        &mut self,
+        id: u64,
+        method: &str,
+        task: impl std::future::Future<Output = services::Done> + Send + 'static,
+    ) {
+        let me = self.myself.clone();
+        self.host.spawn_other(id, method, async move {
+            let done = task.await;
+            let _ = me.send_message(CellMsg::HostDone(id, done));
+        });
+    }
+}
