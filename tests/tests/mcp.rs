@@ -314,10 +314,12 @@ async fn resources_and_prompts_appear_where_the_server_offers_them_ga_9() {
 async fn the_generated_declarations_type_check_against_the_calls_the_tests_make_ga_9_6() {
     let tsc = concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/typescript/bin/tsc");
     assert!(std::path::Path::new(tsc).exists(), "run ./scripts/test.sh: it installs typescript");
-    let rt = mcp_runtime().await;
+    let rt = CodeMode::builder().mcp_server(everything()).mcp_server(fixture("accounting")).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(20)).await);
     let r = exec(
         &rt,
-        "return [(await API.read('mcp/index.d.ts')).content, (await API.read('mcp/accounting.d.ts')).content]",
+        "return [(await API.read('mcp/index.d.ts')).content, (await API.read('mcp/accounting.d.ts')).content, \
+         (await API.read('mcp/everything.d.ts')).content]",
     )
     .await;
     let files = value(&r).as_array().unwrap().clone();
@@ -325,6 +327,7 @@ async fn the_generated_declarations_type_check_against_the_calls_the_tests_make_
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("index.d.ts"), files[0].as_str().unwrap()).unwrap();
     std::fs::write(dir.join("accounting.d.ts"), files[1].as_str().unwrap()).unwrap();
+    std::fs::write(dir.join("everything.d.ts"), files[2].as_str().unwrap()).unwrap();
     std::fs::write(
         dir.join("calls.ts"),
         r#"/// <reference path="./index.d.ts" />
@@ -339,11 +342,22 @@ async function main(): Promise<void> {
   const header: string = api.header;
   const name: string = MCP.accounting.$serverName;
   const root = await MCP.$api();
+  const resources = await MCP.everything.resources.list();
+  const read = await MCP.everything.resources.read({ uri: resources.resources[0].uri });
+  const text: string | undefined = read.contents[0].text;
+  const prompts = await MCP.everything.prompts.list();
+  const got = await MCP.everything.prompts.get({ name: prompts.prompts[0].name, arguments: { city: "Paris" } });
+  const role: string = got.messages[0].role;
+  await MCP.everything.echo({ message: "hi" });
+  // @ts-expect-error: the fixture offers no resources
+  await MCP.accounting.resources.list();
+  // @ts-expect-error: resources.read needs a uri
+  await MCP.everything.resources.read({});
   // @ts-expect-error: customer is required
   await MCP.accounting.listInvoices({});
   // @ts-expect-error: currency is an enum
   await MCP.accounting.listInvoices({ customer: "c", currency: "GBP" });
-  console.log(kind, header, name, root.header);
+  console.log(kind, header, name, root.header, text, role);
 }
 main();
 "#,

@@ -13,6 +13,19 @@ const PRELUDE: &str = "interface McpApiHeader { kind: \"mcp_api\"; scope: \"root
 interface McpToolResult { content: Array<{ type: string; [key: string]: unknown }>; structuredContent?: unknown; isError?: boolean }
 ";
 
+// Only where the server offers them (GA-9); `list` takes no cursor because
+// the namespace fetches the first page the server returns.
+const RESOURCES: &str = "  namespace resources {
+    function list(): Promise<{ resources: Array<{ uri: string; name: string; title?: string; description?: string; mimeType?: string }>; nextCursor?: string }>;
+    function read(input: { uri: string }): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
+  }
+";
+const PROMPTS: &str = "  namespace prompts {
+    function list(): Promise<{ prompts: Array<{ name: string; title?: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>; nextCursor?: string }>;
+    function get(input: { name: string; arguments?: Record<string, string> }): Promise<{ description?: string; messages: Array<{ role: string; content: { type: string; [key: string]: unknown } }> }>;
+  }
+";
+
 fn doc(method: &McpMethod) -> String {
     let mut lines: Vec<String> = method
         .description
@@ -73,6 +86,12 @@ pub fn server_declaration(server: &McpServerTree) -> String {
     out.push_str("  function $api(toolName?: string, options?: { schema?: boolean }): Promise<McpApiHeader>;\n");
     for m in &server.methods {
         out.push_str(&function(m));
+    }
+    if server.resources {
+        out.push_str(RESOURCES);
+    }
+    if server.prompts {
+        out.push_str(PROMPTS);
     }
     out.push_str("}\n");
     out
