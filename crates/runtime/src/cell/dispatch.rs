@@ -112,26 +112,17 @@ impl CellState {
                         }
                     },
                 },
-                Submitted::ResultSave { id, json } => match services::results_scope(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(scope) => {
-                        let task = services::result_save(self.results.clone(), scope, id, json, self.network);
-                        self.spawn_service(id, "resultSave", task);
-                    }
-                },
-                Submitted::ResultLoad { id, result_id } => match services::results_scope(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(scope) => {
-                        let task = services::result_load(self.results.clone(), scope, id, result_id);
-                        self.spawn_service(id, "resultLoad", task);
-                    }
-                },
+                Submitted::ResultSave { id, json } => {
+                    let network = self.network;
+                    settled_inline += self.spawn_results(id, "resultSave", |results, scope| {
+                        services::result_save(results, scope, id, json, network)
+                    });
+                }
+                Submitted::ResultLoad { id, result_id } => {
+                    settled_inline += self.spawn_results(id, "resultLoad", |results, scope| {
+                        services::result_load(results, scope, id, result_id)
+                    });
+                }
                 Submitted::McpCall { id, server, tool, args } => {
                     let hub = self.mcp.clone();
                     let policy = Arc::clone(&self.policy);
@@ -209,16 +200,11 @@ impl CellState {
                     };
                     self.host.settle_now(settlement);
                 }
-                Submitted::ResultDelete { id, result_id } => match services::results_scope(&self.mode) {
-                    Err(refusal) => {
-                        settled_inline += 1;
-                        self.host.settle_now(services::refused(id, refusal));
-                    }
-                    Ok(scope) => {
-                        let task = services::result_delete(self.results.clone(), scope, id, result_id);
-                        self.spawn_service(id, "resultDelete", task);
-                    }
-                },
+                Submitted::ResultDelete { id, result_id } => {
+                    settled_inline += self.spawn_results(id, "resultDelete", |results, scope| {
+                        services::result_delete(results, scope, id, result_id)
+                    });
+                }
             }
         }
         if settled_inline > 0 {
@@ -255,6 +241,30 @@ impl CellState {
 
     /// Runs a session-bound request as a task; its answer comes back as
     /// `HostDone`.
+    /// Runs a results-cache request in the scope the cell's mode allows, or
+    /// refuses it at once (headless and restart-safe cells have no results).
+    /// Returns how many requests settled inline: 1 for a refusal, else 0.
+    fn spawn_results<F>(
+        &mut self,
+        id: u64,
+        method: &str,
+        task: impl FnOnce(codemode_store::ResultsCache, codemode_store::Scope) -> F,
+    ) -> usize
+    where
+        F: std::future::Future<Output = services::Done> + Send + 'static,
+    {
+        match services::results_scope(&self.mode) {
+            Err(refusal) => {
+                self.host.settle_now(services::refused(id, refusal));
+                1
+            }
+            Ok(scope) => {
+                self.spawn_service(id, method, task(self.results.clone(), scope));
+                0
+            }
+        }
+    }
+
     fn spawn_service(
         &mut self,
         id: u64,
