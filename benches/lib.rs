@@ -33,10 +33,11 @@ pub async fn codemode() -> CodeMode {
 
 /// Runs `f` on a worker task (never on the `block_on` thread, whose
 /// wake-ups are much slower) and returns what it measured.
-pub fn on_worker<F, Fut>(rt: &tokio::runtime::Runtime, f: F) -> Duration
+pub fn on_worker<F, Fut, T>(rt: &tokio::runtime::Runtime, f: F) -> T
 where
     F: FnOnce() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = Duration> + Send + 'static,
+    Fut: std::future::Future<Output = T> + Send + 'static,
+    T: Send + 'static,
 {
     rt.block_on(async move { tokio::spawn(f()).await.expect("bench task") })
 }

@@ -40,7 +40,7 @@ fn tail(bytes: &[u8]) -> String {
     trimmed[start_char..].to_owned()
 }
 
-async fn run(config: CommandToolConfig, input: Value) -> Result<ToolOutput, ToolError> {
+pub(crate) async fn run(config: CommandToolConfig, input: Value) -> Result<ToolOutput, ToolError> {
     let name = config.name.clone();
     let program = &config.command[0];
     let mut child = tokio::process::Command::new(program)

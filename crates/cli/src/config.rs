@@ -22,6 +22,63 @@ pub(crate) struct Config {
     pub telemetry: crate::telemetry::TelemetryConfig,
     pub tools: Vec<CommandToolConfig>,
     pub mcp_servers: Vec<McpServerEntry>,
+    /// Paired nodes; present enables them (GA-10).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<NodesSection>,
+}
+
+/// `[nodes]`: the node gateway and its command policy.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct NodesSection {
+    /// Where node hosts connect (`host:port`); none serves no gateway.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<String>,
+    /// Pre-approved pairing tokens (at least 16 characters each).
+    pub tokens: Vec<String>,
+    /// How long one invoke may take, in milliseconds.
+    pub invoke_timeout_ms: Option<u64>,
+    /// Commands allowed on every node without its own entry (`fs.*`
+    /// prefixes work); absent allows every advertised command.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow_commands: Option<Vec<String>>,
+    /// Per node id: the commands allowed on it.
+    pub node_commands: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// The shortest pre-approved token accepted.
+const MIN_TOKEN_CHARS: usize = 16;
+
+impl NodesSection {
+    /// The registry configuration; `on_code` shows each new pairing code.
+    pub(crate) fn to_config(
+        &self,
+        on_code: std::sync::Arc<dyn Fn(&str) + Send + Sync>,
+    ) -> codemode_runtime::NodesConfig {
+        codemode_runtime::NodesConfig {
+            tokens: self.tokens.clone(),
+            commands: codemode_runtime::CommandPolicy {
+                default: self.allow_commands.clone(),
+                per_node: self.node_commands.clone(),
+            },
+            invoke_timeout: Duration::from_millis(self.invoke_timeout_ms.unwrap_or(30_000)),
+            on_code: Some(on_code),
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        if let Some(ms) = self.invoke_timeout_ms
+            && !(1..=600_000).contains(&ms)
+        {
+            bail!("nodes.invoke_timeout_ms = {ms} is out of range: allowed 1..=600000");
+        }
+        for (i, token) in self.tokens.iter().enumerate() {
+            if token.chars().count() < MIN_TOKEN_CHARS {
+                bail!("nodes.tokens[{i}] is too short: use at least {MIN_TOKEN_CHARS} characters");
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `[[mcp_servers]]`: an MCP server run as a child process (stdio).
@@ -198,6 +255,9 @@ impl Config {
     pub(crate) fn parse(text: &str) -> Result<Self> {
         let config: Self = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
         config.limits.to_limits()?;
+        if let Some(nodes) = &config.nodes {
+            nodes.check()?;
+        }
         for (i, server) in config.mcp_servers.iter().enumerate() {
             if server.command.is_empty() == server.url.is_none() {
                 bail!("mcp_servers[{i}] needs exactly one of `command` (a non-empty array) or `url`");

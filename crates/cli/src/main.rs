@@ -3,6 +3,7 @@
 
 mod command_tool;
 mod config;
+mod node_host;
 mod output;
 mod repl;
 mod serve;
@@ -83,6 +84,38 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         limit: usize,
     },
+    /// Run a node host: connect to a gateway (`[nodes] listen` of
+    /// `codemode serve`), pair, and offer `device.status`, `fs.listDir`
+    /// (with --root) and any --command.
+    Node {
+        /// The gateway's address, `ws://HOST:PORT`.
+        #[arg(long)]
+        gateway: String,
+        /// The node's display name.
+        #[arg(long)]
+        name: String,
+        /// The node's stable id (default: from --credentials, else a new
+        /// random one).
+        #[arg(long)]
+        id: Option<String>,
+        /// Offer `fs.listDir` over the directories under DIR.
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// The one-time pairing code the gateway printed.
+        #[arg(long)]
+        code: Option<String>,
+        /// A pre-approved token from the gateway's `[nodes] tokens`.
+        #[arg(long)]
+        token: Option<String>,
+        /// Keep the node's id and secret in FILE, so a restarted node
+        /// reconnects without pairing again.
+        #[arg(long)]
+        credentials: Option<PathBuf>,
+        /// Offer NAME, run as PROGRAM ARGS with the params JSON on stdin and
+        /// its stdout JSON as the result (repeatable).
+        #[arg(long = "command", value_name = "NAME=PROGRAM ARGS")]
+        commands: Vec<String>,
+    },
     /// Configuration commands.
     Config {
         #[command(subcommand)]
@@ -126,7 +159,20 @@ pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Re
         }
         builder = builder.mcp_server(config.call_timeout(std::time::Duration::from_millis(server.call_timeout_ms)));
     }
-    Ok(builder.start().await?)
+    if let Some(nodes) = &config.nodes {
+        let on_code = Arc::new(|code: &str| {
+            eprintln!(
+                "codemode: node pairing code {code} (one use, valid {} minutes): codemode node --code {code} ...",
+                codemode_nodes::CODE_LIFETIME.as_secs() / 60
+            );
+        });
+        builder = builder.nodes(nodes.to_config(on_code), nodes.listen.clone());
+    }
+    let rt = builder.start().await?;
+    if let Some(addr) = rt.node_gateway_addr() {
+        eprintln!("codemode: node gateway listening on ws://{addr}");
+    }
+    Ok(rt)
 }
 
 async fn run(cli: Cli) -> Result<()> {
@@ -138,6 +184,10 @@ async fn run(cli: Cli) -> Result<()> {
         }
         print!("{}", config.to_toml());
         return Ok(());
+    }
+    if let Command::Node { gateway, name, id, root, code, token, credentials, commands } = cli.command {
+        let options = node_host::NodeOptions { gateway, name, id, root, code, token, credentials, commands };
+        return node_host::run(options).await;
     }
     let mut telemetry = telemetry::init(&config.telemetry)?;
     let rt = build_runtime(&config, cli.store).await?;
@@ -170,7 +220,7 @@ async fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Search { query, limit } => search(&rt, &query, limit).await,
-        Command::Config { .. } => Ok(()),
+        Command::Config { .. } | Command::Node { .. } => Ok(()),
     };
     rt.shutdown().await;
     // Exporters flush on their own threads; never block a runtime worker.

@@ -6,6 +6,7 @@ use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::mcp::{McpHub, McpServerConfig};
 use codemode_catalog::policy::{AllowAll, Policy};
 use codemode_catalog::{Catalog, Registry, SearchConfig, SearchHit, Tool, ToolSource, workspace};
+use codemode_nodes::{NodeRegistry, NodesConfig, PairingStore};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
@@ -61,6 +62,7 @@ pub struct CodeModeBuilder {
     store_path: Option<std::path::PathBuf>,
     mcp_servers: Vec<McpServerConfig>,
     policy: Option<Arc<dyn Policy>>,
+    nodes: Option<(NodesConfig, Option<String>)>,
 }
 
 impl CodeModeBuilder {
@@ -99,6 +101,18 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn mcp_server(mut self, config: McpServerConfig) -> Self {
         self.mcp_servers.push(config);
+        self
+    }
+
+    /// Enables paired nodes (GA-10): cells reach them through `nodes`.
+    /// With `listen` (`host:port`, port 0 picks one) the runtime serves the
+    /// node gateway there, so node hosts (`codemode node`) can pair and
+    /// connect. Pairings live in the session store's database, so they
+    /// survive restarts when [`session_store_path`](Self::session_store_path)
+    /// is set.
+    #[must_use]
+    pub fn nodes(mut self, config: NodesConfig, listen: Option<String>) -> Self {
+        self.nodes = Some((config, listen));
         self
     }
 
@@ -149,6 +163,27 @@ impl CodeModeBuilder {
             format!("codemode-store-{instance}"),
         )
         .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        // A policy can hide nodes like any tool.
+        let nodes = match self.nodes {
+            Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
+                let pairings = store.tree("node_pairings").map_err(|e| CodeModeError::Start(e.to_string()))?;
+                let registry = NodeRegistry::start(config, PairingStore::sled(pairings), None)
+                    .await
+                    .map_err(|e| CodeModeError::Start(e.to_string()))?;
+                let addr = match listen {
+                    Some(addr) => match registry.listen(&addr).await {
+                        Ok(bound) => Some(bound),
+                        Err(e) => {
+                            registry.stop();
+                            return Err(CodeModeError::Start(e.to_string()));
+                        }
+                    },
+                    None => None,
+                };
+                Some((registry, addr))
+            }
+            _ => None,
+        };
         let results = ResultsCache::new(
             format!("codemode-results-{instance}"),
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
@@ -161,6 +196,7 @@ impl CodeModeBuilder {
             api_files: Arc::new(vec![results_api_file(results.limits())]),
             metrics: Arc::new(Metrics::default()),
             mcp: McpHub::start(self.mcp_servers, Arc::clone(&policy)).await.map_err(CodeModeError::Start)?,
+            nodes: nodes.as_ref().map(|(registry, _)| registry.clone()),
             policy,
             store,
             results,
@@ -188,6 +224,7 @@ impl CodeModeBuilder {
                 tools: config.tools.clone(),
                 store: config.store.clone(),
                 results: config.results.clone(),
+                nodes,
             }),
         })
     }
@@ -213,6 +250,7 @@ struct Inner {
     tools: Registry,
     store: SessionStore,
     results: ResultsCache,
+    nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)>,
 }
 
 impl Drop for Inner {
@@ -255,7 +293,7 @@ impl CodeMode {
     /// for the same catalog and limits.
     #[must_use]
     pub fn exec_tool_description(&self) -> ExecToolDescriptions {
-        prompt::descriptions(&self.inner.limits, &self.inner.tools)
+        prompt::descriptions(&self.inner.limits, &self.inner.tools, self.inner.nodes.is_some())
     }
 
     /// Starts session `to` with a copy of session `from`'s committed store
@@ -272,6 +310,19 @@ impl CodeMode {
     /// servers' tools as they are at that moment.
     pub async fn mcp_ready(&self, timeout: std::time::Duration) -> bool {
         self.inner.mcp.ready(timeout).await
+    }
+
+    /// The node registry, when nodes are enabled: pairing codes,
+    /// revocation, the paired nodes (GA-10).
+    #[must_use]
+    pub fn node_registry(&self) -> Option<&NodeRegistry> {
+        self.inner.nodes.as_ref().map(|(registry, _)| registry)
+    }
+
+    /// Where the node gateway listens, when it does.
+    #[must_use]
+    pub fn node_gateway_addr(&self) -> Option<std::net::SocketAddr> {
+        self.inner.nodes.as_ref().and_then(|(_, addr)| *addr)
     }
 
     /// The runtime's metrics now: cells by end state, durations, nested

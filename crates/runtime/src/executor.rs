@@ -108,6 +108,8 @@ pub(crate) struct ExecutorConfig {
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub metrics: Arc<Metrics>,
     pub mcp: codemode_catalog::mcp::McpHub,
+    /// The node registry, when the host configured nodes (GA-10).
+    pub nodes: Option<codemode_nodes::NodeRegistry>,
     pub policy: Arc<dyn codemode_catalog::policy::Policy>,
     pub js: JsThreads,
 }
@@ -150,6 +152,9 @@ impl Actor for CellExecutor {
 
     async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
         state.config.mcp.stop();
+        if let Some(nodes) = &state.config.nodes {
+            nodes.stop();
+        }
         for name in [state.config.catalog.name(), state.config.store.name(), state.config.results.name()] {
             if let Some(service) = ractor::registry::where_is(name) {
                 service.stop(None);
@@ -339,6 +344,7 @@ impl ExecutorState {
                 results: config.results.clone(),
                 api_files: Arc::clone(&config.api_files),
                 mcp: config.mcp.clone(),
+                nodes: config.nodes.clone(),
                 policy: Arc::clone(&config.policy),
                 vm,
                 span,

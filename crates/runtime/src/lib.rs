@@ -51,6 +51,7 @@ pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Tel
 pub use codemode_catalog::mcp::{McpServerConfig, McpTransport};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
+pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};

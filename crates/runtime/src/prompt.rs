@@ -36,7 +36,11 @@ const CODE_DESCRIPTION: &str = "JavaScript run as the body of an async function:
 TypeScript types. Use await freely and `return` the final value; a trailing expression yields `null`. Node.js \
 modules, `require`, or `import` are not available: call the enabled tool globals.";
 
-fn exec_description(limits: &Limits, quick_index: &str) -> String {
+/// The hint line for paired nodes; present only when the runtime has them.
+pub(crate) const NODES_HINT: &str =
+    "- nodes: paired Gateway nodes; nodes.list(), (await nodes.get(id)).invoke(command, params)\n";
+
+fn exec_description(limits: &Limits, quick_index: &str, nodes: bool) -> String {
     let timeout = limits.timeout.as_millis();
     let output = limits.max_output_bytes;
     let mut text = format!(
@@ -55,6 +59,9 @@ final value they get {output} bytes of JSON per cell.\n\
 - Each call has a {timeout} ms wall-clock budget per `exec`/`wait`. If tools outlast it, or the cell calls \
 `await yield_control(reason)`, the result is `waiting` with a runId: call wait with that runId to go on.\n"
     );
+    if nodes {
+        text.push_str(NODES_HINT);
+    }
     if !quick_index.is_empty() {
         text.push('\n');
         text.push_str(quick_index);
@@ -64,12 +71,12 @@ final value they get {output} bytes of JSON per cell.\n\
 
 /// The `exec` and `wait` definitions for this catalog and these limits.
 #[must_use]
-pub(crate) fn descriptions(limits: &Limits, tools: &Registry) -> ExecToolDescriptions {
+pub(crate) fn descriptions(limits: &Limits, tools: &Registry, nodes: bool) -> ExecToolDescriptions {
     let quick_index = index::quick_index(tools.entries().iter().map(|e| &e.metadata));
     ExecToolDescriptions {
         exec: ToolDescription {
             name: "exec",
-            description: exec_description(limits, &quick_index),
+            description: exec_description(limits, &quick_index, nodes),
             input_schema: json!({
                 "type": "object",
                 "properties": {
@@ -102,8 +109,10 @@ mod tests {
 
     #[test]
     fn the_description_states_the_rules_and_stays_short_without_an_index() {
-        let d = descriptions(&Limits::default(), &Registry::default());
+        let d = descriptions(&Limits::default(), &Registry::default(), false);
         let text = &d.exec.description;
+        assert!(!text.contains("nodes"), "no nodes hint without a node registry");
+        assert!(descriptions(&Limits::default(), &Registry::default(), true).exec.description.contains(NODES_HINT));
         for needle in [
             "Return the final value",
             "Node.js modules",

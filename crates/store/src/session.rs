@@ -337,6 +337,15 @@ impl SessionStore {
         spawned.map(|_| ()).map_err(|e| StoreError::Io(e.to_string()))
     }
 
+    /// Another tree of the same database, for host state that must survive
+    /// restarts alongside the sessions (the node pairings).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`].
+    pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
+        self.db.open_tree(name).map_err(|e| StoreError::Io(e.to_string()))
+    }
+
     /// The actor's registered name.
     #[must_use]
     pub fn name(&self) -> &str {

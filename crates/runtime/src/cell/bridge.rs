@@ -42,6 +42,12 @@ pub(crate) enum Submitted {
     McpOp { id: u64, server: usize, op: String, args: String },
     /// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
     McpApi { id: u64, server: Option<usize>, method: Option<String>, schema: bool },
+    /// `nodes.list()`.
+    NodesList { id: u64 },
+    /// `nodes.get(idOrName)`.
+    NodesGet { id: u64, query: String },
+    /// A node handle's `invoke(command, params)`: the params' JSON text.
+    NodesInvoke { id: u64, node: String, command: String, params: String },
 }
 
 /// A guest error, as the prelude described it.

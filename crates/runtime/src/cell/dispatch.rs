@@ -200,6 +200,34 @@ impl CellState {
                     };
                     self.host.settle_now(settlement);
                 }
+                Submitted::NodesList { id } => {
+                    settled_inline += 1;
+                    let list = self.nodes.as_ref().map(codemode_nodes::NodeRegistry::list).unwrap_or_default();
+                    // Names and platforms are device-provided text (GA-7.7).
+                    self.network |= !list.is_empty();
+                    let payload = serde_json::to_string(&list).unwrap_or_else(|_| "[]".into());
+                    self.host.settle_now(vm::Settlement { id, ok: true, payload });
+                }
+                Submitted::NodesGet { id, query } => {
+                    settled_inline += 1;
+                    let resolved = match &self.nodes {
+                        Some(nodes) => nodes.resolve(&query),
+                        None => Err("no paired nodes".to_owned()),
+                    };
+                    let settlement = match resolved {
+                        Ok(node) => {
+                            self.network = true;
+                            vm::Settlement { id, ok: true, payload: serde_json::to_string(&node).unwrap_or_default() }
+                        }
+                        Err(message) => node_error(id, &message),
+                    };
+                    self.host.settle_now(settlement);
+                }
+                Submitted::NodesInvoke { id, node, command, params } => {
+                    self.telemetry.call_count += 1;
+                    let task = self.node_invoke(id, node, command, params);
+                    self.spawn_service(id, "nodes", task);
+                }
                 Submitted::ResultDelete { id, result_id } => {
                     settled_inline += self.spawn_results(id, "resultDelete", |results, scope| {
                         services::result_delete(results, scope, id, result_id)
@@ -211,6 +239,56 @@ impl CellState {
             self.release_call_slot(settled_inline);
         }
         None
+    }
+
+    /// One `invoke` through the nested-call path (GA-10.3): the policy hook
+    /// (which may hold it for approval), the registry's command policy and
+    /// timeout, a `host_call` span and call metrics. Dropping the task (the
+    /// cell stopped) cancels the command on the node.
+    fn node_invoke(
+        &self,
+        id: u64,
+        node: String,
+        command: String,
+        params: String,
+    ) -> impl std::future::Future<Output = services::Done> + Send + 'static {
+        let registry = self.nodes.clone();
+        let policy = Arc::clone(&self.policy);
+        let session = match &self.mode {
+            CellMode::Interactive { session, .. } => Some(session.clone()),
+            CellMode::Headless => None,
+        };
+        let span =
+            tracing::info_span!(parent: &self.span, "host_call", tool = %command, source = "nodes", node = %node);
+        let metrics = Arc::clone(&self.metrics);
+        let task = async move {
+            let started = Instant::now();
+            let params: Value = serde_json::from_str(&params).unwrap_or(Value::Null);
+            let call = NestedCall {
+                source: "nodes",
+                server: Some(node.clone()),
+                tool: command.clone(),
+                arguments: params.clone(),
+                session,
+            };
+            let result = match (registry, policy.check(call).await) {
+                (_, Decision::Deny(reason)) => {
+                    Err(format!("nodes.invoke \"{command}\" on node \"{node}\" was denied by policy: {reason}"))
+                }
+                (None, Decision::Allow) => Err(format!("node \"{node}\" is not paired")),
+                (Some(registry), Decision::Allow) => {
+                    registry.invoke(&node, &command, params).await.map_err(|e| e.to_string())
+                }
+            };
+            metrics.call_finished(&command, "nodes", started.elapsed());
+            let settlement = match result {
+                Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
+                Err(message) => node_error(id, &message),
+            };
+            // Device results are content from outside the host (GA-7.7).
+            services::Done::Loaded { settlement, network: true }
+        };
+        tracing::Instrument::instrument(task, span)
     }
 
     /// The virtual files now: the host's, plus one declaration per MCP
@@ -276,5 +354,14 @@ impl CellState {
             let done = task.await;
             let _ = me.send_message(CellMsg::HostDone(id, done));
         });
+    }
+}
+
+/// A failed nodes request as the guest's `Error` (code `node_error`).
+fn node_error(id: u64, message: &str) -> vm::Settlement {
+    vm::Settlement {
+        id,
+        ok: false,
+        payload: serde_json::json!({"name": "Error", "message": message, "code": "node_error"}).to_string(),
     }
 }

@@ -25,6 +25,7 @@ use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
 use codemode_catalog::mcp::McpHub;
 use codemode_catalog::policy::Policy;
 use codemode_catalog::{Catalog, Registry, files};
+use codemode_nodes::NodeRegistry;
 use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
@@ -72,6 +73,7 @@ pub(crate) struct CellArgs {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<files::ApiFile>>,
     pub mcp: McpHub,
+    pub nodes: Option<NodeRegistry>,
     pub policy: Arc<dyn Policy>,
     pub vm: Vm,
     pub span: tracing::Span,
@@ -132,6 +134,8 @@ pub(crate) struct CellState {
     api_files: Arc<Vec<files::ApiFile>>,
     /// The MCP servers.
     mcp: McpHub,
+    /// The paired nodes, when the host configured them (GA-10).
+    nodes: Option<NodeRegistry>,
     /// Sees every nested call before it runs.
     policy: Arc<dyn Policy>,
     /// Store writes not yet committed (GA-7.5).
@@ -198,6 +202,7 @@ impl Actor for CellActor {
             results: args.results,
             api_files: args.api_files,
             mcp: args.mcp,
+            nodes: args.nodes,
             writes: services::WriteBuffer::new(),
             network: false,
             envelope_id: None,

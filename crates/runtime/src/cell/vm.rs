@@ -443,6 +443,26 @@ impl Vm {
                 },
             )?,
         )?;
+        // nodes (GA-10): the prelude has checked the argument types.
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "nodesList",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>| ordinary(&ctx, &b, |id| Submitted::NodesList { id }))?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "nodesGet",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, query: String| {
+                ordinary(&ctx, &b, |id| Submitted::NodesGet { id, query })
+            })?,
+        )?;
+        let b = Arc::clone(&self.bridge);
+        host.set(
+            "nodesInvoke",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, node: String, command: String, params: String| {
+                ordinary(&ctx, &b, |id| Submitted::NodesInvoke { id, node, command, params })
+            })?,
+        )?;
         let b = Arc::clone(&self.bridge);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);

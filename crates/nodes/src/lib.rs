@@ -1,0 +1,117 @@
+//! The node registry of codemode: paired devices that cells reach through
+//! the `nodes` global (GA-10).
+//!
+//! A node host (for example `codemode node`) connects to the gateway over a
+//! WebSocket, says who it is and which commands it offers, and is paired
+//! only after approval: a one-time pairing code the gateway printed, or a
+//! pre-approved token from the gateway's configuration. Pairing issues a
+//! secret the node presents on every reconnect; pairings are kept in a
+//! sled tree, so they survive gateway restarts.
+//!
+//! - [`NodeRegistry`]: the typed handle over the registry actor (one
+//!   connection actor per connected node, linked to it). `list`, `resolve`
+//!   and `invoke` serve cells; `pairing_code`, `revoke` and `pending` serve
+//!   operators.
+//! - [`protocol`]: the JSON frames both sides speak.
+//! - [`PairingStore`]: where pairings persist.
+
+mod connection;
+mod gateway;
+pub mod host;
+mod pairing;
+pub mod protocol;
+mod registry;
+mod resolve;
+
+pub use pairing::{CODE_LIFETIME, Pairing, PairingStore};
+pub use registry::{CodeCallback, CommandPolicy, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
+pub use resolve::{ResolvedNode, resolve};
+
+/// A host-side failure of the node registry.
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    /// The pairing table could not be read or written.
+    #[error("node pairing store failed: {0}")]
+    Store(String),
+    /// The gateway could not listen.
+    #[error("node gateway could not listen on {addr}: {reason}")]
+    Bind {
+        /// The address asked for.
+        addr: String,
+        /// Why.
+        reason: String,
+    },
+    /// The registry actor is not running.
+    #[error("node registry unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Why an `invoke` did not produce a result. The text is what the guest
+/// reads as the error's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvokeError {
+    /// No paired node has this id.
+    #[error("node \"{0}\" is not paired")]
+    NotPaired(String),
+    /// The node is paired but not connected.
+    #[error("node \"{node}\" is not connected (last seen {last_seen}); retry once it reconnects")]
+    NotConnected {
+        /// The node.
+        node: String,
+        /// When it was last connected (RFC 3339-like UTC), or `never`.
+        last_seen: String,
+    },
+    /// `system.run` is reserved for the shell exec tool.
+    #[error("\"system.run\" is reserved for the shell exec tool with a node host; nodes cannot run it")]
+    Reserved,
+    /// The node does not offer the command.
+    #[error("node \"{node}\" does not offer \"{command}\" (it offers: {offered})")]
+    NotOffered {
+        /// The node.
+        node: String,
+        /// The command asked for.
+        command: String,
+        /// What it offers, comma-separated.
+        offered: String,
+    },
+    /// The gateway's command policy does not allow the command on this
+    /// node; it never left the gateway.
+    #[error("command \"{command}\" is not allowed on node \"{node}\" by the gateway's command policy")]
+    Denied {
+        /// The node.
+        node: String,
+        /// The command.
+        command: String,
+    },
+    /// The node went away while the command ran.
+    #[error("node \"{node}\" disconnected while running \"{command}\"; the command's outcome is unknown")]
+    Disconnected {
+        /// The node.
+        node: String,
+        /// The command.
+        command: String,
+    },
+    /// The node did not answer in time; the command was cancelled.
+    #[error("node \"{node}\" did not answer \"{command}\" within {ms} ms; the command was cancelled")]
+    Timeout {
+        /// The node.
+        node: String,
+        /// The command.
+        command: String,
+        /// The timeout.
+        ms: u128,
+    },
+    /// The node ran the command and reported an error.
+    #[error("node \"{node}\" failed \"{command}\": {message}")]
+    Failed {
+        /// The node.
+        node: String,
+        /// The command.
+        command: String,
+        /// The node's message.
+        message: String,
+    },
+    /// The registry is not running.
+    #[error("node registry unavailable")]
+    Unavailable,
+}

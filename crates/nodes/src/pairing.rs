@@ -1,0 +1,184 @@
+//! Pairings: which nodes may connect, kept in a sled tree so they survive
+//! gateway restarts, plus the one-time pairing codes and issued secrets.
+//!
+//! Only a SHA-256 of a node's secret is stored; the node keeps the secret.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::NodeError;
+
+/// One paired node as the gateway remembers it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pairing {
+    /// The node's id.
+    pub id: String,
+    /// Its display name when it last connected.
+    pub name: String,
+    /// Its platform when it last connected.
+    pub platform: String,
+    /// The commands it advertised when it last connected.
+    pub commands: Vec<String>,
+    /// SHA-256 (hex) of the secret issued at pairing.
+    pub secret_sha256: String,
+    /// When it paired (ms since the epoch).
+    pub paired_at_ms: u64,
+    /// When it was last connected (ms since the epoch).
+    pub last_seen_ms: u64,
+}
+
+/// The persistent pairing table.
+#[derive(Clone, Debug)]
+pub struct PairingStore {
+    tree: Option<sled::Tree>,
+}
+
+impl PairingStore {
+    /// Pairings kept in `tree` (survive restarts).
+    #[must_use]
+    pub fn sled(tree: sled::Tree) -> Self {
+        Self { tree: Some(tree) }
+    }
+
+    /// Pairings kept in memory only (lost when the process ends).
+    #[must_use]
+    pub fn memory() -> Self {
+        Self { tree: None }
+    }
+
+    /// Every stored pairing. A record that cannot be read is skipped with
+    /// a warning rather than refusing every node.
+    ///
+    /// # Errors
+    /// [`NodeError::Store`] when the tree cannot be read.
+    pub fn load(&self) -> Result<Vec<Pairing>, NodeError> {
+        let Some(tree) = &self.tree else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        for entry in tree {
+            let (key, value) = entry.map_err(|e| NodeError::Store(e.to_string()))?;
+            match serde_json::from_slice::<Pairing>(&value) {
+                Ok(p) => out.push(p),
+                Err(e) => tracing::warn!(key = %String::from_utf8_lossy(&key), "unreadable node pairing skipped: {e}"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Writes `pairing` durably.
+    ///
+    /// # Errors
+    /// [`NodeError::Store`].
+    pub fn save(&self, pairing: &Pairing) -> Result<(), NodeError> {
+        let Some(tree) = &self.tree else { return Ok(()) };
+        let bytes = serde_json::to_vec(pairing).map_err(|e| NodeError::Store(e.to_string()))?;
+        tree.insert(pairing.id.as_bytes(), bytes).map_err(|e| NodeError::Store(e.to_string()))?;
+        tree.flush().map_err(|e| NodeError::Store(e.to_string()))?;
+        Ok(())
+    }
+
+    /// Forgets `id` durably.
+    ///
+    /// # Errors
+    /// [`NodeError::Store`].
+    pub fn remove(&self, id: &str) -> Result<(), NodeError> {
+        let Some(tree) = &self.tree else { return Ok(()) };
+        tree.remove(id.as_bytes()).map_err(|e| NodeError::Store(e.to_string()))?;
+        tree.flush().map_err(|e| NodeError::Store(e.to_string()))?;
+        Ok(())
+    }
+}
+
+/// Milliseconds since the epoch.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// SHA-256 of `text`, hex.
+pub(crate) fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    // An OS without randomness cannot pair safely; all-zero bytes would
+    // make guessable codes, so fall back to the clock mixed through SHA-256.
+    if getrandom::fill(&mut bytes).is_err() {
+        let digest = Sha256::digest(format!("{:?}{}", SystemTime::now(), std::process::id()).as_bytes());
+        for (b, d) in bytes.iter_mut().zip(digest.iter().cycle()) {
+            *b = *d;
+        }
+    }
+    bytes
+}
+
+/// A new node secret: 32 random bytes, hex.
+pub(crate) fn new_secret() -> String {
+    random_bytes::<32>().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Letters and digits that cannot be confused when read aloud or typed.
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// A one-time pairing code such as `K7QM-2XRD` (40 bits).
+pub(crate) fn new_code() -> String {
+    let bytes = random_bytes::<8>();
+    let chars: String = bytes.iter().map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char).collect();
+    format!("{}-{}", &chars[..4], &chars[4..])
+}
+
+/// Normalises a typed code: case and separators do not matter.
+pub(crate) fn normalise_code(code: &str) -> String {
+    code.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_uppercase()).collect()
+}
+
+/// How long a pairing code stays valid.
+pub const CODE_LIFETIME: Duration = Duration::from_secs(600);
+
+/// Compares secrets in constant time.
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_two_groups_of_four_unambiguous_characters_and_typing_is_forgiving() {
+        let code = new_code();
+        assert_eq!(code.len(), 9);
+        assert_eq!(&code[4..5], "-");
+        assert!(code.chars().filter(|c| *c != '-').all(|c| CODE_ALPHABET.contains(&(c as u8))));
+        assert_eq!(normalise_code(&code.to_lowercase().replace('-', " ")), code.replace('-', ""));
+    }
+
+    #[test]
+    fn pairings_survive_reopening_the_database() {
+        let dir = std::env::temp_dir().join(format!("codemode-pairings-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let pairing = Pairing {
+            id: "n1".into(),
+            name: "Laptop".into(),
+            platform: "linux".into(),
+            commands: vec!["device.status".into()],
+            secret_sha256: sha256_hex("s"),
+            paired_at_ms: 1,
+            last_seen_ms: 2,
+        };
+        {
+            let db = sled::open(&dir).unwrap();
+            PairingStore::sled(db.open_tree("pairings").unwrap()).save(&pairing).unwrap();
+        }
+        let db = sled::open(&dir).unwrap();
+        let store = PairingStore::sled(db.open_tree("pairings").unwrap());
+        assert_eq!(store.load().unwrap(), vec![pairing]);
+        store.remove("n1").unwrap();
+        assert!(store.load().unwrap().is_empty());
+        drop(store);
+        drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

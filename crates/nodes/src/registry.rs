@@ -1,0 +1,634 @@
+//! The registry actor and its [`NodeRegistry`] handle.
+//!
+//! The actor owns the pairings, the connection actors (linked to it, so a
+//! closed socket reaches it as a supervision event) and the current
+//! pairing code. Cells read a snapshot it publishes after every change —
+//! `nodes.list()` and `nodes.get()` are answered without a mailbox hop, and
+//! `invoke` goes straight to the node's connection actor.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::connection::{ConnArgs, ConnMsg, Connection, Socket};
+use crate::pairing::{self, CODE_LIFETIME, Pairing, PairingStore};
+use crate::protocol::{Credentials, GatewayFrame, RESERVED_EXEC_COMMAND};
+use crate::resolve::{ResolvedNode, resolve};
+use crate::{InvokeError, NodeError};
+
+/// Which commands each node may run, decided at the gateway: a command a
+/// node advertises but the policy does not allow never leaves the gateway.
+///
+/// An entry is a command name, or a prefix ending in `.*` (`fs.*`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandPolicy {
+    /// Commands allowed on nodes without their own entry; `None` allows
+    /// every advertised command.
+    pub default: Option<Vec<String>>,
+    /// Per node id: the commands allowed on that node.
+    pub per_node: BTreeMap<String, Vec<String>>,
+}
+
+impl CommandPolicy {
+    /// Whether `command` may run on `node`.
+    #[must_use]
+    pub fn allows(&self, node: &str, command: &str) -> bool {
+        let matches = |list: &Vec<String>| {
+            list.iter().any(|p| match p.strip_suffix('*') {
+                Some(prefix) if prefix.ends_with('.') => command.starts_with(prefix),
+                _ => p == command,
+            })
+        };
+        match self.per_node.get(node).or(self.default.as_ref()) {
+            Some(list) => matches(list),
+            None => true,
+        }
+    }
+}
+
+/// Shows a new pairing code to the operator.
+pub type CodeCallback = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How the registry behaves.
+#[derive(Clone)]
+pub struct NodesConfig {
+    /// Pre-approved tokens: a node presenting one pairs without a code.
+    pub tokens: Vec<String>,
+    /// The command policy.
+    pub commands: CommandPolicy,
+    /// How long one `invoke` may take before it is cancelled.
+    pub invoke_timeout: Duration,
+    /// Called with each new pairing code (at start and after one is used
+    /// or expires), so the operator can read it.
+    pub on_code: Option<CodeCallback>,
+}
+
+impl std::fmt::Debug for NodesConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodesConfig")
+            .field("tokens", &self.tokens.len())
+            .field("commands", &self.commands)
+            .field("invoke_timeout", &self.invoke_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for NodesConfig {
+    fn default() -> Self {
+        Self {
+            tokens: Vec::new(),
+            commands: CommandPolicy::default(),
+            invoke_timeout: Duration::from_secs(30),
+            on_code: None,
+        }
+    }
+}
+
+/// A paired node as cells see it (`nodes.list()`, GA-10.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeInfo {
+    /// The node's id.
+    pub id: String,
+    /// Its display name (its id when it gave none).
+    pub name: String,
+    /// Its platform.
+    pub platform: String,
+    /// Whether it is connected now.
+    pub connected: bool,
+    /// The commands it advertises that the policy allows.
+    pub commands: Vec<String>,
+    /// When it was last connected (ms since the epoch); not shown to cells.
+    #[serde(skip)]
+    pub last_seen_ms: Option<u64>,
+}
+
+/// A node that asked to pair without valid credentials.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingNode {
+    /// The id it presented.
+    pub id: String,
+    /// The name it presented.
+    pub name: String,
+    /// Its platform.
+    pub platform: String,
+    /// Why it was refused.
+    pub reason: String,
+}
+
+#[derive(Default)]
+struct View {
+    paired: Vec<NodeInfo>,
+    unpaired: Vec<String>,
+    connections: HashMap<String, ActorRef<ConnMsg>>,
+    advertised: HashMap<String, Vec<String>>,
+}
+
+/// The hello of a node, as the gateway read it.
+pub(crate) struct Hello {
+    pub id: String,
+    pub name: String,
+    pub platform: String,
+    pub commands: Vec<String>,
+    pub credentials: Credentials,
+}
+
+pub(crate) enum RegistryMsg {
+    Connect { hello: Hello, socket: Box<Socket> },
+    IssueCode(RpcReplyPort<String>),
+    Revoke(String, RpcReplyPort<Result<bool, NodeError>>),
+    Pending(RpcReplyPort<Vec<PendingNode>>),
+}
+
+struct Code {
+    normalised: String,
+    expires: Instant,
+}
+
+struct RegistryState {
+    config: Arc<NodesConfig>,
+    store: PairingStore,
+    pairings: BTreeMap<String, Pairing>,
+    connections: HashMap<String, ActorRef<ConnMsg>>,
+    pending: BTreeMap<String, PendingNode>,
+    code: Option<Code>,
+    view: Arc<RwLock<Arc<View>>>,
+}
+
+struct RegistryActor;
+
+/// Bounds on what a node may present.
+const MAX_ID_CHARS: usize = 128;
+const MAX_COMMANDS: usize = 256;
+
+fn check_hello(hello: &Hello) -> Result<(), String> {
+    let bad = |s: &str| s.is_empty() || s.chars().count() > MAX_ID_CHARS || s.chars().any(char::is_control);
+    if bad(&hello.id) {
+        return Err(format!("node id must be 1–{MAX_ID_CHARS} characters without control characters"));
+    }
+    if hello.name.chars().count() > MAX_ID_CHARS || hello.name.chars().any(char::is_control) {
+        return Err(format!("node name must be at most {MAX_ID_CHARS} characters without control characters"));
+    }
+    if hello.commands.len() > MAX_COMMANDS || hello.commands.iter().any(|c| bad(c)) {
+        return Err(format!("a node advertises at most {MAX_COMMANDS} commands of 1–{MAX_ID_CHARS} characters"));
+    }
+    Ok(())
+}
+
+impl RegistryState {
+    fn publish(&self) {
+        let mut view = View::default();
+        for p in self.pairings.values() {
+            let connected = self.connections.contains_key(&p.id);
+            let commands: Vec<String> = p
+                .commands
+                .iter()
+                .filter(|c| c.as_str() != RESERVED_EXEC_COMMAND && self.config.commands.allows(&p.id, c))
+                .cloned()
+                .collect();
+            let name = if p.name.trim().is_empty() { p.id.clone() } else { p.name.trim().to_owned() };
+            view.paired.push(NodeInfo {
+                id: p.id.clone(),
+                name,
+                platform: p.platform.clone(),
+                connected,
+                commands,
+                last_seen_ms: Some(p.last_seen_ms),
+            });
+            view.advertised.insert(p.id.clone(), p.commands.clone());
+        }
+        view.unpaired = self.pending.keys().filter(|id| !self.pairings.contains_key(*id)).cloned().collect();
+        view.connections = self.connections.clone();
+        let mut slot = self.view.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *slot = Arc::new(view);
+    }
+
+    fn new_code(&mut self) {
+        let code = pairing::new_code();
+        self.code = Some(Code { normalised: pairing::normalise_code(&code), expires: Instant::now() + CODE_LIFETIME });
+        if let Some(on_code) = &self.config.on_code {
+            on_code(&code);
+        }
+    }
+
+    /// Decides a hello: `Ok(Some(secret))` pairs now, `Ok(None)` is a
+    /// known node reconnecting, `Err` refuses.
+    fn admit(&mut self, hello: &Hello) -> Result<Option<String>, String> {
+        check_hello(hello)?;
+        let creds = &hello.credentials;
+        if let (Some(p), Some(secret)) = (self.pairings.get(&hello.id), &creds.secret)
+            && pairing::same(&p.secret_sha256, &pairing::sha256_hex(secret))
+        {
+            return Ok(None);
+        }
+        if let Some(token) = &creds.token {
+            if self.config.tokens.iter().any(|t| pairing::same(t, token)) {
+                return Ok(Some(pairing::new_secret()));
+            }
+            return Err("the pairing token is not one the gateway accepts".to_owned());
+        }
+        if let Some(code) = &creds.code {
+            let valid = match &self.code {
+                Some(c) if c.expires < Instant::now() => {
+                    self.new_code();
+                    return Err("the pairing code expired; use the new code the gateway printed".to_owned());
+                }
+                Some(c) => pairing::same(&c.normalised, &pairing::normalise_code(code)),
+                None => false,
+            };
+            if valid {
+                // One use: the next node needs the next code.
+                self.new_code();
+                return Ok(Some(pairing::new_secret()));
+            }
+            return Err("the pairing code is not valid (codes are one-time; use the latest code the gateway printed)"
+                .to_owned());
+        }
+        if self.pairings.contains_key(&hello.id) {
+            return Err(format!(
+                "node \"{}\" is paired with other credentials; present its secret, or pair again with a new code",
+                hello.id
+            ));
+        }
+        Err(format!(
+            "node \"{}\" is not paired: start it with --code <the pairing code the gateway printed> or --token <a token from the gateway's [nodes] configuration>",
+            hello.id
+        ))
+    }
+
+    async fn connect(&mut self, myself: &ActorRef<RegistryMsg>, hello: Hello, socket: Socket) {
+        let secret = match self.admit(&hello) {
+            Ok(secret) => secret,
+            Err(reason) => {
+                tracing::warn!(node = %hello.id, "node refused: {reason}");
+                self.pending.insert(
+                    hello.id.clone(),
+                    PendingNode { id: hello.id, name: hello.name, platform: hello.platform, reason: reason.clone() },
+                );
+                self.publish();
+                tokio::spawn(crate::gateway::refuse(socket, reason));
+                return;
+            }
+        };
+        let now = pairing::now_ms();
+        let previous = self.pairings.get(&hello.id);
+        let record = Pairing {
+            id: hello.id.clone(),
+            name: hello.name.clone(),
+            platform: hello.platform.clone(),
+            commands: hello.commands.clone(),
+            secret_sha256: match (&secret, previous) {
+                (Some(s), _) => pairing::sha256_hex(s),
+                (None, Some(p)) => p.secret_sha256.clone(),
+                (None, None) => return,
+            },
+            paired_at_ms: match (&secret, previous) {
+                (None, Some(p)) => p.paired_at_ms,
+                _ => now,
+            },
+            last_seen_ms: now,
+        };
+        if let Err(e) = self.store.save(&record) {
+            tracing::error!(node = %hello.id, "{e}");
+            tokio::spawn(crate::gateway::refuse(
+                socket,
+                "the gateway could not record the pairing; retry later".into(),
+            ));
+            return;
+        }
+        if secret.is_some() {
+            tracing::info!(node = %hello.id, name = %hello.name, "node paired");
+        }
+        self.pending.remove(&hello.id);
+        self.pairings.insert(hello.id.clone(), record);
+        // A reconnect replaces a connection the node has abandoned.
+        if let Some(old) = self.connections.remove(&hello.id) {
+            old.stop(Some("replaced by a new connection".into()));
+        }
+        let args = ConnArgs { node: hello.id.clone(), socket, welcome: GatewayFrame::Welcome { secret } };
+        // Spawning waits only for the welcome frame to be written to a fresh
+        // socket (it fits the kernel buffer), so the mailbox does not stall.
+        match Actor::spawn_linked(None, Connection, args, myself.get_cell()).await {
+            Ok((conn, _)) => {
+                self.connections.insert(hello.id, conn);
+            }
+            Err(e) => tracing::warn!(node = %hello.id, "node connection failed to start: {e}"),
+        }
+        self.publish();
+    }
+
+    /// A connection actor ended: its node is disconnected from now on.
+    fn disconnected(&mut self, actor: &ActorCell) {
+        let Some(id) = self.connections.iter().find(|(_, c)| c.get_id() == actor.get_id()).map(|(id, _)| id.clone())
+        else {
+            return;
+        };
+        self.connections.remove(&id);
+        if let Some(p) = self.pairings.get_mut(&id) {
+            p.last_seen_ms = pairing::now_ms();
+            if let Err(e) = self.store.save(p) {
+                tracing::warn!(node = %id, "{e}");
+            }
+        }
+        self.publish();
+    }
+}
+
+impl Actor for RegistryActor {
+    type Msg = RegistryMsg;
+    type State = RegistryState;
+    type Arguments = (Arc<NodesConfig>, PairingStore, Arc<RwLock<Arc<View>>>);
+
+    async fn pre_start(
+        &self,
+        _myself: ActorRef<RegistryMsg>,
+        (config, store, view): Self::Arguments,
+    ) -> Result<RegistryState, ActorProcessingErr> {
+        let pairings = store.load()?.into_iter().map(|p| (p.id.clone(), p)).collect();
+        let mut state = RegistryState {
+            config,
+            store,
+            pairings,
+            connections: HashMap::new(),
+            pending: BTreeMap::new(),
+            code: None,
+            view,
+        };
+        if state.config.on_code.is_some() {
+            state.new_code();
+        }
+        state.publish();
+        Ok(state)
+    }
+
+    async fn handle(
+        &self,
+        myself: ActorRef<RegistryMsg>,
+        msg: RegistryMsg,
+        state: &mut RegistryState,
+    ) -> Result<(), ActorProcessingErr> {
+        match msg {
+            RegistryMsg::Connect { hello, socket } => state.connect(&myself, hello, *socket).await,
+            RegistryMsg::IssueCode(reply) => {
+                let code = pairing::new_code();
+                state.code =
+                    Some(Code { normalised: pairing::normalise_code(&code), expires: Instant::now() + CODE_LIFETIME });
+                let _ = reply.send(code);
+            }
+            RegistryMsg::Revoke(id, reply) => {
+                let known = state.pairings.remove(&id).is_some();
+                let result = if known { state.store.remove(&id).map(|()| true) } else { Ok(false) };
+                if let Some(conn) = state.connections.remove(&id) {
+                    conn.stop(Some("pairing revoked".into()));
+                }
+                if known {
+                    state.pending.insert(
+                        id.clone(),
+                        PendingNode { id, name: String::new(), platform: String::new(), reason: "revoked".into() },
+                    );
+                }
+                state.publish();
+                let _ = reply.send(result);
+            }
+            RegistryMsg::Pending(reply) => {
+                let _ = reply.send(state.pending.values().cloned().collect());
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle_supervisor_evt(
+        &self,
+        _myself: ActorRef<RegistryMsg>,
+        event: SupervisionEvent,
+        state: &mut RegistryState,
+    ) -> Result<(), ActorProcessingErr> {
+        // A connection's end concerns its node alone; never stop the registry.
+        match event {
+            SupervisionEvent::ActorTerminated(cell, _, _) | SupervisionEvent::ActorFailed(cell, _) => {
+                state.disconnected(&cell);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The typed handle to the node registry.
+#[derive(Clone)]
+pub struct NodeRegistry {
+    actor: ActorRef<RegistryMsg>,
+    view: Arc<RwLock<Arc<View>>>,
+    config: Arc<NodesConfig>,
+    calls: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for NodeRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeRegistry").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+/// Stops waiting for an invoke: tells the node to cancel unless it answered.
+struct CancelOnDrop<'a> {
+    conn: &'a ActorRef<ConnMsg>,
+    call_id: u64,
+    armed: bool,
+}
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = self.conn.send_message(ConnMsg::Cancel(self.call_id));
+        }
+    }
+}
+
+impl NodeRegistry {
+    /// Starts the registry with the pairings in `store`, linked to
+    /// `supervisor` when given.
+    ///
+    /// # Errors
+    /// [`NodeError::Store`] when the pairings cannot be read, or
+    /// [`NodeError::Unavailable`] when the actor cannot start.
+    pub async fn start(
+        config: NodesConfig,
+        store: PairingStore,
+        supervisor: Option<ActorCell>,
+    ) -> Result<Self, NodeError> {
+        store.load()?;
+        let config = Arc::new(config);
+        let view = Arc::new(RwLock::new(Arc::new(View::default())));
+        let args = (Arc::clone(&config), store, Arc::clone(&view));
+        let spawned = match supervisor {
+            Some(s) => Actor::spawn_linked(None, RegistryActor, args, s).await,
+            None => Actor::spawn(None, RegistryActor, args).await,
+        };
+        let (actor, _) = spawned.map_err(|e| NodeError::Unavailable(e.to_string()))?;
+        Ok(Self { actor, view, config, calls: Arc::new(AtomicU64::new(1)) })
+    }
+
+    /// Listens for node hosts on `addr` (`host:port`; port 0 picks one) and
+    /// returns the address bound.
+    ///
+    /// # Errors
+    /// [`NodeError::Bind`].
+    pub async fn listen(&self, addr: &str) -> Result<std::net::SocketAddr, NodeError> {
+        crate::gateway::listen(addr, self.actor.clone()).await
+    }
+
+    fn view(&self) -> Arc<View> {
+        Arc::clone(&self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// The paired nodes, by id (GA-10.1).
+    #[must_use]
+    pub fn list(&self) -> Vec<NodeInfo> {
+        self.view().paired.clone()
+    }
+
+    /// Resolves an id or display name among the paired nodes (GA-10.2).
+    ///
+    /// # Errors
+    /// The guest-facing message of [`resolve`].
+    pub fn resolve(&self, id_or_name: &str) -> Result<ResolvedNode, String> {
+        let view = self.view();
+        resolve(&view.paired, &view.unpaired, id_or_name)
+    }
+
+    /// Runs `command` on node `id` with `params` and returns its result,
+    /// after the command policy allowed it. Dropping the future cancels the
+    /// command on the node (GA-10.3).
+    ///
+    /// # Errors
+    /// [`InvokeError`], naming what went wrong.
+    pub async fn invoke(&self, id: &str, command: &str, params: Value) -> Result<Value, InvokeError> {
+        let view = self.view();
+        let Some(node) = view.paired.iter().find(|n| n.id == id) else {
+            return Err(InvokeError::NotPaired(id.to_owned()));
+        };
+        if command == RESERVED_EXEC_COMMAND {
+            return Err(InvokeError::Reserved);
+        }
+        let advertised = view.advertised.get(id).map(Vec::as_slice).unwrap_or_default();
+        if !advertised.iter().any(|c| c == command) {
+            return Err(InvokeError::NotOffered {
+                node: id.to_owned(),
+                command: command.to_owned(),
+                offered: if node.commands.is_empty() { "nothing".to_owned() } else { node.commands.join(", ") },
+            });
+        }
+        if !self.config.commands.allows(id, command) {
+            return Err(InvokeError::Denied { node: id.to_owned(), command: command.to_owned() });
+        }
+        let Some(conn) = view.connections.get(id) else {
+            return Err(InvokeError::NotConnected { node: id.to_owned(), last_seen: last_seen(node.last_seen_ms) });
+        };
+        let call_id = self.calls.fetch_add(1, Ordering::Relaxed);
+        let mut guard = CancelOnDrop { conn, call_id, armed: true };
+        let timeout = self.config.invoke_timeout;
+        let result = conn
+            .call(|reply| ConnMsg::Invoke { call_id, command: command.to_owned(), params, reply }, Some(timeout))
+            .await;
+        let (node, command) = (id.to_owned(), command.to_owned());
+        match result {
+            Ok(ractor::rpc::CallResult::Success(answer)) => {
+                guard.armed = false;
+                answer.map_err(|message| InvokeError::Failed { node, command, message })
+            }
+            Ok(ractor::rpc::CallResult::Timeout) => {
+                Err(InvokeError::Timeout { node, command, ms: timeout.as_millis() })
+            }
+            Ok(ractor::rpc::CallResult::SenderError) | Err(_) => {
+                guard.armed = false;
+                Err(InvokeError::Disconnected { node, command })
+            }
+        }
+    }
+
+    /// Issues a fresh one-time pairing code (valid for [`CODE_LIFETIME`]);
+    /// it replaces the previous one.
+    ///
+    /// # Errors
+    /// [`NodeError::Unavailable`].
+    pub async fn pairing_code(&self) -> Result<String, NodeError> {
+        ractor::call!(self.actor, RegistryMsg::IssueCode).map_err(|e| NodeError::Unavailable(e.to_string()))
+    }
+
+    /// Forgets a pairing and disconnects the node; it is refused until it
+    /// pairs again. Returns whether the node was paired.
+    ///
+    /// # Errors
+    /// [`NodeError`].
+    pub async fn revoke(&self, id: &str) -> Result<bool, NodeError> {
+        ractor::call!(self.actor, RegistryMsg::Revoke, id.to_owned())
+            .map_err(|e| NodeError::Unavailable(e.to_string()))?
+    }
+
+    /// Nodes that asked to pair and were refused, with the reason.
+    ///
+    /// # Errors
+    /// [`NodeError::Unavailable`].
+    pub async fn pending(&self) -> Result<Vec<PendingNode>, NodeError> {
+        ractor::call!(self.actor, RegistryMsg::Pending).map_err(|e| NodeError::Unavailable(e.to_string()))
+    }
+
+    /// Stops the registry and every connection.
+    pub fn stop(&self) {
+        self.actor.stop(None);
+    }
+}
+
+/// `last_seen_ms` as UTC text.
+fn last_seen(ms: Option<u64>) -> String {
+    let Some(ms) = ms else { return "never".to_owned() };
+    let secs = ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+/// algorithm), to avoid a date crate for one message.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_policy_allows_per_node_lists_prefixes_and_a_default() {
+        let mut policy = CommandPolicy::default();
+        assert!(policy.allows("a", "anything"), "no policy allows every advertised command");
+        policy.default = Some(vec!["device.status".into(), "fs.*".into()]);
+        policy.per_node.insert("locked".into(), vec![]);
+        assert!(policy.allows("a", "fs.listDir"));
+        assert!(policy.allows("a", "device.status"));
+        assert!(!policy.allows("a", "camera.snap"));
+        assert!(!policy.allows("a", "fsx.read"));
+        assert!(!policy.allows("locked", "device.status"));
+    }
+
+    #[test]
+    fn last_seen_is_shown_as_utc() {
+        assert_eq!(last_seen(Some(0)), "1970-01-01T00:00:00Z");
+        assert_eq!(last_seen(Some(1_795_000_000_000)), "2026-11-18T11:06:40Z");
+        assert_eq!(last_seen(None), "never");
+    }
+}
