@@ -91,6 +91,20 @@ async fn node_and_browser_globals_are_undefined_and_host_hooks_unreachable() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lazily_loaded_globals_ignore_guest_patches_and_can_be_replaced_ga_4_1_ga_3() {
+    let rt = runtime().await;
+    // console, TextEncoder, catalog and nodes load on first use; their
+    // internals were captured before guest code ran.
+    let r = exec(
+        &rt,
+        "JSON.stringify = () => 'patched'; Object.freeze = (o) => o; Array.isArray = () => false;          console.log({a: [1]}); const frozen = Object.isFrozen(console);          const d = Object.getOwnPropertyDescriptor(globalThis, 'console');          const bytes = new TextEncoder().encode('é').length;          TextDecoder = 'replaced';          return [frozen, 'value' in d, d.enumerable, bytes, TextDecoder, typeof catalog.search, typeof nodes.get]",
+    )
+    .await;
+    assert_eq!(value(&r), &json!([true, true, false, 2, "replaced", "function", "function"]));
+    assert_eq!(r.output().entries(), Some(&[codemode_runtime::OutputEntry::text("{\"a\":[1]}")][..]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn empty_code_and_overlong_titles_are_refused() {
     let rt = runtime().await;
     let reply = reply(&rt);

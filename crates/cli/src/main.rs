@@ -1,6 +1,7 @@
 //! `codemode`: run code-mode cells from the command line, or serve them to
 //! any MCP client.
 
+mod bench;
 mod command_tool;
 mod config;
 mod node_host;
@@ -116,6 +117,46 @@ enum Command {
         #[arg(long = "command", value_name = "NAME=PROGRAM ARGS")]
         commands: Vec<String>,
     },
+    /// Measure the reference benchmark's scenarios (trivial cell, 100
+    /// sequential and concurrent tool calls, yield + wait, RSS per parked
+    /// cell, first exec in a fresh process, throughput); `--compare` runs
+    /// the reference benchmark too and prints the ratios.
+    Bench {
+        /// Measured runs per scenario.
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+        /// Warm-up runs per scenario.
+        #[arg(long, default_value_t = 20)]
+        warmup: usize,
+        /// Parked-cell counts for the RSS scenario.
+        #[arg(long, default_value = "32,1000,10000")]
+        parked: String,
+        /// Fresh processes spawned for the first-exec scenario.
+        #[arg(long, default_value_t = 20)]
+        cold_runs: usize,
+        /// How long the throughput scenario runs, in milliseconds.
+        #[arg(long, default_value_t = 3000)]
+        throughput_ms: u64,
+        /// Also write the report as JSON to FILE.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Run the reference benchmark too (needs NODE24 and
+        /// OPENCLAW_PROJECT from the oracle's setup.sh) and print ratios.
+        #[arg(long)]
+        compare: bool,
+        /// Compare with this saved reference report (`bench.mjs --json
+        /// FILE`) instead of running the reference.
+        #[arg(long)]
+        reference_json: Option<PathBuf>,
+        /// The reference-oracle directory (default
+        /// $CODEMODE_REFERENCE_ORACLE, else ../shared/reference-oracle).
+        #[arg(long)]
+        oracle: Option<PathBuf>,
+        /// Run only these scenarios (comma-separated): trivial,
+        /// trivial_idle, seq100, par100, yield, parked, cold, throughput.
+        #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(bench::SCENARIOS))]
+        only: Vec<String>,
+    },
     /// Configuration commands.
     Config {
         #[command(subcommand)]
@@ -189,6 +230,33 @@ async fn run(cli: Cli) -> Result<()> {
         let options = node_host::NodeOptions { gateway, name, id, root, code, token, credentials, commands };
         return node_host::run(options).await;
     }
+    if let Command::Bench {
+        runs,
+        warmup,
+        parked,
+        cold_runs,
+        throughput_ms,
+        json,
+        compare,
+        reference_json,
+        oracle,
+        only,
+    } = cli.command
+    {
+        let options = bench::BenchOptions {
+            runs,
+            warmup,
+            parked: bench::parse_counts(&parked)?,
+            cold_runs,
+            throughput_ms,
+            json,
+            compare,
+            reference_json,
+            oracle: oracle.unwrap_or_else(bench::default_oracle),
+            only,
+        };
+        return bench::run(options).await;
+    }
     let mut telemetry = telemetry::init(&config.telemetry)?;
     let rt = build_runtime(&config, cli.store).await?;
     // MCP servers connect in the background; give them a moment so the
@@ -220,7 +288,7 @@ async fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Search { query, limit } => search(&rt, &query, limit).await,
-        Command::Config { .. } | Command::Node { .. } => Ok(()),
+        Command::Config { .. } | Command::Node { .. } | Command::Bench { .. } => Ok(()),
     };
     rt.shutdown().await;
     // Exporters flush on their own threads; never block a runtime worker.

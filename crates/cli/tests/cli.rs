@@ -480,3 +480,44 @@ fn configured_mcp_servers_are_reachable_from_exec() {
     let line: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(line["value"].as_str().unwrap_or_default().contains("42"), "{line}");
 }
+
+#[test]
+fn bench_runs_every_scenario_and_writes_a_json_report() {
+    let dir = temp_store("bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("report.json");
+    let out = codemode()
+        .current_dir(&dir)
+        .args(["bench", "--runs", "3", "--warmup", "1", "--parked", "2,3", "--cold-runs", "1"])
+        .args(["--throughput-ms", "50", "--json"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    for row in [
+        "1 trivial cell",
+        "2 100 sequential",
+        "3 100 noop calls",
+        "4 yield_control + wait",
+        "5 parked x2",
+        "5 parked x3",
+    ] {
+        assert!(stdout.contains(row), "missing {row:?} in\n{stdout}");
+    }
+    assert!(stdout.contains("6 first exec, fresh process") && stdout.contains("7 throughput"), "{stdout}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["trivial"]["n"], 3);
+    assert_eq!(json["parked"][1]["count"], 3);
+    assert_eq!(json["coldFirstExecMs"]["n"], 1);
+    assert!(json["throughput"]["cells"].as_u64().unwrap() > 0);
+    // --compare without the reference installed says what to do.
+    let out = codemode()
+        .env_remove("NODE24")
+        .args(["bench", "--runs", "1", "--warmup", "0", "--only", "trivial", "--compare"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--compare needs NODE24 and OPENCLAW_PROJECT"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,6 +12,11 @@ use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
 
 use crate::cell::CellMode;
+use crate::cell::spare::{EnginePool, Recipe};
+
+/// Prepared engines kept ready per runtime: enough for a burst of cells
+/// while the factory catches up; each holds about 200 KiB.
+const SPARE_ENGINES: usize = 2;
 use crate::error::CodeModeError;
 use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg, new_run_id, start_catalog};
 use crate::jsthreads::JsThreads;
@@ -188,6 +193,9 @@ impl CodeModeBuilder {
             format!("codemode-results-{instance}"),
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
         );
+        let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await.map_err(CodeModeError::Start)?;
+        let recipe = Recipe { limits: Arc::clone(&limits), tools: tools.clone(), mcp: mcp.clone() };
+        let engines = EnginePool::start(recipe, SPARE_ENGINES).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let config = Arc::new(ExecutorConfig {
             limits: Arc::clone(&limits),
             tools,
@@ -195,7 +203,8 @@ impl CodeModeBuilder {
             search: SearchConfig::default(),
             api_files: Arc::new(vec![results_api_file(results.limits())]),
             metrics: Arc::new(Metrics::default()),
-            mcp: McpHub::start(self.mcp_servers, Arc::clone(&policy)).await.map_err(CodeModeError::Start)?,
+            mcp,
+            engines,
             nodes: nodes.as_ref().map(|(registry, _)| registry.clone()),
             policy,
             store,

@@ -15,7 +15,7 @@ use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 
 use crate::cell::vm::CellControl;
-use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, spare};
+use crate::cell::{CellActor, CellArgs, CellMode, CellMsg};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
 use crate::source;
@@ -112,6 +112,8 @@ pub(crate) struct ExecutorConfig {
     pub nodes: Option<codemode_nodes::NodeRegistry>,
     pub policy: Arc<dyn codemode_catalog::policy::Policy>,
     pub js: JsThreads,
+    /// Prepared engines and the thread that makes and frees them.
+    pub engines: crate::cell::spare::EnginePool,
 }
 
 pub(crate) struct CellExecutor;
@@ -152,6 +154,7 @@ impl Actor for CellExecutor {
 
     async fn post_stop(&self, _: ActorRef<ExecutorMsg>, state: &mut ExecutorState) -> Result<(), ActorProcessingErr> {
         state.config.mcp.stop();
+        state.config.engines.stop();
         if let Some(nodes) = &state.config.nodes {
             nodes.stop();
         }
@@ -328,7 +331,7 @@ impl ExecutorState {
                 let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
                 let _ = executor.send_message(ExecutorMsg::Ended(spawn_id.clone(), EndState::Failed));
             };
-            let vm = match spare::take(&config.limits, &config.tools, &config.mcp) {
+            let vm = match config.engines.take() {
                 Ok(vm) => vm,
                 Err(e) => return unavailable(reply, format!("{e:?}")),
             };
@@ -347,6 +350,7 @@ impl ExecutorState {
                 nodes: config.nodes.clone(),
                 policy: Arc::clone(&config.policy),
                 vm,
+                engines: config.engines.clone(),
                 span,
                 metrics: Arc::clone(&config.metrics),
                 executor: executor.clone(),
@@ -356,7 +360,6 @@ impl ExecutorState {
                 Ok((actor, _)) => {
                     let _ = executor.send_message(ExecutorMsg::Registered(spawn_id.clone(), actor.clone(), control));
                     let _ = actor.send_message(CellMsg::Start(reply));
-                    spare::refill_later(Arc::clone(&config.limits), config.tools.clone(), config.mcp.clone());
                 }
                 Err(e) => unavailable(reply, e.to_string()),
             }

@@ -76,6 +76,7 @@ pub(crate) struct CellArgs {
     pub nodes: Option<NodeRegistry>,
     pub policy: Arc<dyn Policy>,
     pub vm: Vm,
+    pub engines: spare::EnginePool,
     pub span: tracing::Span,
     pub metrics: Arc<Metrics>,
     pub executor: ActorRef<ExecutorMsg>,
@@ -121,9 +122,12 @@ pub(crate) struct CellState {
     executor: ActorRef<ExecutorMsg>,
     control: Arc<CellControl>,
     bridge: Arc<Mutex<Bridge>>,
-    // Drop order: host work (tool tasks) first, then the engine.
+    // Drop order: host work (tool tasks) first, then the engine, which
+    // `Drop` hands to the thread's spare keeper to free when idle.
     host: HostWork,
-    vm: Vm,
+    vm: Option<Vm>,
+    /// Where the engine goes when the cell ends.
+    engines: spare::EnginePool,
     wrapped: String,
     notify: Notify,
     tools: Registry,
@@ -166,6 +170,16 @@ enum Flow {
     Live,
     /// The cell ended and told the executor; the actor stops.
     Ended,
+}
+
+impl Drop for CellState {
+    fn drop(&mut self) {
+        // Freeing an engine costs as much as preparing one; do it off the
+        // path of the next cell's reply.
+        if let Some(vm) = self.vm.take() {
+            self.engines.retire(vm);
+        }
+    }
 }
 
 impl Actor for CellActor {
@@ -217,7 +231,8 @@ impl Actor for CellActor {
             executor: args.executor,
             control: Arc::clone(vm.control()),
             bridge: Arc::clone(vm.bridge()),
-            vm,
+            vm: Some(vm),
+            engines: args.engines,
             wrapped: args.wrapped,
             notify,
             window: None,
@@ -321,7 +336,11 @@ impl CellState {
 
     fn start(&mut self, myself: &ActorRef<CellMsg>, reply: RpcReplyPort<CellResult>) -> Flow {
         self.open_window(reply);
-        match self.vm.start(&self.wrapped) {
+        let started = match &self.vm {
+            Some(vm) => vm.start(&self.wrapped),
+            None => Err(StartError::Engine("the cell's engine is gone".into())),
+        };
+        match started {
             Ok(()) => self.advance(myself),
             Err(StartError::Syntax(message)) => {
                 self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed)
@@ -389,7 +408,9 @@ impl CellState {
                 }
             }
             let ready = std::mem::take(&mut self.host.ready);
-            self.vm.step(ready);
+            if let Some(vm) = &self.vm {
+                vm.step(ready);
+            }
             if let Some(flow) = self.check_settled() {
                 return flow;
             }

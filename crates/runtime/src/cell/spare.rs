@@ -1,13 +1,16 @@
-//! One prepared engine kept ready on each JS thread.
+//! Prepared engines, made and freed on a thread of their own.
 //!
 //! Preparing a cell's engine (QuickJS runtime, fresh context, guest API)
-//! is most of a trivial cell's cost. Each JS thread keeps one spare,
-//! prepared while the thread is idle, so an `exec` only compiles and runs
-//! the cell's own code. A spare has never run guest code: taking it still
-//! gives every cell a brand-new context (GA-1.2).
+//! and freeing it are most of a trivial cell's cost. A runtime's engine
+//! factory thread keeps a few spares ready and frees ended cells' engines,
+//! so a JS thread only compiles and runs guest code: a cell starts on a
+//! prepared engine, and a parked cell resumes without waiting behind engine
+//! work on its thread (the OS scheduler shares the cores, preemptively). A
+//! spare has never run guest code: taking it still gives every cell a
+//! brand-new context (GA-1.2). With the `parallel` feature an engine may
+//! be made on one thread and used and freed on others.
 
-use std::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use codemode_catalog::Registry;
 use codemode_catalog::mcp::McpHub;
@@ -15,29 +18,116 @@ use codemode_catalog::mcp::McpHub;
 use super::vm::{StartError, Vm};
 use crate::limits::Limits;
 
-thread_local! {
-    static SPARE: RefCell<Option<Vm>> = const { RefCell::new(None) };
+/// What every engine of a runtime is made from.
+#[derive(Clone)]
+pub(crate) struct Recipe {
+    pub limits: Arc<Limits>,
+    pub tools: Registry,
+    pub mcp: McpHub,
 }
 
-/// The thread's spare engine, or a freshly prepared one.
-pub(crate) fn take(limits: &Limits, tools: &Registry, mcp: &McpHub) -> Result<Vm, StartError> {
-    match SPARE.with(RefCell::take) {
-        Some(vm) => Ok(vm),
-        None => Vm::prepare(limits, tools, mcp),
+#[derive(Default)]
+struct State {
+    spares: Vec<Vm>,
+    retired: Vec<Vm>,
+    /// The last preparation failed: wait for the next take before retrying
+    /// (that take prepares inline and reports the failure).
+    failing: bool,
+    stop: bool,
+}
+
+struct Inner {
+    recipe: Recipe,
+    depth: usize,
+    state: Mutex<State>,
+    wake: Condvar,
+}
+
+/// A runtime's engine pool and its factory thread.
+#[derive(Clone)]
+pub(crate) struct EnginePool {
+    inner: Arc<Inner>,
+}
+
+impl EnginePool {
+    /// Starts the factory thread, which keeps `depth` spares ready.
+    pub(crate) fn start(recipe: Recipe, depth: usize) -> std::io::Result<Self> {
+        let inner = Arc::new(Inner { recipe, depth, state: Mutex::new(State::default()), wake: Condvar::new() });
+        let worker = Arc::clone(&inner);
+        std::thread::Builder::new()
+            .name("codemode-engines".into())
+            // QuickJS measures its stack limit against the native stack.
+            .stack_size(4 * 1024 * 1024)
+            .spawn(move || factory(&worker))?;
+        Ok(Self { inner })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A spare engine, or one prepared now when none is ready.
+    pub(crate) fn take(&self) -> Result<Vm, StartError> {
+        let spare = {
+            let mut state = self.lock();
+            state.failing = false;
+            state.spares.pop()
+        };
+        self.inner.wake.notify_one();
+        match spare {
+            Some(vm) => Ok(vm),
+            None => {
+                let r = &self.inner.recipe;
+                Vm::prepare(&r.limits, &r.tools, &r.mcp)
+            }
+        }
+    }
+
+    /// An ended cell's engine: the factory frees it.
+    pub(crate) fn retire(&self, vm: Vm) {
+        let mut state = self.lock();
+        if state.stop {
+            drop(state);
+            drop(vm);
+            return;
+        }
+        state.retired.push(vm);
+        drop(state);
+        self.inner.wake.notify_one();
+    }
+
+    /// Stops the factory; its spares are freed.
+    pub(crate) fn stop(&self) {
+        self.lock().stop = true;
+        self.inner.wake.notify_one();
     }
 }
 
-/// Prepares a new spare once the thread has run what is already queued
-/// (the cell that took the spare answers first).
-pub(crate) fn refill_later(limits: Arc<Limits>, tools: Registry, mcp: McpHub) {
-    tokio::spawn(async move {
-        tokio::task::yield_now().await;
-        if SPARE.with(|s| s.borrow().is_some()) {
+fn factory(inner: &Inner) {
+    let lock = || inner.state.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        let mut state = lock();
+        while !state.stop && state.retired.is_empty() && (state.failing || state.spares.len() >= inner.depth) {
+            state = inner.wake.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.stop {
+            let leftovers = (std::mem::take(&mut state.spares), std::mem::take(&mut state.retired));
+            drop(state);
+            drop(leftovers);
             return;
         }
-        // A failure here is retried by the next cell, which reports it.
-        if let Ok(vm) = Vm::prepare(&limits, &tools, &mcp) {
-            SPARE.with(|s| *s.borrow_mut() = Some(vm));
+        // A missing spare delays a cell; a retired engine only holds memory.
+        if !state.failing && state.spares.len() < inner.depth {
+            drop(state);
+            let r = &inner.recipe;
+            match Vm::prepare(&r.limits, &r.tools, &r.mcp) {
+                Ok(vm) => lock().spares.push(vm),
+                Err(_) => lock().failing = true,
+            }
+            continue;
         }
-    });
+        let retired = std::mem::take(&mut state.retired);
+        drop(state);
+        drop(retired);
+    }
 }

@@ -26,38 +26,63 @@ use crate::limits::Limits;
 use crate::source::USER_FILE;
 
 const PRELUDE: &str = include_str!("prelude.js");
-const PRELUDE_MODULE: &str = "codemode:prelude";
 
-/// The prelude compiled once per process to stripped QuickJS bytecode:
-/// loading it takes ~50 µs per cell, parsing the source ~1 ms.
-fn prelude_bytecode() -> Result<&'static [u8], StartError> {
-    static BYTECODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
-    BYTECODE
-        .get_or_init(|| {
-            let source = format!("export default {};", PRELUDE.trim_end().trim_end_matches(';'));
-            let runtime = Runtime::new().map_err(|e| e.to_string())?;
-            let context = Context::full(&runtime).map_err(|e| e.to_string())?;
-            context.with(|ctx| {
-                let options = WriteOptions { strip_source: true, strip_debug: true, ..WriteOptions::default() };
-                Module::declare(ctx.clone(), PRELUDE_MODULE, source)
-                    .and_then(|m| m.write(options))
-                    .map_err(|e| format!("the guest prelude does not compile: {e}"))
-            })
+/// The heap size at which a cell's first garbage collection runs.
+const GC_THRESHOLD_BYTES: usize = 2 * 1024 * 1024;
+
+/// The parts of the prelude loaded on first use, by name (`host.lazy`).
+const SECTIONS: [(&str, &str); 5] = [
+    ("text", include_str!("prelude/text.js")),
+    ("console", include_str!("prelude/console.js")),
+    ("catalog", include_str!("prelude/catalog.js")),
+    ("mcp", include_str!("prelude/mcp.js")),
+    ("nodes", include_str!("prelude/nodes.js")),
+];
+
+type Compiled = OnceLock<Result<Vec<u8>, String>>;
+
+/// A prelude part compiled once per process to stripped QuickJS bytecode:
+/// loading the core takes ~50 µs per cell, parsing its source ~1 ms.
+fn bytecode(name: &str, source: &str, slot: &'static Compiled) -> Result<&'static [u8], StartError> {
+    slot.get_or_init(|| {
+        let source = format!("export default {};", source.trim_end().trim_end_matches(';'));
+        let runtime = Runtime::new().map_err(|e| e.to_string())?;
+        let context = Context::full(&runtime).map_err(|e| e.to_string())?;
+        context.with(|ctx| {
+            let options = WriteOptions { strip_source: true, strip_debug: true, ..WriteOptions::default() };
+            Module::declare(ctx.clone(), format!("codemode:{name}"), source)
+                .and_then(|m| m.write(options))
+                .map_err(|e| format!("the guest prelude ({name}) does not compile: {e}"))
         })
-        .as_deref()
-        .map_err(|e| StartError::Engine(e.clone()))
+    })
+    .as_deref()
+    .map_err(|e| StartError::Engine(e.clone()))
 }
 
-fn load_prelude<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, StartError> {
-    let bytecode = prelude_bytecode()?;
-    let fail = |e: rquickjs::Error| StartError::Engine(format!("the guest prelude failed to load: {e}"));
+/// Evaluates a compiled prelude part and returns its default export.
+fn load_compiled<'js>(ctx: &Ctx<'js>, name: &str, bytes: &[u8]) -> Result<Function<'js>, StartError> {
+    let fail = |e: rquickjs::Error| StartError::Engine(format!("the guest prelude ({name}) failed to load: {e}"));
     #[expect(unsafe_code, reason = "loading bytecode is unsafe in general; this bytecode is our own")]
     // SAFETY: the bytes were written by `Module::write` in this process,
-    // by the same QuickJS build, from the prelude source compiled in.
-    let module = unsafe { Module::load(ctx.clone(), bytecode) }.map_err(fail)?;
+    // by the same QuickJS build, from prelude source compiled in.
+    let module = unsafe { Module::load(ctx.clone(), bytes) }.map_err(fail)?;
     let (module, _evaluated) = module.eval().map_err(fail)?;
     drain_jobs(ctx);
     module.get("default").map_err(fail)
+}
+
+fn load_prelude<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, StartError> {
+    static CORE: Compiled = OnceLock::new();
+    load_compiled(ctx, "prelude", bytecode("prelude", PRELUDE, &CORE)?)
+}
+
+/// A lazily loaded part of the prelude, by name.
+fn load_section<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>, StartError> {
+    static COMPILED: [Compiled; 5] = [const { OnceLock::new() }; 5];
+    let Some(i) = SECTIONS.iter().position(|(n, _)| *n == name) else {
+        return Err(StartError::Engine(format!("no prelude section {name:?}")));
+    };
+    load_compiled(ctx, name, bytecode(name, SECTIONS[i].1, &COMPILED[i])?)
 }
 
 /// Cross-thread control of a running cell: its deadline and abort flag,
@@ -182,6 +207,10 @@ impl Vm {
         let runtime = Runtime::new().map_err(engine)?;
         runtime.set_memory_limit(limits.memory_limit_bytes);
         runtime.set_max_stack_size(limits.max_stack_bytes);
+        // A fresh engine already holds ~200 KiB; QuickJS's default 256 KiB
+        // threshold would collect in nearly every cell. Later thresholds
+        // grow with the heap, and the memory limit still bounds it.
+        runtime.set_gc_threshold(GC_THRESHOLD_BYTES);
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
@@ -222,6 +251,10 @@ impl Vm {
     /// Compiles the wrapped cell source and runs it until it first waits on
     /// the host. A syntax error runs nothing.
     pub(crate) fn start(&self, wrapped: &str) -> Result<(), StartError> {
+        // The engine may have been made on another thread: point QuickJS's
+        // stack-overflow check at this thread's stack before compiling
+        // (running the empty job queue does that).
+        let _ = self._runtime.execute_pending_job();
         self.context.with(|ctx| {
             let cell: Function = match eval(&ctx, wrapped, USER_FILE).catch(&ctx) {
                 Ok(cell) => cell,
@@ -463,6 +496,17 @@ impl Vm {
                 ordinary(&ctx, &b, |id| Submitted::NodesInvoke { id, node, command, params })
             })?,
         )?;
+        host.set(
+            "lazy",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, name: String| {
+                load_section(&ctx, &name).map_err(|e| {
+                    let message = match e {
+                        StartError::Engine(m) | StartError::Syntax(m) => m,
+                    };
+                    rquickjs::Exception::throw_internal(&ctx, &message)
+                })
+            })?,
+        )?;
         let b = Arc::clone(&self.bridge);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);
@@ -586,3 +630,4 @@ fn syntax_message(err: &CaughtError<'_>) -> String {
         "SyntaxError{location}: {message}. No tools were dispatched; correct the JavaScript source and submit it again."
     )
 }
+

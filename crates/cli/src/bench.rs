@@ -1,0 +1,562 @@
+//! `codemode bench`: the reference benchmark's scenarios, run in this
+//! process against a native `noop` tool, optionally side by side with the
+//! reference system (`--compare`).
+//!
+//! Every time is measured end to end through the embedding API the way a
+//! host uses it: `exec`/`wait` until the model-facing result text exists
+//! (the reference measures its `exec` tool's `execute` to result text).
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use codemode_runtime::{CellResult, CodeMode, Exec, Limits, Reply, Tool, ToolFuture, ToolOutput};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+
+/// What `codemode bench` was asked to do.
+#[derive(Clone, Debug)]
+pub(crate) struct BenchOptions {
+    pub runs: usize,
+    pub warmup: usize,
+    pub parked: Vec<usize>,
+    pub cold_runs: usize,
+    pub throughput_ms: u64,
+    pub json: Option<PathBuf>,
+    pub compare: bool,
+    /// A saved reference report (`bench.mjs --json`) to compare with
+    /// instead of running the reference.
+    pub reference_json: Option<PathBuf>,
+    pub oracle: PathBuf,
+    /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
+    /// parked, cold, throughput.
+    pub only: Vec<String>,
+}
+
+impl BenchOptions {
+    fn runs(&self, scenario: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|s| s == scenario)
+    }
+}
+
+/// The scenario names `--only` accepts.
+pub(crate) const SCENARIOS: [&str; 8] =
+    ["trivial", "trivial_idle", "seq100", "par100", "yield", "parked", "cold", "throughput"];
+
+/// The reference's `noop` fixture: input `{}`, returns `{ok: true}`.
+#[derive(Debug)]
+struct Noop;
+
+impl Tool for Noop {
+    fn name(&self) -> &str {
+        "noop"
+    }
+
+    fn description(&self) -> &str {
+        "Does nothing and returns {ok: true}."
+    }
+
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {}})
+    }
+
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        Box::pin(std::future::ready(Ok(ToolOutput::json(json!({"ok": true})))))
+    }
+}
+
+/// Quantiles of samples in milliseconds (nearest rank, as the reference).
+#[derive(Clone, Copy, Debug, Serialize)]
+struct Quantiles {
+    n: usize,
+    min: f64,
+    p50: f64,
+    p90: f64,
+    p99: f64,
+    max: f64,
+}
+
+fn quantiles(samples: &[f64]) -> Quantiles {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let q = |p: f64| {
+        if sorted.is_empty() {
+            return f64::NAN;
+        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+        sorted[rank - 1]
+    };
+    Quantiles {
+        n: sorted.len(),
+        min: sorted.first().copied().unwrap_or(f64::NAN),
+        p50: q(0.5),
+        p90: q(0.9),
+        p99: q(0.99),
+        max: sorted.last().copied().unwrap_or(f64::NAN),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+const TRIVIAL: &str = "return 1";
+const SEQ100: &str = "for (let i = 0; i < 100; i++) await noop({}); return 1;";
+const PAR100: &str = "await Promise.all(Array.from({ length: 100 }, () => noop({}))); return 1;";
+const YIELD: &str = "await yield_control('bench'); return 1;";
+/// The per-call cost seen from inside one cell, without cell start-up:
+/// 2,000 sequential awaits, and 20 rounds of 100 concurrent calls.
+const IN_CELL: &str = "for (let i = 0; i < 200; i++) await noop({}); let t = performance.now(); \
+for (let i = 0; i < 2000; i++) await noop({}); const seq = (performance.now() - t) * 1000 / 2000; \
+t = performance.now(); for (let r = 0; r < 20; r++) await Promise.all(Array.from({ length: 100 }, () => noop({}))); \
+return [seq, (performance.now() - t) * 1000 / 2000];";
+
+/// Median over 9 runs of [`IN_CELL`]: (sequential, concurrent) µs per call.
+async fn in_cell(reply: &Reply) -> Result<(f64, f64)> {
+    let mut seq = Vec::new();
+    let mut par = Vec::new();
+    for _ in 0..9 {
+        let (r, _) = timed_exec(reply, IN_CELL).await?;
+        expect(&r, "completed", "in-cell calls")?;
+        if let CellResult::Completed { value, .. } = &r {
+            seq.push(value[0].as_f64().unwrap_or(f64::NAN));
+            par.push(value[1].as_f64().unwrap_or(f64::NAN));
+        }
+    }
+    Ok((quantiles(&seq).p50, quantiles(&par).p50))
+}
+
+fn expect(result: &CellResult, status: &str, what: &str) -> Result<()> {
+    if result.status() != status {
+        bail!("{what}: expected {status}, got {}", result.to_model_json());
+    }
+    Ok(())
+}
+
+/// One exec to its model-facing text; returns the result and the time.
+async fn timed_exec(reply: &Reply, code: &str) -> Result<(CellResult, f64)> {
+    let start = Instant::now();
+    let result = reply.exec(Exec::code(code).title("bench")).await?;
+    let text = result.to_model_text();
+    let elapsed = ms(start.elapsed());
+    std::hint::black_box(text);
+    Ok((result, elapsed))
+}
+
+async fn cell(reply: &Reply, code: &str, runs: usize, warmup: usize, gap: Option<Duration>) -> Result<Vec<f64>> {
+    let mut samples = Vec::with_capacity(runs);
+    for i in 0..warmup + runs {
+        if let Some(gap) = gap {
+            tokio::time::sleep(gap).await;
+        }
+        let (result, t) = timed_exec(reply, code).await?;
+        expect(&result, "completed", code)?;
+        if i >= warmup {
+            samples.push(t);
+        }
+    }
+    Ok(samples)
+}
+
+/// exec → waiting, wait → completed: (exec, wait, total) samples.
+async fn yield_round_trip(reply: &Reply, runs: usize, warmup: usize) -> Result<[Vec<f64>; 3]> {
+    let mut out: [Vec<f64>; 3] = Default::default();
+    for i in 0..warmup + runs {
+        let start = Instant::now();
+        let (first, exec_ms) = timed_exec(reply, YIELD).await?;
+        expect(&first, "waiting", "yield")?;
+        let run_id = first.run_id().unwrap_or_default().to_owned();
+        let wait_start = Instant::now();
+        let second = reply.wait(&run_id).await?;
+        std::hint::black_box(second.to_model_text());
+        let wait_ms = ms(wait_start.elapsed());
+        let total = ms(start.elapsed());
+        expect(&second, "completed", "wait")?;
+        if i >= warmup {
+            out[0].push(exec_ms);
+            out[1].push(wait_ms);
+            out[2].push(total);
+        }
+    }
+    Ok(out)
+}
+
+fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    pages * 4096
+}
+
+async fn settled_rss() -> u64 {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    rss_bytes()
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Parked {
+    count: usize,
+    rss_before_mib: f64,
+    rss_parked_mib: f64,
+    rss_after_resume_mib: f64,
+    rss_per_parked_cell_kib: f64,
+    park_exec_ms: Quantiles,
+    resume_wait_ms: Quantiles,
+}
+
+#[allow(clippy::cast_precision_loss)]
+async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
+    let before = settled_rss().await;
+    let mut ids = Vec::with_capacity(count);
+    let mut park = Vec::with_capacity(count);
+    for _ in 0..count {
+        let (r, t) = timed_exec(reply, YIELD).await?;
+        expect(&r, "waiting", "park")?;
+        ids.push(r.run_id().unwrap_or_default().to_owned());
+        park.push(t);
+    }
+    let at_peak = settled_rss().await;
+    let mut resume = Vec::with_capacity(count);
+    for id in ids {
+        let start = Instant::now();
+        let r = reply.wait(&id).await?;
+        resume.push(ms(start.elapsed()));
+        expect(&r, "completed", "resume")?;
+    }
+    let after = settled_rss().await;
+    let mib = |b: u64| b as f64 / 1_048_576.0;
+    Ok(Parked {
+        count,
+        rss_before_mib: mib(before),
+        rss_parked_mib: mib(at_peak),
+        rss_after_resume_mib: mib(after),
+        rss_per_parked_cell_kib: (at_peak.saturating_sub(before)) as f64 / 1024.0 / count as f64,
+        park_exec_ms: quantiles(&park),
+        resume_wait_ms: quantiles(&resume),
+    })
+}
+
+/// Process start to the first completed result, spawning this binary.
+async fn cold(runs: usize) -> Result<Vec<f64>> {
+    let exe = std::env::current_exe().context("finding the codemode binary")?;
+    let dir = std::env::temp_dir().join(format!("codemode-bench-cold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let cell = dir.join("cell.js");
+    std::fs::write(&cell, TRIVIAL)?;
+    let mut samples = Vec::with_capacity(runs);
+    // Two warm-up spawns fill the page cache with the binary.
+    for i in 0..runs + 2 {
+        let store = dir.join(format!("store-{i}"));
+        let start = Instant::now();
+        let mut child = tokio::process::Command::new(&exe)
+            .current_dir(&dir)
+            .arg("--store")
+            .arg(&store)
+            .args(["exec", "--json"])
+            .arg(&cell)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("spawning codemode exec")?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let mut line = String::new();
+        tokio::io::BufReader::new(stdout).read_line(&mut line).await?;
+        let elapsed = ms(start.elapsed());
+        child.wait().await?;
+        if !line.contains("\"completed\"") {
+            bail!("cold exec printed {line:?}");
+        }
+        if i >= 2 {
+            samples.push(elapsed);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(samples)
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Throughput {
+    clients: usize,
+    seconds: f64,
+    cells: usize,
+    cells_per_second: f64,
+    latency_ms: Quantiles,
+}
+
+/// Trivial cells back to back from many concurrent clients.
+#[allow(clippy::cast_precision_loss)]
+async fn throughput(rt: &CodeMode, clients: usize, duration: Duration) -> Result<Throughput> {
+    let start = Instant::now();
+    let deadline = start + duration;
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        let reply = rt.session(format!("tp-{c}")).reply("r");
+        tasks.push(tokio::spawn(async move {
+            let mut samples = Vec::new();
+            while Instant::now() < deadline {
+                let (r, t) = timed_exec(&reply, TRIVIAL).await?;
+                expect(&r, "completed", "throughput")?;
+                samples.push(t);
+            }
+            anyhow::Ok(samples)
+        }));
+    }
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await??);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Throughput {
+        clients,
+        seconds,
+        cells: all.len(),
+        cells_per_second: all.len() as f64 / seconds,
+        latency_ms: quantiles(&all),
+    })
+}
+
+/// A fixed CPU loop, as the reference's noise probe: how busy the machine is.
+fn noise() -> Quantiles {
+    let mut samples = Vec::new();
+    for _ in 0..40 {
+        let start = Instant::now();
+        let mut x = 0.0f64;
+        for i in 1..2_000_000u32 {
+            x += f64::from(i).sqrt() % 7.0;
+        }
+        std::hint::black_box(x);
+        samples.push(ms(start.elapsed()));
+    }
+    quantiles(&samples)
+}
+
+fn row(name: &str, q: &Quantiles) {
+    if q.n == 0 {
+        return;
+    }
+    println!("{name:<34} {:>10.3} {:>10.3} {:>10.3} {:>10.3}   n={}", q.min, q.p50, q.p90, q.p99, q.n);
+}
+
+/// Runs the benchmark and prints (and optionally writes) the report.
+pub(crate) async fn run(options: BenchOptions) -> Result<()> {
+    let largest = options.parked.iter().copied().max().unwrap_or(0);
+    let limits = Limits { max_live_cells: (largest + 64).clamp(1_024, 100_000), ..Limits::default() };
+    let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;
+    let reply = rt.session("bench").reply("r");
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    eprintln!("codemode bench: {cpus} cpus, load {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    let noise_before = tokio::task::spawn_blocking(noise).await?;
+    let (runs, warmup) = (options.runs, options.warmup);
+
+    let none = || quantiles(&[]);
+    let cell_or_none = async |name: &str, code: &str, gap: Option<Duration>| -> Result<Quantiles> {
+        Ok(if options.runs(name) { quantiles(&cell(&reply, code, runs, warmup, gap).await?) } else { none() })
+    };
+    let trivial = cell_or_none("trivial", TRIVIAL, None).await?;
+    // With a pause between cells every JS thread has its next engine ready.
+    let trivial_idle = cell_or_none("trivial_idle", TRIVIAL, Some(Duration::from_millis(2))).await?;
+    let seq100 = cell_or_none("seq100", SEQ100, None).await?;
+    let par100 = cell_or_none("par100", PAR100, None).await?;
+    let in_cell = if options.runs("seq100") || options.runs("par100") { Some(in_cell(&reply).await?) } else { None };
+    let [y_exec, y_wait, y_total] =
+        if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
+    let (yield_exec, yield_wait, yield_total) = (quantiles(&y_exec), quantiles(&y_wait), quantiles(&y_total));
+    let mut parked_reports = Vec::new();
+    if options.runs("parked") {
+        for &count in &options.parked {
+            parked_reports.push(parked(&reply, count).await?);
+        }
+    }
+    let cold = if options.runs("cold") { quantiles(&cold(options.cold_runs).await?) } else { none() };
+    let throughput = if options.runs("throughput") {
+        Some(throughput(&rt, cpus * 4, Duration::from_millis(options.throughput_ms)).await?)
+    } else {
+        None
+    };
+    let noise_after = tokio::task::spawn_blocking(noise).await?;
+    rt.shutdown().await;
+
+    let per_call_seq = (seq100.p50 - trivial.p50) / 100.0;
+    let per_call_par = (par100.p50 - trivial.p50) / 100.0;
+    println!("\ncodemode bench ({runs} runs after {warmup} warm-up; times in ms)");
+    println!("{:<34} {:>10} {:>10} {:>10} {:>10}", "scenario", "min", "p50", "p90", "p99");
+    row("1 trivial cell `return 1`", &trivial);
+    row("  same, 2 ms between cells", &trivial_idle);
+    row("2 100 sequential noop calls", &seq100);
+    if trivial.n > 0 && seq100.n > 0 {
+        println!("  per sequential call (p50 2-1)/100: {per_call_seq:.4} ms");
+    }
+    row("3 100 noop calls via Promise.all", &par100);
+    if trivial.n > 0 && par100.n > 0 {
+        println!("  per concurrent call (p50 3-1)/100: {per_call_par:.4} ms");
+    }
+    if let Some((seq, par)) = in_cell {
+        println!(
+            "  inside one cell (2,000 calls, median of 9): {seq:.2} µs sequential, {par:.2} µs concurrent per call"
+        );
+    }
+    row("4 yield_control + wait: total", &yield_total);
+    row("  exec (to waiting)", &yield_exec);
+    row("  wait (to completed)", &yield_wait);
+    for p in &parked_reports {
+        println!(
+            "5 parked x{:<6} RSS per parked cell: {:.1} KiB (before {:.1} MiB, parked {:.1} MiB, after resume {:.1} MiB)",
+            p.count, p.rss_per_parked_cell_kib, p.rss_before_mib, p.rss_parked_mib, p.rss_after_resume_mib
+        );
+    }
+    row("6 first exec, fresh process", &cold);
+    if let Some(t) = &throughput {
+        println!(
+            "7 throughput: {:.0} trivial cells/s ({} clients, {} cores, {} cells in {:.1} s; latency p50 {:.3} ms, p99 {:.3} ms)",
+            t.cells_per_second, t.clients, cpus, t.cells, t.seconds, t.latency_ms.p50, t.latency_ms.p99
+        );
+    }
+    println!(
+        "noise (fixed CPU loop p50/p90): before {:.2}/{:.2} ms, after {:.2}/{:.2} ms",
+        noise_before.p50, noise_before.p90, noise_after.p50, noise_after.p90
+    );
+
+    let mut report = json!({
+        "meta": {"cpus": cpus, "loadavg": load.trim(), "runs": runs, "warmup": warmup},
+        "noiseBefore": noise_before, "noiseAfter": noise_after,
+        "trivial": trivial, "trivialIdle": trivial_idle, "seq100": seq100, "par100": par100,
+        "perCallOverheadSeqMs": per_call_seq, "perCallOverheadParMs": per_call_par,
+        "inCellPerCallMicros": in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
+        "yieldExec": yield_exec, "yieldWait": yield_wait, "yieldTotal": yield_total,
+        "parked": parked_reports, "coldFirstExecMs": cold, "throughput": throughput,
+    });
+    if options.compare || options.reference_json.is_some() {
+        let reference = match &options.reference_json {
+            Some(path) => serde_json::from_str(
+                &std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+            )
+            .with_context(|| format!("{} is not a reference report", path.display()))?,
+            None => reference(&options, runs, warmup).await?,
+        };
+        compare(&report, &reference);
+        report["reference"] = reference;
+    }
+    if let Some(path) = &options.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Runs the reference benchmark (`bench.mjs` of the oracle) and returns
+/// its JSON report.
+async fn reference(options: &BenchOptions, runs: usize, warmup: usize) -> Result<Value> {
+    let (Ok(node), Ok(_project)) = (std::env::var("NODE24"), std::env::var("OPENCLAW_PROJECT")) else {
+        bail!(
+            "--compare needs NODE24 and OPENCLAW_PROJECT: run `eval \"$({}/setup.sh)\"` first",
+            options.oracle.display()
+        );
+    };
+    let script = options.oracle.join("bench.mjs");
+    if !script.exists() {
+        bail!("{} not found: point --oracle at the reference-oracle directory", script.display());
+    }
+    let out = std::env::temp_dir().join(format!("codemode-reference-bench-{}.json", std::process::id()));
+    // The reference refuses more than 64 live runs; it parks its own 32.
+    let parked = 32;
+    eprintln!("codemode bench: running the reference benchmark ({})", script.display());
+    let status = tokio::process::Command::new(node)
+        .arg("--expose-gc")
+        .arg(&script)
+        .args(["--executor", "both", "--runs", &runs.to_string(), "--warmup", &warmup.to_string()])
+        .args(["--parked", &parked.to_string(), "--json"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status()
+        .await
+        .context("running the reference benchmark")?;
+    if !status.success() {
+        bail!("the reference benchmark failed ({status})");
+    }
+    let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
+    let _ = std::fs::remove_file(&out);
+    Ok(serde_json::from_str(&text)?)
+}
+
+/// The reference's best (lowest) figure over its executors.
+fn best(reference: &Value, path: &[&str]) -> Option<f64> {
+    reference["results"]
+        .as_array()?
+        .iter()
+        .filter_map(|r| path.iter().try_fold(r, |v, k| v.get(*k)).and_then(Value::as_f64))
+        .min_by(f64::total_cmp)
+}
+
+fn compare(ours: &Value, reference: &Value) {
+    let get = |path: &[&str]| path.iter().try_fold(ours, |v, k| v.get(*k)).and_then(Value::as_f64);
+    let parked_32 = ours["parked"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["count"] == 32).or(p.first()))
+        .and_then(|p| p["rssPerParkedCellKib"].as_f64());
+    let rows: [(&str, Option<f64>, Option<f64>, &str); 6] = [
+        ("trivial cell p50", get(&["trivial", "p50"]), best(reference, &["trivial", "p50"]), "ms"),
+        ("per sequential call", get(&["perCallOverheadSeqMs"]), best(reference, &["perCallOverheadSeqMs"]), "ms"),
+        ("100 calls via Promise.all p50", get(&["par100", "p50"]), best(reference, &["par100", "p50"]), "ms"),
+        ("yield + wait p50", get(&["yieldTotal", "p50"]), best(reference, &["yieldTotal", "p50"]), "ms"),
+        (
+            "RSS per parked cell",
+            parked_32,
+            best(reference, &["parked", "rssPerParkedCellMiB"]).map(|m| m * 1024.0),
+            "KiB",
+        ),
+        ("first exec", get(&["coldFirstExecMs", "p50"]), best(reference, &["coldFirstExecMs"]), "ms"),
+    ];
+    println!("\nside by side (reference: its faster executor per row)");
+    println!("{:<32} {:>14} {:>14} {:>12}", "scenario", "reference", "codemode", "ratio");
+    for (name, ours, theirs, unit) in rows {
+        let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4} {unit}"));
+        let ratio = match (theirs, ours) {
+            (Some(t), Some(o)) if o > 0.0 => format!("{:.1}x", t / o),
+            _ => "—".to_owned(),
+        };
+        println!("{name:<32} {:>14} {:>14} {:>12}", cell(theirs), cell(ours), ratio);
+    }
+    println!(
+        "(first exec: codemode from process start; the reference from its first exec in a warm process. \
+         Reference noise p50 {:.2} ms before, {:.2} ms after.)",
+        reference["noiseBefore"]["p50"].as_f64().unwrap_or(f64::NAN),
+        reference["noiseAfter"]["p50"].as_f64().unwrap_or(f64::NAN)
+    );
+}
+
+/// The default oracle directory: `../shared/reference-oracle` from here.
+pub(crate) fn default_oracle() -> PathBuf {
+    std::env::var_os("CODEMODE_REFERENCE_ORACLE")
+        .map_or_else(|| Path::new("..").join("shared").join("reference-oracle"), PathBuf::from)
+}
+
+/// Parses `--parked 32,1000`.
+pub(crate) fn parse_counts(text: &str) -> Result<Vec<usize>> {
+    text.split(',')
+        .map(|s| s.trim().parse::<usize>().with_context(|| format!("--parked {text:?}: expected counts like 32,1000")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_use_the_nearest_rank_like_the_reference() {
+        let q = quantiles(&[5.0, 1.0, 3.0, 2.0, 4.0]);
+        assert_eq!((q.min, q.p50, q.p90, q.p99, q.max, q.n), (1.0, 3.0, 5.0, 5.0, 5.0, 5));
+        let q = quantiles(&(1..=100).map(f64::from).collect::<Vec<_>>());
+        assert_eq!((q.p50, q.p90, q.p99), (50.0, 90.0, 99.0));
+    }
+
+    #[test]
+    fn parked_counts_are_a_comma_list() {
+        assert_eq!(parse_counts("32, 1000").unwrap(), vec![32, 1000]);
+        assert!(parse_counts("32,x").is_err());
+    }
+}

@@ -1,0 +1,92 @@
+// catalog handles, catalog and API (GA-8, GA-2)
+// A lazily loaded part of the guest prelude (see prelude.js): evaluated
+// the first time a cell touches it, with the core's internals, which
+// were captured before any guest code ran.
+(function (k) {
+  "use strict";
+  const { handleMetadata, hostMeta, request, hostCall, hostDescribe, hostSearch, hostApiList, hostApiRead, mcp, toolNames, defineProperty, objectKeys, freeze } = k;
+
+  // ---- catalog handles (GA-8) ---------------------------------------------
+  // A handle is a callable function carrying its tool's metadata as
+  // enumerable properties, plus describe() and toJSON(). Handles are made on
+  // first use from metadata the host returns synchronously, cached (the same
+  // tool gives the same object) and frozen.
+  const handles = new Map();       // registry index -> handle
+  function handle(index) {
+    let h = handles.get(index);
+    if (h !== undefined) return h;
+    const meta = JSON.parse(hostMeta(index));
+    h = function (input) { return request(hostCall, index, input); };
+    defineProperty(h, "name", { value: meta.callableName });
+    const keys = objectKeys(meta);
+    for (let i = 0; i < keys.length; i++) {
+      defineProperty(h, keys[i], { value: meta[keys[i]], enumerable: true });
+    }
+    defineProperty(h, "describe", { value: function describe() { return request(hostDescribe, index); } });
+    defineProperty(h, "toJSON", { value: function toJSON() { return JSON.parse(JSON.stringify(meta)); } });
+    freeze(h);
+    handles.set(index, h);
+    handleMetadata.set(h, meta);
+    return h;
+  }
+  // An MCP handle calls through the `MCP` namespace (GA-9.4); describe()
+  // is that tool's `$api(method, {schema: true})` (GA-9.5).
+  const mcpHandles = new Map(); // callableName -> handle
+  function mcpHandle(meta) {
+    let h = mcpHandles.get(meta.callableName);
+    if (h !== undefined) return h;
+    const data = {
+      callableName: meta.callableName,
+      toolName: meta.toolName,
+      description: meta.description,
+      source: "mcp",
+      apiPath: meta.apiPath,
+    };
+    h = function (input) {
+      const ns = mcp()[meta.server];
+      const fn = ns && ns[meta.method];
+      if (typeof fn !== "function") return Promise.reject(new Error(meta.callableName + " is no longer available."));
+      return arguments.length === 1 ? fn(input) : fn.apply(undefined, arguments);
+    };
+    defineProperty(h, "name", { value: meta.callableName });
+    const keys = objectKeys(data);
+    for (let i = 0; i < keys.length; i++) defineProperty(h, keys[i], { value: data[keys[i]], enumerable: true });
+    defineProperty(h, "describe", { value: function describe() { return mcp()[meta.server].$api(meta.method, { schema: true }); } });
+    defineProperty(h, "toJSON", { value: function toJSON() { return JSON.parse(JSON.stringify(data)); } });
+    freeze(h);
+    mcpHandles.set(meta.callableName, h);
+    handleMetadata.set(h, data);
+    return h;
+  }
+  let allHandles;
+  const catalog = freeze({
+    search(query, options) {
+      if (typeof query !== "string") return Promise.reject(new TypeError("search query must be a string."));
+      const limit = options !== undefined && options !== null ? options.limit : undefined;
+      if (limit !== undefined && typeof limit !== "number") {
+        return Promise.reject(new RangeError("limit must be a positive integer."));
+      }
+      return request(hostSearch, query, limit).then((items) =>
+        freeze(items.map((item) => (typeof item === "number" ? handle(item) : mcpHandle(item)))),
+      );
+    },
+    all() {
+      if (allHandles === undefined) allHandles = freeze(toolNames.map((_, i) => handle(i)));
+      return allHandles;
+    },
+  });
+  const API = freeze({
+    list(prefix) {
+      return request(hostApiList, prefix === undefined || prefix === null ? "" : String(prefix));
+    },
+    read(path) {
+      if (typeof path !== "string" || path.length === 0) {
+        return Promise.reject(new TypeError("API.read path must be a non-empty string."));
+      }
+      return request(hostApiRead, path);
+    },
+  });
+
+
+  return { catalog, API };
+})
