@@ -59,7 +59,8 @@ impl Histogram {
 pub(crate) struct Metrics {
     cells_by_status: Mutex<BTreeMap<&'static str, u64>>,
     cell_duration: Histogram,
-    calls: Mutex<BTreeMap<(String, &'static str), Arc<Histogram>>>,
+    /// Latency per source, then per tool.
+    calls: Mutex<BTreeMap<&'static str, BTreeMap<String, Arc<Histogram>>>>,
     parked: AtomicI64,
     live: AtomicI64,
     store_committed_bytes: AtomicU64,
@@ -77,7 +78,12 @@ impl Metrics {
     pub(crate) fn call_finished(&self, tool: &str, source: &'static str, latency: Duration) {
         let histogram = {
             let mut calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            Arc::clone(calls.entry((tool.to_owned(), source)).or_default())
+            // Look up without allocating; the key is built once per tool.
+            let by_tool = calls.entry(source).or_default();
+            match by_tool.get(tool) {
+                Some(h) => Arc::clone(h),
+                None => Arc::clone(by_tool.entry(tool.to_owned()).or_default()),
+            }
         };
         histogram.observe(latency);
     }
@@ -123,7 +129,10 @@ impl Metrics {
         MetricsSnapshot {
             cells_by_status: lock(&self.cells_by_status),
             cell_duration: self.cell_duration.snapshot(),
-            call_latency: calls.iter().map(|((t, s), h)| ((t.clone(), (*s).to_owned()), h.snapshot())).collect(),
+            call_latency: calls
+                .iter()
+                .flat_map(|(s, tools)| tools.iter().map(|(t, h)| ((t.clone(), (*s).to_owned()), h.snapshot())))
+                .collect(),
             parked_cells: self.parked.load(Ordering::Relaxed).max(0) as u64,
             live_cells: self.live.load(Ordering::Relaxed).max(0) as u64,
             store_committed_bytes: self.store_committed_bytes.load(Ordering::Relaxed),

@@ -630,4 +630,3 @@ fn syntax_message(err: &CaughtError<'_>) -> String {
         "SyntaxError{location}: {message}. No tools were dispatched; correct the JavaScript source and submit it again."
     )
 }
-
