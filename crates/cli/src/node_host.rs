@@ -178,7 +178,11 @@ async fn execute(command: Command, params: Value, started: Instant) -> Result<Va
     match command {
         Command::Status => Ok(device_status(started)),
         Command::ListDir(root) => {
-            let path = params.get("path").and_then(Value::as_str).unwrap_or(".").to_owned();
+            let path = match params.get("path") {
+                None | Some(Value::Null) => ".".to_owned(),
+                Some(Value::String(p)) => p.clone(),
+                Some(_) => return Err("fs.listDir takes {path: string}".to_owned()),
+            };
             tokio::task::spawn_blocking(move || list_dir(&root, &path)).await.map_err(|e| e.to_string())?
         }
         Command::Program(config) => {

@@ -163,6 +163,9 @@ struct RegistryState {
 
 struct RegistryActor;
 
+/// Refused nodes remembered for operators (`pending`).
+const MAX_PENDING: usize = 256;
+
 /// Bounds on what a node may present.
 const MAX_ID_CHARS: usize = 128;
 const MAX_COMMANDS: usize = 256;
@@ -267,6 +270,10 @@ impl RegistryState {
             Ok(secret) => secret,
             Err(reason) => {
                 tracing::warn!(node = %hello.id, "node refused: {reason}");
+                // Remember a bounded number: refused ids are chosen by strangers.
+                if self.pending.len() >= MAX_PENDING && !self.pending.contains_key(&hello.id) {
+                    self.pending.pop_first();
+                }
                 self.pending.insert(
                     hello.id.clone(),
                     PendingNode { id: hello.id, name: hello.name, platform: hello.platform, reason: reason.clone() },
