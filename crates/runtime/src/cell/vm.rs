@@ -182,7 +182,7 @@ unsafe impl<'js> JsLifetime<'js> for Hooks<'js> {
 pub(crate) struct Vm {
     // Field order matters: the context is dropped before its runtime.
     context: Context,
-    _runtime: Runtime,
+    runtime: Runtime,
     bridge: Arc<Mutex<Bridge>>,
     control: Arc<CellControl>,
 }
@@ -214,7 +214,7 @@ impl Vm {
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
-        let vm = Self { context, _runtime: runtime, bridge, control };
+        let vm = Self { context, runtime, bridge, control };
         vm.install(tools, mcp)?;
         Ok(vm)
     }
@@ -254,7 +254,7 @@ impl Vm {
         // The engine may have been made on another thread: point QuickJS's
         // stack-overflow check at this thread's stack before compiling
         // (running the empty job queue does that).
-        let _ = self._runtime.execute_pending_job();
+        let _ = self.runtime.execute_pending_job();
         self.context.with(|ctx| {
             let cell: Function = match eval(&ctx, wrapped, USER_FILE).catch(&ctx) {
                 Ok(cell) => cell,
