@@ -102,6 +102,11 @@ async fn lazily_loaded_globals_ignore_guest_patches_and_can_be_replaced_ga_4_1_g
     .await;
     assert_eq!(value(&r), &json!([true, true, false, 2, "replaced", "function", "function"]));
     assert_eq!(r.output().entries(), Some(&[codemode_runtime::OutputEntry::text("{\"a\":[1]}")][..]));
+    // Freezing globalThis first leaves the lazy globals usable.
+    let r =
+        exec(&rt, "Object.freeze(globalThis); console.log('still'); return [typeof console.log, console === console]")
+            .await;
+    assert_eq!(value(&r), &json!(["function", true]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

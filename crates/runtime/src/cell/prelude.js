@@ -273,11 +273,19 @@
     if (mcpRoot === undefined) mcpRoot = section("mcp");
     return mcpRoot;
   }
-  // A global that becomes a plain data property on first read or write.
+  // A global that becomes a plain data property on first read or write
+  // (unless the guest froze globalThis first: then it stays an accessor
+  // and the section's cached value is returned).
   function lazyGlobal(name, get) {
     defineProperty(globalObject, name, {
-      get() { const value = get(); install(name, value); return value; },
-      set(value) { install(name, value); },
+      get() {
+        const value = get();
+        try { install(name, value); } catch (e) { /* frozen globalThis */ }
+        return value;
+      },
+      set(value) {
+        try { install(name, value); } catch (e) { /* frozen globalThis: the write is ignored */ }
+      },
       enumerable: false,
       configurable: true,
     });
