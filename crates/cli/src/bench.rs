@@ -353,6 +353,14 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     let noise_before = tokio::task::spawn_blocking(noise).await?;
     let (runs, warmup) = (options.runs, options.warmup);
 
+    // Parked-cell memory first, on a fresh heap: freed memory from earlier
+    // scenarios would be reused and hide the growth.
+    let mut parked_reports = Vec::new();
+    if options.runs("parked") {
+        for &count in &options.parked {
+            parked_reports.push(parked(&reply, count).await?);
+        }
+    }
     let none = || quantiles(&[]);
     let cell_or_none = async |name: &str, code: &str, gap: Option<Duration>| -> Result<Quantiles> {
         Ok(if options.runs(name) { quantiles(&cell(&reply, code, runs, warmup, gap).await?) } else { none() })
@@ -366,12 +374,6 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     let [y_exec, y_wait, y_total] =
         if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
     let (yield_exec, yield_wait, yield_total) = (quantiles(&y_exec), quantiles(&y_wait), quantiles(&y_total));
-    let mut parked_reports = Vec::new();
-    if options.runs("parked") {
-        for &count in &options.parked {
-            parked_reports.push(parked(&reply, count).await?);
-        }
-    }
     let cold = if options.runs("cold") { quantiles(&cold(options.cold_runs).await?) } else { none() };
     let throughput = if options.runs("throughput") {
         Some(throughput(&rt, cpus * 4, Duration::from_millis(options.throughput_ms)).await?)
