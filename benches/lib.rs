@@ -42,6 +42,13 @@ where
     rt.block_on(async move { tokio::spawn(f()).await.expect("bench task") })
 }
 
+/// The median of `samples` (the upper middle for an even count).
+#[must_use]
+pub fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort_unstable();
+    samples[samples.len() / 2]
+}
+
 /// Asserts that a result completed.
 pub fn completed(result: &CellResult) {
     assert_eq!(result.status(), "completed", "{}", result.to_model_json());

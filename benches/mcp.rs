@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use codemode_benches::{on_worker, tokio_runtime};
+use codemode_benches::{median, on_worker, tokio_runtime};
 use codemode_runtime::{CodeMode, Exec, McpServerConfig};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -15,11 +15,6 @@ use rmcp::transport::TokioChildProcess;
 
 const CALLS: usize = 300;
 const WARMUP: usize = 30;
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort_unstable();
-    v[v.len() / 2]
-}
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {

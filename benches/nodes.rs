@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode_benches::{on_worker, tokio_runtime};
+use codemode_benches::{median, on_worker, tokio_runtime};
 use codemode_nodes::host::{CommandHandler, HostOptions, run_host};
 use codemode_nodes::protocol::Credentials;
 use codemode_runtime::{CodeMode, Exec, NodesConfig};
@@ -17,11 +17,6 @@ use serde_json::{Value, json};
 const CALLS: usize = 1000;
 const WARMUP: usize = 100;
 const TOKEN: &str = "bench-token-0123456789";
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort_unstable();
-    v[v.len() / 2]
-}
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {

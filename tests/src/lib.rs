@@ -186,3 +186,19 @@ pub fn failure(result: &CellResult) -> (codemode_runtime::ErrorCode, &str) {
         other => panic!("expected failed, got {}", other.to_model_json()),
     }
 }
+
+/// A policy decision held until an approval arrives: allowed when `true`
+/// is sent, denied ("not approved") otherwise or without an approver.
+pub fn held_for_approval(approval: Option<tokio::sync::oneshot::Receiver<bool>>) -> codemode_runtime::DecisionFuture {
+    Box::pin(async move {
+        let approved = match approval {
+            Some(rx) => rx.await == Ok(true),
+            None => false,
+        };
+        if approved {
+            codemode_runtime::Decision::Allow
+        } else {
+            codemode_runtime::Decision::Deny("not approved".into())
+        }
+    })
+}

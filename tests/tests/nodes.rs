@@ -87,14 +87,7 @@ impl Policy for NodePolicy {
     fn check(&self, call: NestedCall) -> DecisionFuture {
         self.seen.lock().unwrap().push(call.clone());
         if call.arguments["held"] == json!(true) {
-            let approval = self.approval.lock().unwrap().take();
-            return Box::pin(async move {
-                let approved = match approval {
-                    Some(rx) => rx.await == Ok(true),
-                    None => false,
-                };
-                if approved { Decision::Allow } else { Decision::Deny("not approved".into()) }
-            });
+            return held_for_approval(self.approval.lock().unwrap().take());
         }
         let deny = call.arguments["secret"] == json!(true);
         Box::pin(std::future::ready(if deny { Decision::Deny("secrets stay home".into()) } else { Decision::Allow }))

@@ -25,14 +25,7 @@ impl Policy for TestPolicy {
     fn check(&self, call: NestedCall) -> DecisionFuture {
         self.seen.lock().unwrap().push(call.clone());
         if call.tool == "sleep_ms" {
-            let approval = self.approval.lock().unwrap().take();
-            return Box::pin(async move {
-                let approved = match approval {
-                    Some(rx) => rx.await == Ok(true),
-                    None => false,
-                };
-                if approved { Decision::Allow } else { Decision::Deny("not approved".into()) }
-            });
+            return held_for_approval(self.approval.lock().unwrap().take());
         }
         let deny = (call.tool == "echo_tool" && call.arguments["value"] == json!("forbidden")) || call.tool == "fail";
         Box::pin(std::future::ready(if deny { Decision::Deny("not for this user".into()) } else { Decision::Allow }))

@@ -312,6 +312,23 @@ mod tests {
     }
 
     #[test]
+    fn nodes_settings_are_checked_at_their_edges() {
+        let nodes = |extra: &str| Config::parse(&format!("[nodes]\n{extra}\n"));
+        assert!(nodes("invoke_timeout_ms = 600000").is_ok());
+        assert_eq!(
+            nodes("invoke_timeout_ms = 600001").unwrap_err().to_string(),
+            "nodes.invoke_timeout_ms = 600001 is out of range: allowed 1..=600000"
+        );
+        assert!(nodes("invoke_timeout_ms = 0").is_err());
+        assert!(nodes("tokens = [\"0123456789abcdef\"]").is_ok(), "16 characters");
+        assert_eq!(
+            nodes("tokens = [\"0123456789abcde\"]").unwrap_err().to_string(),
+            "nodes.tokens[0] is too short: use at least 16 characters"
+        );
+        assert!(nodes("listen = \"127.0.0.1:0\"\nallow_commands = [\"fs.*\"]").unwrap().nodes.is_some());
+    }
+
+    #[test]
     fn defaults_round_trip_through_toml() {
         let text = Config::default().to_toml();
         let back = Config::parse(&text).unwrap();

@@ -77,6 +77,26 @@ fn session_keeps_parked_cells_alive_across_requests() {
     assert!(child.wait().unwrap().success());
 }
 
+/// `codemode --config CONFIG --store STORE exec --json EXTRA… -` with
+/// `code` on stdin, run to its end.
+fn exec_stdin(config: &std::path::Path, store: &std::path::Path, extra: &[&str], code: &str) -> std::process::Output {
+    let mut child = codemode()
+        .arg("--config")
+        .arg(config)
+        .arg("--store")
+        .arg(store)
+        .args(["exec", "--json"])
+        .args(extra)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(code.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn temp_store(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("codemode-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -374,23 +394,12 @@ fn spans_reach_an_otlp_receiver_with_a_child_per_nested_call() {
             dir.display()
         ),
     );
-    let mut child = codemode()
-        .arg("--config")
-        .arg(&config)
-        .arg("--store")
-        .arg(dir.join("store"))
-        .args(["exec", "--json", "--title", "traced cell", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"const a = await echo({n: 1}); const b = await echo({n: 2}); return [a, b]")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = exec_stdin(
+        &config,
+        &dir.join("store"),
+        &["--title", "traced cell"],
+        "const a = await echo({n: 1}); const b = await echo({n: 2}); return [a, b]",
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     let spans: Vec<Value> = received
         .lock()
@@ -459,24 +468,12 @@ fn configured_mcp_servers_are_reachable_from_exec() {
             "[[mcp_servers]]\nname = \"everything\"\ncommand = [\"node\", \"{everything}\", \"stdio\"]\ncall_timeout_ms = 10000\n"
         ),
     );
-    let mut child = codemode()
-        .arg("--config")
-        .arg(&config)
-        .arg("--store")
-        .arg(temp_store("mcpconfig-store"))
-        .args(["exec", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"return (await MCP.everything.getSum({a: 20, b: 22})).content[0].text")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = exec_stdin(
+        &config,
+        &temp_store("mcpconfig-store"),
+        &[],
+        "return (await MCP.everything.getSum({a: 20, b: 22})).content[0].text",
+    );
     let line: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(line["value"].as_str().unwrap_or_default().contains("42"), "{line}");
 }

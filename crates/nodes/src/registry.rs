@@ -633,6 +633,27 @@ mod tests {
     }
 
     #[test]
+    fn hello_bounds_hold_exactly_at_their_limits_and_refuse_one_over() {
+        let hello = |id: String, commands: Vec<String>| Hello {
+            id,
+            name: "n".into(),
+            platform: "linux".into(),
+            commands,
+            credentials: Credentials::default(),
+        };
+        let at = "x".repeat(MAX_ID_CHARS);
+        let over = "x".repeat(MAX_ID_CHARS + 1);
+        assert!(check_hello(&hello(at.clone(), vec![at.clone()])).is_ok());
+        assert!(check_hello(&hello(over.clone(), vec![])).unwrap_err().contains("node id must be 1–128"));
+        assert!(check_hello(&hello(String::new(), vec![])).is_err());
+        assert!(check_hello(&hello("a\nb".into(), vec![])).is_err(), "control characters are refused");
+        assert!(check_hello(&hello("n".into(), vec![over])).is_err(), "a command name over the bound");
+        let many = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
+        assert!(check_hello(&hello("n".into(), many(MAX_COMMANDS))).is_ok());
+        assert!(check_hello(&hello("n".into(), many(MAX_COMMANDS + 1))).unwrap_err().contains("at most 256 commands"));
+    }
+
+    #[test]
     fn last_seen_is_shown_as_utc() {
         assert_eq!(last_seen(Some(0)), "1970-01-01T00:00:00Z");
         assert_eq!(last_seen(Some(1_795_000_000_000)), "2026-11-18T11:06:40Z");

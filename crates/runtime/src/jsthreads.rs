@@ -29,8 +29,7 @@ struct Worker {
 pub(crate) struct JsThreads {
     workers: Vec<Worker>,
     /// Where the search for the least loaded thread starts: rotating it
-    /// spreads back-to-back cells over threads, so each thread has time to
-    /// prepare its next spare engine.
+    /// spreads back-to-back cells over threads.
     next: AtomicUsize,
 }
 

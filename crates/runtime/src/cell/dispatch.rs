@@ -152,15 +152,7 @@ impl CellState {
                             Decision::Allow => hub.call(server, tool.clone(), args).await,
                         };
                         metrics.call_finished(&tool, "mcp", started.elapsed());
-                        let settlement = match result {
-                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
-                            Err(message) => vm::Settlement {
-                                id,
-                                ok: false,
-                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
-                                    .to_string(),
-                            },
-                        };
+                        let settlement = services::settle_result(id, result, "tool_error");
                         // MCP results are network-derived content (GA-9.3).
                         services::Done::Loaded { settlement, network: true }
                     };
@@ -170,15 +162,8 @@ impl CellState {
                     let hub = self.mcp.clone();
                     let task = async move {
                         let args = serde_json::from_str(&args).unwrap_or_default();
-                        let settlement = match hub.operation(server, &op, args).await {
-                            Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
-                            Err(message) => vm::Settlement {
-                                id,
-                                ok: false,
-                                payload: serde_json::json!({"name": "Error", "message": message, "code": "tool_error"})
-                                    .to_string(),
-                            },
-                        };
+                        let result = hub.operation(server, &op, args).await;
+                        let settlement = services::settle_result(id, result, "tool_error");
                         services::Done::Loaded { settlement, network: true }
                     };
                     self.spawn_service(id, "namespace", task);
@@ -188,17 +173,8 @@ impl CellState {
                     self.network = true;
                     let tree = self.mcp.tree();
                     let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-                    let settlement = match codemode_catalog::mcp::api_response(&tree, target, method.as_deref(), schema)
-                    {
-                        Ok(v) => vm::Settlement { id, ok: true, payload: v.to_string() },
-                        Err(message) => vm::Settlement {
-                            id,
-                            ok: false,
-                            payload: serde_json::json!({"name": "Error", "message": message, "code": "invalid_input"})
-                                .to_string(),
-                        },
-                    };
-                    self.host.settle_now(settlement);
+                    let result = codemode_catalog::mcp::api_response(&tree, target, method.as_deref(), schema);
+                    self.host.settle_now(services::settle_result(id, result, "invalid_input"));
                 }
                 Submitted::NodesList { id } => {
                     settled_inline += 1;
@@ -214,14 +190,9 @@ impl CellState {
                         Some(nodes) => nodes.resolve(&query),
                         None => Err("no paired nodes".to_owned()),
                     };
-                    let settlement = match resolved {
-                        Ok(node) => {
-                            self.network = true;
-                            vm::Settlement { id, ok: true, payload: serde_json::to_string(&node).unwrap_or_default() }
-                        }
-                        Err(message) => node_error(id, &message),
-                    };
-                    self.host.settle_now(settlement);
+                    self.network |= resolved.is_ok();
+                    let resolved = resolved.map(|node| serde_json::to_value(node).unwrap_or(Value::Null));
+                    self.host.settle_now(services::settle_result(id, resolved, "node_error"));
                 }
                 Submitted::NodesInvoke { id, node, command, params } => {
                     self.telemetry.call_count += 1;
@@ -281,10 +252,7 @@ impl CellState {
                 }
             };
             metrics.call_finished(&command, "nodes", started.elapsed());
-            let settlement = match result {
-                Ok(value) => vm::Settlement { id, ok: true, payload: value.to_string() },
-                Err(message) => node_error(id, &message),
-            };
+            let settlement = services::settle_result(id, result, "node_error");
             // Device results are content from outside the host (GA-7.7).
             services::Done::Loaded { settlement, network: true }
         };
@@ -354,14 +322,5 @@ impl CellState {
             let done = task.await;
             let _ = me.send_message(CellMsg::HostDone(id, done));
         });
-    }
-}
-
-/// A failed nodes request as the guest's `Error` (code `node_error`).
-fn node_error(id: u64, message: &str) -> vm::Settlement {
-    vm::Settlement {
-        id,
-        ok: false,
-        payload: serde_json::json!({"name": "Error", "message": message, "code": "node_error"}).to_string(),
     }
 }

@@ -122,8 +122,9 @@ pub(crate) struct CellState {
     executor: ActorRef<ExecutorMsg>,
     control: Arc<CellControl>,
     bridge: Arc<Mutex<Bridge>>,
-    // Drop order: host work (tool tasks) first, then the engine, which
-    // `Drop` hands to the thread's spare keeper to free when idle.
+    // `Drop` retires the engine to the runtime's engine factory, which
+    // frees it; tool tasks (which never hold engine values) are aborted
+    // when `host` drops.
     host: HostWork,
     vm: Option<Vm>,
     /// Where the engine goes when the cell ends.
@@ -174,8 +175,8 @@ enum Flow {
 
 impl Drop for CellState {
     fn drop(&mut self) {
-        // Freeing an engine costs as much as preparing one; do it off the
-        // path of the next cell's reply.
+        // Freeing an engine costs about a third of preparing one; the
+        // factory thread does it, off the JS thread.
         if let Some(vm) = self.vm.take() {
             self.engines.retire(vm);
         }

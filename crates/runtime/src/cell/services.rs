@@ -48,6 +48,15 @@ fn ok(id: u64, value: &Value) -> Settlement {
     Settlement { id, ok: true, payload: value.to_string() }
 }
 
+/// A host answer as a settlement: the value, or an `Error` with `message`
+/// and `code` (MCP, nodes, `$api`).
+pub(crate) fn settle_result(id: u64, result: Result<Value, String>, code: &str) -> Settlement {
+    match result {
+        Ok(value) => ok(id, &value),
+        Err(message) => err(id, "Error", &message, code),
+    }
+}
+
 fn store_err(id: u64, e: &StoreError) -> Settlement {
     err(id, e.js_name(), &e.to_string(), e.code())
 }
