@@ -56,20 +56,26 @@ impl TruncationMarker {
     /// when not even an empty prefix fits.
     #[must_use]
     pub fn fit(original: &str, max_bytes: usize, guidance: &str) -> Option<Self> {
-        let mut marker = Self {
-            truncated: true,
-            omitted_bytes: original.len(),
-            guidance: guidance.to_owned(),
-            prefix: String::new(),
-        };
+        Self::fit_partial(original, original.len(), max_bytes, guidance)
+    }
+
+    /// Like [`TruncationMarker::fit`] when only the leading part `known` of
+    /// an original of `total_len` bytes was kept (output past the budget is
+    /// counted, not copied): the prefix comes from `known`, the omitted count
+    /// describes the whole original.
+    #[must_use]
+    pub fn fit_partial(known: &str, total_len: usize, max_bytes: usize, guidance: &str) -> Option<Self> {
+        let total_len = total_len.max(known.len());
+        let mut marker =
+            Self { truncated: true, omitted_bytes: total_len, guidance: guidance.to_owned(), prefix: String::new() };
         // The omitted count shrinks as the prefix grows; sizing the prefix
         // against the full count's digits keeps the estimate conservative.
         let overhead = marker.json_len();
         if overhead > max_bytes {
             return None;
         }
-        let prefix = crate::budget::json_string_prefix(original, max_bytes - overhead + 2);
-        marker.omitted_bytes = original.len() - prefix.len();
+        let prefix = crate::budget::json_string_prefix(known, max_bytes - overhead + 2);
+        marker.omitted_bytes = total_len - prefix.len();
         marker.prefix = prefix.to_owned();
         Some(marker)
     }

@@ -58,6 +58,10 @@ enum Command {
         /// The session id cells are bound to.
         #[arg(long, default_value = "cli")]
         session: String,
+        /// The longest request line accepted, in bytes; a longer line gets
+        /// an `invalid_input` result and is never held whole in memory.
+        #[arg(long, default_value_t = session::DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
     },
     /// Serve code mode as an MCP server (`exec` and `wait` tools) over stdio.
     Serve {
@@ -267,7 +271,7 @@ async fn run(cli: Cli) -> Result<()> {
     telemetry.export_metrics(&rt)?;
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
-        Command::Session { session } => session::serve(&rt, &session).await,
+        Command::Session { session, max_line_bytes } => session::serve(&rt, &session, max_line_bytes).await,
         Command::Serve { http, metrics } => {
             if let Some(addr) = metrics {
                 telemetry::serve_metrics(&addr, rt.clone()).await?;

@@ -7,16 +7,21 @@
 //! - `{"op":"abort","runId":"…"}`
 //!
 //! Each request gets exactly one output line: the compact model-facing
-//! result JSON (`{"status":…}`). A line that is not a valid request gets a
-//! `failed`/`invalid_input` result naming the problem. Requests are handled
-//! in order, in one process, so parked cells live across requests.
+//! result JSON (`{"status":…}`). A line that is not a valid request —
+//! malformed JSON, invalid UTF-8, a byte-order mark, longer than the line
+//! bound — gets a `failed`/`invalid_input` result naming the problem, and
+//! the process goes on: parked cells survive a bad line. Requests are
+//! handled in order, in one process, so parked cells live across requests.
 
 use anyhow::Result;
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec};
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Reply};
 use serde::Deserialize;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-#[derive(Deserialize)]
+/// The default bound of one request line, in bytes (newline excluded).
+pub(crate) const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+#[derive(Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "lowercase", deny_unknown_fields)]
 enum Request {
     Exec {
@@ -36,28 +41,113 @@ enum Request {
     },
 }
 
-pub(crate) async fn serve(rt: &CodeMode, session: &str) -> Result<()> {
-    let reply = rt.session(session).reply("session");
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
-    let mut stdout = tokio::io::stdout();
-    while let Some(line) = lines.next_line().await? {
-        if line.trim().is_empty() {
-            continue;
+/// One line of input, read within the bound.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// The line's bytes, without the newline.
+    Bytes(Vec<u8>),
+    /// The line was longer than the bound: its first bytes were dropped
+    /// as they arrived, never held whole. Carries the line's length.
+    TooLong(usize),
+}
+
+/// Reads one `\n`-terminated line of at most `max` bytes (a final line
+/// without a newline counts). Past `max`, the rest of the line is read and
+/// discarded so memory stays bounded by `max`. `None` at end of input.
+async fn read_line(input: &mut (impl AsyncBufRead + Unpin), max: usize) -> std::io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut len = 0usize;
+    let mut seen_any = false;
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(seen_any.then(|| finish(line, len, max)));
         }
-        let result = match serde_json::from_str::<Request>(&line) {
-            Ok(Request::Exec { code, title, restart_safe }) => {
-                let mut exec = Exec::code(code).restart_safe(restart_safe);
-                if let Some(title) = title {
-                    exec = exec.title(title);
-                }
-                reply.exec(exec).await?
+        seen_any = true;
+        let (chunk, newline) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true),
+            None => (buf, false),
+        };
+        len = len.saturating_add(chunk.len());
+        if len <= max {
+            line.extend_from_slice(chunk);
+        } else if !line.is_empty() {
+            line = Vec::new();
+        }
+        let used = chunk.len() + usize::from(newline);
+        input.consume(used);
+        if newline {
+            return Ok(Some(finish(line, len, max)));
+        }
+    }
+}
+
+fn finish(mut line: Vec<u8>, len: usize, max: usize) -> Line {
+    if len > max {
+        return Line::TooLong(len);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Line::Bytes(line)
+}
+
+/// What a line asks for, or why it cannot be a request.
+fn parse(line: &Line, max: usize) -> Result<Option<Request>, String> {
+    let bytes = match line {
+        Line::TooLong(len) => {
+            return Err(format!(
+                "invalid session request: the line is {len} bytes, over the {max}-byte limit (--max-line-bytes). \
+                 Send smaller requests; for a large input, save it to a file a tool can read."
+            ));
+        }
+        Line::Bytes(bytes) => bytes,
+    };
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err("invalid session request: the line starts with a UTF-8 byte-order mark (EF BB BF); \
+                    send plain UTF-8 JSON without a BOM."
+            .to_owned());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "invalid session request: the line is not valid UTF-8 (bad byte at offset {}); send UTF-8 JSON.",
+            e.valid_up_to()
+        )
+    })?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str::<Request>(text).map(Some).map_err(|e| {
+        format!("invalid session request: {e}. Send one JSON object per line with op exec, wait or abort.")
+    })
+}
+
+async fn answer(reply: &Reply, request: Request) -> CellResult {
+    let outcome = match request {
+        Request::Exec { code, title, restart_safe } => {
+            let mut exec = Exec::code(code).restart_safe(restart_safe);
+            if let Some(title) = title {
+                exec = exec.title(title);
             }
-            Ok(Request::Wait { run_id }) => reply.wait(&run_id).await?,
-            Ok(Request::Abort { run_id }) => reply.abort(&run_id).await?,
-            Err(e) => CellResult::input_error(
-                ErrorCode::InvalidInput,
-                format!("invalid session request: {e}. Send one JSON object per line with op exec, wait or abort."),
-            ),
+            reply.exec(exec).await
+        }
+        Request::Wait { run_id } => reply.wait(&run_id).await,
+        Request::Abort { run_id } => reply.abort(&run_id).await,
+    };
+    // The runtime failing one request (it is shutting down, say) is an
+    // answer for that request, not the end of the session.
+    outcome.unwrap_or_else(|e| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string()))
+}
+
+pub(crate) async fn serve(rt: &CodeMode, session: &str, max_line_bytes: usize) -> Result<()> {
+    let reply = rt.session(session).reply("session");
+    let mut input = BufReader::new(tokio::io::stdin());
+    let mut stdout = tokio::io::stdout();
+    while let Some(line) = read_line(&mut input, max_line_bytes).await? {
+        let result = match parse(&line, max_line_bytes) {
+            Ok(None) => continue,
+            Ok(Some(request)) => answer(&reply, request).await,
+            Err(message) => CellResult::input_error(ErrorCode::InvalidInput, message),
         };
         let mut text = result.to_model_json();
         text.push('\n');
@@ -65,4 +155,57 @@ pub(crate) async fn serve(rt: &CodeMode, session: &str) -> Result<()> {
         stdout.flush().await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], max: usize) -> Vec<Line> {
+        let mut reader = BufReader::with_capacity(7, input);
+        let mut out = Vec::new();
+        while let Some(line) = read_line(&mut reader, max).await.unwrap() {
+            out.push(line);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn lines_exactly_at_the_bound_are_read_and_one_byte_over_is_refused() {
+        let input = b"12345\n123456\r\nabc";
+        assert_eq!(
+            lines(input, 5).await,
+            vec![Line::Bytes(b"12345".to_vec()), Line::TooLong(7), Line::Bytes(b"abc".to_vec())]
+        );
+        assert_eq!(lines(b"", 5).await, Vec::<Line>::new());
+        assert_eq!(lines(b"\n", 5).await, vec![Line::Bytes(Vec::new())]);
+    }
+
+    #[tokio::test]
+    async fn bad_lines_are_named_not_fatal() {
+        let bom = parse(&Line::Bytes(b"\xEF\xBB\xBF{}".to_vec()), 10).unwrap_err();
+        assert!(bom.contains("byte-order mark"), "{bom}");
+        let utf8 = parse(&Line::Bytes(b"{\"op\":\xff}".to_vec()), 10).unwrap_err();
+        assert!(utf8.contains("not valid UTF-8 (bad byte at offset 6)"), "{utf8}");
+        let long = parse(&Line::TooLong(11), 10).unwrap_err();
+        assert!(long.contains("11 bytes, over the 10-byte limit"), "{long}");
+        assert!(parse(&Line::Bytes(b"  ".to_vec()), 10).unwrap().is_none());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// No input line, however malformed, panics the parser; memory
+        /// held per line never passes the bound.
+        #[test]
+        fn any_bytes_read_and_parse_without_panicking(input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..512), max in 1usize..64) {
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let got = runtime.block_on(lines(&input, max));
+            for line in &got {
+                if let Line::Bytes(bytes) = line {
+                    proptest::prop_assert!(bytes.len() <= max);
+                }
+                let _ = parse(line, max);
+            }
+        }
+    }
 }

@@ -9,6 +9,8 @@
 
 use codemode_bridge::OutputEntry;
 
+use super::output::PendingOutput;
+
 /// A host request the guest made during a step.
 #[derive(Debug)]
 pub(crate) enum Submitted {
@@ -78,6 +80,8 @@ pub(crate) struct Bounds {
     pub max_in_flight: usize,
     pub max_queued: usize,
     pub max_timers: usize,
+    /// The cell's output budget: at most this much pending output is kept.
+    pub max_output_bytes: usize,
 }
 
 /// State shared with the native functions of one cell.
@@ -90,7 +94,7 @@ pub(crate) struct Bridge {
     /// Timers cleared during the current step.
     pub cancelled: Vec<u64>,
     /// Output entries not yet delivered to an observer.
-    pub output: Vec<OutputEntry>,
+    pub output: PendingOutput,
     /// Set once, when the top-level promise settles.
     pub outcome: Option<Outcome>,
     /// Set once, when an admission bound is exceeded.
@@ -123,7 +127,7 @@ impl Bridge {
             next_id: 1,
             submitted: Vec::new(),
             cancelled: Vec::new(),
-            output: Vec::new(),
+            output: PendingOutput::new(bounds.max_output_bytes),
             outcome: None,
             admission: None,
             outstanding_calls: 0,
@@ -226,7 +230,7 @@ mod tests {
     use super::*;
 
     fn bridge() -> Bridge {
-        Bridge::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2 })
+        Bridge::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2, max_output_bytes: 1 << 20 })
     }
 
     #[test]
@@ -251,9 +255,11 @@ mod tests {
         }
         // Each empty entry `{"type":"text","text":""}` costs 25 units.
         assert_eq!(calls, (CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM) / 25 + 1);
-        assert_eq!(b.output.last(), Some(&OutputEntry::text(CONSOLE_TRUNCATED)));
+        let entries = b.output.entries().unwrap();
+        assert_eq!(entries.last(), Some(&OutputEntry::text(CONSOLE_TRUNCATED)));
         assert!(!b.emit_console("after".into()));
-        assert_eq!(b.output.iter().filter(|e| **e == OutputEntry::text(CONSOLE_TRUNCATED)).count(), 1);
+        let entries = b.output.entries().unwrap();
+        assert_eq!(entries.iter().filter(|e| **e == OutputEntry::text(CONSOLE_TRUNCATED)).count(), 1);
     }
 
     #[test]

@@ -557,12 +557,12 @@ impl CellState {
     }
 
     /// The output entries emitted since the last delivery.
-    fn take_entries(&mut self) -> Vec<codemode_bridge::OutputEntry> {
+    fn take_entries(&mut self) -> output::PendingOutput {
         let mut bridge = vm_lock(&self.bridge);
         if std::mem::take(&mut bridge.console_marker_emitted) {
             self.metrics.console_truncated();
         }
-        std::mem::take(&mut bridge.output)
+        bridge.output.take()
     }
 
     fn set_parked(&mut self, parked: bool) {

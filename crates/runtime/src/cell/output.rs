@@ -47,6 +47,122 @@ fn entries_json(entries: &[OutputEntry]) -> String {
     serde_json::to_string(entries).unwrap_or_default()
 }
 
+/// Counts bytes written through it: the length of an entry's JSON without
+/// building it.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Bytes of `entry` as compact JSON.
+fn entry_json_len(entry: &OutputEntry) -> usize {
+    let mut count = ByteCount(0);
+    // Serializing an entry (a string or a `Value`) into a counter cannot fail.
+    let _ = serde_json::to_writer(&mut count, entry);
+    count.0
+}
+
+/// Output emitted since the last delivery, bounded in memory by the cell's
+/// output budget (a cell that calls `text` in a loop must not grow the
+/// host past its limits).
+///
+/// Entries are kept while their compact JSON array fits in `cap` bytes.
+/// Past it only the array's leading `cap` bytes of JSON are kept, and later
+/// entries are counted, not copied: delivery makes them a truncation marker
+/// whose counts describe everything that was emitted.
+#[derive(Debug)]
+pub(crate) struct PendingOutput {
+    entries: Vec<OutputEntry>,
+    /// Bytes of the compact JSON array of every entry emitted, kept or not
+    /// (0 when nothing was emitted).
+    json_len: usize,
+    cap: usize,
+    /// Past `cap`: the leading bytes (at most `cap`) of the array's JSON.
+    spilled: Option<String>,
+}
+
+impl PendingOutput {
+    /// Nothing emitted yet; at most `cap` bytes of JSON will be kept.
+    pub(crate) fn new(cap: usize) -> Self {
+        Self { entries: Vec::new(), json_len: 0, cap, spilled: None }
+    }
+
+    /// Whether nothing was emitted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.json_len == 0
+    }
+
+    /// Bytes of the compact JSON array of everything emitted.
+    pub(crate) fn json_len(&self) -> usize {
+        self.json_len
+    }
+
+    /// The entries, when all of them were kept.
+    #[cfg(test)]
+    pub(crate) fn entries(&self) -> Option<&[OutputEntry]> {
+        self.spilled.is_none().then_some(self.entries.as_slice())
+    }
+
+    /// Records one entry.
+    pub(crate) fn push(&mut self, entry: OutputEntry) {
+        let len = entry_json_len(&entry);
+        let total = if self.json_len == 0 { 2 + len } else { self.json_len + 1 + len };
+        match &mut self.spilled {
+            None if total <= self.cap => self.entries.push(entry),
+            None => {
+                let mut text = if self.entries.is_empty() {
+                    "[".to_owned()
+                } else {
+                    let mut kept = entries_json(&self.entries);
+                    kept.pop(); // the closing `]`
+                    kept.push(',');
+                    kept
+                };
+                append_within(&mut text, &entry, self.cap);
+                self.entries = Vec::new();
+                self.spilled = Some(text);
+            }
+            Some(text) if text.len() < self.cap => {
+                text.push(',');
+                append_within(text, &entry, self.cap);
+            }
+            Some(_) => {}
+        }
+        self.json_len = total;
+    }
+
+    /// Takes what was emitted, leaving this empty with the same cap.
+    pub(crate) fn take(&mut self) -> Self {
+        std::mem::replace(self, Self::new(self.cap))
+    }
+
+    /// The kept entries (when nothing spilled), or the leading JSON text.
+    fn into_parts(self) -> Result<Vec<OutputEntry>, String> {
+        match self.spilled {
+            None => Ok(self.entries),
+            Some(text) => Err(text),
+        }
+    }
+}
+
+/// Appends `entry`'s JSON to `text`, cut so `text` stays within `cap` bytes.
+fn append_within(text: &mut String, entry: &OutputEntry, cap: usize) {
+    let room = cap.saturating_sub(text.len());
+    if room == 0 {
+        return;
+    }
+    let json = serde_json::to_string(entry).unwrap_or_default();
+    text.push_str(codemode_bridge::budget::utf8_prefix(&json, room));
+}
+
 impl OutputLedger {
     pub(crate) fn new(budget: usize) -> Self {
         Self { budget, used: 0 }
@@ -72,30 +188,36 @@ impl OutputLedger {
     }
 
     /// The entries produced since the previous observation, within `room`.
-    fn fit(&mut self, entries: Vec<OutputEntry>, room: usize) -> Output {
-        if entries.is_empty() {
-            return Output::Entries(entries);
+    fn fit(&mut self, pending: PendingOutput, room: usize) -> Output {
+        if pending.is_empty() {
+            return Output::Entries(Vec::new());
         }
-        let json = entries_json(&entries);
-        if json.len() <= room {
-            self.charge(json.len());
-            return Output::Entries(entries);
-        }
+        let total = pending.json_len();
+        let known = match pending.into_parts() {
+            Ok(entries) if total <= room => {
+                self.charge(total);
+                return Output::Entries(entries);
+            }
+            Ok(entries) => entries_json(&entries),
+            Err(known) => known,
+        };
         // A marker with an empty prefix still fits nearly any budget; if even
         // that does not, it is delivered anyway: omitting output silently
         // would be worse than a few bytes over.
-        let marker = TruncationMarker::fit(&json, room, TRUNCATED_GUIDANCE).unwrap_or_else(|| TruncationMarker {
-            truncated: true,
-            omitted_bytes: json.len(),
-            guidance: TRUNCATED_GUIDANCE.to_owned(),
-            prefix: String::new(),
+        let marker = TruncationMarker::fit_partial(&known, total, room, TRUNCATED_GUIDANCE).unwrap_or_else(|| {
+            TruncationMarker {
+                truncated: true,
+                omitted_bytes: total,
+                guidance: TRUNCATED_GUIDANCE.to_owned(),
+                prefix: String::new(),
+            }
         });
         self.charge(marker.json_len());
         Output::Truncated(marker)
     }
 
     /// Output of a window that does not end the cell.
-    pub(crate) fn deliver(&mut self, entries: Vec<OutputEntry>) -> Output {
+    pub(crate) fn deliver(&mut self, entries: PendingOutput) -> Output {
         let room = self.remaining_for_output();
         self.fit(entries, room)
     }
@@ -107,7 +229,7 @@ impl OutputLedger {
 
     /// An error message cut to what is left (at least `ERROR_FLOOR`).
     pub(crate) fn fit_error(&mut self, error: String) -> String {
-        let (_, error) = self.deliver_error(Vec::new(), error);
+        let (_, error) = self.deliver_error(PendingOutput::new(0), error);
         error
     }
 
@@ -115,11 +237,11 @@ impl OutputLedger {
     /// truncated)`. The value keeps priority over this window's output.
     pub(crate) fn deliver_value(
         &mut self,
-        entries: Vec<OutputEntry>,
+        entries: PendingOutput,
         value_json: &str,
     ) -> Result<(Output, Value, bool), OutputLimitExceeded> {
         let room = self.remaining();
-        let output_len = if entries.is_empty() { 0 } else { entries_json(&entries).len() };
+        let output_len = entries.json_len();
         if value_json.len() + OUTPUT_FLOOR.min(output_len) <= room {
             self.charge(value_json.len());
             let output = self.fit(entries, room - value_json.len());
@@ -147,10 +269,10 @@ impl OutputLedger {
 
     /// Output and error message of a failed cell. The error keeps its head
     /// and at least `ERROR_FLOOR` bytes.
-    pub(crate) fn deliver_error(&mut self, entries: Vec<OutputEntry>, error: String) -> (Output, String) {
+    pub(crate) fn deliver_error(&mut self, entries: PendingOutput, error: String) -> (Output, String) {
         let room = self.remaining();
         let error_len = json_string_len(&error);
-        let output_len = if entries.is_empty() { 0 } else { entries_json(&entries).len() };
+        let output_len = entries.json_len();
         if error_len + output_len <= room {
             self.charge(error_len);
             let output = self.fit(entries, room - error_len);
@@ -177,8 +299,14 @@ fn parse(json: &str) -> Value {
 mod tests {
     use super::*;
 
-    fn text(n: usize) -> Vec<OutputEntry> {
-        vec![OutputEntry::text("x".repeat(n))]
+    fn text(n: usize) -> PendingOutput {
+        let mut pending = PendingOutput::new(1 << 20);
+        pending.push(OutputEntry::text("x".repeat(n)));
+        pending
+    }
+
+    fn json_of(n: usize) -> String {
+        entries_json(&[OutputEntry::text("x".repeat(n))])
     }
 
     #[test]
@@ -186,24 +314,24 @@ mod tests {
         let mut ledger = OutputLedger::new(1024);
         let out = ledger.deliver(text(100));
         assert!(out.entries().is_some());
-        assert_eq!(ledger.used, entries_json(&text(100)).len());
+        assert_eq!(ledger.used, json_of(100).len());
     }
 
     #[test]
     fn output_exactly_at_its_share_fits_and_one_byte_more_is_truncated() {
         // Output before the final value may use three quarters of the budget.
-        let exact = 768 - entries_json(&text(0)).len();
+        let exact = 768 - json_of(0).len();
         let mut ledger = OutputLedger::new(1024);
         assert!(ledger.deliver(text(exact)).entries().is_some());
         let mut ledger = OutputLedger::new(1024);
         let Output::Truncated(marker) = ledger.deliver(text(exact + 1)) else { panic!("not truncated") };
         assert!(marker.json_len() <= 768);
-        assert_eq!(marker.prefix.len() + marker.omitted_bytes, entries_json(&text(exact + 1)).len());
+        assert_eq!(marker.prefix.len() + marker.omitted_bytes, json_of(exact + 1).len());
     }
 
     #[test]
     fn output_of_the_final_window_may_use_the_whole_budget() {
-        let exact = 1024 - 4 - entries_json(&text(0)).len();
+        let exact = 1024 - 4 - json_of(0).len();
         let mut ledger = OutputLedger::new(1024);
         let (output, _, _) = ledger.deliver_value(text(exact), "null").unwrap();
         assert!(output.entries().is_some());
@@ -216,7 +344,7 @@ mod tests {
     fn earlier_output_cannot_starve_the_final_value() {
         let mut ledger = OutputLedger::new(1024);
         assert!(matches!(ledger.deliver(text(5000)), Output::Truncated(_)));
-        let (_, value, truncated) = ledger.deliver_value(vec![], "[1,2,3]").unwrap();
+        let (_, value, truncated) = ledger.deliver_value(PendingOutput::new(1024), "[1,2,3]").unwrap();
         assert!(!truncated);
         assert_eq!(value, serde_json::json!([1, 2, 3]));
     }
@@ -234,21 +362,54 @@ mod tests {
     fn an_oversized_value_becomes_a_marker_and_an_exhausted_budget_a_limit_error() {
         let mut ledger = OutputLedger::new(1024);
         let value = format!("[{}]", vec!["1"; 2000].join(","));
-        let (_, v, truncated) = ledger.deliver_value(vec![], &value).unwrap();
+        let (_, v, truncated) = ledger.deliver_value(PendingOutput::new(1024), &value).unwrap();
         assert!(truncated);
         assert_eq!(v["truncated"], Value::Bool(true));
         assert!(value.starts_with(v["prefix"].as_str().unwrap()));
         let mut spent = OutputLedger::new(1024);
         spent.charge(1024);
-        assert!(spent.deliver_value(vec![], &value).is_err());
+        assert!(spent.deliver_value(PendingOutput::new(1024), &value).is_err());
     }
 
     #[test]
     fn an_oversized_error_keeps_its_head() {
         let mut ledger = OutputLedger::new(1024);
         let error = format!("Error: DIAGNOSTIC {}", "d".repeat(5000));
-        let (_, e) = ledger.deliver_error(vec![], error);
+        let (_, e) = ledger.deliver_error(PendingOutput::new(1024), error);
         assert!(e.starts_with("Error: DIAGNOSTIC") && e.ends_with(" [error truncated]"));
         assert!(json_string_len(&e) <= 1024);
+    }
+
+    #[test]
+    fn output_past_the_cap_is_counted_not_kept() {
+        let mut pending = PendingOutput::new(1000);
+        let entry = OutputEntry::text("y".repeat(400));
+        let one = entry_json_len(&entry);
+        for _ in 0..1000 {
+            pending.push(entry.clone());
+        }
+        let whole = entries_json(&vec![entry.clone(); 1000]);
+        assert_eq!(pending.json_len(), whole.len(), "every entry is counted");
+        assert!(pending.entries().is_none());
+        let known = pending.spilled.clone().unwrap();
+        assert!(known.len() <= 1000 && whole.starts_with(&known), "only a bounded prefix is kept");
+        assert!(one < 1000);
+        let mut ledger = OutputLedger::new(4096);
+        let Output::Truncated(marker) = ledger.deliver(pending) else { panic!("not truncated") };
+        assert!(whole.starts_with(&marker.prefix));
+        assert_eq!(marker.prefix.len() + marker.omitted_bytes, whole.len(), "the marker describes all of it");
+    }
+
+    #[test]
+    fn output_exactly_at_the_cap_is_kept_whole_and_one_byte_more_spills() {
+        let entry = OutputEntry::text("z".repeat(10));
+        let exact = entry_json_len(&entry) + 2;
+        let mut pending = PendingOutput::new(exact);
+        pending.push(entry.clone());
+        assert_eq!(pending.entries().map(<[_]>::len), Some(1));
+        let mut pending = PendingOutput::new(exact - 1);
+        pending.push(entry);
+        assert!(pending.entries().is_none());
+        assert_eq!(pending.json_len(), exact);
     }
 }

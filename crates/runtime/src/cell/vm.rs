@@ -203,6 +203,7 @@ impl Vm {
             max_in_flight: limits.max_in_flight,
             max_queued: limits.max_queued,
             max_timers: limits.max_timers,
+            max_output_bytes: limits.max_output_bytes,
         })));
         let runtime = Runtime::new().map_err(engine)?;
         runtime.set_memory_limit(limits.memory_limit_bytes);
