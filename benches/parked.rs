@@ -21,7 +21,7 @@ fn main() {
     for count in [32_u64, 1_000] {
         let mut per_cell = Vec::new();
         for _ in 0..3 {
-            let limits = Limits { max_live_cells: 20_000, ..Limits::default() };
+            let limits = Limits { max_live_cells: 20_000, max_live_cells_per_session: 20_000, ..Limits::default() };
             let cm = rt.block_on(async { CodeMode::builder().limits(limits).tool(Noop).start().await.unwrap() });
             // Warm up: one cell, so thread-local and allocator state exist.
             let warm = cm.clone();

@@ -344,7 +344,13 @@ fn row(name: &str, q: &Quantiles) {
 /// Runs the benchmark and prints (and optionally writes) the report.
 pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     let largest = options.parked.iter().copied().max().unwrap_or(0);
-    let limits = Limits { max_live_cells: (largest + 64).clamp(1_024, 100_000), ..Limits::default() };
+    let live = (largest + 64).clamp(1_024, 100_000);
+    let limits = Limits {
+        max_live_cells: live,
+        max_live_cells_per_session: live,
+        max_live_cells_per_principal: live,
+        ..Limits::default()
+    };
     let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;
     let reply = rt.session("bench").reply("r");
     let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);

@@ -25,6 +25,70 @@ pub(crate) struct Config {
     /// Paired nodes; present enables them (GA-10).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<NodesSection>,
+    /// `codemode serve`: who may connect, and how long a closed
+    /// connection's cells are kept.
+    pub serve: ServeSection,
+}
+
+/// `[serve]`: authentication and connection lifetime of `codemode serve`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct ServeSection {
+    /// Bearer tokens, each naming the principal it authenticates. With
+    /// none, HTTP serving is only allowed on a loopback address.
+    pub tokens: Vec<ServeToken>,
+    /// `Host` header values HTTP requests may carry (DNS-rebinding guard);
+    /// empty: the loopback names plus the bound address.
+    pub allowed_hosts: Vec<String>,
+    /// How long a closed connection's live cells are kept (another
+    /// connection of the same principal and session key may wait on them)
+    /// before they are disposed, in milliseconds.
+    pub dispose_grace_ms: u64,
+}
+
+impl Default for ServeSection {
+    fn default() -> Self {
+        Self { tokens: Vec::new(), allowed_hosts: Vec::new(), dispose_grace_ms: 30_000 }
+    }
+}
+
+/// One `[serve] tokens` entry.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ServeToken {
+    /// The secret a client presents as `Authorization: Bearer <token>`.
+    pub token: String,
+    /// Who the token authenticates: its cells, store and runs are its own.
+    pub principal: String,
+}
+
+/// The shortest `[serve]` token accepted: 128 bits of hex.
+const MIN_SERVE_TOKEN_CHARS: usize = 32;
+
+impl ServeSection {
+    fn check(&self) -> Result<()> {
+        if self.dispose_grace_ms > 3_600_000 {
+            bail!("serve.dispose_grace_ms = {} is out of range: allowed 0..=3600000", self.dispose_grace_ms);
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, t) in self.tokens.iter().enumerate() {
+            if t.token.chars().count() < MIN_SERVE_TOKEN_CHARS {
+                bail!("serve.tokens[{i}].token is too short: use at least {MIN_SERVE_TOKEN_CHARS} characters");
+            }
+            if !seen.insert(&t.token) {
+                bail!("serve.tokens[{i}].token repeats an earlier token: each token names one principal");
+            }
+            let ok = (1..=64).contains(&t.principal.chars().count())
+                && t.principal.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+            if !ok {
+                bail!(
+                    "serve.tokens[{i}].principal = {:?} is not a valid name: use 1-64 letters, digits, `_`, `.` or `-`",
+                    t.principal
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `[nodes]`: the node gateway and its command policy.
@@ -114,6 +178,8 @@ pub(crate) struct LimitsConfig {
     pub max_timers: usize,
     pub parked_ttl_seconds: u64,
     pub max_live_cells: usize,
+    pub max_live_cells_per_session: usize,
+    pub max_live_cells_per_principal: usize,
     pub headless_timeout_ms: u64,
     pub headless_max_tool_calls: u32,
     pub results_max_entries: usize,
@@ -133,6 +199,8 @@ impl Default for LimitsConfig {
             max_timers: l.max_timers,
             parked_ttl_seconds: l.parked_ttl.as_secs(),
             max_live_cells: l.max_live_cells,
+            max_live_cells_per_session: l.max_live_cells_per_session,
+            max_live_cells_per_principal: l.max_live_cells_per_principal,
             headless_timeout_ms: millis(l.headless_timeout),
             headless_max_tool_calls: l.headless_max_tool_calls,
             results_max_entries: l.results_max_entries,
@@ -224,6 +292,8 @@ impl LimitsConfig {
             max_timers: self.max_timers,
             parked_ttl: Duration::from_secs(self.parked_ttl_seconds),
             max_live_cells: self.max_live_cells,
+            max_live_cells_per_session: self.max_live_cells_per_session,
+            max_live_cells_per_principal: self.max_live_cells_per_principal,
             headless_timeout: Duration::from_millis(self.headless_timeout_ms),
             headless_max_tool_calls: self.headless_max_tool_calls,
             results_max_entries: self.results_max_entries,
@@ -258,6 +328,7 @@ impl Config {
         if let Some(nodes) = &config.nodes {
             nodes.check()?;
         }
+        config.serve.check()?;
         for (i, server) in config.mcp_servers.iter().enumerate() {
             if server.command.is_empty() == server.url.is_none() {
                 bail!("mcp_servers[{i}] needs exactly one of `command` (a non-empty array) or `url`");

@@ -72,6 +72,12 @@ enum Command {
         /// Also serve Prometheus metrics at `/metrics` and `/health` here.
         #[arg(long)]
         metrics: Option<String>,
+        /// Over stdio: keep this session key (letters, digits, `_.:-`) so a
+        /// restarted server finds the same store; default: a fresh session
+        /// per process. Over HTTP, clients name keys with the
+        /// `codemode-session` header.
+        #[arg(long)]
+        session: Option<String>,
     },
     /// An interactive prompt: each entry is a cell in one session.
     Repl,
@@ -272,13 +278,17 @@ async fn run(cli: Cli) -> Result<()> {
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
         Command::Session { session, max_line_bytes } => session::serve(&rt, &session, max_line_bytes).await,
-        Command::Serve { http, metrics } => {
+        Command::Serve { http, metrics, session } => {
             if let Some(addr) = metrics {
                 telemetry::serve_metrics(&addr, rt.clone()).await?;
             }
-            match http {
-                Some(addr) => serve::http(rt.clone(), &addr).await,
-                None => serve::stdio(rt.clone()).await,
+            match (http, session) {
+                (Some(_), Some(_)) => Err(anyhow::anyhow!(
+                    "--session is for stdio; over HTTP each client names its session key with the `{}` header",
+                    serve::SESSION_HEADER
+                )),
+                (Some(addr), None) => serve::http(rt.clone(), &addr, &config.serve).await,
+                (None, session) => serve::stdio(rt.clone(), session, &config.serve).await,
             }
         }
         Command::Repl => repl::run(&rt).await,

@@ -369,7 +369,7 @@ impl CodeMode {
 
     /// A session: cells of one conversation.
     pub fn session(&self, id: impl Into<String>) -> Session {
-        Session { rt: self.clone(), id: id.into() }
+        Session { rt: self.clone(), id: id.into(), principal: None }
     }
 
     /// The headless executor, for automation scripts with no session: each
@@ -421,14 +421,20 @@ impl CodeMode {
         }
     }
 
-    async fn exec_mode(&self, exec: Exec, mode: CellMode) -> Result<CellResult, CodeModeError> {
+    async fn exec_mode(
+        &self,
+        exec: Exec,
+        mode: CellMode,
+        principal: Option<String>,
+    ) -> Result<CellResult, CodeModeError> {
         if exec.title.as_ref().is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS) {
             return Ok(CellResult::input_error(
                 ErrorCode::InvalidInput,
                 format!("title must be at most {MAX_TITLE_CHARS} characters."),
             ));
         }
-        let request = ExecRequest { code: exec.code, title: exec.title, mode, parent: tracing::Span::current() };
+        let request =
+            ExecRequest { code: exec.code, title: exec.title, mode, principal, parent: tracing::Span::current() };
         self.ask(|reply| ExecutorMsg::Exec(request, reply)).await
     }
 }
@@ -439,6 +445,7 @@ impl CodeMode {
 pub struct Session {
     rt: CodeMode,
     id: String,
+    principal: Option<String>,
 }
 
 impl Session {
@@ -446,6 +453,17 @@ impl Session {
     #[must_use]
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The same session, counted against `principal`'s quota of live cells
+    /// (`Limits::max_live_cells_per_principal`): an authenticated client
+    /// with many sessions still cannot take the whole pool. The principal
+    /// does not scope the store: give each principal's sessions their own
+    /// ids (as `codemode serve` does).
+    #[must_use]
+    pub fn for_principal(mut self, principal: impl Into<String>) -> Self {
+        self.principal = Some(principal.into());
+        self
     }
 
     /// One model reply within the session.
@@ -473,7 +491,7 @@ impl Reply {
             reply: self.id.clone(),
             restart_safe: exec.restart_safe,
         };
-        self.session.rt.exec_mode(exec, mode).await
+        self.session.rt.exec_mode(exec, mode, self.session.principal.clone()).await
     }
 
     /// Resumes observing a parked cell with a fresh budget.
@@ -520,6 +538,28 @@ impl Reply {
         let scope = Scope { session: self.session.id.clone(), reply: self.id.clone() };
         self.session.rt.inner.results.end_reply(scope);
     }
+
+    /// Disposes every live cell this reply started (running or parked),
+    /// quietly, as [`Reply::dispose`] does one; returns how many. A host
+    /// whose client went away calls this, then [`Reply::end`], so nothing
+    /// of the client outlives it.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn dispose_all(&self) -> Result<usize, CodeModeError> {
+        let (session, reply_id) = (self.session.id.clone(), self.id.clone());
+        match self
+            .session
+            .rt
+            .inner
+            .executor
+            .call(|reply| ExecutorMsg::DisposeReply { session, reply_id, reply }, None)
+            .await
+        {
+            Ok(CallResult::Success(count)) => Ok(count),
+            _ => Err(CodeModeError::ShutDown),
+        }
+    }
 }
 
 /// The headless executor: cells run to completion in one call.
@@ -535,6 +575,6 @@ impl Headless {
     /// # Errors
     /// Only host failures.
     pub async fn exec(&self, exec: Exec) -> Result<CellResult, CodeModeError> {
-        self.rt.exec_mode(exec, CellMode::Headless).await
+        self.rt.exec_mode(exec, CellMode::Headless, None).await
     }
 }

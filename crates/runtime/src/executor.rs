@@ -68,6 +68,8 @@ pub(crate) struct ExecRequest {
     pub code: String,
     pub title: Option<String>,
     pub mode: CellMode,
+    /// The authenticated client the session belongs to, for its quota.
+    pub principal: Option<String>,
     /// The caller's span: the cell's span is its child.
     pub parent: tracing::Span,
 }
@@ -88,6 +90,12 @@ pub(crate) enum ExecutorMsg {
         run_id: String,
         session: Option<String>,
         reply: RpcReplyPort<bool>,
+    },
+    /// Disposes every live cell a reply started; answers how many.
+    DisposeReply {
+        session: String,
+        reply_id: String,
+        reply: RpcReplyPort<usize>,
     },
     /// A cell actor started on its JS thread.
     Registered(String, ActorRef<CellMsg>, Arc<CellControl>),
@@ -122,7 +130,37 @@ struct Entry {
     started: std::time::Instant,
     actor: Option<ActorRef<CellMsg>>,
     session: Option<String>,
+    /// The reply that started the cell (interactive cells).
+    reply: Option<String>,
+    principal: Option<String>,
     control: Option<Arc<CellControl>>,
+}
+
+/// Live cells per key (session or principal), for the fair-share quotas.
+#[derive(Default)]
+struct Counts(HashMap<String, usize>);
+
+impl Counts {
+    fn get(&self, key: Option<&String>) -> usize {
+        key.and_then(|k| self.0.get(k)).copied().unwrap_or(0)
+    }
+
+    fn add(&mut self, key: Option<&String>) {
+        if let Some(k) = key {
+            *self.0.entry(k.clone()).or_insert(0) += 1;
+        }
+    }
+
+    fn remove(&mut self, key: Option<&String>) {
+        if let Some(k) = key
+            && let Some(n) = self.0.get_mut(k)
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.0.remove(k);
+            }
+        }
+    }
 }
 
 pub(crate) struct ExecutorState {
@@ -131,6 +169,8 @@ pub(crate) struct ExecutorState {
     by_actor: HashMap<ActorId, String>,
     ended: HashMap<String, EndState>,
     ended_order: VecDeque<String>,
+    per_session: Counts,
+    per_principal: Counts,
 }
 
 impl Actor for CellExecutor {
@@ -149,6 +189,8 @@ impl Actor for CellExecutor {
             by_actor: HashMap::new(),
             ended: HashMap::new(),
             ended_order: VecDeque::new(),
+            per_session: Counts::default(),
+            per_principal: Counts::default(),
         })
     }
 
@@ -203,6 +245,25 @@ impl Actor for CellExecutor {
                     let _ = actor.send_message(CellMsg::Dispose);
                 }
                 let _ = reply.send(found.is_some());
+            }
+            ExecutorMsg::DisposeReply { session, reply_id, reply } => {
+                let runs: Vec<String> = state
+                    .cells
+                    .iter()
+                    .filter(|(_, e)| e.session.as_ref() == Some(&session) && e.reply.as_ref() == Some(&reply_id))
+                    .map(|(run_id, _)| run_id.clone())
+                    .collect();
+                for run_id in &runs {
+                    let actor = state.cells.get(run_id).and_then(|e| e.actor.clone());
+                    if let Some(control) = state.cells.get(run_id).and_then(|e| e.control.clone()) {
+                        control.abort();
+                    }
+                    state.forget(run_id, EndState::Disposed);
+                    if let Some(actor) = actor {
+                        let _ = actor.send_message(CellMsg::Dispose);
+                    }
+                }
+                let _ = reply.send(runs.len());
             }
             ExecutorMsg::Registered(run_id, actor, control) => match state.cells.get_mut(&run_id) {
                 Some(entry) => {
@@ -294,7 +355,12 @@ impl ExecutorState {
         if let Err(refusal) = source::check(&request.code) {
             return refuse(reply, refusal.message());
         }
-        let max = self.config.limits.max_live_cells;
+        let (session, reply_id) = match &request.mode {
+            CellMode::Interactive { session, reply, .. } => (Some(session.clone()), Some(reply.clone())),
+            CellMode::Headless => (None, None),
+        };
+        let limits = &self.config.limits;
+        let max = limits.max_live_cells;
         if self.cells.len() >= max {
             self.config.metrics.admission_rejected("live_cells");
             return refuse(
@@ -302,11 +368,30 @@ impl ExecutorState {
                 format!("too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."),
             );
         }
+        let principal = request.principal.clone();
+        let per_principal = limits.max_live_cells_per_principal.min(max);
+        if principal.is_some() && self.per_principal.get(principal.as_ref()) >= per_principal {
+            self.config.metrics.admission_rejected("principal_quota");
+            return refuse(
+                reply,
+                format!(
+                    "too many live code mode runs for this client ({per_principal} across its sessions); \
+                     wait on or abort its parked runs before starting new ones."
+                ),
+            );
+        }
+        let per_session = limits.max_live_cells_per_session.min(max);
+        if session.is_some() && self.per_session.get(session.as_ref()) >= per_session {
+            self.config.metrics.admission_rejected("session_quota");
+            return refuse(
+                reply,
+                format!(
+                    "too many live code mode runs in this session ({per_session}); \
+                     wait on or abort parked runs before starting new ones."
+                ),
+            );
+        }
         let run_id = new_run_id();
-        let session = match &request.mode {
-            CellMode::Interactive { session, .. } => Some(session.clone()),
-            CellMode::Headless => None,
-        };
         let config = Arc::clone(&self.config);
         let executor = myself.clone();
         let spawn_id = run_id.clone();
@@ -370,7 +455,17 @@ impl ExecutorState {
             return;
         }
         self.config.metrics.add_live(1);
-        self.cells.insert(run_id, Entry { actor: None, session, control: None, started: std::time::Instant::now() });
+        self.per_session.add(session.as_ref());
+        self.per_principal.add(principal.as_ref());
+        let entry = Entry {
+            actor: None,
+            session,
+            reply: reply_id,
+            principal,
+            control: None,
+            started: std::time::Instant::now(),
+        };
+        self.cells.insert(run_id, entry);
     }
 
     /// The live cell for `run_id`, or a refusal sent to `reply`.
@@ -402,6 +497,8 @@ impl ExecutorState {
             return;
         };
         self.config.metrics.add_live(-1);
+        self.per_session.remove(entry.session.as_ref());
+        self.per_principal.remove(entry.principal.as_ref());
         self.config.metrics.cell_ended(end.label(), entry.started.elapsed());
         if let Some(actor) = entry.actor {
             self.by_actor.remove(&actor.get_id());

@@ -44,6 +44,16 @@ pub struct Limits {
     /// 1–100,000). A new `exec` past it is refused, so an admitted cell can
     /// always park.
     pub max_live_cells: usize,
+    /// Cells alive at once in one session (default 256, range 1–100,000;
+    /// in effect at most `max_live_cells`). A session past it is refused
+    /// while other sessions still start cells: one client cannot take the
+    /// whole pool.
+    pub max_live_cells_per_session: usize,
+    /// Cells alive at once across the sessions of one principal (an
+    /// authenticated client of `serve`; default 512, range 1–100,000, in
+    /// effect at most `max_live_cells`). Sessions without a principal
+    /// count only against their own quota.
+    pub max_live_cells_per_principal: usize,
     /// Wall-clock budget of a headless cell, which runs to completion in one
     /// call (default 30 s, range 100 ms–900 s).
     pub headless_timeout: Duration,
@@ -68,6 +78,8 @@ impl Default for Limits {
             max_timers: 10_000,
             parked_ttl: Duration::from_secs(900),
             max_live_cells: 1_024,
+            max_live_cells_per_session: 256,
+            max_live_cells_per_principal: 512,
             headless_timeout: Duration::from_secs(30),
             headless_max_tool_calls: 5,
             results_max_entries: 64,
@@ -125,6 +137,8 @@ impl Limits {
         check("max_timers", self.max_timers, 1, 100_000, n)?;
         check("parked_ttl", self.parked_ttl, Duration::from_millis(10), sec(86_400), ms)?;
         check("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
+        check("max_live_cells_per_session", self.max_live_cells_per_session, 1, 100_000, n)?;
+        check("max_live_cells_per_principal", self.max_live_cells_per_principal, 1, 100_000, n)?;
         check("headless_timeout", self.headless_timeout, Duration::from_millis(100), sec(900), ms)?;
         check("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
         check("results_max_entries", self.results_max_entries, 1, 4096, n)?;

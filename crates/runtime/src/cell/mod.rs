@@ -159,6 +159,10 @@ pub(crate) struct CellState {
     myself: ActorRef<CellMsg>,
     window: Option<Window>,
     wake_at: Option<Instant>,
+    /// The pending wake-up and parked-TTL timers: aborted when replaced and
+    /// when the cell ends, so an ended cell holds nothing for its TTL.
+    wake_timer: Option<TimerTask>,
+    ttl_timer: Option<TimerTask>,
     park_epoch: u64,
     output: OutputLedger,
     telemetry: Telemetry,
@@ -173,8 +177,19 @@ enum Flow {
     Ended,
 }
 
+/// A message scheduled with `send_after`.
+type TimerTask = tokio::task::JoinHandle<Result<(), ractor::MessagingErr<CellMsg>>>;
+
+fn replace_timer(slot: &mut Option<TimerTask>, task: Option<TimerTask>) {
+    if let Some(old) = std::mem::replace(slot, task) {
+        old.abort();
+    }
+}
+
 impl Drop for CellState {
     fn drop(&mut self) {
+        replace_timer(&mut self.wake_timer, None);
+        replace_timer(&mut self.ttl_timer, None);
         // Freeing an engine costs about a third of preparing one; the
         // factory thread does it, off the JS thread.
         if let Some(vm) = self.vm.take() {
@@ -238,6 +253,8 @@ impl Actor for CellActor {
             notify,
             window: None,
             wake_at: None,
+            wake_timer: None,
+            ttl_timer: None,
             park_epoch: 0,
             telemetry: Telemetry::default(),
             _lease: args.lease,
@@ -366,6 +383,7 @@ impl CellState {
             return Flow::Live;
         }
         self.park_epoch += 1;
+        replace_timer(&mut self.ttl_timer, None);
         self.set_parked(false);
         self.open_window(reply);
         self.host.resolve_yields();
@@ -507,7 +525,8 @@ impl CellState {
         };
         let _ = window.reply.send(result);
         let epoch = self.park_epoch;
-        myself.send_after(self.limits.parked_ttl, move || CellMsg::Expire(epoch));
+        let ttl = myself.send_after(self.limits.parked_ttl, move || CellMsg::Expire(epoch));
+        replace_timer(&mut self.ttl_timer, Some(ttl));
         Flow::Live
     }
 
@@ -516,7 +535,8 @@ impl CellState {
             return;
         }
         self.wake_at = Some(at);
-        myself.send_after(at.saturating_duration_since(Instant::now()), || CellMsg::Wake);
+        let wake = myself.send_after(at.saturating_duration_since(Instant::now()), || CellMsg::Wake);
+        replace_timer(&mut self.wake_timer, Some(wake));
     }
 
     fn take_output(&mut self) -> codemode_bridge::Output {
@@ -574,6 +594,8 @@ impl CellState {
 
     fn finish_unobserved(&mut self, end: EndState) -> Flow {
         self.set_parked(false);
+        replace_timer(&mut self.wake_timer, None);
+        replace_timer(&mut self.ttl_timer, None);
         self.span.record("status", end.label());
         self.span.record("duration_ms", u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX));
         self.span.record("output_bytes", self.output.used());

@@ -1,0 +1,34 @@
+"""One exec against `codemode serve --http` as a given client identity.
+
+Usage: mcp_http_identity.py URL CODE [TOKEN|-] [SESSION_KEY|-]
+Prints the exec result (the model-facing JSON) on one line. A CODE of
+`wait:RUN_ID` calls wait on that run instead. The MCP session is closed
+(DELETE) when the script ends.
+"""
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+
+async def main(url, code, token, key):
+    headers = {}
+    if token != "-":
+        headers["Authorization"] = f"Bearer {token}"
+    if key != "-":
+        headers["codemode-session"] = key
+    async with create_mcp_http_client(headers=headers) as http:
+        async with streamable_http_client(url, http_client=http) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                if code.startswith("wait:"):
+                    result = await session.call_tool("wait", {"runId": code[5:]})
+                else:
+                    result = await session.call_tool("exec", {"code": code})
+                print(result.content[0].text)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:5]))
