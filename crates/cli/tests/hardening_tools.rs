@@ -215,3 +215,112 @@ timeout_ms = 60000
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `codemode session` on `store`, started and answering, so it holds the
+/// store's lock until its stdin closes.
+fn store_holder(store: &Path) -> (std::process::Child, std::process::ChildStdin) {
+    use std::io::{BufRead, BufReader};
+    let mut child = codemode()
+        .arg("--store")
+        .arg(store)
+        .arg("session")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, r#"{{"op":"exec","code":"return 1"}}"#).unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.contains("completed"), "{line}");
+    (child, stdin)
+}
+
+#[test]
+fn a_second_process_on_a_busy_store_is_told_another_codemode_process_uses_it_not_to_repair_it_ga_7_1() {
+    let dir = temp_dir("busy");
+    let store = dir.join("store");
+    let (mut holder, holder_stdin) = store_holder(&store);
+    let out = codemode().arg("--store").arg(&store).arg("session").stdin(Stdio::null()).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&store.display().to_string()), "{err}");
+    assert!(err.contains("another codemode process") && err.contains("--store PATH"), "{err}");
+    assert!(!err.contains("repair") && !err.contains("move it aside"), "{err}");
+    // `exec` waits a bounded time, then fails the same way.
+    let out = codemode().arg("--store").arg(&store).args(["exec", "-"]).stdin(Stdio::null()).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("another codemode process") && err.contains("after waiting"), "{err}");
+    drop(holder_stdin);
+    assert!(holder.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn exec_waits_for_a_busy_store_that_is_released_soon_instead_of_failing_ga_7_1() {
+    let dir = temp_dir("wait");
+    let store = dir.join("store");
+    let (mut holder, holder_stdin) = store_holder(&store);
+    let mut exec = codemode()
+        .arg("--store")
+        .arg(&store)
+        .args(["exec", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    exec.stdin.take().unwrap().write_all(b"return 'ran'").unwrap();
+    // Release the store while `exec` is waiting for it (well inside its wait).
+    std::thread::sleep(Duration::from_millis(300));
+    drop(holder_stdin);
+    assert!(holder.wait().unwrap().success());
+    let out = exec.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(value(&out), "ran");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn exec_in_a_directory_where_the_default_store_cannot_be_created_uses_the_data_directory_and_says_so_ga_7_1() {
+    let dir = temp_dir("fallback");
+    let cwd = dir.join("project");
+    std::fs::create_dir_all(&cwd).unwrap();
+    // `.codemode` is a file, so `.codemode/store` cannot be created (this
+    // runs as root, where a read-only directory would not stop it).
+    std::fs::write(cwd.join(".codemode"), b"in the way").unwrap();
+    let data = dir.join("data");
+    let mut child = codemode()
+        .args(["exec", "--json", "-"])
+        .current_dir(&cwd)
+        .env("XDG_DATA_HOME", &data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"await store('k', 1); return await load('k')").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(value(&out), 1);
+    let fallback = data.join("codemode/store");
+    assert!(err.contains(".codemode/store") && err.contains(&format!("using {} instead", fallback.display())), "{err}");
+    assert!(fallback.join("conf").exists(), "the store lives in the data directory");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_explicit_store_that_cannot_be_created_fails_with_a_clear_error_instead_of_falling_back() {
+    let dir = temp_dir("explicit");
+    std::fs::write(dir.join("file"), b"in the way").unwrap();
+    let store = dir.join("file/store");
+    let out = codemode().arg("--store").arg(&store).args(["exec", "-"]).stdin(Stdio::null()).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&store.display().to_string()) && err.contains("cannot be created or written"), "{err}");
+    assert!(!err.contains("instead"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
