@@ -341,7 +341,7 @@ impl RegistryState {
             if self.failed_codes >= self.limits.rotate_code_after.get() {
                 // Guessers from many addresses share this count: each code
                 // faces at most this many wrong guesses.
-                tracing::warn!("node pairing code replaced after {} wrong codes; use the new code", self.failed_codes);
+                tracing::warn!("{} wrong pairing codes: the code was replaced; use the new one", self.failed_codes);
                 self.new_code();
             }
             // The same words for every wrong code: nothing says how close it was.
