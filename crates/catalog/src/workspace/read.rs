@@ -93,7 +93,8 @@ impl Tool for Read {
     fn description(&self) -> &str {
         "Read a text file in the workspace, a page at a time. Check `kind`: \"truncated\" means more data is \
          available at `continuation`; read it with the same path and the returned offset, cursor and limit. Join \
-         line continuations with \"\\n\" and append cursor continuations directly."
+         line continuations with \"\\n\" and append cursor continuations directly. Only regular UTF-8 files up \
+         to 256 MiB are read; FIFOs, sockets and devices are refused."
     }
 
     fn input_schema(&self) -> Value {
