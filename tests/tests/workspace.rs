@@ -216,11 +216,7 @@ async fn reading_a_fifo_fails_promptly_and_leaves_the_tools_usable_ga_12() {
     assert_eq!(
         value(&r),
         &json!([
-            [
-                "Error",
-                "invalid_input",
-                "pipe is a FIFO (named pipe), not a regular file; read opens only regular files"
-            ],
+            ["Error", "invalid_input", "pipe is a FIFO, not a regular file; read opens only regular files"],
             1,
             "fine"
         ])
@@ -249,7 +245,7 @@ async fn grep_and_find_report_the_files_they_skipped_instead_of_no_matches_ga_11
         v[0],
         json!(
             "No matches for /needle/.\n[skipped 3 files: big.log (larger than 8 MiB), blob.bin (not UTF-8 text), \
-             pipe.log (a FIFO (named pipe))]"
+             pipe.log (a FIFO)]"
         )
     );
     assert_eq!(v[1], json!([]));
@@ -257,9 +253,9 @@ async fn grep_and_find_report_the_files_they_skipped_instead_of_no_matches_ga_11
         v[2],
         json!({"count": 3, "tooLarge": 1, "notText": 1, "notRegular": 1, "unreadable": 0, "pathsTruncated": false,
             "paths": [{"path": "big.log", "reason": "larger than 8 MiB"}, {"path": "blob.bin", "reason": "not UTF-8 text"},
-                {"path": "pipe.log", "reason": "a FIFO (named pipe)"}]})
+                {"path": "pipe.log", "reason": "a FIFO"}]})
     );
-    assert_eq!(v[3], json!("big.log\n[skipped 1 file: pipe.log (a FIFO (named pipe))]"));
+    assert_eq!(v[3], json!("big.log\n[skipped 1 file: pipe.log (a FIFO)]"));
     assert_eq!((&v[4], &v[5], &v[6]), (&json!(["big.log"]), &json!(1), &json!(1)));
 }
 

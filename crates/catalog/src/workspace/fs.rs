@@ -24,7 +24,7 @@ pub(crate) fn special_kind(t: &FileType) -> &'static str {
     {
         use std::os::unix::fs::FileTypeExt;
         if t.is_fifo() {
-            return "a FIFO (named pipe)";
+            return "a FIFO";
         }
         if t.is_socket() {
             return "a socket";
@@ -114,7 +114,7 @@ mod tests {
         let dir = TestDir::new("open-fifo");
         let fifo = dir.mkfifo("pipe");
         match open_regular(&fifo) {
-            Err(OpenError::NotRegular(kind)) => assert_eq!(kind, "a FIFO (named pipe)"),
+            Err(OpenError::NotRegular(kind)) => assert_eq!(kind, "a FIFO"),
             other => panic!("expected a FIFO refusal, got {other:?}"),
         }
         std::fs::write(dir.0.join("a.txt"), "abc").unwrap();

@@ -118,3 +118,36 @@ impl Tool for Ls {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::tests::TestDir;
+
+    #[tokio::test]
+    async fn ls_pages_of_a_large_directory_list_every_name_once_in_order_ga_11_4() {
+        let dir = TestDir::new("ls-pages");
+        let mut names: Vec<String> = (0..53).map(|i| format!("f{:03}", (i * 37) % 53)).collect();
+        for n in &names {
+            std::fs::write(dir.0.join(n), "x").unwrap();
+        }
+        names.sort();
+        let ls = Ls::new(Root::new(&dir.0).unwrap());
+        let (mut seen, mut after) = (Vec::new(), None::<Value>);
+        loop {
+            let mut input = json!({"limit": 7});
+            if let Some(a) = &after {
+                input["after"] = a.clone();
+            }
+            let out = ls.call(input).await.unwrap();
+            for e in out.details["entries"].as_array().unwrap() {
+                seen.push(e["name"].as_str().unwrap().to_owned());
+            }
+            match out.details.get("nextAfter") {
+                Some(next) => after = Some(next.clone()),
+                None => break,
+            }
+        }
+        assert_eq!(seen, names);
+    }
+}

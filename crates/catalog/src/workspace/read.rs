@@ -135,7 +135,7 @@ mod tests {
         // Before: the open blocked until a writer came, forever.
         let e = call(&root, json!({"path": "pipe"})).unwrap_err();
         assert_eq!(e.code, "invalid_input");
-        assert_eq!(e.message, "pipe is a FIFO (named pipe), not a regular file; read opens only regular files");
+        assert_eq!(e.message, "pipe is a FIFO, not a regular file; read opens only regular files");
     }
 
     #[test]

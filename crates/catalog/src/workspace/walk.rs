@@ -227,10 +227,7 @@ mod tests {
         })
         .unwrap();
         assert!(!cut);
-        assert_eq!(
-            seen,
-            [("a.txt".to_owned(), Found::File), ("pipe".to_owned(), Found::Special("a FIFO (named pipe)"))]
-        );
+        assert_eq!(seen, [("a.txt".to_owned(), Found::File), ("pipe".to_owned(), Found::Special("a FIFO"))]);
         let mut skipped = Skipped::default();
         for i in 0..25 {
             skipped.record(&format!("f{i}"), Skip::NotText);
