@@ -13,7 +13,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use crate::NodeError;
 use crate::connection::Socket;
@@ -157,9 +157,10 @@ fn accepted(shared: &Arc<Shared>, stream: tokio::net::TcpStream, peer: SocketAdd
 
 /// The first message of a peer, as far as it was read.
 enum First {
-    Text(String),
+    Text(Utf8Bytes),
     NotText,
     TooLarge,
+    OverBudget,
 }
 
 async fn read_hello(stream: PeerStream) -> Result<(Socket, First), HandshakeError> {
@@ -169,13 +170,13 @@ async fn read_hello(stream: PeerStream) -> Result<(Socket, First), HandshakeErro
     socket.get_mut().expect_hello();
     loop {
         match socket.next().await {
-            Some(Ok(Message::Text(t))) => return Ok((socket, First::Text(t.as_str().to_owned()))),
+            Some(Ok(Message::Text(t))) => return Ok((socket, First::Text(t))),
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
             Some(Ok(Message::Close(_))) | None => return Err(HandshakeError::Closed),
             Some(Ok(Message::Binary(_) | Message::Frame(_))) => return Ok((socket, First::NotText)),
             Some(Err(WsError::Capacity(_))) => return Ok((socket, First::TooLarge)),
             Some(Err(WsError::Io(e))) if e.get_ref().is_some_and(|inner| inner.is::<OverBudget>()) => {
-                return Ok((socket, First::TooLarge));
+                return Ok((socket, First::OverBudget));
             }
             Some(Err(e)) => return Err(HandshakeError::Socket(e)),
         }
@@ -190,10 +191,14 @@ async fn handshake(
     let (socket, first) =
         tokio::time::timeout(HELLO_TIMEOUT, read_hello(stream)).await.map_err(|_| HandshakeError::Timeout)??;
     let frame = match first {
-        First::Text(text) => serde_json::from_str::<NodeFrame>(&text),
+        First::Text(text) => serde_json::from_str::<NodeFrame>(text.as_str()),
         First::NotText => return Err(refused(socket, "the first frame must be a text frame".to_owned()).await),
         First::TooLarge => {
             let reason = format!("the hello is larger than {MAX_HELLO_BYTES} bytes");
+            return Err(refused(socket, reason).await);
+        }
+        First::OverBudget => {
+            let reason = format!("a node sends at most {UNPAIRED_BUDGET} bytes before its hello is answered");
             return Err(refused(socket, reason).await);
         }
     };

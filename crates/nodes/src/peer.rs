@@ -55,11 +55,9 @@ impl HandshakeSlot {
         max_per_addr: usize,
     ) -> Option<Self> {
         let mut map = per_addr.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // `max_per_addr` is at least one, so a new entry is always taken.
         let count = map.entry(addr).or_insert(0);
         if *count >= max_per_addr {
-            if *count == 0 {
-                map.remove(&addr);
-            }
             return None;
         }
         *count += 1;
