@@ -68,8 +68,10 @@ pub struct NodesConfig {
     pub commands: CommandPolicy,
     /// How long one `invoke` may take before it is cancelled.
     pub invoke_timeout: Duration,
-    /// Called with each new pairing code (at start and after one is used
-    /// or expires), so the operator can read it.
+    /// Called with each new pairing code (at start, and after one is used,
+    /// expires or is replaced after repeated wrong codes, see
+    /// [`crate::GatewayLimits::rotate_code_after`]), so the operator can
+    /// read it.
     pub on_code: Option<CodeCallback>,
 }
 
