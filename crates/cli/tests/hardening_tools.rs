@@ -210,7 +210,6 @@ timeout_ms = 60000
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(!alive(&pid), "the aborted tool's background child {pid} is still running");
-    drop(ask);
     drop(stdin);
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
