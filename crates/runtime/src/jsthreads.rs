@@ -11,8 +11,11 @@
 //! window's deadline, so there are more threads than cores (the OS
 //! time-slices them) and a new cell goes to a thread that is not running
 //! guest code and has nothing queued, then to the one with the fewest live
-//! cells. A cell that has started stays pinned: a parked cell whose thread
-//! is in another cell's CPU loop resumes only when that step ends.
+//! cells. A cell can still wait when every thread spins, or when a cell
+//! already on its thread begins a loop before the new one's first step. A
+//! cell that has started stays pinned (its QuickJS runtime cannot move): a
+//! parked cell whose thread is in another cell's CPU loop resumes only when
+//! that step ends.
 
 use std::future::Future;
 use std::pin::Pin;
