@@ -99,11 +99,11 @@ async fn cells_keep_starting_on_the_idle_thread_while_the_other_one_runs_a_busy_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cells_sent_right_after_busy_loops_do_not_queue_behind_them() {
-    // Three of four threads are about to spin; trivial cells sent right
-    // after, before the loops may have begun, must all find the fourth.
+async fn a_burst_of_cells_all_find_the_one_thread_not_running_a_busy_loop() {
+    // Three of four threads spin; eight cells sent at once queue on the
+    // fourth rather than behind a loop.
     let rt = runtime_with_threads(4).await;
-    let busy = send_busy(&rt, 3).await;
+    let busy = start_busy(&rt, 3).await;
     let trivials: Vec<_> = (0..8)
         .map(|n| {
             let reply = rt.session(format!("t-{n}")).reply("r");
