@@ -117,6 +117,24 @@ async fn a_burst_of_cells_all_find_the_one_thread_not_running_a_busy_loop() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cells_sent_right_after_busy_loops_do_not_queue_behind_them() {
+    // Three of four threads are about to spin; cells sent right after,
+    // before the loops may have begun, must all run on the fourth.
+    let rt = runtime_with_threads(4).await;
+    let busy = send_busy(&rt, 3).await;
+    let trivials: Vec<_> = (0..8)
+        .map(|n| {
+            let reply = rt.session(format!("t-{n}")).reply("r");
+            tokio::spawn(async move { trivial(&reply, n).await })
+        })
+        .collect();
+    for t in trivials {
+        t.await.expect("the trivial cell's task did not panic");
+    }
+    stop_busy(&rt, busy).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_js_thread_count_is_checked_when_the_runtime_starts() {
     for bad in [0, 1025] {
         let started = CodeMode::builder().js_threads(bad).start().await;
