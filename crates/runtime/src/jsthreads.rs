@@ -16,10 +16,9 @@
 //! another. So a cell never queues behind another cell's CPU loop while a
 //! thread could run it; it waits while every thread is busy, or (rarely)
 //! when a cell already on the thread that took it enters a loop before the
-//! new cell's first step. A cell
-//! that has started stays pinned (its QuickJS runtime cannot move): a
-//! parked cell whose thread is in another cell's CPU loop resumes only when
-//! that step ends.
+//! new cell's first step. A cell that has started stays pinned (its
+//! QuickJS runtime cannot move): a parked cell whose thread is in another
+//! cell's CPU loop resumes only when that step ends.
 
 use std::collections::VecDeque;
 use std::future::Future;
