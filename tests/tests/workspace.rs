@@ -135,3 +135,146 @@ async fn find_and_grep_keep_limits_and_truncation_metadata_ga_11_4() {
             "No matches for /zebra/.", "No files matched *.py."])
     );
 }
+
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success(), "mkfifo failed");
+}
+
+/// Runs `call` (a guest expression that awaits a tool) and returns the
+/// error's `[name, code, message]`, or `"resolved"`.
+const CATCH: &str = "async function caught(f) { try { await f(); return 'resolved' } \
+    catch (e) { return [e.name, e.code, e.message] } }";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn find_with_a_200000_star_pattern_is_refused_not_a_crash_ga_11_4() {
+    let dir = TempDir::new("find-stars");
+    std::fs::write(dir.0.join("a.rs"), "x").unwrap();
+    let rt = workspace_runtime(&dir).await;
+    // Before: the recursive matcher overflowed the stack and aborted the
+    // whole process.
+    let code = format!(
+        "{CATCH} const e = await caught(() => find({{pattern: '*'.repeat(200000)}})); \
+         const ok = await find({{pattern: '*.rs'}}); return [e, ok.matches]"
+    );
+    let r = exec(&rt, &code).await;
+    let v = value(&r);
+    assert_eq!(v[0][0], json!("TypeError"));
+    assert_eq!(v[0][1], json!("input_contract"));
+    let message = v[0][2].as_str().unwrap();
+    assert!(message.contains("at most 1024 characters"), "{message}");
+    assert_eq!(v[1], json!(["a.rs"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grep_with_a_200000_star_glob_is_refused_not_a_crash_ga_11_4() {
+    let dir = TempDir::new("grep-stars");
+    std::fs::write(dir.0.join("a.rs"), "needle").unwrap();
+    let rt = workspace_runtime(&dir).await;
+    let code = format!(
+        "{CATCH} return [await caught(() => grep({{pattern: 'needle', glob: '*'.repeat(200000)}})), \
+         await caught(() => grep({{pattern: 'needle', glob: '*'.repeat(10000) + 'x'}}))]"
+    );
+    let r = exec(&rt, &code).await;
+    for e in value(&r).as_array().unwrap() {
+        assert_eq!((&e[0], &e[1]), (&json!("TypeError"), &json!("input_contract")));
+        assert!(e[2].as_str().unwrap().contains("at most 1024 characters"), "{e}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_glob_of_exactly_1024_characters_runs_and_1025_is_refused_ga_11_4() {
+    let dir = TempDir::new("glob-limit");
+    std::fs::write(dir.0.join(format!("{}x", "ab".repeat(100))), "needle").unwrap();
+    std::fs::write(dir.0.join("other.txt"), "needle").unwrap();
+    let rt = workspace_runtime(&dir).await;
+    // `*` × 1023 then `x`: exponential for the old backtracking matcher.
+    let code = format!(
+        "{CATCH} const at = '*'.repeat(1023) + 'x'; const f = await find({{pattern: at}}); \
+         const g = await grep({{pattern: 'needle', glob: at}}); \
+         return [f.matches.length, g.matches.length, await caught(() => find({{pattern: at + 'x'}}))]"
+    );
+    let r = exec(&rt, &code).await;
+    let v = value(&r);
+    assert_eq!((&v[0], &v[1], &v[2][1]), (&json!(1), &json!(1), &json!("input_contract")));
+    assert!(v[2][2].as_str().unwrap().contains("at most 1024 characters, got 1025"), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reading_a_fifo_fails_promptly_and_leaves_the_tools_usable_ga_12() {
+    let dir = TempDir::new("fifo");
+    mkfifo(&dir.0.join("pipe"));
+    std::fs::write(dir.0.join("ok.txt"), "fine").unwrap();
+    // Before: each read blocked a thread forever and the cell timed out.
+    let limits = codemode_runtime::Limits { timeout: std::time::Duration::from_secs(60), ..Default::default() };
+    let rt = CodeMode::builder().limits(limits).workspace(&dir.0).start().await.unwrap();
+    let code = format!(
+        "{CATCH} const errors = await Promise.all(Array.from({{length: 20}}, () => caught(() => read({{path: 'pipe'}})))); \
+         const ok = await read({{path: 'ok.txt'}}); return [errors[0], new Set(errors.map(JSON.stringify)).size, ok.content]"
+    );
+    let r = exec(&rt, &code).await;
+    assert_eq!(
+        value(&r),
+        &json!([
+            ["Error", "invalid_input", "pipe is a FIFO, not a regular file; read opens only regular files"],
+            1,
+            "fine"
+        ])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grep_and_find_report_the_files_they_skipped_instead_of_no_matches_ga_11_4() {
+    let dir = TempDir::new("skipped");
+    let mut big = "needle\n".repeat(10);
+    big.push_str(&"x".repeat(9 * 1024 * 1024));
+    std::fs::write(dir.0.join("big.log"), big).unwrap();
+    std::fs::write(dir.0.join("blob.bin"), b"needle \xff\xfe").unwrap();
+    mkfifo(&dir.0.join("pipe.log"));
+    std::fs::write(dir.0.join("plain.txt"), "nothing here").unwrap();
+    let rt = workspace_runtime(&dir).await;
+    let r = exec(
+        &rt,
+        "const g = await grep({pattern: 'needle'}); const f = await find({pattern: '*.log'}); \
+         return [g.content, g.matches, g.skipped, f.content, f.matches, f.skipped.count, f.skipped.notRegular]",
+    )
+    .await;
+    let v = value(&r);
+    // Before: "No matches for /needle/." and nothing else.
+    assert_eq!(
+        v[0],
+        json!(
+            "No matches for /needle/.\n[skipped 3 files: big.log (larger than 8 MiB), blob.bin (not UTF-8 text), \
+             pipe.log (a FIFO)]"
+        )
+    );
+    assert_eq!(v[1], json!([]));
+    assert_eq!(
+        v[2],
+        json!({"count": 3, "tooLarge": 1, "notText": 1, "notRegular": 1, "unreadable": 0, "pathsTruncated": false,
+            "paths": [{"path": "big.log", "reason": "larger than 8 MiB"}, {"path": "blob.bin", "reason": "not UTF-8 text"},
+                {"path": "pipe.log", "reason": "a FIFO"}]})
+    );
+    assert_eq!(v[3], json!("big.log\n[skipped 1 file: pipe.log (a FIFO)]"));
+    assert_eq!((&v[4], &v[5], &v[6]), (&json!(["big.log"]), &json!(1), &json!(1)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cursor_continuation_deep_in_a_12_mib_line_returns_that_slice_ga_12_3() {
+    let dir = TempDir::new("long-line");
+    // Each page of this one line streams past the cursor rather than
+    // loading the whole file (memory is measured in the catalog's tests).
+    let line: String = (0..12 * 1024 * 1024 / 8).map(|i| format!("{i:07}|")).collect();
+    std::fs::write(dir.0.join("line.txt"), format!("{line}\nend")).unwrap();
+    let rt = workspace_runtime(&dir).await;
+    let cursor = 10 * 1024 * 1024;
+    let code = format!(
+        "const p = await read({{path: 'line.txt', cursor: {cursor}}}); \
+         return [p.kind, p.content.length, p.content.slice(0, 16), p.continuation, p.totalLines]"
+    );
+    let r = exec(&rt, &code).await;
+    assert_eq!(
+        value(&r),
+        &json!(["truncated", 65536, &line[cursor..cursor + 16], {"path": "line.txt", "offset": 1, "cursor": cursor + 65536}, 2])
+    );
+}

@@ -31,7 +31,7 @@ pub(crate) struct BenchOptions {
     pub reference_json: Option<PathBuf>,
     pub oracle: PathBuf,
     /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
-    /// parked, cold, throughput.
+    /// parked, cold, throughput, hol.
     pub only: Vec<String>,
 }
 
@@ -42,8 +42,8 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-pub(crate) const SCENARIOS: [&str; 8] =
-    ["trivial", "trivial_idle", "seq100", "par100", "yield", "parked", "cold", "throughput"];
+pub(crate) const SCENARIOS: [&str; 9] =
+    ["trivial", "trivial_idle", "seq100", "par100", "yield", "parked", "cold", "throughput", "hol"];
 
 /// The reference's `noop` fixture: input `{}`, returns `{ok: true}`.
 #[derive(Debug)]
@@ -319,6 +319,81 @@ async fn throughput(rt: &CodeMode, clients: usize, duration: Duration) -> Result
     })
 }
 
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HeadOfLine {
+    clients: usize,
+    seconds: f64,
+    busy_timeout_ms: u64,
+    trivial_cells: usize,
+    busy_cells: usize,
+    /// Admission to completion of the trivial cells.
+    latency_ms: Quantiles,
+}
+
+/// Clients in the head-of-line scenario: several, fixed so runs compare
+/// across machines.
+const HOL_CLIENTS: usize = 8;
+/// How long the head-of-line scenario runs.
+const HOL_DURATION: Duration = Duration::from_secs(10);
+/// The busy cells' budget: short, so the run is bounded.
+const HOL_BUSY_TIMEOUT: Duration = Duration::from_secs(1);
+/// One submitted cell in this many is a busy loop.
+const HOL_BUSY_EVERY: usize = 100;
+const BUSY: &str = "while (true) {}";
+
+/// Head-of-line blocking: trivial cells from several concurrent clients
+/// while 1 % of the submitted cells are `while (true) {}` loops that spin
+/// until their 1 s budget ends. Each client waits for its own cells, busy
+/// ones included; the latency is that of the trivial cells, from `exec` to
+/// the result text. A trivial cell that queued behind a busy loop would
+/// take up to the busy budget.
+#[allow(clippy::cast_precision_loss)]
+async fn head_of_line(clients: usize, duration: Duration) -> Result<HeadOfLine> {
+    let limits = Limits { timeout: HOL_BUSY_TIMEOUT, ..Limits::default() };
+    let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;
+    let submitted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let start = Instant::now();
+    let deadline = start + duration;
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        let reply = rt.session(format!("hol-{c}")).reply("r");
+        let submitted = std::sync::Arc::clone(&submitted);
+        tasks.push(tokio::spawn(async move {
+            let (mut samples, mut busy) = (Vec::new(), 0usize);
+            while Instant::now() < deadline {
+                let k = submitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if k % HOL_BUSY_EVERY == HOL_BUSY_EVERY - 1 {
+                    let (r, _) = timed_exec(&reply, BUSY).await?;
+                    expect(&r, "failed", "hol busy loop")?;
+                    busy += 1;
+                } else {
+                    let (r, t) = timed_exec(&reply, TRIVIAL).await?;
+                    expect(&r, "completed", "hol")?;
+                    samples.push(t);
+                }
+            }
+            anyhow::Ok((samples, busy))
+        }));
+    }
+    let (mut all, mut busy_cells) = (Vec::new(), 0);
+    for task in tasks {
+        let (samples, busy) = task.await??;
+        all.extend(samples);
+        busy_cells += busy;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    rt.shutdown().await;
+    Ok(HeadOfLine {
+        clients,
+        seconds,
+        busy_timeout_ms: u64::try_from(HOL_BUSY_TIMEOUT.as_millis()).unwrap_or(u64::MAX),
+        trivial_cells: all.len(),
+        busy_cells,
+        latency_ms: quantiles(&all),
+    })
+}
+
 /// A fixed CPU loop, as the reference's noise probe: how busy the machine is.
 fn noise() -> Quantiles {
     let mut samples = Vec::new();
@@ -386,6 +461,8 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     } else {
         None
     };
+    // Its own runtime: the busy loops need a short budget.
+    let hol = if options.runs("hol") { Some(head_of_line(HOL_CLIENTS, HOL_DURATION).await?) } else { None };
     let noise_after = tokio::task::spawn_blocking(noise).await?;
     rt.shutdown().await;
 
@@ -424,6 +501,21 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
             t.cells_per_second, t.clients, cpus, t.cells, t.seconds, t.latency_ms.p50, t.latency_ms.p99
         );
     }
+    if let Some(h) = &hol {
+        println!(
+            "8 head-of-line: trivial cells p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms (target p99 <= 50 ms; \
+             {} trivial + {} busy-loop cells with a {} ms budget, {} clients, {:.1} s)",
+            h.latency_ms.p50,
+            h.latency_ms.p90,
+            h.latency_ms.p99,
+            h.latency_ms.max,
+            h.trivial_cells,
+            h.busy_cells,
+            h.busy_timeout_ms,
+            h.clients,
+            h.seconds
+        );
+    }
     println!(
         "noise (fixed CPU loop p50/p90): before {:.2}/{:.2} ms, after {:.2}/{:.2} ms",
         noise_before.p50, noise_before.p90, noise_after.p50, noise_after.p90
@@ -437,6 +529,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
         "inCellPerCallMicros": in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
         "yieldExec": yield_exec, "yieldWait": yield_wait, "yieldTotal": yield_total,
         "parked": parked_reports, "coldFirstExecMs": cold, "throughput": throughput,
+        "headOfLine": hol,
     });
     if options.compare || options.reference_json.is_some() {
         let reference = match &options.reference_json {

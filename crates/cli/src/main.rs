@@ -187,11 +187,97 @@ fn main() -> Result<()> {
     runtime.block_on(async move { tokio::spawn(run(cli)).await? })
 }
 
-/// Builds the runtime the configuration describes.
+/// How long a short-lived `exec` waits for a store another codemode
+/// process holds before failing.
+const STORE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Where the session store lives: `--store`, else `[store] path`. The
+/// default location (`.codemode/store`, relative to the working directory)
+/// falls back to the user's data directory when it cannot be created, as
+/// when an MCP client starts `serve` in `/`; `None` is a temporary store,
+/// the last resort. Each fallback is said on stderr. An explicitly chosen
+/// path is used as given, so its failure is reported, not worked around.
+fn store_location(config: &Config, flag: Option<PathBuf>) -> Option<PathBuf> {
+    if let Some(path) = flag {
+        return Some(path);
+    }
+    let path = config.store.path.clone();
+    if path != config::StoreConfig::default().path {
+        return Some(path);
+    }
+    let Err(why) = usable_dir(&path) else { return Some(path) };
+    let here = std::env::current_dir().map_or_else(|_| "the working directory".to_owned(), |d| d.display().to_string());
+    let fallback = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))
+        .map(|data| data.join("codemode/store"));
+    match fallback.map(|f| (usable_dir(&f), f)) {
+        Some((Ok(()), fallback)) => {
+            eprintln!(
+                "codemode: cannot use the default store {} in {here} ({why}); using {} instead (choose one with --store PATH)",
+                path.display(),
+                fallback.display()
+            );
+            Some(fallback)
+        }
+        other => {
+            let also = match other {
+                Some((Err(e), f)) => format!(" nor {} ({e})", f.display()),
+                _ => " and HOME is not set".to_owned(),
+            };
+            eprintln!(
+                "codemode: cannot use the default store {} in {here} ({why}){also}; using a temporary store: stored values last only as long as this process (choose one with --store PATH)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// Creates `dir` and checks a file can be made in it, so an unusable
+/// default is noticed before the store opens it.
+fn usable_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(format!(".codemode-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
+}
+
+/// Builds the runtime on `store`; with `wait`, a store another codemode
+/// process holds is retried with backoff for up to [`STORE_WAIT`], since
+/// that process is usually another short `exec` about to finish.
+async fn build_runtime_waiting(config: &Config, store: Option<PathBuf>, wait: bool) -> Result<CodeMode> {
+    let deadline = tokio::time::Instant::now() + STORE_WAIT;
+    let mut backoff = std::time::Duration::from_millis(20);
+    loop {
+        match build_runtime(config, store.clone()).await {
+            // The runtime reports start failures as text; the store's
+            // phrase is how a busy store is told from a broken one.
+            Err(e) if wait && format!("{e:#}").contains(codemode_store::IN_USE_PHRASE) => {
+                let now = tokio::time::Instant::now();
+                if now >= deadline {
+                    return Err(e.context(format!("still in use after waiting {} s", STORE_WAIT.as_secs())));
+                }
+                // Jitter, so many waiting processes do not retry in step.
+                let mut byte = [0u8; 1];
+                let _ = getrandom::fill(&mut byte);
+                let pause = backoff.mul_f64(0.5 + f64::from(byte[0]) / 255.0).min(deadline - now);
+                tokio::time::sleep(pause).await;
+                backoff = (backoff * 2).min(std::time::Duration::from_millis(500));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Builds the runtime the configuration describes, with its session store
+/// at `store` (`None`: a temporary one).
 pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Result<CodeMode> {
-    let mut builder = CodeMode::builder()
-        .limits(config.limits.to_limits()?)
-        .session_store_path(store.unwrap_or_else(|| config.store.path.clone()));
+    let mut builder = CodeMode::builder().limits(config.limits.to_limits()?);
+    if let Some(path) = store {
+        builder = builder.session_store_path(path);
+    }
     if let Some(root) = &config.workspace.root {
         builder = builder.workspace(root);
     }
@@ -268,7 +354,8 @@ async fn run(cli: Cli) -> Result<()> {
         return bench::run(options).await;
     }
     let mut telemetry = telemetry::init(&config.telemetry)?;
-    let rt = build_runtime(&config, cli.store).await?;
+    let store = store_location(&config, cli.store);
+    let rt = build_runtime_waiting(&config, store, matches!(cli.command, Command::Exec { .. })).await?;
     // MCP servers connect in the background; give them a moment so the
     // first cell sees their tools.
     if !config.mcp_servers.is_empty() && !rt.mcp_ready(std::time::Duration::from_secs(10)).await {

@@ -359,3 +359,95 @@ fn pairings_survive_a_gateway_restart_and_the_node_reconnects_by_itself_ga_10_1(
     let value = gw.exec("return (await (await nodes.get('pi')).invoke('device.status')).platform");
     assert_eq!(value, std::env::consts::OS);
 }
+
+/// A hand-written WebSocket client (these tests have no WebSocket crate):
+/// connects to the gateway on `port` from loopback address `from`, sends
+/// `hello` as one masked text frame and returns the gateway's first text
+/// frame.
+fn raw_hello(port: u16, from: [u8; 4], hello: &Value) -> Value {
+    use std::io::Read;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_io().build().unwrap();
+    let mut tcp = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind((from, 0).into()).unwrap();
+        let tcp = socket.connect(([127, 0, 0, 1], port).into()).await.unwrap();
+        let tcp = tcp.into_std().unwrap();
+        tcp.set_nonblocking(false).unwrap();
+        tcp
+    });
+    tcp.set_read_timeout(Some(PATIENCE)).unwrap();
+    write!(
+        tcp,
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    let mut byte = [0u8; 1];
+    while !response.ends_with(b"\r\n\r\n") {
+        tcp.read_exact(&mut byte).unwrap();
+        response.push(byte[0]);
+    }
+    assert!(response.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&response));
+    let payload = hello.to_string().into_bytes();
+    let len = u16::try_from(payload.len()).unwrap();
+    let mask = [7u8, 1, 2, 3];
+    let mut frame = vec![0x81, 0x80 | 126];
+    frame.extend_from_slice(&len.to_be_bytes());
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    tcp.write_all(&frame).unwrap();
+    let mut head = [0u8; 2];
+    tcp.read_exact(&mut head).unwrap();
+    assert_eq!(head[0], 0x81, "a final text frame");
+    let len = match head[1] & 0x7f {
+        126 => {
+            let mut ext = [0u8; 2];
+            tcp.read_exact(&mut ext).unwrap();
+            usize::from(u16::from_be_bytes(ext))
+        }
+        127 => panic!("the gateway's first frame is small"),
+        n => usize::from(n),
+    };
+    let mut body = vec![0u8; len];
+    tcp.read_exact(&mut body).unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
+fn code_hello(id: &str, code: &str) -> Value {
+    json!({"type": "hello", "version": 1, "id": id, "name": id, "platform": "linux", "commands": [], "code": code})
+}
+
+#[test]
+fn wrong_codes_are_throttled_per_address_and_ten_replace_the_printed_code_ga_10_1() {
+    let home = dir("throttle");
+    let port = free_port();
+    let mut gw = Gateway::start(&home, port, "");
+    let old = gw.code();
+    // Node hosts connect from 127.0.0.1: five wrong codes from there ...
+    for i in 0..5 {
+        let mut guess =
+            Node::start(&gw.url, &["--id", &format!("guess-{i}"), "--name", "Guess", "--code", "AAAA-AAAA"]);
+        guess.expect("the pairing code is not valid");
+    }
+    // ... and the next attempt from there is held back, even with the right code.
+    let mut right = Node::start(&gw.url, &["--id", "right", "--name", "Right", "--code", &old]);
+    right.expect("too many attempts to pair from this address; retry in");
+    assert!(!right.child.wait().unwrap().success());
+    // Five more wrong codes from other addresses: ten in all replace the
+    // code, and the gateway prints the new one as it printed the first.
+    for n in 0..5u8 {
+        let answer = raw_hello(port, [127, 0, 0, 2 + n], &code_hello("raw", "AAAA-AAAA"));
+        assert!(answer["reason"].as_str().unwrap().starts_with("the pairing code is not valid"), "{answer}");
+    }
+    let line = expect_line(&gw.stderr, "codemode: node pairing code", &mut gw.seen);
+    let new = line.split_whitespace().nth(4).unwrap().to_owned();
+    assert_ne!(new, old);
+    let answer = raw_hello(port, [127, 0, 0, 20], &code_hello("late", &old));
+    assert!(answer["reason"].as_str().unwrap().starts_with("the pairing code is not valid"), "{answer}");
+    let answer = raw_hello(port, [127, 0, 0, 21], &code_hello("late", &new));
+    assert_eq!(answer["type"], "welcome", "{answer}");
+    assert!(answer["secret"].is_string(), "{answer}");
+    let list = gw.exec("return (await nodes.list()).map((n) => n.id)");
+    assert_eq!(list, json!(["late"]));
+}

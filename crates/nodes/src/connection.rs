@@ -10,7 +10,6 @@ use futures_util::stream::{SplitSink, StreamExt};
 use futures_util::{SinkExt, Stream};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use serde_json::Value;
-use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -18,7 +17,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::protocol::{GatewayFrame, NodeFrame};
 
 /// The socket of one node.
-pub(crate) type Socket = WebSocketStream<TcpStream>;
+pub(crate) type Socket = WebSocketStream<crate::peer::PeerStream>;
 
 /// What the node answered: its value, or its error message.
 pub(crate) type Answer = Result<Value, String>;
@@ -84,7 +83,10 @@ impl Actor for Connection {
     type Arguments = ConnArgs;
 
     async fn pre_start(&self, myself: ActorRef<ConnMsg>, args: ConnArgs) -> Result<ConnState, ActorProcessingErr> {
-        let (mut sink, stream) = args.socket.split();
+        // The hello was read under the unpaired bounds; from now on the
+        // paired ones apply.
+        let socket = crate::gateway::paired(args.socket).await?;
+        let (mut sink, stream) = socket.split();
         sink.send(text(&args.welcome)).await?;
         let reader = tokio::spawn(read(stream, myself));
         Ok(ConnState { node: args.node, sink, waiting: HashMap::new(), reader })

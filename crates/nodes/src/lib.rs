@@ -14,18 +14,29 @@
 //!   operators.
 //! - [`protocol`]: the JSON frames both sides speak.
 //! - [`PairingStore`]: where pairings persist.
+//! - [`GatewayLimits`]: how the gateway resists unauthenticated peers: a
+//!   small bound on everything read before pairing
+//!   ([`protocol::MAX_HELLO_BYTES`] and the field bounds), back-off per
+//!   address for wrong codes and tokens, a code replaced after repeated
+//!   wrong guesses, and rate-limited refusal logs.
 
 mod connection;
 mod gateway;
 pub mod host;
 mod pairing;
+mod peer;
 pub mod protocol;
 mod registry;
 mod resolve;
+mod throttle;
 
 pub use pairing::{CODE_LIFETIME, Pairing, PairingStore};
-pub use registry::{CodeCallback, CommandPolicy, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
+pub use registry::{
+    CodeCallback, CommandPolicy, MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeInfo, NodeRegistry, NodesConfig,
+    PendingNode,
+};
 pub use resolve::{ResolvedNode, resolve};
+pub use throttle::{Clock, GatewayLimits};
 
 /// A host-side failure of the node registry.
 #[derive(Debug, thiserror::Error)]

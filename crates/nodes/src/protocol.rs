@@ -20,8 +20,33 @@ pub const LIST_DIR_COMMAND: &str = "fs.listDir";
 /// through `nodes` (GA-10.4).
 pub const RESERVED_EXEC_COMMAND: &str = "system.run";
 
-/// The largest frame either side accepts.
+/// The largest frame either side accepts once a node is paired.
 pub const MAX_FRAME_BYTES: usize = 8 * 1024 * 1024;
+
+/// The largest hello (the first frame, and any message before it) the
+/// gateway reads from a peer that is not paired yet: a stranger cannot make
+/// it buffer more. A hello with every field at its bound fits in compact
+/// JSON.
+pub const MAX_HELLO_BYTES: usize = 64 * 1024;
+
+/// The longest node id, in characters (at least one).
+pub const MAX_ID_CHARS: usize = 128;
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 128;
+/// The longest platform, in characters.
+pub const MAX_PLATFORM_CHARS: usize = 64;
+/// The most commands a node advertises.
+pub const MAX_COMMANDS: usize = 256;
+/// The longest command name, in characters (at least one).
+pub const MAX_COMMAND_CHARS: usize = 128;
+/// The longest secret a node presents (issued secrets have 64).
+pub const MAX_SECRET_CHARS: usize = 128;
+/// The longest pairing code a node presents, separators included (codes
+/// have 8 letters and digits).
+pub const MAX_CODE_CHARS: usize = 64;
+/// The longest pairing token a node presents; a configured token longer
+/// than this never matches.
+pub const MAX_TOKEN_CHARS: usize = 256;
 
 /// How a node proves it may pair or reconnect.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

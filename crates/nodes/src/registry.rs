@@ -7,6 +7,7 @@
 //! `invoke` goes straight to the node's connection actor.
 
 use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -17,8 +18,12 @@ use serde_json::Value;
 
 use crate::connection::{ConnArgs, ConnMsg, Connection, Socket};
 use crate::pairing::{self, CODE_LIFETIME, Pairing, PairingStore};
-use crate::protocol::{Credentials, GatewayFrame, RESERVED_EXEC_COMMAND};
+use crate::protocol::{
+    Credentials, GatewayFrame, MAX_CODE_CHARS, MAX_COMMAND_CHARS, MAX_COMMANDS, MAX_ID_CHARS, MAX_NAME_CHARS,
+    MAX_PLATFORM_CHARS, MAX_SECRET_CHARS, MAX_TOKEN_CHARS, RESERVED_EXEC_COMMAND,
+};
 use crate::resolve::{ResolvedNode, resolve};
+use crate::throttle::{GatewayLimits, LogLimiter, Throttle};
 use crate::{InvokeError, NodeError};
 
 /// Which commands each node may run, decided at the gateway: a command a
@@ -63,8 +68,10 @@ pub struct NodesConfig {
     pub commands: CommandPolicy,
     /// How long one `invoke` may take before it is cancelled.
     pub invoke_timeout: Duration,
-    /// Called with each new pairing code (at start and after one is used
-    /// or expires), so the operator can read it.
+    /// Called with each new pairing code (at start, and after one is used,
+    /// expires or is replaced after repeated wrong codes, see
+    /// [`crate::GatewayLimits::rotate_code_after`]), so the operator can
+    /// read it.
     pub on_code: Option<CodeCallback>,
 }
 
@@ -108,7 +115,11 @@ pub struct NodeInfo {
     pub last_seen_ms: Option<u64>,
 }
 
-/// A node that asked to pair without valid credentials.
+/// A node that asked to pair without valid credentials. Its fields are
+/// what it presented, cut to the hello bounds (an id to [`MAX_ID_CHARS`],
+/// a name to [`MAX_NAME_CHARS`], a platform to [`MAX_PLATFORM_CHARS`], the
+/// reason to [`MAX_PENDING_REASON_CHARS`]; a cut field ends in `…`) with
+/// control characters replaced, since strangers choose them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingNode {
@@ -140,7 +151,7 @@ pub(crate) struct Hello {
 }
 
 pub(crate) enum RegistryMsg {
-    Connect { hello: Hello, socket: Box<Socket> },
+    Connect { hello: Hello, socket: Box<Socket>, peer: IpAddr },
     IssueCode(RpcReplyPort<String>),
     Revoke(String, RpcReplyPort<Result<bool, NodeError>>),
     Pending(RpcReplyPort<Vec<PendingNode>>),
@@ -158,30 +169,83 @@ struct RegistryState {
     connections: HashMap<String, ActorRef<ConnMsg>>,
     pending: BTreeMap<String, PendingNode>,
     code: Option<Code>,
+    /// Wrong codes presented since the current code was issued.
+    failed_codes: u32,
+    throttle: Throttle,
+    refusals_log: LogLimiter,
+    limits: GatewayLimits,
     view: Arc<RwLock<Arc<View>>>,
 }
 
 struct RegistryActor;
 
-/// Refused nodes remembered for operators (`pending`).
-const MAX_PENDING: usize = 256;
+/// Refused nodes remembered for operators (`pending`); past this the
+/// entry with the smallest id is forgotten.
+pub const MAX_PENDING: usize = 256;
 
-/// Bounds on what a node may present.
-const MAX_ID_CHARS: usize = 128;
-const MAX_COMMANDS: usize = 256;
+/// The longest reason remembered with a refused node, in characters.
+pub const MAX_PENDING_REASON_CHARS: usize = 512;
 
-fn check_hello(hello: &Hello) -> Result<(), String> {
-    let bad = |s: &str| s.is_empty() || s.chars().count() > MAX_ID_CHARS || s.chars().any(char::is_control);
-    if bad(&hello.id) {
-        return Err(format!("node id must be 1–{MAX_ID_CHARS} characters without control characters"));
+/// A hello field out of its bounds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum HelloError {
+    #[error("node id must be 1–{MAX_ID_CHARS} characters without control characters")]
+    Id,
+    #[error("node name must be at most {MAX_NAME_CHARS} characters without control characters")]
+    Name,
+    #[error("node platform must be at most {MAX_PLATFORM_CHARS} characters without control characters")]
+    Platform,
+    #[error("a node advertises at most {MAX_COMMANDS} commands of 1–{MAX_COMMAND_CHARS} characters")]
+    Commands,
+    #[error("a secret has at most {MAX_SECRET_CHARS} characters")]
+    Secret,
+    #[error("a pairing code has at most {MAX_CODE_CHARS} characters")]
+    Code,
+    #[error("a pairing token has at most {MAX_TOKEN_CHARS} characters")]
+    Token,
+}
+
+fn check_hello(hello: &Hello) -> Result<(), HelloError> {
+    // `chars().nth(max)` stops after max + 1 characters however long the text.
+    let over = |s: &str, max: usize| s.chars().nth(max).is_some();
+    let text = |s: &str, max: usize| !over(s, max) && !s.chars().any(char::is_control);
+    let word = |s: &str, max: usize| !s.is_empty() && text(s, max);
+    if !word(&hello.id, MAX_ID_CHARS) {
+        return Err(HelloError::Id);
     }
-    if hello.name.chars().count() > MAX_ID_CHARS || hello.name.chars().any(char::is_control) {
-        return Err(format!("node name must be at most {MAX_ID_CHARS} characters without control characters"));
+    if !text(&hello.name, MAX_NAME_CHARS) {
+        return Err(HelloError::Name);
     }
-    if hello.commands.len() > MAX_COMMANDS || hello.commands.iter().any(|c| bad(c)) {
-        return Err(format!("a node advertises at most {MAX_COMMANDS} commands of 1–{MAX_ID_CHARS} characters"));
+    if !text(&hello.platform, MAX_PLATFORM_CHARS) {
+        return Err(HelloError::Platform);
+    }
+    if hello.commands.len() > MAX_COMMANDS || hello.commands.iter().any(|c| !word(c, MAX_COMMAND_CHARS)) {
+        return Err(HelloError::Commands);
+    }
+    let creds = &hello.credentials;
+    if creds.secret.as_deref().is_some_and(|s| over(s, MAX_SECRET_CHARS)) {
+        return Err(HelloError::Secret);
+    }
+    if creds.code.as_deref().is_some_and(|s| over(s, MAX_CODE_CHARS)) {
+        return Err(HelloError::Code);
+    }
+    if creds.token.as_deref().is_some_and(|s| over(s, MAX_TOKEN_CHARS)) {
+        return Err(HelloError::Token);
     }
     Ok(())
+}
+
+/// `text` cut to `max_chars` (ending in `…` when cut) with control
+/// characters replaced: what strangers present is kept only this way.
+fn bounded(text: &str, max_chars: usize) -> String {
+    let cut = text.chars().nth(max_chars).is_some();
+    let keep = if cut { max_chars.saturating_sub(1) } else { max_chars };
+    let mut out: String =
+        text.chars().take(keep).map(|c| if c.is_control() { char::REPLACEMENT_CHARACTER } else { c }).collect();
+    if cut && max_chars > 0 {
+        out.push('…');
+    }
+    out
 }
 
 impl RegistryState {
@@ -212,44 +276,77 @@ impl RegistryState {
         *slot = Arc::new(view);
     }
 
-    fn new_code(&mut self) {
+    /// Replaces the pairing code and returns the new one.
+    fn issue_code(&mut self) -> String {
         let code = pairing::new_code();
-        self.code = Some(Code { normalised: pairing::normalise_code(&code), expires: Instant::now() + CODE_LIFETIME });
+        let expires = self.throttle.now() + CODE_LIFETIME;
+        self.code = Some(Code { normalised: pairing::normalise_code(&code), expires });
+        self.failed_codes = 0;
+        code
+    }
+
+    /// Replaces the pairing code and shows the new one to the operator.
+    fn new_code(&mut self) {
+        let code = self.issue_code();
         if let Some(on_code) = &self.config.on_code {
             on_code(&code);
         }
     }
 
-    /// Decides a hello: `Ok(Some(secret))` pairs now, `Ok(None)` is a
-    /// known node reconnecting, `Err` refuses.
-    fn admit(&mut self, hello: &Hello) -> Result<Option<String>, String> {
-        check_hello(hello)?;
+    /// Decides a hello from `peer`: `Ok(Some(secret))` pairs now,
+    /// `Ok(None)` is a known node reconnecting, `Err` refuses.
+    fn admit(&mut self, hello: &Hello, peer: IpAddr) -> Result<Option<String>, String> {
+        check_hello(hello).map_err(|e| e.to_string())?;
         let creds = &hello.credentials;
         if let (Some(p), Some(secret)) = (self.pairings.get(&hello.id), &creds.secret)
             && pairing::same(&p.secret_sha256, &pairing::sha256_hex(secret))
         {
             return Ok(None);
         }
+        // Checked before the code or token, so a locked-out address learns
+        // nothing, not even from the right code. Secrets are not throttled:
+        // 256 random bits cannot be guessed, and a paired node behind the
+        // same address as a guesser must still reconnect.
+        if (creds.token.is_some() || creds.code.is_some())
+            && let Some(wait) = self.throttle.locked(peer)
+        {
+            return Err(format!(
+                "too many attempts to pair from this address; retry in {} s",
+                wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+            ));
+        }
         if let Some(token) = &creds.token {
-            if self.config.tokens.iter().any(|t| pairing::same(t, token)) {
+            if self.config.tokens.iter().any(|t| pairing::same_hashed(t, token)) {
+                self.throttle.succeeded(peer);
                 return Ok(Some(pairing::new_secret()));
             }
+            self.throttle.failed(peer);
             return Err("the pairing token is not one the gateway accepts".to_owned());
         }
         if let Some(code) = &creds.code {
             let valid = match &self.code {
-                Some(c) if c.expires < Instant::now() => {
+                Some(c) if c.expires <= self.throttle.now() => {
                     self.new_code();
                     return Err("the pairing code expired; use the new code the gateway printed".to_owned());
                 }
-                Some(c) => pairing::same(&c.normalised, &pairing::normalise_code(code)),
+                Some(c) => pairing::same_hashed(&c.normalised, &pairing::normalise_code(code)),
                 None => false,
             };
             if valid {
                 // One use: the next node needs the next code.
                 self.new_code();
+                self.throttle.succeeded(peer);
                 return Ok(Some(pairing::new_secret()));
             }
+            self.throttle.failed(peer);
+            self.failed_codes = self.failed_codes.saturating_add(1);
+            if self.failed_codes >= self.limits.rotate_code_after.get() {
+                // Guessers from many addresses share this count: each code
+                // faces at most this many wrong guesses.
+                tracing::warn!("{} wrong pairing codes: the code was replaced; use the new one", self.failed_codes);
+                self.new_code();
+            }
+            // The same words for every wrong code: nothing says how close it was.
             return Err("the pairing code is not valid (codes are one-time; use the latest code the gateway printed)"
                 .to_owned());
         }
@@ -265,19 +362,40 @@ impl RegistryState {
         ))
     }
 
-    async fn connect(&mut self, myself: &ActorRef<RegistryMsg>, hello: Hello, socket: Socket) {
-        let secret = match self.admit(&hello) {
+    /// Remembers a refused node for operators: a bounded number of
+    /// entries, each cut to the hello bounds.
+    fn remember(&mut self, id: &str, name: &str, platform: &str, reason: &str) {
+        let node = PendingNode {
+            id: bounded(id, MAX_ID_CHARS),
+            name: bounded(name, MAX_NAME_CHARS),
+            platform: bounded(platform, MAX_PLATFORM_CHARS),
+            reason: bounded(reason, MAX_PENDING_REASON_CHARS),
+        };
+        if self.pending.len() >= MAX_PENDING && !self.pending.contains_key(&node.id) {
+            self.pending.pop_first();
+        }
+        self.pending.insert(node.id.clone(), node);
+    }
+
+    /// Logs a refusal, at most one line per interval: strangers choose how
+    /// often this runs.
+    fn log_refusal(&mut self, id: &str, peer: IpAddr, reason: &str) {
+        let Some(held_back) = self.refusals_log.allow(self.throttle.now()) else { return };
+        let node = bounded(id, MAX_ID_CHARS);
+        let reason = bounded(reason, MAX_PENDING_REASON_CHARS);
+        if held_back == 0 {
+            tracing::warn!(%node, %peer, "node refused: {reason}");
+        } else {
+            tracing::warn!(%node, %peer, "node refused: {reason} ({held_back} more refusals not logged)");
+        }
+    }
+
+    async fn connect(&mut self, myself: &ActorRef<RegistryMsg>, hello: Hello, socket: Socket, peer: IpAddr) {
+        let secret = match self.admit(&hello, peer) {
             Ok(secret) => secret,
             Err(reason) => {
-                tracing::warn!(node = %hello.id, "node refused: {reason}");
-                // Remember a bounded number: refused ids are chosen by strangers.
-                if self.pending.len() >= MAX_PENDING && !self.pending.contains_key(&hello.id) {
-                    self.pending.pop_first();
-                }
-                self.pending.insert(
-                    hello.id.clone(),
-                    PendingNode { id: hello.id, name: hello.name, platform: hello.platform, reason: reason.clone() },
-                );
+                self.log_refusal(&hello.id, peer, &reason);
+                self.remember(&hello.id, &hello.name, &hello.platform, &reason);
                 self.publish();
                 tokio::spawn(crate::gateway::refuse(socket, reason));
                 return;
@@ -350,12 +468,12 @@ impl RegistryState {
 impl Actor for RegistryActor {
     type Msg = RegistryMsg;
     type State = RegistryState;
-    type Arguments = (Arc<NodesConfig>, PairingStore, Arc<RwLock<Arc<View>>>);
+    type Arguments = (Arc<NodesConfig>, PairingStore, Arc<RwLock<Arc<View>>>, GatewayLimits);
 
     async fn pre_start(
         &self,
         _myself: ActorRef<RegistryMsg>,
-        (config, store, view): Self::Arguments,
+        (config, store, view, limits): Self::Arguments,
     ) -> Result<RegistryState, ActorProcessingErr> {
         let pairings = store.load()?.into_iter().map(|p| (p.id.clone(), p)).collect();
         let mut state = RegistryState {
@@ -365,6 +483,10 @@ impl Actor for RegistryActor {
             connections: HashMap::new(),
             pending: BTreeMap::new(),
             code: None,
+            failed_codes: 0,
+            throttle: Throttle::new(limits.clone()),
+            refusals_log: LogLimiter::new(limits.log_interval),
+            limits,
             view,
         };
         if state.config.on_code.is_some() {
@@ -381,12 +503,9 @@ impl Actor for RegistryActor {
         state: &mut RegistryState,
     ) -> Result<(), ActorProcessingErr> {
         match msg {
-            RegistryMsg::Connect { hello, socket } => state.connect(&myself, hello, *socket).await,
+            RegistryMsg::Connect { hello, socket, peer } => state.connect(&myself, hello, *socket, peer).await,
             RegistryMsg::IssueCode(reply) => {
-                let code = pairing::new_code();
-                state.code =
-                    Some(Code { normalised: pairing::normalise_code(&code), expires: Instant::now() + CODE_LIFETIME });
-                let _ = reply.send(code);
+                let _ = reply.send(state.issue_code());
             }
             RegistryMsg::Revoke(id, reply) => {
                 let known = state.pairings.remove(&id).is_some();
@@ -395,10 +514,7 @@ impl Actor for RegistryActor {
                     conn.stop(Some("pairing revoked".into()));
                 }
                 if known {
-                    state.pending.insert(
-                        id.clone(),
-                        PendingNode { id, name: String::new(), platform: String::new(), reason: "revoked".into() },
-                    );
+                    state.remember(&id, "", "", "revoked");
                 }
                 state.publish();
                 let _ = reply.send(result);
@@ -433,6 +549,7 @@ pub struct NodeRegistry {
     actor: ActorRef<RegistryMsg>,
     view: Arc<RwLock<Arc<View>>>,
     config: Arc<NodesConfig>,
+    limits: GatewayLimits,
     calls: Arc<AtomicU64>,
 }
 
@@ -469,16 +586,30 @@ impl NodeRegistry {
         store: PairingStore,
         supervisor: Option<ActorCell>,
     ) -> Result<Self, NodeError> {
+        Self::start_with_limits(config, store, supervisor, GatewayLimits::default()).await
+    }
+
+    /// [`NodeRegistry::start`] with the gateway's defences against
+    /// unauthenticated peers set by `limits`.
+    ///
+    /// # Errors
+    /// As [`NodeRegistry::start`].
+    pub async fn start_with_limits(
+        config: NodesConfig,
+        store: PairingStore,
+        supervisor: Option<ActorCell>,
+        limits: GatewayLimits,
+    ) -> Result<Self, NodeError> {
         store.load()?;
         let config = Arc::new(config);
         let view = Arc::new(RwLock::new(Arc::new(View::default())));
-        let args = (Arc::clone(&config), store, Arc::clone(&view));
+        let args = (Arc::clone(&config), store, Arc::clone(&view), limits.clone());
         let spawned = match supervisor {
             Some(s) => Actor::spawn_linked(None, RegistryActor, args, s).await,
             None => Actor::spawn(None, RegistryActor, args).await,
         };
         let (actor, _) = spawned.map_err(|e| NodeError::Unavailable(e.to_string()))?;
-        Ok(Self { actor, view, config, calls: Arc::new(AtomicU64::new(1)) })
+        Ok(Self { actor, view, config, limits, calls: Arc::new(AtomicU64::new(1)) })
     }
 
     /// Listens for node hosts on `addr` (`host:port`; port 0 picks one) and
@@ -487,7 +618,7 @@ impl NodeRegistry {
     /// # Errors
     /// [`NodeError::Bind`].
     pub async fn listen(&self, addr: &str) -> Result<std::net::SocketAddr, NodeError> {
-        crate::gateway::listen(addr, self.actor.clone()).await
+        crate::gateway::listen(addr, self.actor.clone(), self.limits.clone()).await
     }
 
     fn view(&self) -> Arc<View> {
@@ -632,25 +763,66 @@ mod tests {
         assert!(!policy.allows("locked", "device.status"));
     }
 
-    #[test]
-    fn hello_bounds_hold_exactly_at_their_limits_and_refuse_one_over() {
-        let hello = |id: String, commands: Vec<String>| Hello {
-            id,
+    fn hello() -> Hello {
+        Hello {
+            id: "n".into(),
             name: "n".into(),
             platform: "linux".into(),
-            commands,
+            commands: vec![],
             credentials: Credentials::default(),
-        };
-        let at = "x".repeat(MAX_ID_CHARS);
-        let over = "x".repeat(MAX_ID_CHARS + 1);
-        assert!(check_hello(&hello(at.clone(), vec![at.clone()])).is_ok());
-        assert!(check_hello(&hello(over.clone(), vec![])).unwrap_err().contains("node id must be 1–128"));
-        assert!(check_hello(&hello(String::new(), vec![])).is_err());
-        assert!(check_hello(&hello("a\nb".into(), vec![])).is_err(), "control characters are refused");
-        assert!(check_hello(&hello("n".into(), vec![over])).is_err(), "a command name over the bound");
+        }
+    }
+
+    #[test]
+    fn every_hello_field_is_accepted_exactly_at_its_bound_and_refused_one_over() {
+        // A field set to `n` characters; multi-byte characters count as one.
+        type Set = fn(&mut Hello, String);
+        let fields: [(Set, usize, HelloError); 7] = [
+            (|h, v| h.id = v, MAX_ID_CHARS, HelloError::Id),
+            (|h, v| h.name = v, MAX_NAME_CHARS, HelloError::Name),
+            (|h, v| h.platform = v, MAX_PLATFORM_CHARS, HelloError::Platform),
+            (|h, v| h.commands = vec![v], MAX_COMMAND_CHARS, HelloError::Commands),
+            (|h, v| h.credentials.secret = Some(v), MAX_SECRET_CHARS, HelloError::Secret),
+            (|h, v| h.credentials.code = Some(v), MAX_CODE_CHARS, HelloError::Code),
+            (|h, v| h.credentials.token = Some(v), MAX_TOKEN_CHARS, HelloError::Token),
+        ];
+        for (set, max, error) in fields {
+            for ch in ["x", "é", "🦀"] {
+                let mut at = hello();
+                set(&mut at, ch.repeat(max));
+                assert_eq!(check_hello(&at), Ok(()), "{error:?} at {max} × {ch}");
+                let mut over = hello();
+                set(&mut over, ch.repeat(max + 1));
+                assert_eq!(check_hello(&over), Err(error.clone()), "{error:?} at {} × {ch}", max + 1);
+            }
+        }
         let many = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
-        assert!(check_hello(&hello("n".into(), many(MAX_COMMANDS))).is_ok());
-        assert!(check_hello(&hello("n".into(), many(MAX_COMMANDS + 1))).unwrap_err().contains("at most 256 commands"));
+        assert_eq!(check_hello(&Hello { commands: many(MAX_COMMANDS), ..hello() }), Ok(()));
+        let over = check_hello(&Hello { commands: many(MAX_COMMANDS + 1), ..hello() }).unwrap_err();
+        assert_eq!(over.to_string(), "a node advertises at most 256 commands of 1–128 characters");
+        assert_eq!(check_hello(&Hello { id: String::new(), ..hello() }), Err(HelloError::Id));
+        assert_eq!(check_hello(&Hello { commands: vec![String::new()], ..hello() }), Err(HelloError::Commands));
+        assert_eq!(check_hello(&Hello { name: String::new(), platform: String::new(), ..hello() }), Ok(()));
+        for (field, error) in [("id", HelloError::Id), ("name", HelloError::Name), ("platform", HelloError::Platform)] {
+            let mut h = hello();
+            match field {
+                "id" => h.id = "a\nb".into(),
+                "name" => h.name = "a\u{1b}[2J".into(),
+                _ => h.platform = "a\rb".into(),
+            }
+            assert_eq!(check_hello(&h), Err(error), "control characters in {field} are refused");
+        }
+    }
+
+    #[test]
+    fn remembered_fields_are_cut_to_their_bound_and_lose_control_characters() {
+        assert_eq!(bounded("linux", MAX_PLATFORM_CHARS), "linux");
+        let at = "é".repeat(MAX_PLATFORM_CHARS);
+        assert_eq!(bounded(&at, MAX_PLATFORM_CHARS), at, "exactly at the bound: kept whole");
+        let cut = bounded(&"é".repeat(7_000_000), MAX_PLATFORM_CHARS);
+        assert_eq!(cut.chars().count(), MAX_PLATFORM_CHARS);
+        assert!(cut.ends_with('…'));
+        assert_eq!(bounded("a\u{1b}[2Jb\n", 16), "a\u{fffd}[2Jb\u{fffd}");
     }
 
     #[test]

@@ -68,6 +68,7 @@ pub struct CodeModeBuilder {
     mcp_servers: Vec<McpServerConfig>,
     policy: Option<Arc<dyn Policy>>,
     nodes: Option<(NodesConfig, Option<String>)>,
+    js_threads: Option<usize>,
 }
 
 impl CodeModeBuilder {
@@ -75,6 +76,17 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Sets how many JS threads run guest code (default `max(4 × available
+    /// cores, 8)`, range 1–1,024; checked by [`start`](Self::start)). More
+    /// threads than cores let a new cell start while others spin in CPU
+    /// loops: the OS time-slices them. Each has a 16 MiB stack, virtual
+    /// memory that stays mostly unused.
+    #[must_use]
+    pub fn js_threads(mut self, count: usize) -> Self {
+        self.js_threads = Some(count);
         self
     }
 
@@ -157,7 +169,7 @@ impl CodeModeBuilder {
             policy.visible(source, None, t.name())
         });
         let tools = Registry::new(tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
-        let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        let threads = crate::jsthreads::thread_count(self.js_threads)?;
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let limits = Arc::new(self.limits);
         let instance = new_run_id();

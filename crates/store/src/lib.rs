@@ -14,4 +14,4 @@ mod results;
 mod session;
 
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
-pub use session::{SessionStore, StoreError, StoreLimits, StoredValue, validate_key, validate_value};
+pub use session::{IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, validate_key, validate_value};

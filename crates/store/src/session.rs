@@ -44,10 +44,37 @@ pub struct StoredValue {
     pub network: bool,
 }
 
+/// The phrase in every [`StoreError::Locked`] message. The runtime reports
+/// start failures as text, so a caller that waits for a busy store (the
+/// CLI's short-lived `exec`) recognises one by it.
+pub const IN_USE_PHRASE: &str = "is in use by another codemode process";
+
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database cannot be opened; it was not modified.
+    /// Another process holds the database's lock. Nothing is wrong with
+    /// the database; only one process may use it at a time.
+    #[error(
+        "the session store at {path} {phrase} (one process at a time can use a store). Wait for that process to finish, or give this one its own store with `--store PATH` (or `[store] path` in codemode.toml).",
+        phrase = IN_USE_PHRASE
+    )]
+    Locked {
+        /// Where the database is.
+        path: String,
+    },
+    /// The database's directory cannot be created or written (permissions,
+    /// a file in the way, a read-only file system).
+    #[error(
+        "the session store at {path} cannot be created or written: {reason}. Choose a writable location with `--store PATH` (or `[store] path` in codemode.toml)."
+    )]
+    Unwritable {
+        /// Where the database would be.
+        path: String,
+        /// What the file system said.
+        reason: String,
+    },
+    /// The database cannot be read (damaged, or from another sled version);
+    /// it was not modified.
     #[error(
         "the session store at {path} cannot be opened: {reason}. It was not modified: move it aside or repair it, then start again."
     )]
@@ -146,6 +173,35 @@ fn decode(bytes: &[u8]) -> Result<StoredValue, StoreError> {
     let (flag, json) = bytes.split_first().ok_or_else(|| StoreError::Io("an empty stored record".into()))?;
     let json = String::from_utf8(json.to_vec()).map_err(|_| StoreError::Io("a stored record is not UTF-8".into()))?;
     Ok(StoredValue { json, network: *flag == 1 })
+}
+
+/// Sorts a failure to open the database at `path` by what the user can do
+/// about it: wait (locked), pick another place (unwritable), or repair it.
+fn open_error(path: &str, e: sled::Error) -> StoreError {
+    use std::io::ErrorKind;
+    match &e {
+        // sled 0.34 reports a held lock only as this `Other` I/O error
+        // ("could not acquire lock on …"), with no kind of its own.
+        sled::Error::Io(io)
+            if io.kind() == ErrorKind::Other && io.to_string().starts_with("could not acquire lock") =>
+        {
+            StoreError::Locked { path: path.to_owned() }
+        }
+        sled::Error::Io(io)
+            if matches!(
+                io.kind(),
+                ErrorKind::PermissionDenied
+                    | ErrorKind::NotADirectory
+                    | ErrorKind::AlreadyExists
+                    | ErrorKind::ReadOnlyFilesystem
+                    | ErrorKind::NotFound
+                    | ErrorKind::StorageFull
+            ) =>
+        {
+            StoreError::Unwritable { path: path.to_owned(), reason: io.to_string() }
+        }
+        _ => StoreError::Open { path: path.to_owned(), reason: e.to_string() },
+    }
 }
 
 fn io(e: &sled::Error) -> StoreError {
@@ -311,14 +367,16 @@ impl SessionStore {
     /// cannot be opened is reported and left untouched.
     ///
     /// # Errors
-    /// [`StoreError::Open`].
+    /// [`StoreError::Locked`] when another process uses the store,
+    /// [`StoreError::Unwritable`] when its directory cannot be created or
+    /// written, else [`StoreError::Open`].
     pub fn open(path: Option<&Path>, limits: StoreLimits, name: String) -> Result<Self, StoreError> {
         let config = match path {
             Some(p) => sled::Config::new().path(p).cache_capacity(16 * 1024 * 1024),
             None => sled::Config::new().temporary(true),
         };
         let shown = path.map_or_else(|| "(temporary)".to_owned(), |p| p.display().to_string());
-        let db = config.open().map_err(|e| StoreError::Open { path: shown, reason: e.to_string() })?;
+        let db = config.open().map_err(|e| open_error(&shown, e))?;
         Ok(Self { name, db, limits })
     }
 
@@ -409,5 +467,42 @@ impl SessionStore {
     pub async fn fork(&self, from: &str, to: &str) -> Result<(), StoreError> {
         let (from, to) = (from.to_owned(), to.to_owned());
         self.ask(|reply| StoreMsg::Fork { from, to, reply }).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_path(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("codemode-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_store_another_handle_holds_says_it_is_in_use_names_the_path_and_never_suggests_repair_ga_7_1() {
+        let dir = temp_path("locked");
+        let first = SessionStore::open(Some(&dir), StoreLimits::default(), "first".into()).unwrap();
+        let second = SessionStore::open(Some(&dir), StoreLimits::default(), "second".into()).unwrap_err();
+        assert!(matches!(second, StoreError::Locked { .. }), "{second:?}");
+        let message = second.to_string();
+        assert!(message.contains(&dir.display().to_string()), "{message}");
+        assert!(message.contains(IN_USE_PHRASE) && message.contains("--store PATH"), "{message}");
+        assert!(!message.contains("repair") && !message.contains("move it aside"), "{message}");
+        drop(first);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_store_whose_directory_is_blocked_by_a_file_is_reported_unwritable_not_damaged() {
+        let dir = temp_path("blocked");
+        std::fs::create_dir_all(&dir).unwrap();
+        let blocker = dir.join("file");
+        std::fs::write(&blocker, b"not a directory").unwrap();
+        let err = SessionStore::open(Some(&blocker.join("store")), StoreLimits::default(), "b".into()).unwrap_err();
+        assert!(matches!(err, StoreError::Unwritable { .. }), "{err:?}");
+        assert!(!err.to_string().contains("repair"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

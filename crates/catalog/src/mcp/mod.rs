@@ -30,7 +30,9 @@ pub enum McpTransport {
         command: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Extra environment variables.
+        /// Extra environment variables. Besides these the server sees only
+        /// a short safe list of the host's (`PATH`, `HOME`, `USER`, the
+        /// locale…), never its secrets.
         env: Vec<(String, String)>,
     },
     /// A server speaking streamable HTTP at `url`.
@@ -70,7 +72,10 @@ impl McpServerConfig {
         }
     }
 
-    /// Adds an environment variable (stdio servers).
+    /// Adds an environment variable (stdio servers). A stdio server does
+    /// not inherit the host's environment beyond a short safe list
+    /// (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`, `LANG`,
+    /// `LC_ALL`, `TMPDIR`); pass what it needs here.
     #[must_use]
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         if let McpTransport::Stdio { env, .. } = &mut self.transport {
@@ -213,7 +218,13 @@ impl McpHub {
             let (actor, _) = Actor::spawn(None, McpServerActor, (config.clone(), Arc::clone(&view)))
                 .await
                 .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
-            servers.push((config, ServerHandle { actor, view }));
+            let max_request_bytes = match config.transport {
+                McpTransport::Stdio { .. } => Some(server::MAX_STDIO_REQUEST_BYTES),
+                // A request is one HTTP body, not a line; a server that
+                // refuses its size answers with an error instead of silence.
+                McpTransport::Http { .. } => None,
+            };
+            servers.push((config, ServerHandle { actor, view, max_request_bytes }));
         }
         Ok(Self { servers, visible: Some(policy) })
     }

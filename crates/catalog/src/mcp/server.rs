@@ -24,6 +24,90 @@ use super::{McpServerConfig, McpToolInfo, McpTransport};
 
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
+/// The host variables a stdio server inherits; everything else (API keys,
+/// tokens, cloud credentials) stays with the host. The list is the official
+/// MCP SDKs' default environment on POSIX, plus the locale and temporary
+/// directory so servers print and write files as the user expects.
+pub(crate) const INHERITED_ENV: &[&str] =
+    &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR"];
+
+/// Gives a stdio server a cleared environment: the [`INHERITED_ENV`] subset
+/// of the host's, then the server's configured `env`.
+fn server_env(cmd: &mut tokio::process::Command, configured: &[(String, String)]) {
+    cmd.env_clear();
+    for key in INHERITED_ENV {
+        if let Some(value) = std::env::var_os(key) {
+            // As the SDKs do: a shell function export is not a value.
+            if !value.to_string_lossy().starts_with("()") {
+                cmd.env(key, value);
+            }
+        }
+    }
+    for (k, v) in configured {
+        cmd.env(k, v);
+    }
+}
+
+/// The largest JSON-RPC message a stdio server reads: rmcp servers drop a
+/// longer line with only a log line, so the call would wait for its timeout.
+pub(crate) const MAX_STDIO_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// Bytes of the JSON-RPC envelope around a request's params
+/// (`{"jsonrpc":"2.0","id":…,"method":"tools/call","params":…}` and the
+/// newline), with room to spare.
+const ENVELOPE_BYTES: usize = 256;
+
+/// A request too large for the server to read; it was not sent.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "MCP server `{server}`: the {what} request is {size} bytes of JSON, over the {limit}-byte ({mib} MiB) limit of a stdio MCP server; it was not sent. Pass less data, e.g. a path or an id instead of the content.",
+    mib = limit / (1024 * 1024)
+)]
+pub(crate) struct RequestTooLarge {
+    /// The configured server name.
+    pub server: String,
+    /// The tool or operation.
+    pub what: String,
+    /// The request's size in bytes (params plus envelope).
+    pub size: usize,
+    /// The limit in bytes.
+    pub limit: usize,
+}
+
+/// Counts the bytes written to it.
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Fails when `params` serialize to more than `limit` bytes with the
+/// envelope. Counting does not allocate a copy of the request.
+fn check_size(
+    server: &str,
+    what: &str,
+    params: &impl serde::Serialize,
+    limit: Option<usize>,
+) -> Result<(), RequestTooLarge> {
+    let Some(limit) = limit else { return Ok(()) };
+    let mut counter = Counter(ENVELOPE_BYTES);
+    // Params that cannot serialize fail later in rmcp with their own error.
+    if serde_json::to_writer(&mut counter, params).is_err() {
+        return Ok(());
+    }
+    if counter.0 > limit {
+        return Err(RequestTooLarge { server: server.to_owned(), what: what.to_owned(), size: counter.0, limit });
+    }
+    Ok(())
+}
+
 /// What a server connection publishes for new cells.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ServerView {
@@ -92,9 +176,7 @@ async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
         McpTransport::Stdio { command, args, env } => {
             let mut cmd = tokio::process::Command::new(command);
             cmd.args(args);
-            for (k, v) in env {
-                cmd.env(k, v);
-            }
+            server_env(&mut cmd, env);
             match TokioChildProcess::new(cmd) {
                 Ok(t) => handler.serve(t).await,
                 Err(e) => {
@@ -202,6 +284,9 @@ impl Actor for McpServerActor {
 pub(crate) struct ServerHandle {
     pub actor: ActorRef<McpMsg>,
     pub view: Arc<RwLock<ServerView>>,
+    /// The largest request the server reads, when it has a known limit
+    /// ([`MAX_STDIO_REQUEST_BYTES`] for stdio servers).
+    pub max_request_bytes: Option<usize>,
 }
 
 impl ServerHandle {
@@ -224,6 +309,7 @@ impl ServerHandle {
         args: Map<String, Value>,
         timeout: Duration,
     ) -> Result<Value, String> {
+        check_size(name, op, &args, self.max_request_bytes).map_err(|e| e.to_string())?;
         let peer = self.peer(name).await?;
         let text = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_owned);
         let work = async {
@@ -262,8 +348,11 @@ impl ServerHandle {
         args: Map<String, Value>,
         timeout: Duration,
     ) -> Result<Value, String> {
-        let peer = self.peer(name).await?;
         let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
+        // Refuse here: an oversized line would be dropped by the server
+        // and the call would wait for its whole timeout.
+        check_size(name, &format!("`{tool}`"), &params, self.max_request_bytes).map_err(|e| e.to_string())?;
+        let peer = self.peer(name).await?;
         match tokio::time::timeout(timeout, peer.call_tool(params)).await {
             Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),
             Ok(Err(e)) => Err(format!("MCP server `{name}` failed the call to `{tool}`: {e}")),

@@ -1,5 +1,8 @@
 //! `ls`: one directory's entries, paged by name (GA-11.4).
 
+use std::collections::BinaryHeap;
+use std::ffi::OsString;
+
 use serde_json::{Value, json};
 
 use super::{Root, blocking, invalid, output, string_arg, usize_arg};
@@ -46,7 +49,7 @@ impl Tool for Ls {
 
     fn call(&self, input: Value) -> ToolFuture<'_> {
         let root = self.root.clone();
-        Box::pin(blocking(move || {
+        Box::pin(blocking(move |cancel| {
             let rel = string_arg(&input, "path").unwrap_or_else(|| ".".into());
             let dir = root.resolve(&rel)?;
             if !dir.is_dir() {
@@ -54,22 +57,36 @@ impl Tool for Ls {
             }
             let after = string_arg(&input, "after");
             let limit = usize_arg(&input, "limit").unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-            let mut entries: Vec<(String, &'static str, u64)> = std::fs::read_dir(&dir)
-                .map_err(|e| ToolError::new(format!("cannot list {rel}: {e}")))?
-                .filter_map(Result::ok)
-                .map(|e| {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    let (kind, size) = match e.file_type() {
-                        Ok(t) if t.is_dir() => ("dir", 0),
-                        Ok(t) if t.is_symlink() => ("symlink", 0),
-                        Ok(t) if t.is_file() => ("file", e.metadata().map_or(0, |m| m.len())),
+            // Keep only the `limit + 1` smallest names after `after` (a max-heap
+            // evicting the largest), so a huge directory costs O(limit) memory.
+            let mut smallest: BinaryHeap<(String, OsString)> = BinaryHeap::new();
+            for e in std::fs::read_dir(&dir).map_err(|e| ToolError::new(format!("cannot list {rel}: {e}")))? {
+                cancel.check()?;
+                let e = e.map_err(|e| ToolError::new(format!("cannot list {rel}: {e}")))?;
+                let raw = e.file_name();
+                let name = raw.to_string_lossy().into_owned();
+                if after.as_ref().is_some_and(|a| name <= *a) {
+                    continue;
+                }
+                smallest.push((name, raw));
+                if smallest.len() > limit + 1 {
+                    smallest.pop();
+                }
+            }
+            let mut entries: Vec<(String, &'static str, u64)> = smallest
+                .into_sorted_vec()
+                .into_iter()
+                .map(|(name, raw)| {
+                    // `symlink_metadata`: a symlink is listed as one, not followed.
+                    let (kind, size) = match std::fs::symlink_metadata(dir.join(&raw)) {
+                        Ok(m) if m.is_dir() => ("dir", 0),
+                        Ok(m) if m.is_symlink() => ("symlink", 0),
+                        Ok(m) if m.is_file() => ("file", m.len()),
                         _ => ("other", 0),
                     };
                     (name, kind, size)
                 })
-                .filter(|(name, _, _)| after.as_ref().is_none_or(|a| name > a))
                 .collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
             let more = entries.len() > limit;
             entries.truncate(limit);
             let mut content = String::new();
@@ -99,5 +116,38 @@ impl Tool for Ls {
             }
             Ok(output(details, format!("[{rel}: {} entries]", entries.len())))
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::tests::TestDir;
+
+    #[tokio::test]
+    async fn ls_pages_of_a_large_directory_list_every_name_once_in_order_ga_11_4() {
+        let dir = TestDir::new("ls-pages");
+        let mut names: Vec<String> = (0..53).map(|i| format!("f{:03}", (i * 37) % 53)).collect();
+        for n in &names {
+            std::fs::write(dir.0.join(n), "x").unwrap();
+        }
+        names.sort();
+        let ls = Ls::new(Root::new(&dir.0).unwrap());
+        let (mut seen, mut after) = (Vec::new(), None::<Value>);
+        loop {
+            let mut input = json!({"limit": 7});
+            if let Some(a) = &after {
+                input["after"] = a.clone();
+            }
+            let out = ls.call(input).await.unwrap();
+            for e in out.details["entries"].as_array().unwrap() {
+                seen.push(e["name"].as_str().unwrap().to_owned());
+            }
+            match out.details.get("nextAfter") {
+                Some(next) => after = Some(next.clone()),
+                None => break,
+            }
+        }
+        assert_eq!(seen, names);
     }
 }

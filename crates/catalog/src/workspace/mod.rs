@@ -3,16 +3,27 @@
 //!
 //! Every path is relative to the root. Absolute paths, `..` components and
 //! symlinks that lead outside the root are refused before anything is read.
-//! File work runs on the blocking pool, never on an async worker.
+//! File work runs on the blocking pool, never on an async worker, and is
+//! bounded: only regular files are opened (a FIFO or device could block a
+//! thread forever), reads stream in O(page) memory, walks have a visit
+//! budget, and dropping a call's future (abort, timeout) stops its work at
+//! the next check of its [`Cancel`] flag.
 
 mod find;
+mod fs;
 mod glob;
 mod grep;
 mod ls;
+mod page;
 mod read;
+mod walk;
+
+#[cfg(test)]
+mod alloc_probe;
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
 
@@ -99,11 +110,50 @@ pub fn tools(root: &Root) -> Vec<Arc<dyn Tool>> {
     ]
 }
 
-/// Runs file work on the blocking pool.
+/// Set when a workspace call's future is dropped (the cell was aborted or
+/// timed out): its blocking work checks it in every loop and stops, so an
+/// abandoned call never keeps a blocking thread busy.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// `Err` once the call was abandoned.
+    pub(crate) fn check(&self) -> Result<(), ToolError> {
+        if self.0.load(Ordering::Relaxed) {
+            return Err(ToolError { message: "the call was cancelled".into(), code: "cancelled".into() });
+        }
+        Ok(())
+    }
+
+    fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Cancels on drop: lives in the async fn, so dropping its future flags the
+/// blocking work (setting it after the work finished is harmless).
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// Runs file work on the blocking pool; dropping the returned future sets
+/// the work's [`Cancel`] flag.
 async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+    work: impl FnOnce(&Cancel) -> Result<T, ToolError> + Send + 'static,
 ) -> Result<T, ToolError> {
-    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| Err(ToolError::new(format!("file work failed: {e}"))))
+    let cancel = Cancel::default();
+    let _cancel_on_drop = CancelOnDrop(cancel.clone());
+    tokio::task::spawn_blocking(move || {
+        // A call abandoned while queued for a thread does nothing.
+        cancel.check()?;
+        work(&cancel)
+    })
+    .await
+    .unwrap_or_else(|e| Err(ToolError::new(format!("file work failed: {e}"))))
 }
 
 fn output(details: Value, text: String) -> ToolOutput {
@@ -114,13 +164,63 @@ fn string_arg(input: &Value, key: &str) -> Option<String> {
     input.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// A required string argument; a missing one is an error, never `""`.
+fn required_string(input: &Value, key: &str) -> Result<String, ToolError> {
+    string_arg(input, key).ok_or_else(|| invalid(format!("`{key}` is required and must be a string")))
+}
+
 fn usize_arg(input: &Value, key: &str) -> Option<usize> {
     input.get(key).and_then(Value::as_u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A scratch directory under the system temp dir, removed on drop.
+    pub(crate) struct TestDir(pub(crate) PathBuf);
+
+    impl TestDir {
+        pub(crate) fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!("codemode-cat-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Self(dir)
+        }
+
+        /// Makes a FIFO named `name` in the directory.
+        pub(crate) fn mkfifo(&self, name: &str) -> PathBuf {
+            let path = self.0.join(name);
+            let status = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
+            assert!(status.success(), "mkfifo failed");
+            path
+        }
+    }
+
+    impl Drop for TestDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn dropping_a_workspace_call_stops_its_blocking_work() {
+        let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+        let (stopped_tx, stopped_rx) = std::sync::mpsc::channel();
+        let call = tokio::spawn(blocking(move |cancel| {
+            let _ = started_tx.send(());
+            // Stands for a walk or read loop: runs until cancelled.
+            while cancel.check().is_ok() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            let _ = stopped_tx.send(());
+            Ok(())
+        }));
+        started_rx.await.unwrap();
+        call.abort();
+        // The bound only keeps a broken build from hanging the test run.
+        stopped_rx.recv_timeout(std::time::Duration::from_secs(30)).expect("the blocking work kept running");
+    }
 
     #[test]
     fn paths_outside_the_root_are_refused() {

@@ -4,12 +4,17 @@
 //! `limit` lines and 64 KiB. A line too long for one page is split: the
 //! continuation then carries a `cursor` (characters into that line). Pages
 //! joined back — with `"\n"` after a line continuation, directly after a
-//! cursor continuation — reproduce the file byte for byte.
+//! cursor continuation — reproduce the file byte for byte. A page streams
+//! from the file (see `page.rs`): it costs O(page) memory at any offset.
+
+use std::io::{BufReader, Read as _};
 
 use serde_json::{Value, json};
 
-use super::{Root, blocking, invalid, output, string_arg, usize_arg};
-use crate::tool::{Tool, ToolError, ToolFuture};
+use super::fs::{OpenError, open_regular};
+use super::page::{Request, page};
+use super::{Cancel, Root, blocking, invalid, output, required_string, usize_arg};
+use crate::tool::{Tool, ToolError, ToolFuture, ToolOutput};
 
 /// Bytes of file text per page at most.
 pub(crate) const MAX_PAGE_BYTES: usize = 64 * 1024;
@@ -32,61 +37,52 @@ impl Read {
     }
 }
 
-/// Where the next page starts.
-#[derive(Debug, PartialEq, Eq)]
-struct Continuation {
-    offset: usize,
-    cursor: Option<usize>,
-}
-
-/// One page of `text`: (content, continuation).
-fn page(
-    text: &str,
-    offset: usize,
-    cursor: usize,
-    limit: usize,
-) -> Result<(String, Option<Continuation>, usize), ToolError> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let total = lines.len();
-    if offset > total {
-        return Err(invalid(format!("offset {offset} is past the end of the file ({total} lines)")));
+/// One `read` call, on the blocking pool.
+fn read_page(root: &Root, input: &Value, cancel: &Cancel) -> Result<ToolOutput, ToolError> {
+    let rel = required_string(input, "path")?;
+    let path = root.resolve(&rel)?;
+    let (file, meta) = open_regular(&path).map_err(|e| match e {
+        OpenError::Directory => invalid(format!("{rel} is a directory; use ls to list it")),
+        OpenError::NotRegular(what) => {
+            invalid(format!("{rel} is {what}, not a regular file; read opens only regular files"))
+        }
+        OpenError::Io(e) => ToolError::new(format!("cannot read {rel}: {e}")),
+    })?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(invalid(format!("{rel} is larger than {MAX_FILE_BYTES} bytes")));
     }
-    let mut content = String::new();
-    let mut line_no = offset;
-    let mut taken_lines = 0;
-    while line_no <= total {
-        if taken_lines == limit {
-            return Ok((content, Some(Continuation { offset: line_no, cursor: None }), total));
-        }
-        let mut line = lines[line_no - 1];
-        let mut skipped_chars = 0;
-        if taken_lines == 0 && cursor > 0 {
-            let start = line.char_indices().nth(cursor).map_or(line.len(), |(i, _)| i);
-            line = &line[start..];
-            skipped_chars = cursor;
-        }
-        let separator = usize::from(taken_lines > 0);
-        if content.len() + separator + line.len() > MAX_PAGE_BYTES {
-            if taken_lines > 0 {
-                return Ok((content, Some(Continuation { offset: line_no, cursor: None }), total));
-            }
-            // One line longer than a page: split it.
-            let mut end = MAX_PAGE_BYTES;
-            while !line.is_char_boundary(end) {
-                end -= 1;
-            }
-            content.push_str(&line[..end]);
-            let chars = line[..end].chars().count();
-            return Ok((content, Some(Continuation { offset: line_no, cursor: Some(skipped_chars + chars) }), total));
-        }
-        if separator == 1 {
-            content.push('\n');
-        }
-        content.push_str(line);
-        taken_lines += 1;
-        line_no += 1;
+    let offset = usize_arg(input, "offset").unwrap_or(1).max(1);
+    let cursor = usize_arg(input, "cursor").unwrap_or(0);
+    let limit = usize_arg(input, "limit").unwrap_or(DEFAULT_LINES).max(1);
+    // One byte past the bound shows a file that grew while being read.
+    let reader = BufReader::with_capacity(MAX_PAGE_BYTES, file.take(MAX_FILE_BYTES + 1));
+    let p = page(reader, Request { offset, cursor, limit, max_bytes: MAX_PAGE_BYTES }, &rel, cancel)?;
+    if p.bytes > MAX_FILE_BYTES {
+        return Err(invalid(format!("{rel} grew past {MAX_FILE_BYTES} bytes while being read")));
     }
-    Ok((content, None, total))
+    let total = p.total_lines;
+    let mut details = json!({
+        "kind": if p.next.is_some() { "truncated" } else { "text" },
+        "path": rel,
+        "offset": offset,
+        "totalLines": total,
+        "content": p.content,
+    });
+    let notice = match &p.next {
+        Some(c) => {
+            let mut cont = json!({"path": rel, "offset": c.offset});
+            if let Some(cursor) = c.cursor {
+                cont["cursor"] = json!(cursor);
+            }
+            if input.get("limit").is_some() {
+                cont["limit"] = json!(limit);
+            }
+            details["continuation"] = cont;
+            format!("[{rel}: more content from line {}]", c.offset)
+        }
+        None => format!("[{rel}: {total} lines]"),
+    };
+    Ok(output(details, notice))
 }
 
 impl Tool for Read {
@@ -97,7 +93,8 @@ impl Tool for Read {
     fn description(&self) -> &str {
         "Read a text file in the workspace, a page at a time. Check `kind`: \"truncated\" means more data is \
          available at `continuation`; read it with the same path and the returned offset, cursor and limit. Join \
-         line continuations with \"\\n\" and append cursor continuations directly."
+         line continuations with \"\\n\" and append cursor continuations directly. Only regular UTF-8 files up \
+         to 256 MiB are read; FIFOs, sockets and devices are refused."
     }
 
     fn input_schema(&self) -> Value {
@@ -116,87 +113,64 @@ impl Tool for Read {
 
     fn call(&self, input: Value) -> ToolFuture<'_> {
         let root = self.root.clone();
-        Box::pin(blocking(move || {
-            let rel = string_arg(&input, "path").unwrap_or_default();
-            let path = root.resolve(&rel)?;
-            let meta = std::fs::metadata(&path).map_err(|e| ToolError::new(format!("cannot read {rel}: {e}")))?;
-            if meta.is_dir() {
-                return Err(invalid(format!("{rel} is a directory; use ls to list it")));
-            }
-            if meta.len() > MAX_FILE_BYTES {
-                return Err(invalid(format!("{rel} is larger than {MAX_FILE_BYTES} bytes")));
-            }
-            let bytes = std::fs::read(&path).map_err(|e| ToolError::new(format!("cannot read {rel}: {e}")))?;
-            let text = String::from_utf8(bytes).map_err(|_| invalid(format!("{rel} is not UTF-8 text")))?;
-            let offset = usize_arg(&input, "offset").unwrap_or(1).max(1);
-            let cursor = usize_arg(&input, "cursor").unwrap_or(0);
-            let limit = usize_arg(&input, "limit").unwrap_or(DEFAULT_LINES).max(1);
-            let (content, next, total) = page(&text, offset, cursor, limit)?;
-            let mut details = json!({
-                "kind": if next.is_some() { "truncated" } else { "text" },
-                "path": rel,
-                "offset": offset,
-                "totalLines": total,
-                "content": content,
-            });
-            let notice = match &next {
-                Some(c) => {
-                    let mut cont = json!({"path": rel, "offset": c.offset});
-                    if let Some(cursor) = c.cursor {
-                        cont["cursor"] = json!(cursor);
-                    }
-                    if input.get("limit").is_some() {
-                        cont["limit"] = json!(limit);
-                    }
-                    details["continuation"] = cont;
-                    format!("[{rel}: more content from line {}]", c.offset)
-                }
-                None => format!("[{rel}: {total} lines]"),
-            };
-            Ok(output(details, notice))
-        }))
+        Box::pin(blocking(move |cancel| read_page(&root, &input, cancel)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::alloc_probe::peak_bytes_during;
+    use crate::workspace::tests::TestDir;
 
-    fn read_all(text: &str, limit: usize) -> String {
-        let (mut offset, mut cursor, mut out) = (1, 0, String::new());
-        let mut first = true;
-        let mut joined_by_cursor = false;
-        loop {
-            let (content, next, _) = page(text, offset, cursor, limit).unwrap();
-            if !first && !joined_by_cursor {
-                out.push('\n');
-            }
-            out.push_str(&content);
-            first = false;
-            match next {
-                Some(c) => {
-                    joined_by_cursor = c.cursor.is_some();
-                    offset = c.offset;
-                    cursor = c.cursor.unwrap_or(0);
-                }
-                None => return out,
-            }
-        }
+    fn call(root: &Root, input: Value) -> Result<ToolOutput, ToolError> {
+        read_page(root, &input, &Cancel::default())
     }
 
     #[test]
-    fn pages_join_back_to_the_original_text() {
-        for text in ["", "a", "a\n", "a\nb\n\nc", &"x".repeat(200_000), &format!("{}\n{}\n", "é".repeat(70_000), "y")]
-        {
-            assert_eq!(read_all(text, 2), text);
-            assert_eq!(read_all(text, 2000), text);
-        }
+    fn reading_a_fifo_is_refused_at_once_instead_of_blocking_ga_12() {
+        let dir = TestDir::new("read-fifo");
+        dir.mkfifo("pipe");
+        let root = Root::new(&dir.0).unwrap();
+        // Before: the open blocked until a writer came, forever.
+        let e = call(&root, json!({"path": "pipe"})).unwrap_err();
+        assert_eq!(e.code, "invalid_input");
+        assert_eq!(e.message, "pipe is a FIFO, not a regular file; read opens only regular files");
     }
 
     #[test]
-    fn limits_and_offsets_are_respected() {
-        let (content, next, total) = page("a\nb\nc", 2, 0, 1).unwrap();
-        assert_eq!((content.as_str(), next, total), ("b", Some(Continuation { offset: 3, cursor: None }), 3));
-        assert!(page("a", 3, 0, 1).is_err());
+    fn page_one_of_a_32_mib_file_of_newlines_allocates_under_1_mib_ga_12() {
+        let dir = TestDir::new("read-newlines");
+        let size = 32 * 1024 * 1024;
+        std::fs::write(dir.0.join("nl.txt"), vec![b'\n'; size]).unwrap();
+        let root = Root::new(&dir.0).unwrap();
+        // Before: the whole file plus a 16-byte slice per line (≈ 544 MiB).
+        let (out, peak) = peak_bytes_during(|| call(&root, json!({"path": "nl.txt"})).unwrap());
+        assert_eq!(out.details["totalLines"], json!(size + 1));
+        assert_eq!(out.details["content"], json!("\n".repeat(DEFAULT_LINES - 1)));
+        assert_eq!(out.details["continuation"], json!({"path": "nl.txt", "offset": DEFAULT_LINES + 1}));
+        assert!(peak < 1024 * 1024, "peak {peak} bytes");
+    }
+
+    #[test]
+    fn a_cursor_page_deep_in_a_32_mib_one_line_file_allocates_under_1_mib_ga_12() {
+        let dir = TestDir::new("read-line");
+        let size = 32 * 1024 * 1024;
+        std::fs::write(dir.0.join("line.txt"), "é".repeat(size / 2)).unwrap();
+        let root = Root::new(&dir.0).unwrap();
+        let cursor = size / 4;
+        let (out, peak) =
+            peak_bytes_during(|| call(&root, json!({"path": "line.txt", "offset": 1, "cursor": cursor})).unwrap());
+        assert_eq!(out.details["content"], json!("é".repeat(MAX_PAGE_BYTES / 2)));
+        assert_eq!(out.details["continuation"]["cursor"], json!(cursor + MAX_PAGE_BYTES / 2));
+        assert!(peak < 1024 * 1024, "peak {peak} bytes");
+    }
+
+    #[test]
+    fn a_missing_path_argument_is_an_error_not_the_root() {
+        let dir = TestDir::new("read-missing");
+        let root = Root::new(&dir.0).unwrap();
+        let e = call(&root, json!({})).unwrap_err();
+        assert_eq!((e.code.as_str(), e.message.as_str()), ("invalid_input", "`path` is required and must be a string"));
     }
 }

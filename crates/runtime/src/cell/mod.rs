@@ -166,7 +166,9 @@ pub(crate) struct CellState {
     park_epoch: u64,
     output: OutputLedger,
     telemetry: Telemetry,
-    _lease: ThreadLease,
+    /// Counts the cell against its JS thread; marks the thread busy while
+    /// guest code runs.
+    lease: ThreadLease,
 }
 
 /// What the cell does after handling a message.
@@ -257,7 +259,7 @@ impl Actor for CellActor {
             ttl_timer: None,
             park_epoch: 0,
             telemetry: Telemetry::default(),
-            _lease: args.lease,
+            lease: args.lease,
         })
     }
 
@@ -355,7 +357,10 @@ impl CellState {
     fn start(&mut self, myself: &ActorRef<CellMsg>, reply: RpcReplyPort<CellResult>) -> Flow {
         self.open_window(reply);
         let started = match &self.vm {
-            Some(vm) => vm.start(&self.wrapped),
+            Some(vm) => {
+                let _busy = self.lease.guest_step();
+                vm.start(&self.wrapped)
+            }
             None => Err(StartError::Engine("the cell's engine is gone".into())),
         };
         match started {
@@ -428,6 +433,7 @@ impl CellState {
             }
             let ready = std::mem::take(&mut self.host.ready);
             if let Some(vm) = &self.vm {
+                let _busy = self.lease.guest_step();
                 vm.step(ready);
             }
             if let Some(flow) = self.check_settled() {
