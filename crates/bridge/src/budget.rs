@@ -86,9 +86,10 @@ pub fn json_string_prefix(s: &str, max_bytes: usize) -> &str {
     s
 }
 
-/// UTF-8 byte length of the compact JSON text of `value`.
+/// UTF-8 byte length of the compact JSON text of `value`, without building
+/// the text.
 #[must_use]
-pub fn json_bytes(value: &serde_json::Value) -> usize {
+pub fn json_bytes<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     struct Counter(usize);
     impl std::io::Write for Counter {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -100,7 +101,8 @@ pub fn json_bytes(value: &serde_json::Value) -> usize {
         }
     }
     let mut counter = Counter(0);
-    // Writing a `Value` into an infallible sink cannot fail.
+    // Plain data (values, strings, output entries) into an infallible sink
+    // cannot fail.
     let _ = serde_json::to_writer(&mut counter, value);
     counter.0
 }
@@ -158,5 +160,33 @@ mod tests {
     fn json_bytes_matches_compact_serialization() {
         let v = serde_json::json!({"a": [1, "é", null]});
         assert_eq!(json_bytes(&v), serde_json::to_string(&v).unwrap().len());
+    }
+
+    proptest::proptest! {
+        /// Every cut of arbitrary text stays within its budget, is a prefix,
+        /// and never splits a character or a surrogate pair.
+        #[test]
+        fn cuts_of_arbitrary_text_fit_their_budgets(s in "\\PC*|[\\x00-\\x1f\"\\\\é🦞]*", max in 0usize..64) {
+            let json = json_string_prefix(&s, max);
+            proptest::prop_assert!(s.starts_with(json));
+            proptest::prop_assert!(max < 2 || json_string_len(json) <= max);
+            proptest::prop_assert_eq!(json_string_len(&s), serde_json::to_string(&s).unwrap().len());
+            let units = utf16_prefix(&s, max);
+            proptest::prop_assert!(s.starts_with(units) && utf16_len(units) <= max);
+            let bytes = utf8_prefix(&s, max);
+            proptest::prop_assert!(s.starts_with(bytes) && bytes.len() <= max);
+        }
+
+        /// A truncation marker of arbitrary JSON text stays within its
+        /// budget and describes the whole original.
+        #[test]
+        fn markers_of_arbitrary_text_fit_and_describe_the_original(s in "\\PC*", extra in 0usize..10_000, max in 0usize..400) {
+            let total = s.len() + extra;
+            if let Some(m) = crate::TruncationMarker::fit_partial(&s, total, max, crate::TRUNCATED_GUIDANCE) {
+                proptest::prop_assert!(m.json_len() <= max);
+                proptest::prop_assert!(s.starts_with(&m.prefix));
+                proptest::prop_assert_eq!(m.prefix.len() + m.omitted_bytes, total);
+            }
+        }
     }
 }

@@ -276,7 +276,16 @@ async fn repeated_wrong_codes_from_one_address_are_throttled_even_for_the_right_
     clock.advance(Duration::from_millis(1));
     assert_eq!(gw.code(), right, "a refused attempt did not use the code");
     assert!(matches!(say(gw.addr, HOME, hello_with("victim", "linux", code(&right))).await, Answer::Welcome(Some(_))));
-    let ids: Vec<String> = gw.registry.list().into_iter().map(|n| n.id).collect();
+    // The node is listed once its connection registers, just after the
+    // welcome reaches it: poll briefly rather than race it.
+    let mut ids: Vec<String> = Vec::new();
+    for _ in 0..200 {
+        ids = gw.registry.list().into_iter().map(|n| n.id).collect();
+        if ids.len() == 3 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
     assert_eq!(ids, ["known", "other", "victim"]);
 }
 

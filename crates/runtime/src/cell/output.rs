@@ -47,27 +47,9 @@ fn entries_json(entries: &[OutputEntry]) -> String {
     serde_json::to_string(entries).unwrap_or_default()
 }
 
-/// Counts bytes written through it: the length of an entry's JSON without
-/// building it.
-struct ByteCount(usize);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Bytes of `entry` as compact JSON.
 fn entry_json_len(entry: &OutputEntry) -> usize {
-    let mut count = ByteCount(0);
-    // Serializing an entry (a string or a `Value`) into a counter cannot fail.
-    let _ = serde_json::to_writer(&mut count, entry);
-    count.0
+    codemode_bridge::budget::json_bytes(entry)
 }
 
 /// Output emitted since the last delivery, bounded in memory by the cell's
