@@ -95,6 +95,13 @@ fn principals_never_see_each_others_sessions_even_across_a_restart_ga_7_1() {
     assert_eq!(same["value"], "alice-data", "the same principal and key find their store: {same}");
     let other_principal = exec(port, "return await load('secret')", BOB, "work");
     assert_eq!(other_principal["value"], Value::Null, "bob's `work` is not alice's: {other_principal}");
+    // Runs are as private as the store: bob cannot wait on alice's run.
+    let parked = exec(port, "await yield_control(); return 'alice-run'", ALICE, "work");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    let stolen = exec(port, &format!("wait:{run_id}"), BOB, "work");
+    assert!(stolen["error"].as_str().unwrap_or_default().contains("different session"), "{stolen}");
+    let own = exec(port, &format!("wait:{run_id}"), ALICE, "work");
+    assert_eq!(own["value"], "alice-run", "{own}");
     let unnamed = exec(port, "return await load('secret')", ALICE, "-");
     assert_eq!(unnamed["value"], Value::Null, "a connection without a key gets a fresh session: {unnamed}");
     let unnamed_store = exec(port, "await store('fresh', 1); return 1", BOB, "-");
