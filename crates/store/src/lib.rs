@@ -9,9 +9,13 @@
 //! Both stores are actors behind typed handles; the handles find their
 //! actor by a registered name, so a supervisor can restart it.
 
+mod lru;
 pub mod preview;
 mod results;
 mod session;
 
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
-pub use session::{IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, validate_key, validate_value};
+pub use session::{
+    Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,
+    validate_key, validate_value,
+};
