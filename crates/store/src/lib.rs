@@ -1,7 +1,8 @@
 //! Durable session state and per-reply results for codemode.
 //!
 //! - [`SessionStore`]: `store`/`load` values of a session, kept in sled and
-//!   committed only when a cell completes (GA-7).
+//!   committed only when a cell completes (GA-7). Sessions unused for
+//!   longer than the retention (default 30 days) are deleted.
 //! - [`ResultsCache`]: `results.save/load/delete`, scoped to one reply and
 //!   bounded in count and bytes (GA-6.5).
 //! - [`preview`]: the bounded descriptor a model sees of a saved result.
