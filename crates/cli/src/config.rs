@@ -219,11 +219,42 @@ fn millis(d: Duration) -> u64 {
 pub(crate) struct StoreConfig {
     /// The sled database directory.
     pub path: PathBuf,
+    /// How many days a session's stored values are kept after the session
+    /// was last used (a `load`, a `store` or a commit); then they are all
+    /// deleted, so sessions that never come back (each `codemode serve`
+    /// connection without a session key gets a fresh one) do not pile up.
+    /// `0` keeps every session forever. Allowed `0..=3650`; default 30.
+    /// Values stored before retention existed count as used when the
+    /// store starts.
+    pub retention_days: u32,
 }
+
+/// The longest `[store] retention_days` accepted: ten years.
+const MAX_RETENTION_DAYS: u32 = 3650;
+
+/// The default `[store] retention_days`, the store's own default.
+const DEFAULT_RETENTION_DAYS: u32 = 30;
 
 impl Default for StoreConfig {
     fn default() -> Self {
-        Self { path: PathBuf::from(".codemode/store") }
+        Self { path: PathBuf::from(".codemode/store"), retention_days: DEFAULT_RETENTION_DAYS }
+    }
+}
+
+impl StoreConfig {
+    fn check(&self) -> Result<()> {
+        if self.retention_days > MAX_RETENTION_DAYS {
+            bail!(
+                "store.retention_days = {} is out of range: allowed 0..={MAX_RETENTION_DAYS} (0 keeps sessions forever)",
+                self.retention_days
+            );
+        }
+        Ok(())
+    }
+
+    /// The session retention: `None` (forever) for `retention_days = 0`.
+    pub(crate) fn retention(&self) -> Option<Duration> {
+        (self.retention_days > 0).then(|| Duration::from_secs(u64::from(self.retention_days) * 86_400))
     }
 }
 
@@ -329,6 +360,7 @@ impl Config {
             nodes.check()?;
         }
         config.serve.check()?;
+        config.store.check()?;
         for (i, server) in config.mcp_servers.iter().enumerate() {
             if server.command.is_empty() == server.url.is_none() {
                 bail!("mcp_servers[{i}] needs exactly one of `command` (a non-empty array) or `url`");
@@ -397,6 +429,21 @@ mod tests {
             "nodes.tokens[0] is too short: use at least 16 characters"
         );
         assert!(nodes("listen = \"127.0.0.1:0\"\nallow_commands = [\"fs.*\"]").unwrap().nodes.is_some());
+    }
+
+    #[test]
+    fn store_retention_days_is_checked_at_its_edges_and_zero_keeps_sessions_forever_ga_7_1() {
+        let store = |extra: &str| Config::parse(&format!("[store]\n{extra}\n"));
+        assert_eq!(Config::default().store.retention(), Some(codemode_store::DEFAULT_SESSION_RETENTION));
+        assert_eq!(store("retention_days = 0").unwrap().store.retention(), None);
+        assert_eq!(store("retention_days = 1").unwrap().store.retention(), Some(Duration::from_secs(86_400)));
+        assert_eq!(store("retention_days = 3650").unwrap().store.retention(), Some(Duration::from_secs(3650 * 86_400)));
+        assert_eq!(
+            store("retention_days = 3651").unwrap_err().to_string(),
+            "store.retention_days = 3651 is out of range: allowed 0..=3650 (0 keeps sessions forever)"
+        );
+        assert!(store("retention_days = -1").is_err(), "negative days are refused");
+        assert!(store("retention_days = 1.5").is_err(), "whole days only");
     }
 
     #[test]

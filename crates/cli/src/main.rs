@@ -278,6 +278,7 @@ pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Re
     if let Some(path) = store {
         builder = builder.session_store_path(path);
     }
+    builder = builder.session_retention(config.store.retention());
     if let Some(root) = &config.workspace.root {
         builder = builder.workspace(root);
     }

@@ -65,6 +65,8 @@ pub struct CodeModeBuilder {
     tools: Vec<Arc<dyn Tool>>,
     workspace: Option<std::path::PathBuf>,
     store_path: Option<std::path::PathBuf>,
+    /// `None`: the store's default retention.
+    store_retention: Option<Option<std::time::Duration>>,
     mcp_servers: Vec<McpServerConfig>,
     policy: Option<Arc<dyn Policy>>,
     nodes: Option<(NodesConfig, Option<String>)>,
@@ -110,6 +112,19 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn session_store_path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.store_path = Some(path.into());
+        self
+    }
+
+    /// Sets how long the session store keeps a session after it was last
+    /// used (a `load`, a `store` or a commit): past that, all its values
+    /// are deleted, so sessions that never come back (each `codemode
+    /// serve` connection gets a fresh one) do not accumulate. Default 30
+    /// days; `None` keeps every session forever; at least one second
+    /// (checked by [`start`](Self::start)). Sessions stored before
+    /// retention existed count as seen when the runtime starts.
+    #[must_use]
+    pub fn session_retention(mut self, retention: Option<std::time::Duration>) -> Self {
+        self.store_retention = Some(retention);
         self
     }
 
@@ -179,6 +194,10 @@ impl CodeModeBuilder {
             StoreLimits::default(),
             format!("codemode-store-{instance}"),
         )
+        .and_then(|store| match self.store_retention {
+            Some(retention) => store.with_retention(retention),
+            None => Ok(store),
+        })
         .map_err(|e| CodeModeError::Start(e.to_string()))?;
         // A policy can hide nodes like any tool.
         let nodes = match self.nodes {

@@ -1,7 +1,8 @@
 //! Durable session state and per-reply results for codemode.
 //!
 //! - [`SessionStore`]: `store`/`load` values of a session, kept in sled and
-//!   committed only when a cell completes (GA-7).
+//!   committed only when a cell completes (GA-7). Sessions unused for
+//!   longer than the retention (default 30 days) are deleted.
 //! - [`ResultsCache`]: `results.save/load/delete`, scoped to one reply and
 //!   bounded in count and bytes (GA-6.5).
 //! - [`preview`]: the bounded descriptor a model sees of a saved result.
@@ -9,9 +10,13 @@
 //! Both stores are actors behind typed handles; the handles find their
 //! actor by a registered name, so a supervisor can restart it.
 
+mod lru;
 pub mod preview;
 mod results;
 mod session;
 
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
-pub use session::{IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, validate_key, validate_value};
+pub use session::{
+    Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,
+    validate_key, validate_value,
+};

@@ -6,17 +6,32 @@
 //! applies all of a cell's writes in one atomic batch, in commit order, then
 //! flushes to disk before the cell may report `completed`. Sessions are
 //! isolated by key prefix; `fork` copies a session's committed values.
+//!
+//! Sessions not seen for longer than the retention are deleted (see
+//! [`retention`]). The per-session sizes are a bounded cache: a session
+//! evicted from it is re-measured from disk with a prefix scan.
+
+mod retention;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use codemode_bridge::budget::utf16_len;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
+use crate::lru::Lru;
+pub use retention::{Clock, DEFAULT_SESSION_RETENTION, SystemClock};
+
 /// How long a store request may take.
 const STORE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Sessions whose value sizes are kept in memory; the rest are re-measured
+/// from disk when used, so memory follows the sessions in use, not all
+/// sessions ever seen.
+const SIZES_CACHE_SESSIONS: usize = 4096;
 
 /// The store's limits (GA-7.2, GA-7.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +117,9 @@ pub enum StoreError {
     /// The store actor is not running.
     #[error("the session store is unavailable; retry in a moment")]
     Unavailable,
+    /// A session retention shorter than one second.
+    #[error("session retention must be at least one second, or none to keep sessions forever; got {0:?}")]
+    Retention(Duration),
 }
 
 impl StoreError {
@@ -156,9 +174,15 @@ fn db_key(session: &str, key: &str) -> Vec<u8> {
 }
 
 fn session_prefix(session: &str) -> Vec<u8> {
+    raw_prefix(session.as_bytes())
+}
+
+/// The key prefix of a session's values: its length (big-endian `u32`),
+/// then its bytes.
+fn raw_prefix(session: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(session.len() + 4 + 16);
     k.extend_from_slice(&u32::try_from(session.len()).unwrap_or(u32::MAX).to_be_bytes());
-    k.extend_from_slice(session.as_bytes());
+    k.extend_from_slice(session);
     k
 }
 
@@ -209,24 +233,78 @@ fn io(e: &sled::Error) -> StoreError {
 }
 
 enum StoreMsg {
-    Load { session: String, key: String, reply: RpcReplyPort<Result<Option<StoredValue>, StoreError>> },
-    Check { session: String, changes: Vec<(String, Option<usize>)>, reply: RpcReplyPort<Result<(), StoreError>> },
-    Commit { session: String, writes: Vec<(String, Option<StoredValue>)>, reply: RpcReplyPort<Result<(), StoreError>> },
-    Fork { from: String, to: String, reply: RpcReplyPort<Result<(), StoreError>> },
+    Load {
+        session: String,
+        key: String,
+        reply: RpcReplyPort<Result<Option<StoredValue>, StoreError>>,
+    },
+    Check {
+        session: String,
+        changes: Vec<(String, Option<usize>)>,
+        reply: RpcReplyPort<Result<(), StoreError>>,
+    },
+    Commit {
+        session: String,
+        writes: Vec<(String, Option<StoredValue>)>,
+        reply: RpcReplyPort<Result<(), StoreError>>,
+    },
+    Fork {
+        from: String,
+        to: String,
+        reply: RpcReplyPort<Result<(), StoreError>>,
+    },
+    /// Starts a retention sweep unless one is under way.
+    Sweep,
+    /// Continues the sweep under way by one step.
+    SweepStep,
 }
 
 struct StoreActor;
 
-struct StoreState {
+/// What the actor starts with.
+struct StoreArgs {
     db: sled::Db,
     limits: StoreLimits,
+    retention: Option<Duration>,
+    clock: Arc<dyn Clock>,
+    cache_sessions: usize,
+}
+
+struct StoreState {
+    db: sled::Db,
+    /// Session → when it was last seen (big-endian unix seconds).
+    seen_tree: sled::Tree,
+    limits: StoreLimits,
+    /// In whole seconds; `None` keeps sessions forever.
+    retention: Option<u64>,
+    clock: Arc<dyn Clock>,
     /// Per session: bytes of each key's value, loaded on first use.
-    sizes: HashMap<String, HashMap<String, usize>>,
+    sizes: Lru<HashMap<String, usize>>,
+    /// Per recently seen session: when, and when that was written.
+    seen: Lru<retention::Seen>,
+    sweep: Option<retention::Sweep>,
+    /// Sends `Sweep` periodically; stopped with the actor.
+    timer: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl StoreState {
+    fn new(args: StoreArgs) -> Result<Self, StoreError> {
+        let seen_tree = args.db.open_tree(retention::SEEN_TREE).map_err(|e| io(&e))?;
+        Ok(Self {
+            db: args.db,
+            seen_tree,
+            limits: args.limits,
+            retention: args.retention.map(|r| r.as_secs()),
+            clock: args.clock,
+            sizes: Lru::new(args.cache_sessions),
+            seen: Lru::new(retention::SEEN_CACHE_SESSIONS),
+            sweep: None,
+            timer: None,
+        })
+    }
+
     fn sizes(&mut self, session: &str) -> Result<&mut HashMap<String, usize>, StoreError> {
-        if !self.sizes.contains_key(session) {
+        if !self.sizes.contains(session) {
             let prefix = session_prefix(session);
             let mut map = HashMap::new();
             for item in self.db.scan_prefix(&prefix) {
@@ -234,9 +312,10 @@ impl StoreState {
                 let key = String::from_utf8_lossy(&k[prefix.len()..]).into_owned();
                 map.insert(key, v.len().saturating_sub(1));
             }
-            self.sizes.insert(session.to_owned(), map);
+            // Evicted sessions are re-measured from disk when used again.
+            let _ = self.sizes.insert(session.to_owned(), map);
         }
-        Ok(self.sizes.get_mut(session).unwrap_or_else(|| unreachable!("inserted above")))
+        self.sizes.get_mut(session).ok_or_else(|| StoreError::Io("the session sizes cache lost an entry".into()))
     }
 
     /// The session's total after `changes` (new sizes; `None` deletes).
@@ -260,63 +339,99 @@ impl StoreState {
         }
         Ok(())
     }
+
+    fn load(&mut self, session: &str, key: &str) -> Result<Option<StoredValue>, StoreError> {
+        self.touch(session)?;
+        self.db.get(db_key(session, key)).map_err(|e| io(&e))?.map(|b| decode(&b)).transpose()
+    }
+
+    fn check_changes(&mut self, session: &str, changes: &[(String, Option<usize>)]) -> Result<(), StoreError> {
+        self.touch(session)?;
+        self.check(session, changes)
+    }
+
+    /// Applies a cell's writes in one batch (not yet flushed).
+    fn commit(&mut self, session: &str, writes: &[(String, Option<StoredValue>)]) -> Result<(), StoreError> {
+        self.touch(session)?;
+        let changes: Vec<(String, Option<usize>)> =
+            writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
+        self.check(session, &changes)?;
+        let mut batch = sled::Batch::default();
+        for (k, v) in writes {
+            match v {
+                Some(v) => batch.insert(db_key(session, k), encode(v)),
+                None => batch.remove(db_key(session, k)),
+            }
+        }
+        self.db.apply_batch(batch).map_err(|e| io(&e))?;
+        let sizes = self.sizes(session)?;
+        for (k, size) in changes {
+            match size {
+                Some(n) => sizes.insert(k, n),
+                None => sizes.remove(&k),
+            };
+        }
+        Ok(())
+    }
+
+    /// Runs one sweep step and, while unfinished, queues the next behind
+    /// the requests already waiting.
+    fn sweep_and_continue(&mut self, myself: &ActorRef<StoreMsg>) {
+        match self.sweep_step() {
+            Ok(true) => {}
+            Ok(false) => {
+                if let Err(e) = myself.send_message(StoreMsg::SweepStep) {
+                    tracing::warn!(error = %e, "session store: a retention sweep could not continue");
+                    self.sweep = None;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "session store: a retention sweep failed; the next one starts over");
+                self.sweep = None;
+            }
+        }
+    }
 }
 
 impl Actor for StoreActor {
     type Msg = StoreMsg;
     type State = StoreState;
-    type Arguments = (sled::Db, StoreLimits);
+    type Arguments = StoreArgs;
 
-    async fn pre_start(
-        &self,
-        _: ActorRef<StoreMsg>,
-        (db, limits): (sled::Db, StoreLimits),
-    ) -> Result<StoreState, ActorProcessingErr> {
-        Ok(StoreState { db, limits, sizes: HashMap::new() })
+    async fn pre_start(&self, myself: ActorRef<StoreMsg>, args: StoreArgs) -> Result<StoreState, ActorProcessingErr> {
+        let mut state = StoreState::new(args)?;
+        if let Some(retention) = state.retention {
+            // The first sweep runs once the actor is up, then periodically.
+            myself.send_message(StoreMsg::Sweep)?;
+            state.timer = Some(myself.send_interval(retention::sweep_interval(retention), || StoreMsg::Sweep));
+        }
+        Ok(state)
+    }
+
+    async fn post_stop(&self, _: ActorRef<StoreMsg>, state: &mut StoreState) -> Result<(), ActorProcessingErr> {
+        if let Some(timer) = state.timer.take() {
+            timer.abort();
+        }
+        Ok(())
     }
 
     async fn handle(
         &self,
-        _: ActorRef<StoreMsg>,
+        myself: ActorRef<StoreMsg>,
         msg: StoreMsg,
         state: &mut StoreState,
     ) -> Result<(), ActorProcessingErr> {
         match msg {
             StoreMsg::Load { session, key, reply } => {
-                let result = state
-                    .db
-                    .get(db_key(&session, &key))
-                    .map_err(|e| io(&e))
-                    .and_then(|v| v.map(|b| decode(&b)).transpose());
-                let _ = reply.send(result);
+                let _ = reply.send(state.load(&session, &key));
             }
             StoreMsg::Check { session, changes, reply } => {
-                let _ = reply.send(state.check(&session, &changes));
+                let _ = reply.send(state.check_changes(&session, &changes));
             }
             StoreMsg::Commit { session, writes, reply } => {
-                let changes: Vec<(String, Option<usize>)> =
-                    writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
-                if let Err(e) = state.check(&session, &changes) {
+                if let Err(e) = state.commit(&session, &writes) {
                     let _ = reply.send(Err(e));
                     return Ok(());
-                }
-                let mut batch = sled::Batch::default();
-                for (k, v) in &writes {
-                    match v {
-                        Some(v) => batch.insert(db_key(&session, k), encode(v)),
-                        None => batch.remove(db_key(&session, k)),
-                    }
-                }
-                if let Err(e) = state.db.apply_batch(batch) {
-                    let _ = reply.send(Err(io(&e)));
-                    return Ok(());
-                }
-                let sizes = state.sizes(&session)?;
-                for (k, size) in changes {
-                    match size {
-                        Some(n) => sizes.insert(k, n),
-                        None => sizes.remove(&k),
-                    };
                 }
                 // The batch is applied in commit order; durability is waited
                 // for off the mailbox, so other sessions are not held up.
@@ -329,12 +444,20 @@ impl Actor for StoreActor {
             StoreMsg::Fork { from, to, reply } => {
                 let _ = reply.send(fork(state, &from, &to));
             }
+            StoreMsg::Sweep => {
+                if state.start_sweep() {
+                    state.sweep_and_continue(&myself);
+                }
+            }
+            StoreMsg::SweepStep => state.sweep_and_continue(&myself),
         }
         Ok(())
     }
 }
 
 fn fork(state: &mut StoreState, from: &str, to: &str) -> Result<(), StoreError> {
+    state.touch(from)?;
+    state.touch(to)?;
     if !state.sizes(to)?.is_empty() {
         return Err(StoreError::SessionExists(to.to_owned()));
     }
@@ -349,7 +472,7 @@ fn fork(state: &mut StoreState, from: &str, to: &str) -> Result<(), StoreError> 
     }
     state.db.apply_batch(batch).map_err(|e| io(&e))?;
     state.db.flush().map_err(|e| io(&e))?;
-    state.sizes.insert(to.to_owned(), copied);
+    let _ = state.sizes.insert(to.to_owned(), copied);
     Ok(())
 }
 
@@ -359,6 +482,8 @@ pub struct SessionStore {
     name: String,
     db: sled::Db,
     limits: StoreLimits,
+    retention: Option<Duration>,
+    clock: Arc<dyn Clock>,
 }
 
 impl SessionStore {
@@ -377,7 +502,39 @@ impl SessionStore {
         };
         let shown = path.map_or_else(|| "(temporary)".to_owned(), |p| p.display().to_string());
         let db = config.open().map_err(|e| open_error(&shown, e))?;
-        Ok(Self { name, db, limits })
+        Ok(Self { name, db, limits, retention: Some(DEFAULT_SESSION_RETENTION), clock: Arc::new(SystemClock) })
+    }
+
+    /// Sets how long a session is kept after it was last used (a `load`, a
+    /// `store` check or a commit): past that, all its values are deleted.
+    /// Default [`DEFAULT_SESSION_RETENTION`] (30 days); `None` keeps every
+    /// session forever. Counted in whole seconds; takes effect when the
+    /// actor (re)starts.
+    ///
+    /// # Errors
+    /// [`StoreError::Retention`] for less than one second.
+    pub fn with_retention(mut self, retention: Option<Duration>) -> Result<Self, StoreError> {
+        if let Some(r) = retention
+            && r < Duration::from_secs(1)
+        {
+            return Err(StoreError::Retention(r));
+        }
+        self.retention = retention;
+        Ok(self)
+    }
+
+    /// Sets the clock retention is measured with (default the system
+    /// clock); for tests that move time.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// How long an unused session is kept; `None`: forever.
+    #[must_use]
+    pub fn retention(&self) -> Option<Duration> {
+        self.retention
     }
 
     /// Starts the store actor under this handle's name, linked to
@@ -386,7 +543,13 @@ impl SessionStore {
     /// # Errors
     /// The actor could not be spawned.
     pub async fn start_actor(&self, supervisor: Option<ActorCell>) -> Result<(), StoreError> {
-        let args = (self.db.clone(), self.limits);
+        let args = StoreArgs {
+            db: self.db.clone(),
+            limits: self.limits,
+            retention: self.retention,
+            clock: Arc::clone(&self.clock),
+            cache_sessions: SIZES_CACHE_SESSIONS,
+        };
         let name = Some(self.name.clone());
         let spawned = match supervisor {
             Some(s) => Actor::spawn_linked(name, StoreActor, args, s).await,
