@@ -70,6 +70,38 @@ async fn read_respects_an_explicit_limit_and_reports_its_continuation_ga_12_4() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_text_page_is_the_file_text_in_content_unmasked_with_notices_kept_out_of_the_data_ga_12_1() {
+    let dir = TempDir::new("content");
+    std::fs::write(dir.0.join(".env"), "API_KEY=sk-live-123\nMODE=prod").unwrap();
+    let rt = workspace_runtime(&dir).await;
+    let r = exec(&rt, "const p = await read({path: '.env'}); return [p.kind, p.content, Object.keys(p).sort()]").await;
+    let v = value(&r);
+    assert_eq!(v[0], "text");
+    assert_eq!(v[1], "API_KEY=sk-live-123\nMODE=prod", "file text is returned as is, not secret-masked");
+    let keys: Vec<&str> = v[2].as_array().unwrap().iter().filter_map(|k| k.as_str()).collect();
+    assert!(!keys.iter().any(|k| k.contains("notice") || *k == "display"), "no paging notices in the data: {keys:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_truncated_page_says_so_in_kind_and_its_continuation_reads_the_next_page_ga_12_2() {
+    let dir = TempDir::new("kind");
+    let text: String = (1..=5000).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(dir.0.join("big.txt"), &text).unwrap();
+    let rt = workspace_runtime(&dir).await;
+    let r = exec(
+        &rt,
+        "let p = await read({path: 'big.txt'}); let all = ''; let pages = 0; \
+         while (true) { pages++; all += p.content; if (p.kind !== 'truncated') break; \
+         all += p.continuation.cursor === undefined ? '\\n' : ''; p = await read(p.continuation); } \
+         return [pages, all.length]",
+    )
+    .await;
+    let v = value(&r);
+    assert!(v[0].as_u64().unwrap() >= 2, "the default page is smaller than 5,000 lines: {v}");
+    assert_eq!(v[1].as_u64().unwrap() as usize, text.len(), "pages joined back are the file");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn paths_that_escape_the_root_are_refused() {
     let dir = TempDir::new("escape");
     std::fs::write(dir.0.join("ok.txt"), "fine").unwrap();
