@@ -70,8 +70,47 @@ fn function(method: &McpMethod) -> String {
     }
     let input = declaration_type(&schema);
     let input = if input == "unknown" { "Record<string, unknown>".to_owned() } else { input };
-    let optional = if method.required.is_empty() { "?" } else { "" };
-    format!("{}  function {}(input{optional}: {input}): Promise<McpToolResult>;\n", doc(method), method.method)
+    let optional = if method.input_optional { "?" } else { "" };
+    format!(
+        "{}  function {}(input{optional}: {input}): Promise<{}>;\n",
+        doc(method),
+        method.method,
+        result_type(method)
+    )
+}
+
+/// `McpToolResult`, narrowed to the declared `structuredContent` when the
+/// tool has an `outputSchema`. It stays optional: an `isError` result need
+/// not carry it.
+fn result_type(method: &McpMethod) -> String {
+    let Some(schema) = &method.output_schema else { return "McpToolResult".to_owned() };
+    let structured = declaration_type(&inline_refs(schema, schema, 0));
+    if structured == "unknown" {
+        return "McpToolResult".to_owned();
+    }
+    format!("McpToolResult & {{ structuredContent?: {structured} }}")
+}
+
+/// How deep local `$ref`s are followed; a recursive type ends in `unknown`.
+const REF_DEPTH: usize = 6;
+
+/// `schema` with local references (`#/$defs/X`, `#/definitions/X`) replaced
+/// by what they point at, as generators such as pydantic emit them.
+fn inline_refs(schema: &Value, root: &Value, depth: usize) -> Value {
+    match schema {
+        Value::Object(map) => {
+            if let Some(target) = map.get("$ref").and_then(Value::as_str) {
+                let found = target.strip_prefix("#/").and_then(|path| root.pointer(&format!("/{path}")));
+                return match found {
+                    Some(found) if depth < REF_DEPTH => inline_refs(found, root, depth + 1),
+                    _ => json!({}),
+                };
+            }
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), inline_refs(v, root, depth))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inline_refs(v, root, depth)).collect()),
+        other => other.clone(),
+    }
 }
 
 /// The declaration of one server.
@@ -108,6 +147,28 @@ pub fn index_declaration(tree: &McpTree) -> String {
     out
 }
 
+fn server_entry(server: &McpServerTree) -> Value {
+    let mut entry = json!({"identifier": server.identifier, "serverName": server.server_name, "connected": server.up});
+    if let Some(error) = &server.error {
+        entry["error"] = json!(error);
+    }
+    entry
+}
+
+/// The error for a name that is no tool of `server`: the closest method
+/// when one is close, and why the list is empty when the server is down.
+#[must_use]
+pub fn unknown_tool(server: &McpServerTree, name: &str) -> String {
+    let mut out = format!("no tool `{name}` on server `{}`", server.identifier);
+    if let Some(error) = server.error.as_deref().filter(|_| !server.up) {
+        out.push_str(&format!(": the server is not connected ({error})"));
+    } else if let Some(m) = super::naming::suggestion(name, server.methods.iter().map(|m| m.method.as_str())) {
+        out.push_str(&format!("; did you mean `{m}`?"));
+    }
+    out.push_str(&format!(" Call MCP.{}.$api() to list its tools.", server.identifier));
+    out
+}
+
 /// `MCP.$api()` (server `None`) or `MCP.<server>.$api(method, {schema})`.
 ///
 /// # Errors
@@ -122,7 +183,11 @@ pub fn api_response(
         let servers: Vec<Value> = tree
             .servers
             .iter()
-            .map(|s| json!({"identifier": s.identifier, "serverName": s.server_name, "toolCount": s.methods.len()}))
+            .map(|s| {
+                let mut entry = server_entry(s);
+                entry["toolCount"] = json!(s.methods.len());
+                entry
+            })
             .collect();
         return Ok(json!({
             "kind": "mcp_api", "scope": "root", "header": index_declaration(tree), "servers": servers,
@@ -140,10 +205,7 @@ pub fn api_response(
                 by_method
             };
             if chosen.is_empty() {
-                return Err(format!(
-                    "MCP server {} has no tool named {sel}; call MCP.{}.$api() to list them.",
-                    server.server_name, server.identifier
-                ));
+                return Err(unknown_tool(server, sel));
             }
             chosen
         }
@@ -161,12 +223,12 @@ pub fn api_response(
     };
     let tools: Vec<Value> = selected
         .iter()
-        .map(|m| json!({"method": m.method, "path": format!("MCP.{}.{}", server.identifier, m.method), "mcpTool": m.tool_name, "operation": "tools/call", "description": m.description}))
+        .map(|m| json!({"method": m.method, "path": format!("MCP.{}.{}", server.identifier, m.method), "mcpTool": m.tool_name, "aliases": m.aliases, "operation": "tools/call", "description": m.description}))
         .collect();
     let mut response = json!({
         "kind": "mcp_api",
         "scope": if selected.len() == 1 { "tool" } else { "server" },
-        "server": {"identifier": server.identifier, "serverName": server.server_name},
+        "server": server_entry(server),
         "header": header,
         "tools": tools,
         "note": "Call MCP tools with one object argument, for example MCP.server.tool({ requiredField: value }).",
@@ -177,4 +239,87 @@ pub fn api_response(
         response["schemas"] = Value::Object(schemas);
     }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::{McpToolInfo, methods};
+
+    fn tree_of(tools: Vec<McpToolInfo>) -> McpServerTree {
+        McpServerTree {
+            index: 0,
+            identifier: "s".into(),
+            server_name: "s".into(),
+            up: true,
+            error: None,
+            resources: false,
+            prompts: false,
+            methods: methods(&tools),
+        }
+    }
+
+    fn tool(name: &str, input: Value, output: Option<Value>) -> McpToolInfo {
+        McpToolInfo { name: name.into(), description: String::new(), input_schema: input, output_schema: output }
+    }
+
+    #[test]
+    fn the_declared_optional_input_and_the_runtime_no_argument_rule_come_from_one_field_ga_9_6() {
+        let server = tree_of(vec![
+            tool("read_graph", json!({"type": "object", "properties": {}}), None),
+            tool("search", json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}), None),
+            tool(
+                "defaulted",
+                json!({"type": "object", "properties": {"n": {"type": "number", "default": 3}}, "required": ["n"]}),
+                None,
+            ),
+        ]);
+        let header = server_declaration(&server);
+        for m in &server.methods {
+            // The guest reads `inputOptional` from the tree; the header's `?`
+            // must say the same.
+            let optional = header.contains(&format!("function {}(input?:", m.method));
+            assert_eq!(optional, m.input_optional, "{} in {header}", m.method);
+        }
+        let flags: Vec<bool> = server.methods.iter().map(|m| m.input_optional).collect();
+        assert_eq!(flags, vec![true, true, false], "defaulted, readGraph, search");
+    }
+
+    #[test]
+    fn a_tool_with_an_output_schema_declares_its_structured_content_with_refs_inlined() {
+        let output = json!({
+            "type": "object",
+            "properties": {"source": {"$ref": "#/$defs/T"}, "diff": {"type": "string"}},
+            "required": ["source", "diff"],
+            "$defs": {"T": {"type": "object", "properties": {"tz": {"type": "string"}}, "required": ["tz"]}}
+        });
+        let server = tree_of(vec![tool("convert", json!({}), Some(output)), tool("plain", json!({}), None)]);
+        let header = server_declaration(&server);
+        assert!(
+            header
+                .contains("Promise<McpToolResult & { structuredContent?: { diff: string; source: { tz: string } } }>;"),
+            "{header}"
+        );
+        assert!(
+            header.contains("function plain(input?: Record<string, unknown>): Promise<McpToolResult>;"),
+            "{header}"
+        );
+        let looped = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+        assert!(
+            result_type(&tree_of(vec![tool("l", json!({}), Some(looped))]).methods[0]).contains("structuredContent")
+        );
+    }
+
+    #[test]
+    fn an_unknown_tool_names_the_closest_method_or_why_the_server_is_down_ga_9() {
+        let mut server = tree_of(vec![tool("get_current_time", json!({}), None)]);
+        assert_eq!(
+            unknown_tool(&server, "getCurentTime"),
+            "no tool `getCurentTime` on server `s`; did you mean `getCurrentTime`? Call MCP.s.$api() to list its tools."
+        );
+        server.up = false;
+        server.methods.clear();
+        server.error = Some("could not start `x`: No such file or directory (os error 2)".into());
+        assert!(unknown_tool(&server, "getCurrentTime").contains("the server is not connected (could not start `x`"));
+    }
 }

@@ -8,6 +8,7 @@
 
 mod dts;
 pub mod naming;
+mod probe;
 mod server;
 
 use std::collections::HashSet;
@@ -18,7 +19,9 @@ use ractor::Actor;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use dts::{api_response, index_declaration, server_declaration};
+pub use dts::{api_response, index_declaration, server_declaration, unknown_tool};
+pub use probe::{ProbeReport, probe};
+pub use server::McpStartError;
 use server::{McpServerActor, ServerHandle, ServerView};
 
 /// How to reach one MCP server.
@@ -101,6 +104,9 @@ pub struct McpToolInfo {
     pub description: String,
     /// Its input JSON Schema.
     pub input_schema: Value,
+    /// Its output JSON Schema (`outputSchema`), when it declares one: the
+    /// shape of the result's `structuredContent`.
+    pub output_schema: Option<Value>,
 }
 
 /// One tool in the guest namespace.
@@ -119,6 +125,16 @@ pub struct McpMethod {
     pub required: Vec<String>,
     /// Top-level defaults, filled in when a call leaves them out.
     pub defaults: Map<String, Value>,
+    /// Whether the call may omit its argument (no required field lacks a
+    /// default). The declaration's `input?` and the namespace's check of a
+    /// no-argument call both read this one field, so they cannot disagree.
+    pub input_optional: bool,
+    /// Output schema of `structuredContent`, when the tool declares one.
+    pub output_schema: Option<Value>,
+    /// Other names the tool answers to in the namespace: its raw MCP name
+    /// when that differs from `method` and no other method has it.
+    /// Non-enumerable in the guest, so `Object.keys` lists methods only.
+    pub aliases: Vec<String>,
 }
 
 /// One server in the guest namespace.
@@ -133,6 +149,10 @@ pub struct McpServerTree {
     pub server_name: String,
     /// Whether the server is connected now.
     pub up: bool,
+    /// Why it is not connected, when it is not and a connection attempt
+    /// failed (the spawn error, the exit, the last lines of its stderr).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// It offers `resources.list/read`.
     pub resources: bool,
     /// It offers `prompts.list/get`.
@@ -157,16 +177,12 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
     let mut out: Vec<McpMethod> = sorted
         .into_iter()
         .map(|t| {
-            let method = naming::unique(
-                &naming::to_identifier(&t.name, "tool"),
-                &mut used,
-                &["$api", "$serverName", "resources", "prompts"],
-            );
+            let method = naming::unique(&naming::to_identifier(&t.name, "tool"), &mut used, naming::SERVER_MEMBERS);
             let props = t.input_schema.get("properties").and_then(Value::as_object);
             let defaults: Map<String, Value> = props
                 .map(|p| p.iter().filter_map(|(k, s)| s.get("default").map(|d| (k.clone(), d.clone()))).collect())
                 .unwrap_or_default();
-            let required = t
+            let required: Vec<String> = t
                 .input_schema
                 .get("required")
                 .and_then(Value::as_array)
@@ -183,13 +199,38 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
                 tool_name: t.name.clone(),
                 description: t.description.clone(),
                 input_schema: t.input_schema.clone(),
+                input_optional: required.is_empty(),
                 required,
                 defaults,
+                output_schema: t.output_schema.clone(),
+                aliases: Vec::new(),
             }
         })
         .collect();
+    // A raw name is an alias only when it is no method's identifier: the
+    // normalized name wins a collision (GA-9.5), as in `$api`.
+    let taken: HashSet<String> = out.iter().map(|m| m.method.clone()).collect();
+    for m in &mut out {
+        if m.tool_name != m.method && !taken.contains(&m.tool_name) && !naming::reserved_member(&m.tool_name) {
+            m.aliases.push(m.tool_name.clone());
+        }
+    }
     out.sort_by(|a, b| a.method.cmp(&b.method));
     out
+}
+
+/// One server's state, for operators (`codemode config check`, logs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServerStatus {
+    /// The configured name.
+    pub name: String,
+    /// Whether it is connected now.
+    pub up: bool,
+    /// How many tools it lists (before the policy hides any).
+    pub tool_count: usize,
+    /// Why it is down, when a connection attempt failed.
+    pub error: Option<String>,
 }
 
 /// Every configured MCP server, connected in the background.
@@ -242,17 +283,46 @@ impl McpHub {
         self.servers.is_empty()
     }
 
-    /// Waits until every server is connected or `timeout` passes; returns
-    /// whether all are up.
+    /// Waits until every server is connected, or `timeout` passes, or a
+    /// server's latest connection attempt failed (a missing program, a
+    /// server that exited at once: waiting longer would not help, and
+    /// [`status`](Self::status) says why); returns whether all are up.
     pub async fn ready(&self, timeout: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let all_up = self.servers.iter().all(|(_, h)| h.view.read().is_ok_and(|v| v.up));
-            if all_up || tokio::time::Instant::now() >= deadline {
+            let views: Vec<(bool, bool)> = self
+                .servers
+                .iter()
+                .map(|(_, h)| {
+                    let v = h.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    (v.up, v.attempt_failed)
+                })
+                .collect();
+            let all_up = views.iter().all(|(up, _)| *up);
+            let settled = views.iter().all(|(up, failed)| *up || *failed);
+            if all_up || settled || tokio::time::Instant::now() >= deadline {
                 return all_up;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+
+    /// Every server's state now, in configuration order: connected or
+    /// not, its tool count, and why it is down.
+    #[must_use]
+    pub fn status(&self) -> Vec<McpServerStatus> {
+        self.servers
+            .iter()
+            .map(|(config, handle)| {
+                let v = handle.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                McpServerStatus {
+                    name: config.name.clone(),
+                    up: v.up,
+                    tool_count: v.tools.len(),
+                    error: if v.up { None } else { v.last_error.clone() },
+                }
+            })
+            .collect()
     }
 
     /// The namespace new cells see now.
@@ -277,6 +347,7 @@ impl McpHub {
                     identifier,
                     server_name: config.name.clone(),
                     up: view.up,
+                    error: if view.up { None } else { view.last_error.clone() },
                     resources: view.resources,
                     prompts: view.prompts,
                     methods: methods(&view.tools),
@@ -330,11 +401,17 @@ mod tests {
     #[test]
     fn colliding_tool_names_both_stay_reachable_with_defaults_and_required() {
         let tools = vec![
-            McpToolInfo { name: "listInvoices".into(), description: String::new(), input_schema: json!({}) },
+            McpToolInfo {
+                name: "listInvoices".into(),
+                description: String::new(),
+                input_schema: json!({}),
+                output_schema: None,
+            },
             McpToolInfo {
                 name: "list_invoices".into(),
                 description: String::new(),
                 input_schema: json!({"properties": {"currency": {"default": "EUR"}, "customer": {}}, "required": ["currency", "customer"]}),
+                output_schema: None,
             },
         ];
         let m = methods(&tools);
@@ -342,5 +419,11 @@ mod tests {
         assert_eq!(pairs, vec![("listInvoices", "list_invoices"), ("listInvoices2", "listInvoices")]);
         assert_eq!(m[0].required, vec!["customer"]);
         assert_eq!(m[0].defaults.get("currency"), Some(&json!("EUR")));
+        // `list_invoices` is no method's name, so it is an alias of
+        // `listInvoices`; `listInvoices` (raw) is taken by the normalized
+        // name of `list_invoices`, which wins (GA-9.5).
+        assert_eq!(m[0].aliases, vec!["list_invoices"]);
+        assert!(m[1].aliases.is_empty());
+        assert!(!m[0].input_optional && m[1].input_optional);
     }
 }

@@ -48,6 +48,46 @@ pub fn unique(base: &str, used: &mut HashSet<String>, extra_reserved: &[&str]) -
     candidate
 }
 
+/// The members of a server namespace that are not tools.
+pub const SERVER_MEMBERS: &[&str] = &["$api", "$serverName", "resources", "prompts"];
+
+/// Whether `name` cannot be an extra (alias) member of a server namespace:
+/// a namespace member, a prototype name, or `then` (which would make the
+/// namespace a thenable that `await` calls).
+#[must_use]
+pub fn reserved_member(name: &str) -> bool {
+    SERVER_MEMBERS.contains(&name) || PROTO_NAMES.contains(&name) || name == "then"
+}
+
+/// The method a guest most likely meant by `wanted`, among `methods`: the
+/// closest by edit distance over lower-cased letters and digits, when it
+/// is close (at most 2 edits, or 1 for names of 4 characters or fewer).
+#[must_use]
+pub fn suggestion<'a>(wanted: &str, methods: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let key =
+        |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<Vec<_>>();
+    let wanted = key(wanted);
+    let limit = if wanted.len() <= 4 { 1 } else { 2 };
+    methods
+        .into_iter()
+        .map(|m| (edit_distance(&wanted, &key(m)), m))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, m)| m)
+}
+
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
 /// Server identifiers must also avoid the guest globals.
 #[must_use]
 pub fn server_reserved() -> Vec<&'static str> {
@@ -76,5 +116,15 @@ mod tests {
         assert_eq!(unique("delete", &mut used, &[]), "delete2");
         assert_eq!(unique("enum", &mut used, &[]), "enum2");
         assert_eq!(unique("$api", &mut used, &["$api"]), "$api2");
+    }
+
+    #[test]
+    fn a_close_misspelling_suggests_the_method_and_a_distant_name_suggests_none() {
+        let methods = ["getCurrentTime", "convertTime"];
+        assert_eq!(suggestion("getCurentTime", methods), Some("getCurrentTime"));
+        assert_eq!(suggestion("GET_CURRENT_TIME", methods), Some("getCurrentTime"));
+        assert_eq!(suggestion("convert_times", methods), Some("convertTime"));
+        assert_eq!(suggestion("dynamicTool", methods), None);
+        assert_eq!(suggestion("ab", ["abcd"]), None);
     }
 }

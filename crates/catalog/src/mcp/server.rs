@@ -7,7 +7,8 @@
 //! with the reason — never hang. A `tools/list_changed` notification
 //! refreshes the tool list, which new cells see.
 
-use std::sync::{Arc, RwLock};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
@@ -19,10 +20,98 @@ use rmcp::service::{NotificationContext, Peer, RoleClient};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value};
+use tokio::io::AsyncBufReadExt;
 
 use super::{McpServerConfig, McpToolInfo, McpTransport};
 
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// How long `initialize` plus `tools/list` may take: a server that starts
+/// but never answers is reported, not waited on forever.
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How many of a stdio server's last stderr lines a failure quotes.
+const STDERR_LINES: usize = 8;
+/// How long a failure waits for the rest of a dying server's stderr.
+const STDERR_GRACE: Duration = Duration::from_millis(300);
+
+/// Why a server could not be connected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum McpStartError {
+    /// The program could not be started at all.
+    #[error("could not start `{command}`: {reason}")]
+    Spawn {
+        /// The configured program.
+        command: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// The server exited, or closed its connection, before answering.
+    #[error("the server {what}{}", stderr_suffix(.stderr))]
+    Exited {
+        /// What happened (`exited with exit status: 1 during initialize`).
+        what: String,
+        /// Its last stderr lines, when it wrote any.
+        stderr: Vec<String>,
+    },
+    /// `initialize` or `tools/list` failed.
+    #[error("{step} failed: {reason}{}", stderr_suffix(.stderr))]
+    Protocol {
+        /// `initialize` or `tools/list`.
+        step: &'static str,
+        /// rmcp's error.
+        reason: String,
+        /// The server's last stderr lines, when it wrote any.
+        stderr: Vec<String>,
+    },
+    /// It did not answer within [`CONNECT_TIMEOUT`].
+    #[error("no answer to initialize within {} s", .0.as_secs())]
+    Timeout(Duration),
+}
+
+fn stderr_suffix(lines: &[String]) -> String {
+    if lines.is_empty() { String::new() } else { format!("; its stderr ends: {}", lines.join(" | ")) }
+}
+
+/// A server's stderr, forwarded to the log line by line (at `info`: servers
+/// print banners there), with its last lines kept for failure reasons.
+#[derive(Clone, Default)]
+pub(crate) struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    closed: Arc<tokio::sync::Notify>,
+    done: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl StderrTail {
+    fn spawn(server: String, stderr: tokio::process::ChildStderr) -> Self {
+        let tail = Self::default();
+        let keep = tail.clone();
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                tracing::info!(target: "codemode_catalog::mcp::stderr", server = %server, "{line}");
+                let mut kept = keep.lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if kept.len() == STDERR_LINES {
+                    kept.pop_front();
+                }
+                // A line is quoted in errors: keep it short.
+                kept.push_back(line.chars().take(300).collect());
+            }
+            keep.done.store(true, std::sync::atomic::Ordering::SeqCst);
+            keep.closed.notify_waiters();
+        });
+        tail
+    }
+
+    /// The last lines, after waiting briefly for a dying server's stream to
+    /// end so its final words are included.
+    async fn last_lines(&self) -> Vec<String> {
+        if !self.done.load(std::sync::atomic::Ordering::SeqCst) {
+            let _ = tokio::time::timeout(STDERR_GRACE, self.closed.notified()).await;
+        }
+        self.lines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().cloned().collect()
+    }
+}
 
 /// The host variables a stdio server inherits; everything else (API keys,
 /// tokens, cloud credentials) stays with the host. The list is the official
@@ -114,6 +203,9 @@ pub(crate) struct ServerView {
     pub tools: Vec<McpToolInfo>,
     pub up: bool,
     pub last_error: Option<String>,
+    /// The latest connection attempt failed (not: the session died and a
+    /// reconnect is pending), so waiting for readiness is pointless.
+    pub attempt_failed: bool,
     /// The server offers `resources/*` and `prompts/*`.
     pub resources: bool,
     pub prompts: bool,
@@ -126,7 +218,7 @@ pub(crate) struct ServerView {
 pub(crate) enum McpMsg {
     Connect,
     Connected(Peer<RoleClient>, Vec<McpToolInfo>),
-    Failed(String),
+    Failed(McpStartError),
     Died(String),
     Refresh,
 }
@@ -139,12 +231,16 @@ pub(crate) struct McpState {
     peer: Option<Peer<RoleClient>>,
     backoff: Duration,
     connecting: bool,
+    /// The reason last logged, so a server failing the same way on every
+    /// retry logs it once, not every backoff step.
+    logged: Option<String>,
 }
 
-/// The client side: forwards `tools/list_changed` to the actor.
+/// The client side: forwards `tools/list_changed` to the actor (none for a
+/// one-off probe).
 #[derive(Clone)]
-struct Handler {
-    actor: ActorRef<McpMsg>,
+pub(crate) struct Handler {
+    pub(crate) actor: Option<ActorRef<McpMsg>>,
 }
 
 impl ClientHandler for Handler {
@@ -153,7 +249,9 @@ impl ClientHandler for Handler {
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.actor.send_message(McpMsg::Refresh);
+        if let Some(actor) = &self.actor {
+            let _ = actor.send_message(McpMsg::Refresh);
+        }
     }
 }
 
@@ -162,48 +260,76 @@ fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
         name: t.name.to_string(),
         description: t.description.map(|d| d.to_string()).unwrap_or_default(),
         input_schema: Value::Object((*t.input_schema).clone()),
+        output_schema: t.output_schema.map(|o| Value::Object((*o).clone())),
     }
 }
 
-async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpToolInfo>, String> {
-    let tools = peer.list_all_tools().await.map_err(|e| format!("tools/list failed: {e}"))?;
+async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpToolInfo>, rmcp::ServiceError> {
+    let tools = peer.list_all_tools().await?;
     Ok(tools.into_iter().map(tool_info).collect())
 }
 
-async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
-    let handler = Handler { actor: me.clone() };
-    let served = match &config.transport {
+/// A session: initialized and its tools listed.
+type Session = (rmcp::service::RunningService<RoleClient, Handler>, Vec<McpToolInfo>);
+
+/// Starts the server and opens a session, within [`CONNECT_TIMEOUT`].
+/// A stdio server's stderr is piped so a failure can quote it.
+pub(crate) async fn open(config: &McpServerConfig, handler: Handler) -> Result<Session, McpStartError> {
+    let (served, tail) = match &config.transport {
         McpTransport::Stdio { command, args, env } => {
             let mut cmd = tokio::process::Command::new(command);
             cmd.args(args);
             server_env(&mut cmd, env);
-            match TokioChildProcess::new(cmd) {
-                Ok(t) => handler.serve(t).await,
-                Err(e) => {
-                    let _ = me.send_message(McpMsg::Failed(format!("could not start `{command}`: {e}")));
-                    return;
-                }
-            }
+            let (transport, stderr) = TokioChildProcess::builder(cmd)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .map_err(|e| McpStartError::Spawn { command: command.clone(), reason: e.to_string() })?;
+            let tail = stderr.map(|s| StderrTail::spawn(config.name.clone(), s));
+            (tokio::time::timeout(CONNECT_TIMEOUT, handler.serve(transport)).await, tail)
         }
-        McpTransport::Http { url } => handler.serve(StreamableHttpClientTransport::from_uri(url.as_str())).await,
+        McpTransport::Http { url } => (
+            tokio::time::timeout(CONNECT_TIMEOUT, handler.serve(StreamableHttpClientTransport::from_uri(url.as_str())))
+                .await,
+            None,
+        ),
+    };
+    let stderr = async {
+        match &tail {
+            Some(t) => t.last_lines().await,
+            None => Vec::new(),
+        }
     };
     let running = match served {
-        Ok(r) => r,
-        Err(e) => {
-            let _ = me.send_message(McpMsg::Failed(format!("initialize failed: {e}")));
-            return;
+        Err(_) => return Err(McpStartError::Timeout(CONNECT_TIMEOUT)),
+        Ok(Err(e)) => {
+            let reason = e.to_string();
+            let stderr = stderr.await;
+            // A closed connection during initialize is a server that died:
+            // say so, with its own last words, rather than rmcp's wording.
+            if reason.to_ascii_lowercase().contains("closed") {
+                return Err(McpStartError::Exited { what: format!("exited during initialize ({reason})"), stderr });
+            }
+            return Err(McpStartError::Protocol { step: "initialize", reason, stderr });
         }
+        Ok(Ok(running)) => running,
     };
-    let peer = running.peer().clone();
-    match list_tools(&peer).await {
-        Ok(tools) => {
-            let _ = me.send_message(McpMsg::Connected(peer, tools));
-        }
+    match tokio::time::timeout(CONNECT_TIMEOUT, list_tools(running.peer())).await {
+        Ok(Ok(tools)) => Ok((running, tools)),
+        Ok(Err(e)) => Err(McpStartError::Protocol { step: "tools/list", reason: e.to_string(), stderr: stderr.await }),
+        Err(_) => Err(McpStartError::Timeout(CONNECT_TIMEOUT)),
+    }
+}
+
+async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
+    let handler = Handler { actor: Some(me.clone()) };
+    let (running, tools) = match open(&config, handler).await {
+        Ok(session) => session,
         Err(e) => {
             let _ = me.send_message(McpMsg::Failed(e));
             return;
         }
-    }
+    };
+    let _ = me.send_message(McpMsg::Connected(running.peer().clone(), tools));
     // Watch the session: when the server goes away, reconnect.
     let reason = match running.waiting().await {
         Ok(reason) => format!("the server closed the session ({reason:?})"),
@@ -223,7 +349,7 @@ impl Actor for McpServerActor {
         (config, view): (McpServerConfig, Arc<RwLock<ServerView>>),
     ) -> Result<McpState, ActorProcessingErr> {
         let _ = myself.send_message(McpMsg::Connect);
-        Ok(McpState { config, view, peer: None, backoff: Duration::from_millis(100), connecting: false })
+        Ok(McpState { config, view, peer: None, backoff: Duration::from_millis(100), connecting: false, logged: None })
     }
 
     async fn handle(
@@ -243,16 +369,31 @@ impl Actor for McpServerActor {
                 state.backoff = Duration::from_millis(100);
                 let caps = peer.peer_info().map(|info| info.capabilities.clone()).unwrap_or_default();
                 state.peer = Some(peer.clone());
+                if state.logged.take().is_some() {
+                    tracing::info!(server = %state.config.name, tools = tools.len(), "MCP server connected");
+                }
                 *state.view.write().unwrap_or_else(std::sync::PoisonError::into_inner) = ServerView {
                     tools,
                     up: true,
                     last_error: None,
+                    attempt_failed: false,
                     resources: caps.resources.is_some(),
                     prompts: caps.prompts.is_some(),
                     peer: Some(peer.clone()),
                 };
             }
-            McpMsg::Failed(reason) | McpMsg::Died(reason) => {
+            McpMsg::Failed(_) | McpMsg::Died(_) => {
+                let (reason, attempt_failed) = match msg {
+                    McpMsg::Failed(e) => (e.to_string(), true),
+                    McpMsg::Died(reason) => (reason, false),
+                    _ => return Ok(()),
+                };
+                // Once per distinct reason: operators see why at start
+                // (stderr), not a line per backoff step.
+                if state.logged.as_deref() != Some(reason.as_str()) {
+                    tracing::warn!(server = %state.config.name, retry_in_ms = state.backoff.as_millis() as u64, "MCP server is down: {reason}");
+                    state.logged = Some(reason.clone());
+                }
                 state.connecting = false;
                 state.peer = None;
                 {
@@ -260,6 +401,7 @@ impl Actor for McpServerActor {
                     view.up = false;
                     view.peer = None;
                     view.last_error = Some(reason);
+                    view.attempt_failed = attempt_failed;
                 }
                 myself.send_after(state.backoff, || McpMsg::Connect);
                 state.backoff = (state.backoff * 2).min(MAX_BACKOFF);
@@ -277,6 +419,19 @@ impl Actor for McpServerActor {
         }
         Ok(())
     }
+}
+
+/// The message of a failed `tools/call`. A tool that only runs as an MCP
+/// task (`taskSupport: "required"`) is named as such: the client side of
+/// rmcp 3.11 speaks the SEP-2663 tasks extension, not the 2025-11-25 task
+/// augmentation such servers expect, so codemode cannot drive it yet.
+fn call_error(name: &str, tool: &str, error: &str) -> String {
+    if error.contains("task augmentation") {
+        return format!(
+            "MCP server `{name}`: tool `{tool}` runs only as an MCP task (task-augmented tools/call), which codemode does not support yet; use another tool. The server said: {error}"
+        );
+    }
+    format!("MCP server `{name}` failed the call to `{tool}`: {error}")
 }
 
 /// A handle to one server's actor.
@@ -355,7 +510,7 @@ impl ServerHandle {
         let peer = self.peer(name).await?;
         match tokio::time::timeout(timeout, peer.call_tool(params)).await {
             Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),
-            Ok(Err(e)) => Err(format!("MCP server `{name}` failed the call to `{tool}`: {e}")),
+            Ok(Err(e)) => Err(call_error(name, &tool, &e.to_string())),
             Err(_) => Err(format!("MCP server `{name}` did not answer `{tool}` within {} ms", timeout.as_millis())),
         }
     }
