@@ -68,7 +68,8 @@ async fn calls_fill_defaults_check_required_and_keep_the_native_result_ga_9_4_ga
         value(&r),
         &json!([
             "Missing required MCP namespace argument: customer",
-            "MCP namespace tools accept one object argument.",
+            // No argument means `{}`, so the required field is what is missing.
+            "Missing required MCP namespace argument: customer",
             "MCP namespace tools accept one object argument.",
             "MCP namespace tools accept one object argument."
         ])
@@ -151,12 +152,40 @@ async fn a_slow_mcp_call_parks_the_cell_and_abort_sends_the_server_a_cancellatio
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_that_cannot_start_shows_an_empty_namespace_instead_of_hanging() {
+async fn a_server_that_cannot_start_fails_fast_and_says_why_in_api_calls_and_the_prompt_ga_9() {
     let broken = McpServerConfig::stdio("broken", "/nonexistent/mcp-server", Vec::new());
-    let rt = CodeMode::builder().mcp_server(broken).start().await.unwrap();
-    let r =
-        exec(&rt, "return [Object.keys(MCP.broken).sort(), await MCP.$api().then(r => r.servers[0].toolCount)]").await;
-    assert_eq!(value(&r), &json!([["$api", "$serverName"], 0]));
+    // A server that starts, complains on stderr and exits at once.
+    let dies = McpServerConfig::stdio("dies", "sh", vec!["-c".into(), "echo 'fatal: no config' >&2; exit 3".into()]);
+    let rt = CodeMode::builder().mcp_server(broken).mcp_server(dies).start().await.unwrap();
+    let started = std::time::Instant::now();
+    assert!(!rt.mcp_ready(Duration::from_secs(10)).await);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "readiness gives up once both attempts failed: {:?}",
+        started.elapsed()
+    );
+    let r = exec(
+        &rt,
+        "const root = await MCP.$api(); let call; try { await MCP.broken.getCurrentTime({}) } catch (e) { call = e.message } \
+         return [Object.keys(MCP.broken).sort(), root.servers.map(s => [s.identifier, s.toolCount, s.connected, s.error]), call]",
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!(v[0], json!(["$api", "$serverName"]));
+    let servers = v[1].as_array().unwrap();
+    assert_eq!(servers[0].as_array().unwrap()[0..3], [json!("broken"), json!(0), json!(false)]);
+    assert!(servers[0][3].as_str().unwrap().contains("could not start `/nonexistent/mcp-server`"), "{v}");
+    assert!(servers[1][3].as_str().unwrap().contains("fatal: no config"), "the server's last stderr line: {v}");
+    let call = v[2].as_str().unwrap();
+    assert!(
+        call.contains("no tool `getCurrentTime` on server `broken`: the server is not connected (could not start"),
+        "{call}"
+    );
+    assert!(r.untrusted().is_some(), "the reason quotes server output");
+    // The model is told the server is down, without the server's words.
+    let prompt = rt.exec_tool_description().exec.description;
+    assert!(prompt.contains("`MCP.broken` (not connected;"), "{prompt}");
+    assert!(!prompt.contains("fatal: no config"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

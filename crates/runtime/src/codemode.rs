@@ -329,11 +329,13 @@ impl CodeMode {
     }
 
     /// The model-facing `exec` and `wait` definitions: how to write cells,
-    /// the limits, and the quick index of tool globals (GA-6.2). Identical
-    /// for the same catalog and limits.
+    /// the limits, the quick index of tool globals (GA-6.2) and the MCP
+    /// servers with their tool counts. Identical for the same catalog,
+    /// limits and MCP servers' state.
     #[must_use]
     pub fn exec_tool_description(&self) -> ExecToolDescriptions {
-        prompt::descriptions(&self.inner.limits, &self.inner.tools, self.inner.nodes.is_some())
+        let d = prompt::descriptions(&self.inner.limits, &self.inner.tools, self.inner.nodes.is_some());
+        prompt::with_mcp(d, &self.inner.mcp.tree())
     }
 
     /// Starts session `to` with a copy of session `from`'s committed store

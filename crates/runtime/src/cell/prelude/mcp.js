@@ -5,27 +5,39 @@
 (function (k) {
   "use strict";
   const { isArray, createObject, objectKeys, projected, hostMcpCall, hostMcpTree, hostMcpApi, hostMcpOp, hostMarkNetwork, pending, makeError, request, defineProperty, freeze } = k;
+  // Read when this section loads. A guest that replaced `Proxy` before
+  // touching `MCP` only degrades its own namespace: the handler below
+  // returns nothing a plain member read would not.
+  const ProxyCtor = typeof Proxy === "function" ? Proxy : undefined;
+  const TypeErrorCtor = TypeError;
 
   // ---- MCP namespaces (GA-9) -----------------------------------------------
   // Built on first use from the host's current snapshot of the servers:
   // frozen, null-prototype objects all the way down.
+  function missingError(names) {
+    const noun = names.length > 1 ? "arguments" : "argument";
+    return new TypeErrorCtor("Missing required MCP namespace " + noun + ": " + names.join(", "));
+  }
   function mcpTool(server, method) {
     const call = function (input) {
-      if (arguments.length !== 1 || input === null || typeof input !== "object" || isArray(input)) {
-        return Promise.reject(new TypeError("MCP namespace tools accept one object argument."));
+      let given = input;
+      // No argument (or `undefined`) is `{}`; the declaration marks the
+      // input optional (`input?`) from the same `inputOptional` field.
+      if (arguments.length === 0 || (arguments.length === 1 && input === undefined)) {
+        if (!method.inputOptional) return Promise.reject(missingError(method.required));
+        given = {};
+      } else if (arguments.length !== 1 || input === null || typeof input !== "object" || isArray(input)) {
+        return Promise.reject(new TypeErrorCtor("MCP namespace tools accept one object argument."));
       }
       const args = createObject(null);
-      const given = objectKeys(input);
-      for (let i = 0; i < given.length; i++) args[given[i]] = input[given[i]];
+      const keys = objectKeys(given);
+      for (let i = 0; i < keys.length; i++) args[keys[i]] = given[keys[i]];
       const defaults = objectKeys(method.defaults);
       for (let i = 0; i < defaults.length; i++) {
         if (args[defaults[i]] === undefined) args[defaults[i]] = method.defaults[defaults[i]];
       }
-      const missing = method.required.filter((k) => args[k] === undefined);
-      if (missing.length > 0) {
-        const noun = missing.length > 1 ? "arguments" : "argument";
-        return Promise.reject(new TypeError("Missing required MCP namespace " + noun + ": " + missing.join(", ")));
-      }
+      const missing = method.required.filter((name) => args[name] === undefined);
+      if (missing.length > 0) return Promise.reject(missingError(missing));
       let text;
       try {
         text = projected(args);
@@ -40,13 +52,94 @@
     defineProperty(call, "name", { value: method.method });
     return freeze(call);
   }
+
+  // ---- unknown members ---------------------------------------------------------
+  // Mirrors `codemode_catalog::mcp::naming::suggestion` and `unknown_tool`:
+  // letters and digits, lower-cased, at most 2 edits (1 for short names).
+  function letters(s) {
+    const out = [];
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 65 && c <= 90) out[out.length] = c + 32;
+      else if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) out[out.length] = c;
+    }
+    return out;
+  }
+  function distance(a, b) {
+    let prev = [];
+    for (let j = 0; j <= b.length; j++) prev[j] = j;
+    for (let i = 0; i < a.length; i++) {
+      const cur = [i + 1];
+      for (let j = 0; j < b.length; j++) {
+        let best = prev[j] + (a[i] === b[j] ? 0 : 1);
+        if (prev[j + 1] + 1 < best) best = prev[j + 1] + 1;
+        if (cur[j] + 1 < best) best = cur[j] + 1;
+        cur[j + 1] = best;
+      }
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+  function suggestion(wanted, methods) {
+    const w = letters(wanted);
+    let best;
+    let bestDistance = w.length <= 4 ? 1 : 2;
+    for (let i = 0; i < methods.length; i++) {
+      const d = distance(w, letters(methods[i]));
+      if (d <= bestDistance && (best === undefined || d < bestDistance)) {
+        best = methods[i];
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+  // Names JavaScript itself probes (await, JSON, inspection): never tools.
+  const PROBES = createObject(null);
+  const probeNames = ["then", "toJSON", "valueOf", "toString", "inspect", "nodeType", "$$typeof", "asymmetricMatch", "constructor", "prototype", "__proto__", "length", "name"];
+  for (let i = 0; i < probeNames.length; i++) PROBES[probeNames[i]] = true;
+
+  // An unknown member reads as `undefined` — `typeof MCP.s.x` stays a
+  // feature test, and a tool the policy hides looks like one that does
+  // not exist — except where the guest almost certainly meant a tool: a
+  // close misspelling of one, or any name on a server that is not
+  // connected. Those throw a TypeError saying what went wrong instead of
+  // the engine's bare "not a function".
+  function guarded(server, ns) {
+    freeze(ns);
+    if (ProxyCtor === undefined) return ns;
+    const methods = server.methods.map((m) => m.method);
+    return new ProxyCtor(ns, {
+      get(target, prop) {
+        if (typeof prop !== "string" || prop in target || PROBES[prop] === true) return target[prop];
+        if (!server.up) {
+          // The reason quotes the server's own stderr: network-derived.
+          hostMarkNetwork();
+          const why = server.error === undefined ? "not connected yet" : server.error;
+          throw new TypeErrorCtor("no tool `" + prop + "` on server `" + server.identifier + "`: the server is not connected (" + why + "). Call MCP." + server.identifier + ".$api() to list its tools.");
+        }
+        const meant = suggestion(prop, methods);
+        if (meant === undefined) return undefined;
+        throw new TypeErrorCtor("no tool `" + prop + "` on server `" + server.identifier + "`; did you mean `" + meant + "`? Call MCP." + server.identifier + ".$api() to list its tools.");
+      },
+    });
+  }
+
   function buildMcp() {
     const tree = JSON.parse(hostMcpTree());
     const root = createObject(null);
     for (let s = 0; s < tree.servers.length; s++) {
       const server = tree.servers[s];
       const ns = createObject(null);
-      for (let m = 0; m < server.methods.length; m++) ns[server.methods[m].method] = mcpTool(server, server.methods[m]);
+      for (let m = 0; m < server.methods.length; m++) {
+        const method = server.methods[m];
+        const fn = mcpTool(server, method);
+        ns[method.method] = fn;
+        // The server's own name works too; non-enumerable, so
+        // `Object.keys` lists the normalized names only.
+        for (let a = 0; a < method.aliases.length; a++) {
+          defineProperty(ns, method.aliases[a], { value: fn, enumerable: false });
+        }
+      }
       // The server's name is server-provided text: reading it marks the cell
       // as holding network-derived content (GA-9.3).
       defineProperty(ns, "$serverName", {
@@ -69,7 +162,7 @@
         const schema = Boolean(options && options.schema);
         return request(hostMcpApi, server.index, toolName === undefined || toolName === null ? null : String(toolName), schema);
       });
-      root[server.identifier] = freeze(ns);
+      root[server.identifier] = guarded(server, ns);
     }
     root.$api = freeze(function $api() { return request(hostMcpApi, -1, null, false); });
     return freeze(root);
