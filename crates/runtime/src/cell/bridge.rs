@@ -14,8 +14,8 @@ use super::output::PendingOutput;
 /// A host request the guest made during a step.
 #[derive(Debug)]
 pub(crate) enum Submitted {
-    /// A native tool call: registry index and the input's JSON text.
-    Call { id: u64, tool: usize, input: String },
+    /// A native tool call: registry index and the converted input.
+    Call { id: u64, tool: usize, input: serde_json::Value },
     /// `yield_control(reason)`.
     Yield { id: u64, reason: Option<String> },
     /// `setTimeout`'s host side.
@@ -32,24 +32,24 @@ pub(crate) enum Submitted {
     Store { id: u64, key: String, value: Option<String> },
     /// `load(key)`.
     Load { id: u64, key: String },
-    /// `results.save(value)`.
-    ResultSave { id: u64, json: String },
+    /// `results.save(value)`: the value and its JSON text.
+    ResultSave { id: u64, value: serde_json::Value, json: String },
     /// `results.load(id)`.
     ResultLoad { id: u64, result_id: String },
     /// `results.delete(id)`.
     ResultDelete { id: u64, result_id: String },
-    /// `MCP.<server>.<tool>(args)`: the args' JSON text.
-    McpCall { id: u64, server: usize, tool: String, args: String },
+    /// `MCP.<server>.<tool>(args)`.
+    McpCall { id: u64, server: usize, tool: String, args: serde_json::Map<String, serde_json::Value> },
     /// `MCP.<server>.resources.list/read`, `prompts.list/get`.
-    McpOp { id: u64, server: usize, op: String, args: String },
+    McpOp { id: u64, server: usize, op: String, args: serde_json::Map<String, serde_json::Value> },
     /// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
     McpApi { id: u64, server: Option<usize>, method: Option<String>, schema: bool },
     /// `nodes.list()`.
     NodesList { id: u64 },
     /// `nodes.get(idOrName)`.
     NodesGet { id: u64, query: String },
-    /// A node handle's `invoke(command, params)`: the params' JSON text.
-    NodesInvoke { id: u64, node: String, command: String, params: String },
+    /// A node handle's `invoke(command, params)`.
+    NodesInvoke { id: u64, node: String, command: String, params: serde_json::Value },
 }
 
 /// A guest error, as the prelude described it.
@@ -59,13 +59,17 @@ pub(crate) enum GuestError {
     Error { name: String, message: String, stack: String },
     /// Any other thrown value, rendered as text.
     Thrown(String),
+    /// A bare `null` or `undefined` (`value`): thrown by the cell, or what
+    /// the engine throws when it runs out of memory. `building_value`: it
+    /// escaped while the final value was being copied.
+    Bare { value: String, building_value: bool },
 }
 
 /// How the cell's top-level promise settled.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Outcome {
-    /// Resolved; the projected value's JSON text.
-    Value(String),
+    /// Resolved; the projected value, converted.
+    Value(serde_json::Value),
     /// Rejected.
     Error(GuestError),
 }
@@ -166,7 +170,7 @@ impl Bridge {
     }
 
     /// Admits a tool call, or records the sticky queue-limit error.
-    pub(crate) fn submit_call(&mut self, tool: usize, input: String) -> Result<u64, AdmissionError> {
+    pub(crate) fn submit_call(&mut self, tool: usize, input: serde_json::Value) -> Result<u64, AdmissionError> {
         self.submit_ordinary(|id| Submitted::Call { id, tool, input })
     }
 
@@ -237,9 +241,9 @@ mod tests {
     fn calls_are_admitted_up_to_in_flight_plus_queued_and_then_refused_stickily() {
         let mut b = bridge();
         for _ in 0..3 {
-            b.submit_call(0, "{}".into()).unwrap();
+            b.submit_call(0, serde_json::json!({})).unwrap();
         }
-        let err = b.submit_call(0, "{}".into()).unwrap_err();
+        let err = b.submit_call(0, serde_json::json!({})).unwrap_err();
         assert!(err.0.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.0);
         assert_eq!(b.admission, Some(err));
     }

@@ -32,13 +32,19 @@ pub(crate) fn search_reply(
         Ok(hits) => {
             // Native hits travel as registry indexes (the guest has their
             // metadata); MCP hits as their handle descriptor.
-            let items: Vec<Value> = hits
+            let items: Result<Vec<Value>, _> = hits
                 .iter()
                 .map(|h| match h {
-                    SearchHit::Native(i) => json!(i),
-                    SearchHit::Mcp(m) => serde_json::to_value(m).unwrap_or(Value::Null),
+                    SearchHit::Native(i) => Ok(json!(i)),
+                    SearchHit::Mcp(m) => serde_json::to_value(m),
                 })
                 .collect();
+            let items = match items {
+                Ok(items) => items,
+                Err(e) => {
+                    return err(id, "Error", &format!("catalog.search could not describe a hit: {e}"), "tool_error");
+                }
+            };
             let bytes: usize = hits
                 .iter()
                 .map(|h| match h {
@@ -82,7 +88,10 @@ pub(crate) fn list(tools: &Registry, extra: &[files::ApiFile], id: u64, prefix: 
 /// `API.read(path)` (GA-2.1): a file record, not a string.
 pub(crate) fn read(tools: &Registry, extra: &[files::ApiFile], id: u64, path: &str) -> Settlement {
     match files::read(tools, extra, path) {
-        Some(file) => ok(id, &serde_json::to_value(file).unwrap_or(Value::Null)),
+        Some(file) => match serde_json::to_value(file) {
+            Ok(file) => ok(id, &file),
+            Err(e) => err(id, "Error", &format!("API file {path} could not be read: {e}"), "tool_error"),
+        },
         None => err(
             id,
             "Error",

@@ -10,7 +10,7 @@ use codemode_store::StoredValue;
 use serde_json::Value;
 
 use super::bridge::Submitted;
-use super::{CellMode, CellMsg, CellState, Flow, catalog_api, services, vm, vm_lock};
+use super::{CellMode, CellMsg, CellState, Flow, catalog_api, services, vm_lock};
 use crate::executor::EndState;
 use codemode_bridge::{ErrorCode, Phase};
 
@@ -112,16 +112,26 @@ impl CellState {
                         }
                     },
                 },
-                Submitted::ResultSave { id, json } => {
+                // Saving is an effect a replay would repeat (GA-6.5).
+                Submitted::ResultSave { id, .. } if self.host.refuse_unless_replay_safe(id, "results.save", false) => {
+                    settled_inline += 1;
+                }
+                Submitted::ResultSave { id, value, json } => {
                     let network = self.network;
                     settled_inline += self.spawn_results(id, "resultSave", |results, scope| {
-                        services::result_save(results, scope, id, json, network)
+                        services::result_save(results, scope, id, value, json, network)
                     });
                 }
                 Submitted::ResultLoad { id, result_id } => {
                     settled_inline += self.spawn_results(id, "resultLoad", |results, scope| {
                         services::result_load(results, scope, id, result_id)
                     });
+                }
+                // MCP tools do not declare replay safety yet: never replayed.
+                Submitted::McpCall { id, tool, .. }
+                    if self.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), false) =>
+                {
+                    settled_inline += 1;
                 }
                 Submitted::McpCall { id, server, tool, args } => {
                     let hub = self.mcp.clone();
@@ -135,7 +145,6 @@ impl CellState {
                     let metrics = Arc::clone(&self.metrics);
                     let task = async move {
                         let started = Instant::now();
-                        let args: serde_json::Map<String, Value> = serde_json::from_str(&args).unwrap_or_default();
                         let call = NestedCall {
                             source: "mcp",
                             server: hub.server_name(server).map(str::to_owned),
@@ -161,7 +170,6 @@ impl CellState {
                 Submitted::McpOp { id, server, op, args } => {
                     let hub = self.mcp.clone();
                     let task = async move {
-                        let args = serde_json::from_str(&args).unwrap_or_default();
                         let result = hub.operation(server, &op, args).await;
                         let settlement = services::settle_result(id, result, "tool_error");
                         services::Done::Loaded { settlement, network: true }
@@ -181,8 +189,9 @@ impl CellState {
                     let list = self.nodes.as_ref().map(codemode_nodes::NodeRegistry::list).unwrap_or_default();
                     // Names and platforms are device-provided text (GA-7.7).
                     self.network |= !list.is_empty();
-                    let payload = serde_json::to_string(&list).unwrap_or_else(|_| "[]".into());
-                    self.host.settle_now(vm::Settlement { id, ok: true, payload });
+                    let list =
+                        serde_json::to_value(&list).map_err(|e| format!("nodes.list could not be answered: {e}"));
+                    self.host.settle_now(services::settle_result(id, list, "node_error"));
                 }
                 Submitted::NodesGet { id, query } => {
                     settled_inline += 1;
@@ -191,8 +200,16 @@ impl CellState {
                         None => Err("no paired nodes".to_owned()),
                     };
                     self.network |= resolved.is_ok();
-                    let resolved = resolved.map(|node| serde_json::to_value(node).unwrap_or(Value::Null));
+                    let resolved = resolved.and_then(|node| {
+                        serde_json::to_value(node).map_err(|e| format!("nodes.get could not be answered: {e}"))
+                    });
                     self.host.settle_now(services::settle_result(id, resolved, "node_error"));
+                }
+                // A device command is an effect outside the host.
+                Submitted::NodesInvoke { id, command, .. }
+                    if self.host.refuse_unless_replay_safe(id, &format!("nodes invoke `{command}`"), false) =>
+                {
+                    settled_inline += 1;
                 }
                 Submitted::NodesInvoke { id, node, command, params } => {
                     self.telemetry.call_count += 1;
@@ -221,7 +238,7 @@ impl CellState {
         id: u64,
         node: String,
         command: String,
-        params: String,
+        params: Value,
     ) -> impl std::future::Future<Output = services::Done> + Send + 'static {
         let registry = self.nodes.clone();
         let policy = Arc::clone(&self.policy);
@@ -234,7 +251,6 @@ impl CellState {
         let metrics = Arc::clone(&self.metrics);
         let task = async move {
             let started = Instant::now();
-            let params: Value = serde_json::from_str(&params).unwrap_or(Value::Null);
             let call = NestedCall {
                 source: "nodes",
                 server: Some(node.clone()),

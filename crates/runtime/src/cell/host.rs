@@ -37,7 +37,7 @@ struct Queued {
     id: u64,
     bridge_id: String,
     tool: usize,
-    input: String,
+    input: Value,
 }
 
 /// Aborts every spawned tool task when the cell's state is dropped, however
@@ -73,6 +73,12 @@ pub(crate) struct HostWork {
     /// Settled, not yet delivered to the guest.
     pub ready: Vec<Settlement>,
     counters: [u32; 4],
+    /// The cell is `restartSafe`: it may only call replay-safe tools.
+    restart_safe: bool,
+    /// Why a restart-safe cell must fail: it asked for something a replay
+    /// could repeat. Sticky, so a guest that catches the rejection still
+    /// fails (`invalid_input`).
+    refusal: Option<String>,
 }
 
 /// Sends a finished tool call back to its cell.
@@ -86,6 +92,7 @@ impl HostWork {
         span: tracing::Span,
         policy: Arc<dyn Policy>,
         session: Option<String>,
+        restart_safe: bool,
     ) -> Self {
         Self {
             policy,
@@ -102,7 +109,30 @@ impl HostWork {
             others: Tasks::default(),
             ready: Vec::new(),
             counters: [0; 4],
+            restart_safe,
+            refusal: None,
         }
+    }
+
+    /// In a restart-safe cell, refuses request `id` for `what` unless it is
+    /// replay-safe: a replay after a host restart would repeat its effects.
+    /// The request rejects with `invalid_input` and the cell fails with the
+    /// same message at its next step (see [`take_refusal`](Self::take_refusal)).
+    /// Returns whether it was refused (and so settled here).
+    pub(crate) fn refuse_unless_replay_safe(&mut self, id: u64, what: &str, replay_safe: bool) -> bool {
+        if !self.restart_safe || replay_safe {
+            return false;
+        }
+        let message = restart_safe_refusal(what);
+        let payload = json!({"name": "Error", "message": message, "code": "invalid_input"}).to_string();
+        self.ready.push(Settlement { id, ok: false, payload });
+        self.refusal.get_or_insert(message);
+        true
+    }
+
+    /// The refusal that fails this restart-safe cell, once.
+    pub(crate) fn take_refusal(&mut self) -> Option<String> {
+        self.refusal.take()
     }
 
     fn bridge_id(&mut self, method: &str) -> String {
@@ -149,7 +179,7 @@ impl HostWork {
 
     /// Queues a tool call and starts it if a slot is free. Returns how many
     /// calls settled inline (their slots are free again).
-    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: String, notify: &Notify) -> usize {
+    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, notify: &Notify) -> usize {
         let bridge_id = self.bridge_id("callValue");
         self.queue.push_back(Queued { id, bridge_id, tool, input });
         self.pump(notify)
@@ -175,7 +205,11 @@ impl HostWork {
             self.ready.push(error_settlement(call.id, &ToolError::new("unknown tool")));
             return true;
         };
-        let input: Value = serde_json::from_str(&call.input).unwrap_or(Value::Null);
+        if self.restart_safe && !entry.replay_safe {
+            let name = entry.metadata.callable_name.clone();
+            return self.refuse_unless_replay_safe(call.id, &name, false);
+        }
+        let input = call.input;
         let violations = entry.input.validate(&input);
         if !violations.is_empty() {
             let name = &entry.metadata.callable_name;
@@ -312,6 +346,14 @@ impl HostWork {
     }
 }
 
+/// Why a restart-safe cell may not use `what`.
+pub(crate) fn restart_safe_refusal(what: &str) -> String {
+    format!(
+        "{what} is not replay-safe, so a restartSafe cell cannot use it: replaying the cell after a host restart \
+         could repeat its effects. Run it in a cell without restartSafe, or use only replay-safe tools here."
+    )
+}
+
 /// Validates a trusted output schema after the call: a mismatch is an
 /// `output_contract` error, never a silently wrong value.
 fn check_output(name: &str, schema: Option<&Validator>, result: ToolResult) -> ToolResult {
@@ -392,6 +434,7 @@ mod tests {
             tracing::Span::none(),
             Arc::new(codemode_catalog::policy::AllowAll),
             None,
+            false,
         );
         let now = Instant::now();
         work.add_timer(1, 20, now);

@@ -10,6 +10,7 @@
 mod bridge;
 mod catalog_api;
 mod complete;
+mod convert;
 mod dispatch;
 mod host;
 mod output;
@@ -151,6 +152,8 @@ pub(crate) struct CellState {
     envelope_id: Option<String>,
     /// Set while a completed cell saves its reference and commits.
     finishing: Option<complete::Finishing>,
+    /// Set while a returned cell waits for host requests it did not await.
+    draining: Option<complete::Draining>,
     /// The cell's span; closed when the cell's state is dropped.
     span: tracing::Span,
     metrics: Arc<Metrics>,
@@ -211,6 +214,7 @@ impl Actor for CellActor {
             CellMode::Interactive { session, .. } => Some(session.clone()),
             CellMode::Headless => None,
         };
+        let restart_safe = matches!(args.mode, CellMode::Interactive { restart_safe: true, .. });
         let me = myself.clone();
         let notify: Notify = Arc::new(move |id, result| {
             // The cell may have ended meanwhile; then nobody needs the result.
@@ -226,6 +230,7 @@ impl Actor for CellActor {
                 args.span.clone(),
                 Arc::clone(&args.policy),
                 session,
+                restart_safe,
             ),
             policy: Arc::clone(&args.policy),
             tools: args.tools,
@@ -239,6 +244,7 @@ impl Actor for CellActor {
             network: false,
             envelope_id: None,
             finishing: None,
+            draining: None,
             span: args.span,
             metrics: args.metrics,
             started: Instant::now(),
@@ -414,6 +420,9 @@ impl CellState {
             // The top-level promise has settled; nothing else runs.
             return Flow::Live;
         }
+        if self.draining.is_some() {
+            return self.drain(deadline);
+        }
         loop {
             if let Some(flow) = self.check_settled() {
                 return flow;
@@ -483,10 +492,14 @@ impl CellState {
             self.metrics.admission_rejected(reason);
             return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
         }
+        if let Some(refusal) = self.host.take_refusal() {
+            return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Guest, EndState::Failed));
+        }
         match outcome? {
-            Outcome::Value(json) => Some(self.complete(json)),
+            Outcome::Value(value) => Some(self.returned(value)),
             Outcome::Error(error) => {
-                let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes);
+                let used = self.vm.as_ref().map_or(0, Vm::memory_used);
+                let (code, message) = report::guest_error(&error, self.limits.memory_limit_bytes, used);
                 let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
                 Some(self.fail_end(code, message, phase, EndState::Failed))
             }

@@ -221,20 +221,26 @@ impl OutputLedger {
         &mut self,
         entries: PendingOutput,
         value_json: &str,
+        value: &Value,
     ) -> Result<(Output, Value, bool), OutputLimitExceeded> {
         let room = self.remaining();
         let output_len = entries.json_len();
         if value_json.len() + OUTPUT_FLOOR.min(output_len) <= room {
             self.charge(value_json.len());
             let output = self.fit(entries, room - value_json.len());
-            return Ok((output, parse(value_json), false));
+            // Within the budget, so the copy is small.
+            return Ok((output, value.clone(), false));
         }
         let output = self.fit(entries, OUTPUT_FLOOR.min(room / 4));
         let room = self.remaining();
         match TruncationMarker::fit(value_json, room, VALUE_GUIDANCE) {
             Some(marker) if !marker.prefix.is_empty() => {
                 self.charge(marker.json_len());
-                Ok((output, serde_json::to_value(marker).unwrap_or(Value::Null), true))
+                let TruncationMarker { truncated, omitted_bytes, guidance, prefix } = marker;
+                let marker = serde_json::json!({
+                    "truncated": truncated, "omittedBytes": omitted_bytes, "guidance": guidance, "prefix": prefix,
+                });
+                Ok((output, marker, true))
             }
             _ => Err(OutputLimitExceeded {
                 message: format!(
@@ -273,10 +279,6 @@ impl OutputLedger {
     }
 }
 
-fn parse(json: &str) -> Value {
-    serde_json::from_str(json).unwrap_or(Value::Null)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +287,10 @@ mod tests {
         let mut pending = PendingOutput::new(1 << 20);
         pending.push(OutputEntry::text("x".repeat(n)));
         pending
+    }
+
+    fn parsed(json: &str) -> Value {
+        serde_json::from_str(json).expect("test JSON")
     }
 
     fn json_of(n: usize) -> String {
@@ -315,10 +321,10 @@ mod tests {
     fn output_of_the_final_window_may_use_the_whole_budget() {
         let exact = 1024 - 4 - json_of(0).len();
         let mut ledger = OutputLedger::new(1024);
-        let (output, _, _) = ledger.deliver_value(text(exact), "null").unwrap();
+        let (output, _, _) = ledger.deliver_value(text(exact), "null", &parsed("null")).unwrap();
         assert!(output.entries().is_some());
         let mut ledger = OutputLedger::new(1024);
-        let (output, _, _) = ledger.deliver_value(text(exact + 1), "null").unwrap();
+        let (output, _, _) = ledger.deliver_value(text(exact + 1), "null", &parsed("null")).unwrap();
         assert!(matches!(output, Output::Truncated(_)));
     }
 
@@ -326,7 +332,8 @@ mod tests {
     fn earlier_output_cannot_starve_the_final_value() {
         let mut ledger = OutputLedger::new(1024);
         assert!(matches!(ledger.deliver(text(5000)), Output::Truncated(_)));
-        let (_, value, truncated) = ledger.deliver_value(PendingOutput::new(1024), "[1,2,3]").unwrap();
+        let (_, value, truncated) =
+            ledger.deliver_value(PendingOutput::new(1024), "[1,2,3]", &parsed("[1,2,3]")).unwrap();
         assert!(!truncated);
         assert_eq!(value, serde_json::json!([1, 2, 3]));
     }
@@ -335,7 +342,7 @@ mod tests {
     fn the_final_value_has_priority_over_output_of_its_window() {
         let mut ledger = OutputLedger::new(1024);
         let value = format!("\"{}\"", "v".repeat(700));
-        let (output, v, _) = ledger.deliver_value(text(600), &value).unwrap();
+        let (output, v, _) = ledger.deliver_value(text(600), &value, &parsed(&value)).unwrap();
         assert_eq!(v, Value::String("v".repeat(700)));
         assert!(matches!(output, Output::Truncated(_)));
     }
@@ -344,13 +351,13 @@ mod tests {
     fn an_oversized_value_becomes_a_marker_and_an_exhausted_budget_a_limit_error() {
         let mut ledger = OutputLedger::new(1024);
         let value = format!("[{}]", vec!["1"; 2000].join(","));
-        let (_, v, truncated) = ledger.deliver_value(PendingOutput::new(1024), &value).unwrap();
+        let (_, v, truncated) = ledger.deliver_value(PendingOutput::new(1024), &value, &parsed(&value)).unwrap();
         assert!(truncated);
         assert_eq!(v["truncated"], Value::Bool(true));
         assert!(value.starts_with(v["prefix"].as_str().unwrap()));
         let mut spent = OutputLedger::new(1024);
         spent.charge(1024);
-        assert!(spent.deliver_value(PendingOutput::new(1024), &value).is_err());
+        assert!(spent.deliver_value(PendingOutput::new(1024), &value, &parsed(&value)).is_err());
     }
 
     #[test]

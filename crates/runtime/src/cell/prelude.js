@@ -41,6 +41,13 @@
   const isArray = Array.isArray;
   const hasOwn = O.prototype.hasOwnProperty;
   const JSONstringify = JSON.stringify;
+  // Bound before guest code: lone surrogates become U+FFFD in JSON text
+  // the host reads (the host converts every other string itself).
+  const isWellFormed = Function.prototype.call.bind(String.prototype.isWellFormed);
+  const toWellFormed = Function.prototype.call.bind(String.prototype.toWellFormed);
+  function wellFormed(s) {
+    return isWellFormed(s) ? s : toWellFormed(s);
+  }
   const globalObject = globalThis;
 
   // request id -> (ok, value) => void
@@ -60,8 +67,10 @@
   // Registers a host request made by `submit` (which returns its id) and
   // returns the promise the host settles.
   function request(submit, a, b, c) {
+    const n = arguments.length;
     return new Promise((resolve, reject) => {
-      const id = submit(a, b, c);
+      // An omitted argument stays omitted (store(key) deletes).
+      const id = n === 2 ? submit(a) : n === 3 ? submit(a, b) : submit(a, b, c);
       pending.set(id, (ok, value) => (ok ? resolve(value) : reject(makeError(value))));
     });
   }
@@ -89,8 +98,9 @@
   // read normally (a getter runs once, here, when the cell settles) but
   // toJSON never runs. Functions, symbols and undefined are dropped as
   // JSON.stringify drops them (null in arrays); BigInt becomes its decimal
-  // string; non-finite numbers become null.
-  function project(root, dataOnly, what) {
+  // string; non-finite numbers become null. `forText`: strings and keys
+  // made well-formed (lone surrogates → U+FFFD) for JSON text.
+  function project(root, dataOnly, what, forText) {
     const stack = [];   // objects on the current path, for cycle detection
     const keys = [];    // keys on the current path, for the error message
     function pathText() {
@@ -105,7 +115,8 @@
     }
     function walk(value) {
       switch (typeof value) {
-        case "string": case "boolean": return value;
+        case "string": return forText ? wellFormed(value) : value;
+        case "boolean": return value;
         case "number": return value === value && value !== Infinity && value !== -Infinity ? value : null;
         case "bigint": return String(value);
         case "function": {
@@ -138,7 +149,12 @@
           keys[keys.length] = k;
           const v = walk(read(value, k));
           keys.length--;
-          if (v !== undefined) out[k] = v;
+          if (v === undefined) continue;
+          const key = forText ? wellFormed(k) : k;
+          if (key !== k && hasOwn.call(out, key)) {
+            throw new TypeError(what + " has two keys at " + pathText() + " that differ only in lone surrogates; rename one of them");
+          }
+          out[key] = v;
         }
       }
       stack.length--;
@@ -147,8 +163,8 @@
     return walk(root);
   }
 
-  function projectOutput(value) {
-    return project(value, true, "value");
+  function projectOutput(value, what) {
+    return project(value, true, what || "value", false);
   }
 
   function projectFinal(value) {
@@ -159,21 +175,28 @@
     return projected === undefined ? "null" : JSONstringify(projected);
   }
 
+  // JSON text of a value for `text` and messages: well-formed strings.
+  function textOf(value) {
+    return toJsonText(project(value, true, "value", true));
+  }
   function emitText(value) {
     if (typeof value === "string") { hostEmit(0, value); return; }
-    hostEmit(0, toJsonText(projectOutput(value)));
+    hostEmit(0, textOf(value));
   }
+  // json(): the host converts the projection itself (no JSON text between).
   function emitJson(value) {
-    hostEmit(1, toJsonText(projectOutput(value)));
+    hostEmit(1, projectOutput(value, "the json() value"));
   }
 
-  function describeError(e) {
+  // `stage` "value": thrown while the final value was being copied.
+  function describeError(e, stage) {
     try {
+      if (e === null || e === undefined) return { bare: String(e), stage };
       if (e instanceof Error) {
         return { name: String(e.name), message: String(e.message), stack: String(e.stack || "") };
       }
       if (typeof e === "string") return { thrown: e };
-      return { thrown: toJsonText(projectOutput(e)) };
+      return { thrown: textOf(e) };
     } catch (inner) {
       return { thrown: "[unserializable thrown value]" };
     }
@@ -212,29 +235,31 @@
   // ---- session store (GA-7) and results (GA-6.5) --------------------------
   // Values go through the same data-only JSON projection as json().
   function projected(value) {
-    return toJsonText(projectOutput(value));
+    return textOf(value);
   }
+  // store/results.save hand the host the projection (it converts it).
   function store(key, value) {
-    let text;
+    if (value === undefined) return request(hostStore, key).then(() => undefined);
+    let copy;
     try {
-      text = value === undefined ? undefined : projected(value);
+      copy = projectOutput(value, "the stored value");
     } catch (e) {
       return Promise.reject(e);
     }
-    return request(hostStore, key, text).then(() => undefined);
+    return request(hostStore, key, copy === undefined ? null : copy).then(() => undefined);
   }
   function load(key) {
     return request(hostLoad, key).then((r) => (r.found ? r.value : undefined));
   }
   const results = freeze({
     save(value) {
-      let text;
+      let copy;
       try {
-        text = projected(value);
+        copy = projectOutput(value, "the saved value");
       } catch (e) {
         return Promise.reject(e);
       }
-      return request(hostResultSave, text);
+      return request(hostResultSave, copy === undefined ? null : copy);
     },
     load(id) {
       return request(hostResultLoad, id);
@@ -323,27 +348,22 @@
     install(name, call);
   }
 
-  // Runs the compiled cell function and reports its outcome exactly once.
-  function run(cell) {
-    let result;
-    try {
-      result = cell();
-    } catch (e) {
-      hostFinish(false, describeError(e));
-      return;
-    }
+  // Reports the outcome of the cell's promise (the host called the cell
+  // function; an async function returns its errors as a rejection).
+  function run(result) {
     result.then(
       (value) => {
-        let text;
+        let copy;
         try {
-          text = toJsonText(projectFinal(value));
+          copy = projectFinal(value);
         } catch (e) {
-          hostFinish(false, describeError(e));
+          hostFinish(false, describeError(e, "value"));
           return;
         }
-        hostFinish(true, text);
+        // The host converts the copy itself, with no JSON text between.
+        hostFinish(true, copy === undefined ? null : copy);
       },
-      (e) => hostFinish(false, describeError(e)),
+      (e) => hostFinish(false, describeError(e, "run")),
     );
   }
 

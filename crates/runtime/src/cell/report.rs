@@ -8,9 +8,35 @@ use super::bridge::GuestError;
 use crate::source::{self, Refusal};
 
 /// The code and message for an error the guest threw (or that escaped it).
-pub(crate) fn guest_error(error: &GuestError, memory_limit: usize) -> (ErrorCode, String) {
+/// `memory_used`: what the engine holds now; a bare `null` near the limit is
+/// the engine's out-of-memory exception.
+pub(crate) fn guest_error(error: &GuestError, memory_limit: usize, memory_used: usize) -> (ErrorCode, String) {
+    let near_limit = memory_used >= memory_limit / 10 * 9;
     match error {
         GuestError::Thrown(text) => (ErrorCode::InternalError, format!("Uncaught {text}")),
+        GuestError::Bare { value, building_value: true } => (
+            ErrorCode::InternalError,
+            format!(
+                "the cell's final value could not be built: copying it threw {value} with no message, which is how \
+                 the engine reports running out of memory (the cell's limit is {memory_limit} bytes). Return a \
+                 smaller value (filter, slice or summarize it), or keep large data with results.save."
+            ),
+        ),
+        GuestError::Bare { value, building_value: false } if near_limit => (
+            ErrorCode::InternalError,
+            format!(
+                "the cell ran out of memory (its limit is {memory_limit} bytes): the engine threw {value}, with no \
+                 message or stack. Process less data per cell, or keep large data with results.save."
+            ),
+        ),
+        GuestError::Bare { value, building_value: false } => (
+            ErrorCode::InternalError,
+            format!(
+                "the cell threw {value}: no error object, so there is no message or stack. If it builds large data \
+                 it may have run out of memory (its limit is {memory_limit} bytes); otherwise throw an Error with \
+                 a message."
+            ),
+        ),
         GuestError::Error { name, message, stack } => {
             if name == "ReferenceError"
                 && ["require", "module", "process"].iter().any(|m| message == &format!("{m} is not defined"))
@@ -53,7 +79,7 @@ mod tests {
             message: "bad".into(),
             stack: "    at <anonymous> (user.js:3:7)\n    at run (codemode:prelude:1:1)\n".into(),
         };
-        assert_eq!(guest_error(&e, 1).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
+        assert_eq!(guest_error(&e, 1, 0).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
     }
 
     #[test]
@@ -63,6 +89,6 @@ mod tests {
             message: "process is not defined".into(),
             stack: String::new(),
         };
-        assert_eq!(guest_error(&e, 1).0, ErrorCode::InvalidInput);
+        assert_eq!(guest_error(&e, 1, 0).0, ErrorCode::InvalidInput);
     }
 }

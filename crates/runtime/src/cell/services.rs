@@ -136,12 +136,21 @@ pub(crate) async fn load(store: SessionStore, session: String, id: u64, key: Str
 }
 
 /// `results.save(value)`: the descriptor of the saved value.
-pub(crate) async fn result_save(results: ResultsCache, scope: Scope, id: u64, json: String, network: bool) -> Done {
-    let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+pub(crate) async fn result_save(
+    results: ResultsCache,
+    scope: Scope,
+    id: u64,
+    value: Value,
+    json: String,
+    network: bool,
+) -> Done {
+    let bytes = json.len();
     match results.save(scope, StoredValue { json: json.clone(), network }).await {
-        Ok(result_id) => Done::Saved {
-            settlement: ok(id, &serde_json::to_value(describe(&result_id, &value, &json)).unwrap_or(Value::Null)),
-            bytes: json.len(),
+        Ok(result_id) => match serde_json::to_value(describe(&result_id, &value, &json)) {
+            Ok(descriptor) => Done::Saved { settlement: ok(id, &descriptor), bytes },
+            Err(e) => {
+                Done::Settle(err(id, "Error", &format!("the saved result could not be described: {e}"), "results"))
+            }
         },
         Err(e) => Done::Settle(results_err(id, &e)),
     }
@@ -177,14 +186,15 @@ pub(crate) struct Finalized {
 pub(crate) async fn finalize(
     results: ResultsCache,
     store: SessionStore,
-    reference: Option<(Scope, String, bool)>,
+    reference: Option<(Scope, Value, String, bool)>,
     commit: Option<Commit>,
 ) -> Finalized {
     let reference = match reference {
-        Some((scope, json, network)) => Some({
-            let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        Some((scope, value, json, network)) => Some({
             match results.save(scope, StoredValue { json: json.clone(), network }).await {
-                Ok(id) => Ok(serde_json::to_value(describe(&id, &value, &json)).unwrap_or(Value::Null)),
+                Ok(id) => serde_json::to_value(describe(&id, &value, &json)).map_err(|e| {
+                    format!("Not retained: the reference could not be described ({e}). Return less data.")
+                }),
                 Err(ResultsError::Full(_)) => {
                     Err("Not retained: result-store capacity exceeded. Delete references or return less data."
                         .to_owned())

@@ -22,6 +22,7 @@ use codemode_catalog::mcp::McpHub;
 use codemode_store::StoreLimits;
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome, Submitted};
+use super::convert;
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -49,7 +50,9 @@ fn bytecode(name: &str, source: &str, slot: &'static Compiled) -> Result<&'stati
         let runtime = Runtime::new().map_err(|e| e.to_string())?;
         let context = Context::full(&runtime).map_err(|e| e.to_string())?;
         context.with(|ctx| {
-            let options = WriteOptions { strip_source: true, strip_debug: true, ..WriteOptions::default() };
+            // Debug info kept: a guest-visible stack names prelude frames
+            // (`codemode:prelude:LINE:COL`) instead of `<null>:0:1`.
+            let options = WriteOptions { strip_source: true, strip_debug: false, ..WriteOptions::default() };
             Module::declare(ctx.clone(), format!("codemode:{name}"), source)
                 .and_then(|m| m.write(options))
                 .map_err(|e| format!("the guest prelude ({name}) does not compile: {e}"))
@@ -220,6 +223,12 @@ impl Vm {
         Ok(vm)
     }
 
+    /// Bytes the engine has allocated now (to tell an out-of-memory `null`
+    /// from a thrown one).
+    pub(crate) fn memory_used(&self) -> usize {
+        usize::try_from(self.runtime.memory_usage().malloc_size).unwrap_or(0)
+    }
+
     /// The cell's control: deadline and abort flag.
     pub(crate) fn control(&self) -> &Arc<CellControl> {
         &self.control
@@ -233,6 +242,8 @@ impl Vm {
     fn install(&self, tools: &Registry, mcp: &McpHub) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
+            // Before any guest code: the host's lossy string reads use it.
+            convert::capture(&ctx).map_err(engine)?;
             let host = self.host_object(&ctx, tools, mcp).map_err(engine)?;
             let names = Array::new(ctx.clone()).map_err(engine)?;
             for (i, entry) in tools.entries().iter().enumerate() {
@@ -266,7 +277,11 @@ impl Vm {
             };
             // `run` reports every guest outcome through `finish`; an error
             // here means the engine itself stopped (interrupt, out of memory).
-            let _ = run.call::<_, ()>((cell,)).catch(&ctx);
+            // The host calls the cell itself, so the prelude's `run` is not
+            // a frame under the cell's first synchronous part.
+            if let Ok(promise) = cell.call::<_, Value>(()).catch(&ctx) {
+                let _ = run.call::<_, ()>((promise,)).catch(&ctx);
+            }
             drain_jobs(&ctx);
             Ok(())
         })
@@ -300,7 +315,7 @@ impl Vm {
                 if let Err(err) = settle.call::<_, ()>((s.id as f64, s.ok, value)).catch(&ctx) {
                     let mut bridge = lock(&self.bridge);
                     if bridge.outcome.is_none() {
-                        bridge.outcome = Some(Outcome::Error(caught_to_guest(&err, "in a setTimeout callback")));
+                        bridge.outcome = Some(Outcome::Error(caught_to_guest(&ctx, &err, "in a setTimeout callback")));
                     }
                     return;
                 }
@@ -322,10 +337,16 @@ impl Vm {
         host.set(
             "call",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32, input: Opt<Value<'js>>| {
+                // JSON.stringify semantics (toJSON, dropped functions), then
+                // parsed back in the engine and converted: lone surrogates
+                // become U+FFFD and depth is bounded, never a silent null.
                 let input = match input.0 {
                     Some(v) if !v.is_undefined() => match ctx.json_stringify(v) {
-                        Ok(Some(s)) => s.to_string()?,
-                        Ok(None) => "null".to_owned(),
+                        Ok(Some(s)) => {
+                            let text = s.to_string()?;
+                            convert::parse_to_json(&ctx, &text, "the tool input").map_err(|e| e.throw(&ctx))?
+                        }
+                        Ok(None) => serde_json::Value::Null,
                         Err(_) => {
                             let _ = ctx.catch();
                             return Err(rquickjs::Exception::throw_type(
@@ -334,7 +355,7 @@ impl Vm {
                             ));
                         }
                     },
-                    _ => "{}".to_owned(),
+                    _ => serde_json::Value::Object(serde_json::Map::new()),
                 };
                 let id = lock(&b).submit_call(index as usize, input);
                 id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_message(&ctx, &e.0))
@@ -361,8 +382,9 @@ impl Vm {
         let registry = tools.clone();
         host.set(
             "meta",
-            Function::new(ctx.clone(), move |index: u32| {
-                registry.get(index as usize).map(|e| serde_json::to_string(&e.metadata).unwrap_or_default())
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
+                let meta = registry.get(index as usize).map(|e| serde_json::to_string(&e.metadata)).transpose();
+                meta.map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
@@ -399,9 +421,15 @@ impl Vm {
         let b = Arc::clone(&self.bridge);
         host.set(
             "store",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, key: Value<'js>, value: Opt<Option<String>>| {
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, key: Value<'js>, value: Opt<Value<'js>>| {
                 let key = store_key(&ctx, key)?;
-                let value = value.0.flatten();
+                // No value deletes; a value is the prelude's projection.
+                let value = match value.0 {
+                    Some(v) => {
+                        Some(convert::to_json(&ctx, &v, "the stored value").map_err(|e| e.throw(&ctx))?.to_string())
+                    }
+                    None => None,
+                };
                 if let Some(v) = &value
                     && let Err(e) = codemode_store::validate_value(v, &StoreLimits::default())
                 {
@@ -421,8 +449,10 @@ impl Vm {
         let b = Arc::clone(&self.bridge);
         host.set(
             "resultSave",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, json: String| {
-                ordinary(&ctx, &b, |id| Submitted::ResultSave { id, json })
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, value: Value<'js>| {
+                let value = convert::to_json(&ctx, &value, "the saved value").map_err(|e| e.throw(&ctx))?;
+                let json = value.to_string();
+                ordinary(&ctx, &b, |id| Submitted::ResultSave { id, value, json })
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
@@ -448,12 +478,16 @@ impl Vm {
         let hub = mcp.clone();
         host.set(
             "mcpTree",
-            Function::new(ctx.clone(), move || serde_json::to_string(&hub.tree()).unwrap_or_default())?,
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>| {
+                serde_json::to_string(&hub.tree())
+                    .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
+            })?,
         )?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "mcpCall",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, server: u32, tool: String, args: String| {
+                let args = mcp_args(&ctx, &args)?;
                 ordinary(&ctx, &b, |id| Submitted::McpCall { id, server: server as usize, tool, args })
             })?,
         )?;
@@ -461,6 +495,7 @@ impl Vm {
         host.set(
             "mcpOp",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, server: u32, op: String, args: String| {
+                let args = mcp_args(&ctx, &args)?;
                 ordinary(&ctx, &b, |id| Submitted::McpOp { id, server: server as usize, op, args })
             })?,
         )?;
@@ -494,6 +529,8 @@ impl Vm {
         host.set(
             "nodesInvoke",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, node: String, command: String, params: String| {
+                let params =
+                    convert::parse_to_json(&ctx, &params, "the nodes.invoke params").map_err(|e| e.throw(&ctx))?;
                 ordinary(&ctx, &b, |id| Submitted::NodesInvoke { id, node, command, params })
             })?,
         )?;
@@ -513,28 +550,42 @@ impl Vm {
         let b = Arc::clone(&self.bridge);
         host.set(
             "emit",
-            Function::new(ctx.clone(), move |kind: u32, text: String| {
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, kind: u32, value: Value<'js>| {
+                // text and console: strings, lone surrogates as U+FFFD;
+                // json: the projected value, converted without JSON text.
+                let entry = if kind == 1 {
+                    let value = convert::to_json(&ctx, &value, "the json() value").map_err(|e| e.throw(&ctx))?;
+                    OutputEntry::Json { value }
+                } else {
+                    OutputEntry::Text { text: convert::text_lossy(&ctx, &value)? }
+                };
                 let mut bridge = lock(&b);
-                match kind {
-                    0 => bridge.output.push(OutputEntry::Text { text }),
-                    1 => bridge.output.push(OutputEntry::Json {
-                        value: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
-                    }),
-                    _ => return bridge.emit_console(text),
+                match entry {
+                    OutputEntry::Text { text } if kind == 2 => Ok::<_, rquickjs::Error>(bridge.emit_console(text)),
+                    entry => {
+                        bridge.output.push(entry);
+                        Ok(true)
+                    }
                 }
-                true
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "finish",
-            Function::new(ctx.clone(), move |ok: bool, payload: Value<'js>| {
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, ok: bool, payload: Value<'js>| {
                 let outcome = if ok {
-                    Outcome::Value(
-                        payload.as_string().and_then(|s| s.to_string().ok()).unwrap_or_else(|| "null".into()),
-                    )
+                    // The projected final value; a value that cannot cross
+                    // fails the cell with why, never becomes null.
+                    match convert::to_json(&ctx, &payload, "the returned value") {
+                        Ok(value) => Outcome::Value(value),
+                        Err(e) => Outcome::Error(GuestError::Error {
+                            name: e.js_name().to_owned(),
+                            message: e.to_string(),
+                            stack: String::new(),
+                        }),
+                    }
                 } else {
-                    Outcome::Error(describe_error_object(&payload))
+                    Outcome::Error(describe_error_object(&ctx, &payload))
                 };
                 let mut bridge = lock(&b);
                 if bridge.outcome.is_none() {
@@ -556,6 +607,21 @@ fn store_key<'js>(ctx: &Ctx<'js>, key: Value<'js>) -> rquickjs::Result<String> {
         _ => Err(rquickjs::Exception::throw_type(
             ctx,
             &codemode_store::StoreError::Key(limits.max_key_units).to_string(),
+        )),
+    }
+}
+
+/// MCP arguments from the prelude's JSON text: an object, else a
+/// `TypeError` (never silently `{}`).
+fn mcp_args<'js>(ctx: &Ctx<'js>, text: &str) -> rquickjs::Result<serde_json::Map<String, serde_json::Value>> {
+    match convert::parse_to_json(ctx, text, "the MCP arguments").map_err(|e| e.throw(ctx))? {
+        serde_json::Value::Object(map) => Ok(map),
+        other => Err(rquickjs::Exception::throw_type(
+            ctx,
+            &format!(
+                "MCP arguments must be an object, not {}",
+                codemode_bridge::budget::utf8_prefix(&other.to_string(), 64)
+            ),
         )),
     }
 }
@@ -587,31 +653,45 @@ fn drain_jobs(ctx: &Ctx<'_>) {
     while ctx.execute_pending_job() {}
 }
 
-fn string_field(obj: &Object<'_>, key: &str) -> Option<String> {
-    obj.get::<_, Option<String>>(key).ok().flatten()
+/// A string property, lone surrogates as U+FFFD; `None` when absent or not
+/// a string.
+fn string_field<'js>(ctx: &Ctx<'js>, obj: &Object<'js>, key: &str) -> Option<String> {
+    let value: Value = obj.get(key).ok()?;
+    value.as_string().and_then(|s| convert::string_lossy(ctx, s).ok())
 }
 
-/// Reads the prelude's `{name, message, stack}` / `{thrown}` description.
-fn describe_error_object(payload: &Value<'_>) -> GuestError {
+/// Reads the prelude's `{name, message, stack}` / `{thrown}` / `{bare,
+/// stage}` description.
+fn describe_error_object<'js>(ctx: &Ctx<'js>, payload: &Value<'js>) -> GuestError {
     let Some(obj) = payload.as_object() else {
         return GuestError::Thrown("[unknown error]".into());
     };
-    if let Some(thrown) = string_field(obj, "thrown") {
+    if let Some(thrown) = string_field(ctx, obj, "thrown") {
         return GuestError::Thrown(thrown);
     }
+    if let Some(bare) = string_field(ctx, obj, "bare") {
+        let building_value = string_field(ctx, obj, "stage").is_some_and(|s| s == "value");
+        return GuestError::Bare { value: bare, building_value };
+    }
     GuestError::Error {
-        name: string_field(obj, "name").unwrap_or_else(|| "Error".into()),
-        message: string_field(obj, "message").unwrap_or_default(),
-        stack: string_field(obj, "stack").unwrap_or_default(),
+        name: string_field(ctx, obj, "name").unwrap_or_else(|| "Error".into()),
+        message: string_field(ctx, obj, "message").unwrap_or_default(),
+        stack: string_field(ctx, obj, "stack").unwrap_or_default(),
     }
 }
 
-fn caught_to_guest(err: &CaughtError<'_>, context: &str) -> GuestError {
+fn caught_to_guest<'js>(ctx: &Ctx<'js>, err: &CaughtError<'js>, context: &str) -> GuestError {
     match err {
         CaughtError::Exception(e) => {
-            let message = e.message().unwrap_or_default();
-            let name = e.as_object().get::<_, Option<String>>("name").ok().flatten().unwrap_or_else(|| "Error".into());
-            GuestError::Error { name, message: format!("{message} ({context})"), stack: e.stack().unwrap_or_default() }
+            let obj = e.as_object();
+            let message = string_field(ctx, obj, "message").unwrap_or_default();
+            let name = string_field(ctx, obj, "name").unwrap_or_else(|| "Error".into());
+            let stack = string_field(ctx, obj, "stack").unwrap_or_default();
+            GuestError::Error { name, message: format!("{message} ({context})"), stack }
+        }
+        CaughtError::Value(v) if v.is_null() || v.is_undefined() => {
+            let value = if v.is_null() { "null" } else { "undefined" };
+            GuestError::Bare { value: value.to_owned(), building_value: false }
         }
         CaughtError::Value(v) => GuestError::Thrown(format!("{v:?} ({context})")),
         CaughtError::Error(e) => GuestError::Thrown(format!("{e} ({context})")),

@@ -1,0 +1,378 @@
+//! Guest values crossing into the host, converted QuickJS value →
+//! `serde_json::Value` directly, without JSON text in between (GA-1.4,
+//! GA-4.1, GA-11.2).
+//!
+//! Two rules, and no other way for a value to change:
+//!
+//! - **Lone surrogates become U+FFFD.** A JavaScript string may hold a lone
+//!   UTF-16 surrogate (`'\ud83e'`); Rust strings and JSON text produced by
+//!   the host cannot. Each lone surrogate crosses as U+FFFD (the replacement
+//!   character), in values, keys, `text`, `console`, error messages, tool
+//!   inputs, store and results. Well-formed pairs (emoji) are kept.
+//! - **Nesting is bounded at [`MAX_DEPTH`] (512) levels.** A value nested
+//!   deeper fails the cell (or the call, for a tool input or `json()`) with
+//!   an error naming the bound and the path where it was crossed. 512 is far
+//!   below what the engine's stack allows with the default 4 MiB JS stack
+//!   (≈6,000 frames) and far above what data needs.
+//!
+//! Every failure is a typed [`ConvertError`]: nothing becomes `null`.
+//! Values reach this module already projected by the prelude (plain,
+//! null-prototype copies: no getters, proxies or `toJSON`), so walking them
+//! runs no guest code.
+
+use rquickjs::function::This;
+use rquickjs::{Ctx, Function, Object, Type, Value};
+use serde_json::{Map, Number, Value as Json};
+
+/// The deepest nesting a value may have when it crosses into the host: a
+/// scalar is at depth 0, `[x]` one level deeper than `x`. Mirrored by the
+/// prelude's projection (`MAX_DEPTH` in prelude.js).
+pub(crate) const MAX_DEPTH: usize = 512;
+
+/// Why a guest value could not cross into the host.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ConvertError {
+    /// Nested deeper than [`MAX_DEPTH`].
+    #[error(
+        "{what} is nested more than {MAX_DEPTH} levels deep (at {path}); flatten it (for example into an array of \
+         rows) or pass a smaller part of it"
+    )]
+    TooDeep { what: &'static str, path: String },
+    /// A value JSON has no form for (should not survive projection).
+    #[error("{what} holds a {kind} at {path}, which has no JSON form; convert it to a string or number first")]
+    Unsupported { what: &'static str, kind: &'static str, path: String },
+    /// Two keys that differ only in lone surrogates collide once both are
+    /// U+FFFD: one of the values would be lost.
+    #[error(
+        "{what} has two keys at {path} that differ only in lone surrogates (both become {key:?}); rename one of them"
+    )]
+    KeyCollision { what: &'static str, key: String, path: String },
+    /// The engine failed while reading the value (out of memory, interrupt).
+    #[error("the engine failed while reading {what}: {message}")]
+    Engine { what: &'static str, message: String },
+}
+
+impl ConvertError {
+    /// The JavaScript error class the guest sees.
+    pub(crate) fn js_name(&self) -> &'static str {
+        match self {
+            Self::TooDeep { .. } => "RangeError",
+            Self::Unsupported { .. } | Self::KeyCollision { .. } => "TypeError",
+            Self::Engine { .. } => "InternalError",
+        }
+    }
+
+    /// Throws this error in the guest.
+    pub(crate) fn throw(&self, ctx: &Ctx<'_>) -> rquickjs::Error {
+        let message = self.to_string();
+        match self.js_name() {
+            "RangeError" => rquickjs::Exception::throw_range(ctx, &message),
+            "TypeError" => rquickjs::Exception::throw_type(ctx, &message),
+            _ => rquickjs::Exception::throw_internal(ctx, &message),
+        }
+    }
+}
+
+/// One step of a path, recorded only while an error unwinds.
+enum Step {
+    Index(usize),
+    Key(String),
+}
+
+/// A failure on its way up, collecting the path (innermost step first).
+struct Failure {
+    kind: FailureKind,
+    steps: Vec<Step>,
+}
+
+enum FailureKind {
+    TooDeep,
+    Unsupported(&'static str),
+    KeyCollision(String),
+    Engine(String),
+}
+
+impl Failure {
+    fn new(kind: FailureKind) -> Self {
+        Self { kind, steps: Vec::new() }
+    }
+
+    fn at(mut self, step: Step) -> Self {
+        self.steps.push(step);
+        self
+    }
+
+    fn engine(e: &rquickjs::Error) -> Self {
+        Self::new(FailureKind::Engine(e.to_string()))
+    }
+
+    fn into_error(self, what: &'static str) -> ConvertError {
+        let path = path_text(&self.steps);
+        match self.kind {
+            FailureKind::TooDeep => ConvertError::TooDeep { what, path },
+            FailureKind::Unsupported(kind) => ConvertError::Unsupported { what, kind, path },
+            FailureKind::KeyCollision(key) => ConvertError::KeyCollision { what, key, path },
+            FailureKind::Engine(message) => ConvertError::Engine { what, message },
+        }
+    }
+}
+
+/// `$.a[0].b`, eliding the middle of very deep paths (the bound is 512).
+fn path_text(innermost_first: &[Step]) -> String {
+    const HEAD: usize = 6;
+    const TAIL: usize = 2;
+    let steps: Vec<&Step> = innermost_first.iter().rev().collect();
+    let render = |s: &&Step| match s {
+        Step::Index(i) => format!("[{i}]"),
+        Step::Key(k) if is_identifier(k) => format!(".{k}"),
+        Step::Key(k) => format!("[{}]", Json::String(k.clone())),
+    };
+    let mut out = "$".to_owned();
+    if steps.len() <= HEAD + TAIL + 1 {
+        steps.iter().for_each(|s| out.push_str(&render(s)));
+    } else {
+        steps[..HEAD].iter().for_each(|s| out.push_str(&render(s)));
+        out.push_str(&format!("…({} more levels)…", steps.len() - HEAD - TAIL));
+        steps[steps.len() - TAIL..].iter().for_each(|s| out.push_str(&render(s)));
+    }
+    out
+}
+
+fn is_identifier(k: &str) -> bool {
+    let mut chars = k.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Converts a projected guest value (`what` names it in errors, e.g. "the
+/// returned value"). `undefined` at the top is `null`, as `JSON.stringify`
+/// would make the cell's missing value; inside objects it is skipped and
+/// inside arrays it is `null`, as in JSON.
+pub(crate) fn to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>, what: &'static str) -> Result<Json, ConvertError> {
+    let walker = Walker { well_formed: well_formed_fn(ctx).map_err(|e| Failure::engine(&e).into_error(what))? };
+    walker.walk(value, 0).map_err(|f| f.into_error(what))
+}
+
+/// Parses JSON text inside the engine and converts the result: for text the
+/// guest produced with `JSON.stringify` (it escapes lone surrogates, which
+/// serde_json refuses, and may nest deeper than serde_json's 128 levels).
+pub(crate) fn parse_to_json<'js>(ctx: &Ctx<'js>, text: &str, what: &'static str) -> Result<Json, ConvertError> {
+    let value = ctx.json_parse(text.as_bytes().to_vec()).map_err(|e| {
+        let _ = ctx.catch();
+        Failure::engine(&e).into_error(what)
+    })?;
+    to_json(ctx, &value, what)
+}
+
+/// A guest string as Rust text, lone surrogates as U+FFFD.
+pub(crate) fn string_lossy<'js>(ctx: &Ctx<'js>, s: &rquickjs::String<'js>) -> rquickjs::Result<String> {
+    match s.to_string() {
+        Err(rquickjs::Error::Utf8(_)) => well_formed(&well_formed_fn(ctx)?, s),
+        other => other,
+    }
+}
+
+/// Any guest value as text: strings lossily (see [`string_lossy`]), other
+/// values as `String(value)` would show them.
+pub(crate) fn text_lossy<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> rquickjs::Result<String> {
+    match value.as_string() {
+        Some(s) => string_lossy(ctx, s),
+        None => {
+            let s: rquickjs::Coerced<rquickjs::String> = rquickjs::FromJs::from_js(ctx, value.clone())?;
+            let s = s.0;
+            string_lossy(ctx, &s)
+        }
+    }
+}
+
+/// `String.prototype.toWellFormed`, captured by [`capture`] while the engine
+/// is prepared, before any guest code ran (a guest cannot replace it for
+/// the host).
+fn well_formed_fn<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
+    ctx.userdata::<WellFormed>()
+        .map(|f| f.0.clone())
+        .ok_or_else(|| rquickjs::Error::new_from_js_message("string", "string", "toWellFormed was not captured"))
+}
+
+/// Captures `String.prototype.toWellFormed`; call before guest code runs.
+pub(crate) fn capture(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    let f: Function = ctx.globals().get::<_, Object>("String")?.get::<_, Object>("prototype")?.get("toWellFormed")?;
+    ctx.store_userdata(WellFormed(f))
+        .map(|_| ())
+        .map_err(|_| rquickjs::Error::new_from_js_message("string", "string", "toWellFormed could not be stored"))
+}
+
+struct WellFormed<'js>(Function<'js>);
+
+#[expect(
+    unsafe_code,
+    reason = "rquickjs requires an unsafe impl to store JS values as user data; WellFormed only holds a 'js value"
+)]
+// SAFETY: `WellFormed` has exactly one lifetime, 'js, and `Changed` substitutes it.
+unsafe impl<'js> rquickjs::JsLifetime<'js> for WellFormed<'js> {
+    type Changed<'to> = WellFormed<'to>;
+}
+
+fn well_formed<'js>(f: &Function<'js>, s: &rquickjs::String<'js>) -> rquickjs::Result<String> {
+    let fixed: rquickjs::String = f.call((This(s.clone()),))?;
+    fixed.to_string()
+}
+
+struct Walker<'js> {
+    well_formed: Function<'js>,
+}
+
+impl<'js> Walker<'js> {
+    fn string(&self, s: &rquickjs::String<'js>) -> Result<String, Failure> {
+        match s.to_string() {
+            Err(rquickjs::Error::Utf8(_)) => well_formed(&self.well_formed, s).map_err(|e| Failure::engine(&e)),
+            other => other.map_err(|e| Failure::engine(&e)),
+        }
+    }
+
+    /// `depth`: how many containers enclose `value`.
+    fn walk(&self, value: &Value<'js>, depth: usize) -> Result<Json, Failure> {
+        let unsupported = |kind| Err(Failure::new(FailureKind::Unsupported(kind)));
+        match value.type_of() {
+            Type::Undefined | Type::Null | Type::Uninitialized => Ok(Json::Null),
+            Type::Bool => Ok(Json::Bool(value.as_bool().unwrap_or_default())),
+            Type::Int => Ok(Json::from(value.as_int().unwrap_or_default())),
+            Type::Float => Ok(number(value.as_float().unwrap_or(f64::NAN))),
+            Type::String => match value.as_string() {
+                Some(s) => self.string(s).map(Json::String),
+                None => unsupported("string"),
+            },
+            Type::Array => {
+                if depth >= MAX_DEPTH {
+                    return Err(Failure::new(FailureKind::TooDeep));
+                }
+                let Some(array) = value.as_array() else { return unsupported("array") };
+                let mut out = Vec::with_capacity(array.len());
+                for i in 0..array.len() {
+                    let item: Value = array.get(i).map_err(|e| Failure::engine(&e).at(Step::Index(i)))?;
+                    out.push(self.walk(&item, depth + 1).map_err(|f| f.at(Step::Index(i)))?);
+                }
+                Ok(Json::Array(out))
+            }
+            Type::Object | Type::Exception => {
+                if depth >= MAX_DEPTH {
+                    return Err(Failure::new(FailureKind::TooDeep));
+                }
+                let Some(object) = value.as_object() else { return unsupported("object") };
+                let mut out = Map::new();
+                for prop in object.props::<Value, Value>() {
+                    let (key, item) = prop.map_err(|e| Failure::engine(&e))?;
+                    let key = match key.as_string() {
+                        Some(k) => self.string(k)?,
+                        None => return unsupported("symbol key"),
+                    };
+                    if item.is_undefined() || item.is_function() || item.type_of() == Type::Symbol {
+                        continue; // as JSON.stringify skips them
+                    }
+                    let converted = self.walk(&item, depth + 1).map_err(|f| f.at(Step::Key(key.clone())))?;
+                    if out.contains_key(&key) {
+                        return Err(Failure::new(FailureKind::KeyCollision(key)));
+                    }
+                    out.insert(key, converted);
+                }
+                Ok(Json::Object(out))
+            }
+            Type::BigInt => unsupported("BigInt"),
+            Type::Symbol => unsupported("symbol"),
+            Type::Function | Type::Constructor => unsupported("function"),
+            Type::Promise => unsupported("Promise"),
+            Type::Proxy => unsupported("Proxy"),
+            Type::Module => unsupported("module"),
+            Type::Unknown => unsupported("value of unknown type"),
+        }
+    }
+}
+
+/// A JavaScript number as JSON, as `JSON.stringify` writes it: integral
+/// values below 1e21 are integers (`-0` is `0`), non-finite ones `null`.
+fn number(f: f64) -> Json {
+    if !f.is_finite() {
+        return Json::Null;
+    }
+    if f.fract() == 0.0 && f.abs() < 1e21 {
+        // `as` saturates; the range checks make both conversions exact.
+        if f >= -9.223_372_036_854_775_808e18 && f < 9.223_372_036_854_775_808e18 {
+            return Json::from(f as i64);
+        }
+        if f >= 0.0 && f < 1.844_674_407_370_955_2e19 {
+            return Json::from(f as u64);
+        }
+    }
+    Number::from_f64(f).map_or(Json::Null, Json::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with<R>(f: impl FnOnce(&Ctx<'_>) -> R) -> R {
+        let rt = rquickjs::Runtime::new().expect("runtime");
+        let ctx = rquickjs::Context::full(&rt).expect("context");
+        ctx.with(|ctx| f(&ctx))
+    }
+
+    fn convert(source: &str) -> Result<Json, ConvertError> {
+        with(|ctx| {
+            capture(ctx).expect("capture");
+            let v: Value = ctx.eval(source).expect("eval");
+            to_json(ctx, &v, "the value")
+        })
+    }
+
+    #[test]
+    fn lone_surrogates_become_u_fffd_and_pairs_are_kept() {
+        let v = convert("({'\\ud83e': ['a \\udd9e b', '\\ud83e\\udd9e']})").unwrap();
+        assert_eq!(v, serde_json::json!({"\u{fffd}": ["a \u{fffd} b", "\u{1f99e}"]}));
+    }
+
+    #[test]
+    fn nesting_exactly_at_the_bound_crosses_and_one_more_fails_with_the_path() {
+        let deep = |n: usize| format!("(() => {{ let v = 1; for (let i = 0; i < {n}; i++) v = [v]; return v; }})()");
+        let mut v = convert(&deep(MAX_DEPTH)).unwrap();
+        let mut levels = 0;
+        while let Json::Array(mut a) = v {
+            levels += 1;
+            v = a.pop().unwrap_or_default();
+        }
+        assert_eq!(levels, MAX_DEPTH);
+        let err = convert(&deep(MAX_DEPTH + 1)).unwrap_err();
+        assert!(matches!(err, ConvertError::TooDeep { .. }), "{err}");
+        assert!(
+            err.to_string().contains("more than 512 levels deep (at $[0][0][0][0][0][0]…(504 more levels)…[0][0])"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn numbers_cross_as_json_stringify_writes_them() {
+        let v = convert("[1, -0, 1.5, 2**53, 1e21, NaN, -Infinity, 2**64]").unwrap();
+        assert_eq!(v.to_string(), "[1,0,1.5,9007199254740992,1e+21,null,null,1.8446744073709552e+19]");
+    }
+
+    #[test]
+    fn colliding_keys_and_bigints_are_errors_not_losses() {
+        let err = convert("({a: {'\\ud83e': 1, '\\ud83f': 2}})").unwrap_err();
+        assert!(matches!(err, ConvertError::KeyCollision { ref path, .. } if path == "$.a"), "{err}");
+        let err = convert("({n: [1n]})").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the value holds a BigInt at $.n[0], which has no JSON form; convert it to a string or number first"
+        );
+    }
+
+    #[test]
+    fn text_with_escaped_surrogates_parses_deeper_than_serde_json_allows() {
+        let text = format!("{}\"\\ud83e\"{}", "[".repeat(300), "]".repeat(300));
+        let v = with(|ctx| {
+            capture(ctx).expect("capture");
+            parse_to_json(ctx, &text, "the input")
+        })
+        .unwrap();
+        assert!(v.to_string().contains('\u{fffd}'));
+    }
+}
