@@ -7,12 +7,19 @@ cd "$(dirname "$0")/.."
 if ! python3 -c "import mcp" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check "mcp>=1.20"
 fi
-# A third-party MCP server for the MCP namespace tests.
-# and TypeScript, to type-check the generated MCP declarations.
-everything=tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+# Third-party MCP servers for the MCP namespace tests (tests/tests/mcp.rs,
+# tests/tests/mcp_third_party.rs), and TypeScript, to type-check the
+# generated MCP declarations. Versions are pinned.
+mcp_npm=tests/.npm/node_modules/@modelcontextprotocol
 tsc=tests/.npm/node_modules/typescript/bin/tsc
-if [ ! -f "$everything" ] || [ ! -f "$tsc" ]; then
+if [ ! -f "$mcp_npm/server-everything/dist/index.js" ] || [ ! -f "$mcp_npm/server-filesystem/dist/index.js" ] \
+  || [ ! -f "$mcp_npm/server-memory/dist/index.js" ] || [ ! -f "$tsc" ]; then
   npm install --prefix tests/.npm --no-audit --no-fund --silent \
-    @modelcontextprotocol/server-everything@2026.8.31 typescript@5
+    @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31 \
+    @modelcontextprotocol/server-memory@2026.8.31 typescript@5
+fi
+# The time server, from PyPI, run as `python3 -m mcp_server_time`.
+if ! python3 -c "import mcp_server_time" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check "mcp-server-time==2026.10.19"
 fi
 cargo test --workspace "$@"

@@ -434,6 +434,20 @@ fn call_error(name: &str, tool: &str, error: &str) -> String {
     format!("MCP server `{name}` failed the call to `{tool}`: {error}")
 }
 
+/// The text of an `isError` result that refuses a call for want of MCP
+/// task augmentation.
+fn task_required(result: &Value) -> Option<String> {
+    if result.get("isError").and_then(Value::as_bool) != Some(true) {
+        return None;
+    }
+    let blocks = result.get("content").and_then(Value::as_array)?;
+    blocks
+        .iter()
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .find(|t| t.contains("task augmentation"))
+        .map(str::to_owned)
+}
+
 /// A handle to one server's actor.
 #[derive(Clone, Debug)]
 pub(crate) struct ServerHandle {
@@ -509,7 +523,16 @@ impl ServerHandle {
         check_size(name, &format!("`{tool}`"), &params, self.max_request_bytes).map_err(|e| e.to_string())?;
         let peer = self.peer(name).await?;
         match tokio::time::timeout(timeout, peer.call_tool(params)).await {
-            Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| e.to_string()),
+            Ok(Ok(result)) => {
+                let value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+                // The TypeScript SDK reports "requires task augmentation"
+                // in-band; the tool never ran, so it is not the tool's
+                // outcome but codemode's limit: a call error.
+                match task_required(&value) {
+                    Some(text) => Err(call_error(name, &tool, &text)),
+                    None => Ok(value),
+                }
+            }
             Ok(Err(e)) => Err(call_error(name, &tool, &e.to_string())),
             Err(_) => Err(format!("MCP server `{name}` did not answer `{tool}` within {} ms", timeout.as_millis())),
         }
