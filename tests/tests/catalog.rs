@@ -51,7 +51,7 @@ async fn describe_gives_the_full_schemas_ga_8_2() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn catalog_all_lists_native_handles_in_registration_order_ga_8_8() {
+async fn catalog_all_lists_native_handles_sorted_by_callable_name_ga_8_8() {
     let rt = runtime().await;
     let r = exec(
         &rt,
@@ -60,7 +60,7 @@ async fn catalog_all_lists_native_handles_in_registration_order_ga_8_8() {
     .await;
     assert_eq!(
         value(&r),
-        &json!([true, true, ["noop", "echo_tool", "sleep_ms", "fail_tool", "panic_tool", "contract_tool"]])
+        &json!([true, true, ["contract_tool", "echo_tool", "fail_tool", "noop", "panic_tool", "sleep_ms"]])
     );
 }
 

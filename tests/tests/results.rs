@@ -103,11 +103,15 @@ async fn restart_safe_cells_have_no_results_and_say_so_in_the_marker() {
     let reply = rt.session("s").reply("r");
     let r = reply.exec(Exec::code("return Array.from({length: 500}, (_, i) => i)").restart_safe(true)).await.unwrap();
     assert!(value(&r)["guidance"].as_str().unwrap().contains("restart-safe"));
+    // Saving is an effect a replay would repeat: it fails the cell, caught
+    // or not (see replay_safe.rs).
     let r = reply
         .exec(Exec::code("try { await results.save(1) } catch (e) { return e.message }").restart_safe(true))
         .await
         .unwrap();
-    assert!(value(&r).as_str().unwrap().contains("restart-safe"));
+    let (code, message) = failure(&r);
+    assert_eq!(code, codemode_runtime::ErrorCode::InvalidInput);
+    assert!(message.contains("restartSafe"), "{message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

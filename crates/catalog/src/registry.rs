@@ -73,6 +73,8 @@ pub struct ToolEntry {
     pub input: Validator,
     /// The trusted output schema, compiled (only `openclaw` tools).
     pub output: Option<Validator>,
+    /// [`Tool::replay_safe`], asked once: a `restartSafe` cell may call it.
+    pub replay_safe: bool,
 }
 
 impl std::fmt::Debug for ToolEntry {
@@ -174,7 +176,8 @@ impl Registry {
             input: if trusted { input_hint(&input_schema) } else { "unknown".to_owned() },
             output: output.as_ref().and_then(|o| output_hint(o.schema())),
         };
-        Ok(ToolEntry { tool, id, metadata, input, output })
+        let replay_safe = tool.replay_safe();
+        Ok(ToolEntry { tool, id, metadata, input, output, replay_safe })
     }
 
     /// The entries, in registration order.

@@ -86,6 +86,15 @@ pub trait Tool: Send + Sync + 'static {
         ToolSource::Openclaw
     }
 
+    /// Whether calling the tool again with the same input is harmless (it
+    /// reads, or its effect is idempotent), so a `restartSafe` cell that
+    /// is replayed after a host restart may repeat the call. A restart-safe
+    /// cell that calls a tool answering `false` fails with `invalid_input`.
+    /// Defaults to `false`: a tool must opt in, never be assumed safe.
+    fn replay_safe(&self) -> bool {
+        false
+    }
+
     /// Runs the tool with its validated input.
     fn call(&self, input: serde_json::Value) -> ToolFuture<'_>;
 }

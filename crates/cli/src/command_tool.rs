@@ -280,6 +280,10 @@ impl Tool for CommandTool {
         self.config.output_schema.clone()
     }
 
+    fn replay_safe(&self) -> bool {
+        self.config.replay_safe
+    }
+
     fn call(&self, input: Value) -> ToolFuture<'_> {
         Box::pin(run(self.config.clone(), input))
     }

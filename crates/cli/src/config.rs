@@ -284,6 +284,11 @@ pub(crate) struct CommandToolConfig {
     pub timeout_ms: u64,
     #[serde(default = "default_tool_output")]
     pub max_output_bytes: usize,
+    /// Running the command twice with the same input is harmless (it only
+    /// reads, or is idempotent), so `restartSafe` cells may call it.
+    /// Off unless declared: a command is assumed to have effects.
+    #[serde(default)]
+    pub replay_safe: bool,
 }
 
 fn object_schema() -> Value {

@@ -72,6 +72,7 @@ fn parse_program(spec: &str) -> Result<(String, CommandToolConfig)> {
         // The gateway bounds each invoke; this only stops a runaway child.
         timeout_ms: 600_000,
         max_output_bytes: MAX_FRAME_BYTES / 2,
+        replay_safe: false,
     };
     Ok((name.trim().to_owned(), config))
 }

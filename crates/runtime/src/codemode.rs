@@ -48,8 +48,12 @@ impl Exec {
         self
     }
 
-    /// Marks the cell restart-safe: session-bound helpers (store, results)
-    /// refuse it, so replaying it after a host restart has no hidden effects.
+    /// Marks the cell restart-safe, so replaying it after a host restart has
+    /// no hidden effects: it may only call tools whose
+    /// [`Tool::replay_safe`](codemode_catalog::Tool::replay_safe) is true.
+    /// Calling any other tool (MCP tools and node commands included) or
+    /// `results.save` fails the cell with `invalid_input`, even if the guest
+    /// catches the rejection; `store`/`load` are unavailable in it.
     #[must_use]
     pub fn restart_safe(mut self, restart_safe: bool) -> Self {
         self.restart_safe = restart_safe;

@@ -486,7 +486,13 @@ impl ExecutorState {
         } else if let Some(end) = self.ended.get(run_id) {
             format!("code mode run is unavailable: {}. Start a new exec.", end.describe())
         } else {
-            "code mode run is unavailable or expired. Start a new exec.".to_owned()
+            // Not live and not among the recently ended: this process never
+            // started it (or ended it long ago). One-shot clients that start
+            // a fresh server per call hit this on every `wait`.
+            "code mode run is unavailable or expired: runs live in the process that started them; a run started \
+             by another server process (a client that starts one per call), or before a restart, cannot be \
+             resumed here. Start a new exec, and keep one server connection for exec and its waits."
+                .to_owned()
         };
         refuse(reply, message);
         None

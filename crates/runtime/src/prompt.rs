@@ -37,6 +37,15 @@ const CODE_DESCRIPTION: &str = "JavaScript run as the body of an async function:
 TypeScript types. Use await freely and `return` the final value; a trailing expression yields `null`. Node.js \
 modules, `require`, or `import` are not available: call the enabled tool globals.";
 
+/// `command` is accepted in place of `code` (the reference's runtime alias),
+/// for clients that name the source that way.
+const COMMAND_DESCRIPTION: &str = "Alias of `code` (JavaScript, never a shell command); give `code` instead. When \
+both are given they must be equal.";
+
+const RESTART_SAFE_DESCRIPTION: &str = "Mark the cell safe to replay after a host restart. It may only call tools \
+that declare themselves replay-safe: calling any other tool (MCP and node commands included) or results.save fails \
+the cell with invalid_input; store/load are unavailable in it.";
+
 /// The hint line for paired nodes; present only when the runtime has them.
 pub(crate) const NODES_HINT: &str =
     "- nodes: paired Gateway nodes; nodes.list(), (await nodes.get(id)).invoke(command, params)\n";
@@ -58,7 +67,9 @@ Return the final value.\n\
 final value they get {output} bytes of JSON per cell.\n\
 - `setTimeout` and `clearTimeout` work; TextEncoder/TextDecoder convert bytes.\n\
 - Each call has a {timeout} ms wall-clock budget per `exec`/`wait`. If tools outlast it, or the cell calls \
-`await yield_control(reason)`, the result is `waiting` with a runId: call wait with that runId to go on.\n"
+`await yield_control(reason)`, the result is `waiting` with a runId: call wait with that runId to go on.\n\
+- In a `restartSafe` cell only replay-safe tools may be called: calling any other tool, or results.save, fails \
+the cell (`invalid_input`).\n"
     );
     if nodes {
         text.push_str(NODES_HINT);
@@ -83,7 +94,8 @@ pub(crate) fn descriptions(limits: &Limits, tools: &Registry, nodes: bool) -> Ex
                 "properties": {
                     "title": {"type": "string", "maxLength": 120, "description": "A short title for this cell."},
                     "code": {"type": "string", "description": CODE_DESCRIPTION},
-                    "restartSafe": {"type": "boolean", "description": "Mark the cell safe to replay after a host restart; session-bound helpers are unavailable in it."}
+                    "command": {"type": "string", "description": COMMAND_DESCRIPTION},
+                    "restartSafe": {"type": "boolean", "description": RESTART_SAFE_DESCRIPTION}
                 },
                 "required": ["code"],
                 "additionalProperties": false
@@ -165,7 +177,8 @@ mod tests {
             assert!(code.contains(needle), "missing {needle:?}");
         }
         assert_eq!(d.exec.input_schema["required"], json!(["code"]));
-        assert!(d.exec.input_schema["properties"].get("command").is_none());
+        assert_eq!(d.exec.input_schema["properties"]["command"]["type"], json!("string"), "`command` aliases `code`");
+        assert!(text.contains("`restartSafe` cell only replay-safe tools"));
     }
 }
 

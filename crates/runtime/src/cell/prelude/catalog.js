@@ -58,6 +58,22 @@
     handleMetadata.set(h, data);
     return h;
   }
+  // catalog.all() lists tools by callable name, as the reference does, so
+  // the order does not depend on how the host registered them. Plain loops
+  // and comparisons: guest code may have replaced Array.prototype methods
+  // by the time it first asks.
+  function sortedByName() {
+    const order = [];
+    for (let i = 0; i < toolNames.length; i++) {
+      let at = order.length;
+      while (at > 0 && toolNames[order[at - 1]] > toolNames[i]) {
+        order[at] = order[at - 1];
+        at--;
+      }
+      order[at] = i;
+    }
+    return order;
+  }
   let allHandles;
   const catalog = freeze({
     search(query, options) {
@@ -71,7 +87,12 @@
       );
     },
     all() {
-      if (allHandles === undefined) allHandles = freeze(toolNames.map((_, i) => handle(i)));
+      if (allHandles === undefined) {
+        const order = sortedByName();
+        const list = [];
+        for (let i = 0; i < order.length; i++) list[i] = handle(order[i]);
+        allHandles = freeze(list);
+      }
       return allHandles;
     },
   });
