@@ -321,6 +321,38 @@ async fn run(cli: Cli) -> Result<()> {
             None => println!("# no codemode.toml found; effective configuration (defaults):"),
         }
         print!("{}", config.to_toml());
+        // Valid is not working: start each MCP server once, as a runtime
+        // would, and say which cannot be reached and why.
+        let mut failed = 0;
+        for server in &config.mcp_servers {
+            let mut mcp = match &server.url {
+                Some(url) => codemode_runtime::McpServerConfig::http(&server.name, url),
+                None => codemode_runtime::McpServerConfig::stdio(
+                    &server.name,
+                    &server.command[0],
+                    server.command[1..].to_vec(),
+                ),
+            };
+            for (k, v) in &server.env {
+                mcp = mcp.env(k, v);
+            }
+            match codemode_catalog::mcp::probe(&mcp).await {
+                Ok(found) => println!(
+                    "# mcp server `{}`: connected to {} ({} tools, {} ms)",
+                    server.name,
+                    found.server_info,
+                    found.tool_count,
+                    found.elapsed.as_millis()
+                ),
+                Err(e) => {
+                    failed += 1;
+                    println!("# mcp server `{}`: cannot connect: {e}", server.name);
+                }
+            }
+        }
+        if failed > 0 {
+            anyhow::bail!("{failed} of {} MCP servers cannot be connected", config.mcp_servers.len());
+        }
         return Ok(());
     }
     if let Command::Node { gateway, name, id, root, code, token, credentials, commands } = cli.command {
