@@ -136,8 +136,8 @@ pub(crate) fn with_mcp(mut d: ExecToolDescriptions, tree: &McpTree) -> ExecToolD
         })
         .collect();
     d.exec.description.push_str(&format!(
-        "\nMCP tools use the `MCP` namespace or callable `catalog.search` handles; they are not in the index \
-above. Servers: {}. List a server's tools and types with `await MCP.<server>.$api()`, then call \
+        "\nMCP tools use the `MCP` namespace or callable `catalog.search` handles; they are not in the tool \
+index. Servers: {}. List a server's tools and types with `await MCP.<server>.$api()`, then call \
 `await MCP.<server>.<tool>({{...}})` with one object argument (the server's own tool names work too).\n",
         servers.join(", ")
     ));
