@@ -120,6 +120,9 @@ impl Actor for Connection {
                 if let Some(reply) = state.waiting.remove(&call_id) {
                     let answer = match error {
                         Some(message) => Err(message),
+                        // `"value": null` deserializes as `None` (serde's
+                        // `Option`), so no value is the command's `null`
+                        // result, not a lost one.
                         None => Ok(value.unwrap_or(Value::Null)),
                     };
                     let _ = reply.send(answer);

@@ -295,11 +295,13 @@ fn number(f: f64) -> Json {
         return Json::Null;
     }
     if f.fract() == 0.0 && f.abs() < 1e21 {
-        // `as` saturates; the range checks make both conversions exact.
-        if f >= -9.223_372_036_854_775_808e18 && f < 9.223_372_036_854_775_808e18 {
+        // 2^63 and 2^64 are exact as f64: the ranges make both casts exact.
+        const I64_END: f64 = 9_223_372_036_854_775_808.0;
+        const U64_END: f64 = 18_446_744_073_709_551_616.0;
+        if (-I64_END..I64_END).contains(&f) {
             return Json::from(f as i64);
         }
-        if f >= 0.0 && f < 1.844_674_407_370_955_2e19 {
+        if (0.0..U64_END).contains(&f) {
             return Json::from(f as u64);
         }
     }

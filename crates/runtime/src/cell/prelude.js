@@ -185,7 +185,7 @@
   }
   // json(): the host converts the projection itself (no JSON text between).
   function emitJson(value) {
-    hostEmit(1, projectOutput(value, "the json() value"));
+    hostEmit(1, projectOutput(value));
   }
 
   // `stage` "value": thrown while the final value was being copied.
