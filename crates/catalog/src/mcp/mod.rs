@@ -283,10 +283,11 @@ impl McpHub {
         self.servers.is_empty()
     }
 
-    /// Waits until every server is connected, or `timeout` passes, or a
-    /// server's latest connection attempt failed (a missing program, a
-    /// server that exited at once: waiting longer would not help, and
-    /// [`status`](Self::status) says why); returns whether all are up.
+    /// Waits until every server is connected, or `timeout` passes, or each
+    /// one that is not has failed its latest attempt to start (a stdio
+    /// server whose program is missing or exited at once: waiting longer
+    /// would not help, and [`status`](Self::status) says why); returns
+    /// whether all are up.
     pub async fn ready(&self, timeout: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {

@@ -384,7 +384,10 @@ impl Actor for McpServerActor {
             }
             McpMsg::Failed(_) | McpMsg::Died(_) => {
                 let (reason, attempt_failed) = match msg {
-                    McpMsg::Failed(e) => (e.to_string(), true),
+                    // A stdio server that failed to start will fail the same
+                    // way again; an HTTP endpoint may just not be up yet,
+                    // so readiness keeps waiting for it.
+                    McpMsg::Failed(e) => (e.to_string(), matches!(state.config.transport, McpTransport::Stdio { .. })),
                     McpMsg::Died(reason) => (reason, false),
                     _ => return Ok(()),
                 };
