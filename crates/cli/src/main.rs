@@ -45,7 +45,10 @@ enum Command {
         /// Print the first result only, even if the cell parks.
         #[arg(long)]
         no_wait: bool,
-        /// One compact JSON result per line instead of human-readable text.
+        /// Print each result as the model reads it instead of human-readable
+        /// text: one compact JSON line, wrapped in an untrusted-content
+        /// envelope (several lines) when the cell observed MCP or other
+        /// network-derived content.
         #[arg(long)]
         json: bool,
         /// A title for the cell.

@@ -7,9 +7,13 @@ use std::time::{Duration, Instant};
 
 use codemode_runtime::{CellResult, Output, OutputEntry};
 
+/// Prints `result`: with `json`, the model-facing text — compact JSON, or
+/// that JSON wrapped in the untrusted-content envelope when the cell
+/// observed network-derived content (GA-9.3), since a model reads it;
+/// otherwise a human-readable summary.
 pub(crate) fn print_result(result: &CellResult, json: bool) {
     if json {
-        println!("{}", result.to_model_json());
+        println!("{}", result.to_model_text());
         return;
     }
     print_output(result.output());

@@ -474,8 +474,12 @@ fn configured_mcp_servers_are_reachable_from_exec() {
         &[],
         "return (await MCP.everything.getSum({a: 20, b: 22})).content[0].text",
     );
-    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(line["value"].as_str().unwrap_or_default().contains("42"), "{line}");
+    // An MCP result is network-derived: the model text is wrapped (GA-9.3).
+    let text = String::from_utf8_lossy(&out.stdout);
+    let body = text.split("\n---\n").nth(1).and_then(|b| b.split("\n<<<END_EXTERNAL_UNTRUSTED_CONTENT").next());
+    let line: Value = serde_json::from_str(body.unwrap_or_default()).unwrap_or_default();
+    assert!(text.starts_with("SECURITY NOTICE"), "{text}");
+    assert!(line["value"].as_str().unwrap_or_default().contains("42"), "{text}");
 }
 
 #[test]

@@ -43,8 +43,12 @@ async def main(binary, store, expected_path, metrics_port=None):
                 "code": "await store('k', {n: 1}); const r = await yield_control('pause'); return r.reason",
             }))
             assert first["status"] == "waiting", first
-            done = parse(await session.call_tool("wait", {"runId": first["runId"]}))
+            waited = await session.call_tool("wait", {"runId": first["runId"]})
+            done = parse(waited)
             assert done["status"] == "completed" and done["value"] == "pause", done
+            # The same result as structured content, described by outputSchema.
+            assert waited.structured_content == done, waited
+            assert tools["wait"].output_schema is not None
 
             loaded = parse(await session.call_tool("exec", {"code": "return await load('k')"}))
             assert loaded["value"] == {"n": 1}, loaded
