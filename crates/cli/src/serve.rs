@@ -366,18 +366,18 @@ impl CodeModeServer {
     async fn call(&self, reply: &Reply, name: &str, args: &Map<String, Value>) -> CellResult {
         let refused = |e: ArgumentError| CellResult::input_error(ErrorCode::InvalidInput, e.to_string());
         let unavailable = |e: CodeModeError| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string());
-        let Some(schema) = self.input_schema(name) else {
-            return refused(ArgumentError::UnknownTool(name.to_owned()));
-        };
-        match name {
-            "exec" => match check_known("exec", schema, &[], args).and_then(|()| exec_request(args)) {
+        match (name, self.input_schema(name)) {
+            ("exec", Some(schema)) => match check_known("exec", schema, &[], args).and_then(|()| exec_request(args)) {
                 Ok(exec) => reply.exec(exec).await.unwrap_or_else(unavailable),
                 Err(e) => refused(e),
             },
-            _ => match check_known("wait", schema, WAIT_ALIASES, args).and_then(|()| wait_run_id(args)) {
-                Ok(run_id) => reply.wait(run_id).await.unwrap_or_else(unavailable),
-                Err(e) => refused(e),
-            },
+            ("wait", Some(schema)) => {
+                match check_known("wait", schema, WAIT_ALIASES, args).and_then(|()| wait_run_id(args)) {
+                    Ok(run_id) => reply.wait(run_id).await.unwrap_or_else(unavailable),
+                    Err(e) => refused(e),
+                }
+            }
+            _ => refused(ArgumentError::UnknownTool(name.to_owned())),
         }
     }
 }
@@ -594,6 +594,45 @@ pub(crate) async fn stdio(rt: CodeMode, session: Option<String>, config: &ServeS
 mod tests {
     use super::*;
     use crate::config::ServeToken;
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn command_aliases_code_and_both_must_agree() {
+        assert_eq!(exec_request(&args(json!({"command": "return 1"}))).unwrap(), Exec::code("return 1"));
+        assert_eq!(exec_request(&args(json!({"code": " ", "command": "return 1"}))).unwrap(), Exec::code("return 1"));
+        assert!(matches!(exec_request(&args(json!({"code": "a", "command": "b"}))), Err(ArgumentError::CodeMismatch)));
+        assert!(matches!(exec_request(&args(json!({"code": 1}))), Err(ArgumentError::NoCode)));
+        assert!(matches!(exec_request(&args(json!({"code": "a", "title": 3}))), Err(ArgumentError::Title)));
+    }
+
+    #[test]
+    fn arguments_outside_the_schema_are_refused_by_name() {
+        let schema = args(json!({"properties": {"code": {}, "title": {}}}));
+        assert!(check_known("exec", &schema, &[], &args(json!({"code": "x", "title": "t"}))).is_ok());
+        let e = check_known("exec", &schema, &[], &args(json!({"code": "x", "cod": 1}))).unwrap_err();
+        assert_eq!(e.to_string(), "exec does not take `cod`; its arguments are `code`, `title`.");
+        assert!(check_known("wait", &schema, &["run_id"], &args(json!({"run_id": "r"}))).is_ok());
+    }
+
+    #[test]
+    fn an_untrusted_result_is_plain_and_marked_in_structured_content_and_wrapped_in_text() {
+        let result = CellResult::Completed {
+            value: json!("from the network"),
+            output: codemode_runtime::Output::default(),
+            warnings: vec![],
+            telemetry: codemode_runtime::Telemetry::default(),
+            untrusted: Some("abc".into()),
+        };
+        let answer = tool_result(&result).unwrap();
+        let structured = answer.structured_content.unwrap();
+        assert_eq!((&structured["value"], &structured["untrusted"]), (&json!("from the network"), &json!(true)));
+        assert_eq!(answer.is_error, Some(false));
+        let text = format!("{:?}", answer.content[0]);
+        assert!(text.contains("SECURITY NOTICE"), "{text}");
+    }
 
     #[test]
     fn session_keys_are_bounded_and_cannot_cross_a_principal() {
