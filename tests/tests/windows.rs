@@ -90,7 +90,9 @@ async fn wait_refuses_unknown_blank_and_foreign_runs_clearly() {
     let r = mine.wait("nope").await.unwrap();
     let (code, message) = failure(&r);
     assert_eq!(code, ErrorCode::InvalidInput);
-    assert!(message.starts_with("code mode run is unavailable or expired: runs live in the process that started them;"));
+    assert!(
+        message.starts_with("code mode run is unavailable or expired: runs live in the process that started them;")
+    );
     assert_eq!(failure(&mine.wait(" ").await.unwrap()).1, "runId must be a non-empty string.");
     let parked = mine.exec(Exec::code("await yield_control(); return 1")).await.unwrap();
     let run_id = parked.run_id().unwrap();

@@ -2,15 +2,26 @@
 
 Usage: mcp_http_identity.py URL CODE [TOKEN|-] [SESSION_KEY|-]
 Prints the exec result (the model-facing JSON) on one line. A CODE of
-`wait:RUN_ID` calls wait on that run instead. The MCP session is closed
-(DELETE) when the script ends.
+`wait:RUN_ID` calls wait on that run instead; `relay:CODE` runs CODE on one
+connection, closes it (DELETE), and waits on the run from a second
+connection at once. The MCP session is closed (DELETE) when the script ends.
 """
 import asyncio
+import json
 import json
 import sys
 
 from mcp import ClientSession
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+
+async def call(url, headers, name, arguments):
+    async with create_mcp_http_client(headers=headers) as http:
+        async with streamable_http_client(url, http_client=http) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                result = await session.call_tool(name, arguments)
+                return result.content[0].text
 
 
 async def main(url, code, token, key):
@@ -19,15 +30,13 @@ async def main(url, code, token, key):
         headers["Authorization"] = f"Bearer {token}"
     if key != "-":
         headers["codemode-session"] = key
-    async with create_mcp_http_client(headers=headers) as http:
-        async with streamable_http_client(url, http_client=http) as streams:
-            async with ClientSession(streams[0], streams[1]) as session:
-                await session.initialize()
-                if code.startswith("wait:"):
-                    result = await session.call_tool("wait", {"runId": code[5:]})
-                else:
-                    result = await session.call_tool("exec", {"code": code})
-                print(result.content[0].text)
+    if code.startswith("relay:"):
+        parked = json.loads(await call(url, headers, "exec", {"code": code[6:]}))
+        print(await call(url, headers, "wait", {"runId": parked["runId"]}))
+    elif code.startswith("wait:"):
+        print(await call(url, headers, "wait", {"runId": code[5:]}))
+    else:
+        print(await call(url, headers, "exec", {"code": code}))
 
 
 if __name__ == "__main__":

@@ -136,9 +136,7 @@ fn a_closed_connection_s_parked_cells_are_disposed_after_the_grace_ga_1_5() {
     let _server = start(&dir, port);
     // Within the grace, another connection of the same principal and key
     // may still wait on the run.
-    let first = exec(port, "await yield_control(); return 'kept'", ALICE, "k");
-    let run_id = first["runId"].as_str().unwrap().to_owned();
-    let resumed = exec(port, &format!("wait:{run_id}"), ALICE, "k");
+    let resumed = exec(port, "relay:await yield_control(); return 'kept'", ALICE, "k");
     assert_eq!(resumed["value"], "kept", "{resumed}");
     // Past the grace, a closed connection's parked run is gone.
     let second = exec(port, "await yield_control(); return 'lost'", ALICE, "k");

@@ -216,7 +216,8 @@ mod mcp_tests {
     fn configured_mcp_servers_are_described_with_counts_and_discovery_but_no_server_text_ga_9() {
         let plain = descriptions(&Limits::default(), &Registry::default(), false);
         assert_eq!(with_mcp(plain.clone(), &McpTree::default()), plain, "no MCP line without servers");
-        let tree = McpTree { servers: vec![server("time", true, 2), server("memory", true, 1), server("broken", false, 0)] };
+        let tree =
+            McpTree { servers: vec![server("time", true, 2), server("memory", true, 1), server("broken", false, 0)] };
         let text = with_mcp(plain, &tree).exec.description;
         for needle in [
             "MCP tools use the `MCP` namespace or callable `catalog.search` handles",
