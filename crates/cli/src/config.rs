@@ -163,6 +163,33 @@ pub(crate) struct McpServerEntry {
     /// How long one call may take, in milliseconds.
     #[serde(default = "default_tool_timeout")]
     pub call_timeout_ms: u64,
+    /// Whether every tool of the server may run in a `restartSafe` cell;
+    /// unset: each tool's `readOnlyHint`/`idempotentHint` annotations say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_safe: Option<bool>,
+    /// Raw tool names that are replay-safe whatever `replay_safe` says.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replay_safe_tools: Vec<String>,
+}
+
+impl McpServerEntry {
+    /// The runtime's configuration of this server.
+    pub(crate) fn to_config(&self) -> codemode_runtime::McpServerConfig {
+        let mut config = match &self.url {
+            Some(url) => codemode_runtime::McpServerConfig::http(&self.name, url),
+            None => codemode_runtime::McpServerConfig::stdio(&self.name, &self.command[0], self.command[1..].to_vec()),
+        };
+        for (k, v) in &self.env {
+            config = config.env(k, v);
+        }
+        if let Some(all) = self.replay_safe {
+            config = config.replay_safe(all);
+        }
+        for tool in &self.replay_safe_tools {
+            config = config.replay_safe_tool(tool);
+        }
+        config.call_timeout(Duration::from_millis(self.call_timeout_ms))
+    }
 }
 
 /// `[limits]`: every cell limit, in config units.

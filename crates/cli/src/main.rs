@@ -289,16 +289,7 @@ pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Re
         builder = builder.tool_arc(Arc::new(CommandTool::new(tool.clone())));
     }
     for server in &config.mcp_servers {
-        let mut config = match &server.url {
-            Some(url) => codemode_runtime::McpServerConfig::http(&server.name, url),
-            None => {
-                codemode_runtime::McpServerConfig::stdio(&server.name, &server.command[0], server.command[1..].to_vec())
-            }
-        };
-        for (k, v) in &server.env {
-            config = config.env(k, v);
-        }
-        builder = builder.mcp_server(config.call_timeout(std::time::Duration::from_millis(server.call_timeout_ms)));
+        builder = builder.mcp_server(server.to_config());
     }
     if let Some(nodes) = &config.nodes {
         let on_code = Arc::new(|code: &str| {
@@ -328,18 +319,7 @@ async fn run(cli: Cli) -> Result<()> {
         // would, and say which cannot be reached and why.
         let mut failed = 0;
         for server in &config.mcp_servers {
-            let mut mcp = match &server.url {
-                Some(url) => codemode_runtime::McpServerConfig::http(&server.name, url),
-                None => codemode_runtime::McpServerConfig::stdio(
-                    &server.name,
-                    &server.command[0],
-                    server.command[1..].to_vec(),
-                ),
-            };
-            for (k, v) in &server.env {
-                mcp = mcp.env(k, v);
-            }
-            match codemode_catalog::mcp::probe(&mcp).await {
+            match codemode_catalog::mcp::probe(&server.to_config()).await {
                 Ok(found) => println!(
                     "# mcp server `{}`: connected to {} ({} tools, {} ms)",
                     server.name,

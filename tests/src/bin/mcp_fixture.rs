@@ -45,7 +45,9 @@ fn fixture_tools() -> Vec<Tool> {
             "Sleeps for ms milliseconds.",
             json!({"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]}),
         ),
-        tool("picture", "Returns an image block.", json!({"type": "object"})),
+        // Annotated read-only: replay-safe by default (issue 14).
+        tool("picture", "Returns an image block.", json!({"type": "object"}))
+            .annotate(rmcp::model::ToolAnnotations::default().read_only(true)),
         tool("constructor", "A tool with a reserved name.", json!({"type": "object"})),
         tool("crash", "Exits the server process mid-call.", json!({"type": "object"})),
         tool("long_description", &format!("x{}", "🦞".repeat(300)), json!({"type": "object"})),

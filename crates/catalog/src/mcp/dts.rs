@@ -260,7 +260,13 @@ mod tests {
     }
 
     fn tool(name: &str, input: Value, output: Option<Value>) -> McpToolInfo {
-        McpToolInfo { name: name.into(), description: String::new(), input_schema: input, output_schema: output }
+        McpToolInfo {
+            name: name.into(),
+            description: String::new(),
+            input_schema: input,
+            output_schema: output,
+            annotated_replay_safe: false,
+        }
     }
 
     #[test]

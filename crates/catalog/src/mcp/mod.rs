@@ -54,6 +54,12 @@ pub struct McpServerConfig {
     pub transport: McpTransport,
     /// How long one call may take.
     pub call_timeout: Duration,
+    /// Whether every tool of the server may be re-run by a `restartSafe`
+    /// cell: `Some` overrides the tools' own annotations.
+    pub replay_safe: Option<bool>,
+    /// Raw tool names that are replay-safe whatever the server-wide
+    /// setting and the annotations say.
+    pub replay_safe_tools: Vec<String>,
 }
 
 impl McpServerConfig {
@@ -63,6 +69,8 @@ impl McpServerConfig {
             name: name.into(),
             transport: McpTransport::Stdio { command: command.into(), args, env: Vec::new() },
             call_timeout: Duration::from_secs(60),
+            replay_safe: None,
+            replay_safe_tools: Vec::new(),
         }
     }
 
@@ -72,6 +80,8 @@ impl McpServerConfig {
             name: name.into(),
             transport: McpTransport::Http { url: url.into() },
             call_timeout: Duration::from_secs(60),
+            replay_safe: None,
+            replay_safe_tools: Vec::new(),
         }
     }
 
@@ -93,6 +103,22 @@ impl McpServerConfig {
         self.call_timeout = timeout;
         self
     }
+
+    /// Declares every tool of the server replay-safe (`true`) or not
+    /// (`false`), overriding the tools' `readOnlyHint`/`idempotentHint`
+    /// annotations, which decide otherwise.
+    #[must_use]
+    pub fn replay_safe(mut self, replay_safe: bool) -> Self {
+        self.replay_safe = Some(replay_safe);
+        self
+    }
+
+    /// Declares one tool (by its raw MCP name) replay-safe.
+    #[must_use]
+    pub fn replay_safe_tool(mut self, tool: impl Into<String>) -> Self {
+        self.replay_safe_tools.push(tool.into());
+        self
+    }
 }
 
 /// One tool as the server lists it.
@@ -107,6 +133,9 @@ pub struct McpToolInfo {
     /// Its output JSON Schema (`outputSchema`), when it declares one: the
     /// shape of the result's `structuredContent`.
     pub output_schema: Option<Value>,
+    /// Its annotations say running it again is harmless (`readOnlyHint`
+    /// or `idempotentHint`): the default of its replay safety.
+    pub annotated_replay_safe: bool,
 }
 
 /// One tool in the guest namespace.
@@ -372,6 +401,21 @@ impl McpHub {
         Ok(result)
     }
 
+    /// Whether a `restartSafe` cell may call `tool` (its raw name) on server
+    /// `index`: the configured tool list, else the server-wide setting,
+    /// else the tool's own annotations; an unknown tool is not.
+    #[must_use]
+    pub fn replay_safe(&self, index: usize, tool: &str) -> bool {
+        let Some((config, handle)) = self.servers.get(index) else { return false };
+        if config.replay_safe_tools.iter().any(|t| t == tool) {
+            return true;
+        }
+        if let Some(all) = config.replay_safe {
+            return all;
+        }
+        handle.view.read().map(|v| v.tools.iter().any(|t| t.name == tool && t.annotated_replay_safe)).unwrap_or(false)
+    }
+
     /// The configured name of server `index`.
     #[must_use]
     pub fn server_name(&self, index: usize) -> Option<&str> {
@@ -403,12 +447,14 @@ mod tests {
     fn colliding_tool_names_both_stay_reachable_with_defaults_and_required() {
         let tools = vec![
             McpToolInfo {
+                annotated_replay_safe: false,
                 name: "listInvoices".into(),
                 description: String::new(),
                 input_schema: json!({}),
                 output_schema: None,
             },
             McpToolInfo {
+                annotated_replay_safe: false,
                 name: "list_invoices".into(),
                 description: String::new(),
                 input_schema: json!({"properties": {"currency": {"default": "EUR"}, "customer": {}}, "required": ["currency", "customer"]}),

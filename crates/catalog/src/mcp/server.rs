@@ -261,6 +261,10 @@ fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
         description: t.description.map(|d| d.to_string()).unwrap_or_default(),
         input_schema: Value::Object((*t.input_schema).clone()),
         output_schema: t.output_schema.map(|o| Value::Object((*o).clone())),
+        annotated_replay_safe: t
+            .annotations
+            .as_ref()
+            .is_some_and(|a| a.read_only_hint == Some(true) || a.idempotent_hint == Some(true)),
     }
 }
 

@@ -127,9 +127,13 @@ impl CellState {
                         services::result_load(results, scope, id, result_id)
                     });
                 }
-                // MCP tools do not declare replay safety yet: never replayed.
-                Submitted::McpCall { id, tool, .. }
-                    if self.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), false) =>
+                // Replay-safe by configuration or by the tool's annotations.
+                Submitted::McpCall { id, server, ref tool, .. }
+                    if self.host.refuse_unless_replay_safe(
+                        id,
+                        &format!("MCP tool `{tool}`"),
+                        self.mcp.replay_safe(server, tool),
+                    ) =>
                 {
                     settled_inline += 1;
                 }
