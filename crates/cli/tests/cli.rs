@@ -221,6 +221,28 @@ fn config_check_names_a_bad_key_and_a_bad_range() {
 }
 
 #[test]
+fn config_check_connects_each_mcp_server_and_names_the_one_that_cannot_start_ga_9() {
+    let everything = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+    );
+    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    let config = write_config(
+        "mcpcheck",
+        &format!(
+            "[[mcp_servers]]\nname = \"everything\"\ncommand = [\"node\", \"{everything}\", \"stdio\"]\n\n\
+             [[mcp_servers]]\nname = \"missing\"\ncommand = [\"/nonexistent/mcp-server\"]\n"
+        ),
+    );
+    let out = codemode().arg("--config").arg(&config).args(["config", "check"]).output().unwrap();
+    assert!(!out.status.success(), "a server that cannot start fails the check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("# mcp server `everything`: connected"), "{text}");
+    assert!(text.contains("# mcp server `missing`: cannot connect"), "{text}");
+    assert!(text.contains("/nonexistent/mcp-server"), "the reason names the program: {text}");
+}
+
+#[test]
 fn command_tools_run_python_and_fail_clearly() {
     let dir = temp_store("cmdtools");
     std::fs::create_dir_all(&dir).unwrap();
