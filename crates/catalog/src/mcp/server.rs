@@ -163,20 +163,6 @@ pub(crate) struct RequestTooLarge {
     pub limit: usize,
 }
 
-/// Counts the bytes written to it.
-struct Counter(usize);
-
-impl std::io::Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Fails when `params` serialize to more than `limit` bytes with the
 /// envelope. Counting does not allocate a copy of the request.
 fn check_size(
@@ -186,13 +172,11 @@ fn check_size(
     limit: Option<usize>,
 ) -> Result<(), RequestTooLarge> {
     let Some(limit) = limit else { return Ok(()) };
-    let mut counter = Counter(ENVELOPE_BYTES);
-    // Params that cannot serialize fail later in rmcp with their own error.
-    if serde_json::to_writer(&mut counter, params).is_err() {
-        return Ok(());
-    }
-    if counter.0 > limit {
-        return Err(RequestTooLarge { server: server.to_owned(), what: what.to_owned(), size: counter.0, limit });
+    // Params that cannot serialize count as empty here and fail later in
+    // rmcp with their own error.
+    let size = ENVELOPE_BYTES + codemode_bridge::budget::json_bytes(params);
+    if size > limit {
+        return Err(RequestTooLarge { server: server.to_owned(), what: what.to_owned(), size, limit });
     }
     Ok(())
 }
