@@ -54,12 +54,16 @@ struct Options {
     max_cells: u64,
     workers: usize,
     sample_every: u64,
+    rounds: usize,
+    /// `KEY=VALUE` pairs set in the server's environment.
+    server_env: Vec<(String, String)>,
 }
 
 fn usage() -> &'static str {
     "usage: load <held|parked|soak|all> [--bin PATH] [--clients N] [--in-flight N] [--cells-per-client N]\n\
-     \x20      [--minutes M | --secs S] [--max-cells N] [--workers N] [--sample-every N]\n\
-     held:   50 clients x 20 cells in flight (trivial / 50 ms timer / yield_control + wait), 200 cells each\n\
+     \x20      [--minutes M | --secs S] [--max-cells N] [--workers N] [--sample-every N] [--rounds N]\n\
+     \x20      [--server-env KEY=VALUE]...\n\
+     held:   50 clients x 20 cells in flight (trivial / 50 ms timer / yield_control + wait), 200 cells each, 3 rounds\n\
      parked: 100 clients x 100 parked yield_control cells, then wait them all\n\
      soak:   mixed cells with session churn for --minutes (default 20), a row every 1,000 cells"
 }
@@ -80,6 +84,8 @@ fn parse_options() -> Result<Options> {
         max_cells: 5_000_000,
         workers: 8,
         sample_every: 1_000,
+        rounds: 3,
+        server_env: Vec::new(),
     };
     let num = |v: Option<String>, flag: &str| -> Result<u64> {
         v.ok_or_else(|| anyhow!("{flag} needs a value"))?.parse::<u64>().with_context(|| format!("{flag}"))
@@ -94,6 +100,12 @@ fn parse_options() -> Result<Options> {
             "--secs" => o.duration = Duration::from_secs(num(args.next(), &a)?),
             "--max-cells" => o.max_cells = num(args.next(), &a)?,
             "--workers" => o.workers = usize::try_from(num(args.next(), &a)?)?.max(1),
+            "--server-env" => {
+                let kv = args.next().ok_or_else(|| anyhow!("--server-env needs KEY=VALUE"))?;
+                let (k, v) = kv.split_once('=').ok_or_else(|| anyhow!("--server-env needs KEY=VALUE"))?;
+                o.server_env.push((k.to_owned(), v.to_owned()));
+            }
+            "--rounds" => o.rounds = usize::try_from(num(args.next(), &a)?)?.max(1),
             "--sample-every" => o.sample_every = num(args.next(), &a)?.max(1),
             "-h" | "--help" => {
                 println!("{}", usage());
@@ -142,7 +154,8 @@ fn free_port() -> Result<u16> {
 }
 
 impl Server {
-    fn start(bin: &Path, name: &str, config: &str) -> Result<Self> {
+    fn start(o: &Options, name: &str, config: &str) -> Result<Self> {
+        let bin = &o.bin;
         let dir = std::env::temp_dir().join(format!("codemode-load-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir)?;
@@ -155,6 +168,7 @@ impl Server {
             .arg("--store")
             .arg(dir.join("store"))
             .args(["serve", "--http", &format!("127.0.0.1:{port}"), "--metrics", &format!("127.0.0.1:{metrics_port}")])
+            .envs(o.server_env.iter().map(|(k, v)| (k, v)))
             .current_dir(&dir)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -537,6 +551,7 @@ async fn held(o: &Options) -> Result<u64> {
     let clients = o.clients.unwrap_or(50);
     let in_flight = o.in_flight.unwrap_or(20);
     let per_client = o.cells_per_client.unwrap_or(200);
+    let rounds = o.rounds;
     let cap = (clients * in_flight * 2).max(1024);
     let config = format!(
         "# load held: every loopback client is principal `local`, so the per-principal\n\
@@ -545,104 +560,111 @@ async fn held(o: &Options) -> Result<u64> {
     );
     println!(
         "## load held: {clients} MCP HTTP clients x {in_flight} cells in flight, {per_client} cells each \
-         (trivial / 50 ms timer / yield_control + wait)\n"
+         (trivial / 50 ms timer / yield_control + wait), {rounds} rounds with fresh clients on one server\n"
     );
     println!("config: max_live_cells = {cap}, max_live_cells_per_principal = {cap}, dispose_grace_ms = 1000\n");
-    let server = Arc::new(Server::start(&o.bin, "held", &config)?);
+    let server = Arc::new(Server::start(o, "held", &config)?);
     settle(500).await;
     stats_header();
     print_stats("server started", server.stats(), server.cells().ok());
-    let mut peers = Vec::new();
-    let mut handles = Vec::new();
-    for _ in 0..clients {
-        let c = connect(&server.url, in_flight * 2).await?;
-        peers.push(c.peer().clone());
-        handles.push(c);
-    }
-    // One warm-up cell per client binds its session.
-    for p in &peers {
-        let r = call(p, "exec", json!({"code": "return 0"})).await?;
-        if status(&r) != "completed" {
-            bail!("warm-up: {r}");
-        }
-    }
-    settle(300).await;
-    let before = server.stats();
-    print_stats(&format!("{clients} clients connected"), before, server.cells().ok());
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let (peaks, mon) = monitor(&server, &stop);
     let failures = Arc::new(Failures::default());
     let lat: Latencies = Arc::default();
-    let max_seen = Arc::new(AtomicUsize::new(0));
-    let outstanding = Arc::new(AtomicUsize::new(0));
-    let start = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (c, peer) in peers.iter().enumerate() {
-        let (peer, failures, lat) = (peer.clone(), Arc::clone(&failures), Arc::clone(&lat));
-        let (max_seen, outstanding) = (Arc::clone(&max_seen), Arc::clone(&outstanding));
-        tasks.spawn(async move {
-            let mut set = tokio::task::JoinSet::new();
-            let mut next = 0usize;
-            loop {
-                while set.len() < in_flight && next < per_client {
-                    let kind = [Kind::Trivial, Kind::Timer, Kind::Yield][next % 3];
-                    let i = (c * per_client + next) as u64;
-                    let (peer, lat) = (peer.clone(), Arc::clone(&lat));
-                    let now = outstanding.fetch_add(1, Ordering::Relaxed) + 1;
-                    max_seen.fetch_max(now, Ordering::Relaxed);
-                    set.spawn(async move { (kind, i, timed_cell(&peer, kind, i, 50, &lat).await) });
-                    next += 1;
-                }
-                let Some(done) = set.join_next().await else { break };
-                outstanding.fetch_sub(1, Ordering::Relaxed);
-                match done {
-                    Ok((_, _, Ok(()))) => {}
-                    Ok((kind, i, Err(e))) => failures.record(&format!("cell {i} ({})", kind.name()), &e),
-                    Err(e) => failures.record("task", &anyhow!("{e}")),
-                }
-            }
-        });
-    }
-    while let Some(r) = tasks.join_next().await {
-        if let Err(e) = r {
-            failures.record("client task", &anyhow!("{e}"));
+    let mut summary = Vec::new();
+    for round in 1..=rounds {
+        let mut peers = Vec::new();
+        let mut handles = Vec::new();
+        for _ in 0..clients {
+            let c = connect(&server.url, in_flight * 2).await?;
+            peers.push(c.peer().clone());
+            handles.push(c);
         }
+        // One warm-up cell per client binds its session.
+        for p in &peers {
+            let r = call(p, "exec", json!({"code": "return 0"})).await?;
+            if status(&r) != "completed" {
+                bail!("warm-up: {r}");
+            }
+        }
+        settle(300).await;
+        let before = server.stats();
+        print_stats(&format!("round {round}: {clients} clients connected"), before, server.cells().ok());
+
+        let stop = Arc::new(AtomicBool::new(false));
+        let (peaks, mon) = monitor(&server, &stop);
+        let max_seen = Arc::new(AtomicUsize::new(0));
+        let outstanding = Arc::new(AtomicUsize::new(0));
+        let start = Instant::now();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (c, peer) in peers.iter().enumerate() {
+            let (peer, failures, lat) = (peer.clone(), Arc::clone(&failures), Arc::clone(&lat));
+            let (max_seen, outstanding) = (Arc::clone(&max_seen), Arc::clone(&outstanding));
+            let base = ((round - 1) * clients + c) * per_client;
+            tasks.spawn(async move {
+                let mut set = tokio::task::JoinSet::new();
+                let mut next = 0usize;
+                loop {
+                    while set.len() < in_flight && next < per_client {
+                        let kind = [Kind::Trivial, Kind::Timer, Kind::Yield][next % 3];
+                        let i = (base + next) as u64;
+                        let (peer, lat) = (peer.clone(), Arc::clone(&lat));
+                        let now = outstanding.fetch_add(1, Ordering::Relaxed) + 1;
+                        max_seen.fetch_max(now, Ordering::Relaxed);
+                        set.spawn(async move { (kind, i, timed_cell(&peer, kind, i, 50, &lat).await) });
+                        next += 1;
+                    }
+                    let Some(done) = set.join_next().await else { break };
+                    outstanding.fetch_sub(1, Ordering::Relaxed);
+                    match done {
+                        Ok((_, _, Ok(()))) => {}
+                        Ok((kind, i, Err(e))) => failures.record(&format!("cell {i} ({})", kind.name()), &e),
+                        Err(e) => failures.record("task", &anyhow!("{e}")),
+                    }
+                }
+            });
+        }
+        while let Some(r) = tasks.join_next().await {
+            if let Err(e) = r {
+                failures.record("client task", &anyhow!("{e}"));
+            }
+        }
+        let elapsed = start.elapsed();
+        stop.store(true, Ordering::Relaxed);
+        let _ = mon.join();
+        print_stats(&format!("round {round}: load done"), server.stats(), server.cells().ok());
+        for c in handles {
+            let _ = tokio::time::timeout(Duration::from_secs(10), c.cancel()).await;
+        }
+        settle(2500).await;
+        let after = server.stats();
+        print_stats(&format!("round {round}: clients gone + 2.5 s"), after, server.cells().ok());
+        summary.push((round, elapsed, max_seen.load(Ordering::Relaxed), peaks, before, after));
     }
-    let elapsed = start.elapsed();
-    stop.store(true, Ordering::Relaxed);
-    let _ = mon.join();
+    println!();
+    println!(
+        "| round | cells | seconds | cells/s | client in flight peak | server live peak | parked peak | RSS before MiB \
+         | RSS peak MiB | RSS after MiB | VmHWM MiB | threads peak | fds peak |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let total = clients * per_client;
-    let after_load = server.stats();
-    print_stats("load done, clients connected", after_load, server.cells().ok());
-    for c in handles {
-        let _ = tokio::time::timeout(Duration::from_secs(10), c.cancel()).await;
+    for (round, elapsed, max_seen, peaks, before, after) in &summary {
+        #[allow(clippy::cast_precision_loss)]
+        let rate = total as f64 / elapsed.as_secs_f64();
+        println!(
+            "| {round} | {total} | {:.1} | {rate:.0} | {max_seen} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            elapsed.as_secs_f64(),
+            peaks.live.load(Ordering::Relaxed),
+            peaks.parked.load(Ordering::Relaxed),
+            mib(before.rss_kib),
+            mib(peaks.rss_kib.load(Ordering::Relaxed)),
+            mib(after.rss_kib),
+            mib(after.hwm_kib),
+            peaks.threads.load(Ordering::Relaxed),
+            peaks.fds.load(Ordering::Relaxed)
+        );
     }
-    settle(2500).await;
-    let after = server.stats();
-    print_stats("clients gone + 2.5 s (grace 1 s)", after, server.cells().ok());
-    println!();
-    #[allow(clippy::cast_precision_loss)]
-    let rate = total as f64 / elapsed.as_secs_f64();
     println!(
-        "{total} cells in {:.1} s ({rate:.0} cells/s); client-side cells in flight peak {}; server live cells peak \
-         {} (sampled every 100 ms), parked peak {}",
-        elapsed.as_secs_f64(),
-        max_seen.load(Ordering::Relaxed),
-        peaks.live.load(Ordering::Relaxed),
-        peaks.parked.load(Ordering::Relaxed)
+        "\n(live/parked/RSS/threads/fds peaks sampled every 100 ms from /metrics and /proc; VmHWM is the kernel's)\n"
     );
-    println!(
-        "server RSS: before {:.1} MiB, peak {:.1} MiB sampled / {:.1} MiB VmHWM, after {:.1} MiB; threads peak {}, \
-         fds peak {}",
-        mib(before.rss_kib),
-        mib(peaks.rss_kib.load(Ordering::Relaxed)),
-        mib(after.hwm_kib),
-        mib(after.rss_kib),
-        peaks.threads.load(Ordering::Relaxed),
-        peaks.fds.load(Ordering::Relaxed)
-    );
-    println!();
     print_latencies(&lat);
     if !server.alive() {
         println!("the server exited; its stderr:\n{}", server.stderr_tail());
@@ -668,130 +690,145 @@ async fn parked(o: &Options) -> Result<u64> {
     );
     println!("## load parked: {clients} MCP HTTP clients x {per_client} parked yield_control cells, then wait all\n");
     println!("config: max_live_cells = {cap}, max_live_cells_per_principal = {cap}, dispose_grace_ms = 1000\n");
-    let server = Arc::new(Server::start(&o.bin, "parked", &config)?);
+    let server = Arc::new(Server::start(o, "parked", &config)?);
     settle(500).await;
     stats_header();
     print_stats("server started", server.stats(), server.cells().ok());
-    let mut peers = Vec::new();
-    let mut handles = Vec::new();
-    for _ in 0..clients {
-        let c = connect(&server.url, concurrency * 2).await?;
-        peers.push(c.peer().clone());
-        handles.push(c);
-    }
-    for p in &peers {
-        let r = call(p, "exec", json!({"code": "return 0"})).await?;
-        if status(&r) != "completed" {
-            bail!("warm-up: {r}");
-        }
-    }
-    settle(1000).await;
-    let base = server.stats();
-    print_stats(&format!("{clients} sessions, 1 cell each (baseline)"), base, server.cells().ok());
-
     let failures = Arc::new(Failures::default());
-    // Park.
-    let start = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (c, peer) in peers.iter().enumerate() {
-        let (peer, failures) = (peer.clone(), Arc::clone(&failures));
-        tasks.spawn(async move {
-            let mut runs = Vec::with_capacity(per_client);
-            let mut set = tokio::task::JoinSet::new();
-            let mut next = 0usize;
-            loop {
-                while set.len() < concurrency && next < per_client {
-                    let i = (c * per_client + next) as u64;
-                    let peer = peer.clone();
-                    set.spawn(async move {
-                        let code = format!("await yield_control('parked'); return {{ i: {i} }}");
-                        (i, call(&peer, "exec", json!({ "code": code })).await)
-                    });
-                    next += 1;
-                }
-                let Some(done) = set.join_next().await else { break };
-                match done {
-                    Ok((i, Ok(r))) if status(&r) == "waiting" && r["reason"] == "yield" => {
-                        runs.push((i, r["runId"].as_str().unwrap_or_default().to_owned()));
-                    }
-                    Ok((i, Ok(r))) => failures.record(&format!("park {i}"), &anyhow!("{}", clip(&r.to_string()))),
-                    Ok((i, Err(e))) => failures.record(&format!("park {i}"), &e),
-                    Err(e) => failures.record("task", &anyhow!("{e}")),
-                }
-            }
-            runs
-        });
-    }
-    let mut all_runs = Vec::new();
-    while let Some(r) = tasks.join_next().await {
-        match r {
-            Ok(runs) => all_runs.push(runs),
-            Err(e) => failures.record("client task", &anyhow!("{e}")),
+    let mut summary = Vec::new();
+    for round in 1..=o.rounds {
+        let mut peers = Vec::new();
+        let mut handles = Vec::new();
+        for _ in 0..clients {
+            let c = connect(&server.url, concurrency * 2).await?;
+            peers.push(c.peer().clone());
+            handles.push(c);
         }
-    }
-    let park_time = start.elapsed();
-    settle(1000).await;
-    let held = server.stats();
-    let cells = server.cells().ok();
-    print_stats(&format!("{} cells parked", all_runs.iter().map(Vec::len).sum::<usize>()), held, cells);
-    // Wait them all.
-    let start = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (peer, runs) in peers.iter().zip(all_runs) {
-        let (peer, failures) = (peer.clone(), Arc::clone(&failures));
-        tasks.spawn(async move {
-            let mut set = tokio::task::JoinSet::new();
-            let mut it = runs.into_iter();
-            loop {
-                while set.len() < concurrency {
-                    let Some((i, run_id)) = it.next() else { break };
-                    let peer = peer.clone();
-                    set.spawn(async move {
-                        let r = call(&peer, "wait", json!({ "runId": run_id })).await;
-                        let r = match r {
-                            Ok(v) => wait_out(&peer, v).await,
-                            Err(e) => Err(e),
-                        };
-                        (i, r)
-                    });
-                }
-                let Some(done) = set.join_next().await else { break };
-                match done {
-                    Ok((i, Ok(r))) if status(&r) == "completed" && r["value"]["i"].as_u64() == Some(i) => {}
-                    Ok((i, Ok(r))) => failures.record(&format!("wait {i}"), &anyhow!("{}", clip(&r.to_string()))),
-                    Ok((i, Err(e))) => failures.record(&format!("wait {i}"), &e),
-                    Err(e) => failures.record("task", &anyhow!("{e}")),
-                }
+        for p in &peers {
+            let r = call(p, "exec", json!({"code": "return 0"})).await?;
+            if status(&r) != "completed" {
+                bail!("warm-up: {r}");
             }
-        });
+        }
+        settle(1000).await;
+        let base = server.stats();
+        print_stats(&format!("round {round}: {clients} sessions, 1 cell each"), base, server.cells().ok());
+
+        // Park.
+        let start = Instant::now();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (c, peer) in peers.iter().enumerate() {
+            let (peer, failures) = (peer.clone(), Arc::clone(&failures));
+            tasks.spawn(async move {
+                let mut runs = Vec::with_capacity(per_client);
+                let mut set = tokio::task::JoinSet::new();
+                let mut next = 0usize;
+                loop {
+                    while set.len() < concurrency && next < per_client {
+                        let i = (c * per_client + next) as u64;
+                        let peer = peer.clone();
+                        set.spawn(async move {
+                            let code = format!("await yield_control('parked'); return {{ i: {i} }}");
+                            (i, call(&peer, "exec", json!({ "code": code })).await)
+                        });
+                        next += 1;
+                    }
+                    let Some(done) = set.join_next().await else { break };
+                    match done {
+                        Ok((i, Ok(r))) if status(&r) == "waiting" && r["reason"] == "yield" => {
+                            runs.push((i, r["runId"].as_str().unwrap_or_default().to_owned()));
+                        }
+                        Ok((i, Ok(r))) => failures.record(&format!("park {i}"), &anyhow!("{}", clip(&r.to_string()))),
+                        Ok((i, Err(e))) => failures.record(&format!("park {i}"), &e),
+                        Err(e) => failures.record("task", &anyhow!("{e}")),
+                    }
+                }
+                (c, runs)
+            });
+        }
+        // Each client waits on its own runs: a run belongs to its session.
+        let mut all_runs = vec![Vec::new(); peers.len()];
+        while let Some(r) = tasks.join_next().await {
+            match r {
+                Ok((c, runs)) => all_runs[c] = runs,
+                Err(e) => failures.record("client task", &anyhow!("{e}")),
+            }
+        }
+        let park_time = start.elapsed();
+        settle(1000).await;
+        let held = server.stats();
+        let cells = server.cells().ok();
+        print_stats(
+            &format!("round {round}: {} cells parked", all_runs.iter().map(Vec::len).sum::<usize>()),
+            held,
+            cells,
+        );
+        // Wait them all.
+        let start = Instant::now();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (peer, runs) in peers.iter().zip(all_runs) {
+            let (peer, failures) = (peer.clone(), Arc::clone(&failures));
+            tasks.spawn(async move {
+                let mut set = tokio::task::JoinSet::new();
+                let mut it = runs.into_iter();
+                loop {
+                    while set.len() < concurrency {
+                        let Some((i, run_id)) = it.next() else { break };
+                        let peer = peer.clone();
+                        set.spawn(async move {
+                            let r = call(&peer, "wait", json!({ "runId": run_id })).await;
+                            let r = match r {
+                                Ok(v) => wait_out(&peer, v).await,
+                                Err(e) => Err(e),
+                            };
+                            (i, r)
+                        });
+                    }
+                    let Some(done) = set.join_next().await else { break };
+                    match done {
+                        Ok((i, Ok(r))) if status(&r) == "completed" && r["value"]["i"].as_u64() == Some(i) => {}
+                        Ok((i, Ok(r))) => failures.record(&format!("wait {i}"), &anyhow!("{}", clip(&r.to_string()))),
+                        Ok((i, Err(e))) => failures.record(&format!("wait {i}"), &e),
+                        Err(e) => failures.record("task", &anyhow!("{e}")),
+                    }
+                }
+            });
+        }
+        while tasks.join_next().await.is_some() {}
+        let wait_time = start.elapsed();
+        settle(1000).await;
+        let waited = server.stats();
+        print_stats(&format!("round {round}: all waited, clients connected"), waited, server.cells().ok());
+        for c in handles {
+            let _ = tokio::time::timeout(Duration::from_secs(10), c.cancel()).await;
+        }
+        settle(2500).await;
+        let after = server.stats();
+        print_stats(&format!("round {round}: clients gone + 2.5 s"), after, server.cells().ok());
+        let parked_n = cells.map_or(0, |c| c.1);
+        summary.push((round, park_time, wait_time, parked_n, base, held, waited, after));
     }
-    while tasks.join_next().await.is_some() {}
-    let wait_time = start.elapsed();
-    settle(1000).await;
-    let waited = server.stats();
-    print_stats("all waited to completion, clients connected", waited, server.cells().ok());
-    for c in handles {
-        let _ = tokio::time::timeout(Duration::from_secs(10), c.cancel()).await;
-    }
-    settle(2500).await;
-    let after = server.stats();
-    print_stats("clients gone + 2.5 s", after, server.cells().ok());
     println!();
-    let parked_n = cells.map_or(0, |c| c.1);
-    #[allow(clippy::cast_precision_loss)]
-    let per_cell = held.rss_kib.saturating_sub(base.rss_kib) as f64 / parked_n.max(1) as f64;
     println!(
-        "parked {total} cells in {:.1} s, waited them in {:.1} s; server reported {parked_n} parked; \
-         RSS {:.1} MiB baseline -> {:.1} MiB parked (VmHWM {:.1} MiB): {per_cell:.0} KiB per parked cell; \
-         after wait {:.1} MiB, after disconnect {:.1} MiB",
-        park_time.as_secs_f64(),
-        wait_time.as_secs_f64(),
-        mib(base.rss_kib),
-        mib(held.rss_kib),
-        mib(after.hwm_kib),
-        mib(waited.rss_kib),
-        mib(after.rss_kib)
+        "| round | parked (server) | park s | wait s | RSS baseline MiB | RSS parked MiB | KiB per parked cell \
+         | RSS after wait MiB | RSS after disconnect MiB | VmHWM MiB |"
     );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for (round, park_time, wait_time, parked_n, base, held, waited, after) in &summary {
+        #[allow(clippy::cast_precision_loss)]
+        let per_cell = held.rss_kib.saturating_sub(base.rss_kib) as f64 / (*parked_n).max(1) as f64;
+        println!(
+            "| {round} | {parked_n} | {:.1} | {:.1} | {:.1} | {:.1} | {per_cell:.0} | {:.1} | {:.1} | {:.1} |",
+            park_time.as_secs_f64(),
+            wait_time.as_secs_f64(),
+            mib(base.rss_kib),
+            mib(held.rss_kib),
+            mib(waited.rss_kib),
+            mib(after.rss_kib),
+            mib(after.hwm_kib)
+        );
+    }
+    println!();
     if !server.alive() {
         println!("the server exited; its stderr:\n{}", server.stderr_tail());
     }
@@ -911,7 +948,7 @@ async fn soak(o: &Options) -> Result<u64> {
     let total_w: u64 = MIX.iter().map(|m| m.1).sum();
     let mix: Vec<String> = MIX.iter().map(|(k, w)| format!("{} {w}/{total_w}", k.name())).collect();
     println!("mix: {}; 1 in 4 sessions leaves a parked cell behind\n", mix.join(", "));
-    let server = Arc::new(Server::start(&o.bin, "soak", &config)?);
+    let server = Arc::new(Server::start(o, "soak", &config)?);
     settle(500).await;
     let cells_done = Arc::new(AtomicU64::new(0));
     let sessions = Arc::new(AtomicU64::new(0));
