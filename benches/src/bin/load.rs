@@ -27,13 +27,50 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
+
+/// Any error, as text (this binary only reports errors).
+type Error = Box<dyn std::error::Error + Send + Sync>;
+type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An [`Error`] from a format string.
+macro_rules! anyhow {
+    ($($t:tt)*) => { Error::from(format!($($t)*)) };
+}
+
+/// Returns an [`Error`] from a format string.
+macro_rules! bail {
+    ($($t:tt)*) => { return Err(anyhow!($($t)*)) };
+}
+
+/// Adds what was being done to an error or a missing value.
+trait Context<T> {
+    fn context(self, what: &str) -> Result<T>;
+    fn with_context(self, what: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T, E: std::fmt::Display> Context<T> for Result<T, E> {
+    fn context(self, what: &str) -> Result<T> {
+        self.map_err(|e| anyhow!("{what}: {e}"))
+    }
+    fn with_context(self, what: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|e| anyhow!("{}: {e}", what()))
+    }
+}
+
+impl<T> Context<T> for Option<T> {
+    fn context(self, what: &str) -> Result<T> {
+        self.ok_or_else(|| anyhow!("{what}"))
+    }
+    fn with_context(self, what: impl FnOnce() -> String) -> Result<T> {
+        self.ok_or_else(|| anyhow!("{}", what()))
+    }
+}
 
 /// The longest any one MCP call may take before it counts as a failure.
 const CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -57,12 +94,14 @@ struct Options {
     rounds: usize,
     /// `KEY=VALUE` pairs set in the server's environment.
     server_env: Vec<(String, String)>,
+    /// Soak cell kinds left out (by name prefix, e.g. `store`).
+    without: Vec<String>,
 }
 
 fn usage() -> &'static str {
     "usage: load <held|parked|soak|all> [--bin PATH] [--clients N] [--in-flight N] [--cells-per-client N]\n\
      \x20      [--minutes M | --secs S] [--max-cells N] [--workers N] [--sample-every N] [--rounds N]\n\
-     \x20      [--server-env KEY=VALUE]...\n\
+     \x20      [--server-env KEY=VALUE]... [--without KIND]...\n\
      held:   50 clients x 20 cells in flight (trivial / 50 ms timer / yield_control + wait), 200 cells each, 3 rounds\n\
      parked: 100 clients x 100 parked yield_control cells, then wait them all\n\
      soak:   mixed cells with session churn for --minutes (default 20), a row every 1,000 cells"
@@ -86,9 +125,10 @@ fn parse_options() -> Result<Options> {
         sample_every: 1_000,
         rounds: 3,
         server_env: Vec::new(),
+        without: Vec::new(),
     };
     let num = |v: Option<String>, flag: &str| -> Result<u64> {
-        v.ok_or_else(|| anyhow!("{flag} needs a value"))?.parse::<u64>().with_context(|| format!("{flag}"))
+        v.ok_or_else(|| anyhow!("{flag} needs a value"))?.parse::<u64>().with_context(|| flag.to_owned())
     };
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -105,6 +145,7 @@ fn parse_options() -> Result<Options> {
                 let (k, v) = kv.split_once('=').ok_or_else(|| anyhow!("--server-env needs KEY=VALUE"))?;
                 o.server_env.push((k.to_owned(), v.to_owned()));
             }
+            "--without" => o.without.push(args.next().ok_or_else(|| anyhow!("--without needs a cell kind"))?),
             "--rounds" => o.rounds = usize::try_from(num(args.next(), &a)?)?.max(1),
             "--sample-every" => o.sample_every = num(args.next(), &a)?.max(1),
             "-h" | "--help" => {
@@ -383,7 +424,8 @@ enum Kind {
     Store,
     /// A 40 KB string value (fits the output budget).
     Large,
-    /// A ~100 KB array value: past the budget, saved and returned truncated.
+    /// A ~100 KB value (50 strings of 2,000): past the output budget,
+    /// saved and returned truncated.
     Huge,
     /// 200 `console.log` lines.
     Output,
@@ -416,9 +458,7 @@ impl Kind {
                 k = i % 8
             ),
             Self::Large => format!("return {{ i: {i}, s: 'z'.repeat(40000) }}"),
-            Self::Huge => {
-                format!("return Array.from({{ length: 3000 }}, (_, k) => ({{ k, i: {i}, v: 'v'.repeat(24) }}))")
-            }
+            Self::Huge => format!("return {{ i: {i}, rows: Array(50).fill('v'.repeat(2000)) }}"),
             Self::Output => {
                 format!("for (let k = 0; k < 200; k++) console.log('line', k, {{ i: {i} }}); return {{ i: {i} }}")
             }
@@ -444,7 +484,7 @@ impl Kind {
             }
             Self::Huge => {
                 status(&end) == "completed"
-                    && (end["value"]["truncated"] == true || end["value"].as_array().map(Vec::len) == Some(3000))
+                    && (end["value"]["truncated"] == true || end["value"]["rows"].as_array().map(Vec::len) == Some(50))
             }
             Self::Throw => status(&end) == "failed" && end["error"].to_string().contains(&format!("boom {i}")),
             Self::Busy => status(&end) == "failed" && end["code"].as_str().is_some_and(|c| c.contains("timeout")),
@@ -464,11 +504,11 @@ struct Failures {
 }
 
 impl Failures {
-    fn record(&self, what: &str, e: &anyhow::Error) {
+    fn record(&self, what: &str, e: &Error) {
         self.count.fetch_add(1, Ordering::Relaxed);
         let mut first = self.first.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if first.len() < 10 {
-            first.push(format!("{what}: {e:#}"));
+            first.push(format!("{what}: {e}"));
         }
     }
 
@@ -853,10 +893,10 @@ const MIX: [(Kind, u64); 9] = [
     (Kind::Output, 2),
 ];
 
-fn pick(r: u64) -> Kind {
-    let total: u64 = MIX.iter().map(|m| m.1).sum();
-    let mut x = r % total;
-    for (kind, w) in MIX {
+fn pick(mix: &[(Kind, u64)], r: u64) -> Kind {
+    let total: u64 = mix.iter().map(|m| m.1).sum();
+    let mut x = r % total.max(1);
+    for &(kind, w) in mix {
         if x < w {
             return kind;
         }
@@ -945,8 +985,14 @@ async fn soak(o: &Options) -> Result<u64> {
         o.max_cells
     );
     println!("config: timeout_ms = {timeout_ms}, dispose_grace_ms = {grace_ms}, max_live_cells(_per_principal) = 4096");
-    let total_w: u64 = MIX.iter().map(|m| m.1).sum();
-    let mix: Vec<String> = MIX.iter().map(|(k, w)| format!("{} {w}/{total_w}", k.name())).collect();
+    let chosen: Arc<Vec<(Kind, u64)>> = Arc::new(
+        MIX.iter().copied().filter(|(k, _)| !o.without.iter().any(|w| k.name().starts_with(w.as_str()))).collect(),
+    );
+    if chosen.is_empty() {
+        bail!("--without left no cells to run");
+    }
+    let total_w: u64 = chosen.iter().map(|m| m.1).sum();
+    let mix: Vec<String> = chosen.iter().map(|(k, w)| format!("{} {w}/{total_w}", k.name())).collect();
     println!("mix: {}; 1 in 4 sessions leaves a parked cell behind\n", mix.join(", "));
     let server = Arc::new(Server::start(o, "soak", &config)?);
     settle(500).await;
@@ -986,6 +1032,7 @@ async fn soak(o: &Options) -> Result<u64> {
             (Arc::clone(&server), Arc::clone(&cells_done), Arc::clone(&sessions), Arc::clone(&abandoned));
         let (failures, lat, take_sample) = (Arc::clone(&failures), Arc::clone(&lat), Arc::clone(&take_sample));
         let (max_cells, every) = (o.max_cells, o.sample_every);
+        let chosen = Arc::clone(&chosen);
         tasks.spawn(async move {
             let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ ((w as u64 + 1) << 17));
             let mut i = (w as u64) << 40;
@@ -1002,7 +1049,7 @@ async fn soak(o: &Options) -> Result<u64> {
                 let peer = client.peer().clone();
                 let n = 3 + rng.next() % 6;
                 for _ in 0..n {
-                    let kind = pick(rng.next());
+                    let kind = pick(&chosen, rng.next());
                     i += 1;
                     if let Err(e) = timed_cell(&peer, kind, i, 20, &lat).await {
                         failures.record(&format!("cell {i} ({})", kind.name()), &e);
