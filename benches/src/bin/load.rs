@@ -1063,7 +1063,7 @@ async fn soak(o: &Options) -> Result<u64> {
                         .await;
                     }
                 }
-                if rng.next() % 4 == 0 {
+                if rng.next().is_multiple_of(4) {
                     // Leave a parked cell behind: serve disposes it after the grace.
                     match call(&peer, "exec", json!({"code": "await yield_control('left'); return 1"})).await {
                         Ok(r) if status(&r) == "waiting" => {
@@ -1154,8 +1154,11 @@ fn analyse(samples: &[Sample]) {
     );
     println!("| metric | mean | min | max | slope / 1k cells | fitted change | flat? |");
     println!("|---|---|---|---|---|---|---|");
+    /// A reported metric: its name, how to read it from a sample, and the
+    /// relative tolerance that still counts as flat (0: a count).
+    type Row<'a> = (&'a str, &'a dyn Fn(&Sample) -> f64, f64);
     #[allow(clippy::cast_precision_loss)]
-    let rows: [(&str, &dyn Fn(&Sample) -> f64, f64); 6] = [
+    let rows: [Row<'_>; 6] = [
         ("RSS MiB", &|s| mib(s.stats.rss_kib), 0.05),
         ("threads", &|s| s.stats.threads as f64, 0.0),
         ("fds", &|s| s.stats.fds as f64, 0.0),

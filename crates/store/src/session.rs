@@ -285,6 +285,50 @@ struct StoreState {
     sweep: Option<retention::Sweep>,
     /// Sends `Sweep` periodically; stopped with the actor.
     timer: Option<tokio::task::JoinHandle<()>>,
+    /// Made on the first commit (the actor runs on a tokio runtime then).
+    flusher: Option<Flusher>,
+}
+
+/// A commit (or fork) waiting for its writes to be durable.
+type FlushWaiter = RpcReplyPort<Result<(), StoreError>>;
+
+/// The store's only flusher. sled 0.34 can deadlock when several flushes
+/// run at once (spacejam/sled#1308; seen here under a soak of concurrent
+/// commits), so commits never flush themselves: each hands its reply to
+/// this task, which runs one blocking flush at a time and answers every
+/// commit that was applied before that flush began (group commit).
+#[derive(Clone)]
+struct Flusher(tokio::sync::mpsc::UnboundedSender<FlushWaiter>);
+
+impl Flusher {
+    fn start(db: sled::Db) -> Self {
+        // Unbounded: each waiter is a cell blocked on its commit, so live
+        // cells bound the queue.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<FlushWaiter>();
+        tokio::spawn(async move {
+            while let Some(first) = rx.recv().await {
+                let mut waiting = vec![first];
+                while let Ok(next) = rx.try_recv() {
+                    waiting.push(next);
+                }
+                let db = db.clone();
+                let flushed = tokio::task::spawn_blocking(move || db.flush().map(|_| ()).map_err(|e| e.to_string()))
+                    .await
+                    .unwrap_or_else(|e| Err(format!("the flush task failed: {e}")));
+                for reply in waiting {
+                    let _ = reply.send(flushed.clone().map_err(StoreError::Io));
+                }
+            }
+        });
+        Self(tx)
+    }
+
+    /// Answers `reply` once everything applied so far is on disk.
+    fn after_flush(&self, reply: FlushWaiter) {
+        if let Err(tokio::sync::mpsc::error::SendError(reply)) = self.0.send(reply) {
+            let _ = reply.send(Err(StoreError::Io("the store's flusher has stopped".into())));
+        }
+    }
 }
 
 impl StoreState {
@@ -300,7 +344,13 @@ impl StoreState {
             seen: Lru::new(retention::SEEN_CACHE_SESSIONS),
             sweep: None,
             timer: None,
+            flusher: None,
         })
+    }
+
+    fn flusher(&mut self) -> &Flusher {
+        let db = &self.db;
+        self.flusher.get_or_insert_with(|| Flusher::start(db.clone()))
     }
 
     fn sizes(&mut self, session: &str) -> Result<&mut HashMap<String, usize>, StoreError> {
@@ -435,15 +485,14 @@ impl Actor for StoreActor {
                 }
                 // The batch is applied in commit order; durability is waited
                 // for off the mailbox, so other sessions are not held up.
-                let db = state.db.clone();
-                tokio::spawn(async move {
-                    let flushed = db.flush_async().await.map(|_| ()).map_err(|e| io(&e));
-                    let _ = reply.send(flushed);
-                });
+                state.flusher().after_flush(reply);
             }
-            StoreMsg::Fork { from, to, reply } => {
-                let _ = reply.send(fork(state, &from, &to));
-            }
+            StoreMsg::Fork { from, to, reply } => match fork(state, &from, &to) {
+                Ok(()) => state.flusher().after_flush(reply),
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
             StoreMsg::Sweep => {
                 if state.start_sweep() {
                     state.sweep_and_continue(&myself);
@@ -470,8 +519,8 @@ fn fork(state: &mut StoreState, from: &str, to: &str) -> Result<(), StoreError> 
         copied.insert(key.clone(), v.len().saturating_sub(1));
         batch.insert(db_key(to, &key), v.to_vec());
     }
+    // Made durable by the flusher before the fork is answered.
     state.db.apply_batch(batch).map_err(|e| io(&e))?;
-    state.db.flush().map_err(|e| io(&e))?;
     let _ = state.sizes.insert(to.to_owned(), copied);
     Ok(())
 }
@@ -666,6 +715,36 @@ mod tests {
         let err = SessionStore::open(Some(&blocker.join("store")), StoreLimits::default(), "b".into()).unwrap_err();
         assert!(matches!(err, StoreError::Unwritable { .. }), "{err:?}");
         assert!(!err.to_string().contains("repair"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn many_concurrent_commits_and_forks_all_become_durable_without_deadlock_ga_7_6() {
+        // sled 0.34 deadlocked with one flush per commit under this load;
+        // a hang fails the test at the timeout instead of blocking CI.
+        let dir = temp_path("concurrent");
+        let store = SessionStore::open(Some(&dir), StoreLimits::default(), "concurrent-commits".into()).unwrap();
+        store.start_actor(None).await.unwrap();
+        let mut tasks = Vec::new();
+        for t in 0..32 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                for i in 0..40 {
+                    let value = StoredValue { json: format!("[{t},{i}]"), network: false };
+                    store.commit(&format!("s{t}"), vec![(format!("k{i}"), Some(value))]).await?;
+                }
+                store.fork(&format!("s{t}"), &format!("f{t}")).await
+            }));
+        }
+        let all = async {
+            for task in tasks {
+                task.await.expect("task runs").expect("commit succeeds");
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(120), all).await.expect("every commit was answered");
+        let loaded = store.load("f31", "k39").await.unwrap().unwrap();
+        assert_eq!(loaded.json, "[31,39]");
+        drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
