@@ -448,6 +448,15 @@ fn wrong_codes_are_throttled_per_address_and_ten_replace_the_printed_code_ga_10_
     let answer = raw_hello(port, [127, 0, 0, 21], &code_hello("late", &new));
     assert_eq!(answer["type"], "welcome", "{answer}");
     assert!(answer["secret"].is_string(), "{answer}");
-    let list = gw.exec("return (await nodes.list()).map((n) => n.id)");
+    // The pairing is recorded just after the welcome is sent: poll briefly
+    // rather than race it.
+    let mut list = json!([]);
+    for _ in 0..100 {
+        list = gw.exec("return (await nodes.list()).map((n) => n.id)");
+        if list == json!(["late"]) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     assert_eq!(list, json!(["late"]));
 }

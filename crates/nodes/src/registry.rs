@@ -436,6 +436,9 @@ impl RegistryState {
         if let Some(old) = self.connections.remove(&hello.id) {
             old.stop(Some("replaced by a new connection".into()));
         }
+        // Listed (not yet connected) before the welcome goes out, so a node
+        // that saw its welcome is already in `nodes.list()`.
+        self.publish();
         let args = ConnArgs { node: hello.id.clone(), socket, welcome: GatewayFrame::Welcome { secret } };
         // Spawning waits only for the welcome frame to be written to a fresh
         // socket (it fits the kernel buffer), so the mailbox does not stall.
