@@ -166,7 +166,7 @@ enum Command {
         #[arg(long)]
         oracle: Option<PathBuf>,
         /// Run only these scenarios (comma-separated): trivial,
-        /// trivial_idle, seq100, par100, yield, parked, cold, throughput.
+        /// trivial_idle, seq100, par100, yield, parked, cold, throughput, hol.
         #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(bench::SCENARIOS))]
         only: Vec<String>,
     },

@@ -450,8 +450,8 @@ impl ExecutorState {
             }
         });
         if started.is_err() {
-            // The JS thread is gone; the job (and its reply port) was dropped,
-            // so the caller sees the runtime as unavailable.
+            // The JS threads were shut down; the job (and its reply port) was
+            // dropped, so the caller sees the runtime as unavailable.
             return;
         }
         self.config.metrics.add_live(1);

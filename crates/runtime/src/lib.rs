@@ -5,13 +5,14 @@
 //!
 //! - [`CodeMode`] is the runtime: built once with [`CodeMode::builder`]
 //!   (limits, tools), cheap to clone, `Send + Sync`. It owns a
-//!   `CellExecutor` actor and one JS thread per core.
+//!   `CellExecutor` actor and a pool of JS threads (four per core, at least
+//!   eight; a new cell starts on a thread not running guest code).
 //! - A [`Session`] is one conversation; a [`Reply`] is one model turn in it.
 //!   [`Reply::exec`] starts a cell; [`Reply::wait`] resumes observing a
 //!   parked one; [`Reply::abort`] ends it. [`Headless`] runs automation
 //!   scripts to completion in one call.
-//! - Each cell gets a fresh QuickJS runtime and context (≈110 µs, ≈150 KiB)
-//!   with its own memory limit, stack limit and deadline (GA-1.2). It lives
+//! - Each cell gets a fresh QuickJS runtime and context (costs measured in
+//!   `docs/benchmarks.md`) with its own memory limit, stack limit and deadline (GA-1.2). It lives
 //!   in a `CellActor` pinned to one JS thread; while parked it holds memory,
 //!   not a thread.
 //!
