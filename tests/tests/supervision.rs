@@ -1,8 +1,10 @@
-//! Supervision and isolation: one cell's crash or state never reaches another.
+//! Supervision and isolation: one cell's crash or state never reaches
+//! another, and a crashed service actor is restarted by the root
+//! supervisor while cells go on.
 
 use std::time::Duration;
 
-use codemode_runtime::{ErrorCode, Exec, Phase};
+use codemode_runtime::{CodeMode, CrashTarget, ErrorCode, Exec, McpServerConfig, NodesConfig, Phase};
 use codemode_tests::*;
 use serde_json::json;
 
@@ -76,6 +78,174 @@ async fn dropping_many_cells_frees_their_engines() {
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(rt.live_cells().await.unwrap(), 0);
+}
+
+/// Polls until `actor` was restarted `n` times (generous timeout: the
+/// first restart waits 10 ms, the machine may be slow).
+async fn restarted(rt: &CodeMode, actor: &str, n: u64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = rt.metrics().actor_restarts.get(actor).copied().unwrap_or(0);
+        if now >= n {
+            assert_eq!(now, n, "{actor} restarted more often than it crashed");
+            assert!(
+                rt.metrics()
+                    .to_prometheus()
+                    .contains(&format!("codemode_actor_restarts_total{{actor=\"{actor}\"}} {n}"))
+            );
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{actor} was not restarted");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Polls `check` until it holds (generous timeout).
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !check().await {
+        assert!(tokio::time::Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_executor_is_restarted_and_parked_cells_go_on() {
+    let rt = runtime().await;
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code("await yield_control(); return 'survived'")).await.unwrap();
+    assert!(rt.crash_actor_for_test(CrashTarget::Executor));
+    restarted(&rt, "executor", 1).await;
+    assert_eq!(value(&exec(&rt, "return 'new cells run'").await), &json!("new cells run"));
+    // Cells are the root's children, not the executor's: a parked cell
+    // outlives the executor's crash and is still reachable.
+    assert_eq!(value(&reply.wait(parked.run_id().unwrap()).await.unwrap()), &json!("survived"));
+    assert_eq!(rt.live_cells().await.unwrap(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_catalog_is_restarted_and_search_answers_again() {
+    let rt = runtime().await;
+    assert_eq!(rt.search("noop", 3).await.unwrap()[0].0, "noop");
+    assert!(rt.crash_actor_for_test(CrashTarget::Catalog));
+    restarted(&rt, "catalog", 1).await;
+    assert_eq!(rt.search("noop", 3).await.unwrap()[0].0, "noop");
+    let r = exec(&rt, "return (await catalog.search('echo')).length > 0").await;
+    assert_eq!(value(&r), &json!(true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_store_is_restarted_on_the_same_database_and_writes_still_persist() {
+    let dir = std::env::temp_dir().join(format!("codemode-supervision-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rt = CodeMode::builder().session_store_path(&dir).start().await.unwrap();
+    let reply = rt.session("s").reply("r");
+    let before = reply.exec(Exec::code("await store('before', 1); return 'stored'")).await.unwrap();
+    assert_eq!(value(&before), &json!("stored"));
+    let parked = reply
+        .exec(Exec::code("await yield_control(); await store('parked', 2); return await load('before')"))
+        .await
+        .unwrap();
+    assert!(rt.crash_actor_for_test(CrashTarget::Store));
+    restarted(&rt, "store", 1).await;
+    let after = reply.exec(Exec::code("await store('after', 3); return await load('before')")).await.unwrap();
+    assert_eq!(value(&after), &json!(1));
+    // The cell parked across the crash still stores and loads.
+    assert_eq!(value(&reply.wait(parked.run_id().unwrap()).await.unwrap()), &json!(1));
+    rt.shutdown().await;
+    drop((reply, rt));
+    // A new runtime on the same directory sees every write: before, across
+    // and after the crash.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let rt = loop {
+        match CodeMode::builder().session_store_path(&dir).start().await {
+            Ok(rt) => break rt,
+            Err(e) => assert!(tokio::time::Instant::now() < deadline, "the store's directory is not released: {e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let r = rt
+        .session("s")
+        .reply("r2")
+        .exec(Exec::code("return [await load('before'), await load('parked'), await load('after')]"))
+        .await
+        .unwrap();
+    assert_eq!(value(&r), &json!([1, 2, 3]));
+    rt.shutdown().await;
+    drop(rt);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_results_cache_is_restarted_and_saves_again() {
+    let rt = runtime().await;
+    let reply = reply(&rt);
+    let saved = reply.exec(Exec::code("return (await results.save({n: 1})).id")).await.unwrap();
+    let id = value(&saved).as_str().unwrap().to_owned();
+    assert!(rt.crash_actor_for_test(CrashTarget::Results));
+    restarted(&rt, "results", 1).await;
+    // The crashed cache's results are gone, and a load says so in the guest.
+    let r = reply
+        .exec(Exec::code(format!("try {{ await results.load('{id}'); return 'found' }} catch (e) {{ return 'gone' }}")))
+        .await
+        .unwrap();
+    assert_eq!(value(&r), &json!("gone"));
+    let r = reply
+        .exec(Exec::code("const s = await results.save({n: 2}); return (await results.load(s.id)).n"))
+        .await
+        .unwrap();
+    assert_eq!(value(&r), &json!(2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_mcp_server_actor_is_restarted_and_its_tools_answer_again() {
+    let fixture = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
+        .call_timeout(Duration::from_secs(5));
+    let rt = CodeMode::builder().tool(Noop).mcp_server(fixture).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
+    let call = "return (await MCP.accounting.echo({a: 1})).content[0].text";
+    assert_eq!(value(&exec(&rt, call).await), &json!("echo"));
+    assert!(rt.crash_actor_for_test(CrashTarget::McpServer(0)));
+    restarted(&rt, "mcp_server", 1).await;
+    // The restarted actor reconnects into the hub's view; until then a call
+    // fails with a typed error, never hangs.
+    eventually("the MCP server answers again", || {
+        let rt = rt.clone();
+        async move { matches!(exec(&rt, call).await, codemode_runtime::CellResult::Completed { value, .. } if value == json!("echo")) }
+    })
+    .await;
+    assert_eq!(value(&exec(&rt, "await noop(); return 'cells run'").await), &json!("cells run"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_node_registry_is_restarted_and_answers() {
+    let config = NodesConfig { tokens: vec!["token".into()], ..NodesConfig::default() };
+    let rt = CodeMode::builder().nodes(config, Some("127.0.0.1:0".into())).start().await.unwrap();
+    let registry = rt.node_registry().unwrap().clone();
+    assert!(!registry.pairing_code().await.unwrap().is_empty());
+    assert!(rt.crash_actor_for_test(CrashTarget::NodeRegistry));
+    restarted(&rt, "node_registry", 1).await;
+    // The handle reaches the new actor.
+    assert!(!registry.pairing_code().await.unwrap().is_empty());
+    assert!(registry.pending().await.unwrap().is_empty());
+    assert!(registry.list().is_empty());
+    assert_eq!(value(&exec(&rt, "return (await nodes.list()).length").await), &json!(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_runtime_refuses_new_work() {
+    let rt = runtime().await;
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code("await yield_control(); return 1")).await.unwrap();
+    rt.shutdown().await;
+    assert!(reply.exec(Exec::code("return 1")).await.is_err());
+    assert!(reply.wait(parked.run_id().unwrap()).await.is_err());
+    assert!(rt.live_cells().await.is_err());
+    assert_eq!(rt.metrics().actor_restarts.values().sum::<u64>(), 0, "stopping is not crashing");
 }
 
 async fn futures_join<T>(futs: Vec<impl std::future::Future<Output = T> + Send + 'static>) -> Vec<T>

@@ -79,6 +79,9 @@ pub struct McpHandle {
 pub(crate) enum CatalogMsg {
     /// Rank tools for a query.
     Search { query: String, limit: Option<f64>, reply: RpcReplyPort<Result<Vec<(SearchHit, f64)>, SearchError>> },
+    /// Panics (the supervision tests' crash).
+    #[cfg(feature = "test-hooks")]
+    Crash,
 }
 
 /// The catalog actor.
@@ -199,6 +202,8 @@ impl Actor for CatalogActor {
                 state.refresh();
                 let _ = reply.send(search(state, &query, limit));
             }
+            #[cfg(feature = "test-hooks")]
+            CatalogMsg::Crash => panic!("catalog: crash requested by a test hook"),
         }
         Ok(())
     }
@@ -274,6 +279,14 @@ impl Catalog {
     #[must_use]
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Makes the actor panic, so its supervisor restarts it (supervision
+    /// tests only); returns whether the request was sent.
+    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
+    pub fn crash_for_test(&self) -> bool {
+        ActorRef::<CatalogMsg>::where_is(self.name.clone()).is_some_and(|a| a.send_message(CatalogMsg::Crash).is_ok())
     }
 
     /// Registry indexes of the tools matching `query`, best first.

@@ -165,13 +165,23 @@ fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
             }
         })
         .build();
-    let r = rt;
+    let r = rt.clone();
     meter
         .u64_observable_counter("codemode.admission_rejections")
         .with_description("Requests refused by admission limits.")
         .with_callback(move |o| {
             for (reason, n) in r.metrics().admission_rejections {
                 o.observe(n, &[KeyValue::new("reason", reason)]);
+            }
+        })
+        .build();
+    let r = rt;
+    meter
+        .u64_observable_counter("codemode.actor_restarts")
+        .with_description("Supervised actors restarted after a crash, by kind.")
+        .with_callback(move |o| {
+            for (actor, n) in r.metrics().actor_restarts {
+                o.observe(n, &[KeyValue::new("actor", actor)]);
             }
         })
         .build();

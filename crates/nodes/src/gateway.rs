@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use ractor::ActorRef;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::WebSocketStream;
@@ -19,7 +18,7 @@ use crate::NodeError;
 use crate::connection::Socket;
 use crate::peer::{HandshakeSlot, OverBudget, PeerStream};
 use crate::protocol::{GatewayFrame, MAX_FRAME_BYTES, MAX_HELLO_BYTES, NodeFrame, PROTOCOL_VERSION};
-use crate::registry::{Hello, RegistryMsg};
+use crate::registry::{Hello, RegistryMsg, RegistrySlot};
 use crate::throttle::{GatewayLimits, LogLimiter, address_key};
 
 /// How long a connecting node has to finish the handshake and say hello.
@@ -77,7 +76,7 @@ pub(crate) enum HandshakeError {
 
 /// What the gateway shares between its connection tasks.
 struct Shared {
-    registry: ActorRef<RegistryMsg>,
+    registry: RegistrySlot,
     limits: GatewayLimits,
     unpaired: Arc<Semaphore>,
     per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
@@ -98,11 +97,7 @@ impl Shared {
     }
 }
 
-pub(crate) async fn listen(
-    addr: &str,
-    registry: ActorRef<RegistryMsg>,
-    limits: GatewayLimits,
-) -> Result<SocketAddr, NodeError> {
+pub(crate) async fn listen(addr: &str, registry: RegistrySlot, limits: GatewayLimits) -> Result<SocketAddr, NodeError> {
     let bind_error = |e: std::io::Error| NodeError::Bind { addr: addr.to_owned(), reason: e.to_string() };
     let listener = TcpListener::bind(addr).await.map_err(bind_error)?;
     let local = listener.local_addr().map_err(bind_error)?;
@@ -123,7 +118,7 @@ pub(crate) async fn listen(
                 }
             }
             // The registry is gone: stop accepting.
-            if shared.registry.get_status() >= ractor::ActorStatus::Stopping {
+            if shared.registry.stopped() {
                 return;
             }
         }
@@ -183,11 +178,7 @@ async fn read_hello(stream: PeerStream) -> Result<(Socket, First), HandshakeErro
     }
 }
 
-async fn handshake(
-    stream: PeerStream,
-    peer: SocketAddr,
-    registry: &ActorRef<RegistryMsg>,
-) -> Result<(), HandshakeError> {
+async fn handshake(stream: PeerStream, peer: SocketAddr, registry: &RegistrySlot) -> Result<(), HandshakeError> {
     let (socket, first) =
         tokio::time::timeout(HELLO_TIMEOUT, read_hello(stream)).await.map_err(|_| HandshakeError::Timeout)??;
     let frame = match first {
@@ -211,6 +202,7 @@ async fn handshake(
             }
             let hello = Hello { id, name, platform, commands, credentials };
             registry
+                .get()
                 .send_message(RegistryMsg::Connect { hello, socket: Box::new(socket), peer: peer.ip() })
                 .map_err(|_| HandshakeError::RegistryStopped)
         }

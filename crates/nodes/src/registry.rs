@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -151,10 +151,42 @@ pub(crate) struct Hello {
 }
 
 pub(crate) enum RegistryMsg {
-    Connect { hello: Hello, socket: Box<Socket>, peer: IpAddr },
+    Connect {
+        hello: Hello,
+        socket: Box<Socket>,
+        peer: IpAddr,
+    },
     IssueCode(RpcReplyPort<String>),
     Revoke(String, RpcReplyPort<Result<bool, NodeError>>),
     Pending(RpcReplyPort<Vec<PendingNode>>),
+    /// Panics (the supervision tests' crash).
+    #[cfg(feature = "test-hooks")]
+    Crash,
+}
+
+/// The current registry actor, shared by the handle and the gateway:
+/// replaced when the registry's supervisor restarts it, so both reach the
+/// new actor.
+#[derive(Clone)]
+pub(crate) struct RegistrySlot {
+    actor: Arc<RwLock<ActorRef<RegistryMsg>>>,
+    /// Set by [`NodeRegistry::stop`]: the gateway stops accepting.
+    stopped: Arc<AtomicBool>,
+}
+
+impl RegistrySlot {
+    /// The current actor.
+    pub(crate) fn get(&self) -> ActorRef<RegistryMsg> {
+        self.actor.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Whether the registry is gone for good: stopped through its handle,
+    /// or ended with no supervisor to restart it.
+    pub(crate) fn stopped(&self) -> bool {
+        let actor = self.get();
+        self.stopped.load(Ordering::Relaxed)
+            || (actor.get_status() >= ractor::ActorStatus::Stopping && actor.try_get_supervisor().is_none())
+    }
 }
 
 struct Code {
@@ -525,6 +557,8 @@ impl Actor for RegistryActor {
             RegistryMsg::Pending(reply) => {
                 let _ = reply.send(state.pending.values().cloned().collect());
             }
+            #[cfg(feature = "test-hooks")]
+            RegistryMsg::Crash => panic!("node registry: crash requested by a test hook"),
         }
         Ok(())
     }
@@ -549,7 +583,9 @@ impl Actor for RegistryActor {
 /// The typed handle to the node registry.
 #[derive(Clone)]
 pub struct NodeRegistry {
-    actor: ActorRef<RegistryMsg>,
+    actor: RegistrySlot,
+    /// Where a restarted actor reloads the pairings from.
+    store: PairingStore,
     view: Arc<RwLock<Arc<View>>>,
     config: Arc<NodesConfig>,
     limits: GatewayLimits,
@@ -606,13 +642,45 @@ impl NodeRegistry {
         store.load()?;
         let config = Arc::new(config);
         let view = Arc::new(RwLock::new(Arc::new(View::default())));
-        let args = (Arc::clone(&config), store, Arc::clone(&view), limits.clone());
+        let args = (Arc::clone(&config), store.clone(), Arc::clone(&view), limits.clone());
         let spawned = match supervisor {
             Some(s) => Actor::spawn_linked(None, RegistryActor, args, s).await,
             None => Actor::spawn(None, RegistryActor, args).await,
         };
         let (actor, _) = spawned.map_err(|e| NodeError::Unavailable(e.to_string()))?;
-        Ok(Self { actor, view, config, limits, calls: Arc::new(AtomicU64::new(1)) })
+        let actor = RegistrySlot { actor: Arc::new(RwLock::new(actor)), stopped: Arc::new(AtomicBool::new(false)) };
+        Ok(Self { actor, store, view, config, limits, calls: Arc::new(AtomicU64::new(1)) })
+    }
+
+    /// The current registry actor, for a supervisor to link.
+    #[must_use]
+    pub fn actor_cell(&self) -> ActorCell {
+        self.actor.get().get_cell()
+    }
+
+    /// Starts a new registry actor after the last one crashed, linked to
+    /// `supervisor`: it reloads the pairings from the store and publishes a
+    /// fresh view. The crashed actor's connections ended with it (their
+    /// nodes reconnect); the pending list and the pairing code start over.
+    ///
+    /// # Errors
+    /// As [`NodeRegistry::start`].
+    pub async fn restart(&self, supervisor: ActorCell) -> Result<ActorCell, NodeError> {
+        let args = (Arc::clone(&self.config), self.store.clone(), Arc::clone(&self.view), self.limits.clone());
+        let (actor, _) = Actor::spawn_linked(None, RegistryActor, args, supervisor)
+            .await
+            .map_err(|e| NodeError::Unavailable(e.to_string()))?;
+        let cell = actor.get_cell();
+        *self.actor.actor.write().unwrap_or_else(std::sync::PoisonError::into_inner) = actor;
+        Ok(cell)
+    }
+
+    /// Makes the registry actor panic, so its supervisor restarts it
+    /// (supervision tests only); returns whether the request was sent.
+    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
+    pub fn crash_for_test(&self) -> bool {
+        self.actor.get().send_message(RegistryMsg::Crash).is_ok()
     }
 
     /// Listens for node hosts on `addr` (`host:port`; port 0 picks one) and
@@ -699,7 +767,7 @@ impl NodeRegistry {
     /// # Errors
     /// [`NodeError::Unavailable`].
     pub async fn pairing_code(&self) -> Result<String, NodeError> {
-        ractor::call!(self.actor, RegistryMsg::IssueCode).map_err(|e| NodeError::Unavailable(e.to_string()))
+        ractor::call!(self.actor.get(), RegistryMsg::IssueCode).map_err(|e| NodeError::Unavailable(e.to_string()))
     }
 
     /// Forgets a pairing and disconnects the node; it is refused until it
@@ -708,7 +776,7 @@ impl NodeRegistry {
     /// # Errors
     /// [`NodeError`].
     pub async fn revoke(&self, id: &str) -> Result<bool, NodeError> {
-        ractor::call!(self.actor, RegistryMsg::Revoke, id.to_owned())
+        ractor::call!(self.actor.get(), RegistryMsg::Revoke, id.to_owned())
             .map_err(|e| NodeError::Unavailable(e.to_string()))?
     }
 
@@ -717,12 +785,13 @@ impl NodeRegistry {
     /// # Errors
     /// [`NodeError::Unavailable`].
     pub async fn pending(&self) -> Result<Vec<PendingNode>, NodeError> {
-        ractor::call!(self.actor, RegistryMsg::Pending).map_err(|e| NodeError::Unavailable(e.to_string()))
+        ractor::call!(self.actor.get(), RegistryMsg::Pending).map_err(|e| NodeError::Unavailable(e.to_string()))
     }
 
     /// Stops the registry and every connection.
     pub fn stop(&self) {
-        self.actor.stop(None);
+        self.actor.stopped.store(true, Ordering::Relaxed);
+        self.actor.get().stop(None);
     }
 }
 

@@ -9,20 +9,27 @@ use codemode_catalog::{Catalog, Registry, SearchConfig, SearchHit, Tool, ToolSou
 use codemode_nodes::{NodeRegistry, NodesConfig, PairingStore};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
 use ractor::rpc::CallResult;
-use ractor::{Actor, ActorRef, RpcReplyPort};
+use ractor::{Actor, ActorRef, ActorStatus};
+use tokio::sync::watch;
 
-use crate::cell::CellMode;
 use crate::cell::spare::{EnginePool, Recipe};
+use crate::cell::{CellMode, CellMsg};
 
 /// Prepared engines kept ready per runtime: enough for a burst of cells
 /// while the factory catches up; each holds about 200 KiB.
 const SPARE_ENGINES: usize = 2;
 use crate::error::CodeModeError;
-use crate::executor::{CellExecutor, ExecRequest, ExecutorConfig, ExecutorMsg, new_run_id, start_catalog};
+use crate::executor::{ExecRequest, ExecutorConfig, ExecutorMsg};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
 use crate::prompt::{self, ExecToolDescriptions};
+use crate::runs::{EndState, Runs, new_run_id};
+use crate::supervisor::{RootArgs, RootMsg, RootSupervisor};
 use crate::telemetry::{Metrics, MetricsSnapshot};
+
+/// How long an `exec` waits for a restarting executor before it reports
+/// the runtime as shut down.
+const EXECUTOR_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The longest `title` an `exec` accepts, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -231,13 +238,15 @@ impl CodeModeBuilder {
         let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await.map_err(CodeModeError::Start)?;
         let recipe = Recipe { limits: Arc::clone(&limits), tools: tools.clone(), mcp: mcp.clone() };
         let engines = EnginePool::start(recipe, SPARE_ENGINES).map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let metrics = Arc::new(Metrics::default());
         let config = Arc::new(ExecutorConfig {
             limits: Arc::clone(&limits),
             tools,
             catalog,
             search: SearchConfig::default(),
             api_files: Arc::new(vec![results_api_file(results.limits())]),
-            metrics: Arc::new(Metrics::default()),
+            runs: Arc::new(Runs::new(Arc::clone(&metrics))),
+            metrics,
             mcp,
             engines,
             nodes: nodes.as_ref().map(|(registry, _)| registry.clone()),
@@ -246,23 +255,28 @@ impl CodeModeBuilder {
             results,
             js,
         });
-        let (executor, _) = Actor::spawn(None, CellExecutor, Arc::clone(&config))
-            .await
-            .map_err(|e| CodeModeError::Start(e.to_string()))?;
-        let services = async {
-            start_catalog(&executor, &config).await?;
-            config.store.start_actor(Some(executor.get_cell())).await.map_err(|e| e.to_string())?;
-            config.results.start_actor(executor.get_cell()).await
-        };
-        if let Err(e) = services.await {
-            executor.stop(None);
-            return Err(CodeModeError::Start(e));
-        }
+        let (slot, executor) = watch::channel(None);
+        let root =
+            match Actor::spawn(None, RootSupervisor, RootArgs { config: Arc::clone(&config), executor: slot }).await {
+                Ok((root, _)) => root,
+                Err(e) => {
+                    // The root's children died with it; what it did not adopt
+                    // yet is stopped here.
+                    config.mcp.stop();
+                    config.engines.stop();
+                    if let Some(nodes) = &config.nodes {
+                        nodes.stop();
+                    }
+                    return Err(CodeModeError::Start(e.to_string()));
+                }
+            };
         Ok(CodeMode {
             inner: Arc::new(Inner {
                 mcp: config.mcp.clone(),
                 metrics: Arc::clone(&config.metrics),
                 catalog: config.catalog.clone(),
+                runs: Arc::clone(&config.runs),
+                root,
                 executor,
                 limits,
                 tools: config.tools.clone(),
@@ -272,6 +286,39 @@ impl CodeModeBuilder {
             }),
         })
     }
+}
+
+/// The answer to a request whose actor crashed while holding its reply.
+fn crashed() -> CellResult {
+    CellResult::Failed {
+        code: ErrorCode::InternalError,
+        error: "the cell's host actor crashed; the cell is gone, other cells are unaffected. Retry it in a new exec."
+            .into(),
+        phase: Phase::Host,
+        output: Default::default(),
+        telemetry: Default::default(),
+        untrusted: None,
+    }
+}
+
+/// Which supervised actor [`CodeMode::crash_actor_for_test`] crashes.
+#[doc(hidden)]
+#[cfg(feature = "test-hooks")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrashTarget {
+    /// The cell executor.
+    Executor,
+    /// The catalog actor.
+    Catalog,
+    /// The session store actor.
+    Store,
+    /// The results cache actor.
+    Results,
+    /// The connection actor of the MCP server at this index (configuration
+    /// order).
+    McpServer(usize),
+    /// The node registry actor.
+    NodeRegistry,
 }
 
 /// `results.d.ts` as an `API` virtual file (GA-2.3, GA-6.5).
@@ -289,7 +336,11 @@ struct Inner {
     mcp: McpHub,
     metrics: Arc<Metrics>,
     catalog: Catalog,
-    executor: ActorRef<ExecutorMsg>,
+    /// The root supervisor: stopping it stops the whole tree in order.
+    root: ActorRef<RootMsg>,
+    /// The current executor, republished by the root when it restarts it.
+    executor: watch::Receiver<Option<ActorRef<ExecutorMsg>>>,
+    runs: Arc<Runs>,
     limits: Arc<Limits>,
     tools: Registry,
     store: SessionStore,
@@ -300,7 +351,7 @@ struct Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         // Disposes every live cell; their tool calls and timers are cancelled.
-        self.executor.stop(None);
+        self.root.stop(None);
     }
 }
 
@@ -421,40 +472,104 @@ impl CodeMode {
     /// # Errors
     /// The runtime is shut down.
     pub async fn live_cells(&self) -> Result<usize, CodeModeError> {
-        match self.inner.executor.call(ExecutorMsg::LiveCells, None).await {
-            Ok(CallResult::Success(n)) => Ok(n),
-            _ => Err(CodeModeError::ShutDown),
+        if self.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        Ok(self.inner.runs.len())
+    }
+
+    /// Disposes every live cell and stops the runtime's actors in order:
+    /// cells, the executor, the services, the MCP servers, the node
+    /// registry; the session store is flushed last.
+    pub async fn shutdown(&self) {
+        let _ = self.inner.root.stop_and_wait(None, None).await;
+    }
+
+    /// Makes a supervised actor panic, so the root supervisor restarts it
+    /// (supervision tests only); returns whether the request was sent.
+    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
+    pub fn crash_actor_for_test(&self, target: CrashTarget) -> bool {
+        let inner = &self.inner;
+        match target {
+            CrashTarget::Executor => {
+                inner.executor.borrow().as_ref().is_some_and(|a| a.send_message(ExecutorMsg::Crash).is_ok())
+            }
+            CrashTarget::Catalog => inner.catalog.crash_for_test(),
+            CrashTarget::Store => inner.store.crash_for_test(),
+            CrashTarget::Results => inner.results.crash_for_test(),
+            CrashTarget::McpServer(index) => inner.mcp.crash_server_for_test(index),
+            CrashTarget::NodeRegistry => inner.nodes.as_ref().is_some_and(|(n, _)| n.crash_for_test()),
         }
     }
 
-    /// Disposes every live cell and stops the executor.
-    pub async fn shutdown(&self) {
-        let _ = self.inner.executor.stop_and_wait(None, None).await;
+    fn is_shut_down(&self) -> bool {
+        self.inner.root.get_status() >= ActorStatus::Stopping
     }
 
-    /// Sends one request to the executor and waits for the cell's answer.
+    /// The current executor; while it restarts, waits for the next one.
+    async fn executor(&self) -> Result<ActorRef<ExecutorMsg>, CodeModeError> {
+        let mut slot = self.inner.executor.clone();
+        let deadline = tokio::time::Instant::now() + EXECUTOR_WAIT;
+        loop {
+            if self.is_shut_down() {
+                return Err(CodeModeError::ShutDown);
+            }
+            if let Some(actor) = slot.borrow_and_update().clone()
+                && actor.get_status() < ActorStatus::Stopping
+            {
+                return Ok(actor);
+            }
+            match tokio::time::timeout_at(deadline, slot.changed()).await {
+                Ok(Ok(())) => {}
+                _ => return Err(CodeModeError::ShutDown),
+            }
+        }
+    }
+
+    /// Sends a cell to the executor and waits for its first answer.
     ///
     /// Cancel safety: dropping the future does not cancel the cell; a parked
     /// cell stays parked and can be resumed with `wait`, a running one keeps
     /// its result until the next `wait`… except the result of the dropped
     /// call itself, which is lost (the cell goes on).
-    async fn ask(
-        &self,
-        build: impl FnOnce(RpcReplyPort<CellResult>) -> ExecutorMsg,
-    ) -> Result<CellResult, CodeModeError> {
-        match self.inner.executor.call(build, None).await {
+    async fn start_cell(&self, request: ExecRequest) -> Result<CellResult, CodeModeError> {
+        let executor = self.executor().await?;
+        match executor.call(|reply| ExecutorMsg::Exec(request, reply), None).await {
             Ok(CallResult::Success(result)) => Ok(result),
-            // The cell's actor crashed while holding our reply port.
-            Ok(CallResult::SenderError | CallResult::Timeout) => Ok(CellResult::Failed {
-                code: ErrorCode::InternalError,
-                error: "the cell's host actor crashed; the cell is gone, other cells are unaffected. Retry it in a new exec."
-                    .into(),
-                phase: Phase::Host,
-                output: Default::default(),
-                telemetry: Default::default(),
-                untrusted: None,
-            }),
-            Err(_) => Err(CodeModeError::ShutDown),
+            // The cell's actor (or the executor) crashed holding our reply port.
+            Ok(CallResult::SenderError | CallResult::Timeout) => Ok(crashed()),
+            Err(_) if self.is_shut_down() => Err(CodeModeError::ShutDown),
+            // The executor stopped as the request reached it: it never ran.
+            Err(_) => Ok(crashed()),
+        }
+    }
+
+    /// Opens a window on (or aborts) a live cell, found in the run index
+    /// without a hop through the executor.
+    ///
+    /// Cancel safety: as [`start_cell`](Self::start_cell); an abort is
+    /// applied even if the future is dropped.
+    async fn to_cell(&self, run_id: &str, session: Option<&str>, abort: bool) -> Result<CellResult, CodeModeError> {
+        if self.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        let handle = match self.inner.runs.route(run_id, session) {
+            Ok(handle) => handle,
+            Err(message) => return Ok(CellResult::input_error(ErrorCode::InvalidInput, message)),
+        };
+        if abort {
+            (handle.abort)();
+        }
+        let cell: ActorRef<CellMsg> = handle.actor.into();
+        let sent = cell.call(|reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None).await;
+        match sent {
+            Ok(CallResult::Success(result)) => Ok(result),
+            Ok(CallResult::SenderError | CallResult::Timeout) => Ok(crashed()),
+            Err(_) => Ok(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                "code mode run is unavailable: it has just ended. Start a new exec.",
+            )),
         }
     }
 
@@ -472,7 +587,7 @@ impl CodeMode {
         }
         let request =
             ExecRequest { code: exec.code, title: exec.title, mode, principal, parent: tracing::Span::current() };
-        self.ask(|reply| ExecutorMsg::Exec(request, reply)).await
+        self.start_cell(request).await
     }
 }
 
@@ -536,8 +651,7 @@ impl Reply {
     /// # Errors
     /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
-        let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        self.session.rt.ask(|reply| ExecutorMsg::Wait { run_id, session, reply }).await
+        self.session.rt.to_cell(run_id, Some(&self.session.id), false).await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
@@ -546,8 +660,7 @@ impl Reply {
     /// # Errors
     /// Only host failures.
     pub async fn abort(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
-        let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        self.session.rt.ask(|reply| ExecutorMsg::Abort { run_id, session, reply }).await
+        self.session.rt.to_cell(run_id, Some(&self.session.id), true).await
     }
 }
 
@@ -559,11 +672,16 @@ impl Reply {
     /// # Errors
     /// Only host failures.
     pub async fn dispose(&self, run_id: &str) -> Result<bool, CodeModeError> {
-        let (run_id, session) = (run_id.to_owned(), Some(self.session.id.clone()));
-        match self.session.rt.inner.executor.call(|reply| ExecutorMsg::Dispose { run_id, session, reply }, None).await {
-            Ok(CallResult::Success(found)) => Ok(found),
-            _ => Err(CodeModeError::ShutDown),
+        let rt = &self.session.rt;
+        if rt.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
         }
+        // Forgotten at once: the run is gone for every later request.
+        let found = rt.inner.runs.dispose(run_id, Some(&self.session.id));
+        if let Some(handle) = &found {
+            let _ = ActorRef::<CellMsg>::from(handle.actor.clone()).send_message(CellMsg::Dispose);
+        }
+        Ok(found.is_some())
     }
 }
 
@@ -584,18 +702,22 @@ impl Reply {
     /// # Errors
     /// Only host failures.
     pub async fn dispose_all(&self) -> Result<usize, CodeModeError> {
-        let (session, reply_id) = (self.session.id.clone(), self.id.clone());
-        match self
-            .session
-            .rt
-            .inner
-            .executor
-            .call(|reply| ExecutorMsg::DisposeReply { session, reply_id, reply }, None)
-            .await
-        {
-            Ok(CallResult::Success(count)) => Ok(count),
-            _ => Err(CodeModeError::ShutDown),
+        let rt = &self.session.rt;
+        if rt.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
         }
+        let runs = rt.inner.runs.of_reply(&self.session.id, &self.id);
+        for run_id in &runs {
+            let handle = rt.inner.runs.handle(run_id);
+            if let Some(handle) = &handle {
+                (handle.abort)();
+            }
+            rt.inner.runs.ended(run_id, EndState::Disposed);
+            if let Some(handle) = handle {
+                let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::Dispose);
+            }
+        }
+        Ok(runs.len())
     }
 }
 

@@ -43,10 +43,14 @@ mod executor;
 mod jsthreads;
 mod limits;
 mod prompt;
+mod runs;
 mod source;
+mod supervisor;
 mod telemetry;
 
 pub use cell::CellMode;
+#[cfg(feature = "test-hooks")]
+pub use codemode::CrashTarget;
 pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::mcp::{McpServerConfig, McpTransport};

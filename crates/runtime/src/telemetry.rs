@@ -6,9 +6,46 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use dashmap::DashMap;
+
+/// The kinds of supervised actor, the label values of
+/// `codemode_actor_restarts_total{actor}` (a fixed set: cells are not
+/// restarted, so they have no label).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ActorKind {
+    Executor,
+    Catalog,
+    Store,
+    Results,
+    McpServer,
+    NodeRegistry,
+}
+
+impl ActorKind {
+    /// Every kind, in label order.
+    pub(crate) const ALL: [Self; 6] =
+        [Self::Executor, Self::Catalog, Self::Store, Self::Results, Self::McpServer, Self::NodeRegistry];
+
+    /// The metrics label.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Executor => "executor",
+            Self::Catalog => "catalog",
+            Self::Store => "store",
+            Self::Results => "results",
+            Self::McpServer => "mcp_server",
+            Self::NodeRegistry => "node_registry",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
 
 /// Upper bounds (seconds) of the latency histograms' buckets.
 const BUCKETS: [f64; 12] = [0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 60.0];
@@ -55,36 +92,42 @@ impl Histogram {
 }
 
 /// Counters and gauges of one runtime.
+///
+/// The labelled families are `DashMap`s: cells on every JS thread bump
+/// them concurrently, and a sharded map keeps them off one lock.
 #[derive(Debug, Default)]
 pub(crate) struct Metrics {
-    cells_by_status: Mutex<BTreeMap<&'static str, u64>>,
+    cells_by_status: DashMap<&'static str, u64>,
     cell_duration: Histogram,
     /// Latency per source, then per tool.
-    calls: Mutex<BTreeMap<&'static str, BTreeMap<String, Arc<Histogram>>>>,
+    calls: DashMap<&'static str, DashMap<String, Arc<Histogram>>>,
     parked: AtomicI64,
     live: AtomicI64,
     store_committed_bytes: AtomicU64,
     results_saved_bytes: AtomicU64,
     console_truncations: AtomicU64,
-    admission_rejections: Mutex<BTreeMap<&'static str, u64>>,
+    admission_rejections: DashMap<&'static str, u64>,
+    /// Restarts per [`ActorKind`] (indexed by it).
+    restarts: [AtomicU64; ActorKind::ALL.len()],
+    /// Children given up on per [`ActorKind`].
+    give_ups: [AtomicU64; ActorKind::ALL.len()],
 }
 
 impl Metrics {
     pub(crate) fn cell_ended(&self, status: &'static str, lifetime: Duration) {
-        *self.cells_by_status.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(status).or_default() += 1;
+        *self.cells_by_status.entry(status).or_default() += 1;
         self.cell_duration.observe(lifetime);
     }
 
     pub(crate) fn call_finished(&self, tool: &str, source: &'static str, latency: Duration) {
-        let histogram = {
-            let mut calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            // Look up without allocating; the key is built once per tool.
-            let by_tool = calls.entry(source).or_default();
-            match by_tool.get(tool) {
-                Some(h) => Arc::clone(h),
-                None => Arc::clone(by_tool.entry(tool.to_owned()).or_default()),
-            }
-        };
+        // Look up under read locks without allocating; the key is built
+        // once per tool.
+        let found = self.calls.get(source).and_then(|by_tool| by_tool.get(tool).map(|h| Arc::clone(&h)));
+        let histogram = found.unwrap_or_else(|| {
+            let by_tool = self.calls.entry(source).or_default();
+            let h = Arc::clone(&by_tool.entry(tool.to_owned()).or_default());
+            h
+        });
         histogram.observe(latency);
     }
 
@@ -109,36 +152,46 @@ impl Metrics {
     }
 
     pub(crate) fn admission_rejected(&self, reason: &'static str) {
-        *self
-            .admission_rejections
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry(reason)
-            .or_default() += 1;
+        *self.admission_rejections.entry(reason).or_default() += 1;
+    }
+
+    /// A supervised child of this kind was restarted.
+    pub(crate) fn actor_restarted(&self, kind: ActorKind) {
+        self.restarts[kind.index()].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A supervised child of this kind crashed too often and was given up.
+    pub(crate) fn actor_given_up(&self, kind: ActorKind) {
+        self.give_ups[kind.index()].fetch_add(1, Ordering::Relaxed);
     }
 
     pub(crate) fn snapshot(&self) -> MetricsSnapshot {
-        let lock = |m: &Mutex<BTreeMap<&'static str, u64>>| {
-            m.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), *v))
-                .collect()
+        let counts = |m: &DashMap<&'static str, u64>| m.iter().map(|e| ((*e.key()).to_owned(), *e.value())).collect();
+        let per_kind = |a: &[AtomicU64; ActorKind::ALL.len()]| {
+            ActorKind::ALL.iter().map(|k| (k.label().to_owned(), a[k.index()].load(Ordering::Relaxed))).collect()
         };
-        let calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         MetricsSnapshot {
-            cells_by_status: lock(&self.cells_by_status),
+            cells_by_status: counts(&self.cells_by_status),
             cell_duration: self.cell_duration.snapshot(),
-            call_latency: calls
+            call_latency: self
+                .calls
                 .iter()
-                .flat_map(|(s, tools)| tools.iter().map(|(t, h)| ((t.clone(), (*s).to_owned()), h.snapshot())))
+                .flat_map(|by_tool| {
+                    let source = (*by_tool.key()).to_owned();
+                    by_tool
+                        .iter()
+                        .map(|h| ((h.key().clone(), source.clone()), h.value().snapshot()))
+                        .collect::<Vec<_>>()
+                })
                 .collect(),
             parked_cells: self.parked.load(Ordering::Relaxed).max(0) as u64,
             live_cells: self.live.load(Ordering::Relaxed).max(0) as u64,
             store_committed_bytes: self.store_committed_bytes.load(Ordering::Relaxed),
             results_saved_bytes: self.results_saved_bytes.load(Ordering::Relaxed),
             console_truncations: self.console_truncations.load(Ordering::Relaxed),
-            admission_rejections: lock(&self.admission_rejections),
+            admission_rejections: counts(&self.admission_rejections),
+            actor_restarts: per_kind(&self.restarts),
+            actor_give_ups: per_kind(&self.give_ups),
         }
     }
 }
@@ -164,6 +217,12 @@ pub struct MetricsSnapshot {
     pub console_truncations: u64,
     /// Refused requests by reason (`queue_limit`, `timer_limit`, `live_cells`).
     pub admission_rejections: BTreeMap<String, u64>,
+    /// Restarts of supervised actors by kind (`executor`, `catalog`,
+    /// `store`, `results`, `mcp_server`, `node_registry`; every kind is
+    /// listed, zero included).
+    pub actor_restarts: BTreeMap<String, u64>,
+    /// Supervised actors given up on after too many crashes, by kind.
+    pub actor_give_ups: BTreeMap<String, u64>,
 }
 
 fn escape(label: &str) -> String {
@@ -223,6 +282,14 @@ impl MetricsSnapshot {
         for (reason, n) in &self.admission_rejections {
             let _ = writeln!(out, "codemode_admission_rejections_total{{reason=\"{}\"}} {n}", escape(reason));
         }
+        out.push_str("# HELP codemode_actor_restarts_total Supervised actors restarted after a crash.\n# TYPE codemode_actor_restarts_total counter\n");
+        for (actor, n) in &self.actor_restarts {
+            let _ = writeln!(out, "codemode_actor_restarts_total{{actor=\"{}\"}} {n}", escape(actor));
+        }
+        out.push_str("# HELP codemode_actor_give_ups_total Supervised actors not restarted again: too many crashes in the window.\n# TYPE codemode_actor_give_ups_total counter\n");
+        for (actor, n) in &self.actor_give_ups {
+            let _ = writeln!(out, "codemode_actor_give_ups_total{{actor=\"{}\"}} {n}", escape(actor));
+        }
         out
     }
 }
@@ -238,11 +305,14 @@ mod tests {
         m.cell_ended("timed_out", Duration::from_secs(11));
         m.call_finished("noop", "openclaw", Duration::from_micros(50));
         m.admission_rejected("queue_limit");
+        m.actor_restarted(ActorKind::McpServer);
         let text = m.snapshot().to_prometheus();
         assert!(text.contains("codemode_cells_total{status=\"completed\"} 1"));
         assert!(text.contains("codemode_cell_duration_seconds_bucket{le=\"0.005\"} 1"));
         assert!(text.contains("codemode_cell_duration_seconds_bucket{le=\"+Inf\"} 2"));
         assert!(text.contains("codemode_nested_call_duration_seconds_count{tool=\"noop\",source=\"openclaw\"} 1"));
         assert!(text.contains("codemode_admission_rejections_total{reason=\"queue_limit\"} 1"));
+        assert!(text.contains("codemode_actor_restarts_total{actor=\"mcp_server\"} 1"));
+        assert!(text.contains("codemode_actor_restarts_total{actor=\"executor\"} 0"));
     }
 }

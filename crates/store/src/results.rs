@@ -74,10 +74,27 @@ struct ReplyResults {
 }
 
 enum ResultsMsg {
-    Save { scope: Scope, value: StoredValue, reply: RpcReplyPort<Result<String, ResultsError>> },
-    Load { scope: Scope, id: String, reply: RpcReplyPort<Result<StoredValue, ResultsError>> },
-    Delete { scope: Scope, id: String, reply: RpcReplyPort<Result<bool, ResultsError>> },
-    EndReply { scope: Scope },
+    Save {
+        scope: Scope,
+        value: StoredValue,
+        reply: RpcReplyPort<Result<String, ResultsError>>,
+    },
+    Load {
+        scope: Scope,
+        id: String,
+        reply: RpcReplyPort<Result<StoredValue, ResultsError>>,
+    },
+    Delete {
+        scope: Scope,
+        id: String,
+        reply: RpcReplyPort<Result<bool, ResultsError>>,
+    },
+    EndReply {
+        scope: Scope,
+    },
+    /// Panics (the supervision tests' crash).
+    #[cfg(feature = "test-hooks")]
+    Crash,
 }
 
 struct ResultsActor;
@@ -202,6 +219,8 @@ impl Actor for ResultsActor {
                     }
                 }
             }
+            #[cfg(feature = "test-hooks")]
+            ResultsMsg::Crash => panic!("results cache: crash requested by a test hook"),
         }
         Ok(())
     }
@@ -243,6 +262,14 @@ impl ResultsCache {
             .await
             .map(|_| ())
             .map_err(|e| e.to_string())
+    }
+
+    /// Makes the actor panic, so its supervisor restarts it (supervision
+    /// tests only); returns whether the request was sent.
+    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
+    pub fn crash_for_test(&self) -> bool {
+        ActorRef::<ResultsMsg>::where_is(self.name.clone()).is_some_and(|a| a.send_message(ResultsMsg::Crash).is_ok())
     }
 
     async fn ask<T: Send + 'static>(

@@ -257,6 +257,9 @@ enum StoreMsg {
     Sweep,
     /// Continues the sweep under way by one step.
     SweepStep,
+    /// Panics (the supervision tests' crash).
+    #[cfg(feature = "test-hooks")]
+    Crash,
 }
 
 struct StoreActor;
@@ -499,6 +502,8 @@ impl Actor for StoreActor {
                 }
             }
             StoreMsg::SweepStep => state.sweep_and_continue(&myself),
+            #[cfg(feature = "test-hooks")]
+            StoreMsg::Crash => panic!("session store: crash requested by a test hook"),
         }
         Ok(())
     }
@@ -626,6 +631,23 @@ impl SessionStore {
     #[must_use]
     pub fn limits(&self) -> &StoreLimits {
         &self.limits
+    }
+
+    /// Waits until every write so far is on disk (the runtime calls it
+    /// last when it stops).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`].
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush_async().await.map(|_| ()).map_err(|e| io(&e))
+    }
+
+    /// Makes the actor panic, so its supervisor restarts it (supervision
+    /// tests only); returns whether the request was sent.
+    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
+    pub fn crash_for_test(&self) -> bool {
+        ActorRef::<StoreMsg>::where_is(self.name.clone()).is_some_and(|a| a.send_message(StoreMsg::Crash).is_ok())
     }
 
     async fn ask<T: Send + 'static>(

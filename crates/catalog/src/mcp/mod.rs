@@ -12,10 +12,10 @@ mod probe;
 mod server;
 
 use std::collections::HashSet;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use ractor::Actor;
+use ractor::{Actor, ActorCell};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -294,6 +294,7 @@ impl McpHub {
                 // refuses its size answers with an error instead of silence.
                 McpTransport::Http { .. } => None,
             };
+            let actor = Arc::new(Mutex::new(actor));
             servers.push((config, ServerHandle { actor, view, max_request_bytes }));
         }
         Ok(Self { servers, visible: Some(policy) })
@@ -302,8 +303,40 @@ impl McpHub {
     /// Stops every connection (their child processes end with them).
     pub fn stop(&self) {
         for (_, handle) in &self.servers {
-            handle.actor.stop(None);
+            handle.actor().stop(None);
         }
+    }
+
+    /// The current connection actors, in configuration order, for a
+    /// supervisor to link.
+    #[must_use]
+    pub fn actors(&self) -> Vec<ActorCell> {
+        self.servers.iter().map(|(_, h)| h.actor().get_cell()).collect()
+    }
+
+    /// Starts a new connection actor for server `index` after its last one
+    /// crashed, linked to `supervisor`; it reconnects and publishes into
+    /// the same view, so the hub's calls reach it.
+    ///
+    /// # Errors
+    /// An unknown server, or the actor could not be spawned.
+    pub async fn restart_server(&self, index: usize, supervisor: ActorCell) -> Result<ActorCell, String> {
+        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+        let (actor, _) =
+            Actor::spawn_linked(None, McpServerActor, (config.clone(), Arc::clone(&handle.view)), supervisor)
+                .await
+                .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
+        let cell = actor.get_cell();
+        *handle.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = actor;
+        Ok(cell)
+    }
+
+    /// Makes server `index`'s connection actor panic, so its supervisor
+    /// restarts it (supervision tests only); returns whether it was sent.
+    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
+    pub fn crash_server_for_test(&self, index: usize) -> bool {
+        self.servers.get(index).is_some_and(|(_, h)| h.actor().send_message(server::McpMsg::Crash).is_ok())
     }
 
     /// Whether any server is configured.

@@ -205,6 +205,9 @@ pub(crate) enum McpMsg {
     Failed(McpStartError),
     Died(String),
     Refresh,
+    /// Panics (the supervision tests' crash).
+    #[cfg(feature = "test-hooks")]
+    Crash,
 }
 
 pub(crate) struct McpServerActor;
@@ -218,6 +221,20 @@ pub(crate) struct McpState {
     /// The reason last logged, so a server failing the same way on every
     /// retry logs it once, not every backoff step.
     logged: Option<String>,
+    /// The task holding the session: aborted when the actor ends (a stop
+    /// or a crash), which closes the session and ends a stdio server.
+    session: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for McpState {
+    fn drop(&mut self) {
+        // The view is left to the next actor: this drop may run after a
+        // restarted actor already published its own session. Calls on the
+        // closed session fail with its error until then.
+        if let Some(task) = self.session.take() {
+            task.abort();
+        }
+    }
 }
 
 /// The client side: forwards `tools/list_changed` to the actor (none for a
@@ -337,7 +354,15 @@ impl Actor for McpServerActor {
         (config, view): (McpServerConfig, Arc<RwLock<ServerView>>),
     ) -> Result<McpState, ActorProcessingErr> {
         let _ = myself.send_message(McpMsg::Connect);
-        Ok(McpState { config, view, peer: None, backoff: Duration::from_millis(100), connecting: false, logged: None })
+        Ok(McpState {
+            config,
+            view,
+            peer: None,
+            backoff: Duration::from_millis(100),
+            connecting: false,
+            logged: None,
+            session: None,
+        })
     }
 
     async fn handle(
@@ -349,7 +374,7 @@ impl Actor for McpServerActor {
         match msg {
             McpMsg::Connect if !state.connecting => {
                 state.connecting = true;
-                tokio::spawn(connect(state.config.clone(), myself.clone()));
+                state.session = Some(tokio::spawn(connect(state.config.clone(), myself.clone())));
             }
             McpMsg::Connect => {}
             McpMsg::Connected(peer, tools) => {
@@ -407,6 +432,8 @@ impl Actor for McpServerActor {
                     });
                 }
             }
+            #[cfg(feature = "test-hooks")]
+            McpMsg::Crash => panic!("MCP server `{}`: crash requested by a test hook", state.config.name),
         }
         Ok(())
     }
@@ -442,7 +469,10 @@ fn task_required(result: &Value) -> Option<String> {
 /// A handle to one server's actor.
 #[derive(Clone, Debug)]
 pub(crate) struct ServerHandle {
-    pub actor: ActorRef<McpMsg>,
+    /// The current actor: replaced when its supervisor restarts it. Calls
+    /// do not use it (they read the view), so they keep working across a
+    /// restart once the new actor reconnects.
+    pub actor: Arc<Mutex<ActorRef<McpMsg>>>,
     pub view: Arc<RwLock<ServerView>>,
     /// The largest request the server reads, when it has a known limit
     /// ([`MAX_STDIO_REQUEST_BYTES`] for stdio servers).
@@ -450,6 +480,11 @@ pub(crate) struct ServerHandle {
 }
 
 impl ServerHandle {
+    /// The current connection actor.
+    pub(crate) fn actor(&self) -> ActorRef<McpMsg> {
+        self.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
     async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, String> {
         let view = self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
         match (&view.peer, &view.last_error) {

@@ -9,7 +9,7 @@ use ractor::RpcReplyPort;
 use serde_json::Value;
 
 use super::{CellMode, CellMsg, CellState, Flow, output, services};
-use crate::executor::EndState;
+use crate::runs::EndState;
 
 /// A returned cell waiting for the host requests it did not await.
 pub(super) struct Draining {

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::bridge::Submitted;
 use super::{CellMode, CellMsg, CellState, Flow, catalog_api, services, vm_lock};
-use crate::executor::EndState;
+use crate::runs::EndState;
 use codemode_bridge::{ErrorCode, Phase};
 
 impl CellState {

@@ -30,9 +30,9 @@ use codemode_nodes::NodeRegistry;
 use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
-use crate::executor::{EndState, ExecutorMsg};
 use crate::jsthreads::ThreadLease;
 use crate::limits::Limits;
+use crate::runs::{EndState, Runs};
 use crate::telemetry::Metrics;
 use bridge::{Bridge, Outcome};
 use host::{HostWork, Notify};
@@ -80,12 +80,12 @@ pub(crate) struct CellArgs {
     pub engines: spare::EnginePool,
     pub span: tracing::Span,
     pub metrics: Arc<Metrics>,
-    pub executor: ActorRef<ExecutorMsg>,
+    pub runs: Arc<Runs>,
     pub lease: ThreadLease,
 }
 
 /// Messages a cell handles. Private to the crate: callers go through the
-/// executor.
+/// run index.
 pub(crate) enum CellMsg {
     /// Run the first window.
     Start(RpcReplyPort<CellResult>),
@@ -120,7 +120,7 @@ pub(crate) struct CellState {
     run_id: String,
     mode: CellMode,
     limits: Arc<Limits>,
-    executor: ActorRef<ExecutorMsg>,
+    runs: Arc<Runs>,
     control: Arc<CellControl>,
     bridge: Arc<Mutex<Bridge>>,
     // `Drop` retires the engine to the runtime's engine factory, which
@@ -178,7 +178,7 @@ pub(crate) struct CellState {
 enum Flow {
     /// Keep running (window open and waiting on host work, or parked).
     Live,
-    /// The cell ended and told the executor; the actor stops.
+    /// The cell ended and told the run index; the actor stops.
     Ended,
 }
 
@@ -252,7 +252,7 @@ impl Actor for CellActor {
             myself: myself.clone(),
             output: OutputLedger::new(args.limits.max_output_bytes),
             limits: args.limits,
-            executor: args.executor,
+            runs: args.runs,
             control: Arc::clone(vm.control()),
             bridge: Arc::clone(vm.bridge()),
             vm: Some(vm),
@@ -576,7 +576,7 @@ impl CellState {
         if !self.network {
             return None;
         }
-        Some(self.envelope_id.get_or_insert_with(|| crate::executor::new_run_id()[4..20].to_owned()).clone())
+        Some(self.envelope_id.get_or_insert_with(|| crate::runs::new_run_id()[4..20].to_owned()).clone())
     }
 
     fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
@@ -584,7 +584,7 @@ impl CellState {
         self.finish(result, end)
     }
 
-    /// Ends the cell and reports `result` to the observer. The executor
+    /// Ends the cell and reports `result` to the observer. The run index
     /// hears of the end first, so a `wait` sent after the observer has the
     /// result always finds the run ended, never a stopping actor.
     fn finish(&mut self, result: CellResult, end: EndState) -> Flow {
@@ -621,7 +621,7 @@ impl CellState {
         self.span.record("tool_calls", self.telemetry.call_count);
         self.span.record("timers", self.telemetry.timer_count);
         self.span.record("searches", self.telemetry.search_count);
-        let _ = self.executor.send_message(ExecutorMsg::Ended(self.run_id.clone(), end));
+        self.runs.ended(&self.run_id, end);
         Flow::Ended
     }
 }

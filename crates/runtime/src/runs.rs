@@ -1,0 +1,317 @@
+//! Live runs: the index `wait`, `abort` and `dispose` read without a
+//! mailbox hop, how runs end, and run ids.
+//!
+//! The executor admits a cell and inserts it here; the cell's actor is
+//! registered once it started on its JS thread; the cell removes itself
+//! when it ends ([`Runs::ended`]), before it answers its observer, so a
+//! `wait` sent after that answer always finds the run ended. The index
+//! lives outside every actor, so an executor restart loses no run.
+//!
+//! Neither the executor nor the cells own this module: both use it, which
+//! keeps the import graph a tree (executor → cell → runs).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry;
+use ractor::{ActorCell, ActorId};
+
+use crate::telemetry::Metrics;
+
+/// How many ended runs are remembered for precise `wait` errors.
+const TOMBSTONES: usize = 4096;
+
+/// How a cell ended (GA-1.5), plus a host crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EndState {
+    Completed,
+    Failed,
+    TimedOut,
+    Aborted,
+    Expired,
+    Disposed,
+    Crashed,
+}
+
+impl EndState {
+    /// The metrics label of this end state.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::TimedOut => "timed_out",
+            Self::Aborted => "aborted",
+            Self::Expired => "expired",
+            Self::Disposed => "disposed",
+            Self::Crashed => "crashed",
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Self::Completed => "it already completed",
+            Self::Failed => "it already failed",
+            Self::TimedOut => "it timed out",
+            Self::Aborted => "it was aborted",
+            Self::Expired => "it expired after being parked idle past its time-to-live",
+            Self::Disposed => "it was disposed",
+            Self::Crashed => "its host actor crashed",
+        }
+    }
+}
+
+/// A fresh, unguessable run id.
+pub(crate) fn new_run_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: fall back to time plus a counter, still unique.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        bytes[..8].copy_from_slice(&n.to_le_bytes());
+        bytes[8..].copy_from_slice(&(t as u64).to_le_bytes());
+    }
+    let mut id = String::with_capacity(36);
+    id.push_str("run_");
+    for b in bytes {
+        id.push_str(&format!("{b:02x}"));
+    }
+    id
+}
+
+/// A started cell: its actor and how to interrupt its guest code.
+#[derive(Clone)]
+pub(crate) struct RunHandle {
+    /// The cell's actor (an `ActorRef<CellMsg>` once typed by the caller).
+    pub actor: ActorCell,
+    /// Stops the guest's CPU loop at its next interrupt check.
+    pub abort: Arc<dyn Fn() + Send + Sync>,
+}
+
+/// An admitted cell.
+pub(crate) struct LiveRun {
+    pub started: Instant,
+    pub session: Option<String>,
+    /// The reply that started the cell (interactive cells).
+    pub reply: Option<String>,
+    pub principal: Option<String>,
+    /// Set once the cell's actor started.
+    pub handle: Option<RunHandle>,
+}
+
+/// Why a run cannot be reached: the message for the model.
+pub(crate) type Unreachable = String;
+
+/// Every live run of a runtime, the recently ended ones, and live counts
+/// per session and principal (the fair-share quotas).
+///
+/// Only the executor inserts (admission is serial there); removals come
+/// from any thread and only lower counts, so a quota check never admits
+/// past a bound.
+pub(crate) struct Runs {
+    live: DashMap<String, LiveRun>,
+    by_actor: DashMap<ActorId, String>,
+    ended: DashMap<String, EndState>,
+    /// Oldest tombstone first; bounded by [`TOMBSTONES`].
+    ended_order: Mutex<VecDeque<String>>,
+    per_session: DashMap<String, usize>,
+    per_principal: DashMap<String, usize>,
+    metrics: Arc<Metrics>,
+}
+
+fn add(counts: &DashMap<String, usize>, key: Option<&String>) {
+    if let Some(k) = key {
+        *counts.entry(k.clone()).or_insert(0) += 1;
+    }
+}
+
+fn remove(counts: &DashMap<String, usize>, key: Option<&String>) {
+    if let Some(k) = key
+        && let Entry::Occupied(mut n) = counts.entry(k.clone())
+    {
+        *n.get_mut() -= 1;
+        if *n.get() == 0 {
+            n.remove();
+        }
+    }
+}
+
+impl Runs {
+    pub(crate) fn new(metrics: Arc<Metrics>) -> Self {
+        Self {
+            live: DashMap::new(),
+            by_actor: DashMap::new(),
+            ended: DashMap::new(),
+            ended_order: Mutex::new(VecDeque::new()),
+            per_session: DashMap::new(),
+            per_principal: DashMap::new(),
+            metrics,
+        }
+    }
+
+    /// How many cells are alive (running or parked).
+    pub(crate) fn len(&self) -> usize {
+        self.live.len()
+    }
+
+    /// Live cells of `session`.
+    pub(crate) fn in_session(&self, session: Option<&String>) -> usize {
+        session.and_then(|s| self.per_session.get(s).map(|n| *n)).unwrap_or(0)
+    }
+
+    /// Live cells of `principal`.
+    pub(crate) fn of_principal(&self, principal: Option<&String>) -> usize {
+        principal.and_then(|p| self.per_principal.get(p).map(|n| *n)).unwrap_or(0)
+    }
+
+    /// Counts an admitted cell.
+    pub(crate) fn insert(&self, run_id: String, run: LiveRun) {
+        self.metrics.add_live(1);
+        add(&self.per_session, run.session.as_ref());
+        add(&self.per_principal, run.principal.as_ref());
+        self.live.insert(run_id, run);
+    }
+
+    /// Takes back an admitted cell that never started: no end is counted.
+    pub(crate) fn withdraw(&self, run_id: &str) {
+        if let Some((_, run)) = self.live.remove(run_id) {
+            self.metrics.add_live(-1);
+            remove(&self.per_session, run.session.as_ref());
+            remove(&self.per_principal, run.principal.as_ref());
+        }
+    }
+
+    /// Records the actor of a started cell; false when the run already
+    /// ended (the caller stops the actor rather than leak it).
+    pub(crate) fn register(&self, run_id: &str, handle: RunHandle) -> bool {
+        let Some(mut run) = self.live.get_mut(run_id) else { return false };
+        self.by_actor.insert(handle.actor.get_id(), run_id.to_owned());
+        run.handle = Some(handle);
+        true
+    }
+
+    /// The started cell `run_id` of `session`, or why it cannot be reached.
+    pub(crate) fn route(&self, run_id: &str, session: Option<&str>) -> Result<RunHandle, Unreachable> {
+        if run_id.trim().is_empty() {
+            return Err("runId must be a non-empty string.".to_owned());
+        }
+        if let Some(run) = self.live.get(run_id) {
+            return match (&run.handle, run.session.as_deref() == session) {
+                (_, false) => Err("code mode run belongs to a different session.".to_owned()),
+                (Some(handle), true) => Ok(handle.clone()),
+                (None, true) => Err("code mode run is still starting; retry the wait.".to_owned()),
+            };
+        }
+        if let Some(end) = self.ended.get(run_id) {
+            return Err(format!("code mode run is unavailable: {}. Start a new exec.", end.describe()));
+        }
+        // Not live and not among the recently ended: this process never
+        // started it (or ended it long ago). One-shot clients that start a
+        // fresh server per call hit this on every `wait`.
+        Err("code mode run is unavailable or expired: runs live in the process that started them; a run started \
+             by another server process (a client that starts one per call), or before a restart, cannot be \
+             resumed here. Start a new exec, and keep one server connection for exec and its waits."
+            .to_owned())
+    }
+
+    /// Forgets the started run `run_id` of `session` as disposed and
+    /// returns it, so the caller can end it quietly.
+    pub(crate) fn dispose(&self, run_id: &str, session: Option<&str>) -> Option<RunHandle> {
+        let handle = self.live.get(run_id).filter(|r| r.session.as_deref() == session)?.handle.clone()?;
+        self.ended(run_id, EndState::Disposed);
+        Some(handle)
+    }
+
+    /// Runs started by one reply of `session`.
+    pub(crate) fn of_reply(&self, session: &str, reply: &str) -> Vec<String> {
+        self.live
+            .iter()
+            .filter(|r| r.session.as_deref() == Some(session) && r.reply.as_deref() == Some(reply))
+            .map(|r| r.key().clone())
+            .collect()
+    }
+
+    /// The handle of a live run, if it started.
+    pub(crate) fn handle(&self, run_id: &str) -> Option<RunHandle> {
+        self.live.get(run_id).and_then(|r| r.handle.clone())
+    }
+
+    /// Every started run's handle (for shutdown).
+    pub(crate) fn handles(&self) -> Vec<RunHandle> {
+        self.live.iter().filter_map(|r| r.handle.clone()).collect()
+    }
+
+    /// The run ended as `end`: forgotten, counted, remembered for late
+    /// `wait`s. The first end reported wins; later ones are ignored.
+    pub(crate) fn ended(&self, run_id: &str, end: EndState) {
+        if !self.live.contains_key(run_id) {
+            return;
+        }
+        // The tombstone goes in before the live entry goes out, so a
+        // concurrent `route` finds one or the other.
+        self.ended.entry(run_id.to_owned()).or_insert(end);
+        let Some((_, run)) = self.live.remove(run_id) else { return };
+        self.metrics.add_live(-1);
+        remove(&self.per_session, run.session.as_ref());
+        remove(&self.per_principal, run.principal.as_ref());
+        let end = self.ended.get(run_id).map_or(end, |e| *e);
+        self.metrics.cell_ended(end.label(), run.started.elapsed());
+        if let Some(handle) = run.handle {
+            self.by_actor.remove(&handle.actor.get_id());
+        }
+        let mut order = self.ended_order.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        order.push_back(run_id.to_owned());
+        while order.len() > TOMBSTONES {
+            if let Some(old) = order.pop_front() {
+                self.ended.remove(&old);
+            }
+        }
+    }
+
+    /// A cell actor failed (a panic in its actor): its run ends as crashed.
+    /// Returns whether the actor was a cell.
+    pub(crate) fn crashed(&self, actor: ActorId) -> bool {
+        let Some(run_id) = self.by_actor.get(&actor).map(|r| r.value().clone()) else { return false };
+        self.ended(&run_id, EndState::Crashed);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(session: &str) -> LiveRun {
+        LiveRun {
+            started: Instant::now(),
+            session: Some(session.to_owned()),
+            reply: Some("r".to_owned()),
+            principal: None,
+            handle: None,
+        }
+    }
+
+    #[test]
+    fn an_ended_run_is_forgotten_once_and_its_tombstone_says_how_it_ended() {
+        let runs = Runs::new(Arc::new(Metrics::default()));
+        runs.insert("run_a".into(), run("s"));
+        assert_eq!(runs.in_session(Some(&"s".to_owned())), 1);
+        assert!(runs.route("run_a", Some("s")).unwrap_err().contains("still starting"));
+        runs.ended("run_a", EndState::Aborted);
+        runs.ended("run_a", EndState::Completed);
+        assert_eq!((runs.len(), runs.in_session(Some(&"s".to_owned()))), (0, 0));
+        assert!(runs.route("run_a", Some("s")).unwrap_err().contains("aborted"));
+        assert_eq!(runs.metrics.snapshot().cells_by_status.get("aborted"), Some(&1));
+        assert_eq!(runs.metrics.snapshot().cells_by_status.get("completed"), None);
+    }
+
+    #[test]
+    fn a_run_of_another_session_is_not_reachable() {
+        let runs = Runs::new(Arc::new(Metrics::default()));
+        runs.insert("run_b".into(), run("s"));
+        assert!(runs.route("run_b", Some("t")).unwrap_err().contains("different session"));
+        assert!(runs.dispose("run_b", Some("t")).is_none());
+    }
+}
