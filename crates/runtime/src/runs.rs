@@ -90,6 +90,12 @@ pub(crate) struct RunHandle {
     pub abort: Arc<dyn Fn() + Send + Sync>,
 }
 
+impl std::fmt::Debug for RunHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunHandle").field("actor", &self.actor.get_id()).finish_non_exhaustive()
+    }
+}
+
 /// An admitted cell.
 pub(crate) struct LiveRun {
     pub started: Instant,
