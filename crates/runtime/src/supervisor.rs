@@ -242,7 +242,7 @@ impl RootState {
             let _ = executor.stop_and_wait(None, Some(STOP_TIMEOUT)).await;
         }
         for name in [config.catalog.name(), config.results.name(), config.store.name()] {
-            if let Some(service) = ractor::registry::where_is(name.to_owned()) {
+            if let Some(service) = ractor::registry::where_is(name) {
                 let _ = service.stop_and_wait(None, Some(STOP_TIMEOUT)).await;
             }
         }
@@ -300,7 +300,7 @@ async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorI
 
 /// The id of the actor registered as `name`.
 fn registered(name: &str) -> Result<ActorId, String> {
-    ractor::registry::where_is(name.to_owned()).map(|c| c.get_id()).ok_or_else(|| format!("{name} did not register"))
+    ractor::registry::where_is(name).map(|c| c.get_id()).ok_or_else(|| format!("{name} did not register"))
 }
 
 #[cfg(test)]

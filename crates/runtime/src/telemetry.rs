@@ -125,8 +125,7 @@ impl Metrics {
         let found = self.calls.get(source).and_then(|by_tool| by_tool.get(tool).map(|h| Arc::clone(&h)));
         let histogram = found.unwrap_or_else(|| {
             let by_tool = self.calls.entry(source).or_default();
-            let h = Arc::clone(&by_tool.entry(tool.to_owned()).or_default());
-            h
+            Arc::clone(&by_tool.entry(tool.to_owned()).or_default())
         });
         histogram.observe(latency);
     }
