@@ -4,9 +4,12 @@
 //! of calling tools one at a time. This crate runs cells:
 //!
 //! - [`CodeMode`] is the runtime: built once with [`CodeMode::builder`]
-//!   (limits, tools), cheap to clone, `Send + Sync`. It owns a
-//!   `CellExecutor` actor and a pool of JS threads (four per core, at least
-//!   eight; a new cell starts on a thread not running guest code).
+//!   (limits, tools), cheap to clone, `Send + Sync`. It owns a root
+//!   supervisor actor — the executor, the service actors, the MCP
+//!   connections, the node registry and every cell are its children; a
+//!   crashed service is restarted with back-off — and a pool of JS threads
+//!   (four per core, at least eight; a new cell starts on a thread not
+//!   running guest code).
 //! - A [`Session`] is one conversation; a [`Reply`] is one model turn in it.
 //!   [`Reply::exec`] starts a cell; [`Reply::wait`] resumes observing a
 //!   parked one; [`Reply::abort`] ends it. [`Headless`] runs automation

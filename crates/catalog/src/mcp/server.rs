@@ -1,5 +1,7 @@
-//! One MCP server connection: a supervised-by-itself actor that keeps an
-//! `rmcp` client session to a stdio MCP server alive.
+//! One MCP server connection: an actor that keeps an `rmcp` client
+//! session to an MCP server alive. The runtime's root supervisor restarts
+//! the actor if it crashes; the actor itself handles its *server* going
+//! away.
 //!
 //! It connects in the background at start (`initialize`, then
 //! `tools/list`), reconnects with exponential backoff when the server dies,
