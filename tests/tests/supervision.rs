@@ -181,6 +181,25 @@ async fn a_crashed_store_is_restarted_on_the_same_database_and_writes_still_pers
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_caught_by_a_store_crash_fails_with_a_typed_error_and_cells_go_on() {
+    let rt = runtime().await;
+    let parked = reply(&rt).exec(Exec::code("await yield_control(); return await load('k')")).await.unwrap();
+    assert!(rt.crash_actor_for_test(CrashTarget::Store));
+    // Queued behind the crash (or sent while the store restarts): it fails
+    // with the store's typed error instead of hanging; a request sent after
+    // the restart succeeds.
+    match rt.fork_session("s", "t").await {
+        Ok(()) => {}
+        Err(codemode_runtime::CodeModeError::Store(message)) => assert!(message.contains("unavailable"), "{message}"),
+        Err(other) => panic!("not the store's error: {other:?}"),
+    }
+    let r = exec(&rt, "try { return [await load('k')] } catch (e) { return e.message }").await;
+    assert!(value(&r) == &json!([null]) || value(&r).to_string().contains("unavailable"), "{r:?}");
+    restarted(&rt, "store", 1).await;
+    assert_eq!(value(&reply(&rt).wait(parked.run_id().unwrap()).await.unwrap()), &json!(null));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashed_results_cache_is_restarted_and_saves_again() {
     let rt = runtime().await;
     let reply = reply(&rt);
