@@ -264,6 +264,9 @@ async fn a_stopped_runtime_refuses_new_work() {
     assert!(reply.exec(Exec::code("return 1")).await.is_err());
     assert!(reply.wait(parked.run_id().unwrap()).await.is_err());
     assert!(rt.live_cells().await.is_err());
+    // The services stopped with it (none was restarted).
+    assert!(rt.search("noop", 1).await.is_err());
+    assert!(rt.fork_session("s", "t").await.is_err());
     assert_eq!(rt.metrics().actor_restarts.values().sum::<u64>(), 0, "stopping is not crashing");
 }
 
