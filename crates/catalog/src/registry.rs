@@ -121,13 +121,6 @@ impl std::fmt::Debug for Registry {
     }
 }
 
-fn source_name(source: ToolSource) -> &'static str {
-    match source {
-        ToolSource::Openclaw => "openclaw",
-        ToolSource::Client => "client",
-    }
-}
-
 impl Registry {
     /// Builds a registry: rejects duplicate names, invalid names and
     /// unusable schemas, and derives callable names and hints.
@@ -145,7 +138,7 @@ impl Registry {
                 return Err(RegistryError::Duplicate(name.to_owned()));
             }
         }
-        let ids: Vec<String> = tools.iter().map(|t| format!("{}:{}", source_name(t.source()), t.name())).collect();
+        let ids: Vec<String> = tools.iter().map(|t| format!("{}:{}", t.source().guest_name(), t.name())).collect();
         let pairs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(tools.iter().map(|t| t.name())).collect();
         let names = callable_names(&pairs);
         let mut entries = Vec::with_capacity(tools.len());
@@ -162,7 +155,7 @@ impl Registry {
         };
         let input_schema = tool.input_schema();
         let input = Validator::new(&input_schema).map_err(bad("input"))?;
-        let trusted = tool.source() == ToolSource::Openclaw;
+        let trusted = tool.source() == ToolSource::Native;
         let output = match tool.output_schema() {
             Some(schema) if trusted => Some(Validator::new(&schema).map_err(bad("output"))?),
             _ => None,
@@ -172,7 +165,7 @@ impl Registry {
             tool_name: tool.name().to_owned(),
             label: tool.label().map(str::to_owned),
             description: truncate_utf16(tool.description(), METADATA_DESCRIPTION_UNITS, "…"),
-            source: source_name(tool.source()),
+            source: tool.source().guest_name(),
             input: if trusted { input_hint(&input_schema) } else { "unknown".to_owned() },
             output: output.as_ref().and_then(|o| output_hint(o.schema())),
         };

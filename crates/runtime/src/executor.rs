@@ -115,7 +115,7 @@ pub(crate) struct ExecutorConfig {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub metrics: Arc<Metrics>,
-    pub mcp: codemode_catalog::mcp::McpHub,
+    pub mcp: codemode_mcp::McpHub,
     /// The node registry, when the host configured nodes (GA-10).
     pub nodes: Option<codemode_nodes::NodeRegistry>,
     pub policy: Arc<dyn codemode_catalog::policy::Policy>,
@@ -314,7 +314,7 @@ impl Actor for CellExecutor {
 
 /// Starts the catalog actor, linked to the executor.
 pub(crate) async fn start_catalog(executor: &ActorRef<ExecutorMsg>, config: &ExecutorConfig) -> Result<(), String> {
-    let args = CatalogArgs { registry: config.tools.clone(), mcp: config.mcp.clone(), config: config.search };
+    let args = CatalogArgs { registry: config.tools.clone(), mcp: Arc::new(config.mcp.clone()), config: config.search };
     Catalog::spawn(config.catalog.name().to_owned(), args, Some(executor.get_cell()))
         .await
         .map(|_| ())
