@@ -13,8 +13,8 @@ use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, Spawn
 use std::sync::Arc;
 
 use crate::registry::Registry;
-use crate::tool::ToolSource;
 use crate::search::{SearchDoc, SearchIndex, parameter_text};
+use crate::tool::ToolSource;
 
 /// How long a search may take before the caller gives up.
 const SEARCH_TIMEOUT: Duration = Duration::from_secs(5);
@@ -157,8 +157,11 @@ impl Actor for CatalogActor {
             .entries()
             .iter()
             .map(|e| {
-                let params =
-                    if e.tool.source() == ToolSource::Native { parameter_text(e.input.schema()) } else { String::new() };
+                let params = if e.tool.source() == ToolSource::Native {
+                    parameter_text(e.input.schema())
+                } else {
+                    String::new()
+                };
                 SearchDoc {
                     id: e.id.clone(),
                     name: e.metadata.tool_name.clone(),

@@ -23,10 +23,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use dts::{api_response, index_declaration, server_declaration, unknown_tool};
-pub use probe::{ProbeReport, probe};
 pub use error::{McpCallError, McpHubError};
-pub use server::{McpStartError, RequestTooLarge};
+pub use probe::{ProbeReport, probe};
 use server::{McpServerActor, ServerHandle, ServerView};
+pub use server::{McpStartError, RequestTooLarge};
 
 /// How to reach one MCP server.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -327,10 +327,7 @@ impl RegistryState {
         };
         if let Err(e) = self.store.save(&record).map_err(NodeError::from) {
             tracing::error!(node = %hello.id, "{e}");
-            tokio::spawn(refuse(
-                socket,
-                "the gateway could not record the pairing; retry later".into(),
-            ));
+            tokio::spawn(refuse(socket, "the gateway could not record the pairing; retry later".into()));
             return;
         }
         if secret.is_some() {

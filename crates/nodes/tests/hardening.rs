@@ -14,7 +14,7 @@ use codemode_nodes::protocol::{
     Credentials, GatewayFrame, MAX_HELLO_BYTES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PLATFORM_CHARS, NodeFrame,
     PROTOCOL_VERSION,
 };
-use codemode_nodes::{GatewayLimits, MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeRegistry, MemoryPairings, NodesConfig};
+use codemode_nodes::{GatewayLimits, MAX_PENDING, MAX_PENDING_REASON_CHARS, MemoryPairings, NodeRegistry, NodesConfig};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::{TcpSocket, TcpStream};
@@ -58,7 +58,10 @@ impl Gateway {
             on_code: Some(Arc::new(move |code: &str| shown.lock().unwrap().push(code.to_owned()))),
             ..NodesConfig::default()
         };
-        let registry = NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings), Arc::new(AllowAll), None, limits).await.unwrap();
+        let registry =
+            NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings), Arc::new(AllowAll), None, limits)
+                .await
+                .unwrap();
         let addr = registry.listen("127.0.0.1:0").await.unwrap();
         Self { registry, addr, codes }
     }

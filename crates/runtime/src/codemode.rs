@@ -3,12 +3,12 @@
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
-use codemode_mcp::{McpHub, McpServerConfig};
 use codemode_catalog::policy::{AllowAll, Policy};
 use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
-use codemode_tools::workspace;
+use codemode_mcp::{McpHub, McpServerConfig};
 use codemode_nodes::{NodeRegistry, NodesConfig};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
+use codemode_tools::workspace;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, RpcReplyPort};
 
@@ -304,10 +304,6 @@ impl Drop for Inner {
     }
 }
 
-/// An embeddable Code Mode runtime.
-///
-/// Cheap to clone (an `Arc`); `Send + Sync`. Dropping the last clone, or
-/// calling [`shutdown`](Self::shutdown), disposes every live cell.
 /// One match of [`CodeMode::search`]: what `catalog.search` would hand a
 /// cell, for operators and tests.
 #[derive(Clone, Debug, PartialEq)]
@@ -320,6 +316,10 @@ pub struct SearchHit {
     pub input: String,
 }
 
+/// An embeddable Code Mode runtime.
+///
+/// Cheap to clone (an `Arc`); `Send + Sync`. Dropping the last clone, or
+/// calling [`shutdown`](Self::shutdown), disposes every live cell.
 #[derive(Clone)]
 pub struct CodeMode {
     inner: Arc<Inner>,
@@ -410,11 +410,9 @@ impl CodeMode {
                     let m = &self.inner.tools.get(i)?.metadata;
                     Some(SearchHit { callable_name: m.callable_name.clone(), score, input: m.input.clone() })
                 }
-                codemode_catalog::SearchHit::Mcp(h) => Some(SearchHit {
-                    callable_name: h.callable_name,
-                    score,
-                    input: "(MCP; see describe())".to_owned(),
-                }),
+                codemode_catalog::SearchHit::Mcp(h) => {
+                    Some(SearchHit { callable_name: h.callable_name, score, input: "(MCP; see describe())".to_owned() })
+                }
             })
             .collect())
     }

@@ -5,8 +5,8 @@
 //! index of tool globals (GA-6.2). It never contains tool descriptions, so
 //! catalog prose cannot steer the model.
 
-use codemode_mcp::McpTree;
 use codemode_catalog::{Registry, index};
+use codemode_mcp::McpTree;
 use serde::Serialize;
 use serde_json::{Value, json};
 
