@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::hints::{input_hint, output_hint};
 use crate::naming::callable_names;
-use crate::schema::Validator;
+use crate::schema::{SchemaError, Validator};
 use crate::tool::{Tool, ToolSource};
 
 /// Longest description a handle's metadata carries (UTF-16 units); the full
@@ -33,7 +33,8 @@ pub enum RegistryError {
         /// `input` or `output`.
         which: &'static str,
         /// What is wrong with it.
-        reason: String,
+        #[source]
+        reason: SchemaError,
     },
 }
 
@@ -151,7 +152,7 @@ impl Registry {
     fn entry(tool: Arc<dyn Tool>, id: String, callable_name: String) -> Result<ToolEntry, RegistryError> {
         let bad = |which: &'static str| {
             let tool = tool.name().to_owned();
-            move |reason: String| RegistryError::InvalidSchema { tool, which, reason }
+            move |reason: SchemaError| RegistryError::InvalidSchema { tool, which, reason }
         };
         let input_schema = tool.input_schema();
         let input = Validator::new(&input_schema).map_err(bad("input"))?;
