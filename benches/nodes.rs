@@ -46,7 +46,7 @@ fn main() {
         let mut samples = Vec::new();
         for i in 0..CALLS + WARMUP {
             let start = Instant::now();
-            registry.invoke("bench", "echo", json!({"x": 1})).await.unwrap();
+            registry.invoke(None, "bench", "echo", json!({"x": 1})).await.unwrap();
             if i >= WARMUP {
                 samples.push(start.elapsed());
             }

@@ -127,7 +127,7 @@ impl Tool for Named {
 async fn named_runtime(names: &[&'static str]) -> CodeMode {
     let mut b = CodeMode::builder();
     for n in names {
-        b = b.tool(Named(n, ToolSource::Openclaw));
+        b = b.tool(Named(n, ToolSource::Native));
     }
     b.start().await.unwrap()
 }
@@ -177,7 +177,7 @@ async fn client_tools_defer_their_schemas_ga_8_2() {
 async fn search_limits_are_validated_and_clamped() {
     let tools: Vec<Arc<dyn Tool>> = (0..60)
         .map(|i| {
-            Arc::new(Named(Box::leak(format!("alpha_search_tool_{i:02}").into_boxed_str()), ToolSource::Openclaw))
+            Arc::new(Named(Box::leak(format!("alpha_search_tool_{i:02}").into_boxed_str()), ToolSource::Native))
                 as Arc<dyn Tool>
         })
         .collect();
@@ -197,7 +197,7 @@ async fn a_search_whose_matches_do_not_fit_is_refused_and_a_narrower_one_works_g
         .map(|i| {
             Arc::new(Named(
                 Box::leak(format!("tool_with_a_rather_long_descriptive_name_number_{i:02}").into_boxed_str()),
-                ToolSource::Openclaw,
+                ToolSource::Native,
             )) as Arc<dyn Tool>
         })
         .collect();
@@ -250,7 +250,7 @@ async fn an_index_of_1024_tools_fits_its_budget_and_is_identical_across_rebuilds
     async fn build() -> String {
         let mut b = CodeMode::builder();
         for i in 0..1024 {
-            b = b.tool(Named(Box::leak(format!("tool_{i:04}").into_boxed_str()), ToolSource::Openclaw));
+            b = b.tool(Named(Box::leak(format!("tool_{i:04}").into_boxed_str()), ToolSource::Native));
         }
         b.start().await.unwrap().exec_tool_description().exec.description
     }

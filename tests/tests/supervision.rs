@@ -130,10 +130,10 @@ async fn a_crashed_executor_is_restarted_and_parked_cells_go_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashed_catalog_is_restarted_and_search_answers_again() {
     let rt = runtime().await;
-    assert_eq!(rt.search("noop", 3).await.unwrap()[0].0, "noop");
+    assert_eq!(rt.search("noop", 3).await.unwrap()[0].callable_name, "noop");
     assert!(rt.crash_actor_for_test(CrashTarget::Catalog));
     restarted(&rt, "catalog", 1).await;
-    assert_eq!(rt.search("noop", 3).await.unwrap()[0].0, "noop");
+    assert_eq!(rt.search("noop", 3).await.unwrap()[0].callable_name, "noop");
     let r = exec(&rt, "return (await catalog.search('echo')).length > 0").await;
     assert_eq!(value(&r), &json!(true));
 }

@@ -10,11 +10,11 @@ use std::time::Duration;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SpawnErr};
 
-use codemode_bridge::budget::truncate_utf16;
+use std::sync::Arc;
 
-use crate::mcp::{McpHub, McpTree};
 use crate::registry::Registry;
 use crate::search::{SearchDoc, SearchIndex, parameter_text};
+use crate::tool::ToolSource;
 
 /// How long a search may take before the caller gives up.
 const SEARCH_TIMEOUT: Duration = Duration::from_secs(5);
@@ -75,6 +75,23 @@ pub struct McpHandle {
     pub method: String,
 }
 
+/// Tools from outside the registry that search ranks beside the native
+/// ones: the MCP servers' tools. `codemode_mcp::McpHub` implements it, so
+/// the catalog sees handles only and does not depend on the MCP client.
+pub trait McpSource: Send + Sync + 'static {
+    /// A handle for every MCP tool cells can reach now, in namespace order
+    /// (servers by name, then methods). Called before each search: it
+    /// should read a published snapshot, not wait on a server.
+    fn handles(&self) -> Vec<McpHandle>;
+}
+
+/// No MCP servers.
+impl McpSource for () {
+    fn handles(&self) -> Vec<McpHandle> {
+        Vec::new()
+    }
+}
+
 /// Messages of the catalog actor.
 pub(crate) enum CatalogMsg {
     /// Rank tools for a query.
@@ -91,10 +108,9 @@ pub(crate) struct CatalogActor;
 pub(crate) struct CatalogState {
     registry: Registry,
     native_docs: Vec<SearchDoc>,
-    mcp: McpHub,
-    /// The MCP namespace the index was built for, and its handles in index
-    /// order (after the native tools).
-    mcp_tree: McpTree,
+    mcp: Arc<dyn McpSource>,
+    /// The MCP handles the index was built for, in index order (after the
+    /// native tools).
     mcp_handles: Vec<McpHandle>,
     index: SearchIndex,
     config: SearchConfig,
@@ -104,40 +120,19 @@ pub(crate) struct CatalogState {
 pub struct CatalogArgs {
     /// The tools.
     pub registry: Registry,
-    /// The MCP servers.
-    pub mcp: McpHub,
+    /// The MCP servers' tools.
+    pub mcp: Arc<dyn McpSource>,
     /// Search limits.
     pub config: SearchConfig,
-}
-
-fn mcp_handles(tree: &McpTree) -> Vec<McpHandle> {
-    tree.servers
-        .iter()
-        .flat_map(|s| {
-            s.methods.iter().map(move |m| McpHandle {
-                callable_name: format!("MCP.{}.{}", s.identifier, m.method),
-                tool_name: m.tool_name.clone(),
-                description: truncate_utf16(&m.description, 512, ""),
-                source: "mcp",
-                api_path: format!("mcp/{}.d.ts", s.identifier),
-                server: s.identifier.clone(),
-                method: m.method.clone(),
-            })
-        })
-        .collect()
 }
 
 impl CatalogState {
     /// Rebuilds the index when the MCP servers' tools changed.
     fn refresh(&mut self) {
-        if self.mcp.is_empty() {
+        let handles = self.mcp.handles();
+        if handles == self.mcp_handles {
             return;
         }
-        let tree = self.mcp.tree();
-        if tree == self.mcp_tree {
-            return;
-        }
-        let handles = mcp_handles(&tree);
         let mut docs = self.native_docs.clone();
         docs.extend(handles.iter().map(|h| SearchDoc {
             id: format!("mcp:{}:{}", h.server, h.tool_name),
@@ -145,7 +140,6 @@ impl CatalogState {
             text: format!("{} {}", h.callable_name, h.description),
         }));
         self.index = SearchIndex::new(&docs);
-        self.mcp_tree = tree;
         self.mcp_handles = handles;
     }
 
@@ -166,8 +160,11 @@ impl Actor for CatalogActor {
             .entries()
             .iter()
             .map(|e| {
-                let params =
-                    if e.metadata.source == "openclaw" { parameter_text(e.input.schema()) } else { String::new() };
+                let params = if e.tool.source() == ToolSource::Native {
+                    parameter_text(e.input.schema())
+                } else {
+                    String::new()
+                };
                 SearchDoc {
                     id: e.id.clone(),
                     name: e.metadata.tool_name.clone(),
@@ -185,7 +182,6 @@ impl Actor for CatalogActor {
             native_docs,
             registry: args.registry,
             mcp: args.mcp,
-            mcp_tree: McpTree::default(),
             mcp_handles: Vec::new(),
             config: args.config,
         })

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::hints::declaration_type;
 use crate::registry::{Registry, ToolEntry};
+use crate::tool::ToolSource;
 
 /// Lines of a description kept in a declaration's doc comment.
 const DOC_LINES: usize = 12;
@@ -40,7 +41,7 @@ fn tool_path(entry: &ToolEntry) -> String {
 #[must_use]
 pub fn declaration(entry: &ToolEntry) -> String {
     let m = &entry.metadata;
-    let trusted = m.source == "openclaw";
+    let trusted = entry.tool.source() == ToolSource::Native;
     let mut out = String::from(
         "// Generated from the effective tool contract. Unsupported shapes stay unknown.\n\
          // JSON Schema validation owns constraints; describe() exposes the original schema.\n",

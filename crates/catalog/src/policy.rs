@@ -1,4 +1,4 @@
-//! The host's policy over nested calls (tools, MCP tools).
+//! The host's policy over nested calls (tools, MCP tools, node commands).
 //!
 //! A [`Policy`] decides, before anything runs, which tools exist for cells
 //! at all — a hidden tool has no global, no catalog handle and no `MCP`
@@ -15,9 +15,11 @@ use serde_json::Value;
 /// One nested call, as the policy sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NestedCall {
-    /// `openclaw`, `client` or `mcp`.
+    /// `openclaw` (a native tool, [`ToolSource::guest_name`](crate::ToolSource::guest_name)),
+    /// `client`, `mcp` or `nodes`.
     pub source: &'static str,
-    /// The MCP server's configured name, for MCP tools.
+    /// The MCP server's configured name, for MCP tools; the node id, for
+    /// node commands.
     pub server: Option<String>,
     /// The tool's own name.
     pub tool: String,

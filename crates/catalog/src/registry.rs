@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::hints::{input_hint, output_hint};
 use crate::naming::callable_names;
-use crate::schema::Validator;
+use crate::schema::{SchemaError, Validator};
 use crate::tool::{Tool, ToolSource};
 
 /// Longest description a handle's metadata carries (UTF-16 units); the full
@@ -33,7 +33,8 @@ pub enum RegistryError {
         /// `input` or `output`.
         which: &'static str,
         /// What is wrong with it.
-        reason: String,
+        #[source]
+        reason: SchemaError,
     },
 }
 
@@ -121,13 +122,6 @@ impl std::fmt::Debug for Registry {
     }
 }
 
-fn source_name(source: ToolSource) -> &'static str {
-    match source {
-        ToolSource::Openclaw => "openclaw",
-        ToolSource::Client => "client",
-    }
-}
-
 impl Registry {
     /// Builds a registry: rejects duplicate names, invalid names and
     /// unusable schemas, and derives callable names and hints.
@@ -145,7 +139,7 @@ impl Registry {
                 return Err(RegistryError::Duplicate(name.to_owned()));
             }
         }
-        let ids: Vec<String> = tools.iter().map(|t| format!("{}:{}", source_name(t.source()), t.name())).collect();
+        let ids: Vec<String> = tools.iter().map(|t| format!("{}:{}", t.source().guest_name(), t.name())).collect();
         let pairs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(tools.iter().map(|t| t.name())).collect();
         let names = callable_names(&pairs);
         let mut entries = Vec::with_capacity(tools.len());
@@ -158,11 +152,11 @@ impl Registry {
     fn entry(tool: Arc<dyn Tool>, id: String, callable_name: String) -> Result<ToolEntry, RegistryError> {
         let bad = |which: &'static str| {
             let tool = tool.name().to_owned();
-            move |reason: String| RegistryError::InvalidSchema { tool, which, reason }
+            move |reason: SchemaError| RegistryError::InvalidSchema { tool, which, reason }
         };
         let input_schema = tool.input_schema();
         let input = Validator::new(&input_schema).map_err(bad("input"))?;
-        let trusted = tool.source() == ToolSource::Openclaw;
+        let trusted = tool.source() == ToolSource::Native;
         let output = match tool.output_schema() {
             Some(schema) if trusted => Some(Validator::new(&schema).map_err(bad("output"))?),
             _ => None,
@@ -172,7 +166,7 @@ impl Registry {
             tool_name: tool.name().to_owned(),
             label: tool.label().map(str::to_owned),
             description: truncate_utf16(tool.description(), METADATA_DESCRIPTION_UNITS, "…"),
-            source: source_name(tool.source()),
+            source: tool.source().guest_name(),
             input: if trusted { input_hint(&input_schema) } else { "unknown".to_owned() },
             output: output.as_ref().and_then(|o| output_hint(o.schema())),
         };

@@ -42,16 +42,44 @@ const MAX_VIOLATIONS: usize = 5;
 /// How deep `$ref`s may nest before the schema counts as cyclic.
 const MAX_REF_DEPTH: usize = 64;
 
-fn collect_patterns(schema: &Value, out: &mut HashMap<String, Regex>) -> Result<(), String> {
+/// Why a schema cannot be compiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaError {
+    /// The schema is neither an object nor a boolean.
+    #[error("a JSON Schema must be an object or a boolean")]
+    NotASchema,
+    /// A `pattern` is not a regular expression the validator supports.
+    #[error("invalid pattern {pattern:?}: {reason}")]
+    InvalidPattern {
+        /// The pattern.
+        pattern: String,
+        /// The regex compiler's message.
+        reason: String,
+    },
+    /// A `patternProperties` key is not a supported regular expression.
+    #[error("invalid patternProperties key {pattern:?}: {reason}")]
+    InvalidPatternProperty {
+        /// The key.
+        pattern: String,
+        /// The regex compiler's message.
+        reason: String,
+    },
+}
+
+fn collect_patterns(schema: &Value, out: &mut HashMap<String, Regex>) -> Result<(), SchemaError> {
     match schema {
         Value::Object(map) => {
             if let Some(Value::String(p)) = map.get("pattern") {
-                let re = Regex::new(p).map_err(|e| format!("invalid pattern {p:?}: {e}"))?;
+                let re = Regex::new(p)
+                    .map_err(|e| SchemaError::InvalidPattern { pattern: p.clone(), reason: e.to_string() })?;
                 out.insert(p.clone(), re);
             }
             if let Some(Value::Object(pp)) = map.get("patternProperties") {
                 for p in pp.keys() {
-                    let re = Regex::new(p).map_err(|e| format!("invalid patternProperties key {p:?}: {e}"))?;
+                    let re = Regex::new(p).map_err(|e| SchemaError::InvalidPatternProperty {
+                        pattern: p.clone(),
+                        reason: e.to_string(),
+                    })?;
                     out.insert(p.clone(), re);
                 }
             }
@@ -88,10 +116,11 @@ impl Validator {
     /// Compiles `schema`.
     ///
     /// # Errors
-    /// A schema that is not an object or boolean, or has an invalid regex.
-    pub fn new(schema: &Value) -> Result<Self, String> {
+    /// [`SchemaError`]: a schema that is not an object or boolean, or has
+    /// an invalid regex.
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
         if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
-            return Err("a JSON Schema must be an object or a boolean".into());
+            return Err(SchemaError::NotASchema);
         }
         let mut patterns = HashMap::new();
         collect_patterns(schema, &mut patterns)?;

@@ -7,10 +7,24 @@ use std::pin::Pin;
 /// trusted (GA-8.2, GA-8.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ToolSource {
-    /// A core or plugin tool of the host: its schemas are trusted.
-    Openclaw,
+    /// A core or plugin tool of the host: its schemas are trusted. Cells
+    /// see its source as `"openclaw"` (GA-8.4).
+    Native,
     /// A tool supplied by the client: its schemas are not trusted.
     Client,
+}
+
+impl ToolSource {
+    /// The name cells and the host [`Policy`](crate::policy::Policy) see,
+    /// which also prefixes a tool's catalog id: `openclaw` for
+    /// [`Native`](Self::Native) (the reference's name, GA-8.4), `client`.
+    #[must_use]
+    pub fn guest_name(self) -> &'static str {
+        match self {
+            Self::Native => "openclaw",
+            Self::Client => "client",
+        }
+    }
 }
 
 /// What a tool call produced.
@@ -83,7 +97,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Where the tool comes from.
     fn source(&self) -> ToolSource {
-        ToolSource::Openclaw
+        ToolSource::Native
     }
 
     /// Whether calling the tool again with the same input is harmless (it

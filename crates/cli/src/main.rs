@@ -319,7 +319,7 @@ async fn run(cli: Cli) -> Result<()> {
         // would, and say which cannot be reached and why.
         let mut failed = 0;
         for server in &config.mcp_servers {
-            match codemode_catalog::mcp::probe(&server.to_config()).await {
+            match codemode_mcp::probe(&server.to_config()).await {
                 Ok(found) => println!(
                     "# mcp server `{}`: connected to {} ({} tools, {} ms)",
                     server.name,
@@ -418,8 +418,8 @@ async fn search(rt: &CodeMode, query: &str, limit: usize) -> Result<()> {
     if hits.is_empty() {
         println!("no tool matches {query:?}");
     }
-    for (name, score, input) in hits {
-        println!("{score:>7.3}  {name} {input}");
+    for hit in hits {
+        println!("{:>7.3}  {} {}", hit.score, hit.callable_name, hit.input);
     }
     Ok(())
 }

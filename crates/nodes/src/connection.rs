@@ -11,13 +11,10 @@ use futures_util::{SinkExt, Stream};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use serde_json::Value;
 use tokio::task::JoinHandle;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::protocol::{GatewayFrame, NodeFrame};
-
-/// The socket of one node.
-pub(crate) type Socket = WebSocketStream<crate::peer::PeerStream>;
+use crate::socket::Socket;
 
 /// What the node answered: its value, or its error message.
 pub(crate) type Answer = Result<Value, String>;
@@ -85,7 +82,7 @@ impl Actor for Connection {
     async fn pre_start(&self, myself: ActorRef<ConnMsg>, args: ConnArgs) -> Result<ConnState, ActorProcessingErr> {
         // The hello was read under the unpaired bounds; from now on the
         // paired ones apply.
-        let socket = crate::gateway::paired(args.socket).await?;
+        let socket = crate::socket::paired(args.socket).await?;
         let (mut sink, stream) = socket.split();
         sink.send(text(&args.welcome)).await?;
         let reader = tokio::spawn(read(stream, myself));

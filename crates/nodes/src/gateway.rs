@@ -7,18 +7,17 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
-use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use crate::NodeError;
-use crate::connection::Socket;
+use crate::hello::Hello;
 use crate::peer::{HandshakeSlot, OverBudget, PeerStream};
-use crate::protocol::{GatewayFrame, MAX_FRAME_BYTES, MAX_HELLO_BYTES, NodeFrame, PROTOCOL_VERSION};
-use crate::registry::{Hello, RegistryMsg, RegistrySlot};
+use crate::protocol::{MAX_HELLO_BYTES, NodeFrame, PROTOCOL_VERSION};
+use crate::socket::{Socket, refuse};
 use crate::throttle::{GatewayLimits, LogLimiter, address_key};
 
 /// How long a connecting node has to finish the handshake and say hello.
@@ -46,9 +45,14 @@ fn hello_config() -> WebSocketConfig {
         .read_buffer_size(HELLO_READ_BUFFER)
 }
 
-/// The socket config of a paired node.
-fn paired_config() -> WebSocketConfig {
-    WebSocketConfig::default().max_message_size(Some(MAX_FRAME_BYTES)).max_frame_size(Some(MAX_FRAME_BYTES))
+/// Where the gateway hands a peer whose hello it read: the registry. The
+/// listener knows only this, so it does not depend on the registry.
+pub(crate) trait Admit: Send + Sync + 'static {
+    /// Hands `hello` and its socket over; false when the receiver stopped.
+    fn admit(&self, hello: Hello, socket: Socket, peer: IpAddr) -> bool;
+
+    /// Whether the receiver stopped (the listener then stops accepting).
+    fn stopped(&self) -> bool;
 }
 
 /// Why a handshake ended without reaching the registry.
@@ -75,15 +79,15 @@ pub(crate) enum HandshakeError {
 }
 
 /// What the gateway shares between its connection tasks.
-struct Shared {
-    registry: RegistrySlot,
+struct Shared<A> {
+    registry: A,
     limits: GatewayLimits,
     unpaired: Arc<Semaphore>,
     per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
     log: Mutex<LogLimiter>,
 }
 
-impl Shared {
+impl<A: Admit> Shared<A> {
     /// Logs at most one line per interval: strangers choose how often this
     /// runs.
     fn log(&self, peer: SocketAddr, what: &str) {
@@ -97,8 +101,10 @@ impl Shared {
     }
 }
 
-pub(crate) async fn listen(addr: &str, registry: RegistrySlot, limits: GatewayLimits) -> Result<SocketAddr, NodeError> {
-    let bind_error = |e: std::io::Error| NodeError::Bind { addr: addr.to_owned(), reason: e.to_string() };
+/// Listens on `addr` and hands every peer that said a well-formed hello
+/// to `registry`.
+pub(crate) async fn listen<A: Admit>(addr: &str, registry: A, limits: GatewayLimits) -> Result<SocketAddr, NodeError> {
+    let bind_error = |source: std::io::Error| NodeError::Bind { addr: addr.to_owned(), source };
     let listener = TcpListener::bind(addr).await.map_err(bind_error)?;
     let local = listener.local_addr().map_err(bind_error)?;
     let shared = Arc::new(Shared {
@@ -128,7 +134,7 @@ pub(crate) async fn listen(addr: &str, registry: RegistrySlot, limits: GatewayLi
 
 /// Starts the handshake of a new connection, unless too many connections
 /// are unpaired (then it is closed at once: each holds buffers).
-fn accepted(shared: &Arc<Shared>, stream: tokio::net::TcpStream, peer: SocketAddr) {
+fn accepted<A: Admit>(shared: &Arc<Shared<A>>, stream: tokio::net::TcpStream, peer: SocketAddr) {
     let Ok(permit) = Arc::clone(&shared.unpaired).try_acquire_owned() else {
         shared.log(peer, "too many connections are not paired yet");
         return;
@@ -178,7 +184,7 @@ async fn read_hello(stream: PeerStream) -> Result<(Socket, First), HandshakeErro
     }
 }
 
-async fn handshake(stream: PeerStream, peer: SocketAddr, registry: &RegistrySlot) -> Result<(), HandshakeError> {
+async fn handshake(stream: PeerStream, peer: SocketAddr, registry: &impl Admit) -> Result<(), HandshakeError> {
     let (socket, first) =
         tokio::time::timeout(HELLO_TIMEOUT, read_hello(stream)).await.map_err(|_| HandshakeError::Timeout)??;
     let frame = match first {
@@ -201,10 +207,7 @@ async fn handshake(stream: PeerStream, peer: SocketAddr, registry: &RegistrySlot
                 return Err(refused(socket, reason).await);
             }
             let hello = Hello { id, name, platform, commands, credentials };
-            registry
-                .get()
-                .send_message(RegistryMsg::Connect { hello, socket: Box::new(socket), peer: peer.ip() })
-                .map_err(|_| HandshakeError::RegistryStopped)
+            if registry.admit(hello, socket, peer.ip()) { Ok(()) } else { Err(HandshakeError::RegistryStopped) }
         }
         Ok(_) => Err(refused(socket, "the first frame must be a hello".to_owned()).await),
         Err(e) => Err(refused(socket, format!("unreadable hello: {e}")).await),
@@ -214,23 +217,4 @@ async fn handshake(stream: PeerStream, peer: SocketAddr, registry: &RegistrySlot
 async fn refused(socket: Socket, reason: String) -> HandshakeError {
     refuse(socket, reason.clone()).await;
     HandshakeError::Refused(reason)
-}
-
-/// Tells a node why it may not connect, then closes the socket.
-pub(crate) async fn refuse(mut socket: Socket, reason: String) {
-    let frame = serde_json::to_string(&GatewayFrame::Refused { reason }).unwrap_or_default();
-    let _ = socket.send(Message::text(frame)).await;
-    let _ = socket.close(None).await;
-}
-
-/// Rebuilds a paired node's socket with the paired bounds (see
-/// [`crate::peer`]).
-///
-/// # Errors
-/// When flushing what the hello phase still had to send fails.
-pub(crate) async fn paired(mut socket: Socket) -> Result<Socket, WsError> {
-    socket.flush().await?;
-    let mut stream = socket.into_inner();
-    stream.open();
-    Ok(WebSocketStream::from_raw_socket(stream, Role::Server, Some(paired_config())).await)
 }

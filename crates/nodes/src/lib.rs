@@ -5,37 +5,45 @@
 //! WebSocket, says who it is and which commands it offers, and is paired
 //! only after approval: a one-time pairing code the gateway printed, or a
 //! pre-approved token from the gateway's configuration. Pairing issues a
-//! secret the node presents on every reconnect; pairings are kept in a
-//! sled tree, so they survive gateway restarts.
+//! secret the node presents on every reconnect; pairings are kept by a
+//! [`PairingStore`] (the runtime uses the session store's database), so
+//! they survive gateway restarts.
 //!
 //! - [`NodeRegistry`]: the typed handle over the registry actor (one
 //!   connection actor per connected node, linked to it). `list`, `resolve`
-//!   and `invoke` serve cells; `pairing_code`, `revoke` and `pending` serve
-//!   operators.
+//!   and `invoke` serve cells — every invoke is put to the host
+//!   [`Policy`](codemode_catalog::policy::Policy) the registry was started
+//!   with; `pairing_code`, `revoke` and `pending` serve operators.
 //! - [`protocol`]: the JSON frames both sides speak.
-//! - [`PairingStore`]: where pairings persist.
+//! - [`PairingStore`]: where pairings persist (a trait: this crate has no
+//!   database of its own).
 //! - [`GatewayLimits`]: how the gateway resists unauthenticated peers: a
 //!   small bound on everything read before pairing
 //!   ([`protocol::MAX_HELLO_BYTES`] and the field bounds), back-off per
 //!   address for wrong codes and tokens, a code replaced after repeated
 //!   wrong guesses, and rate-limited refusal logs.
 
+// Modules depend one way, top to bottom: `protocol`, `throttle`, `peer`
+// and `node` know nothing else of the crate; `hello`, `socket` and
+// `resolve` build on them; `connection` and `gateway` on those (the
+// gateway hands peers to any `gateway::Admit`); `registry` on everything.
 mod connection;
 mod gateway;
+mod hello;
 pub mod host;
+mod node;
 mod pairing;
 mod peer;
 pub mod protocol;
 mod registry;
 mod resolve;
+mod socket;
 mod throttle;
 
-pub use pairing::{CODE_LIFETIME, Pairing, PairingStore};
-pub use registry::{
-    CodeCallback, CommandPolicy, MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeInfo, NodeRegistry, NodesConfig,
-    PendingNode,
-};
-pub use resolve::{ResolvedNode, resolve};
+pub use node::{NodeInfo, PendingNode};
+pub use pairing::{CODE_LIFETIME, MemoryPairings, Pairing, PairingStore, PairingStoreError};
+pub use registry::{CodeCallback, CommandPolicy, MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeRegistry, NodesConfig};
+pub use resolve::{ResolveError, ResolvedNode, resolve};
 pub use throttle::{Clock, GatewayLimits};
 
 /// A host-side failure of the node registry.
@@ -43,14 +51,15 @@ pub use throttle::{Clock, GatewayLimits};
 pub enum NodeError {
     /// The pairing table could not be read or written.
     #[error("node pairing store failed: {0}")]
-    Store(String),
+    Store(#[from] PairingStoreError),
     /// The gateway could not listen.
-    #[error("node gateway could not listen on {addr}: {reason}")]
+    #[error("node gateway could not listen on {addr}: {source}")]
     Bind {
         /// The address asked for.
         addr: String,
         /// Why.
-        reason: String,
+        #[source]
+        source: std::io::Error,
     },
     /// The registry actor is not running.
     #[error("node registry unavailable: {0}")]
@@ -61,6 +70,17 @@ pub enum NodeError {
 /// reads as the error's message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InvokeError {
+    /// The host policy denied the call (GA-10.3); it never reached the
+    /// registry's own checks.
+    #[error("nodes.invoke \"{command}\" on node \"{node}\" was denied by policy: {reason}")]
+    PolicyDenied {
+        /// The node.
+        node: String,
+        /// The command.
+        command: String,
+        /// The policy's reason, for the model.
+        reason: String,
+    },
     /// No paired node has this id.
     #[error("node \"{0}\" is not paired")]
     NotPaired(String),

@@ -1,5 +1,6 @@
-//! Pairings: which nodes may connect, kept in a sled tree so they survive
-//! gateway restarts, plus the one-time pairing codes and issued secrets.
+//! Pairings: which nodes may connect, kept by a [`PairingStore`] so they
+//! survive gateway restarts, plus the one-time pairing codes and issued
+//! secrets.
 //!
 //! Only a SHA-256 of a node's secret is stored; the node keeps the secret.
 
@@ -7,8 +8,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-
-use crate::NodeError;
 
 /// One paired node as the gateway remembers it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,63 +29,61 @@ pub struct Pairing {
     pub last_seen_ms: u64,
 }
 
-/// The persistent pairing table.
-#[derive(Clone, Debug)]
-pub struct PairingStore {
-    tree: Option<sled::Tree>,
+/// A pairing table that could not be read or written, with the backend's
+/// own error as its source.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct PairingStoreError(Box<dyn std::error::Error + Send + Sync>);
+
+impl PairingStoreError {
+    /// Wraps the backend's error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self(error.into())
+    }
 }
 
-impl PairingStore {
-    /// Pairings kept in `tree` (survive restarts).
-    #[must_use]
-    pub fn sled(tree: sled::Tree) -> Self {
-        Self { tree: Some(tree) }
-    }
-
-    /// Pairings kept in memory only (lost when the process ends).
-    #[must_use]
-    pub fn memory() -> Self {
-        Self { tree: None }
-    }
-
-    /// Every stored pairing. A record that cannot be read is skipped with
-    /// a warning rather than refusing every node.
+/// Where pairings persist, so they survive gateway restarts.
+///
+/// The registry reads every pairing once at start and then writes through:
+/// each call is made from the registry actor, one at a time, and must be
+/// durable when it returns. `codemode_store::SledPairings` keeps them in
+/// the session store's database; [`MemoryPairings`] keeps none.
+pub trait PairingStore: Send + Sync + 'static {
+    /// Every stored pairing. A record that cannot be read should be
+    /// skipped (with a warning) rather than refuse every node.
     ///
     /// # Errors
-    /// [`NodeError::Store`] when the tree cannot be read.
-    pub fn load(&self) -> Result<Vec<Pairing>, NodeError> {
-        let Some(tree) = &self.tree else { return Ok(Vec::new()) };
-        let mut out = Vec::new();
-        for entry in tree {
-            let (key, value) = entry.map_err(|e| NodeError::Store(e.to_string()))?;
-            match serde_json::from_slice::<Pairing>(&value) {
-                Ok(p) => out.push(p),
-                Err(e) => tracing::warn!(key = %String::from_utf8_lossy(&key), "unreadable node pairing skipped: {e}"),
-            }
-        }
-        Ok(out)
-    }
+    /// The table cannot be read.
+    fn load(&self) -> Result<Vec<Pairing>, PairingStoreError>;
 
-    /// Writes `pairing` durably.
+    /// Writes `pairing` (keyed by its id) durably.
     ///
     /// # Errors
-    /// [`NodeError::Store`].
-    pub fn save(&self, pairing: &Pairing) -> Result<(), NodeError> {
-        let Some(tree) = &self.tree else { return Ok(()) };
-        let bytes = serde_json::to_vec(pairing).map_err(|e| NodeError::Store(e.to_string()))?;
-        tree.insert(pairing.id.as_bytes(), bytes).map_err(|e| NodeError::Store(e.to_string()))?;
-        tree.flush().map_err(|e| NodeError::Store(e.to_string()))?;
-        Ok(())
-    }
+    /// The write or its flush failed.
+    fn save(&self, pairing: &Pairing) -> Result<(), PairingStoreError>;
 
     /// Forgets `id` durably.
     ///
     /// # Errors
-    /// [`NodeError::Store`].
-    pub fn remove(&self, id: &str) -> Result<(), NodeError> {
-        let Some(tree) = &self.tree else { return Ok(()) };
-        tree.remove(id.as_bytes()).map_err(|e| NodeError::Store(e.to_string()))?;
-        tree.flush().map_err(|e| NodeError::Store(e.to_string()))?;
+    /// The removal or its flush failed.
+    fn remove(&self, id: &str) -> Result<(), PairingStoreError>;
+}
+
+/// Pairings kept in the registry's memory only (lost when the process
+/// ends): nothing is persisted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MemoryPairings;
+
+impl PairingStore for MemoryPairings {
+    fn load(&self) -> Result<Vec<Pairing>, PairingStoreError> {
+        Ok(Vec::new())
+    }
+
+    fn save(&self, _: &Pairing) -> Result<(), PairingStoreError> {
+        Ok(())
+    }
+
+    fn remove(&self, _: &str) -> Result<(), PairingStoreError> {
         Ok(())
     }
 }
@@ -160,32 +157,5 @@ mod tests {
         assert_eq!(&code[4..5], "-");
         assert!(code.chars().filter(|c| *c != '-').all(|c| CODE_ALPHABET.contains(&(c as u8))));
         assert_eq!(normalise_code(&code.to_lowercase().replace('-', " ")), code.replace('-', ""));
-    }
-
-    #[test]
-    fn pairings_survive_reopening_the_database() {
-        let dir = std::env::temp_dir().join(format!("codemode-pairings-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let pairing = Pairing {
-            id: "n1".into(),
-            name: "Laptop".into(),
-            platform: "linux".into(),
-            commands: vec!["device.status".into()],
-            secret_sha256: sha256_hex("s"),
-            paired_at_ms: 1,
-            last_seen_ms: 2,
-        };
-        {
-            let db = sled::open(&dir).unwrap();
-            PairingStore::sled(db.open_tree("pairings").unwrap()).save(&pairing).unwrap();
-        }
-        let db = sled::open(&dir).unwrap();
-        let store = PairingStore::sled(db.open_tree("pairings").unwrap());
-        assert_eq!(store.load().unwrap(), vec![pairing]);
-        store.remove("n1").unwrap();
-        assert!(store.load().unwrap().is_empty());
-        drop(store);
-        drop(db);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

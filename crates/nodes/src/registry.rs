@@ -12,17 +12,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::connection::{ConnArgs, ConnMsg, Connection, Socket};
+use crate::connection::{ConnArgs, ConnMsg, Connection};
+use crate::gateway::Admit;
+use crate::hello::{Hello, check_hello};
+use crate::node::{NodeInfo, PendingNode};
 use crate::pairing::{self, CODE_LIFETIME, Pairing, PairingStore};
-use crate::protocol::{
-    Credentials, GatewayFrame, MAX_CODE_CHARS, MAX_COMMAND_CHARS, MAX_COMMANDS, MAX_ID_CHARS, MAX_NAME_CHARS,
-    MAX_PLATFORM_CHARS, MAX_SECRET_CHARS, MAX_TOKEN_CHARS, RESERVED_EXEC_COMMAND,
-};
-use crate::resolve::{ResolvedNode, resolve};
+use crate::protocol::{GatewayFrame, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PLATFORM_CHARS, RESERVED_EXEC_COMMAND};
+use crate::resolve::{ResolveError, ResolvedNode, resolve};
+use crate::socket::{Socket, refuse};
 use crate::throttle::{GatewayLimits, LogLimiter, Throttle};
 use crate::{InvokeError, NodeError};
 
@@ -96,58 +97,12 @@ impl Default for NodesConfig {
     }
 }
 
-/// A paired node as cells see it (`nodes.list()`, GA-10.1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeInfo {
-    /// The node's id.
-    pub id: String,
-    /// Its display name (its id when it gave none).
-    pub name: String,
-    /// Its platform.
-    pub platform: String,
-    /// Whether it is connected now.
-    pub connected: bool,
-    /// The commands it advertises that the policy allows.
-    pub commands: Vec<String>,
-    /// When it was last connected (ms since the epoch); not shown to cells.
-    #[serde(skip)]
-    pub last_seen_ms: Option<u64>,
-}
-
-/// A node that asked to pair without valid credentials. Its fields are
-/// what it presented, cut to the hello bounds (an id to [`MAX_ID_CHARS`],
-/// a name to [`MAX_NAME_CHARS`], a platform to [`MAX_PLATFORM_CHARS`], the
-/// reason to [`MAX_PENDING_REASON_CHARS`]; a cut field ends in `…`) with
-/// control characters replaced, since strangers choose them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PendingNode {
-    /// The id it presented.
-    pub id: String,
-    /// The name it presented.
-    pub name: String,
-    /// Its platform.
-    pub platform: String,
-    /// Why it was refused.
-    pub reason: String,
-}
-
 #[derive(Default)]
 struct View {
     paired: Vec<NodeInfo>,
     unpaired: Vec<String>,
     connections: HashMap<String, ActorRef<ConnMsg>>,
     advertised: HashMap<String, Vec<String>>,
-}
-
-/// The hello of a node, as the gateway read it.
-pub(crate) struct Hello {
-    pub id: String,
-    pub name: String,
-    pub platform: String,
-    pub commands: Vec<String>,
-    pub credentials: Credentials,
 }
 
 pub(crate) enum RegistryMsg {
@@ -196,7 +151,7 @@ struct Code {
 
 struct RegistryState {
     config: Arc<NodesConfig>,
-    store: PairingStore,
+    store: Arc<dyn PairingStore>,
     pairings: BTreeMap<String, Pairing>,
     connections: HashMap<String, ActorRef<ConnMsg>>,
     pending: BTreeMap<String, PendingNode>,
@@ -217,55 +172,6 @@ pub const MAX_PENDING: usize = 256;
 
 /// The longest reason remembered with a refused node, in characters.
 pub const MAX_PENDING_REASON_CHARS: usize = 512;
-
-/// A hello field out of its bounds.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum HelloError {
-    #[error("node id must be 1–{MAX_ID_CHARS} characters without control characters")]
-    Id,
-    #[error("node name must be at most {MAX_NAME_CHARS} characters without control characters")]
-    Name,
-    #[error("node platform must be at most {MAX_PLATFORM_CHARS} characters without control characters")]
-    Platform,
-    #[error("a node advertises at most {MAX_COMMANDS} commands of 1–{MAX_COMMAND_CHARS} characters")]
-    Commands,
-    #[error("a secret has at most {MAX_SECRET_CHARS} characters")]
-    Secret,
-    #[error("a pairing code has at most {MAX_CODE_CHARS} characters")]
-    Code,
-    #[error("a pairing token has at most {MAX_TOKEN_CHARS} characters")]
-    Token,
-}
-
-fn check_hello(hello: &Hello) -> Result<(), HelloError> {
-    // `chars().nth(max)` stops after max + 1 characters however long the text.
-    let over = |s: &str, max: usize| s.chars().nth(max).is_some();
-    let text = |s: &str, max: usize| !over(s, max) && !s.chars().any(char::is_control);
-    let word = |s: &str, max: usize| !s.is_empty() && text(s, max);
-    if !word(&hello.id, MAX_ID_CHARS) {
-        return Err(HelloError::Id);
-    }
-    if !text(&hello.name, MAX_NAME_CHARS) {
-        return Err(HelloError::Name);
-    }
-    if !text(&hello.platform, MAX_PLATFORM_CHARS) {
-        return Err(HelloError::Platform);
-    }
-    if hello.commands.len() > MAX_COMMANDS || hello.commands.iter().any(|c| !word(c, MAX_COMMAND_CHARS)) {
-        return Err(HelloError::Commands);
-    }
-    let creds = &hello.credentials;
-    if creds.secret.as_deref().is_some_and(|s| over(s, MAX_SECRET_CHARS)) {
-        return Err(HelloError::Secret);
-    }
-    if creds.code.as_deref().is_some_and(|s| over(s, MAX_CODE_CHARS)) {
-        return Err(HelloError::Code);
-    }
-    if creds.token.as_deref().is_some_and(|s| over(s, MAX_TOKEN_CHARS)) {
-        return Err(HelloError::Token);
-    }
-    Ok(())
-}
 
 /// `text` cut to `max_chars` (ending in `…` when cut) with control
 /// characters replaced: what strangers present is kept only this way.
@@ -429,7 +335,7 @@ impl RegistryState {
                 self.log_refusal(&hello.id, peer, &reason);
                 self.remember(&hello.id, &hello.name, &hello.platform, &reason);
                 self.publish();
-                tokio::spawn(crate::gateway::refuse(socket, reason));
+                tokio::spawn(refuse(socket, reason));
                 return;
             }
         };
@@ -451,12 +357,9 @@ impl RegistryState {
             },
             last_seen_ms: now,
         };
-        if let Err(e) = self.store.save(&record) {
+        if let Err(e) = self.store.save(&record).map_err(NodeError::from) {
             tracing::error!(node = %hello.id, "{e}");
-            tokio::spawn(crate::gateway::refuse(
-                socket,
-                "the gateway could not record the pairing; retry later".into(),
-            ));
+            tokio::spawn(refuse(socket, "the gateway could not record the pairing; retry later".into()));
             return;
         }
         if secret.is_some() {
@@ -492,7 +395,7 @@ impl RegistryState {
         self.connections.remove(&id);
         if let Some(p) = self.pairings.get_mut(&id) {
             p.last_seen_ms = pairing::now_ms();
-            if let Err(e) = self.store.save(p) {
+            if let Err(e) = self.store.save(p).map_err(NodeError::from) {
                 tracing::warn!(node = %id, "{e}");
             }
         }
@@ -503,7 +406,7 @@ impl RegistryState {
 impl Actor for RegistryActor {
     type Msg = RegistryMsg;
     type State = RegistryState;
-    type Arguments = (Arc<NodesConfig>, PairingStore, Arc<RwLock<Arc<View>>>, GatewayLimits);
+    type Arguments = (Arc<NodesConfig>, Arc<dyn PairingStore>, Arc<RwLock<Arc<View>>>, GatewayLimits);
 
     async fn pre_start(
         &self,
@@ -544,7 +447,8 @@ impl Actor for RegistryActor {
             }
             RegistryMsg::Revoke(id, reply) => {
                 let known = state.pairings.remove(&id).is_some();
-                let result = if known { state.store.remove(&id).map(|()| true) } else { Ok(false) };
+                let result =
+                    if known { state.store.remove(&id).map(|()| true).map_err(NodeError::from) } else { Ok(false) };
                 if let Some(conn) = state.connections.remove(&id) {
                     conn.stop(Some("pairing revoked".into()));
                 }
@@ -585,9 +489,11 @@ impl Actor for RegistryActor {
 pub struct NodeRegistry {
     actor: RegistrySlot,
     /// Where a restarted actor reloads the pairings from.
-    store: PairingStore,
+    store: Arc<dyn PairingStore>,
     view: Arc<RwLock<Arc<View>>>,
     config: Arc<NodesConfig>,
+    /// The host policy every invoke is put to.
+    policy: Arc<dyn Policy>,
     limits: GatewayLimits,
     calls: Arc<AtomicU64>,
 }
@@ -615,17 +521,19 @@ impl Drop for CancelOnDrop<'_> {
 
 impl NodeRegistry {
     /// Starts the registry with the pairings in `store`, linked to
-    /// `supervisor` when given.
+    /// `supervisor` when given. Every [`invoke`](Self::invoke) is put to
+    /// `policy` first: a handle offers no way around it.
     ///
     /// # Errors
     /// [`NodeError::Store`] when the pairings cannot be read, or
     /// [`NodeError::Unavailable`] when the actor cannot start.
     pub async fn start(
         config: NodesConfig,
-        store: PairingStore,
+        store: Arc<dyn PairingStore>,
+        policy: Arc<dyn Policy>,
         supervisor: Option<ActorCell>,
     ) -> Result<Self, NodeError> {
-        Self::start_with_limits(config, store, supervisor, GatewayLimits::default()).await
+        Self::start_with_limits(config, store, policy, supervisor, GatewayLimits::default()).await
     }
 
     /// [`NodeRegistry::start`] with the gateway's defences against
@@ -635,7 +543,8 @@ impl NodeRegistry {
     /// As [`NodeRegistry::start`].
     pub async fn start_with_limits(
         config: NodesConfig,
-        store: PairingStore,
+        store: Arc<dyn PairingStore>,
+        policy: Arc<dyn Policy>,
         supervisor: Option<ActorCell>,
         limits: GatewayLimits,
     ) -> Result<Self, NodeError> {
@@ -649,7 +558,7 @@ impl NodeRegistry {
         };
         let (actor, _) = spawned.map_err(|e| NodeError::Unavailable(e.to_string()))?;
         let actor = RegistrySlot { actor: Arc::new(RwLock::new(actor)), stopped: Arc::new(AtomicBool::new(false)) };
-        Ok(Self { actor, store, view, config, limits, calls: Arc::new(AtomicU64::new(1)) })
+        Ok(Self { actor, store, view, config, policy, limits, calls: Arc::new(AtomicU64::new(1)) })
     }
 
     /// The current registry actor, for a supervisor to link.
@@ -705,19 +614,47 @@ impl NodeRegistry {
     /// Resolves an id or display name among the paired nodes (GA-10.2).
     ///
     /// # Errors
-    /// The guest-facing message of [`resolve`].
-    pub fn resolve(&self, id_or_name: &str) -> Result<ResolvedNode, String> {
+    /// [`ResolveError`], whose text is the guest-facing message.
+    pub fn resolve(&self, id_or_name: &str) -> Result<ResolvedNode, ResolveError> {
         let view = self.view();
         resolve(&view.paired, &view.unpaired, id_or_name)
     }
 
-    /// Runs `command` on node `id` with `params` and returns its result,
-    /// after the command policy allowed it. Dropping the future cancels the
-    /// command on the node (GA-10.3).
+    /// Runs `command` on node `id` with `params` for a cell of `session`
+    /// (none when headless) and returns its result (GA-10.3). The host
+    /// policy sees the call first (`source: "nodes"`, `server`: the node
+    /// id) and may hold it for approval; then the gateway's checks and
+    /// command policy apply and the call is bounded by the invoke timeout.
+    ///
+    /// Cancel safety: dropping the future while the policy decides runs
+    /// nothing; dropping it later cancels the command on the node, whose
+    /// outcome is then unknown.
     ///
     /// # Errors
     /// [`InvokeError`], naming what went wrong.
-    pub async fn invoke(&self, id: &str, command: &str, params: Value) -> Result<Value, InvokeError> {
+    pub async fn invoke(
+        &self,
+        session: Option<String>,
+        id: &str,
+        command: &str,
+        params: Value,
+    ) -> Result<Value, InvokeError> {
+        let call = NestedCall {
+            source: "nodes",
+            server: Some(id.to_owned()),
+            tool: command.to_owned(),
+            arguments: params.clone(),
+            session,
+        };
+        if let Decision::Deny(reason) = self.policy.check(call).await {
+            return Err(InvokeError::PolicyDenied { node: id.to_owned(), command: command.to_owned(), reason });
+        }
+        self.run(id, command, params).await
+    }
+
+    /// An invoke the host policy allowed: the gateway's checks, then the
+    /// round trip to the node.
+    async fn run(&self, id: &str, command: &str, params: Value) -> Result<Value, InvokeError> {
         let view = self.view();
         let Some(node) = view.paired.iter().find(|n| n.id == id) else {
             return Err(InvokeError::NotPaired(id.to_owned()));
@@ -795,27 +732,23 @@ impl NodeRegistry {
     }
 }
 
-/// `last_seen_ms` as UTC text.
+/// `last_seen_ms` as UTC text, to the second (`2026-11-18T11:06:40Z`).
 fn last_seen(ms: Option<u64>) -> String {
     let Some(ms) = ms else { return "never".to_owned() };
-    let secs = ms / 1000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    let seconds = i64::try_from(ms / 1000).unwrap_or(i64::MAX);
+    jiff::Timestamp::from_second(seconds).map_or_else(|_| format!("{ms} ms after the epoch"), |t| t.to_string())
 }
 
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
-/// algorithm), to avoid a date crate for one message.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+/// The gateway hands peers to the current registry actor (a restarted one
+/// included).
+impl Admit for RegistrySlot {
+    fn admit(&self, hello: Hello, socket: Socket, peer: IpAddr) -> bool {
+        self.get().send_message(RegistryMsg::Connect { hello, socket: Box::new(socket), peer }).is_ok()
+    }
+
+    fn stopped(&self) -> bool {
+        RegistrySlot::stopped(self)
+    }
 }
 
 #[cfg(test)]

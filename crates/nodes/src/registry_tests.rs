@@ -1,4 +1,5 @@
-//! Unit tests of the node registry: resolution, policy, hello bounds.
+//! Unit tests of the node registry: command policy, remembered fields,
+//! last-seen times.
 
 use super::*;
 
@@ -13,57 +14,6 @@ fn the_command_policy_allows_per_node_lists_prefixes_and_a_default() {
     assert!(!policy.allows("a", "camera.snap"));
     assert!(!policy.allows("a", "fsx.read"));
     assert!(!policy.allows("locked", "device.status"));
-}
-
-fn hello() -> Hello {
-    Hello {
-        id: "n".into(),
-        name: "n".into(),
-        platform: "linux".into(),
-        commands: vec![],
-        credentials: Credentials::default(),
-    }
-}
-
-#[test]
-fn every_hello_field_is_accepted_exactly_at_its_bound_and_refused_one_over() {
-    // A field set to `n` characters; multi-byte characters count as one.
-    type Set = fn(&mut Hello, String);
-    let fields: [(Set, usize, HelloError); 7] = [
-        (|h, v| h.id = v, MAX_ID_CHARS, HelloError::Id),
-        (|h, v| h.name = v, MAX_NAME_CHARS, HelloError::Name),
-        (|h, v| h.platform = v, MAX_PLATFORM_CHARS, HelloError::Platform),
-        (|h, v| h.commands = vec![v], MAX_COMMAND_CHARS, HelloError::Commands),
-        (|h, v| h.credentials.secret = Some(v), MAX_SECRET_CHARS, HelloError::Secret),
-        (|h, v| h.credentials.code = Some(v), MAX_CODE_CHARS, HelloError::Code),
-        (|h, v| h.credentials.token = Some(v), MAX_TOKEN_CHARS, HelloError::Token),
-    ];
-    for (set, max, error) in fields {
-        for ch in ["x", "é", "🦀"] {
-            let mut at = hello();
-            set(&mut at, ch.repeat(max));
-            assert_eq!(check_hello(&at), Ok(()), "{error:?} at {max} × {ch}");
-            let mut over = hello();
-            set(&mut over, ch.repeat(max + 1));
-            assert_eq!(check_hello(&over), Err(error.clone()), "{error:?} at {} × {ch}", max + 1);
-        }
-    }
-    let many = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
-    assert_eq!(check_hello(&Hello { commands: many(MAX_COMMANDS), ..hello() }), Ok(()));
-    let over = check_hello(&Hello { commands: many(MAX_COMMANDS + 1), ..hello() }).unwrap_err();
-    assert_eq!(over.to_string(), "a node advertises at most 256 commands of 1–128 characters");
-    assert_eq!(check_hello(&Hello { id: String::new(), ..hello() }), Err(HelloError::Id));
-    assert_eq!(check_hello(&Hello { commands: vec![String::new()], ..hello() }), Err(HelloError::Commands));
-    assert_eq!(check_hello(&Hello { name: String::new(), platform: String::new(), ..hello() }), Ok(()));
-    for (field, error) in [("id", HelloError::Id), ("name", HelloError::Name), ("platform", HelloError::Platform)] {
-        let mut h = hello();
-        match field {
-            "id" => h.id = "a\nb".into(),
-            "name" => h.name = "a\u{1b}[2J".into(),
-            _ => h.platform = "a\rb".into(),
-        }
-        assert_eq!(check_hello(&h), Err(error), "control characters in {field} are refused");
-    }
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::node::NodeInfo;
 use crate::protocol::LIST_DIR_COMMAND;
-use crate::registry::NodeInfo;
 
 /// What `nodes.get` hands the guest to build its handle from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -20,10 +20,49 @@ pub struct ResolvedNode {
     pub list_dir_command: Option<String>,
 }
 
-fn ids(paired: &[NodeInfo]) -> String {
-    let mut ids: Vec<&str> = paired.iter().map(|n| n.id.as_str()).collect();
+/// Why `nodes.get` found no node. The text is what the guest reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// No node is paired.
+    #[error("no paired nodes")]
+    NoPairedNodes,
+    /// The query is the display name of several paired nodes.
+    #[error(
+        "node name \"{query}\" matches several paired nodes: {}; use an id (paired node ids: {})",
+        .matches.join(", "),
+        .paired.join(", ")
+    )]
+    Ambiguous {
+        /// The name asked for.
+        query: String,
+        /// The ids of the nodes with that name, sorted.
+        matches: Vec<String>,
+        /// Every paired node's id, sorted.
+        paired: Vec<String>,
+    },
+    /// The query is the id of a known node that is not paired (refused or
+    /// revoked).
+    #[error("node \"{query}\" is not paired (paired node ids: {})", .paired.join(", "))]
+    NotPaired {
+        /// The id asked for.
+        query: String,
+        /// Every paired node's id, sorted.
+        paired: Vec<String>,
+    },
+    /// No node has this id or name.
+    #[error("unknown node \"{query}\" (paired node ids: {})", .paired.join(", "))]
+    Unknown {
+        /// The id or name asked for.
+        query: String,
+        /// Every paired node's id, sorted.
+        paired: Vec<String>,
+    },
+}
+
+fn ids(paired: &[NodeInfo]) -> Vec<String> {
+    let mut ids: Vec<String> = paired.iter().map(|n| n.id.clone()).collect();
     ids.sort_unstable();
-    ids.join(", ")
+    ids
 }
 
 /// Resolves `query` among the paired nodes: an exact id first, then an
@@ -31,9 +70,9 @@ fn ids(paired: &[NodeInfo]) -> String {
 /// ids that are known but not paired (refused or revoked nodes).
 ///
 /// # Errors
-/// The guest-facing message: no paired nodes, an unpaired id, an unknown
-/// id or name, or a name shared by several nodes.
-pub fn resolve(paired: &[NodeInfo], unpaired: &[String], query: &str) -> Result<ResolvedNode, String> {
+/// [`ResolveError`]: no paired nodes, an unpaired id, an unknown id or
+/// name, or a name shared by several nodes.
+pub fn resolve(paired: &[NodeInfo], unpaired: &[String], query: &str) -> Result<ResolvedNode, ResolveError> {
     let found = |n: &NodeInfo| ResolvedNode {
         id: n.id.clone(),
         name: n.name.clone(),
@@ -43,7 +82,7 @@ pub fn resolve(paired: &[NodeInfo], unpaired: &[String], query: &str) -> Result<
         return Ok(found(n));
     }
     if paired.is_empty() {
-        return Err("no paired nodes".to_owned());
+        return Err(ResolveError::NoPairedNodes);
     }
     for exact in [true, false] {
         let matches: Vec<&NodeInfo> = paired
@@ -54,20 +93,16 @@ pub fn resolve(paired: &[NodeInfo], unpaired: &[String], query: &str) -> Result<
             [] => {}
             [one] => return Ok(found(one)),
             many => {
-                let mut which: Vec<&str> = many.iter().map(|n| n.id.as_str()).collect();
-                which.sort_unstable();
-                return Err(format!(
-                    "node name \"{query}\" matches several paired nodes: {}; use an id (paired node ids: {})",
-                    which.join(", "),
-                    ids(paired)
-                ));
+                let mut matches: Vec<String> = many.iter().map(|n| n.id.clone()).collect();
+                matches.sort_unstable();
+                return Err(ResolveError::Ambiguous { query: query.to_owned(), matches, paired: ids(paired) });
             }
         }
     }
     if unpaired.iter().any(|id| id == query) {
-        return Err(format!("node \"{query}\" is not paired (paired node ids: {})", ids(paired)));
+        return Err(ResolveError::NotPaired { query: query.to_owned(), paired: ids(paired) });
     }
-    Err(format!("unknown node \"{query}\" (paired node ids: {})", ids(paired)))
+    Err(ResolveError::Unknown { query: query.to_owned(), paired: ids(paired) })
 }
 
 #[cfg(test)]
@@ -95,17 +130,17 @@ mod tests {
 
     #[test]
     fn resolution_failures_name_what_was_wrong_ga_10_2() {
-        assert_eq!(resolve(&[], &[], "x").unwrap_err(), "no paired nodes");
+        assert_eq!(resolve(&[], &[], "x").unwrap_err().to_string(), "no paired nodes");
         let paired = [node("b", "Phone", &[]), node("a", "Phone", &[])];
         assert_eq!(
-            resolve(&paired, &[], "Phone").unwrap_err(),
+            resolve(&paired, &[], "Phone").unwrap_err().to_string(),
             "node name \"Phone\" matches several paired nodes: a, b; use an id (paired node ids: a, b)"
         );
         assert_eq!(
-            resolve(&paired, &["z".into()], "z").unwrap_err(),
+            resolve(&paired, &["z".into()], "z").unwrap_err().to_string(),
             "node \"z\" is not paired (paired node ids: a, b)"
         );
-        assert_eq!(resolve(&paired, &[], "q").unwrap_err(), "unknown node \"q\" (paired node ids: a, b)");
+        assert_eq!(resolve(&paired, &[], "q").unwrap_err().to_string(), "unknown node \"q\" (paired node ids: a, b)");
     }
 
     #[test]

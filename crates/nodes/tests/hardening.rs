@@ -8,12 +8,13 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use codemode_catalog::policy::AllowAll;
 use codemode_nodes::host::{CommandHandler, HostEvent, HostOptions, run_host};
 use codemode_nodes::protocol::{
     Credentials, GatewayFrame, MAX_HELLO_BYTES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PLATFORM_CHARS, NodeFrame,
     PROTOCOL_VERSION,
 };
-use codemode_nodes::{GatewayLimits, MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeRegistry, NodesConfig, PairingStore};
+use codemode_nodes::{GatewayLimits, MAX_PENDING, MAX_PENDING_REASON_CHARS, MemoryPairings, NodeRegistry, NodesConfig};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::{TcpSocket, TcpStream};
@@ -57,7 +58,10 @@ impl Gateway {
             on_code: Some(Arc::new(move |code: &str| shown.lock().unwrap().push(code.to_owned()))),
             ..NodesConfig::default()
         };
-        let registry = NodeRegistry::start_with_limits(config, PairingStore::memory(), None, limits).await.unwrap();
+        let registry =
+            NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings), Arc::new(AllowAll), None, limits)
+                .await
+                .unwrap();
         let addr = registry.listen("127.0.0.1:0").await.unwrap();
         Self { registry, addr, codes }
     }
@@ -340,7 +344,7 @@ async fn a_paired_node_keeps_the_larger_frame_bound_for_its_results_ga_10_3() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let params = json!({"pad": "q".repeat(2 * MAX_HELLO_BYTES)});
-    let value = gw.registry.invoke("n1", "big", params.clone()).await.unwrap();
+    let value = gw.registry.invoke(None, "n1", "big", params.clone()).await.unwrap();
     assert_eq!(value["big"].as_str().map(str::len), Some(big.len()));
     assert_eq!(value["echo"], params);
     host.abort();

@@ -8,8 +8,9 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use codemode_catalog::policy::AllowAll;
 use codemode_nodes::protocol::{GatewayFrame, PROTOCOL_VERSION};
-use codemode_nodes::{GatewayLimits, NodeRegistry, NodesConfig, PairingStore};
+use codemode_nodes::{GatewayLimits, MemoryPairings, NodeRegistry, NodesConfig};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
@@ -63,7 +64,9 @@ async fn refusal_warnings_are_logged_at_most_once_per_second_with_a_count_of_tho
         ..GatewayLimits::default()
     };
     let config = NodesConfig { on_code: Some(Arc::new(|_: &str| {})), ..NodesConfig::default() };
-    let registry = NodeRegistry::start_with_limits(config, PairingStore::memory(), None, limits).await.unwrap();
+    let registry = NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings), Arc::new(AllowAll), None, limits)
+        .await
+        .unwrap();
     let addr = registry.listen("127.0.0.1:0").await.unwrap();
 
     for _ in 0..20 {

@@ -3,11 +3,12 @@
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
-use codemode_catalog::mcp::{McpHub, McpServerConfig};
 use codemode_catalog::policy::{AllowAll, Policy};
-use codemode_catalog::{Catalog, Registry, SearchConfig, SearchHit, Tool, ToolSource, workspace};
-use codemode_nodes::{NodeRegistry, NodesConfig, PairingStore};
+use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
+use codemode_mcp::{McpHub, McpServerConfig};
+use codemode_nodes::{NodeRegistry, NodesConfig};
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
+use codemode_tools::workspace;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, ActorStatus};
 use tokio::sync::watch;
@@ -190,10 +191,7 @@ impl CodeModeBuilder {
         }
         let policy: Arc<dyn Policy> = self.policy.unwrap_or_else(|| Arc::new(AllowAll));
         // Hidden tools have no global and no handle.
-        tools.retain(|t| {
-            let source = if t.source() == ToolSource::Client { "client" } else { "openclaw" };
-            policy.visible(source, None, t.name())
-        });
+        tools.retain(|t| policy.visible(t.source().guest_name(), None, t.name()));
         let tools = Registry::new(tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
         let threads = crate::jsthreads::thread_count(self.js_threads)?;
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
@@ -213,8 +211,8 @@ impl CodeModeBuilder {
         // A policy can hide nodes like any tool.
         let nodes = match self.nodes {
             Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
-                let pairings = store.tree("node_pairings").map_err(|e| CodeModeError::Start(e.to_string()))?;
-                let registry = NodeRegistry::start(config, PairingStore::sled(pairings), None)
+                let pairings = store.node_pairings().map_err(|e| CodeModeError::Start(e.to_string()))?;
+                let registry = NodeRegistry::start(config, Arc::new(pairings), Arc::clone(&policy), None)
                     .await
                     .map_err(|e| CodeModeError::Start(e.to_string()))?;
                 let addr = match listen {
@@ -235,7 +233,9 @@ impl CodeModeBuilder {
             format!("codemode-results-{instance}"),
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
         );
-        let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await.map_err(CodeModeError::Start)?;
+        let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy))
+            .await
+            .map_err(|e| CodeModeError::Start(e.to_string()))?;
         let recipe = Recipe { limits: Arc::clone(&limits), tools: tools.clone(), mcp: mcp.clone() };
         let engines = EnginePool::start(recipe, SPARE_ENGINES).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let metrics = Arc::new(Metrics::default());
@@ -355,6 +355,18 @@ impl Drop for Inner {
     }
 }
 
+/// One match of [`CodeMode::search`]: what `catalog.search` would hand a
+/// cell, for operators and tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchHit {
+    /// The name a cell calls it by (`listInvoices`, `MCP.billing.list`).
+    pub callable_name: String,
+    /// Its BM25 score; infinite for an exact spelling match.
+    pub score: f64,
+    /// Its compact input hint (`(MCP; see describe())` for an MCP tool).
+    pub input: String,
+}
+
 /// An embeddable Code Mode runtime.
 ///
 /// Cheap to clone (an `Arc`); `Send + Sync`. Dropping the last clone, or
@@ -430,13 +442,12 @@ impl CodeMode {
         self.inner.metrics.snapshot()
     }
 
-    /// What `catalog.search(query, {limit})` would return, as
-    /// `(callableName, score, input hint)`; the score is infinite for an
-    /// exact spelling match.
+    /// What `catalog.search(query, {limit})` would return, best first, with
+    /// each match's score.
     ///
     /// # Errors
     /// The catalog is unavailable.
-    pub async fn search(&self, query: &str, limit: usize) -> Result<Vec<(String, f64, String)>, CodeModeError> {
+    pub async fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, CodeModeError> {
         let ranked = self
             .inner
             .catalog
@@ -446,11 +457,13 @@ impl CodeMode {
         Ok(ranked
             .into_iter()
             .filter_map(|(hit, score)| match hit {
-                SearchHit::Native(i) => {
+                codemode_catalog::SearchHit::Native(i) => {
                     let m = &self.inner.tools.get(i)?.metadata;
-                    Some((m.callable_name.clone(), score, m.input.clone()))
+                    Some(SearchHit { callable_name: m.callable_name.clone(), score, input: m.input.clone() })
                 }
-                SearchHit::Mcp(h) => Some((h.callable_name, score, "(MCP; see describe())".to_owned())),
+                codemode_catalog::SearchHit::Mcp(h) => {
+                    Some(SearchHit { callable_name: h.callable_name, score, input: "(MCP; see describe())".to_owned() })
+                }
             })
             .collect())
     }

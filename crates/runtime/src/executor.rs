@@ -50,7 +50,7 @@ pub(crate) struct ExecutorConfig {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub metrics: Arc<Metrics>,
-    pub mcp: codemode_catalog::mcp::McpHub,
+    pub mcp: codemode_mcp::McpHub,
     /// The node registry, when the host configured nodes (GA-10).
     pub nodes: Option<codemode_nodes::NodeRegistry>,
     pub policy: Arc<dyn codemode_catalog::policy::Policy>,

@@ -275,8 +275,11 @@ async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorI
             Ok(id)
         }
         Child::Catalog => {
-            let catalog_args =
-                CatalogArgs { registry: config.tools.clone(), mcp: config.mcp.clone(), config: config.search };
+            let catalog_args = CatalogArgs {
+                registry: config.tools.clone(),
+                mcp: Arc::new(config.mcp.clone()),
+                config: config.search,
+            };
             let (_, cell) = Catalog::spawn(config.catalog.name().to_owned(), catalog_args, Some(root.clone()))
                 .await
                 .map_err(|e| e.to_string())?;

@@ -6,15 +6,19 @@
 //! - [`ResultsCache`]: `results.save/load/delete`, scoped to one reply and
 //!   bounded in count and bytes (GA-6.5).
 //! - [`preview`]: the bounded descriptor a model sees of a saved result.
+//! - [`SledPairings`]: the node registry's pairings, in a tree of the same
+//!   database ([`SessionStore::node_pairings`]).
 //!
 //! Both stores are actors behind typed handles; the handles find their
 //! actor by a registered name, so a supervisor can restart it.
 
 mod lru;
+mod pairings;
 pub mod preview;
 mod results;
 mod session;
 
+pub use pairings::{PAIRINGS_TREE, SledPairings};
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
 pub use session::{
     Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,

@@ -612,8 +612,18 @@ impl SessionStore {
         spawned.map(|_| ()).map_err(|e| StoreError::Io(e.to_string()))
     }
 
+    /// The node pairings, in the [`PAIRINGS_TREE`](crate::PAIRINGS_TREE)
+    /// tree of the same database: they survive restarts alongside the
+    /// sessions.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`].
+    pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
+        self.tree(crate::PAIRINGS_TREE).map(crate::SledPairings::new)
+    }
+
     /// Another tree of the same database, for host state that must survive
-    /// restarts alongside the sessions (the node pairings).
+    /// restarts alongside the sessions.
     ///
     /// # Errors
     /// [`StoreError::Io`].

@@ -162,7 +162,7 @@ impl CellState {
                                 "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
                                 "isError": true
                             })),
-                            Decision::Allow => hub.call(server, tool.clone(), args).await,
+                            Decision::Allow => hub.call(server, tool.clone(), args).await.map_err(|e| e.to_string()),
                         };
                         metrics.call_finished(&tool, "mcp", started.elapsed());
                         let settlement = services::settle_result(id, result, "tool_error");
@@ -174,7 +174,7 @@ impl CellState {
                 Submitted::McpOp { id, server, op, args } => {
                     let hub = self.mcp.clone();
                     let task = async move {
-                        let result = hub.operation(server, &op, args).await;
+                        let result = hub.operation(server, &op, args).await.map_err(|e| e.to_string());
                         let settlement = services::settle_result(id, result, "tool_error");
                         services::Done::Loaded { settlement, network: true }
                     };
@@ -185,7 +185,7 @@ impl CellState {
                     self.network = true;
                     let tree = self.mcp.tree();
                     let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-                    let result = codemode_catalog::mcp::api_response(&tree, target, method.as_deref(), schema);
+                    let result = codemode_mcp::api_response(&tree, target, method.as_deref(), schema);
                     self.host.settle_now(services::settle_result(id, result, "invalid_input"));
                 }
                 Submitted::NodesList { id } => {
@@ -200,7 +200,7 @@ impl CellState {
                 Submitted::NodesGet { id, query } => {
                     settled_inline += 1;
                     let resolved = match &self.nodes {
-                        Some(nodes) => nodes.resolve(&query),
+                        Some(nodes) => nodes.resolve(&query).map_err(|e| e.to_string()),
                         None => Err("no paired nodes".to_owned()),
                     };
                     self.network |= resolved.is_ok();
@@ -245,7 +245,6 @@ impl CellState {
         params: Value,
     ) -> impl std::future::Future<Output = services::Done> + Send + 'static {
         let registry = self.nodes.clone();
-        let policy = Arc::clone(&self.policy);
         let session = match &self.mode {
             CellMode::Interactive { session, .. } => Some(session.clone()),
             CellMode::Headless => None,
@@ -255,21 +254,10 @@ impl CellState {
         let metrics = Arc::clone(&self.metrics);
         let task = async move {
             let started = Instant::now();
-            let call = NestedCall {
-                source: "nodes",
-                server: Some(node.clone()),
-                tool: command.clone(),
-                arguments: params.clone(),
-                session,
-            };
-            let result = match (registry, policy.check(call).await) {
-                (_, Decision::Deny(reason)) => {
-                    Err(format!("nodes.invoke \"{command}\" on node \"{node}\" was denied by policy: {reason}"))
-                }
-                (None, Decision::Allow) => Err(format!("node \"{node}\" is not paired")),
-                (Some(registry), Decision::Allow) => {
-                    registry.invoke(&node, &command, params).await.map_err(|e| e.to_string())
-                }
+            // The registry puts the call to the host policy (GA-10.3).
+            let result = match registry {
+                None => Err(format!("node \"{node}\" is not paired")),
+                Some(registry) => registry.invoke(session, &node, &command, params).await.map_err(|e| e.to_string()),
             };
             metrics.call_finished(&command, "nodes", started.elapsed());
             let settlement = services::settle_result(id, result, "node_error");
@@ -293,13 +281,13 @@ impl CellState {
         add(
             "mcp/index.d.ts".into(),
             "Root MCP namespace declaration and server list.".into(),
-            codemode_catalog::mcp::index_declaration(&tree),
+            codemode_mcp::index_declaration(&tree),
         );
         for s in &tree.servers {
             add(
                 format!("mcp/{}.d.ts", s.identifier),
                 format!("MCP server declaration for {}.", s.server_name),
-                codemode_catalog::mcp::server_declaration(s),
+                codemode_mcp::server_declaration(s),
             );
         }
         all

@@ -13,7 +13,7 @@
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use codemode_catalog::Registry;
-use codemode_catalog::mcp::McpHub;
+use codemode_mcp::McpHub;
 
 use super::vm::{StartError, Vm};
 use crate::limits::Limits;

@@ -18,7 +18,7 @@ use rquickjs::{
 };
 
 use codemode_catalog::Registry;
-use codemode_catalog::mcp::McpHub;
+use codemode_mcp::McpHub;
 use codemode_store::StoreLimits;
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome, Submitted};

@@ -9,7 +9,7 @@ use super::fs::{OpenError, ReadError, open_regular, read_bounded};
 use super::glob::{Glob, MAX_GLOB_CHARS};
 use super::walk::{Found, Skip, Skipped, walk_files};
 use super::{Cancel, Root, blocking, invalid, output, required_string, string_arg, usize_arg};
-use crate::tool::{Tool, ToolError, ToolFuture, ToolOutput};
+use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput};
 
 const DEFAULT_LIMIT: usize = 100;
 const MAX_LIMIT: usize = 1000;

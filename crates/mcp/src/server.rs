@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 use tokio::io::AsyncBufReadExt;
 
 use super::{McpServerConfig, McpToolInfo, McpTransport};
+use crate::error::McpCallError;
 
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
@@ -149,12 +150,12 @@ pub(crate) const MAX_STDIO_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 const ENVELOPE_BYTES: usize = 256;
 
 /// A request too large for the server to read; it was not sent.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "MCP server `{server}`: the {what} request is {size} bytes of JSON, over the {limit}-byte ({mib} MiB) limit of a stdio MCP server; it was not sent. Pass less data, e.g. a path or an id instead of the content.",
     mib = limit / (1024 * 1024)
 )]
-pub(crate) struct RequestTooLarge {
+pub struct RequestTooLarge {
     /// The configured server name.
     pub server: String,
     /// The tool or operation.
@@ -441,17 +442,16 @@ impl Actor for McpServerActor {
     }
 }
 
-/// The message of a failed `tools/call`. A tool that only runs as an MCP
-/// task (`taskSupport: "required"`) is named as such: the client side of
-/// rmcp 3.11 speaks the SEP-2663 tasks extension, not the 2025-11-25 task
+/// A failed `tools/call`. A tool that only runs as an MCP task
+/// (`taskSupport: "required"`) is named as such: the client side of rmcp
+/// 3.11 speaks the SEP-2663 tasks extension, not the 2025-11-25 task
 /// augmentation such servers expect, so codemode cannot drive it yet.
-fn call_error(name: &str, tool: &str, error: &str) -> String {
+fn call_error(name: &str, tool: &str, error: String) -> McpCallError {
+    let (server, tool) = (name.to_owned(), tool.to_owned());
     if error.contains("task augmentation") {
-        return format!(
-            "MCP server `{name}`: tool `{tool}` runs only as an MCP task (task-augmented tools/call), which codemode does not support yet; use another tool. The server said: {error}"
-        );
+        return McpCallError::TaskRequired { server, tool, said: error };
     }
-    format!("MCP server `{name}` failed the call to `{tool}`: {error}")
+    McpCallError::CallFailed { server, tool, reason: error }
 }
 
 /// The text of an `isError` result that refuses a call for want of MCP
@@ -487,14 +487,11 @@ impl ServerHandle {
         self.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
-    async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, String> {
+    async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, McpCallError> {
         let view = self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
         match (&view.peer, &view.last_error) {
             (Some(peer), _) => Ok(peer.clone()),
-            (None, why) => Err(format!(
-                "MCP server `{name}` is down ({}); it is being restarted, retry in a moment.",
-                why.as_deref().unwrap_or("not connected yet")
-            )),
+            (None, why) => Err(McpCallError::Down { server: name.to_owned(), reason: why.clone() }),
         }
     }
 
@@ -505,8 +502,8 @@ impl ServerHandle {
         op: &str,
         args: Map<String, Value>,
         timeout: Duration,
-    ) -> Result<Value, String> {
-        check_size(name, op, &args, self.max_request_bytes).map_err(|e| e.to_string())?;
+    ) -> Result<Value, McpCallError> {
+        check_size(name, op, &args, self.max_request_bytes)?;
         let peer = self.peer(name).await?;
         let text = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_owned);
         let work = async {
@@ -529,9 +526,10 @@ impl ServerHandle {
             };
             value.map_err(|e| e.to_string())
         };
+        let (server, op) = (name.to_owned(), op.to_owned());
         match tokio::time::timeout(timeout, work).await {
-            Ok(result) => result.map_err(|e| format!("MCP server `{name}`: {op} failed: {e}")),
-            Err(_) => Err(format!("MCP server `{name}` did not answer {op} within {} ms", timeout.as_millis())),
+            Ok(result) => result.map_err(|reason: String| McpCallError::OperationFailed { server, op, reason }),
+            Err(_) => Err(McpCallError::OperationTimeout { server, op, ms: timeout.as_millis() }),
         }
     }
 
@@ -544,25 +542,25 @@ impl ServerHandle {
         tool: String,
         args: Map<String, Value>,
         timeout: Duration,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, McpCallError> {
         let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
         // Refuse here: an oversized line would be dropped by the server
         // and the call would wait for its whole timeout.
-        check_size(name, &format!("`{tool}`"), &params, self.max_request_bytes).map_err(|e| e.to_string())?;
+        check_size(name, &format!("`{tool}`"), &params, self.max_request_bytes)?;
         let peer = self.peer(name).await?;
         match tokio::time::timeout(timeout, peer.call_tool(params)).await {
             Ok(Ok(result)) => {
-                let value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+                let value = serde_json::to_value(result)?;
                 // The TypeScript SDK reports "requires task augmentation"
                 // in-band; the tool never ran, so it is not the tool's
                 // outcome but codemode's limit: a call error.
                 match task_required(&value) {
-                    Some(text) => Err(call_error(name, &tool, &text)),
+                    Some(text) => Err(call_error(name, &tool, text)),
                     None => Ok(value),
                 }
             }
-            Ok(Err(e)) => Err(call_error(name, &tool, &e.to_string())),
-            Err(_) => Err(format!("MCP server `{name}` did not answer `{tool}` within {} ms", timeout.as_millis())),
+            Ok(Err(e)) => Err(call_error(name, &tool, e.to_string())),
+            Err(_) => Err(McpCallError::CallTimeout { server: name.to_owned(), tool, ms: timeout.as_millis() }),
         }
     }
 }

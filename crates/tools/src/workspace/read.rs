@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::fs::{OpenError, open_regular};
 use super::page::{Request, page};
 use super::{Cancel, Root, blocking, invalid, output, required_string, usize_arg};
-use crate::tool::{Tool, ToolError, ToolFuture, ToolOutput};
+use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput};
 
 /// Bytes of file text per page at most.
 pub(crate) const MAX_PAGE_BYTES: usize = 64 * 1024;

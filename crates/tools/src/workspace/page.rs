@@ -14,7 +14,7 @@
 use std::io::BufRead;
 
 use super::{Cancel, invalid};
-use crate::tool::ToolError;
+use codemode_catalog::ToolError;
 
 /// What page to cut.
 #[derive(Clone, Copy, Debug)]

@@ -5,7 +5,7 @@ use std::io::Read as _;
 use std::path::Path;
 
 use super::Cancel;
-use crate::tool::ToolError;
+use codemode_catalog::ToolError;
 
 /// Why a path was not opened.
 #[derive(Debug)]

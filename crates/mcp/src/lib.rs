@@ -1,5 +1,5 @@
-//! MCP servers as typed guest namespaces: `MCP.<server>.<tool>(args)`
-//! (GA-9, reference notes §7).
+//! MCP servers as typed guest namespaces for codemode:
+//! `MCP.<server>.<tool>(args)` (GA-9, reference notes §7).
 //!
 //! Each configured server has one connection actor ([`server`]) that keeps
 //! an `rmcp` client session to it. The [`McpHub`] publishes a read-mostly
@@ -7,6 +7,7 @@
 //! `MCP` namespace from — and routes calls to the right connection.
 
 mod dts;
+mod error;
 pub mod naming;
 mod probe;
 mod server;
@@ -15,14 +16,17 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
+use codemode_bridge::budget::truncate_utf16;
+use codemode_catalog::{McpHandle, McpSource};
 use ractor::{Actor, ActorCell};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use dts::{api_response, index_declaration, server_declaration, unknown_tool};
+pub use error::{McpCallError, McpHubError};
 pub use probe::{ProbeReport, probe};
-pub use server::McpStartError;
 use server::{McpServerActor, ServerHandle, ServerView};
+pub use server::{McpStartError, RequestTooLarge};
 
 /// How to reach one MCP server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,7 +205,7 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
     let mut sorted: Vec<&McpToolInfo> = tools.iter().collect();
     // localeCompare order: `list_invoices` comes before `listInvoices` and
     // keeps the plain identifier (reference notes §7.1).
-    sorted.sort_by(|a, b| crate::collate::locale_cmp(&a.name, &b.name));
+    sorted.sort_by(|a, b| codemode_catalog::collate::locale_cmp(&a.name, &b.name));
     let mut used = HashSet::new();
     let mut out: Vec<McpMethod> = sorted
         .into_iter()
@@ -266,7 +270,7 @@ pub struct McpServerStatus {
 #[derive(Clone, Default)]
 pub struct McpHub {
     servers: Vec<(McpServerConfig, ServerHandle)>,
-    visible: Option<Arc<dyn crate::policy::Policy>>,
+    visible: Option<Arc<dyn codemode_catalog::policy::Policy>>,
 }
 
 impl std::fmt::Debug for McpHub {
@@ -281,13 +285,16 @@ impl McpHub {
     ///
     /// # Errors
     /// An actor could not be spawned.
-    pub async fn start(configs: Vec<McpServerConfig>, policy: Arc<dyn crate::policy::Policy>) -> Result<Self, String> {
+    pub async fn start(
+        configs: Vec<McpServerConfig>,
+        policy: Arc<dyn codemode_catalog::policy::Policy>,
+    ) -> Result<Self, McpHubError> {
         let mut servers = Vec::new();
         for config in configs {
             let view = Arc::new(RwLock::new(ServerView::default()));
             let (actor, _) = Actor::spawn(None, McpServerActor, (config.clone(), Arc::clone(&view)))
                 .await
-                .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
+                .map_err(|source| McpHubError { server: config.name.clone(), source })?;
             let max_request_bytes = match config.transport {
                 McpTransport::Stdio { .. } => Some(server::MAX_STDIO_REQUEST_BYTES),
                 // A request is one HTTP body, not a line; a server that
@@ -425,8 +432,8 @@ impl McpHub {
     ///
     /// # Errors
     /// As for [`call`](Self::call).
-    pub async fn operation(&self, index: usize, op: &str, args: Map<String, Value>) -> Result<Value, String> {
-        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+    pub async fn operation(&self, index: usize, op: &str, args: Map<String, Value>) -> Result<Value, McpCallError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
         let mut result = handle.operation(&config.name, op, args, config.call_timeout).await?;
         if let Some(obj) = result.as_object_mut() {
             obj.remove("_meta");
@@ -459,15 +466,47 @@ impl McpHub {
     /// its top-level `_meta` removed (GA-11.3).
     ///
     /// # Errors
-    /// An unknown server, a server that is down, a timeout or a protocol
-    /// failure, as a message for the model.
-    pub async fn call(&self, index: usize, tool: String, args: Map<String, Value>) -> Result<Value, String> {
-        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+    /// [`McpCallError`]: an unknown server, a server that is down, a
+    /// request too large, a timeout or a protocol failure; its text is the
+    /// message for the model.
+    pub async fn call(&self, index: usize, tool: String, args: Map<String, Value>) -> Result<Value, McpCallError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
         let mut result = handle.call(&config.name, tool, args, config.call_timeout).await?;
         if let Some(obj) = result.as_object_mut() {
             obj.remove("_meta");
         }
         Ok(result)
+    }
+}
+
+/// The catalog's search handles of every method in `tree`, in namespace
+/// order: no input or output hints, the remote description cut at 512
+/// UTF-16 units (GA-9.1, GA-9.2).
+#[must_use]
+pub fn handles(tree: &McpTree) -> Vec<McpHandle> {
+    tree.servers
+        .iter()
+        .flat_map(|s| {
+            s.methods.iter().map(move |m| McpHandle {
+                callable_name: format!("MCP.{}.{}", s.identifier, m.method),
+                tool_name: m.tool_name.clone(),
+                description: truncate_utf16(&m.description, 512, ""),
+                source: "mcp",
+                api_path: format!("mcp/{}.d.ts", s.identifier),
+                server: s.identifier.clone(),
+                method: m.method.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Search sees the namespace new cells see.
+impl McpSource for McpHub {
+    fn handles(&self) -> Vec<McpHandle> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        handles(&self.tree())
     }
 }
 

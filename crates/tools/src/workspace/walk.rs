@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::fs::special_kind;
 use super::{Cancel, Root};
-use crate::tool::ToolError;
+use codemode_catalog::ToolError;
 
 /// Directory entries visited at most per call.
 pub(crate) const MAX_VISITS: usize = 100_000;

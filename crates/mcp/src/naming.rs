@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use crate::naming::{RESERVED_GLOBALS, RESERVED_WORDS};
+use codemode_catalog::naming::{RESERVED_GLOBALS, RESERVED_WORDS};
 
 const PROTO_NAMES: &[&str] = &["__proto__", "constructor", "prototype"];
 

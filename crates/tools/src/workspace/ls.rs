@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use serde_json::{Value, json};
 
 use super::{Root, blocking, invalid, output, string_arg, usize_arg};
-use crate::tool::{Tool, ToolError, ToolFuture};
+use codemode_catalog::{Tool, ToolError, ToolFuture};
 
 const DEFAULT_LIMIT: usize = 200;
 const MAX_LIMIT: usize = 1000;

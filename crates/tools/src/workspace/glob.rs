@@ -9,7 +9,7 @@
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::invalid;
-use crate::tool::ToolError;
+use codemode_catalog::ToolError;
 
 /// Longest glob accepted, in characters.
 pub(crate) const MAX_GLOB_CHARS: usize = 1024;

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
 
-use crate::tool::{Tool, ToolError, ToolOutput};
+use codemode_catalog::{Tool, ToolError, ToolOutput};
 
 pub use find::Find;
 pub use grep::Grep;

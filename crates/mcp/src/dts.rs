@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{McpMethod, McpServerTree, McpTree};
-use crate::hints::declaration_type;
+use codemode_catalog::hints::declaration_type;
 
 const DOC_LINES: usize = 12;
 
@@ -244,7 +244,7 @@ pub fn api_response(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::{McpToolInfo, methods};
+    use crate::{McpToolInfo, methods};
 
     fn tree_of(tools: Vec<McpToolInfo>) -> McpServerTree {
         McpServerTree {

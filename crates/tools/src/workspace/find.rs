@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::glob::{Glob, MAX_GLOB_CHARS};
 use super::walk::{Found, Skip, Skipped, walk_files};
 use super::{Root, blocking, output, required_string, string_arg, usize_arg};
-use crate::tool::{Tool, ToolFuture};
+use codemode_catalog::{Tool, ToolFuture};
 
 const DEFAULT_LIMIT: usize = 100;
 const MAX_LIMIT: usize = 1000;

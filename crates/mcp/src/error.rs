@@ -1,0 +1,94 @@
+//! Why an MCP call or operation failed. The text of each is what the guest
+//! reads as the error's message.
+
+use crate::server::RequestTooLarge;
+
+/// Why [`McpHub::call`](crate::McpHub::call) or
+/// [`McpHub::operation`](crate::McpHub::operation) produced no result.
+#[derive(Debug, thiserror::Error)]
+pub enum McpCallError {
+    /// No configured server has this index.
+    #[error("unknown MCP server")]
+    UnknownServer,
+    /// The request is larger than the server can read; it was not sent.
+    #[error(transparent)]
+    TooLarge(#[from] RequestTooLarge),
+    /// The server is not connected (it is being restarted).
+    #[error(
+        "MCP server `{server}` is down ({}); it is being restarted, retry in a moment.",
+        .reason.as_deref().unwrap_or("not connected yet")
+    )]
+    Down {
+        /// The configured server name.
+        server: String,
+        /// Why, when a connection attempt failed.
+        reason: Option<String>,
+    },
+    /// The tool runs only as an MCP task, which codemode does not drive.
+    #[error(
+        "MCP server `{server}`: tool `{tool}` runs only as an MCP task (task-augmented tools/call), which codemode does not support yet; use another tool. The server said: {said}"
+    )]
+    TaskRequired {
+        /// The configured server name.
+        server: String,
+        /// The raw tool name.
+        tool: String,
+        /// The server's own words.
+        said: String,
+    },
+    /// `tools/call` failed (a protocol error, or the server went away).
+    #[error("MCP server `{server}` failed the call to `{tool}`: {reason}")]
+    CallFailed {
+        /// The configured server name.
+        server: String,
+        /// The raw tool name.
+        tool: String,
+        /// rmcp's error.
+        reason: String,
+    },
+    /// The call's result could not be read as JSON.
+    #[error(transparent)]
+    Unreadable(#[from] serde_json::Error),
+    /// The server did not answer the call in time.
+    #[error("MCP server `{server}` did not answer `{tool}` within {ms} ms")]
+    CallTimeout {
+        /// The configured server name.
+        server: String,
+        /// The raw tool name.
+        tool: String,
+        /// The call timeout.
+        ms: u128,
+    },
+    /// A `resources/*` or `prompts/*` operation failed: a missing argument,
+    /// an unknown operation, or the server's error.
+    #[error("MCP server `{server}`: {op} failed: {reason}")]
+    OperationFailed {
+        /// The configured server name.
+        server: String,
+        /// The operation (`resources/read`).
+        op: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The server did not answer the operation in time.
+    #[error("MCP server `{server}` did not answer {op} within {ms} ms")]
+    OperationTimeout {
+        /// The configured server name.
+        server: String,
+        /// The operation.
+        op: String,
+        /// The call timeout.
+        ms: u128,
+    },
+}
+
+/// Why [`McpHub::start`](crate::McpHub::start) failed.
+#[derive(Debug, thiserror::Error)]
+#[error("MCP server `{server}`: {source}")]
+pub struct McpHubError {
+    /// The configured server name.
+    pub server: String,
+    /// Why its connection actor could not be spawned.
+    #[source]
+    pub source: ractor::SpawnErr,
+}
