@@ -275,8 +275,10 @@ command = ["python3", "{d}/fail.py"]
 [[tools]]
 name = "hangs"
 description = "Never answers."
-command = ["python3", "{d}/hang.py"]
-timeout_ms = 500
+# The shell writes its pid (kept by `exec`) at once: a Python start-up
+# slower than the timeout on a loaded machine left no pid file to check.
+command = ["sh", "-c", "echo $$ > \"$PIDFILE\"; exec python3 {d}/hang.py"]
+timeout_ms = 2000
 
 [[tools]]
 name = "garbage"
@@ -305,7 +307,7 @@ command = ["python3", "{d}/garbage.py"]
     let v = &line["value"];
     assert_eq!(v[0], serde_json::json!({"doubled": 42}), "{line}");
     assert!(v[1].as_str().unwrap().contains("exited with status 3: no such city"), "{v}");
-    assert!(v[2].as_str().unwrap().contains("timed out after 500 ms and was killed"), "{v}");
+    assert!(v[2].as_str().unwrap().contains("timed out after 2000 ms and was killed"), "{v}");
     assert!(v[3].as_str().unwrap().contains("printed invalid JSON"), "{v}");
     // The hung child is gone.
     let pid = std::fs::read_to_string(&pidfile).unwrap();

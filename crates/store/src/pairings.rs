@@ -8,21 +8,24 @@
 
 use codemode_nodes::{Pairing, PairingStore, PairingStoreError};
 
+use crate::session::FlushGate;
+
 /// The tree of the session store's database that holds the pairings.
 pub const PAIRINGS_TREE: &str = "node_pairings";
 
 /// Pairings kept in one sled tree, one JSON record per node id; every
-/// write is flushed before it returns.
+/// write is flushed before it returns, through the database's flush gate
+/// (never alongside the session store's own flush).
 #[derive(Clone, Debug)]
 pub struct SledPairings {
     tree: sled::Tree,
+    gate: FlushGate,
 }
 
 impl SledPairings {
-    /// Pairings kept in `tree`.
-    #[must_use]
-    pub fn new(tree: sled::Tree) -> Self {
-        Self { tree }
+    /// Pairings kept in `tree`, flushed through `gate`.
+    pub(crate) fn new(tree: sled::Tree, gate: FlushGate) -> Self {
+        Self { tree, gate }
     }
 }
 
@@ -42,13 +45,13 @@ impl PairingStore for SledPairings {
     fn save(&self, pairing: &Pairing) -> Result<(), PairingStoreError> {
         let bytes = serde_json::to_vec(pairing).map_err(PairingStoreError::new)?;
         self.tree.insert(pairing.id.as_bytes(), bytes).map_err(PairingStoreError::new)?;
-        self.tree.flush().map_err(PairingStoreError::new)?;
+        self.gate.flush(&self.tree).map_err(PairingStoreError::new)?;
         Ok(())
     }
 
     fn remove(&self, id: &str) -> Result<(), PairingStoreError> {
         self.tree.remove(id.as_bytes()).map_err(PairingStoreError::new)?;
-        self.tree.flush().map_err(PairingStoreError::new)?;
+        self.gate.flush(&self.tree).map_err(PairingStoreError::new)?;
         Ok(())
     }
 }
@@ -73,10 +76,10 @@ mod tests {
         };
         {
             let db = sled::open(&dir).unwrap();
-            SledPairings::new(db.open_tree("pairings").unwrap()).save(&pairing).unwrap();
+            SledPairings::new(db.open_tree("pairings").unwrap(), FlushGate::default()).save(&pairing).unwrap();
         }
         let db = sled::open(&dir).unwrap();
-        let store = SledPairings::new(db.open_tree("pairings").unwrap());
+        let store = SledPairings::new(db.open_tree("pairings").unwrap(), FlushGate::default());
         assert_eq!(store.load().unwrap(), vec![pairing]);
         store.remove("n1").unwrap();
         assert!(store.load().unwrap().is_empty());

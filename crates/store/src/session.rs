@@ -267,6 +267,7 @@ struct StoreActor;
 /// What the actor starts with.
 struct StoreArgs {
     db: sled::Db,
+    gate: FlushGate,
     limits: StoreLimits,
     retention: Option<Duration>,
     clock: Arc<dyn Clock>,
@@ -275,6 +276,7 @@ struct StoreArgs {
 
 struct StoreState {
     db: sled::Db,
+    gate: FlushGate,
     /// Session → when it was last seen (big-endian unix seconds).
     seen_tree: sled::Tree,
     limits: StoreLimits,
@@ -292,6 +294,22 @@ struct StoreState {
     flusher: Option<Flusher>,
 }
 
+/// Serialises every flush of one database: sled 0.34 can deadlock when
+/// several flushes run at once (spacejam/sled#1308), and besides the
+/// store's flusher the node pairings and the shutdown flush write to the
+/// same database. A blocking mutex, held only on blocking threads.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FlushGate(Arc<std::sync::Mutex<()>>);
+
+impl FlushGate {
+    /// Flushes `tree` (or the whole database, a `Db` derefs to its default
+    /// tree and flushes all) while no other flush of it runs. Blocking.
+    pub(crate) fn flush(&self, tree: &sled::Tree) -> sled::Result<()> {
+        let _only = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        tree.flush().map(|_| ())
+    }
+}
+
 /// A commit (or fork) waiting for its writes to be durable.
 type FlushWaiter = RpcReplyPort<Result<(), StoreError>>;
 
@@ -304,7 +322,7 @@ type FlushWaiter = RpcReplyPort<Result<(), StoreError>>;
 struct Flusher(tokio::sync::mpsc::UnboundedSender<FlushWaiter>);
 
 impl Flusher {
-    fn start(db: sled::Db) -> Self {
+    fn start(db: sled::Db, gate: FlushGate) -> Self {
         // Unbounded: each waiter is a cell blocked on its commit, so live
         // cells bound the queue.
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<FlushWaiter>();
@@ -314,8 +332,8 @@ impl Flusher {
                 while let Ok(next) = rx.try_recv() {
                     waiting.push(next);
                 }
-                let db = db.clone();
-                let flushed = tokio::task::spawn_blocking(move || db.flush().map(|_| ()).map_err(|e| e.to_string()))
+                let (db, gate) = (db.clone(), gate.clone());
+                let flushed = tokio::task::spawn_blocking(move || gate.flush(&db).map_err(|e| e.to_string()))
                     .await
                     .unwrap_or_else(|e| Err(format!("the flush task failed: {e}")));
                 for reply in waiting {
@@ -339,6 +357,7 @@ impl StoreState {
         let seen_tree = args.db.open_tree(retention::SEEN_TREE).map_err(|e| io(&e))?;
         Ok(Self {
             db: args.db,
+            gate: args.gate,
             seen_tree,
             limits: args.limits,
             retention: args.retention.map(|r| r.as_secs()),
@@ -352,8 +371,8 @@ impl StoreState {
     }
 
     fn flusher(&mut self) -> &Flusher {
-        let db = &self.db;
-        self.flusher.get_or_insert_with(|| Flusher::start(db.clone()))
+        let (db, gate) = (&self.db, &self.gate);
+        self.flusher.get_or_insert_with(|| Flusher::start(db.clone(), gate.clone()))
     }
 
     fn sizes(&mut self, session: &str) -> Result<&mut HashMap<String, usize>, StoreError> {
@@ -535,6 +554,7 @@ fn fork(state: &mut StoreState, from: &str, to: &str) -> Result<(), StoreError> 
 pub struct SessionStore {
     name: String,
     db: sled::Db,
+    gate: FlushGate,
     limits: StoreLimits,
     retention: Option<Duration>,
     clock: Arc<dyn Clock>,
@@ -556,7 +576,14 @@ impl SessionStore {
         };
         let shown = path.map_or_else(|| "(temporary)".to_owned(), |p| p.display().to_string());
         let db = config.open().map_err(|e| open_error(&shown, e))?;
-        Ok(Self { name, db, limits, retention: Some(DEFAULT_SESSION_RETENTION), clock: Arc::new(SystemClock) })
+        Ok(Self {
+            name,
+            db,
+            gate: FlushGate::default(),
+            limits,
+            retention: Some(DEFAULT_SESSION_RETENTION),
+            clock: Arc::new(SystemClock),
+        })
     }
 
     /// Sets how long a session is kept after it was last used (a `load`, a
@@ -599,6 +626,7 @@ impl SessionStore {
     pub async fn start_actor(&self, supervisor: Option<ActorCell>) -> Result<(), StoreError> {
         let args = StoreArgs {
             db: self.db.clone(),
+            gate: self.gate.clone(),
             limits: self.limits,
             retention: self.retention,
             clock: Arc::clone(&self.clock),
@@ -619,7 +647,7 @@ impl SessionStore {
     /// # Errors
     /// [`StoreError::Io`].
     pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
-        self.tree(crate::PAIRINGS_TREE).map(crate::SledPairings::new)
+        self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, self.gate.clone()))
     }
 
     /// Another tree of the same database, for host state that must survive
@@ -649,7 +677,11 @@ impl SessionStore {
     /// # Errors
     /// [`StoreError::Io`].
     pub async fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush_async().await.map(|_| ()).map_err(|e| io(&e))
+        let (db, gate) = (self.db.clone(), self.gate.clone());
+        tokio::task::spawn_blocking(move || gate.flush(&db))
+            .await
+            .map_err(|e| StoreError::Io(format!("the flush task failed: {e}")))?
+            .map_err(|e| io(&e))
     }
 
     /// Makes the actor panic, so its supervisor restarts it (supervision

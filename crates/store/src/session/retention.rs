@@ -370,6 +370,7 @@ mod tests {
     fn state(f: &Fixture, retention_days: Option<u64>) -> StoreState {
         StoreState::new(StoreArgs {
             db: f.db.clone(),
+            gate: crate::session::FlushGate::default(),
             limits: StoreLimits::default(),
             retention: retention_days.map(|d| Duration::from_secs(d * DAY)),
             clock: Arc::clone(&f.clock) as Arc<dyn Clock>,
@@ -578,6 +579,7 @@ mod tests {
         let store = SessionStore {
             name: "n".into(),
             db: f.db.clone(),
+            gate: crate::session::FlushGate::default(),
             limits: StoreLimits::default(),
             retention: None,
             clock: Arc::new(SystemClock),
