@@ -17,7 +17,8 @@ use crate::cell::spare::{EnginePool, Recipe};
 use crate::cell::{CellMode, CellMsg};
 
 /// Prepared engines kept ready per runtime: enough for a burst of cells
-/// while the factory catches up; each holds about 200 KiB.
+/// while the factory catches up; each holds an engine's memory (measured
+/// in `docs/benchmarks.md`).
 const SPARE_ENGINES: usize = 2;
 use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, ExecutorConfig, ExecutorMsg};
