@@ -46,7 +46,6 @@ mod prompt;
 mod source;
 mod telemetry;
 
-pub use cell::CellMode;
 pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::mcp::{McpServerConfig, McpTransport};

@@ -1,6 +1,7 @@
-//! Guest values crossing into the host, converted QuickJS value →
-//! `serde_json::Value` directly, without JSON text in between (GA-1.4,
-//! GA-4.1, GA-11.2).
+//! Values crossing between the guest and the host, converted QuickJS value
+//! ↔ `serde_json::Value` directly, without JSON text in between (GA-1.4,
+//! GA-4.1, GA-11.2): request arguments, results, output, and the host's
+//! replies.
 //!
 //! Two rules, and no other way for a value to change:
 //!
@@ -50,6 +51,10 @@ pub(crate) enum ConvertError {
     /// The engine failed while reading the value (out of memory, interrupt).
     #[error("the engine failed while reading {what}: {message}")]
     Engine { what: &'static str, message: String },
+    /// `JSON.stringify` refused a tool input (a cycle, a BigInt, a throwing
+    /// getter or `toJSON`).
+    #[error("tool input must be JSON-serializable (no cycles or BigInt values)")]
+    NotSerializable,
 }
 
 impl ConvertError {
@@ -57,7 +62,7 @@ impl ConvertError {
     pub(crate) fn js_name(&self) -> &'static str {
         match self {
             Self::TooDeep { .. } => "RangeError",
-            Self::Unsupported { .. } | Self::KeyCollision { .. } => "TypeError",
+            Self::Unsupported { .. } | Self::KeyCollision { .. } | Self::NotSerializable => "TypeError",
             Self::Engine { .. } => "InternalError",
         }
     }
@@ -153,6 +158,150 @@ pub(crate) fn to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>, what: &'static st
     walker.walk(value, 0).map_err(|f| f.into_error(what))
 }
 
+/// Converts a tool input with `JSON.stringify` semantics (`toJSON` runs,
+/// getters run once, functions and symbols are dropped), as the guest
+/// passed it — tool inputs are not projected by the prelude.
+///
+/// Plain data (arrays, and objects whose prototype is `Object.prototype`
+/// or `null`, with no `toJSON` anywhere) is walked directly. Anything else
+/// — a `Date`, a handle, a boxed primitive, a proxy, a cycle, a value past
+/// the depth bound, a getter that throws — is converted by the engine's
+/// own `JSON.stringify` instead, which is exactly what those values mean
+/// for a tool; its text is then converted as any other (so the depth
+/// bound and the lone-surrogate rule still apply). A getter on such a
+/// value may run twice: once here, once in `JSON.stringify`.
+pub(crate) fn input_to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>, what: &'static str) -> Result<Json, ConvertError> {
+    if let Ok(plain) = PlainWalker::new(ctx) {
+        match plain.walk(value, 0) {
+            Ok(Some(json)) => return Ok(json),
+            // A function or symbol: `JSON.stringify` gives `undefined`.
+            Ok(None) => return Ok(Json::Null),
+            Err(NotPlain) => {
+                // A getter may have thrown: its exception is not the answer.
+                let _ = ctx.catch();
+            }
+        }
+    }
+    match ctx.json_stringify(value.clone()) {
+        Ok(Some(s)) => {
+            let text = s.to_string().map_err(|e| Failure::engine(&e).into_error(what))?;
+            parse_to_json(ctx, &text, what)
+        }
+        Ok(None) => Ok(Json::Null),
+        Err(_) => {
+            let _ = ctx.catch();
+            Err(ConvertError::NotSerializable)
+        }
+    }
+}
+
+/// A value [`PlainWalker`] leaves to `JSON.stringify`.
+struct NotPlain;
+
+/// Walks plain data with `JSON.stringify` semantics; see [`input_to_json`].
+struct PlainWalker<'js> {
+    walker: Walker<'js>,
+    object_prototype: Object<'js>,
+}
+
+impl<'js> PlainWalker<'js> {
+    fn new(ctx: &Ctx<'js>) -> rquickjs::Result<Self> {
+        let object_prototype = ctx.userdata::<Captured>().map(|c| c.object_prototype.clone()).ok_or_else(|| {
+            rquickjs::Error::new_from_js_message("object", "object", "Object.prototype was not captured")
+        })?;
+        Ok(Self { walker: Walker { well_formed: well_formed_fn(ctx)? }, object_prototype })
+    }
+
+    /// `None`: a value `JSON.stringify` drops (function, symbol, undefined).
+    fn walk(&self, value: &Value<'js>, depth: usize) -> Result<Option<Json>, NotPlain> {
+        match value.type_of() {
+            Type::Undefined | Type::Uninitialized | Type::Function | Type::Constructor | Type::Symbol => Ok(None),
+            Type::Null => Ok(Some(Json::Null)),
+            Type::Bool | Type::Int | Type::Float | Type::String => {
+                self.walker.walk(value, depth).map(Some).map_err(|_| NotPlain)
+            }
+            Type::Array => {
+                let array = value.as_array().ok_or(NotPlain)?;
+                if depth >= MAX_DEPTH || has_to_json(array.as_object()) {
+                    return Err(NotPlain);
+                }
+                let mut out = Vec::with_capacity(array.len());
+                for i in 0..array.len() {
+                    let item: Value = array.get(i).map_err(|_| NotPlain)?;
+                    out.push(self.walk(&item, depth + 1)?.unwrap_or(Json::Null));
+                }
+                Ok(Some(Json::Array(out)))
+            }
+            Type::Object => {
+                let object = value.as_object().ok_or(NotPlain)?;
+                let plain = match object.get_prototype() {
+                    None => true,
+                    Some(p) => p == self.object_prototype,
+                };
+                if !plain || depth >= MAX_DEPTH || has_to_json(object) {
+                    return Err(NotPlain);
+                }
+                let mut out = Map::new();
+                for prop in object.props::<rquickjs::String, Value>() {
+                    let (key, item) = prop.map_err(|_| NotPlain)?;
+                    let Some(converted) = self.walk(&item, depth + 1)? else { continue };
+                    let key = self.walker.string(&key).map_err(|_| NotPlain)?;
+                    if out.insert(key, converted).is_some() {
+                        return Err(NotPlain); // keys that differ only in lone surrogates
+                    }
+                }
+                Ok(Some(Json::Object(out)))
+            }
+            _ => Err(NotPlain),
+        }
+    }
+}
+
+/// Whether `JSON.stringify` would call a `toJSON` on `object` (its own or
+/// inherited, including one a guest put on `Object.prototype`).
+fn has_to_json(object: &Object<'_>) -> bool {
+    !matches!(object.get::<_, Value>("toJSON"), Ok(v) if v.is_undefined())
+}
+
+/// Builds a host value in the engine, as `JSON.parse` of its text would:
+/// own data properties (never a guest setter, `__proto__` an ordinary key).
+/// Deeper than [`MAX_DEPTH`], the rest goes through the engine's
+/// `JSON.parse`, which bounds its own recursion.
+pub(crate) fn from_json<'js>(ctx: &Ctx<'js>, value: &Json) -> rquickjs::Result<Value<'js>> {
+    from_json_at(ctx, value, 0)
+}
+
+fn from_json_at<'js>(ctx: &Ctx<'js>, value: &Json, depth: usize) -> rquickjs::Result<Value<'js>> {
+    use rquickjs::IntoJs;
+    use rquickjs::object::Property;
+    Ok(match value {
+        Json::Null => Value::new_null(ctx.clone()),
+        Json::Bool(b) => Value::new_bool(ctx.clone(), *b),
+        Json::Number(n) => match n.as_i64().and_then(|i| i32::try_from(i).ok()) {
+            Some(i) => Value::new_int(ctx.clone(), i),
+            None => Value::new_number(ctx.clone(), n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Json::String(s) => s.as_str().into_js(ctx)?,
+        _ if depth >= MAX_DEPTH => ctx.json_parse(value.to_string())?,
+        Json::Array(items) => {
+            let array = rquickjs::Array::new(ctx.clone())?;
+            for (i, item) in items.iter().enumerate() {
+                let item = from_json_at(ctx, item, depth + 1)?;
+                array.as_object().prop(i as u32, Property::from(item).writable().enumerable().configurable())?;
+            }
+            array.into_value()
+        }
+        Json::Object(map) => {
+            let object = Object::new(ctx.clone())?;
+            for (key, item) in map {
+                let item = from_json_at(ctx, item, depth + 1)?;
+                object.prop(key.as_str(), Property::from(item).writable().enumerable().configurable())?;
+            }
+            object.into_value()
+        }
+    })
+}
+
 /// Parses JSON text inside the engine and converts the result: for text the
 /// guest produced with `JSON.stringify` (it escapes lone surrogates, which
 /// serde_json refuses, and may nest deeper than serde_json's 128 levels).
@@ -189,28 +338,34 @@ pub(crate) fn text_lossy<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> rquickjs::R
 /// is prepared, before any guest code ran (a guest cannot replace it for
 /// the host).
 fn well_formed_fn<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
-    ctx.userdata::<WellFormed>()
-        .map(|f| f.0.clone())
+    ctx.userdata::<Captured>()
+        .map(|c| c.well_formed.clone())
         .ok_or_else(|| rquickjs::Error::new_from_js_message("string", "string", "toWellFormed was not captured"))
 }
 
-/// Captures `String.prototype.toWellFormed`; call before guest code runs.
+/// Captures `String.prototype.toWellFormed` and `Object.prototype`; call
+/// before guest code runs.
 pub(crate) fn capture(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let f: Function = ctx.globals().get::<_, Object>("String")?.get::<_, Object>("prototype")?.get("toWellFormed")?;
-    ctx.store_userdata(WellFormed(f))
-        .map(|_| ())
-        .map_err(|_| rquickjs::Error::new_from_js_message("string", "string", "toWellFormed could not be stored"))
+    let object_prototype: Object = ctx.globals().get::<_, Object>("Object")?.get("prototype")?;
+    ctx.store_userdata(Captured { well_formed: f, object_prototype }).map(|_| ()).map_err(|_| {
+        rquickjs::Error::new_from_js_message("string", "string", "the conversion helpers could not be stored")
+    })
 }
 
-struct WellFormed<'js>(Function<'js>);
+/// Engine values the conversions need, captured before guest code ran.
+struct Captured<'js> {
+    well_formed: Function<'js>,
+    object_prototype: Object<'js>,
+}
 
 #[expect(
     unsafe_code,
-    reason = "rquickjs requires an unsafe impl to store JS values as user data; WellFormed only holds a 'js value"
+    reason = "rquickjs requires an unsafe impl to store JS values as user data; Captured only holds 'js values"
 )]
-// SAFETY: `WellFormed` has exactly one lifetime, 'js, and `Changed` substitutes it.
-unsafe impl<'js> rquickjs::JsLifetime<'js> for WellFormed<'js> {
-    type Changed<'to> = WellFormed<'to>;
+// SAFETY: `Captured` has exactly one lifetime, 'js, and `Changed` substitutes it.
+unsafe impl<'js> rquickjs::JsLifetime<'js> for Captured<'js> {
+    type Changed<'to> = Captured<'to>;
 }
 
 fn well_formed<'js>(f: &Function<'js>, s: &rquickjs::String<'js>) -> rquickjs::Result<String> {
