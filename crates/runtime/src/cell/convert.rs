@@ -202,14 +202,25 @@ struct NotPlain;
 struct PlainWalker<'js> {
     walker: Walker<'js>,
     object_prototype: Object<'js>,
+    to_json: rquickjs::Atom<'js>,
 }
 
 impl<'js> PlainWalker<'js> {
     fn new(ctx: &Ctx<'js>) -> rquickjs::Result<Self> {
-        let object_prototype = ctx.userdata::<Captured>().map(|c| c.object_prototype.clone()).ok_or_else(|| {
-            rquickjs::Error::new_from_js_message("object", "object", "Object.prototype was not captured")
+        let captured = ctx.userdata::<Captured>().ok_or_else(|| {
+            rquickjs::Error::new_from_js_message("object", "object", "the conversion helpers were not captured")
         })?;
-        Ok(Self { walker: Walker { well_formed: well_formed_fn(ctx)? }, object_prototype })
+        Ok(Self {
+            walker: Walker { well_formed: captured.well_formed.clone() },
+            object_prototype: captured.object_prototype.clone(),
+            to_json: captured.to_json.clone(),
+        })
+    }
+
+    /// Whether `JSON.stringify` would call a `toJSON` on `object` (its own
+    /// or inherited, including one a guest put on `Object.prototype`).
+    fn has_to_json(&self, object: &Object<'js>) -> bool {
+        !matches!(object.get::<_, Value>(self.to_json.clone()), Ok(v) if v.is_undefined())
     }
 
     /// `None`: a value `JSON.stringify` drops (function, symbol, undefined).
@@ -222,7 +233,7 @@ impl<'js> PlainWalker<'js> {
             }
             Type::Array => {
                 let array = value.as_array().ok_or(NotPlain)?;
-                if depth >= MAX_DEPTH || has_to_json(array.as_object()) {
+                if depth >= MAX_DEPTH || self.has_to_json(array.as_object()) {
                     return Err(NotPlain);
                 }
                 let mut out = Vec::with_capacity(array.len());
@@ -238,7 +249,7 @@ impl<'js> PlainWalker<'js> {
                     None => true,
                     Some(p) => p == self.object_prototype,
                 };
-                if !plain || depth >= MAX_DEPTH || has_to_json(object) {
+                if !plain || depth >= MAX_DEPTH || self.has_to_json(object) {
                     return Err(NotPlain);
                 }
                 let mut out = Map::new();
@@ -255,12 +266,6 @@ impl<'js> PlainWalker<'js> {
             _ => Err(NotPlain),
         }
     }
-}
-
-/// Whether `JSON.stringify` would call a `toJSON` on `object` (its own or
-/// inherited, including one a guest put on `Object.prototype`).
-fn has_to_json(object: &Object<'_>) -> bool {
-    !matches!(object.get::<_, Value>("toJSON"), Ok(v) if v.is_undefined())
 }
 
 /// Builds a host value in the engine, as `JSON.parse` of its text would:
@@ -348,7 +353,8 @@ fn well_formed_fn<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
 pub(crate) fn capture(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let f: Function = ctx.globals().get::<_, Object>("String")?.get::<_, Object>("prototype")?.get("toWellFormed")?;
     let object_prototype: Object = ctx.globals().get::<_, Object>("Object")?.get("prototype")?;
-    ctx.store_userdata(Captured { well_formed: f, object_prototype }).map(|_| ()).map_err(|_| {
+    let to_json = rquickjs::Atom::from_str(ctx.clone(), "toJSON")?;
+    ctx.store_userdata(Captured { well_formed: f, object_prototype, to_json }).map(|_| ()).map_err(|_| {
         rquickjs::Error::new_from_js_message("string", "string", "the conversion helpers could not be stored")
     })
 }
@@ -357,6 +363,8 @@ pub(crate) fn capture(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
 struct Captured<'js> {
     well_formed: Function<'js>,
     object_prototype: Object<'js>,
+    /// The `toJSON` key, made once rather than per object.
+    to_json: rquickjs::Atom<'js>,
 }
 
 #[expect(
