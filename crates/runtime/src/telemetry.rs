@@ -15,7 +15,7 @@ const BUCKETS: [f64; 12] = [0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5
 
 /// A latency histogram with fixed buckets.
 #[derive(Debug, Default)]
-struct Histogram {
+pub(crate) struct Histogram {
     counts: [AtomicU64; BUCKETS.len() + 1],
     sum_micros: AtomicU64,
 }
@@ -32,7 +32,8 @@ pub struct HistogramSnapshot {
 }
 
 impl Histogram {
-    fn observe(&self, d: Duration) {
+    /// Records one observation.
+    pub(crate) fn observe(&self, d: Duration) {
         let secs = d.as_secs_f64();
         let slot = BUCKETS.iter().position(|b| secs <= *b).unwrap_or(BUCKETS.len());
         self.counts[slot].fetch_add(1, Ordering::Relaxed);
@@ -75,17 +76,21 @@ impl Metrics {
         self.cell_duration.observe(lifetime);
     }
 
+    #[cfg(test)]
     pub(crate) fn call_finished(&self, tool: &str, source: &'static str, latency: Duration) {
-        let histogram = {
-            let mut calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            // Look up without allocating; the key is built once per tool.
-            let by_tool = calls.entry(source).or_default();
-            match by_tool.get(tool) {
-                Some(h) => Arc::clone(h),
-                None => Arc::clone(by_tool.entry(tool.to_owned()).or_default()),
-            }
-        };
-        histogram.observe(latency);
+        self.call_histogram(tool, source).observe(latency);
+    }
+
+    /// The nested-call latency histogram of `(tool, source)`: a cell keeps
+    /// the ones it uses, so a repeated call records without this lookup.
+    pub(crate) fn call_histogram(&self, tool: &str, source: &'static str) -> Arc<Histogram> {
+        let mut calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Look up without allocating; the key is built once per tool.
+        let by_tool = calls.entry(source).or_default();
+        match by_tool.get(tool) {
+            Some(h) => Arc::clone(h),
+            None => Arc::clone(by_tool.entry(tool.to_owned()).or_default()),
+        }
     }
 
     pub(crate) fn add_parked(&self, delta: i64) {

@@ -308,28 +308,24 @@ impl HostWork {
             self.ready.push(Settlement::fault(call.id, Fault::new(ErrorName::TypeError, message, "input_contract")));
             return true;
         }
-        let name = entry.metadata.callable_name.clone();
         let spec = CallSpec {
             source: CallSource::Native(entry.metadata.source),
             server: None,
-            tool: entry.metadata.tool_name.clone(),
-            label: name.clone(),
+            tool: &entry.metadata.tool_name,
+            label: &entry.metadata.callable_name,
             bridge_id: Some(call.bridge_id),
         };
-        let denied_name = name.clone();
+        // The registry is shared: names and the output schema are read in
+        // place inside the call, not copied per call.
+        let (denied_tools, tools, index) = (self.tools.clone(), self.tools.clone(), call.tool);
         let denied = move |reason: String| {
-            Err(ToolError {
-                message: format!("{denied_name} was denied by policy: {reason}"),
-                code: "policy_denied".into(),
-            })
+            let name = denied_tools.get(index).map_or("the tool", |e| e.metadata.callable_name.as_str());
+            Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
         };
-        // The registry is shared: the output schema is read in place, not copied per call.
-        let tools = self.tools.clone();
-        let index = call.tool;
         let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, denied, move |input| async move {
             let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
             let result = entry.tool.call(input).await;
-            check_output(&name, entry.output.as_ref(), result)
+            check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
         }));
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {

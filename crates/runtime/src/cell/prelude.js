@@ -37,7 +37,10 @@
   }
   const globalObject = globalThis;
 
-  // request id -> (ok, value) => void
+  // Host requests: request id -> its promise's resolve and reject.
+  const resolvers = new Map();
+  const rejecters = new Map();
+  // Timers: request id -> (ok, value) => void
   const pending = new Map();
 
   function makeError(e) {
@@ -51,20 +54,44 @@
     return err;
   }
 
+  // The request `submitRequest` makes next. One executor shared by every
+  // request (no closure per call): `request` sets these, then the Promise
+  // constructor calls it at once. They are read before any guest code can
+  // run (a getter on a tool input), so a nested request cannot mix them up.
+  let nextOp, nextA, nextB, nextC;
+  function submitRequest(resolve, reject) {
+    const op = nextOp, a = nextA, b = nextB, c = nextC;
+    nextA = nextB = nextC = undefined;
+    // An `undefined` argument counts as omitted (store(key) deletes).
+    // A refused request throws here, which rejects the promise.
+    const id = hostRequest(op, a, b, c);
+    resolvers.set(id, resolve);
+    rejecters.set(id, reject);
+  }
+
   // Makes host request `op` (the host returns its id) and returns the
   // promise the host settles.
   function request(op, a, b, c) {
-    const n = arguments.length;
-    return new Promise((resolve, reject) => {
-      // An omitted argument stays omitted (store(key) deletes).
-      const id = n === 1 ? hostRequest(op) : n === 2 ? hostRequest(op, a) : n === 3 ? hostRequest(op, a, b) : hostRequest(op, a, b, c);
-      pending.set(id, (ok, value) => (ok ? resolve(value) : reject(makeError(value))));
-    });
+    nextOp = op;
+    nextA = a;
+    nextB = b;
+    nextC = c;
+    // The Promise captured before guest code: its executor runs at once.
+    return new PromiseCtor(submitRequest);
   }
 
   // The host settles a request. Returns nothing; errors thrown by timer
   // callbacks propagate to the host, which fails the cell with them.
   function settle(id, ok, value) {
+    const resolve = resolvers.get(id);
+    if (resolve !== undefined) {
+      const reject = rejecters.get(id);
+      resolvers.delete(id);
+      rejecters.delete(id);
+      if (ok) resolve(value);
+      else reject(makeError(value));
+      return;
+    }
     const onSettle = pending.get(id);
     if (onSettle === undefined) return;
     pending.delete(id);

@@ -18,11 +18,12 @@ impl CellState {
             return Ok(1);
         }
         self.count_nested_call()?;
+        let hub = self.mcp.clone();
         let spec = CallSpec {
             source: CallSource::Mcp,
-            server: self.mcp.server_name(server).map(str::to_owned),
-            tool: tool.clone(),
-            label: tool.clone(),
+            server: hub.server_name(server),
+            tool: &tool,
+            label: &tool,
             bridge_id: None,
         };
         // A denial resolves like an in-band MCP error (GA-9.4).
@@ -33,8 +34,10 @@ impl CellState {
             }))
         };
         let hub = self.mcp.clone();
-        let call =
-            self.host.nested.run(spec, args, denied, move |args| async move { hub.call(server, tool, args).await });
+        let call = self.host.nested.run(spec, args, denied, {
+            let (hub, tool) = (hub.clone(), tool.clone());
+            move |args| async move { hub.call(server, tool, args).await }
+        });
         let task = async move {
             let settlement = Settlement::result(id, call.await, "tool_error");
             services::Done::Loaded { settlement, network: true }

@@ -15,7 +15,7 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::cell::host::BridgeId;
-use crate::telemetry::Metrics;
+use crate::telemetry::{Histogram, Metrics};
 
 /// Where a nested call goes; the policy's and the metrics' `source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,17 +40,20 @@ impl CallSource {
 }
 
 /// One nested call, as the pipeline sees it.
-pub(crate) struct CallSpec {
+pub(crate) struct CallSpec<'a> {
     pub source: CallSource,
     /// The MCP server's configured name, or the node's id.
-    pub server: Option<String>,
+    pub server: Option<&'a str>,
     /// The tool's own name, as the policy sees it.
-    pub tool: String,
+    pub tool: &'a str,
     /// The name spans and metrics use (a native tool's callable name).
-    pub label: String,
+    pub label: &'a str,
     /// The request's bridge id, when it has one at start.
     pub bridge_id: Option<BridgeId>,
 }
+
+/// How many (tool, source) histograms a cell keeps at hand.
+const KEPT_HISTOGRAMS: usize = 16;
 
 /// Runs nested calls for one cell: shared by its native, MCP and node calls.
 pub(crate) struct NestedCalls {
@@ -59,6 +62,9 @@ pub(crate) struct NestedCalls {
     metrics: Arc<Metrics>,
     /// The cell's span: each nested call gets a child span.
     span: tracing::Span,
+    /// Latency histograms of the tools this cell called (a few; looked up
+    /// by a short scan instead of the runtime-wide locked map).
+    histograms: Vec<(CallSource, String, Arc<Histogram>)>,
 }
 
 impl NestedCalls {
@@ -68,7 +74,7 @@ impl NestedCalls {
         metrics: Arc<Metrics>,
         span: tracing::Span,
     ) -> Self {
-        Self { policy, session, metrics, span }
+        Self { policy, session, metrics, span, histograms: Vec::new() }
     }
 
     /// The call as a future: the policy decides first (a policy that never
@@ -77,8 +83,8 @@ impl NestedCalls {
     /// otherwise `call(arguments)` runs inside the span and its latency is
     /// recorded.
     pub(crate) fn run<A, T, F, Fut>(
-        &self,
-        spec: CallSpec,
+        &mut self,
+        spec: CallSpec<'_>,
         arguments: A,
         denied: impl FnOnce(String) -> T + Send + 'static,
         call: F,
@@ -93,8 +99,8 @@ impl NestedCalls {
         let span = tracing::info_span!(
             parent: &self.span, "host_call", tool = %spec.label, source = source, server = Empty, bridge_id = Empty
         );
-        if let Some(server) = &spec.server {
-            span.record("server", server.as_str());
+        if let Some(server) = spec.server {
+            span.record("server", server);
         }
         if let Some(bridge_id) = &spec.bridge_id {
             span.record("bridge_id", tracing::field::display(bridge_id));
@@ -102,14 +108,13 @@ impl NestedCalls {
         let decision = self.policy.inspects_calls().then(|| {
             self.policy.check(NestedCall {
                 source,
-                server: spec.server,
-                tool: spec.tool,
+                server: spec.server.map(str::to_owned),
+                tool: spec.tool.to_owned(),
                 arguments: arguments.clone().into(),
                 session: self.session.clone(),
             })
         });
-        let metrics = Arc::clone(&self.metrics);
-        let label = spec.label;
+        let histogram = self.histogram(spec.source, spec.label);
         let started = Instant::now();
         async move {
             if let Some(decision) = decision
@@ -118,9 +123,20 @@ impl NestedCalls {
                 return denied(reason);
             }
             let out = call(arguments).await;
-            metrics.call_finished(&label, source, started.elapsed());
+            histogram.observe(started.elapsed());
             out
         }
         .instrument(span)
+    }
+
+    fn histogram(&mut self, source: CallSource, label: &str) -> Arc<Histogram> {
+        if let Some((_, _, h)) = self.histograms.iter().find(|(s, l, _)| *s == source && l == label) {
+            return Arc::clone(h);
+        }
+        let h = self.metrics.call_histogram(label, source.label());
+        if self.histograms.len() < KEPT_HISTOGRAMS {
+            self.histograms.push((source, label.to_owned(), Arc::clone(&h)));
+        }
+        h
     }
 }

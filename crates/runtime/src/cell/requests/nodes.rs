@@ -40,9 +40,9 @@ impl CellState {
         self.count_nested_call()?;
         let spec = CallSpec {
             source: CallSource::Node,
-            server: Some(node.clone()),
-            tool: command.clone(),
-            label: command.clone(),
+            server: Some(&node),
+            tool: &command,
+            label: &command,
             bridge_id: None,
         };
         let (denied_node, denied_command) = (node.clone(), command.clone());
@@ -50,7 +50,9 @@ impl CellState {
             Err(format!("nodes.invoke \"{denied_command}\" on node \"{denied_node}\" was denied by policy: {reason}"))
         };
         let registry = self.nodes.clone();
+        let (invoked_node, invoked_command) = (node.clone(), command.clone());
         let call = self.host.nested.run(spec, params, denied, move |params| async move {
+            let (node, command) = (invoked_node, invoked_command);
             match registry {
                 None => Err(format!("node \"{node}\" is not paired")),
                 Some(registry) => registry.invoke(&node, &command, params).await.map_err(|e| e.to_string()),
