@@ -155,7 +155,7 @@ pub(crate) fn decode<'js>(ctx: &Ctx<'js>, op: Op, values: [Option<Value<'js>>; 3
             tool: a.string(1, "the tool name")?,
             args: a.mcp_args(2)?,
         },
-        Op::McpOp => HostRequest::McpOp {
+        Op::McpOperation => HostRequest::McpOp {
             server: a.index(0, "the server index")?,
             op: a.string(1, "the operation")?,
             args: a.mcp_args(2)?,
