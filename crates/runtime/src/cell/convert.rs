@@ -530,6 +530,48 @@ mod tests {
         );
     }
 
+    fn input(source: &str) -> Result<Json, ConvertError> {
+        with(|ctx| {
+            capture(ctx).expect("capture");
+            let v: Value = ctx.eval(source).expect("eval");
+            input_to_json(ctx, &v, "the tool input")
+        })
+    }
+
+    #[test]
+    fn tool_inputs_cross_as_json_stringify_passes_them() {
+        // Plain data, walked directly: functions dropped, undefined in arrays null.
+        let v = input("({a: [1, undefined, () => 1], b: {c: 'x \\ud83e'}, f() {}, n: NaN})").unwrap();
+        assert_eq!(v, serde_json::json!({"a": [1, null, null], "b": {"c": "x \u{fffd}"}, "n": null}));
+        // toJSON (a Date, a patched prototype) and boxed values go through JSON.stringify.
+        assert_eq!(input("({d: new Date(0)})").unwrap(), serde_json::json!({"d": "1970-01-01T00:00:00.000Z"}));
+        assert_eq!(input("[new String('s'), new Number(2)]").unwrap(), serde_json::json!(["s", 2]));
+        assert_eq!(input("({o: {toJSON() { return 7 }}})").unwrap(), serde_json::json!({"o": 7}));
+        assert_eq!(input("Object.prototype.toJSON = () => 'p'; ({})").unwrap(), serde_json::json!("p"));
+        // A cycle or a BigInt is refused, never nulled.
+        assert_eq!(input("const o = {}; o.o = o; o").unwrap_err(), ConvertError::NotSerializable);
+        assert_eq!(input("({n: 1n})").unwrap_err(), ConvertError::NotSerializable);
+    }
+
+    #[test]
+    fn host_values_are_built_as_json_parse_builds_them() {
+        let out = with(|ctx| {
+            capture(ctx).expect("capture");
+            // A guest setter on Object.prototype is never called, and
+            // `__proto__` is an ordinary own key.
+            let _: Value =
+                ctx.eval("Object.defineProperty(Object.prototype, 'ok', {set() { throw 1 }})").expect("eval");
+            let value = serde_json::json!({"ok": true, "__proto__": [1, 2.5, "s", null], "big": 1u64 << 40});
+            let v = from_json(ctx, &value).expect("build");
+            let check: Function = ctx
+                .eval("(v) => [Object.getPrototypeOf(v) === Object.prototype, Object.keys(v).join(), v.ok, v.big]")
+                .expect("eval");
+            let out: Value = check.call((v.clone(),)).expect("call");
+            to_json(ctx, &out, "out").expect("convert")
+        });
+        assert_eq!(out, serde_json::json!([true, "ok,__proto__,big", true, 1u64 << 40]));
+    }
+
     #[test]
     fn text_with_escaped_surrogates_parses_deeper_than_serde_json_allows() {
         let text = format!("{}\"\\ud83e\"{}", "[".repeat(300), "]".repeat(300));

@@ -419,54 +419,65 @@ impl Vm {
         host.set(
             "emit",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, kind: u32, value: Value<'js>| {
-                let Some(kind) = OutputKind::from_wire(kind) else {
-                    return Err(rquickjs::Exception::throw_type(&ctx, &format!("unknown output kind {kind}")));
-                };
-                // text and console: strings, lone surrogates as U+FFFD;
-                // json: the projected value, converted without JSON text.
-                match kind {
-                    OutputKind::Json => {
-                        let value = convert::to_json(&ctx, &value, "the json() value").map_err(|e| e.throw(&ctx))?;
-                        lock(&b).output.push(OutputEntry::Json { value });
-                        Ok(true)
-                    }
-                    OutputKind::Text => {
-                        let text = convert::text_lossy(&ctx, &value)?;
-                        lock(&b).output.push(OutputEntry::Text { text });
-                        Ok(true)
-                    }
-                    OutputKind::Console => {
-                        let text = convert::text_lossy(&ctx, &value)?;
-                        Ok(lock(&b).emit_console(text))
-                    }
-                }
+                emit(&ctx, &b, kind, &value)
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "finish",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, ok: bool, payload: Value<'js>| {
-                let outcome = if ok {
-                    // The projected final value; a value that cannot cross
-                    // fails the cell with why, never becomes null.
-                    match convert::to_json(&ctx, &payload, "the returned value") {
-                        Ok(value) => Outcome::Value(value),
-                        Err(e) => Outcome::Error(GuestError::Error {
-                            name: e.js_name().to_owned(),
-                            message: e.to_string(),
-                            stack: String::new(),
-                        }),
-                    }
-                } else {
-                    Outcome::Error(describe_error_object(&ctx, &payload))
-                };
-                let mut bridge = lock(&b);
-                if bridge.outcome.is_none() {
-                    bridge.outcome = Some(outcome);
-                }
+                finish(&ctx, &b, ok, &payload);
             })?,
         )?;
         Ok(host)
+    }
+}
+
+/// `emit(kind, value)`: one output entry. Returns whether console output
+/// is still open (always true for `text` and `json`).
+fn emit<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, kind: u32, value: &Value<'js>) -> rquickjs::Result<bool> {
+    let Some(kind) = OutputKind::from_wire(kind) else {
+        return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown output kind {kind}")));
+    };
+    // text and console: strings, lone surrogates as U+FFFD; json: the
+    // projected value, converted without JSON text.
+    match kind {
+        OutputKind::Json => {
+            let value = convert::to_json(ctx, value, "the json() value").map_err(|e| e.throw(ctx))?;
+            lock(bridge).output.push(OutputEntry::Json { value });
+            Ok(true)
+        }
+        OutputKind::Text => {
+            let text = convert::text_lossy(ctx, value)?;
+            lock(bridge).output.push(OutputEntry::Text { text });
+            Ok(true)
+        }
+        OutputKind::Console => {
+            let text = convert::text_lossy(ctx, value)?;
+            Ok(lock(bridge).emit_console(text))
+        }
+    }
+}
+
+/// `finish(ok, payload)`: the cell's outcome, recorded once.
+fn finish<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, ok: bool, payload: &Value<'js>) {
+    let outcome = if ok {
+        // The projected final value; a value that cannot cross fails the
+        // cell with why, never becomes null.
+        match convert::to_json(ctx, payload, "the returned value") {
+            Ok(value) => Outcome::Value(value),
+            Err(e) => Outcome::Error(GuestError::Error {
+                name: e.js_name().to_owned(),
+                message: e.to_string(),
+                stack: String::new(),
+            }),
+        }
+    } else {
+        Outcome::Error(describe_error_object(ctx, payload))
+    };
+    let mut bridge = lock(bridge);
+    if bridge.outcome.is_none() {
+        bridge.outcome = Some(outcome);
     }
 }
 
