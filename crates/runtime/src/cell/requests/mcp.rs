@@ -4,20 +4,19 @@
 
 use serde_json::{Map, Value};
 
-use super::Handled;
 use super::nested::{CallSource, CallSpec};
 use super::reply::Settlement;
 use crate::cell::host::BridgeMethod;
 use crate::cell::{CellState, services};
 
 impl CellState {
-    pub(super) fn mcp_call(&mut self, id: u64, server: usize, tool: String, args: Map<String, Value>) -> Handled {
+    pub(super) fn mcp_call(&mut self, id: u64, server: usize, tool: String, args: Map<String, Value>) -> usize {
         // Replay-safe by configuration or by the tool's annotations.
         let replay_safe = self.mcp.replay_safe(server, &tool);
         if self.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), replay_safe) {
-            return Ok(1);
+            return 1;
         }
-        self.count_nested_call()?;
+        self.count_remote_call();
         let hub = self.mcp.clone();
         let spec = CallSpec {
             source: CallSource::Mcp,
@@ -43,7 +42,7 @@ impl CellState {
             services::Done::Loaded { settlement, network: true }
         };
         self.spawn_service(id, BridgeMethod::CallValue, task);
-        Ok(0)
+        0
     }
 
     pub(super) fn mcp_op(&mut self, id: u64, server: usize, op: String, args: Map<String, Value>) -> usize {

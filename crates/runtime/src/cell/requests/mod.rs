@@ -211,12 +211,12 @@ impl CellState {
             HostRequest::ResultSave { value, json } => Ok(self.result_save(id, value, json)),
             HostRequest::ResultLoad { result_id } => Ok(self.result_load(id, result_id)),
             HostRequest::ResultDelete { result_id } => Ok(self.result_delete(id, result_id)),
-            HostRequest::McpCall { server, tool, args } => self.mcp_call(id, server, tool, args),
+            HostRequest::McpCall { server, tool, args } => Ok(self.mcp_call(id, server, tool, args)),
             HostRequest::McpOp { server, op, args } => Ok(self.mcp_op(id, server, op, args)),
             HostRequest::McpApi { server, method, schema } => Ok(self.mcp_api(id, server, method, schema)),
             HostRequest::NodesList => Ok(self.nodes_list(id)),
             HostRequest::NodesGet { query } => Ok(self.nodes_get(id, &query)),
-            HostRequest::NodesInvoke { node, command, params } => self.nodes_invoke(id, node, command, params),
+            HostRequest::NodesInvoke { node, command, params } => Ok(self.nodes_invoke(id, node, command, params)),
         }
     }
 
@@ -226,9 +226,9 @@ impl CellState {
         1
     }
 
-    /// Counts a nested call (native, MCP or node) against the cell's
-    /// limits: a headless cell past its tool budget fails.
-    fn count_nested_call(&mut self) -> Result<(), Flow> {
+    /// Counts a native tool call against the cell's limits: a headless
+    /// cell past its tool budget fails.
+    fn count_native_call(&mut self) -> Result<(), Flow> {
         self.telemetry.call_count += 1;
         if self.mode.is_headless() && self.telemetry.call_count > self.limits.headless_max_tool_calls {
             let message = format!(
@@ -243,6 +243,14 @@ impl CellState {
             ));
         }
         Ok(())
+    }
+
+    /// Counts an MCP or node call. It counts toward the headless budget
+    /// but, as it always has, does not fail the cell by itself: enforcing
+    /// the budget on these calls too would change what headless scripts
+    /// may do.
+    fn count_remote_call(&mut self) {
+        self.telemetry.call_count += 1;
     }
 
     /// Runs a host request other than a native tool call as a task; its

@@ -4,7 +4,6 @@
 
 use serde_json::Value;
 
-use super::Handled;
 use super::nested::{CallSource, CallSpec};
 use super::reply::Settlement;
 use crate::cell::host::BridgeMethod;
@@ -32,12 +31,12 @@ impl CellState {
     /// One `invoke` through the nested-call pipeline (GA-10.3); then the
     /// registry's command policy and timeout. Dropping the task (the cell
     /// stopped) cancels the command on the node.
-    pub(super) fn nodes_invoke(&mut self, id: u64, node: String, command: String, params: Value) -> Handled {
+    pub(super) fn nodes_invoke(&mut self, id: u64, node: String, command: String, params: Value) -> usize {
         // A device command is an effect outside the host.
         if self.host.refuse_unless_replay_safe(id, &format!("nodes invoke `{command}`"), false) {
-            return Ok(1);
+            return 1;
         }
-        self.count_nested_call()?;
+        self.count_remote_call();
         let spec = CallSpec {
             source: CallSource::Node,
             server: Some(&node),
@@ -63,6 +62,6 @@ impl CellState {
             services::Done::Loaded { settlement, network: true }
         };
         self.spawn_service(id, BridgeMethod::Nodes, task);
-        Ok(0)
+        0
     }
 }

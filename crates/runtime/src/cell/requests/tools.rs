@@ -9,7 +9,7 @@ use crate::cell::CellState;
 
 impl CellState {
     pub(super) fn tool_call(&mut self, id: u64, tool: usize, input: Value) -> Handled {
-        self.count_nested_call()?;
+        self.count_native_call()?;
         Ok(self.host.submit_call(id, tool, input, &self.notify))
     }
 }
