@@ -268,3 +268,17 @@ impl CellState {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_numbers_round_trip_and_names_are_unique() {
+        for (i, op) in Op::ALL.iter().enumerate() {
+            assert_eq!(Op::from_wire(i as u32), Some(*op));
+            assert_eq!(Op::ALL.iter().filter(|o| o.name() == op.name()).count(), 1, "{}", op.name());
+        }
+        assert_eq!(Op::from_wire(Op::ALL.len() as u32), None);
+    }
+}
