@@ -51,7 +51,6 @@ mod source;
 mod supervisor;
 mod telemetry;
 
-pub use cell::CellMode;
 #[cfg(feature = "test-hooks")]
 pub use codemode::CrashTarget;
 pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, SearchHit, Session};

@@ -52,7 +52,7 @@ const BUCKETS: [f64; 12] = [0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5
 
 /// A latency histogram with fixed buckets.
 #[derive(Debug, Default)]
-struct Histogram {
+pub(crate) struct Histogram {
     counts: [AtomicU64; BUCKETS.len() + 1],
     sum_micros: AtomicU64,
 }
@@ -69,7 +69,8 @@ pub struct HistogramSnapshot {
 }
 
 impl Histogram {
-    fn observe(&self, d: Duration) {
+    /// Records one observation.
+    pub(crate) fn observe(&self, d: Duration) {
         let secs = d.as_secs_f64();
         let slot = BUCKETS.iter().position(|b| secs <= *b).unwrap_or(BUCKETS.len());
         self.counts[slot].fetch_add(1, Ordering::Relaxed);
@@ -119,15 +120,21 @@ impl Metrics {
         self.cell_duration.observe(lifetime);
     }
 
+    #[cfg(test)]
     pub(crate) fn call_finished(&self, tool: &str, source: &'static str, latency: Duration) {
+        self.call_histogram(tool, source).observe(latency);
+    }
+
+    /// The nested-call latency histogram of `(tool, source)`: a cell keeps
+    /// the ones it uses, so a repeated call records without this lookup.
+    pub(crate) fn call_histogram(&self, tool: &str, source: &'static str) -> Arc<Histogram> {
         // Look up under read locks without allocating; the key is built
         // once per tool.
         let found = self.calls.get(source).and_then(|by_tool| by_tool.get(tool).map(|h| Arc::clone(&h)));
-        let histogram = found.unwrap_or_else(|| {
+        found.unwrap_or_else(|| {
             let by_tool = self.calls.entry(source).or_default();
             Arc::clone(&by_tool.entry(tool.to_owned()).or_default())
-        });
-        histogram.observe(latency);
+        })
     }
 
     pub(crate) fn add_parked(&self, delta: i64) {

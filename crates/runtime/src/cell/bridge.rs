@@ -10,47 +10,7 @@
 use codemode_bridge::OutputEntry;
 
 use super::output::PendingOutput;
-
-/// A host request the guest made during a step.
-#[derive(Debug)]
-pub(crate) enum Submitted {
-    /// A native tool call: registry index and the converted input.
-    Call { id: u64, tool: usize, input: serde_json::Value },
-    /// `yield_control(reason)`.
-    Yield { id: u64, reason: Option<String> },
-    /// `setTimeout`'s host side.
-    Timer { id: u64, delay_ms: u64 },
-    /// `catalog.search(query, {limit})`.
-    Search { id: u64, query: String, limit: Option<f64> },
-    /// A catalog handle's `describe()`.
-    Describe { id: u64, tool: usize },
-    /// `API.list(prefix)`.
-    ApiList { id: u64, prefix: String },
-    /// `API.read(path)`.
-    ApiRead { id: u64, path: String },
-    /// `store(key, value)`; `None` deletes.
-    Store { id: u64, key: String, value: Option<String> },
-    /// `load(key)`.
-    Load { id: u64, key: String },
-    /// `results.save(value)`: the value and its JSON text.
-    ResultSave { id: u64, value: serde_json::Value, json: String },
-    /// `results.load(id)`.
-    ResultLoad { id: u64, result_id: String },
-    /// `results.delete(id)`.
-    ResultDelete { id: u64, result_id: String },
-    /// `MCP.<server>.<tool>(args)`.
-    McpCall { id: u64, server: usize, tool: String, args: serde_json::Map<String, serde_json::Value> },
-    /// `MCP.<server>.resources.list/read`, `prompts.list/get`.
-    McpOp { id: u64, server: usize, op: String, args: serde_json::Map<String, serde_json::Value> },
-    /// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
-    McpApi { id: u64, server: Option<usize>, method: Option<String>, schema: bool },
-    /// `nodes.list()`.
-    NodesList { id: u64 },
-    /// `nodes.get(idOrName)`.
-    NodesGet { id: u64, query: String },
-    /// A node handle's `invoke(command, params)`.
-    NodesInvoke { id: u64, node: String, command: String, params: serde_json::Value },
-}
+use super::requests::{Admission, HostRequest};
 
 /// A guest error, as the prelude described it.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,9 +34,42 @@ pub(crate) enum Outcome {
     Error(GuestError),
 }
 
+/// Which admission bound a request exceeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AdmissionLimit {
+    /// The in-flight plus queued bound of ordinary requests.
+    Queue,
+    /// The live-timer bound.
+    Timers,
+}
+
+impl AdmissionLimit {
+    /// The metrics label (`admission_rejections{reason}`).
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Queue => "queue_limit",
+            Self::Timers => "timer_limit",
+        }
+    }
+}
+
 /// A sticky admission failure: the cell fails even if the guest catches it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AdmissionError(pub String);
+pub(crate) struct AdmissionError {
+    pub limit: AdmissionLimit,
+    pub message: String,
+}
+
+impl AdmissionError {
+    /// Throws it in the guest: a plain `Error` for the queue, a
+    /// `RangeError` for timers.
+    pub(crate) fn throw(&self, ctx: &rquickjs::Ctx<'_>) -> rquickjs::Error {
+        match self.limit {
+            AdmissionLimit::Queue => rquickjs::Exception::throw_message(ctx, &self.message),
+            AdmissionLimit::Timers => rquickjs::Exception::throw_range(ctx, &self.message),
+        }
+    }
+}
 
 /// Admission bounds copied from the limits.
 #[derive(Debug, Clone, Copy)]
@@ -93,8 +86,8 @@ pub(crate) struct Bounds {
 pub(crate) struct Bridge {
     bounds: Bounds,
     next_id: u64,
-    /// Requests made during the current step.
-    pub submitted: Vec<Submitted>,
+    /// Requests made during the current step, with their ids.
+    pub submitted: Vec<(u64, HostRequest)>,
     /// Timers cleared during the current step.
     pub cancelled: Vec<u64>,
     /// Output entries not yet delivered to an observer.
@@ -169,51 +162,43 @@ impl Bridge {
         true
     }
 
-    /// Admits a tool call, or records the sticky queue-limit error.
-    pub(crate) fn submit_call(&mut self, tool: usize, input: serde_json::Value) -> Result<u64, AdmissionError> {
-        self.submit_ordinary(|id| Submitted::Call { id, tool, input })
-    }
-
-    /// Admits an ordinary request (tool call, search, describe, API file):
-    /// these share the in-flight and queue bounds.
-    pub(crate) fn submit_ordinary(&mut self, request: impl FnOnce(u64) -> Submitted) -> Result<u64, AdmissionError> {
-        let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
-        if self.outstanding_calls >= capacity {
-            let err = AdmissionError(format!(
-                "code mode bridge queue limit exceeded ({} requests queued; {} in-flight slots). \
-                 Await smaller batches (for example Promise.all over chunks of {}) before starting more tool calls.",
-                self.bounds.max_queued, self.bounds.max_in_flight, self.bounds.max_in_flight
-            ));
-            self.admission.get_or_insert(err.clone());
-            return Err(err);
+    /// Admits a request under its bound and returns its id, or records
+    /// the sticky admission error.
+    pub(crate) fn submit(&mut self, request: HostRequest) -> Result<u64, AdmissionError> {
+        match request.admission() {
+            Admission::Ordinary => {
+                let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
+                if self.outstanding_calls >= capacity {
+                    return Err(self.refuse(AdmissionLimit::Queue, format!(
+                        "code mode bridge queue limit exceeded ({} requests queued; {} in-flight slots). \
+                         Await smaller batches (for example Promise.all over chunks of {}) before starting more tool calls.",
+                        self.bounds.max_queued, self.bounds.max_in_flight, self.bounds.max_in_flight
+                    )));
+                }
+                self.outstanding_calls += 1;
+            }
+            Admission::Timer => {
+                if self.live_timers.len() >= self.bounds.max_timers {
+                    return Err(self.refuse(AdmissionLimit::Timers, format!(
+                        "code mode timer limit exceeded ({} live timers). Await or clear timers before creating more.",
+                        self.bounds.max_timers
+                    )));
+                }
+            }
+            Admission::Yield => {}
         }
-        self.outstanding_calls += 1;
         let id = self.next_id();
-        self.submitted.push(request(id));
+        if request.admission() == Admission::Timer {
+            self.live_timers.insert(id);
+        }
+        self.submitted.push((id, request));
         Ok(id)
     }
 
-    /// Records a `yield_control`.
-    pub(crate) fn submit_yield(&mut self, reason: Option<String>) -> u64 {
-        let id = self.next_id();
-        self.submitted.push(Submitted::Yield { id, reason });
-        id
-    }
-
-    /// Admits a timer, or records the sticky timer-limit error.
-    pub(crate) fn submit_timer(&mut self, delay_ms: u64) -> Result<u64, AdmissionError> {
-        if self.live_timers.len() >= self.bounds.max_timers {
-            let err = AdmissionError(format!(
-                "code mode timer limit exceeded ({} live timers). Await or clear timers before creating more.",
-                self.bounds.max_timers
-            ));
-            self.admission.get_or_insert(err.clone());
-            return Err(err);
-        }
-        let id = self.next_id();
-        self.live_timers.insert(id);
-        self.submitted.push(Submitted::Timer { id, delay_ms });
-        Ok(id)
+    fn refuse(&mut self, limit: AdmissionLimit, message: String) -> AdmissionError {
+        let err = AdmissionError { limit, message };
+        self.admission.get_or_insert(err.clone());
+        err
     }
 
     /// `clearTimeout` of a live timer: frees its slot at once.
@@ -240,11 +225,13 @@ mod tests {
     #[test]
     fn calls_are_admitted_up_to_in_flight_plus_queued_and_then_refused_stickily() {
         let mut b = bridge();
+        let call = || HostRequest::Call { tool: 0, input: serde_json::json!({}) };
         for _ in 0..3 {
-            b.submit_call(0, serde_json::json!({})).unwrap();
+            b.submit(call()).unwrap();
         }
-        let err = b.submit_call(0, serde_json::json!({})).unwrap_err();
-        assert!(err.0.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.0);
+        let err = b.submit(call()).unwrap_err();
+        assert!(err.message.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.message);
+        assert_eq!(err.limit, AdmissionLimit::Queue);
         assert_eq!(b.admission, Some(err));
     }
 
@@ -269,12 +256,13 @@ mod tests {
     #[test]
     fn timers_are_admitted_up_to_their_own_bound() {
         let mut b = bridge();
-        let first = b.submit_timer(1).unwrap();
-        b.submit_timer(1).unwrap();
-        assert!(b.submit_timer(1).is_err());
+        let timer = || HostRequest::Timer { delay_ms: 1 };
+        let first = b.submit(timer()).unwrap();
+        b.submit(timer()).unwrap();
+        assert_eq!(b.submit(timer()).map_err(|e| e.limit), Err(AdmissionLimit::Timers));
         b.admission = None;
         b.cancel_timer(first);
-        assert!(b.submit_timer(1).is_ok(), "a cleared timer frees its slot");
+        assert!(b.submit(timer()).is_ok(), "a cleared timer frees its slot");
         assert_eq!(b.outstanding_calls, 0, "timers take no tool slots");
     }
 }

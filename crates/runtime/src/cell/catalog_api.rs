@@ -4,14 +4,14 @@
 use codemode_catalog::{Registry, SearchError, SearchHit, files};
 use serde_json::{Value, json};
 
-use super::vm::Settlement;
+use super::requests::reply::{ErrorName, Fault, Settlement};
 
-fn ok(id: u64, value: &Value) -> Settlement {
-    Settlement { id, ok: true, payload: value.to_string() }
+fn ok(id: u64, value: Value) -> Settlement {
+    Settlement::value(id, value)
 }
 
-fn err(id: u64, name: &str, message: &str, code: &str) -> Settlement {
-    Settlement { id, ok: false, payload: json!({"name": name, "message": message, "code": code}).to_string() }
+fn err(id: u64, name: ErrorName, message: &str, code: &str) -> Settlement {
+    Settlement::fault(id, Fault::new(name, message, code))
 }
 
 /// The reply to `catalog.search`: the matching registry indexes, or a
@@ -42,7 +42,12 @@ pub(crate) fn search_reply(
             let items = match items {
                 Ok(items) => items,
                 Err(e) => {
-                    return err(id, "Error", &format!("catalog.search could not describe a hit: {e}"), "tool_error");
+                    return err(
+                        id,
+                        ErrorName::Error,
+                        &format!("catalog.search could not describe a hit: {e}"),
+                        "tool_error",
+                    );
                 }
             };
             let bytes: usize = hits
@@ -61,40 +66,40 @@ pub(crate) fn search_reply(
                      remaining output budget ({remaining_output} bytes); narrow the query or pass a smaller limit.",
                     hits.len()
                 );
-                return err(id, "RangeError", &message, "search_capacity");
+                return err(id, ErrorName::RangeError, &message, "search_capacity");
             }
-            ok(id, &Value::Array(items))
+            ok(id, Value::Array(items))
         }
         Err(SearchError::InvalidLimit) => {
-            err(id, "RangeError", &SearchError::InvalidLimit.to_string(), "invalid_input")
+            err(id, ErrorName::RangeError, &SearchError::InvalidLimit.to_string(), "invalid_input")
         }
-        Err(e) => err(id, "Error", &e.to_string(), "tool_error"),
+        Err(e) => err(id, ErrorName::Error, &e.to_string(), "tool_error"),
     }
 }
 
 /// A handle's `describe()`: the full schemas (GA-8.2).
 pub(crate) fn describe(tools: &Registry, id: u64, tool: usize) -> Settlement {
     match tools.get(tool) {
-        Some(entry) => ok(id, &entry.describe()),
-        None => err(id, "Error", "unknown catalog handle", "invalid_input"),
+        Some(entry) => ok(id, entry.describe()),
+        None => err(id, ErrorName::Error, "unknown catalog handle", "invalid_input"),
     }
 }
 
 /// `API.list(prefix)` (GA-2.2).
 pub(crate) fn list(tools: &Registry, extra: &[files::ApiFile], id: u64, prefix: &str) -> Settlement {
-    ok(id, &json!({ "files": files::list(tools, extra, prefix) }))
+    ok(id, json!({ "files": files::list(tools, extra, prefix) }))
 }
 
 /// `API.read(path)` (GA-2.1): a file record, not a string.
 pub(crate) fn read(tools: &Registry, extra: &[files::ApiFile], id: u64, path: &str) -> Settlement {
     match files::read(tools, extra, path) {
         Some(file) => match serde_json::to_value(file) {
-            Ok(file) => ok(id, &file),
-            Err(e) => err(id, "Error", &format!("API file {path} could not be read: {e}"), "tool_error"),
+            Ok(file) => ok(id, file),
+            Err(e) => err(id, ErrorName::Error, &format!("API file {path} could not be read: {e}"), "tool_error"),
         },
         None => err(
             id,
-            "Error",
+            ErrorName::Error,
             &format!("API file not found: {path}. Call API.list() to see the available files."),
             "invalid_input",
         ),

@@ -39,11 +39,8 @@ impl CellState {
         let Some(draining) = self.draining.as_mut() else { return Flow::Live };
         // No guest code awaits these results; a failure must still be seen.
         for settlement in std::mem::take(&mut self.host.ready) {
-            if !settlement.ok {
-                let message = serde_json::from_str::<Value>(&settlement.payload)
-                    .ok()
-                    .and_then(|v| v.get("message").and_then(Value::as_str).map(str::to_owned))
-                    .unwrap_or(settlement.payload);
+            if let super::requests::reply::Reply::Fault(fault) = settlement.reply {
+                let message = fault.message;
                 draining
                     .warnings
                     .push(format!("A host request the cell did not await failed after it returned: {message}"));

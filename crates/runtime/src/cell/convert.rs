@@ -1,6 +1,7 @@
-//! Guest values crossing into the host, converted QuickJS value →
-//! `serde_json::Value` directly, without JSON text in between (GA-1.4,
-//! GA-4.1, GA-11.2).
+//! Values crossing between the guest and the host, converted QuickJS value
+//! ↔ `serde_json::Value` directly, without JSON text in between (GA-1.4,
+//! GA-4.1, GA-11.2): request arguments, results, output, and the host's
+//! replies.
 //!
 //! Two rules, and no other way for a value to change:
 //!
@@ -50,6 +51,10 @@ pub(crate) enum ConvertError {
     /// The engine failed while reading the value (out of memory, interrupt).
     #[error("the engine failed while reading {what}: {message}")]
     Engine { what: &'static str, message: String },
+    /// `JSON.stringify` refused a tool input (a cycle, a BigInt, a throwing
+    /// getter or `toJSON`).
+    #[error("tool input must be JSON-serializable (no cycles or BigInt values)")]
+    NotSerializable,
 }
 
 impl ConvertError {
@@ -57,7 +62,7 @@ impl ConvertError {
     pub(crate) fn js_name(&self) -> &'static str {
         match self {
             Self::TooDeep { .. } => "RangeError",
-            Self::Unsupported { .. } | Self::KeyCollision { .. } => "TypeError",
+            Self::Unsupported { .. } | Self::KeyCollision { .. } | Self::NotSerializable => "TypeError",
             Self::Engine { .. } => "InternalError",
         }
     }
@@ -153,6 +158,155 @@ pub(crate) fn to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>, what: &'static st
     walker.walk(value, 0).map_err(|f| f.into_error(what))
 }
 
+/// Converts a tool input with `JSON.stringify` semantics (`toJSON` runs,
+/// getters run once, functions and symbols are dropped), as the guest
+/// passed it — tool inputs are not projected by the prelude.
+///
+/// Plain data (arrays, and objects whose prototype is `Object.prototype`
+/// or `null`, with no `toJSON` anywhere) is walked directly. Anything else
+/// — a `Date`, a handle, a boxed primitive, a proxy, a cycle, a value past
+/// the depth bound, a getter that throws — is converted by the engine's
+/// own `JSON.stringify` instead, which is exactly what those values mean
+/// for a tool; its text is then converted as any other (so the depth
+/// bound and the lone-surrogate rule still apply). A getter on such a
+/// value may run twice: once here, once in `JSON.stringify`.
+pub(crate) fn input_to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>, what: &'static str) -> Result<Json, ConvertError> {
+    if let Ok(plain) = PlainWalker::new(ctx) {
+        match plain.walk(value, 0) {
+            Ok(Some(json)) => return Ok(json),
+            // A function or symbol: `JSON.stringify` gives `undefined`.
+            Ok(None) => return Ok(Json::Null),
+            Err(NotPlain) => {
+                // A getter may have thrown: its exception is not the answer.
+                let _ = ctx.catch();
+            }
+        }
+    }
+    match ctx.json_stringify(value.clone()) {
+        Ok(Some(s)) => {
+            let text = s.to_string().map_err(|e| Failure::engine(&e).into_error(what))?;
+            parse_to_json(ctx, &text, what)
+        }
+        Ok(None) => Ok(Json::Null),
+        Err(_) => {
+            let _ = ctx.catch();
+            Err(ConvertError::NotSerializable)
+        }
+    }
+}
+
+/// A value [`PlainWalker`] leaves to `JSON.stringify`.
+struct NotPlain;
+
+/// Walks plain data with `JSON.stringify` semantics; see [`input_to_json`].
+struct PlainWalker<'js> {
+    walker: Walker<'js>,
+    object_prototype: Object<'js>,
+    to_json: rquickjs::Atom<'js>,
+}
+
+impl<'js> PlainWalker<'js> {
+    fn new(ctx: &Ctx<'js>) -> rquickjs::Result<Self> {
+        let captured = ctx.userdata::<Captured>().ok_or_else(|| {
+            rquickjs::Error::new_from_js_message("object", "object", "the conversion helpers were not captured")
+        })?;
+        Ok(Self {
+            walker: Walker { well_formed: captured.well_formed.clone() },
+            object_prototype: captured.object_prototype.clone(),
+            to_json: captured.to_json.clone(),
+        })
+    }
+
+    /// Whether `JSON.stringify` would call a `toJSON` on `object` (its own
+    /// or inherited, including one a guest put on `Object.prototype`).
+    fn has_to_json(&self, object: &Object<'js>) -> bool {
+        !matches!(object.get::<_, Value>(self.to_json.clone()), Ok(v) if v.is_undefined())
+    }
+
+    /// `None`: a value `JSON.stringify` drops (function, symbol, undefined).
+    fn walk(&self, value: &Value<'js>, depth: usize) -> Result<Option<Json>, NotPlain> {
+        match value.type_of() {
+            Type::Undefined | Type::Uninitialized | Type::Function | Type::Constructor | Type::Symbol => Ok(None),
+            Type::Null => Ok(Some(Json::Null)),
+            Type::Bool | Type::Int | Type::Float | Type::String => {
+                self.walker.walk(value, depth).map(Some).map_err(|_| NotPlain)
+            }
+            Type::Array => {
+                let array = value.as_array().ok_or(NotPlain)?;
+                if depth >= MAX_DEPTH || self.has_to_json(array.as_object()) {
+                    return Err(NotPlain);
+                }
+                let mut out = Vec::with_capacity(array.len());
+                for i in 0..array.len() {
+                    let item: Value = array.get(i).map_err(|_| NotPlain)?;
+                    out.push(self.walk(&item, depth + 1)?.unwrap_or(Json::Null));
+                }
+                Ok(Some(Json::Array(out)))
+            }
+            Type::Object => {
+                let object = value.as_object().ok_or(NotPlain)?;
+                let plain = match object.get_prototype() {
+                    None => true,
+                    Some(p) => p == self.object_prototype,
+                };
+                if !plain || depth >= MAX_DEPTH || self.has_to_json(object) {
+                    return Err(NotPlain);
+                }
+                let mut out = Map::new();
+                for prop in object.props::<rquickjs::String, Value>() {
+                    let (key, item) = prop.map_err(|_| NotPlain)?;
+                    let Some(converted) = self.walk(&item, depth + 1)? else { continue };
+                    let key = self.walker.string(&key).map_err(|_| NotPlain)?;
+                    if out.insert(key, converted).is_some() {
+                        return Err(NotPlain); // keys that differ only in lone surrogates
+                    }
+                }
+                Ok(Some(Json::Object(out)))
+            }
+            _ => Err(NotPlain),
+        }
+    }
+}
+
+/// Builds a host value in the engine, as `JSON.parse` of its text would:
+/// own data properties (never a guest setter, `__proto__` an ordinary key).
+/// Deeper than [`MAX_DEPTH`], the rest goes through the engine's
+/// `JSON.parse`, which bounds its own recursion.
+pub(crate) fn from_json<'js>(ctx: &Ctx<'js>, value: &Json) -> rquickjs::Result<Value<'js>> {
+    from_json_at(ctx, value, 0)
+}
+
+fn from_json_at<'js>(ctx: &Ctx<'js>, value: &Json, depth: usize) -> rquickjs::Result<Value<'js>> {
+    use rquickjs::IntoJs;
+    use rquickjs::object::Property;
+    Ok(match value {
+        Json::Null => Value::new_null(ctx.clone()),
+        Json::Bool(b) => Value::new_bool(ctx.clone(), *b),
+        Json::Number(n) => match n.as_i64().and_then(|i| i32::try_from(i).ok()) {
+            Some(i) => Value::new_int(ctx.clone(), i),
+            None => Value::new_number(ctx.clone(), n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Json::String(s) => s.as_str().into_js(ctx)?,
+        _ if depth >= MAX_DEPTH => ctx.json_parse(value.to_string())?,
+        Json::Array(items) => {
+            let array = rquickjs::Array::new(ctx.clone())?;
+            for (i, item) in items.iter().enumerate() {
+                let item = from_json_at(ctx, item, depth + 1)?;
+                array.as_object().prop(i as u32, Property::from(item).writable().enumerable().configurable())?;
+            }
+            array.into_value()
+        }
+        Json::Object(map) => {
+            let object = Object::new(ctx.clone())?;
+            for (key, item) in map {
+                let item = from_json_at(ctx, item, depth + 1)?;
+                object.prop(key.as_str(), Property::from(item).writable().enumerable().configurable())?;
+            }
+            object.into_value()
+        }
+    })
+}
+
 /// Parses JSON text inside the engine and converts the result: for text the
 /// guest produced with `JSON.stringify` (it escapes lone surrogates, which
 /// serde_json refuses, and may nest deeper than serde_json's 128 levels).
@@ -189,28 +343,37 @@ pub(crate) fn text_lossy<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> rquickjs::R
 /// is prepared, before any guest code ran (a guest cannot replace it for
 /// the host).
 fn well_formed_fn<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Function<'js>> {
-    ctx.userdata::<WellFormed>()
-        .map(|f| f.0.clone())
+    ctx.userdata::<Captured>()
+        .map(|c| c.well_formed.clone())
         .ok_or_else(|| rquickjs::Error::new_from_js_message("string", "string", "toWellFormed was not captured"))
 }
 
-/// Captures `String.prototype.toWellFormed`; call before guest code runs.
+/// Captures `String.prototype.toWellFormed` and `Object.prototype`; call
+/// before guest code runs.
 pub(crate) fn capture(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let f: Function = ctx.globals().get::<_, Object>("String")?.get::<_, Object>("prototype")?.get("toWellFormed")?;
-    ctx.store_userdata(WellFormed(f))
-        .map(|_| ())
-        .map_err(|_| rquickjs::Error::new_from_js_message("string", "string", "toWellFormed could not be stored"))
+    let object_prototype: Object = ctx.globals().get::<_, Object>("Object")?.get("prototype")?;
+    let to_json = rquickjs::Atom::from_str(ctx.clone(), "toJSON")?;
+    ctx.store_userdata(Captured { well_formed: f, object_prototype, to_json }).map(|_| ()).map_err(|_| {
+        rquickjs::Error::new_from_js_message("string", "string", "the conversion helpers could not be stored")
+    })
 }
 
-struct WellFormed<'js>(Function<'js>);
+/// Engine values the conversions need, captured before guest code ran.
+struct Captured<'js> {
+    well_formed: Function<'js>,
+    object_prototype: Object<'js>,
+    /// The `toJSON` key, made once rather than per object.
+    to_json: rquickjs::Atom<'js>,
+}
 
 #[expect(
     unsafe_code,
-    reason = "rquickjs requires an unsafe impl to store JS values as user data; WellFormed only holds a 'js value"
+    reason = "rquickjs requires an unsafe impl to store JS values as user data; Captured only holds 'js values"
 )]
-// SAFETY: `WellFormed` has exactly one lifetime, 'js, and `Changed` substitutes it.
-unsafe impl<'js> rquickjs::JsLifetime<'js> for WellFormed<'js> {
-    type Changed<'to> = WellFormed<'to>;
+// SAFETY: `Captured` has exactly one lifetime, 'js, and `Changed` substitutes it.
+unsafe impl<'js> rquickjs::JsLifetime<'js> for Captured<'js> {
+    type Changed<'to> = Captured<'to>;
 }
 
 fn well_formed<'js>(f: &Function<'js>, s: &rquickjs::String<'js>) -> rquickjs::Result<String> {
@@ -365,6 +528,48 @@ mod tests {
             err.to_string(),
             "the value holds a BigInt at $.n[0], which has no JSON form; convert it to a string or number first"
         );
+    }
+
+    fn input(source: &str) -> Result<Json, ConvertError> {
+        with(|ctx| {
+            capture(ctx).expect("capture");
+            let v: Value = ctx.eval(source).expect("eval");
+            input_to_json(ctx, &v, "the tool input")
+        })
+    }
+
+    #[test]
+    fn tool_inputs_cross_as_json_stringify_passes_them() {
+        // Plain data, walked directly: functions dropped, undefined in arrays null.
+        let v = input("({a: [1, undefined, () => 1], b: {c: 'x \\ud83e'}, f() {}, n: NaN})").unwrap();
+        assert_eq!(v, serde_json::json!({"a": [1, null, null], "b": {"c": "x \u{fffd}"}, "n": null}));
+        // toJSON (a Date, a patched prototype) and boxed values go through JSON.stringify.
+        assert_eq!(input("({d: new Date(0)})").unwrap(), serde_json::json!({"d": "1970-01-01T00:00:00.000Z"}));
+        assert_eq!(input("[new String('s'), new Number(2)]").unwrap(), serde_json::json!(["s", 2]));
+        assert_eq!(input("({o: {toJSON() { return 7 }}})").unwrap(), serde_json::json!({"o": 7}));
+        assert_eq!(input("Object.prototype.toJSON = () => 'p'; ({})").unwrap(), serde_json::json!("p"));
+        // A cycle or a BigInt is refused, never nulled.
+        assert_eq!(input("const o = {}; o.o = o; o").unwrap_err(), ConvertError::NotSerializable);
+        assert_eq!(input("({n: 1n})").unwrap_err(), ConvertError::NotSerializable);
+    }
+
+    #[test]
+    fn host_values_are_built_as_json_parse_builds_them() {
+        let out = with(|ctx| {
+            capture(ctx).expect("capture");
+            // A guest setter on Object.prototype is never called, and
+            // `__proto__` is an ordinary own key.
+            let _: Value =
+                ctx.eval("Object.defineProperty(Object.prototype, 'ok', {set() { throw 1 }})").expect("eval");
+            let value = serde_json::json!({"ok": true, "__proto__": [1, 2.5, "s", null], "big": 1u64 << 40});
+            let v = from_json(ctx, &value).expect("build");
+            let check: Function = ctx
+                .eval("(v) => [Object.getPrototypeOf(v) === Object.prototype, Object.keys(v).join(), v.ok, v.big]")
+                .expect("eval");
+            let out: Value = check.call((v.clone(),)).expect("call");
+            to_json(ctx, &out, "out").expect("convert")
+        });
+        assert_eq!(out, serde_json::json!([true, "ok,__proto__,big", true, 1u64 << 40]));
     }
 
     #[test]

@@ -14,28 +14,129 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use codemode_bridge::PendingCall;
-use codemode_catalog::policy::{Decision, NestedCall, Policy};
+use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
-use tracing::Instrument;
 
 use crate::telemetry::Metrics;
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
-use super::vm::Settlement;
+use super::requests::nested::{CallSource, CallSpec, NestedCalls};
+use super::requests::reply::{ErrorName, Fault, Settlement};
 
 type ToolResult = Result<ToolOutput, ToolError>;
 type BoxedCall = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
 
+/// What a pending request is, as the model sees it in `pending_tool_calls`
+/// (`bridge:<method>:<n>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BridgeMethod {
+    /// A native or MCP tool call.
+    CallValue,
+    /// A timer.
+    Sleep,
+    /// A `yield_control`.
+    Yield,
+    /// `catalog.search`.
+    Search,
+    /// `store`.
+    Store,
+    /// `load`.
+    Load,
+    /// `results.save`.
+    ResultSave,
+    /// `results.load`.
+    ResultLoad,
+    /// `results.delete`.
+    ResultDelete,
+    /// An MCP resources/prompts operation.
+    Namespace,
+    /// A node command.
+    Nodes,
+}
+
+/// The numbering a method's bridge ids share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Counter {
+    Calls,
+    Timers,
+    Yields,
+    Others,
+}
+
+impl BridgeMethod {
+    /// The method's name in bridge ids.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::CallValue => "callValue",
+            Self::Sleep => "sleep",
+            Self::Yield => "yield",
+            Self::Search => "search",
+            Self::Store => "store",
+            Self::Load => "load",
+            Self::ResultSave => "resultSave",
+            Self::ResultLoad => "resultLoad",
+            Self::ResultDelete => "resultDelete",
+            Self::Namespace => "namespace",
+            Self::Nodes => "nodes",
+        }
+    }
+
+    fn counter(self) -> Counter {
+        match self {
+            Self::CallValue => Counter::Calls,
+            Self::Sleep => Counter::Timers,
+            Self::Yield => Counter::Yields,
+            _ => Counter::Others,
+        }
+    }
+}
+
+/// A pending request's id as the model sees it: `bridge:<method>:<n>`,
+/// formatted only when shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BridgeId {
+    method: BridgeMethod,
+    n: u32,
+}
+
+impl std::fmt::Display for BridgeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bridge:{}:{}", self.method.name(), self.n)
+    }
+}
+
+/// The last number given per counter.
+#[derive(Debug, Default)]
+struct BridgeCounters {
+    calls: u32,
+    timers: u32,
+    yields: u32,
+    others: u32,
+}
+
+impl BridgeCounters {
+    fn next(&mut self, method: BridgeMethod) -> BridgeId {
+        let slot = match method.counter() {
+            Counter::Calls => &mut self.calls,
+            Counter::Timers => &mut self.timers,
+            Counter::Yields => &mut self.yields,
+            Counter::Others => &mut self.others,
+        };
+        *slot += 1;
+        BridgeId { method, n: *slot }
+    }
+}
+
 /// A started call whose future is still running.
 struct InFlight {
-    bridge_id: String,
+    bridge_id: BridgeId,
     task: tokio::task::AbortHandle,
 }
 
 struct Queued {
     id: u64,
-    bridge_id: String,
+    bridge_id: BridgeId,
     tool: usize,
     input: Value,
 }
@@ -55,24 +156,20 @@ impl Drop for Tasks {
 
 /// Outstanding host work and settled results waiting for delivery.
 pub(crate) struct HostWork {
-    /// Sees every call before it runs.
-    policy: Arc<dyn Policy>,
-    session: Option<String>,
-    metrics: Arc<Metrics>,
-    /// The cell's span: each nested call gets a child span.
-    span: tracing::Span,
+    /// The nested-call pipeline (policy, span, metrics), for every family.
+    pub nested: NestedCalls,
     tools: Registry,
     max_in_flight: usize,
     in_flight: Tasks,
     queue: VecDeque<Queued>,
     timers: BinaryHeap<Reverse<(Instant, u64)>>,
-    live_timers: HashMap<u64, String>,
-    yields: Vec<(u64, String, Option<String>)>,
+    live_timers: HashMap<u64, BridgeId>,
+    yields: Vec<(u64, BridgeId, Option<String>)>,
     /// Other host requests running as tasks (catalog searches).
     others: Tasks,
     /// Settled, not yet delivered to the guest.
     pub ready: Vec<Settlement>,
-    counters: [u32; 4],
+    counters: BridgeCounters,
     /// The cell is `restartSafe`: it may only call replay-safe tools.
     restart_safe: bool,
     /// Why a restart-safe cell must fail: it asked for something a replay
@@ -95,10 +192,7 @@ impl HostWork {
         restart_safe: bool,
     ) -> Self {
         Self {
-            policy,
-            session,
-            metrics,
-            span,
+            nested: NestedCalls::new(policy, session, metrics, span),
             tools,
             max_in_flight,
             in_flight: Tasks::default(),
@@ -108,7 +202,7 @@ impl HostWork {
             yields: Vec::new(),
             others: Tasks::default(),
             ready: Vec::new(),
-            counters: [0; 4],
+            counters: BridgeCounters::default(),
             restart_safe,
             refusal: None,
         }
@@ -124,8 +218,7 @@ impl HostWork {
             return false;
         }
         let message = restart_safe_refusal(what);
-        let payload = json!({"name": "Error", "message": message, "code": "invalid_input"}).to_string();
-        self.ready.push(Settlement { id, ok: false, payload });
+        self.ready.push(Settlement::fault(id, Fault::error(message.clone(), "invalid_input")));
         self.refusal.get_or_insert(message);
         true
     }
@@ -135,25 +228,19 @@ impl HostWork {
         self.refusal.take()
     }
 
-    fn bridge_id(&mut self, method: &str) -> String {
-        let slot = match method {
-            "callValue" => 0,
-            "sleep" => 1,
-            "yield" => 2,
-            _ => 3,
-        };
-        self.counters[slot] += 1;
-        format!("bridge:{method}:{}", self.counters[slot])
-    }
-
     /// Whether any tool call or other host request is running or queued.
     pub(crate) fn has_calls(&self) -> bool {
         !self.in_flight.0.is_empty() || !self.queue.is_empty() || !self.others.0.is_empty()
     }
 
     /// Runs a host request other than a tool call as a task on this thread.
-    pub(crate) fn spawn_other(&mut self, id: u64, method: &str, task: impl Future<Output = ()> + Send + 'static) {
-        let bridge_id = self.bridge_id(method);
+    pub(crate) fn spawn_other(
+        &mut self,
+        id: u64,
+        method: BridgeMethod,
+        task: impl Future<Output = ()> + Send + 'static,
+    ) {
+        let bridge_id = self.counters.next(method);
         let task = tokio::spawn(task);
         self.others.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
     }
@@ -180,7 +267,7 @@ impl HostWork {
     /// Queues a tool call and starts it if a slot is free. Returns how many
     /// calls settled inline (their slots are free again).
     pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, notify: &Notify) -> usize {
-        let bridge_id = self.bridge_id("callValue");
+        let bridge_id = self.counters.next(BridgeMethod::CallValue);
         self.queue.push_back(Queued { id, bridge_id, tool, input });
         self.pump(notify)
     }
@@ -218,43 +305,28 @@ impl HostWork {
                 "{name} input is invalid: {}. The tool was not run; check its input hint, or call describe() on its catalog handle for the full schema.",
                 details.join("; ")
             );
-            let payload = json!({"name": "TypeError", "message": message, "code": "input_contract"}).to_string();
-            self.ready.push(Settlement { id: call.id, ok: false, payload });
+            self.ready.push(Settlement::fault(call.id, Fault::new(ErrorName::TypeError, message, "input_contract")));
             return true;
         }
-        let tool = Arc::clone(&entry.tool);
-        let output = entry.output.clone();
-        let name = entry.metadata.callable_name.clone();
-        let source = entry.metadata.source;
-        let span = tracing::info_span!(parent: &self.span, "host_call", tool = %name, source = source, bridge_id = %call.bridge_id);
-        let metrics = Arc::clone(&self.metrics);
-        let started = Instant::now();
-        // A policy that never looks at calls costs nothing per call.
-        let decision = self.policy.inspects_calls().then(|| {
-            self.policy.check(NestedCall {
-                source,
-                server: None,
-                tool: entry.metadata.tool_name.clone(),
-                arguments: input.clone(),
-                session: self.session.clone(),
-            })
-        });
-        let mut future: BoxedCall = Box::pin(
-            async move {
-                if let Some(decision) = decision
-                    && let Decision::Deny(reason) = decision.await
-                {
-                    return Err(ToolError {
-                        message: format!("{name} was denied by policy: {reason}"),
-                        code: "policy_denied".into(),
-                    });
-                }
-                let result = tool.call(input).await;
-                metrics.call_finished(&name, source, started.elapsed());
-                check_output(&name, output.as_ref(), result)
-            }
-            .instrument(span),
-        );
+        let spec = CallSpec {
+            source: CallSource::Native(entry.metadata.source),
+            server: None,
+            tool: &entry.metadata.tool_name,
+            label: &entry.metadata.callable_name,
+            bridge_id: Some(call.bridge_id),
+        };
+        // The registry is shared: names and the output schema are read in
+        // place inside the call, not copied per call.
+        let (denied_tools, tools, index) = (self.tools.clone(), self.tools.clone(), call.tool);
+        let denied = move |reason: String| {
+            let name = denied_tools.get(index).map_or("the tool", |e| e.metadata.callable_name.as_str());
+            Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
+        };
+        let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, denied, move |input| async move {
+            let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
+            let result = entry.tool.call(input).await;
+            check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
+        }));
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
             self.ready.push(tool_settlement(call.id, result));
@@ -278,7 +350,7 @@ impl HostWork {
     }
 
     pub(crate) fn add_timer(&mut self, id: u64, delay_ms: u64, now: Instant) {
-        let bridge_id = self.bridge_id("sleep");
+        let bridge_id = self.counters.next(BridgeMethod::Sleep);
         let due = now.checked_add(Duration::from_millis(delay_ms)).unwrap_or(now + Duration::from_secs(86_400 * 365));
         self.timers.push(Reverse((due, id)));
         self.live_timers.insert(id, bridge_id);
@@ -298,7 +370,7 @@ impl HostWork {
             }
             self.timers.pop();
             if self.live_timers.remove(&id).is_some() {
-                self.ready.push(Settlement { id, ok: true, payload: "null".into() });
+                self.ready.push(Settlement::value(id, Value::Null));
                 fired.push(id);
             }
         }
@@ -317,31 +389,27 @@ impl HostWork {
     }
 
     pub(crate) fn add_yield(&mut self, id: u64, reason: Option<String>) {
-        let bridge_id = self.bridge_id("yield");
+        let bridge_id = self.counters.next(BridgeMethod::Yield);
         self.yields.push((id, bridge_id, reason));
     }
 
     /// Resolves every pending `yield_control` with `{status:"yielded", reason}`.
     pub(crate) fn resolve_yields(&mut self) {
         for (id, _, reason) in self.yields.drain(..) {
-            let payload = json!({"status": "yielded", "reason": reason}).to_string();
-            self.ready.push(Settlement { id, ok: true, payload });
+            self.ready.push(Settlement::value(id, json!({"status": "yielded", "reason": reason})));
         }
     }
 
     /// Outstanding work in creation order, as the model sees it.
     pub(crate) fn pending_calls(&self) -> Vec<PendingCall> {
-        let mut all: Vec<(u64, &str)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id.as_str())).collect();
-        all.extend(self.others.0.iter().map(|(id, c)| (*id, c.bridge_id.as_str())));
-        all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id.as_str())));
-        all.extend(self.live_timers.iter().map(|(id, b)| (*id, b.as_str())));
-        all.extend(self.yields.iter().map(|(id, b, _)| (*id, b.as_str())));
+        let mut all: Vec<(u64, BridgeId)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id)).collect();
+        all.extend(self.others.0.iter().map(|(id, c)| (*id, c.bridge_id)));
+        all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id)));
+        all.extend(self.live_timers.iter().map(|(id, b)| (*id, *b)));
+        all.extend(self.yields.iter().map(|(id, b, _)| (*id, *b)));
         all.sort_unstable_by_key(|(id, _)| *id);
         all.into_iter()
-            .map(|(_, bridge_id)| PendingCall {
-                id: bridge_id.to_owned(),
-                method: bridge_id.split(':').nth(1).unwrap_or_default().to_owned(),
-            })
+            .map(|(_, bridge_id)| PendingCall { id: bridge_id.to_string(), method: bridge_id.method.name().to_owned() })
             .collect()
     }
 }
@@ -399,14 +467,13 @@ pub(crate) fn details_value(output: ToolOutput) -> Value {
 
 fn tool_settlement(id: u64, result: ToolResult) -> Settlement {
     match result {
-        Ok(output) => Settlement { id, ok: true, payload: details_value(output).to_string() },
+        Ok(output) => Settlement::value(id, details_value(output)),
         Err(e) => error_settlement(id, &e),
     }
 }
 
 fn error_settlement(id: u64, e: &ToolError) -> Settlement {
-    let payload = json!({"name": "Error", "message": e.message, "code": e.code}).to_string();
-    Settlement { id, ok: false, payload }
+    Settlement::fault(id, Fault::error(e.message.clone(), e.code.clone()))
 }
 
 #[cfg(test)]

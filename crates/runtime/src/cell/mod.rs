@@ -11,10 +11,10 @@ mod bridge;
 mod catalog_api;
 mod complete;
 mod convert;
-mod dispatch;
 mod host;
 mod output;
 mod report;
+mod requests;
 mod services;
 pub(crate) mod spare;
 pub(crate) mod vm;
@@ -41,8 +41,9 @@ use vm::{CellControl, StartError, Vm};
 
 /// How a cell is bound to its host; carried on every host request so that
 /// session-bound helpers can refuse headless and restart-safe cells.
+/// Internal: hosts choose it through `Session::reply` and `CodeMode::headless`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CellMode {
+pub(crate) enum CellMode {
     /// Bound to a session and a reply; can park and be resumed.
     Interactive {
         /// The owning session.
@@ -142,8 +143,6 @@ pub(crate) struct CellState {
     mcp: McpHub,
     /// The paired nodes, when the host configured them (GA-10).
     nodes: Option<NodeRegistry>,
-    /// Sees every nested call before it runs.
-    policy: Arc<dyn Policy>,
     /// Store writes not yet committed (GA-7.5).
     writes: services::WriteBuffer,
     /// The cell has observed network-derived content (GA-7.7).
@@ -228,11 +227,10 @@ impl Actor for CellActor {
                 args.limits.max_in_flight,
                 Arc::clone(&args.metrics),
                 args.span.clone(),
-                Arc::clone(&args.policy),
+                args.policy,
                 session,
                 restart_safe,
             ),
-            policy: Arc::clone(&args.policy),
             tools: args.tools,
             catalog: args.catalog,
             store: args.store,
@@ -488,9 +486,8 @@ impl CellState {
             (bridge.admission.clone(), bridge.outcome.take())
         };
         if let Some(err) = admission {
-            let reason = if err.0.starts_with("code mode timer") { "timer_limit" } else { "queue_limit" };
-            self.metrics.admission_rejected(reason);
-            return Some(self.fail_end(ErrorCode::InvalidInput, err.0, Phase::Guest, EndState::Failed));
+            self.metrics.admission_rejected(err.limit.label());
+            return Some(self.fail_end(ErrorCode::InvalidInput, err.message, Phase::Guest, EndState::Failed));
         }
         if let Some(refusal) = self.host.take_refusal() {
             return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Guest, EndState::Failed));

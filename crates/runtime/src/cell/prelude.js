@@ -6,30 +6,17 @@
 // Keep it small and allocation-light: it runs for every cell.
 (function (host, toolNames) {
   "use strict";
-  const hostCall = host.call;
+  // Every host request goes through `hostRequest(OP.<name>, …)`; the host
+  // decodes it in one place. The wire numbers come from the host.
+  const hostRequest = host.request;
+  const OP = host.ops;
+  const OUT = host.output;
   const hostMeta = host.meta;
-  const hostSearch = host.search;
-  const hostDescribe = host.describe;
-  const hostApiList = host.apiList;
-  const hostApiRead = host.apiRead;
-  const hostStore = host.store;
-  const hostLoad = host.load;
-  const hostResultSave = host.resultSave;
-  const hostResultLoad = host.resultLoad;
-  const hostResultDelete = host.resultDelete;
   const hostMcpTree = host.mcpTree;
-  const hostMcpCall = host.mcpCall;
-  const hostMcpApi = host.mcpApi;
-  const hostMcpOp = host.mcpOp;
   const hostMarkNetwork = host.markNetwork;
-  const hostNodesList = host.nodesList;
-  const hostNodesGet = host.nodesGet;
-  const hostNodesInvoke = host.nodesInvoke;
-  const hostYield = host.yield;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
   const hostFinish = host.finish;
-  const hostTimer = host.timer;
   const hostLazy = host.lazy;
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
@@ -50,7 +37,10 @@
   }
   const globalObject = globalThis;
 
-  // request id -> (ok, value) => void
+  // Host requests: request id -> its promise's resolve and reject.
+  const resolvers = new Map();
+  const rejecters = new Map();
+  // Timers: request id -> (ok, value) => void
   const pending = new Map();
 
   function makeError(e) {
@@ -64,20 +54,44 @@
     return err;
   }
 
-  // Registers a host request made by `submit` (which returns its id) and
-  // returns the promise the host settles.
-  function request(submit, a, b, c) {
-    const n = arguments.length;
-    return new Promise((resolve, reject) => {
-      // An omitted argument stays omitted (store(key) deletes).
-      const id = n === 2 ? submit(a) : n === 3 ? submit(a, b) : submit(a, b, c);
-      pending.set(id, (ok, value) => (ok ? resolve(value) : reject(makeError(value))));
-    });
+  // The request `submitRequest` makes next. One executor shared by every
+  // request (no closure per call): `request` sets these, then the Promise
+  // constructor calls it at once. They are read before any guest code can
+  // run (a getter on a tool input), so a nested request cannot mix them up.
+  let nextOp, nextA, nextB, nextC;
+  function submitRequest(resolve, reject) {
+    const op = nextOp, a = nextA, b = nextB, c = nextC;
+    nextA = nextB = nextC = undefined;
+    // An `undefined` argument counts as omitted (store(key) deletes).
+    // A refused request throws here, which rejects the promise.
+    const id = hostRequest(op, a, b, c);
+    resolvers.set(id, resolve);
+    rejecters.set(id, reject);
+  }
+
+  // Makes host request `op` (the host returns its id) and returns the
+  // promise the host settles.
+  function request(op, a, b, c) {
+    nextOp = op;
+    nextA = a;
+    nextB = b;
+    nextC = c;
+    // The Promise captured before guest code: its executor runs at once.
+    return new PromiseCtor(submitRequest);
   }
 
   // The host settles a request. Returns nothing; errors thrown by timer
   // callbacks propagate to the host, which fails the cell with them.
   function settle(id, ok, value) {
+    const resolve = resolvers.get(id);
+    if (resolve !== undefined) {
+      const reject = rejecters.get(id);
+      resolvers.delete(id);
+      rejecters.delete(id);
+      if (ok) resolve(value);
+      else reject(makeError(value));
+      return;
+    }
     const onSettle = pending.get(id);
     if (onSettle === undefined) return;
     pending.delete(id);
@@ -180,12 +194,12 @@
     return toJsonText(project(value, true, "value", true));
   }
   function emitText(value) {
-    if (typeof value === "string") { hostEmit(0, value); return; }
-    hostEmit(0, textOf(value));
+    if (typeof value === "string") { hostEmit(OUT.text, value); return; }
+    hostEmit(OUT.text, textOf(value));
   }
   // json(): the host converts the projection itself (no JSON text between).
   function emitJson(value) {
-    hostEmit(1, projectOutput(value));
+    hostEmit(OUT.json, projectOutput(value));
   }
 
   // `stage` "value": thrown while the final value was being copied.
@@ -210,7 +224,7 @@
     let ms = Number(delay);
     ms = Number.isFinite(ms) ? Math.max(0, Math.floor(ms)) : 0;
     const timerId = nextTimer++;
-    const requestId = hostTimer(ms);
+    const requestId = hostRequest(OP.timer, ms);
     timers.set(timerId, requestId);
     pending.set(requestId, () => {
       if (timers.get(timerId) !== requestId) return;
@@ -229,27 +243,24 @@
   }
 
   function yield_control(reason) {
-    return request(hostYield, reason === undefined || reason === null ? null : String(reason));
+    return request(OP.yield, reason === undefined || reason === null ? null : String(reason));
   }
 
   // ---- session store (GA-7) and results (GA-6.5) --------------------------
-  // Values go through the same data-only JSON projection as json().
-  function projected(value) {
-    return textOf(value);
-  }
-  // store/results.save hand the host the projection (it converts it).
+  // Values go through the same data-only projection as json(); the host
+  // converts the projection itself (no JSON text between).
   function store(key, value) {
-    if (value === undefined) return request(hostStore, key).then(() => undefined);
+    if (value === undefined) return request(OP.store, key).then(() => undefined);
     let copy;
     try {
       copy = projectOutput(value, "the stored value");
     } catch (e) {
       return Promise.reject(e);
     }
-    return request(hostStore, key, copy === undefined ? null : copy).then(() => undefined);
+    return request(OP.store, key, copy === undefined ? null : copy).then(() => undefined);
   }
   function load(key) {
-    return request(hostLoad, key).then((r) => (r.found ? r.value : undefined));
+    return request(OP.load, key).then((r) => (r.found ? r.value : undefined));
   }
   const results = freeze({
     save(value) {
@@ -259,13 +270,13 @@
       } catch (e) {
         return Promise.reject(e);
       }
-      return request(hostResultSave, copy === undefined ? null : copy);
+      return request(OP.resultSave, copy === undefined ? null : copy);
     },
     load(id) {
-      return request(hostResultLoad, id);
+      return request(OP.resultLoad, id);
     },
     delete(id) {
-      return request(hostResultDelete, id);
+      return request(OP.resultDelete, id);
     },
   });
 
@@ -282,11 +293,9 @@
     if (value === undefined) {
       if (internals === undefined) {
         internals = freeze({
-          handleMetadata, hostMeta, request, hostCall, hostDescribe, hostSearch, hostApiList, hostApiRead, mcp,
-          toolNames, defineProperty, objectKeys, freeze, hostEmit, isArray, hasOwn, setPrototypeOf, createObject,
-          getOwnPropertyDescriptor, JSONstringify, Promise: PromiseCtor, Error: ErrorCtor, projected, hostMcpCall,
-          hostMcpTree, hostMcpApi, hostMcpOp, hostMarkNetwork, pending, makeError, hostNodesList, hostNodesGet,
-          hostNodesInvoke,
+          handleMetadata, hostMeta, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze, hostEmit,
+          isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify,
+          Promise: PromiseCtor, Error: ErrorCtor, projectOutput, hostMcpTree, hostMarkNetwork,
         });
       }
       value = loaded[name] = hostLazy(name)(internals);
@@ -343,7 +352,7 @@
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];
-    const call = function (input) { return request(hostCall, index, input); };
+    const call = function (input) { return request(OP.call, index, input); };
     defineProperty(call, "name", { value: name });
     install(name, call);
   }

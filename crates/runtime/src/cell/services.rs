@@ -15,7 +15,7 @@ use codemode_store::{ResultsCache, ResultsError, Scope, SessionStore, StoreError
 use serde_json::{Value, json};
 
 use super::CellMode;
-use super::vm::Settlement;
+use super::requests::reply::{ErrorName, Fault, Reply, Settlement};
 
 /// Guidance of an automatic reference.
 pub(crate) const REFERENCE_GUIDANCE: &str =
@@ -40,30 +40,23 @@ pub(crate) enum Done {
     Saved { settlement: Settlement, bytes: usize },
 }
 
-fn err(id: u64, name: &str, message: &str, code: &str) -> Settlement {
-    Settlement { id, ok: false, payload: json!({"name": name, "message": message, "code": code}).to_string() }
-}
-
-fn ok(id: u64, value: &Value) -> Settlement {
-    Settlement { id, ok: true, payload: value.to_string() }
-}
-
-/// A host answer as a settlement: the value, or an `Error` with `message`
-/// and `code` (MCP, nodes, `$api`).
-pub(crate) fn settle_result(id: u64, result: Result<Value, String>, code: &str) -> Settlement {
-    match result {
-        Ok(value) => ok(id, &value),
-        Err(message) => err(id, "Error", &message, code),
-    }
-}
-
 fn store_err(id: u64, e: &StoreError) -> Settlement {
-    err(id, e.js_name(), &e.to_string(), e.code())
+    let name = match e.js_name() {
+        "TypeError" => ErrorName::TypeError,
+        "RangeError" => ErrorName::RangeError,
+        _ => ErrorName::Error,
+    };
+    Settlement::fault(id, Fault::new(name, e.to_string(), e.code()))
 }
 
 fn results_err(id: u64, e: &ResultsError) -> Settlement {
-    let name = if matches!(e, ResultsError::BadId) { "TypeError" } else { "Error" };
-    err(id, name, &e.to_string(), "results")
+    let name = if matches!(e, ResultsError::BadId) { ErrorName::TypeError } else { ErrorName::Error };
+    Settlement::fault(id, Fault::new(name, e.to_string(), "results"))
+}
+
+/// `{found: true, value}` around a stored value's JSON text.
+fn found(id: u64, json: &str) -> Settlement {
+    Settlement { id, reply: Reply::Text(format!("{{\"found\":true,\"value\":{json}}}")) }
 }
 
 /// The session of a cell that may use `store`/`load`, or the refusal.
@@ -92,17 +85,15 @@ pub(crate) fn results_scope(mode: &CellMode) -> Result<Scope, &'static str> {
 
 /// A refusal as a settlement.
 pub(crate) fn refused(id: u64, message: &str) -> Settlement {
-    err(id, "Error", message, "unavailable")
+    Settlement::fault(id, Fault::error(message, "unavailable"))
 }
 
 /// `load(key)` answered from the cell's own buffer, when it has the key.
 pub(crate) fn load_buffered(buffer: &WriteBuffer, id: u64, key: &str) -> Option<(Settlement, bool)> {
     let entry = buffer.get(key)?;
     Some(match entry {
-        Some(v) => {
-            (Settlement { id, ok: true, payload: format!("{{\"found\":true,\"value\":{}}}", v.json) }, v.network)
-        }
-        None => (ok(id, &json!({"found": false})), false),
+        Some(v) => (found(id, &v.json), v.network),
+        None => (Settlement::value(id, json!({"found": false})), false),
     })
 }
 
@@ -118,7 +109,7 @@ pub(crate) async fn store(
     let mut changes = buffer;
     changes.push((key.clone(), value.as_ref().map(|v| v.json.len())));
     match store.check(&session, changes).await {
-        Ok(()) => Done::Stored { key, value, settlement: Settlement { id, ok: true, payload: "null".into() } },
+        Ok(()) => Done::Stored { key, value, settlement: Settlement::value(id, Value::Null) },
         Err(e) => Done::Settle(store_err(id, &e)),
     }
 }
@@ -126,11 +117,8 @@ pub(crate) async fn store(
 /// `load(key)` from the committed session.
 pub(crate) async fn load(store: SessionStore, session: String, id: u64, key: String) -> Done {
     match store.load(&session, &key).await {
-        Ok(Some(v)) => Done::Loaded {
-            settlement: Settlement { id, ok: true, payload: format!("{{\"found\":true,\"value\":{}}}", v.json) },
-            network: v.network,
-        },
-        Ok(None) => Done::Settle(ok(id, &json!({"found": false}))),
+        Ok(Some(v)) => Done::Loaded { settlement: found(id, &v.json), network: v.network },
+        Ok(None) => Done::Settle(Settlement::value(id, json!({"found": false}))),
         Err(e) => Done::Settle(store_err(id, &e)),
     }
 }
@@ -147,10 +135,11 @@ pub(crate) async fn result_save(
     let bytes = json.len();
     match results.save(scope, StoredValue { json: json.clone(), network }).await {
         Ok(result_id) => match serde_json::to_value(describe(&result_id, &value, &json)) {
-            Ok(descriptor) => Done::Saved { settlement: ok(id, &descriptor), bytes },
-            Err(e) => {
-                Done::Settle(err(id, "Error", &format!("the saved result could not be described: {e}"), "results"))
-            }
+            Ok(descriptor) => Done::Saved { settlement: Settlement::value(id, descriptor), bytes },
+            Err(e) => Done::Settle(Settlement::fault(
+                id,
+                Fault::error(format!("the saved result could not be described: {e}"), "results"),
+            )),
         },
         Err(e) => Done::Settle(results_err(id, &e)),
     }
@@ -159,7 +148,7 @@ pub(crate) async fn result_save(
 /// `results.load(id)`: a detached copy.
 pub(crate) async fn result_load(results: ResultsCache, scope: Scope, id: u64, result_id: String) -> Done {
     match results.load(scope, result_id).await {
-        Ok(v) => Done::Loaded { settlement: Settlement { id, ok: true, payload: v.json }, network: v.network },
+        Ok(v) => Done::Loaded { settlement: Settlement { id, reply: Reply::Text(v.json) }, network: v.network },
         Err(e) => Done::Settle(results_err(id, &e)),
     }
 }
@@ -167,7 +156,7 @@ pub(crate) async fn result_load(results: ResultsCache, scope: Scope, id: u64, re
 /// `results.delete(id)`.
 pub(crate) async fn result_delete(results: ResultsCache, scope: Scope, id: u64, result_id: String) -> Done {
     match results.delete(scope, result_id).await {
-        Ok(deleted) => Done::Settle(ok(id, &json!(deleted))),
+        Ok(deleted) => Done::Settle(Settlement::value(id, json!(deleted))),
         Err(e) => Done::Settle(results_err(id, &e)),
     }
 }

@@ -19,10 +19,11 @@ use rquickjs::{
 
 use codemode_catalog::Registry;
 use codemode_mcp::McpHub;
-use codemode_store::StoreLimits;
 
-use super::bridge::{Bounds, Bridge, GuestError, Outcome, Submitted};
+use super::bridge::{Bounds, Bridge, GuestError, Outcome};
 use super::convert;
+use super::requests::reply::{Reply, Settlement};
+use super::requests::{Op, decode};
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -146,13 +147,42 @@ impl CellControl {
     }
 }
 
-/// A host request the host has settled, ready to deliver to the guest.
-#[derive(Debug)]
-pub(crate) struct Settlement {
-    pub id: u64,
-    pub ok: bool,
-    /// JSON text of the value (or of the error description when `!ok`).
-    pub payload: String,
+/// What an `emit` writes: the wire numbers the prelude reads from
+/// `host.output` (name → number), written only here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OutputKind {
+    /// `text(value)`: a string.
+    Text,
+    /// `json(value)`: the projected value, converted without JSON text.
+    Json,
+    /// A console line, within the console budget (GA-4.7).
+    Console,
+}
+
+impl OutputKind {
+    const ALL: [OutputKind; 3] = [OutputKind::Text, OutputKind::Json, OutputKind::Console];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Json => "json",
+            Self::Console => "console",
+        }
+    }
+
+    fn from_wire(n: u32) -> Option<Self> {
+        Self::ALL.get(n as usize).copied()
+    }
+}
+
+/// A `{name: number}` object the prelude reads wire numbers from (only
+/// the prelude sees it: the host object is never reachable by guests).
+fn wire_names<'js>(ctx: &Ctx<'js>, names: impl Iterator<Item = &'static str>) -> rquickjs::Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    for (i, name) in names.enumerate() {
+        object.set(name, i as u32)?;
+    }
+    Ok(object)
 }
 
 /// Why a cell could not start.
@@ -300,19 +330,16 @@ impl Vm {
             let settle = hooks.settle.clone();
             drop(hooks);
             for s in settlements {
-                let value = if s.payload == "null" {
-                    Value::new_null(ctx.clone())
-                } else {
-                    match ctx.json_parse(s.payload) {
-                        Ok(v) => v,
-                        Err(e) => {
-                            let _ = ctx.catch();
-                            self.fail_from_host(format!("could not deliver a host reply: {e}"));
-                            return;
-                        }
+                let ok = s.is_ok();
+                let value = match reply_value(&ctx, s.reply) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        let _ = ctx.catch();
+                        self.fail_from_host(format!("could not deliver a host reply: {e}"));
+                        return;
                     }
                 };
-                if let Err(err) = settle.call::<_, ()>((s.id as f64, s.ok, value)).catch(&ctx) {
+                if let Err(err) = settle.call::<_, ()>((s.id as f64, ok, value)).catch(&ctx) {
                     let mut bridge = lock(&self.bridge);
                     if bridge.outcome.is_none() {
                         bridge.outcome = Some(Outcome::Error(caught_to_guest(&ctx, &err, "in a setTimeout callback")));
@@ -331,51 +358,27 @@ impl Vm {
         }
     }
 
+    /// The hooks the prelude receives (never reachable from `globalThis`):
+    /// `request`, the single entry point of every host request, and the
+    /// synchronous ones (metadata, output, the outcome, lazy sections).
     fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &Registry, mcp: &McpHub) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
+        host.set("ops", wire_names(ctx, Op::ALL.iter().map(|op| op.name()))?)?;
+        host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
         let b = Arc::clone(&self.bridge);
         host.set(
-            "call",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32, input: Opt<Value<'js>>| {
-                // JSON.stringify semantics (toJSON, dropped functions), then
-                // parsed back in the engine and converted: lone surrogates
-                // become U+FFFD and depth is bounded, never a silent null.
-                let input = match input.0 {
-                    Some(v) if !v.is_undefined() => match ctx.json_stringify(v) {
-                        Ok(Some(s)) => {
-                            let text = s.to_string()?;
-                            convert::parse_to_json(&ctx, &text, "the tool input").map_err(|e| e.throw(&ctx))?
-                        }
-                        Ok(None) => serde_json::Value::Null,
-                        Err(_) => {
-                            let _ = ctx.catch();
-                            return Err(rquickjs::Exception::throw_type(
-                                &ctx,
-                                "tool input must be JSON-serializable (no cycles or BigInt values)",
-                            ));
-                        }
-                    },
-                    _ => serde_json::Value::Object(serde_json::Map::new()),
-                };
-                let id = lock(&b).submit_call(index as usize, input);
-                id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_message(&ctx, &e.0))
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "yield",
-            Function::new(ctx.clone(), move |reason: Opt<Option<String>>| {
-                lock(&b).submit_yield(reason.0.flatten()) as f64
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "timer",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, delay: f64| {
-                // The prelude has already made `delay` a finite integer ≥ 0.
-                let id = lock(&b).submit_timer(delay.clamp(0.0, 1e15) as u64);
-                id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_range(&ctx, &e.0))
-            })?,
+            "request",
+            Function::new(
+                ctx.clone(),
+                move |ctx: Ctx<'js>, op: u32, a: Opt<Value<'js>>, b2: Opt<Value<'js>>, c: Opt<Value<'js>>| {
+                    let Some(op) = Op::from_wire(op) else {
+                        return Err(rquickjs::Exception::throw_type(&ctx, &format!("unknown host request {op}")));
+                    };
+                    let request = decode::decode(&ctx, op, [a.0, b2.0, c.0])?;
+                    let id = lock(&b).submit(request);
+                    id.map(|id| id as f64).map_err(|e| e.throw(&ctx))
+                },
+            )?,
         )?;
         // Handle metadata, looked up synchronously: serializing or reading a
         // handle never starts a bridge request (GA-8.1).
@@ -385,90 +388,6 @@ impl Vm {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
                 let meta = registry.get(index as usize).map(|e| serde_json::to_string(&e.metadata)).transpose();
                 meta.map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "search",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, query: String, limit: Opt<Option<f64>>| {
-                let limit = limit.0.flatten();
-                ordinary(&ctx, &b, |id| Submitted::Search { id, query, limit })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "describe",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
-                ordinary(&ctx, &b, |id| Submitted::Describe { id, tool: index as usize })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "apiList",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, prefix: String| {
-                ordinary(&ctx, &b, |id| Submitted::ApiList { id, prefix })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "apiRead",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, path: String| {
-                ordinary(&ctx, &b, |id| Submitted::ApiRead { id, path })
-            })?,
-        )?;
-        // store/load and results: the key and value checks that need no
-        // session run here, synchronously (GA-7.2, GA-7.3).
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "store",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, key: Value<'js>, value: Opt<Value<'js>>| {
-                let key = store_key(&ctx, key)?;
-                // No value deletes; a value is the prelude's projection.
-                let value = match value.0 {
-                    Some(v) => {
-                        Some(convert::to_json(&ctx, &v, "the stored value").map_err(|e| e.throw(&ctx))?.to_string())
-                    }
-                    None => None,
-                };
-                if let Some(v) = &value
-                    && let Err(e) = codemode_store::validate_value(v, &StoreLimits::default())
-                {
-                    return Err(rquickjs::Exception::throw_range(&ctx, &e.to_string()));
-                }
-                ordinary(&ctx, &b, |id| Submitted::Store { id, key, value })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "load",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, key: Value<'js>| {
-                let key = store_key(&ctx, key)?;
-                ordinary(&ctx, &b, |id| Submitted::Load { id, key })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "resultSave",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, value: Value<'js>| {
-                let value = convert::to_json(&ctx, &value, "the saved value").map_err(|e| e.throw(&ctx))?;
-                let json = value.to_string();
-                ordinary(&ctx, &b, |id| Submitted::ResultSave { id, value, json })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "resultLoad",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, result_id: Value<'js>| {
-                let result_id = result_id_arg(&ctx, result_id)?;
-                ordinary(&ctx, &b, |id| Submitted::ResultLoad { id, result_id })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "resultDelete",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, result_id: Value<'js>| {
-                let result_id = result_id_arg(&ctx, result_id)?;
-                ordinary(&ctx, &b, |id| Submitted::ResultDelete { id, result_id })
             })?,
         )?;
         // MCP: the namespace is read when a cell first touches `MCP`, so
@@ -481,57 +400,6 @@ impl Vm {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>| {
                 serde_json::to_string(&hub.tree())
                     .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "mcpCall",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, server: u32, tool: String, args: String| {
-                let args = mcp_args(&ctx, &args)?;
-                ordinary(&ctx, &b, |id| Submitted::McpCall { id, server: server as usize, tool, args })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "mcpOp",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, server: u32, op: String, args: String| {
-                let args = mcp_args(&ctx, &args)?;
-                ordinary(&ctx, &b, |id| Submitted::McpOp { id, server: server as usize, op, args })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "mcpApi",
-            Function::new(
-                ctx.clone(),
-                move |ctx: Ctx<'js>, server: i32, method: Opt<Option<String>>, schema: Opt<bool>| {
-                    let server = usize::try_from(server).ok();
-                    let method = method.0.flatten();
-                    let schema = schema.0.unwrap_or(false);
-                    ordinary(&ctx, &b, |id| Submitted::McpApi { id, server, method, schema })
-                },
-            )?,
-        )?;
-        // nodes (GA-10): the prelude has checked the argument types.
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "nodesList",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>| ordinary(&ctx, &b, |id| Submitted::NodesList { id }))?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "nodesGet",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, query: String| {
-                ordinary(&ctx, &b, |id| Submitted::NodesGet { id, query })
-            })?,
-        )?;
-        let b = Arc::clone(&self.bridge);
-        host.set(
-            "nodesInvoke",
-            Function::new(ctx.clone(), move |ctx: Ctx<'js>, node: String, command: String, params: String| {
-                let params =
-                    convert::parse_to_json(&ctx, &params, "the nodes.invoke params").map_err(|e| e.throw(&ctx))?;
-                ordinary(&ctx, &b, |id| Submitted::NodesInvoke { id, node, command, params })
             })?,
         )?;
         host.set(
@@ -551,93 +419,80 @@ impl Vm {
         host.set(
             "emit",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, kind: u32, value: Value<'js>| {
-                // text and console: strings, lone surrogates as U+FFFD;
-                // json: the projected value, converted without JSON text.
-                let entry = if kind == 1 {
-                    let value = convert::to_json(&ctx, &value, "the json() value").map_err(|e| e.throw(&ctx))?;
-                    OutputEntry::Json { value }
-                } else {
-                    OutputEntry::Text { text: convert::text_lossy(&ctx, &value)? }
-                };
-                let mut bridge = lock(&b);
-                match entry {
-                    OutputEntry::Text { text } if kind == 2 => Ok::<_, rquickjs::Error>(bridge.emit_console(text)),
-                    entry => {
-                        bridge.output.push(entry);
-                        Ok(true)
-                    }
-                }
+                emit(&ctx, &b, kind, &value)
             })?,
         )?;
         let b = Arc::clone(&self.bridge);
         host.set(
             "finish",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, ok: bool, payload: Value<'js>| {
-                let outcome = if ok {
-                    // The projected final value; a value that cannot cross
-                    // fails the cell with why, never becomes null.
-                    match convert::to_json(&ctx, &payload, "the returned value") {
-                        Ok(value) => Outcome::Value(value),
-                        Err(e) => Outcome::Error(GuestError::Error {
-                            name: e.js_name().to_owned(),
-                            message: e.to_string(),
-                            stack: String::new(),
-                        }),
-                    }
-                } else {
-                    Outcome::Error(describe_error_object(&ctx, &payload))
-                };
-                let mut bridge = lock(&b);
-                if bridge.outcome.is_none() {
-                    bridge.outcome = Some(outcome);
-                }
+                finish(&ctx, &b, ok, &payload);
             })?,
         )?;
         Ok(host)
     }
 }
 
-/// A store key: a non-empty string of at most 256 UTF-16 units, else a
-/// `TypeError` (GA-7.2).
-fn store_key<'js>(ctx: &Ctx<'js>, key: Value<'js>) -> rquickjs::Result<String> {
-    let limits = StoreLimits::default();
-    let key = key.as_string().and_then(|s| s.to_string().ok());
-    match key {
-        Some(k) if codemode_store::validate_key(&k, &limits).is_ok() => Ok(k),
-        _ => Err(rquickjs::Exception::throw_type(
+/// `emit(kind, value)`: one output entry. Returns whether console output
+/// is still open (always true for `text` and `json`).
+fn emit<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, kind: u32, value: &Value<'js>) -> rquickjs::Result<bool> {
+    let Some(kind) = OutputKind::from_wire(kind) else {
+        return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown output kind {kind}")));
+    };
+    // text and console: strings, lone surrogates as U+FFFD; json: the
+    // projected value, converted without JSON text.
+    match kind {
+        OutputKind::Json => {
+            let value = convert::to_json(ctx, value, "the json() value").map_err(|e| e.throw(ctx))?;
+            lock(bridge).output.push(OutputEntry::Json { value });
+            Ok(true)
+        }
+        OutputKind::Text => {
+            let text = convert::text_lossy(ctx, value)?;
+            lock(bridge).output.push(OutputEntry::Text { text });
+            Ok(true)
+        }
+        OutputKind::Console => {
+            let text = convert::text_lossy(ctx, value)?;
+            Ok(lock(bridge).emit_console(text))
+        }
+    }
+}
+
+/// `finish(ok, payload)`: the cell's outcome, recorded once.
+fn finish<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, ok: bool, payload: &Value<'js>) {
+    let outcome = if ok {
+        // The projected final value; a value that cannot cross fails the
+        // cell with why, never becomes null.
+        match convert::to_json(ctx, payload, "the returned value") {
+            Ok(value) => Outcome::Value(value),
+            Err(e) => Outcome::Error(GuestError::Error {
+                name: e.js_name().to_owned(),
+                message: e.to_string(),
+                stack: String::new(),
+            }),
+        }
+    } else {
+        Outcome::Error(describe_error_object(ctx, payload))
+    };
+    let mut bridge = lock(bridge);
+    if bridge.outcome.is_none() {
+        bridge.outcome = Some(outcome);
+    }
+}
+
+/// A reply as the guest value its promise settles with: a value built
+/// directly, stored JSON text parsed by the engine, or the fault's
+/// `{name, message, code}` for the prelude's `makeError`.
+fn reply_value<'js>(ctx: &Ctx<'js>, reply: Reply) -> rquickjs::Result<Value<'js>> {
+    match reply {
+        Reply::Value(value) => convert::from_json(ctx, &value),
+        Reply::Text(text) => ctx.json_parse(text),
+        Reply::Fault(fault) => convert::from_json(
             ctx,
-            &codemode_store::StoreError::Key(limits.max_key_units).to_string(),
-        )),
+            &serde_json::json!({"name": fault.name.as_str(), "message": fault.message, "code": fault.code}),
+        ),
     }
-}
-
-/// MCP arguments from the prelude's JSON text: an object, else a
-/// `TypeError` (never silently `{}`).
-fn mcp_args<'js>(ctx: &Ctx<'js>, text: &str) -> rquickjs::Result<serde_json::Map<String, serde_json::Value>> {
-    match convert::parse_to_json(ctx, text, "the MCP arguments").map_err(|e| e.throw(ctx))? {
-        serde_json::Value::Object(map) => Ok(map),
-        other => Err(rquickjs::Exception::throw_type(
-            ctx,
-            &format!(
-                "MCP arguments must be an object, not {}",
-                codemode_bridge::budget::utf8_prefix(&other.to_string(), 64)
-            ),
-        )),
-    }
-}
-
-/// A results id: a non-empty string, else a `TypeError`.
-fn result_id_arg<'js>(ctx: &Ctx<'js>, id: Value<'js>) -> rquickjs::Result<String> {
-    match id.as_string().and_then(|s| s.to_string().ok()) {
-        Some(s) if !s.trim().is_empty() => Ok(s),
-        _ => Err(rquickjs::Exception::throw_type(ctx, "results reference id must be a non-empty string.")),
-    }
-}
-
-/// Admits an ordinary request or throws the sticky admission error.
-fn ordinary(ctx: &Ctx<'_>, bridge: &Mutex<Bridge>, request: impl FnOnce(u64) -> Submitted) -> rquickjs::Result<f64> {
-    let id = lock(bridge).submit_ordinary(request);
-    id.map(|id| id as f64).map_err(|e| rquickjs::Exception::throw_message(ctx, &e.0))
 }
 
 fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str) -> rquickjs::Result<V> {

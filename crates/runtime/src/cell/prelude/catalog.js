@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { handleMetadata, hostMeta, request, hostCall, hostDescribe, hostSearch, hostApiList, hostApiRead, mcp, toolNames, defineProperty, objectKeys, freeze } = k;
+  const { handleMetadata, hostMeta, request, OP, mcp, toolNames, defineProperty, objectKeys, freeze } = k;
 
   // ---- catalog handles (GA-8) ---------------------------------------------
   // A handle is a callable function carrying its tool's metadata as
@@ -16,13 +16,13 @@
     let h = handles.get(index);
     if (h !== undefined) return h;
     const meta = JSON.parse(hostMeta(index));
-    h = function (input) { return request(hostCall, index, input); };
+    h = function (input) { return request(OP.call, index, input); };
     defineProperty(h, "name", { value: meta.callableName });
     const keys = objectKeys(meta);
     for (let i = 0; i < keys.length; i++) {
       defineProperty(h, keys[i], { value: meta[keys[i]], enumerable: true });
     }
-    defineProperty(h, "describe", { value: function describe() { return request(hostDescribe, index); } });
+    defineProperty(h, "describe", { value: function describe() { return request(OP.describe, index); } });
     defineProperty(h, "toJSON", { value: function toJSON() { return JSON.parse(JSON.stringify(meta)); } });
     freeze(h);
     handles.set(index, h);
@@ -82,7 +82,7 @@
       if (limit !== undefined && typeof limit !== "number") {
         return Promise.reject(new RangeError("limit must be a positive integer."));
       }
-      return request(hostSearch, query, limit).then((items) =>
+      return request(OP.search, query, limit).then((items) =>
         freeze(items.map((item) => (typeof item === "number" ? handle(item) : mcpHandle(item)))),
       );
     },
@@ -98,13 +98,13 @@
   });
   const API = freeze({
     list(prefix) {
-      return request(hostApiList, prefix === undefined || prefix === null ? "" : String(prefix));
+      return request(OP.apiList, prefix === undefined || prefix === null ? "" : String(prefix));
     },
     read(path) {
       if (typeof path !== "string" || path.length === 0) {
         return Promise.reject(new TypeError("API.read path must be a non-empty string."));
       }
-      return request(hostApiRead, path);
+      return request(OP.apiRead, path);
     },
   });
 

@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { handleMetadata, hostEmit, isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify, freeze } = k;
+  const { handleMetadata, hostEmit, OUT, isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify, freeze } = k;
 
   // ---- console (GA-4) ----------------------------------------------------
   // Deliberately limited inspection: JSON-shaped copies of enumerable own
@@ -109,7 +109,7 @@
     return function () {
       if (!consoleOpen) return undefined;
       try {
-        consoleOpen = hostEmit(2, formatConsole(prefix, arguments));
+        consoleOpen = hostEmit(OUT.console, formatConsole(prefix, arguments));
       } catch (e) {
         // console never throws.
       }

@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { isArray, createObject, objectKeys, projected, hostMcpCall, hostMcpTree, hostMcpApi, hostMcpOp, hostMarkNetwork, pending, makeError, request, defineProperty, freeze } = k;
+  const { isArray, createObject, objectKeys, projectOutput, hostMcpTree, hostMarkNetwork, request, OP, defineProperty, freeze } = k;
   // Read when this section loads. A guest that replaced `Proxy` before
   // touching `MCP` only degrades its own namespace: the handler below
   // returns nothing a plain member read would not.
@@ -38,23 +38,20 @@
       }
       const missing = method.required.filter((name) => args[name] === undefined);
       if (missing.length > 0) return Promise.reject(missingError(missing));
-      let text;
+      let copy;
       try {
-        text = projected(args);
+        copy = projectOutput(args);
       } catch (e) {
         return Promise.reject(e);
       }
-      return new Promise((resolve, reject) => {
-        const id = hostMcpCall(server.index, method.toolName, text);
-        pending.set(id, (ok, value) => (ok ? resolve(value) : reject(makeError(value))));
-      });
+      return request(OP.mcpCall, server.index, method.toolName, copy);
     };
     defineProperty(call, "name", { value: method.method });
     return freeze(call);
   }
 
   // ---- unknown members ---------------------------------------------------------
-  // Mirrors `codemode_catalog::mcp::naming::suggestion` and `unknown_tool`:
+  // Mirrors `codemode_mcp::naming::suggestion` and `unknown_tool`:
   // letters and digits, lower-cased, at most 2 edits (1 for short names).
   function letters(s) {
     const out = [];
@@ -148,23 +145,23 @@
       });
       const op = (name) =>
         function (args) {
-          let text;
+          let copy;
           try {
-            text = projected(args === undefined ? {} : args);
+            copy = projectOutput(args === undefined ? {} : args);
           } catch (e) {
             return Promise.reject(e);
           }
-          return request(hostMcpOp, server.index, name, text);
+          return request(OP.mcpOp, server.index, name, copy === undefined ? null : copy);
         };
       if (server.resources) ns.resources = freeze({ list: op("resources/list"), read: op("resources/read") });
       if (server.prompts) ns.prompts = freeze({ list: op("prompts/list"), get: op("prompts/get") });
       ns.$api = freeze(function $api(toolName, options) {
         const schema = Boolean(options && options.schema);
-        return request(hostMcpApi, server.index, toolName === undefined || toolName === null ? null : String(toolName), schema);
+        return request(OP.mcpApi, server.index, toolName === undefined || toolName === null ? null : String(toolName), schema);
       });
       root[server.identifier] = guarded(server, ns);
     }
-    root.$api = freeze(function $api() { return request(hostMcpApi, -1, null, false); });
+    root.$api = freeze(function $api() { return request(OP.mcpApi, -1, null, false); });
     return freeze(root);
   }
 

@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { projected, request, hostNodesList, hostNodesGet, hostNodesInvoke, createObject, defineProperty, freeze } = k;
+  const { projectOutput, request, OP, createObject, defineProperty, freeze } = k;
 
   // ---- nodes (GA-10) -------------------------------------------------------
   // A handle is a frozen null-prototype object: id, name, invoke and, only
@@ -16,13 +16,13 @@
     if (typeof command !== "string" || command.trim() === "") {
       return Promise.reject(new TypeError("nodes.invoke command must be a non-empty string."));
     }
-    let text;
+    let copy;
     try {
-      text = projected(params === undefined || params === null ? {} : params);
+      copy = projectOutput(params === undefined || params === null ? {} : params);
     } catch (e) {
       return Promise.reject(e);
     }
-    return request(hostNodesInvoke, node, command, text);
+    return request(OP.nodesInvoke, node, command, copy === undefined ? null : copy);
   }
   function nodeHandle(resolved) {
     const h = createObject(null);
@@ -43,13 +43,13 @@
     return freeze(h);
   }
   const nodes = createObject(null);
-  defineProperty(nodes, "list", { value: function list() { return request(hostNodesList); }, enumerable: true });
+  defineProperty(nodes, "list", { value: function list() { return request(OP.nodesList); }, enumerable: true });
   defineProperty(nodes, "get", {
     value: function get(idOrName) {
       if (typeof idOrName !== "string" || idOrName.trim() === "") {
         return Promise.reject(new TypeError("nodes.get id or name must be a non-empty string."));
       }
-      return request(hostNodesGet, idOrName).then(nodeHandle);
+      return request(OP.nodesGet, idOrName).then(nodeHandle);
     },
     enumerable: true,
   });

@@ -1,0 +1,66 @@
+//! `MCP.<server>.<tool>(args)`, resources/prompts operations and `$api`
+//! (GA-9). Tool calls run through the nested-call pipeline; MCP results
+//! are network-derived content (GA-9.3).
+
+use serde_json::{Map, Value};
+
+use super::nested::{CallSource, CallSpec};
+use super::reply::Settlement;
+use crate::cell::host::BridgeMethod;
+use crate::cell::{CellState, services};
+
+impl CellState {
+    pub(super) fn mcp_call(&mut self, id: u64, server: usize, tool: String, args: Map<String, Value>) -> usize {
+        // Replay-safe by configuration or by the tool's annotations.
+        let replay_safe = self.mcp.replay_safe(server, &tool);
+        if self.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), replay_safe) {
+            return 1;
+        }
+        self.count_remote_call();
+        let hub = self.mcp.clone();
+        let spec = CallSpec {
+            source: CallSource::Mcp,
+            server: hub.server_name(server),
+            tool: &tool,
+            label: &tool,
+            bridge_id: None,
+        };
+        // A denial resolves like an in-band MCP error (GA-9.4).
+        let denied = |reason: String| {
+            Ok(serde_json::json!({
+                "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
+                "isError": true
+            }))
+        };
+        let hub = self.mcp.clone();
+        let call = self.host.nested.run(spec, args, denied, {
+            let (hub, tool) = (hub.clone(), tool.clone());
+            move |args| async move { hub.call(server, tool, args).await.map_err(|e| e.to_string()) }
+        });
+        let task = async move {
+            let settlement = Settlement::result(id, call.await, "tool_error");
+            services::Done::Loaded { settlement, network: true }
+        };
+        self.spawn_service(id, BridgeMethod::CallValue, task);
+        0
+    }
+
+    pub(super) fn mcp_op(&mut self, id: u64, server: usize, op: String, args: Map<String, Value>) -> usize {
+        let hub = self.mcp.clone();
+        let task = async move {
+            let result = hub.operation(server, &op, args).await.map_err(|e| e.to_string());
+            let settlement = Settlement::result(id, result, "tool_error");
+            services::Done::Loaded { settlement, network: true }
+        };
+        self.spawn_service(id, BridgeMethod::Namespace, task);
+        0
+    }
+
+    pub(super) fn mcp_api(&mut self, id: u64, server: Option<usize>, method: Option<String>, schema: bool) -> usize {
+        self.network = true;
+        let tree = self.mcp.tree();
+        let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
+        let result = codemode_mcp::api_response(&tree, target, method.as_deref(), schema);
+        self.settle_inline(Settlement::result(id, result, "invalid_input"))
+    }
+}

@@ -1,0 +1,91 @@
+//! How the host answers a request: a value, JSON text the host keeps as
+//! text, or a fault the guest sees as a rejected `Error`.
+
+use serde_json::Value;
+
+/// The JavaScript error class a failed request rejects with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ErrorName {
+    /// `Error`.
+    Error,
+    /// `TypeError`: the request was malformed.
+    TypeError,
+    /// `RangeError`: a bound was exceeded.
+    RangeError,
+}
+
+impl ErrorName {
+    /// The class name the prelude's `makeError` maps back to a class.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "Error",
+            Self::TypeError => "TypeError",
+            Self::RangeError => "RangeError",
+        }
+    }
+}
+
+/// A failed request as the guest's error sees it: `name`, `message`, `code`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fault {
+    pub name: ErrorName,
+    pub message: String,
+    pub code: String,
+}
+
+impl Fault {
+    pub(crate) fn new(name: ErrorName, message: impl Into<String>, code: impl Into<String>) -> Self {
+        Self { name, message: message.into(), code: code.into() }
+    }
+
+    /// A plain `Error` with `code`.
+    pub(crate) fn error(message: impl Into<String>, code: impl Into<String>) -> Self {
+        Self::new(ErrorName::Error, message, code)
+    }
+}
+
+/// What the host answers a request with.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    /// Resolves with this value, built in the engine directly (no JSON text).
+    Value(Value),
+    /// Resolves with a value the store or results cache keeps as JSON
+    /// text: the engine parses it, because it may nest deeper than
+    /// serde_json parses (a stored value may be 512 levels deep).
+    Text(String),
+    /// Rejects.
+    Fault(Fault),
+}
+
+/// A host request the host has settled, ready to deliver to the guest.
+#[derive(Debug)]
+pub(crate) struct Settlement {
+    pub id: u64,
+    pub reply: Reply,
+}
+
+impl Settlement {
+    /// Resolves request `id` with `value`.
+    pub(crate) fn value(id: u64, value: Value) -> Self {
+        Self { id, reply: Reply::Value(value) }
+    }
+
+    /// Rejects request `id`.
+    pub(crate) fn fault(id: u64, fault: Fault) -> Self {
+        Self { id, reply: Reply::Fault(fault) }
+    }
+
+    /// A host answer: the value, or an `Error` with `message` and `code`
+    /// (MCP, nodes, `$api`).
+    pub(crate) fn result(id: u64, result: Result<Value, String>, code: &str) -> Self {
+        match result {
+            Ok(value) => Self::value(id, value),
+            Err(message) => Self::fault(id, Fault::error(message, code)),
+        }
+    }
+
+    /// Whether the request was resolved (not rejected).
+    pub(crate) fn is_ok(&self) -> bool {
+        !matches!(self.reply, Reply::Fault(_))
+    }
+}
