@@ -45,11 +45,15 @@ mod error;
 mod executor;
 mod jsthreads;
 mod limits;
+mod mcp;
+mod nodes;
 mod prompt;
 mod runs;
 mod source;
 mod supervisor;
 mod telemetry;
+#[cfg(test)]
+mod unconfigured_tests;
 
 pub use cell::CellMode;
 #[cfg(feature = "test-hooks")]
@@ -58,7 +62,9 @@ pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, R
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
+#[cfg(feature = "mcp")]
 pub use codemode_mcp::{McpServerConfig, McpTransport};
+#[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

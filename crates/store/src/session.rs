@@ -618,6 +618,7 @@ impl SessionStore {
     ///
     /// # Errors
     /// [`StoreError::Io`].
+    #[cfg(feature = "nodes")]
     pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
         self.tree(crate::PAIRINGS_TREE).map(crate::SledPairings::new)
     }

@@ -185,12 +185,12 @@ impl CellState {
                     self.network = true;
                     let tree = self.mcp.tree();
                     let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-                    let result = codemode_mcp::api_response(&tree, target, method.as_deref(), schema);
+                    let result = crate::mcp::api_response(&tree, target, method.as_deref(), schema);
                     self.host.settle_now(services::settle_result(id, result, "invalid_input"));
                 }
                 Submitted::NodesList { id } => {
                     settled_inline += 1;
-                    let list = self.nodes.as_ref().map(codemode_nodes::NodeRegistry::list).unwrap_or_default();
+                    let list = self.nodes.as_ref().map(crate::nodes::NodeRegistry::list).unwrap_or_default();
                     // Names and platforms are device-provided text (GA-7.7).
                     self.network |= !list.is_empty();
                     let list =
@@ -281,13 +281,13 @@ impl CellState {
         add(
             "mcp/index.d.ts".into(),
             "Root MCP namespace declaration and server list.".into(),
-            codemode_mcp::index_declaration(&tree),
+            crate::mcp::index_declaration(&tree),
         );
         for s in &tree.servers {
             add(
                 format!("mcp/{}.d.ts", s.identifier),
                 format!("MCP server declaration for {}.", s.server_name),
-                codemode_mcp::server_declaration(s),
+                crate::mcp::server_declaration(s),
             );
         }
         all
