@@ -35,7 +35,7 @@
 //! All on by default; an embedder with only native tools can turn them off
 //! (`default-features = false`) and builds just the engine, the catalog,
 //! the store and the bridge — no rmcp, HTTP client, WebSocket or node code
-//! (85 crates instead of 186; see the README).
+//! (85 crates instead of 172; see the README).
 //!
 //! | feature | adds | without it |
 //! |---|---|---|
