@@ -5,9 +5,12 @@ use std::sync::Arc;
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::policy::{AllowAll, Policy};
 use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
-use codemode_mcp::{McpHub, McpServerConfig};
-use codemode_nodes::{NodeRegistry, NodesConfig};
+#[cfg(feature = "mcp")]
+use codemode_mcp::McpServerConfig;
+#[cfg(feature = "nodes")]
+use codemode_nodes::NodesConfig;
 use codemode_store::{ResultsCache, ResultsLimits, Scope, SessionStore, StoreLimits};
+#[cfg(feature = "workspace-tools")]
 use codemode_tools::workspace;
 use ractor::rpc::CallResult;
 use ractor::{Actor, ActorRef, ActorStatus};
@@ -24,6 +27,8 @@ use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, ExecutorConfig, ExecutorMsg};
 use crate::jsthreads::JsThreads;
 use crate::limits::Limits;
+use crate::mcp::McpHub;
+use crate::nodes::NodeRegistry;
 use crate::prompt::{self, ExecToolDescriptions};
 use crate::runs::{EndState, Runs, new_run_id};
 use crate::supervisor::{RootArgs, RootMsg, RootSupervisor};
@@ -76,12 +81,15 @@ impl Exec {
 pub struct CodeModeBuilder {
     limits: Limits,
     tools: Vec<Arc<dyn Tool>>,
+    #[cfg(feature = "workspace-tools")]
     workspace: Option<std::path::PathBuf>,
     store_path: Option<std::path::PathBuf>,
     /// `None`: the store's default retention.
     store_retention: Option<Option<std::time::Duration>>,
+    #[cfg(feature = "mcp")]
     mcp_servers: Vec<McpServerConfig>,
     policy: Option<Arc<dyn Policy>>,
+    #[cfg(feature = "nodes")]
     nodes: Option<(NodesConfig, Option<String>)>,
     js_threads: Option<usize>,
 }
@@ -112,8 +120,9 @@ impl CodeModeBuilder {
     }
 
     /// Adds the built-in workspace tools (`read`, `ls`, `find`, `grep`),
-    /// confined to `root` (GA-11.4, GA-12).
+    /// confined to `root` (GA-11.4, GA-12). Feature `workspace-tools`.
     #[must_use]
+    #[cfg(feature = "workspace-tools")]
     pub fn workspace(mut self, root: impl Into<std::path::PathBuf>) -> Self {
         self.workspace = Some(root.into());
         self
@@ -142,8 +151,9 @@ impl CodeModeBuilder {
     }
 
     /// Connects an MCP server (stdio): its tools become
-    /// `MCP.<server>.<tool>` in every cell (GA-9).
+    /// `MCP.<server>.<tool>` in every cell (GA-9). Feature `mcp`.
     #[must_use]
+    #[cfg(feature = "mcp")]
     pub fn mcp_server(mut self, config: McpServerConfig) -> Self {
         self.mcp_servers.push(config);
         self
@@ -154,8 +164,9 @@ impl CodeModeBuilder {
     /// node gateway there, so node hosts (`codemode node`) can pair and
     /// connect. Pairings live in the session store's database, so they
     /// survive restarts when [`session_store_path`](Self::session_store_path)
-    /// is set.
+    /// is set. Feature `nodes`.
     #[must_use]
+    #[cfg(feature = "nodes")]
     pub fn nodes(mut self, config: NodesConfig, listen: Option<String>) -> Self {
         self.nodes = Some((config, listen));
         self
@@ -185,6 +196,7 @@ impl CodeModeBuilder {
     pub async fn start(self) -> Result<CodeMode, CodeModeError> {
         self.limits.validate()?;
         let mut tools = self.tools;
+        #[cfg(feature = "workspace-tools")]
         if let Some(dir) = &self.workspace {
             let root = workspace::Root::new(dir)
                 .map_err(|e| CodeModeError::Start(format!("workspace root {}: {e}", dir.display())))?;
@@ -210,6 +222,7 @@ impl CodeModeBuilder {
         })
         .map_err(|e| CodeModeError::Start(e.to_string()))?;
         // A policy can hide nodes like any tool.
+        #[cfg(feature = "nodes")]
         let nodes = match self.nodes {
             Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
                 let pairings = store.node_pairings().map_err(|e| CodeModeError::Start(e.to_string()))?;
@@ -230,13 +243,18 @@ impl CodeModeBuilder {
             }
             _ => None,
         };
+        #[cfg(not(feature = "nodes"))]
+        let nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)> = None;
         let results = ResultsCache::new(
             format!("codemode-results-{instance}"),
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
         );
+        #[cfg(feature = "mcp")]
         let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy))
             .await
             .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        #[cfg(not(feature = "mcp"))]
+        let mcp = McpHub;
         let recipe = Recipe { limits: Arc::clone(&limits), tools: tools.clone(), mcp: mcp.clone() };
         let engines = EnginePool::start(recipe, SPARE_ENGINES).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let metrics = Arc::new(Metrics::default());
@@ -273,6 +291,7 @@ impl CodeModeBuilder {
             };
         Ok(CodeMode {
             inner: Arc::new(Inner {
+                #[cfg(feature = "mcp")]
                 mcp: config.mcp.clone(),
                 metrics: Arc::clone(&config.metrics),
                 catalog: config.catalog.clone(),
@@ -334,6 +353,7 @@ fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile 
 }
 
 struct Inner {
+    #[cfg(feature = "mcp")]
     mcp: McpHub,
     metrics: Arc<Metrics>,
     catalog: Catalog,
@@ -403,7 +423,9 @@ impl CodeMode {
     #[must_use]
     pub fn exec_tool_description(&self) -> ExecToolDescriptions {
         let d = prompt::descriptions(&self.inner.limits, &self.inner.tools, self.inner.nodes.is_some());
-        prompt::with_mcp(d, &self.inner.mcp.tree())
+        #[cfg(feature = "mcp")]
+        let d = prompt::with_mcp(d, &self.inner.mcp.tree());
+        d
     }
 
     /// Starts session `to` with a copy of session `from`'s committed store
@@ -417,20 +439,23 @@ impl CodeMode {
 
     /// Waits until every configured MCP server is connected, or `timeout`
     /// passes; returns whether all are up. Cells started before see the
-    /// servers' tools as they are at that moment.
+    /// servers' tools as they are at that moment. Feature `mcp`.
+    #[cfg(feature = "mcp")]
     pub async fn mcp_ready(&self, timeout: std::time::Duration) -> bool {
         self.inner.mcp.ready(timeout).await
     }
 
     /// The node registry, when nodes are enabled: pairing codes,
-    /// revocation, the paired nodes (GA-10).
+    /// revocation, the paired nodes (GA-10). Feature `nodes`.
     #[must_use]
+    #[cfg(feature = "nodes")]
     pub fn node_registry(&self) -> Option<&NodeRegistry> {
         self.inner.nodes.as_ref().map(|(registry, _)| registry)
     }
 
-    /// Where the node gateway listens, when it does.
+    /// Where the node gateway listens, when it does. Feature `nodes`.
     #[must_use]
+    #[cfg(feature = "nodes")]
     pub fn node_gateway_addr(&self) -> Option<std::net::SocketAddr> {
         self.inner.nodes.as_ref().and_then(|(_, addr)| *addr)
     }
@@ -512,7 +537,11 @@ impl CodeMode {
             CrashTarget::Catalog => inner.catalog.crash_for_test(),
             CrashTarget::Store => inner.store.crash_for_test(),
             CrashTarget::Results => inner.results.crash_for_test(),
+            #[cfg(feature = "mcp")]
             CrashTarget::McpServer(index) => inner.mcp.crash_server_for_test(index),
+            // No MCP server can be configured.
+            #[cfg(not(feature = "mcp"))]
+            CrashTarget::McpServer(_) => false,
             CrashTarget::NodeRegistry => inner.nodes.as_ref().is_some_and(|(n, _)| n.crash_for_test()),
         }
     }

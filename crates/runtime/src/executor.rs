@@ -50,9 +50,9 @@ pub(crate) struct ExecutorConfig {
     pub results: ResultsCache,
     pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
     pub metrics: Arc<Metrics>,
-    pub mcp: codemode_mcp::McpHub,
+    pub mcp: crate::mcp::McpHub,
     /// The node registry, when the host configured nodes (GA-10).
-    pub nodes: Option<codemode_nodes::NodeRegistry>,
+    pub nodes: Option<crate::nodes::NodeRegistry>,
     pub policy: Arc<dyn codemode_catalog::policy::Policy>,
     pub js: JsThreads,
     /// Prepared engines and the thread that makes and frees them.

@@ -30,6 +30,27 @@
 //! ready to serialize for the model. Guest mistakes are results, never Rust
 //! errors; [`CodeModeError`] is for host failures only.
 //!
+//! # Cargo features
+//!
+//! All on by default; an embedder with only native tools can turn them off
+//! (`default-features = false`) and builds just the engine, the catalog,
+//! the store and the bridge — no rmcp, HTTP client, WebSocket or node code
+//! (85 crates instead of 172; see the README).
+//!
+//! | feature | adds | without it |
+//! |---|---|---|
+//! | `mcp` | MCP servers as `MCP.<server>` namespaces: `CodeModeBuilder::mcp_server`, `CodeMode::mcp_ready`, `McpServerConfig` | `MCP` has no namespaces and `MCP.$api()` lists no server, as with none configured; the prompt says nothing about MCP |
+//! | `nodes` | paired nodes and their WebSocket gateway: `CodeModeBuilder::nodes`, `CodeMode::node_registry`, the store's node pairings | `nodes.list()` resolves `[]` and `nodes.get(…)` rejects with "no paired nodes", as with nodes not enabled; no nodes hint in the prompt |
+//! | `workspace-tools` | the workspace tools `read`, `ls`, `find`, `grep`: `CodeModeBuilder::workspace` | no such globals, as when the builder method is not called |
+//!
+//! A feature never changes the guest API's shape (its globals): it only
+//! decides what can be configured. The builder methods of a feature that is
+//! off do not exist, so asking for one is a compile error, not a silent
+//! no-op.
+//!
+//! `test-hooks` (off by default) adds the supervision tests' crash hook;
+//! never enable it in a build that serves users.
+//!
 //! Where this differs from the reference system (and why):
 //! - timers do not take tool-call slots; they have their own bound
 //!   ([`Limits::max_timers`]), so `setTimeout` in a loop does not exhaust the
@@ -45,11 +66,15 @@ mod error;
 mod executor;
 mod jsthreads;
 mod limits;
+mod mcp;
+mod nodes;
 mod prompt;
 mod runs;
 mod source;
 mod supervisor;
 mod telemetry;
+#[cfg(test)]
+mod unconfigured_tests;
 
 #[cfg(feature = "test-hooks")]
 pub use codemode::CrashTarget;
@@ -57,7 +82,9 @@ pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, R
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
+#[cfg(feature = "mcp")]
 pub use codemode_mcp::{McpServerConfig, McpTransport};
+#[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

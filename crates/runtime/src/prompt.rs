@@ -6,6 +6,7 @@
 //! catalog prose cannot steer the model.
 
 use codemode_catalog::{Registry, index};
+#[cfg(feature = "mcp")]
 use codemode_mcp::McpTree;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -122,6 +123,7 @@ pub(crate) fn descriptions(limits: &Limits, tools: &Registry, nodes: bool) -> Ex
 /// server identifiers and counts appear: tool names, descriptions and
 /// failure reasons are server-provided text and stay out of the prompt.
 #[must_use]
+#[cfg(feature = "mcp")]
 pub(crate) fn with_mcp(mut d: ExecToolDescriptions, tree: &McpTree) -> ExecToolDescriptions {
     if tree.servers.is_empty() {
         return d;
@@ -182,7 +184,7 @@ mod tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "mcp"))]
 mod mcp_tests {
     use codemode_mcp::McpServerTree;
 

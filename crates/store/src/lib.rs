@@ -6,18 +6,22 @@
 //! - [`ResultsCache`]: `results.save/load/delete`, scoped to one reply and
 //!   bounded in count and bytes (GA-6.5).
 //! - [`preview`]: the bounded descriptor a model sees of a saved result.
-//! - [`SledPairings`]: the node registry's pairings, in a tree of the same
-//!   database ([`SessionStore::node_pairings`]).
+//! - `SledPairings` (feature `nodes`, on by default): the node registry's
+//!   pairings, in a tree of the same database
+//!   (`SessionStore::node_pairings`). Without the feature this crate
+//!   depends on no node or WebSocket code.
 //!
 //! Both stores are actors behind typed handles; the handles find their
 //! actor by a registered name, so a supervisor can restart it.
 
 mod lru;
+#[cfg(feature = "nodes")]
 mod pairings;
 pub mod preview;
 mod results;
 mod session;
 
+#[cfg(feature = "nodes")]
 pub use pairings::{PAIRINGS_TREE, SledPairings};
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
 pub use session::{

@@ -646,6 +646,7 @@ impl SessionStore {
     ///
     /// # Errors
     /// [`StoreError::Io`].
+    #[cfg(feature = "nodes")]
     pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
         self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, self.gate.clone()))
     }

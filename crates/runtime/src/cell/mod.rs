@@ -22,11 +22,11 @@ pub(crate) mod vm;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crate::mcp::McpHub;
+use crate::nodes::NodeRegistry;
 use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
 use codemode_catalog::policy::Policy;
 use codemode_catalog::{Catalog, Registry, files};
-use codemode_mcp::McpHub;
-use codemode_nodes::NodeRegistry;
 use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 

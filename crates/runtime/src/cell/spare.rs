@@ -12,8 +12,8 @@
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+use crate::mcp::McpHub;
 use codemode_catalog::Registry;
-use codemode_mcp::McpHub;
 
 use super::vm::{StartError, Vm};
 use crate::limits::Limits;

@@ -17,8 +17,8 @@ use rquickjs::{
     WriteOptions,
 };
 
+use crate::mcp::McpHub;
 use codemode_catalog::Registry;
-use codemode_mcp::McpHub;
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome};
 use super::convert;

@@ -50,13 +50,13 @@ impl CellState {
         add(
             "mcp/index.d.ts".into(),
             "Root MCP namespace declaration and server list.".into(),
-            codemode_mcp::index_declaration(&tree),
+            crate::mcp::index_declaration(&tree),
         );
         for s in &tree.servers {
             add(
                 format!("mcp/{}.d.ts", s.identifier),
                 format!("MCP server declaration for {}.", s.server_name),
-                codemode_mcp::server_declaration(s),
+                crate::mcp::server_declaration(s),
             );
         }
         all

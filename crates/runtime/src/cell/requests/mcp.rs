@@ -60,7 +60,7 @@ impl CellState {
         self.network = true;
         let tree = self.mcp.tree();
         let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-        let result = codemode_mcp::api_response(&tree, target, method.as_deref(), schema);
+        let result = crate::mcp::api_response(&tree, target, method.as_deref(), schema);
         self.settle_inline(Settlement::result(id, result, "invalid_input"))
     }
 }

@@ -11,7 +11,7 @@ use crate::cell::{CellMode, CellState, services};
 
 impl CellState {
     pub(super) fn nodes_list(&mut self, id: u64) -> usize {
-        let list = self.nodes.as_ref().map(codemode_nodes::NodeRegistry::list).unwrap_or_default();
+        let list = self.nodes.as_ref().map(crate::nodes::NodeRegistry::list).unwrap_or_default();
         self.network |= !list.is_empty();
         let list = serde_json::to_value(&list).map_err(|e| format!("nodes.list could not be answered: {e}"));
         self.settle_inline(Settlement::result(id, list, "node_error"))

@@ -1,0 +1,148 @@
+//! The MCP client as the rest of this crate sees it.
+//!
+//! With the `mcp` feature this is `codemode_mcp` itself. Without it, an
+//! [`McpHub`] that can only be empty stands in: no server can be
+//! configured (`CodeModeBuilder::mcp_server` does not exist), so cells see
+//! exactly what they see when no server is configured — `MCP` with no
+//! namespaces, a root `MCP.$api()` listing none, no `mcp/` API files — and
+//! nothing links rmcp or an HTTP client. Code under `cell/` names these
+//! items through `crate::mcp`, never `codemode_mcp`, so it builds either
+//! way without `cfg`s of its own.
+
+#[cfg(feature = "mcp")]
+pub(crate) use codemode_mcp::{McpHub, api_response, index_declaration, server_declaration};
+
+#[cfg(not(feature = "mcp"))]
+pub(crate) use off::{McpHub, api_response, index_declaration, server_declaration};
+
+#[cfg(not(feature = "mcp"))]
+mod off {
+    use std::convert::Infallible;
+
+    use codemode_catalog::{McpHandle, McpSource};
+    use ractor::ActorCell;
+    use serde::ser::{Serialize, SerializeStruct, Serializer};
+    use serde_json::{Map, Value, json};
+
+    /// `codemode_mcp::McpCallError::UnknownServer`'s text: the answer to a
+    /// call on a server that is not configured.
+    const UNKNOWN_SERVER: &str = "unknown MCP server";
+
+    /// The MCP hub with no servers: the only one there is without the
+    /// `mcp` feature.
+    #[derive(Clone, Debug, Default)]
+    pub(crate) struct McpHub;
+
+    /// One server of the namespace. Never exists: there are no servers.
+    #[allow(dead_code, reason = "mirrors codemode_mcp::McpServerTree; uninhabited")]
+    pub(crate) struct McpServerTree {
+        pub(crate) index: usize,
+        pub(crate) identifier: String,
+        pub(crate) server_name: String,
+        never: Infallible,
+    }
+
+    /// The namespace: always empty (`{"servers":[]}`, like
+    /// `codemode_mcp::McpTree::default()`).
+    #[derive(Default)]
+    pub(crate) struct McpTree {
+        pub(crate) servers: Vec<McpServerTree>,
+    }
+
+    impl Serialize for McpTree {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut s = serializer.serialize_struct("McpTree", 1)?;
+            s.serialize_field("servers", &[(); 0])?;
+            s.end()
+        }
+    }
+
+    impl McpHub {
+        /// Whether any server is configured: never.
+        pub(crate) fn is_empty(&self) -> bool {
+            true
+        }
+
+        /// The empty namespace.
+        pub(crate) fn tree(&self) -> McpTree {
+            McpTree::default()
+        }
+
+        /// No server, so no tool is replay-safe.
+        pub(crate) fn replay_safe(&self, _index: usize, _tool: &str) -> bool {
+            false
+        }
+
+        /// No server has a name.
+        pub(crate) fn server_name(&self, _index: usize) -> Option<&str> {
+            None
+        }
+
+        /// Every call names an unknown server.
+        pub(crate) async fn call(
+            &self,
+            _index: usize,
+            _tool: String,
+            _args: Map<String, Value>,
+        ) -> Result<Value, String> {
+            Err(UNKNOWN_SERVER.to_owned())
+        }
+
+        /// Every operation names an unknown server.
+        pub(crate) async fn operation(
+            &self,
+            _index: usize,
+            _op: &str,
+            _args: Map<String, Value>,
+        ) -> Result<Value, String> {
+            Err(UNKNOWN_SERVER.to_owned())
+        }
+
+        /// Nothing to stop.
+        pub(crate) fn stop(&self) {}
+
+        /// No connection actors.
+        pub(crate) fn actors(&self) -> Vec<ActorCell> {
+            Vec::new()
+        }
+
+        /// There is no server to restart.
+        pub(crate) async fn restart_server(&self, _index: usize, _supervisor: ActorCell) -> Result<ActorCell, String> {
+            Err(UNKNOWN_SERVER.to_owned())
+        }
+    }
+
+    /// Search finds no MCP tools.
+    impl McpSource for McpHub {
+        fn handles(&self) -> Vec<McpHandle> {
+            Vec::new()
+        }
+    }
+
+    /// `codemode_mcp::index_declaration` of an empty tree.
+    pub(crate) fn index_declaration(_tree: &McpTree) -> String {
+        "interface McpRootApiHeader { header: string; servers?: unknown[] }\ndeclare namespace MCP { function $api(): Promise<McpRootApiHeader>; }\n".to_owned()
+    }
+
+    /// Never called: there is no server to declare.
+    pub(crate) fn server_declaration(server: &McpServerTree) -> String {
+        match server.never {}
+    }
+
+    /// `codemode_mcp::api_response` of an empty tree: the root header, no
+    /// servers.
+    pub(crate) fn api_response(
+        tree: &McpTree,
+        server: Option<&McpServerTree>,
+        _selector: Option<&str>,
+        _schema: bool,
+    ) -> Result<Value, String> {
+        if let Some(server) = server {
+            match server.never {}
+        }
+        Ok(json!({
+            "kind": "mcp_api", "scope": "root", "header": index_declaration(tree), "servers": [],
+            "note": "Call MCP.<server>.$api() for a TypeScript-style header, then call tools with one object argument matching the shown input type."
+        }))
+    }
+}
