@@ -35,6 +35,69 @@ impl std::fmt::Display for Violation {
 pub struct Validator {
     root: Value,
     patterns: HashMap<String, Regex>,
+    /// `Some(types)` when the root constrains nothing but `type` (tool input
+    /// schemas are often just `{type: "object", properties: {}}`): a value of one of these
+    /// types (any, when empty) is valid without walking the schema, whose
+    /// ~25 keyword lookups per value were ~9 % of a tool call's instructions.
+    type_only: Option<Vec<String>>,
+}
+
+/// Every keyword [`Validator::check`] reads; any other key is ignored.
+const KEYWORDS: &[&str] = &[
+    "$ref",
+    "nullable",
+    "type",
+    "enum",
+    "const",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "prefixItems",
+    "items",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+];
+
+/// The allowed types of a root that uses no constraining keyword but `type`, as
+/// [`Validator::check`] reads them; `None` when anything else constrains.
+fn type_only(schema: &Value) -> Option<Vec<String>> {
+    let map = match schema {
+        Value::Bool(true) => return Some(Vec::new()),
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    // An empty `properties`/`patternProperties` object or `required` list
+    // constrains nothing (`{type: "object", properties: {}}` is common).
+    let inert = |k: &str, v: &Value| match k {
+        "type" => true,
+        "properties" | "patternProperties" => v.as_object().is_some_and(Map::is_empty),
+        "required" => v.as_array().is_some_and(Vec::is_empty),
+        _ => !KEYWORDS.contains(&k),
+    };
+    if !map.iter().all(|(k, v)| inert(k, v)) {
+        return None;
+    }
+    Some(match map.get("type") {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
+    })
 }
 
 /// How many violations a validation reports at most.
@@ -124,7 +187,7 @@ impl Validator {
         }
         let mut patterns = HashMap::new();
         collect_patterns(schema, &mut patterns)?;
-        Ok(Self { root: schema.clone(), patterns })
+        Ok(Self { root: schema.clone(), patterns, type_only: type_only(schema) })
     }
 
     /// The schema.
@@ -136,6 +199,12 @@ impl Validator {
     /// Up to five violations of `value`; empty when it is valid.
     #[must_use]
     pub fn validate(&self, value: &Value) -> Vec<Violation> {
+        // A mismatch still goes through `check`, which words the violation.
+        if let Some(types) = &self.type_only
+            && (types.is_empty() || types.iter().any(|t| matches_type(value, t)))
+        {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         self.check(&self.root, value, "$", &mut out, 0);
         out.truncate(MAX_VIOLATIONS);
@@ -412,5 +481,25 @@ mod tests {
         assert!(errors(json!({"anyOf": [{"type": "string"}, {"type": "null"}]}), json!(null)).is_empty());
         assert_eq!(errors(json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}), json!(1)).len(), 1);
         assert!(Validator::new(&json!({"pattern": "("})).is_err());
+    }
+
+    #[test]
+    fn type_only_schemas_take_the_short_path_with_the_same_answers() {
+        assert!(errors(json!({"type": "object", "description": "x"}), json!({"a": 1})).is_empty());
+        assert_eq!(errors(json!({"type": "object"}), json!(1)), vec!["$: expected object, got integer"]);
+        assert_eq!(errors(json!({"type": "object"}), json!(null)), vec!["$: expected object, got null"]);
+        assert!(errors(json!({"type": ["string", "null"]}), json!(null)).is_empty());
+        assert!(errors(json!({"type": "number"}), json!(2)).is_empty());
+        assert!(errors(json!({}), json!([1])).is_empty());
+        assert!(errors(json!(true), json!(1)).is_empty());
+        assert_eq!(errors(json!(false), json!(1)), vec!["$: no value is allowed here"]);
+        assert!(Validator::new(&json!({"type": "object", "required": ["a"]})).unwrap().type_only.is_none());
+        assert!(Validator::new(&json!({"type": "object", "nullable": true})).unwrap().type_only.is_none());
+        let empty = json!({"type": "object", "properties": {}, "required": [], "patternProperties": {}});
+        assert!(Validator::new(&empty).unwrap().type_only.is_some());
+        assert!(errors(empty.clone(), json!({"a": 1})).is_empty());
+        assert_eq!(errors(empty, json!("x")), vec!["$: expected object, got string"]);
+        let props = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert!(Validator::new(&props).unwrap().type_only.is_none());
     }
 }
