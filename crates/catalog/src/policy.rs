@@ -51,8 +51,8 @@ pub trait Policy: Send + Sync + 'static {
     }
 
     /// Whether [`check`](Self::check) looks at calls at all. A policy that
-    /// allows every call returns false, so native calls skip building the
-    /// [`NestedCall`] (default: true).
+    /// allows every call returns false, so native, MCP and node calls skip
+    /// building the [`NestedCall`] and copying its arguments (default: true).
     fn inspects_calls(&self) -> bool {
         true
     }
