@@ -37,10 +37,8 @@
   }
   const globalObject = globalThis;
 
-  // Host requests: request id -> its promise's resolve and reject.
-  const resolvers = new Map();
-  const rejecters = new Map();
-  // Timers: request id -> (ok, value) => void
+  // Timers: request id -> (ok, value) => void. Request promises are held
+  // and settled by the host itself.
   const pending = new Map();
 
   function makeError(e) {
@@ -54,44 +52,19 @@
     return err;
   }
 
-  // The request `submitRequest` makes next. One executor shared by every
-  // request (no closure per call): `request` sets these, then the Promise
-  // constructor calls it at once. They are read before any guest code can
-  // run (a getter on a tool input), so a nested request cannot mix them up.
-  let nextOp, nextA, nextB, nextC;
-  function submitRequest(resolve, reject) {
-    const op = nextOp, a = nextA, b = nextB, c = nextC;
-    nextA = nextB = nextC = undefined;
-    // An `undefined` argument counts as omitted (store(key) deletes).
-    // A refused request throws here, which rejects the promise.
-    const id = hostRequest(op, a, b, c);
-    resolvers.set(id, resolve);
-    rejecters.set(id, reject);
+  // Makes host request `op` and returns the promise the host settles (an
+  // `undefined` argument counts as omitted: store(key) deletes). A refused
+  // or malformed request rejects it.
+  const request = hostRequest;
+
+  // The host rejects a request's promise with the guest error `fault` names.
+  function rejectWith(reject, fault) {
+    reject(makeError(fault));
   }
 
-  // Makes host request `op` (the host returns its id) and returns the
-  // promise the host settles.
-  function request(op, a, b, c) {
-    nextOp = op;
-    nextA = a;
-    nextB = b;
-    nextC = c;
-    // The Promise captured before guest code: its executor runs at once.
-    return new PromiseCtor(submitRequest);
-  }
-
-  // The host settles a request. Returns nothing; errors thrown by timer
+  // The host settles a timer. Returns nothing; errors thrown by timer
   // callbacks propagate to the host, which fails the cell with them.
   function settle(id, ok, value) {
-    const resolve = resolvers.get(id);
-    if (resolve !== undefined) {
-      const reject = rejecters.get(id);
-      resolvers.delete(id);
-      rejecters.delete(id);
-      if (ok) resolve(value);
-      else reject(makeError(value));
-      return;
-    }
     const onSettle = pending.get(id);
     if (onSettle === undefined) return;
     pending.delete(id);
@@ -349,10 +322,11 @@
   install("namespaces", namespaces);
   lazyGlobal("nodes", () => section("nodes"));
   defineProperty(globalObject, "MCP", { get: mcp, enumerable: false, configurable: true });
+  const OP_CALL = OP.call;
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];
-    const call = function (input) { return request(OP.call, index, input); };
+    const call = function (input) { return request(OP_CALL, index, input); };
     defineProperty(call, "name", { value: name });
     install(name, call);
   }
@@ -376,5 +350,5 @@
     );
   }
 
-  return { settle, run };
+  return { settle, rejectWith, run };
 })

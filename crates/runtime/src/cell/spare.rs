@@ -9,6 +9,13 @@
 //! spare has never run guest code: taking it still gives every cell a
 //! brand-new context (GA-1.2). With the `parallel` feature an engine may
 //! be made on one thread and used and freed on others.
+//!
+//! The factory runs at idle scheduling priority: a cell, an actor or a
+//! reply waking on a busy core preempts it at once, so making the next
+//! engine never delays the current cell's reply. When the machine is
+//! saturated the factory may get no time: a take then prepares inline (as
+//! with no spare) and a retire past [`MAX_RETIRED`] frees inline, so memory
+//! stays bounded.
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -25,6 +32,10 @@ pub(crate) struct Recipe {
     pub tools: Registry,
     pub mcp: McpHub,
 }
+
+/// Ended engines waiting for the factory at most; past it, a retire frees
+/// its engine on the caller's thread (an engine holds ~200 KiB).
+const MAX_RETIRED: usize = 16;
 
 #[derive(Default)]
 struct State {
@@ -58,7 +69,10 @@ impl EnginePool {
             .name("codemode-engines".into())
             // QuickJS measures its stack limit against the native stack.
             .stack_size(4 * 1024 * 1024)
-            .spawn(move || factory(&worker))?;
+            .spawn(move || {
+                background_priority();
+                factory(&worker);
+            })?;
         Ok(Self { inner })
     }
 
@@ -86,7 +100,7 @@ impl EnginePool {
     /// An ended cell's engine: the factory frees it.
     pub(crate) fn retire(&self, vm: Vm) {
         let mut state = self.lock();
-        if state.stop {
+        if state.stop || state.retired.len() >= MAX_RETIRED {
             drop(state);
             drop(vm);
             return;
@@ -100,6 +114,22 @@ impl EnginePool {
     pub(crate) fn stop(&self) {
         self.lock().stop = true;
         self.inner.wake.notify_one();
+    }
+}
+
+/// Puts the calling thread in the idle scheduling class (Linux): it runs
+/// only on a core nothing else wants. Failing to is harmless (the factory
+/// then competes as an ordinary thread), so it is only logged.
+fn background_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        let param = libc::sched_param { sched_priority: 0 };
+        #[expect(unsafe_code, reason = "sched_setscheduler has no safe wrapper in std or nix")]
+        // SAFETY: pid 0 is the calling thread; `param` outlives the call.
+        let rc = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
+        if rc != 0 {
+            tracing::debug!(error = %std::io::Error::last_os_error(), "engine factory keeps normal priority");
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 //! host drives it in *steps*: settle some host requests, then run every
 //! pending job until the guest is idle again.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
@@ -197,8 +199,15 @@ pub(crate) enum StartError {
 /// The prelude's functions the host drives a cell with, kept in the
 /// runtime's user data so that no guest-reachable global holds them.
 struct Hooks<'js> {
+    /// Settles a request that is not a promise (a timer's callback).
     settle: Function<'js>,
+    /// `rejectWith(reject, fault)`: rejects with the guest error `fault` names.
+    reject_with: Function<'js>,
     run: Function<'js>,
+    /// The resolving functions of every request promise not yet settled, by
+    /// request id: the host settles a promise directly, with no JS-side
+    /// table or settle frame in between.
+    promises: RefCell<HashMap<u64, (Function<'js>, Function<'js>)>>,
 }
 
 #[expect(
@@ -282,8 +291,10 @@ impl Vm {
             let prelude = load_prelude(&ctx)?;
             let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
             let settle: Function = api.get("settle").map_err(engine)?;
+            let reject_with: Function = api.get("rejectWith").map_err(engine)?;
             let run: Function = api.get("run").map_err(engine)?;
-            if ctx.store_userdata(Hooks { settle, run }).is_err() {
+            let hooks = Hooks { settle, reject_with, run, promises: RefCell::default() };
+            if ctx.store_userdata(hooks).is_err() {
                 return Err(StartError::Engine("could not store the cell hooks".into()));
             }
             Ok(())
@@ -327,7 +338,7 @@ impl Vm {
             let Some(hooks) = ctx.userdata::<Hooks>() else {
                 return;
             };
-            let settle = hooks.settle.clone();
+            let (settle, reject_with) = (hooks.settle.clone(), hooks.reject_with.clone());
             drop(hooks);
             for s in settlements {
                 let ok = s.is_ok();
@@ -339,7 +350,13 @@ impl Vm {
                         return;
                     }
                 };
-                if let Err(err) = settle.call::<_, ()>((s.id as f64, ok, value)).catch(&ctx) {
+                let promise = ctx.userdata::<Hooks>().and_then(|h| h.promises.borrow_mut().remove(&s.id));
+                let delivered = match promise {
+                    Some((resolve, _)) if ok => resolve.call::<_, ()>((value,)),
+                    Some((_, reject)) => reject_with.call::<_, ()>((reject, value)),
+                    None => settle.call::<_, ()>((s.id as f64, ok, value)),
+                };
+                if let Err(err) = delivered.catch(&ctx) {
                     let mut bridge = lock(&self.bridge);
                     if bridge.outcome.is_none() {
                         bridge.outcome = Some(Outcome::Error(caught_to_guest(&ctx, &err, "in a setTimeout callback")));
@@ -366,17 +383,13 @@ impl Vm {
         host.set("ops", wire_names(ctx, Op::ALL.iter().map(|op| op.name()))?)?;
         host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
         let b = Arc::clone(&self.bridge);
+        let control = Arc::clone(&self.control);
         host.set(
             "request",
             Function::new(
                 ctx.clone(),
                 move |ctx: Ctx<'js>, op: u32, a: Opt<Value<'js>>, b2: Opt<Value<'js>>, c: Opt<Value<'js>>| {
-                    let Some(op) = Op::from_wire(op) else {
-                        return Err(rquickjs::Exception::throw_type(&ctx, &format!("unknown host request {op}")));
-                    };
-                    let request = decode::decode(&ctx, op, [a.0, b2.0, c.0])?;
-                    let id = lock(&b).submit(request);
-                    id.map(|id| id as f64).map_err(|e| e.throw(&ctx))
+                    request(&ctx, &b, &control, op, [a.0, b2.0, c.0])
                 },
             )?,
         )?;
@@ -431,6 +444,48 @@ impl Vm {
         )?;
         Ok(host)
     }
+}
+
+/// `request(op, a, b, c)`, the one entry point of every host request:
+/// decodes it, admits it, and returns the promise the host settles (made
+/// from the engine's own `Promise`, whatever a guest did to the global). A
+/// request that is malformed or refused rejects that promise, as an
+/// executor that throws would. A timer settles a callback, not a promise:
+/// it returns its request id, and a refused timer throws at once.
+fn request<'js>(
+    ctx: &Ctx<'js>,
+    bridge: &Mutex<Bridge>,
+    control: &CellControl,
+    op: u32,
+    args: [Option<Value<'js>>; 3],
+) -> rquickjs::Result<Value<'js>> {
+    let Some(op) = Op::from_wire(op) else {
+        return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown host request {op}")));
+    };
+    let submit = |ctx: &Ctx<'js>| {
+        let request = decode::decode(ctx, op, args)?;
+        lock(bridge).submit(request).map_err(|e| e.throw(ctx))
+    };
+    if op == Op::Timer {
+        return submit(ctx).map(|id| Value::new_number(ctx.clone(), id as f64));
+    }
+    let (promise, resolve, reject) = ctx.promise()?;
+    match submit(ctx) {
+        Ok(id) => {
+            let Some(hooks) = ctx.userdata::<Hooks>() else {
+                return Err(rquickjs::Exception::throw_internal(ctx, "the cell hooks are missing"));
+            };
+            hooks.promises.borrow_mut().insert(id, (resolve, reject));
+        }
+        // An interrupted cell (deadline, abort) must not see its
+        // interruption as a catchable rejection: it propagates.
+        Err(rquickjs::Error::Exception) if !control.was_interrupted() => {
+            let reason = ctx.catch();
+            reject.call::<_, ()>((reason,))?;
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(promise.into_value())
 }
 
 /// `emit(kind, value)`: one output entry. Returns whether console output
