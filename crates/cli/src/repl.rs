@@ -17,7 +17,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use codemode_runtime::{CellResult, CodeMode, Exec, Phase, Reply};
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Phase, Reply};
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
@@ -104,18 +104,19 @@ impl Input {
 /// Runs the REPL on stdin until `:quit` or end of input.
 pub(crate) async fn run(rt: &CodeMode, options: ReplOptions) -> Result<()> {
     let interactive = std::io::stdin().is_terminal();
-    let reply = rt.session("repl").reply("repl");
     let mut input = Input::open(interactive, options.history_size)?;
-    let mut file = HistoryFile::resolve(options.history, interactive);
+    let file = HistoryFile::resolve(options.history, interactive);
     file.load(input.history());
-    let mut history: Vec<String> = Vec::new();
-    let mut last_run: Option<String> = None;
+    let mut repl = Repl { reply: rt.session("repl").reply("repl"), file, entries: Vec::new(), parked: None };
     let mut entry = Entry::default();
     loop {
         let prompt = if entry.is_empty() { PROMPT } else { CONTINUATION_PROMPT };
         let line = match input.read(prompt).await? {
             Read::Line(line) => line,
             Read::Interrupted => {
+                if entry.is_empty() {
+                    println!("(:quit or Ctrl-D leaves)");
+                }
                 entry.clear();
                 continue;
             }
@@ -123,8 +124,7 @@ pub(crate) async fn run(rt: &CodeMode, options: ReplOptions) -> Result<()> {
                 // An entry still open at the end runs anyway, so its syntax
                 // error is reported rather than dropped without a word.
                 if !entry.is_empty() {
-                    let code = entry.take();
-                    run_entry(&reply, &mut input, &mut file, &mut history, &mut last_run, code).await?;
+                    repl.run_entry(&mut input, entry.take()).await;
                 }
                 break;
             }
@@ -134,52 +134,72 @@ pub(crate) async fn run(rt: &CodeMode, options: ReplOptions) -> Result<()> {
                 "" => continue,
                 ":quit" | ":q" => break,
                 ":history" => {
-                    for (i, h) in history.iter().enumerate() {
+                    for (i, h) in repl.entries.iter().enumerate() {
                         println!("{:>3}  {}", i + 1, h.replace('\n', "\n     "));
                     }
                     continue;
                 }
-                command @ (":wait" | ":abort") => {
-                    let Some(run_id) = last_run.clone() else {
-                        println!("no parked cell");
-                        continue;
-                    };
-                    let result = if command == ":wait" {
-                        let waiting = CellResult::input_error(codemode_runtime::ErrorCode::InvalidInput, String::new());
-                        with_spinner(&waiting, reply.wait(&run_id), false).await?
-                    } else {
-                        reply.abort(&run_id).await?
-                    };
-                    last_run = result.run_id().map(str::to_owned);
-                    report(&result);
+                ":wait" => {
+                    repl.resume(true).await;
+                    continue;
+                }
+                ":abort" => {
+                    repl.resume(false).await;
                     continue;
                 }
                 _ => {}
             }
         }
         if let Some(code) = entry.push(&line) {
-            run_entry(&reply, &mut input, &mut file, &mut history, &mut last_run, code).await?;
+            repl.run_entry(&mut input, code).await;
         }
     }
     Ok(())
 }
 
-/// Runs one complete entry as a cell, records it and prints its result.
-async fn run_entry(
-    reply: &Reply,
-    input: &mut Input,
-    file: &mut HistoryFile,
-    history: &mut Vec<String>,
-    last_run: &mut Option<String>,
-    code: String,
-) -> Result<()> {
-    let text = code.trim_end().to_owned();
-    file.record(input.history(), &text);
-    history.push(text);
-    let result = reply.exec(Exec::code(code)).await?;
-    *last_run = result.run_id().map(str::to_owned);
-    report(&result);
-    Ok(())
+/// The session's state between entries.
+struct Repl {
+    reply: Reply,
+    file: HistoryFile,
+    /// This session's entries, for `:history`.
+    entries: Vec<String>,
+    /// The last result when it was `waiting`, with its run id: what
+    /// `:wait` and `:abort` act on.
+    parked: Option<(String, CellResult)>,
+}
+
+impl Repl {
+    /// Runs one complete entry as a cell, records it and prints its result.
+    async fn run_entry(&mut self, input: &mut Input, code: String) {
+        let text = code.trim_end().to_owned();
+        self.file.record(input.history(), &text);
+        self.entries.push(text);
+        let result = self.reply.exec(Exec::code(code)).await;
+        self.show(result);
+    }
+
+    /// `:wait` (`wait`) or `:abort` the parked cell.
+    async fn resume(&mut self, wait: bool) {
+        let Some((run_id, parked)) = self.parked.take() else {
+            println!("no parked cell");
+            return;
+        };
+        let result = if wait {
+            with_spinner(&parked, self.reply.wait(&run_id), false).await
+        } else {
+            self.reply.abort(&run_id).await
+        };
+        self.show(result);
+    }
+
+    /// Prints the result and keeps it when the cell parked. The runtime
+    /// failing one request (it is shutting down, say) is printed as that
+    /// entry's result, not the end of the session.
+    fn show(&mut self, result: Result<CellResult, codemode_runtime::CodeModeError>) {
+        let result = result.unwrap_or_else(|e| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string()));
+        report(&result);
+        self.parked = result.run_id().map(str::to_owned).map(|run_id| (run_id, result));
+    }
 }
 
 /// Prints `result`, with the hint for a name from an earlier entry.
@@ -212,7 +232,7 @@ mod tests {
     #[test]
     fn only_guest_reference_errors_get_the_hint() {
         let failed = |phase, error: &str| CellResult::Failed {
-            code: codemode_runtime::ErrorCode::InternalError,
+            code: ErrorCode::InternalError,
             error: error.to_owned(),
             phase,
             output: Default::default(),

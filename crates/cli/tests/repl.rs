@@ -127,3 +127,17 @@ fn a_piped_session_writes_no_default_history() {
     assert!(out.contains("completed: 1"), "{out}");
     assert!(!dir.join("data").exists(), "nothing under the data directory");
 }
+
+#[test]
+fn abort_ends_the_parked_cell_and_then_nothing_is_parked() {
+    let (out, _) = repl("abort", &[], ":wait\nawait yield_control('p'); return 1\n:abort\n:abort\n");
+    assert_eq!(out.matches("no parked cell").count(), 2, "{out}");
+    assert!(out.contains("waiting (yield) run "), "{out}");
+    assert!(out.contains("failed [aborted]"), "{out}");
+}
+
+#[test]
+fn an_entry_left_open_at_the_end_of_input_still_runs_and_its_error_is_shown() {
+    let (out, _) = repl("openend", &[], "return [1,\n2\n");
+    assert!(out.contains("failed [invalid_input] in input: SyntaxError"), "{out}");
+}

@@ -143,10 +143,11 @@ pub(crate) fn balance(code: &str) -> Balance {
                 if !closes {
                     return Balance::Unbalanced;
                 }
-                // After a hole's `}` the scan is back in template text;
-                // after `}` of a block a `/` is more likely a regex, but
-                // after `)`/`]` it divides. Blocks followed by a regex
-                // literal are rare enough to take as division.
+                // After a hole's `}` the scan is back in template text.
+                // After `)`, `]` or `}` a `/` usually divides; the
+                // exceptions (`if (c) /re/.test(s)`, a regex opening a
+                // statement after a block) are rare, and a misread only
+                // affects brackets inside that regex.
                 prev = Prev::Operand;
             }
             _ if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' => {
@@ -345,13 +346,16 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
-        /// Any text, however broken, scans without panicking; wrapping a
-        /// complete entry in brackets opens it, and closing them again
-        /// completes it.
+        /// Any text, however broken, scans without panicking; a string
+        /// literal's brackets never count; wrapping a complete entry in
+        /// brackets opens it, and closing them again completes it.
         #[test]
         fn any_text_scans_without_panicking_and_brackets_nest(code in "[-a-z0-9 (){}\\[\\]'\"`/*\\\\$\n.é]{0,200}") {
             let _ = balance(&code);
             let clean: String = code.chars().filter(|c| c.is_alphanumeric() || *c == ' ' || "(){}[]".contains(*c)).collect();
+            // Whatever brackets a string literal holds, it opens nothing.
+            let quoted: String = code.chars().filter(|c| !"'\\\n".contains(*c)).collect();
+            proptest::prop_assert_eq!(balance(&format!("text('{quoted}')")), Balance::Complete);
             if balance(&clean) == Balance::Complete {
                 proptest::prop_assert_eq!(balance(&format!("f([{{{clean}")), Balance::Open);
                 proptest::prop_assert_eq!(balance(&format!("f([{{{clean}}}])")), Balance::Complete);
