@@ -154,6 +154,22 @@ pub enum ErrorCode {
     ToolBudgetExceeded,
 }
 
+impl ErrorCode {
+    /// The protocol's name for the code, as it is serialized
+    /// (`invalid_input`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidInput => "invalid_input",
+            Self::RuntimeUnavailable => "runtime_unavailable",
+            Self::Aborted => "aborted",
+            Self::Timeout => "timeout",
+            Self::OutputLimitExceeded => "output_limit_exceeded",
+            Self::InternalError => "internal_error",
+            Self::ToolBudgetExceeded => "tool_budget_exceeded",
+        }
+    }
+}
+
 /// Where a failure happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,6 +182,23 @@ pub enum Phase {
     Host,
 }
 
+impl Phase {
+    /// The protocol's name for the phase, as it is serialized (`guest`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Input => "input",
+            Self::Guest => "guest",
+            Self::Host => "host",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why a call returned `waiting`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -174,6 +207,23 @@ pub enum WaitReason {
     Yield,
     /// Host work was still pending when the call's budget ran out.
     PendingTools,
+}
+
+impl WaitReason {
+    /// The protocol's name for the reason, as it is serialized
+    /// (`pending_tools`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Yield => "yield",
+            Self::PendingTools => "pending_tools",
+        }
+    }
+}
+
+impl std::fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One outstanding host request of a parked cell.
@@ -205,6 +255,24 @@ pub struct Telemetry {
 mod tests {
     use super::*;
     use crate::OutputEntry;
+
+    #[test]
+    fn error_code_phase_and_wait_reason_names_are_their_serialized_names() {
+        use ErrorCode::*;
+        for code in
+            [InvalidInput, RuntimeUnavailable, Aborted, Timeout, OutputLimitExceeded, InternalError, ToolBudgetExceeded]
+        {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+        }
+        for phase in [Phase::Input, Phase::Guest, Phase::Host] {
+            assert_eq!(serde_json::to_value(phase).unwrap(), phase.as_str());
+            assert_eq!(phase.to_string(), phase.as_str());
+        }
+        for reason in [WaitReason::Yield, WaitReason::PendingTools] {
+            assert_eq!(serde_json::to_value(reason).unwrap(), reason.as_str());
+            assert_eq!(reason.to_string(), reason.as_str());
+        }
+    }
 
     #[test]
     fn completed_results_serialize_as_compact_camel_case_json() {

@@ -82,8 +82,23 @@ enum Command {
         #[arg(long)]
         session: Option<String>,
     },
-    /// An interactive prompt: each entry is a cell in one session.
-    Repl,
+    /// An interactive prompt: each entry is a cell in one session. An entry
+    /// continues while a bracket is open; on a terminal, the arrow keys
+    /// recall earlier entries from a history file.
+    Repl {
+        /// Keep the entry history in FILE (default on a terminal:
+        /// $XDG_DATA_HOME/codemode/repl_history, else
+        /// ~/.local/share/codemode/repl_history; from a pipe, none unless
+        /// this is given).
+        #[arg(long, value_name = "FILE")]
+        history: Option<PathBuf>,
+        /// Keep no history file.
+        #[arg(long, conflicts_with = "history")]
+        no_history: bool,
+        /// The most entries the history file keeps; older ones are dropped.
+        #[arg(long, default_value_t = repl::DEFAULT_HISTORY_SIZE, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        history_size: u32,
+    },
     /// Print the model-facing exec tool description with the quick index.
     Prompt {
         /// Print the exec and wait definitions as JSON.
@@ -210,11 +225,7 @@ fn store_location(config: &Config, flag: Option<PathBuf>) -> Option<PathBuf> {
     }
     let Err(why) = usable_dir(&path) else { return Some(path) };
     let here = std::env::current_dir().map_or_else(|_| "the working directory".to_owned(), |d| d.display().to_string());
-    let fallback = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))
-        .map(|data| data.join("codemode/store"));
+    let fallback = data_dir().map(|data| data.join("store"));
     match fallback.map(|f| (usable_dir(&f), f)) {
         Some((Ok(()), fallback)) => {
             eprintln!(
@@ -236,6 +247,18 @@ fn store_location(config: &Config, flag: Option<PathBuf>) -> Option<PathBuf> {
             None
         }
     }
+}
+
+/// The user's data directory for codemode: `$XDG_DATA_HOME/codemode` (when
+/// absolute, as the XDG spec requires), else `~/.local/share/codemode`;
+/// `None` when HOME is not set either. The store falls back to it, and the
+/// REPL keeps its history there.
+pub(crate) fn data_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))
+        .map(|data| data.join("codemode"))
 }
 
 /// Creates `dir` and checks a file can be made in it, so an unusable
@@ -394,7 +417,13 @@ async fn run(cli: Cli) -> Result<()> {
                 (None, session) => serve::stdio(rt.clone(), session, &config.serve).await,
             }
         }
-        Command::Repl => repl::run(&rt).await,
+        Command::Repl { history, no_history, history_size } => {
+            let options = repl::ReplOptions {
+                history: repl::history_choice(history, no_history),
+                history_size: history_size as usize,
+            };
+            repl::run(&rt, options).await
+        }
         Command::Prompt { json } => {
             let d = rt.exec_tool_description();
             if json {

@@ -26,11 +26,10 @@ pub(crate) fn print_result(result: &CellResult, json: bool) {
         }
         CellResult::Waiting { run_id, reason, pending_tool_calls, .. } => {
             let pending: Vec<&str> = pending_tool_calls.iter().map(|p| p.id.as_str()).collect();
-            println!("waiting ({reason:?}) run {run_id}; pending: {}", pending.join(", "));
+            println!("waiting ({reason}) run {run_id}; pending: {}", pending.join(", "));
         }
         CellResult::Failed { code, error, phase, .. } => {
-            let code = serde_json::to_value(code).unwrap_or_default();
-            println!("failed [{}] in {phase:?}: {}", code.as_str().unwrap_or(""), error.trim_end());
+            println!("failed [{}] in {phase}: {}", code.as_str(), error.trim_end());
         }
     }
 }

@@ -328,7 +328,7 @@ fn repl_runs_each_entry_as_a_cell_with_multi_line_input_and_history() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("first\ncompleted: null"), "{text}");
     assert!(text.contains("completed: 2"), "{text}");
-    assert!(text.contains("waiting (Yield)") && text.contains("completed: \"later\""), "{text}");
+    assert!(text.contains("waiting (yield)") && text.contains("completed: \"later\""), "{text}");
     assert!(text.contains("  2  const xs = [\n     1, 2]; return xs.length"), "{text}");
 }
 
