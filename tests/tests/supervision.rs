@@ -220,6 +220,36 @@ async fn a_crashed_results_cache_is_restarted_and_saves_again() {
     assert_eq!(value(&r), &json!(2));
 }
 
+/// More than ten crashes within a minute and the child is given up: it is
+/// not restarted again, the give-up is counted, requests to it fail with a
+/// typed guest error, and every other part of the runtime goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_results_cache_that_crashes_too_often_is_given_up_and_cells_go_on() {
+    let rt = runtime().await;
+    // Ten restarts with back-off 10 ms doubling (~10 s in all), then the
+    // eleventh crash within the minute gives it up.
+    for n in 1..=10 {
+        assert!(rt.crash_actor_for_test(CrashTarget::Results));
+        restarted(&rt, "results", n).await;
+    }
+    assert!(rt.crash_actor_for_test(CrashTarget::Results));
+    eventually("the results cache is given up", || {
+        let rt = rt.clone();
+        async move { rt.metrics().actor_give_ups.get("results").copied() == Some(1) }
+    })
+    .await;
+    let r =
+        exec(&rt, "try { await results.save({n: 1}); return 'saved' } catch (e) { return 'refused: ' + e.message }")
+            .await;
+    let text = value(&r).as_str().unwrap().to_owned();
+    assert!(text.starts_with("refused: ") && text.len() > "refused: ".len(), "{text}");
+    assert_eq!(rt.metrics().actor_restarts.get("results"), Some(&10), "a given-up child is not restarted");
+    // Everything else still works: tools, the store, the catalog.
+    assert_eq!(value(&exec(&rt, "await noop(); await store('k', 1); return 'stored'").await), &json!("stored"));
+    assert_eq!(value(&exec(&rt, "return (await load('k')) + 1").await), &json!(2));
+    assert_eq!(rt.search("noop", 3).await.unwrap()[0].callable_name, "noop");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashed_mcp_server_actor_is_restarted_and_its_tools_answer_again() {
     let fixture = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())

@@ -322,7 +322,7 @@ impl HostWork {
             let name = denied_tools.get(index).map_or("the tool", |e| e.metadata.callable_name.as_str());
             Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
         };
-        let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, denied, move |input| async move {
+        let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, Some(denied), move |input| async move {
             let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
             let result = entry.tool.call(input).await;
             check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)

@@ -33,7 +33,7 @@ impl CellState {
             }))
         };
         let hub = self.mcp.clone();
-        let call = self.host.nested.run(spec, args, denied, {
+        let call = self.host.nested.run(spec, args, Some(denied), {
             let (hub, tool) = (hub.clone(), tool.clone());
             move |args| async move { hub.call(server, tool, args).await.map_err(|e| e.to_string()) }
         });

@@ -29,13 +29,6 @@ pub(crate) enum CallSource {
 }
 
 impl CallSource {
-    /// Whether the callee puts the call to the policy itself: the node
-    /// registry does (no handle invokes around it), so asking here too
-    /// would ask — or hold for approval — twice.
-    fn checked_by_callee(self) -> bool {
-        self == Self::Node
-    }
-
     /// The label the policy, the span and the metrics see.
     pub(crate) fn label(self) -> &'static str {
         match self {
@@ -88,12 +81,14 @@ impl NestedCalls {
     /// looks at calls costs nothing: no decision, no copy of `arguments`);
     /// a denial becomes `denied(reason)` and the call does not run;
     /// otherwise `call(arguments)` runs inside the span and its latency is
-    /// recorded.
+    /// recorded. `denied` is `None` when the callee puts the call to the
+    /// policy itself (the node registry does: no handle invokes around it),
+    /// so asking here too would ask — or hold for approval — twice.
     pub(crate) fn run<A, T, F, Fut>(
         &mut self,
         spec: CallSpec<'_>,
         arguments: A,
-        denied: impl FnOnce(String) -> T + Send + 'static,
+        denied: Option<impl FnOnce(String) -> T + Send + 'static>,
         call: F,
     ) -> impl Future<Output = T> + Send + 'static
     where
@@ -112,7 +107,7 @@ impl NestedCalls {
         if let Some(bridge_id) = &spec.bridge_id {
             span.record("bridge_id", tracing::field::display(bridge_id));
         }
-        let decision = (self.policy.inspects_calls() && !spec.source.checked_by_callee()).then(|| {
+        let decision = (self.policy.inspects_calls() && denied.is_some()).then(|| {
             self.policy.check(NestedCall {
                 source,
                 server: spec.server.map(str::to_owned),
@@ -126,6 +121,7 @@ impl NestedCalls {
         async move {
             if let Some(decision) = decision
                 && let Decision::Deny(reason) = decision.await
+                && let Some(denied) = denied
             {
                 return denied(reason);
             }

@@ -44,10 +44,8 @@ impl CellState {
             label: &command,
             bridge_id: None,
         };
-        let (denied_node, denied_command) = (node.clone(), command.clone());
-        let denied = move |reason: String| {
-            Err(format!("nodes.invoke \"{denied_command}\" on node \"{denied_node}\" was denied by policy: {reason}"))
-        };
+        // The registry puts the call to the host policy itself (GA-10.3).
+        let denied = None::<fn(String) -> Result<Value, String>>;
         let registry = self.nodes.clone();
         let session = match &self.mode {
             CellMode::Interactive { session, .. } => Some(session.clone()),
