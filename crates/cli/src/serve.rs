@@ -30,6 +30,11 @@
 //! hold the envelope and a client reading it must still know to treat
 //! `value` and `output` as data. Arguments the input schemas do not list
 //! are refused (`invalid_input`), never ignored.
+//!
+//! **Shutdown.** Once a shutdown signal arrives (`crate::lifecycle`), `exec`
+//! is refused (`runtime_unavailable`, "shutting down") while calls already
+//! running, and `wait`s, get the grace to finish; over HTTP a call counts
+//! until its response is written. Then the transport stops.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -46,6 +51,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::config::ServeSection;
+use crate::lifecycle::{InFlight, Lifecycle};
 
 /// Arguments accepted beside the schema's: the reference's runtime alias.
 const WAIT_ALIASES: &[&str] = &["run_id"];
@@ -334,6 +340,7 @@ impl Connection {
 pub(crate) struct CodeModeServer {
     connection: Arc<Connection>,
     tools: Arc<Vec<Tool>>,
+    lifecycle: Arc<Lifecycle>,
 }
 
 fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
@@ -341,7 +348,7 @@ fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
 }
 
 impl CodeModeServer {
-    fn new(rt: CodeMode, default_key: Option<String>, grace: Duration) -> Result<Self> {
+    fn new(rt: CodeMode, default_key: Option<String>, grace: Duration, lifecycle: Arc<Lifecycle>) -> Result<Self> {
         let d = rt.exec_tool_description();
         let output_schema = schema_object(&result_schema());
         let tools = [&d.exec, &d.wait]
@@ -353,7 +360,7 @@ impl CodeModeServer {
             })
             .collect();
         let connection = Connection { rt, id: random_id("mcp_")?, default_key, grace, binding: Mutex::new(None) };
-        Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools) })
+        Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools), lifecycle })
     }
 
     /// The input schema of the tool named `name`.
@@ -417,9 +424,13 @@ impl ServerHandler for CodeModeServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let (principal, key) = identity(&context);
-        let result = match self.connection.reply(&principal, key.as_deref()) {
-            Ok(reply) => self.call(&reply, &request.name, &args).await,
-            Err(refusal) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
+        // Only `exec` starts cells; a `wait` may still collect a result
+        // during the shutdown grace.
+        let admitted = if request.name == "exec" { self.lifecycle.admit() } else { Ok(self.lifecycle.track()) };
+        let result = match (admitted, self.connection.reply(&principal, key.as_deref())) {
+            (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
+            (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).await,
+            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
         };
         Ok(tool_result(&result)?.into())
     }
@@ -517,9 +528,42 @@ pub(crate) fn check_exposure(addr: &std::net::SocketAddr, config: &ServeSection)
     Ok(())
 }
 
-/// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until the
-/// process ends. Each MCP session gets its own connection identity.
-pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection) -> Result<()> {
+/// A response body that counts as an in-flight call until hyper drops it,
+/// which it does once the body is written (or the client is gone).
+struct Tracked {
+    body: Body,
+    _call: InFlight,
+}
+
+impl hyper::body::Body for Tracked {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// How long open connections (idle keep-alives, the clients' event
+/// streams) get to close once the transport stops.
+const CONNECTIONS_CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until a
+/// shutdown has drained (see the module docs). Each MCP session gets its
+/// own connection identity.
+pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecycle: Arc<Lifecycle>) -> Result<()> {
+    use http_body_util::BodyExt;
     use hyper_util::rt::{TokioExecutor, TokioIo};
     use hyper_util::server::conn::auto::Builder;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -539,19 +583,33 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection) -> Res
     }
     let grace = Duration::from_millis(config.dispose_grace_ms);
     let sessions = Arc::new(LocalSessionManager::default());
+    let stop_sessions = http_config.cancellation_token.clone();
+    let for_handlers = Arc::clone(&lifecycle);
     let service = Arc::new(StreamableHttpService::new(
-        move || CodeModeServer::new(rt.clone(), None, grace).map_err(std::io::Error::other),
+        move || CodeModeServer::new(rt.clone(), None, grace, Arc::clone(&for_handlers)).map_err(std::io::Error::other),
         Arc::clone(&sessions),
         http_config,
     ));
     let tokens = Arc::new(Tokens::new(config));
     let auth = if config.tokens.is_empty() { "no authentication (loopback)" } else { "bearer tokens" };
     eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
+    // Connections are told to close gracefully when this turns true.
+    let (closing, close) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let drained = lifecycle.drain();
+    tokio::pin!(drained);
     loop {
-        let (stream, _) = listener.accept().await?;
+        let stream = tokio::select! {
+            accepted = listener.accept() => accepted?.0,
+            () = &mut drained => break,
+        };
+        // Reap the connections that ended, so the set stays bounded.
+        while connections.try_join_next().is_some() {}
         let (service, tokens, sessions) = (Arc::clone(&service), Arc::clone(&tokens), Arc::clone(&sessions));
+        let lifecycle = Arc::clone(&lifecycle);
         let handler = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
             let (service, tokens, sessions) = (Arc::clone(&service), Arc::clone(&tokens), Arc::clone(&sessions));
+            let lifecycle = Arc::clone(&lifecycle);
             async move {
                 if !tokens.0.is_empty() {
                     match tokens.principal(request.headers()) {
@@ -564,19 +622,54 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection) -> Res
                 if request.method() == hyper::Method::DELETE {
                     return Ok(close_session(&service, &sessions, request).await);
                 }
+                // Tool calls arrive as POSTs; the call is done for the
+                // shutdown once its response is written, not when the
+                // handler returns.
+                if request.method() == hyper::Method::POST {
+                    let call = lifecycle.track_response();
+                    let response = service.handle(request).await;
+                    return Ok(response.map(|body| Tracked { body, _call: call }.boxed()));
+                }
                 Ok(service.handle(request).await)
             }
         });
-        tokio::spawn(async move {
-            let _ =
-                Builder::new(TokioExecutor::new()).serve_connection_with_upgrades(TokioIo::new(stream), handler).await;
+        let mut close = close.clone();
+        connections.spawn(async move {
+            let builder = Builder::new(TokioExecutor::new());
+            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), handler);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = &mut connection => return,
+                _ = close.wait_for(|closing| *closing) => {}
+            }
+            // Finishes the response in progress, then closes.
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
         });
     }
+    drop(listener);
+    // Ends every MCP session, and with them the clients' event streams.
+    stop_sessions.cancel();
+    let _ = closing.send(true);
+    let closed = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(CONNECTIONS_CLOSE_WAIT, closed).await.is_err() {
+        tracing::warn!(
+            target: "codemode::lifecycle",
+            "shutdown: some HTTP connections were still open after {} ms; closing them",
+            CONNECTIONS_CLOSE_WAIT.as_millis()
+        );
+    }
+    Ok(())
 }
 
 /// Serves one MCP client over stdin/stdout until it disconnects. Its
 /// session is fresh unless `session` names a key to keep across runs.
-pub(crate) async fn stdio(rt: CodeMode, session: Option<String>, config: &ServeSection) -> Result<()> {
+pub(crate) async fn stdio(
+    rt: CodeMode,
+    session: Option<String>,
+    config: &ServeSection,
+    lifecycle: Arc<Lifecycle>,
+) -> Result<()> {
     if let Some(key) = &session
         && !valid_key(key)
     {
@@ -584,9 +677,25 @@ pub(crate) async fn stdio(rt: CodeMode, session: Option<String>, config: &ServeS
             "--session {key:?} is not a valid session key: use 1-{MAX_KEY_CHARS} of letters, digits, `_`, `.`, `:`, `-`"
         );
     }
-    let server = CodeModeServer::new(rt, session, Duration::from_millis(config.dispose_grace_ms))?;
+    let server =
+        CodeModeServer::new(rt, session, Duration::from_millis(config.dispose_grace_ms), Arc::clone(&lifecycle))?;
     let running = server.serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
+    let stop = running.cancellation_token();
+    let waiting = running.waiting();
+    tokio::pin!(waiting);
+    tokio::select! {
+        quit = &mut waiting => {
+            quit?;
+        }
+        () = lifecycle.drain() => {
+            stop.cancel();
+            // The service loop writes what it holds, then ends; stdin
+            // blocks until the client writes, so do not wait on it long.
+            if tokio::time::timeout(CONNECTIONS_CLOSE_WAIT, waiting).await.is_err() {
+                tracing::warn!(target: "codemode::lifecycle", "shutdown: the stdio transport did not stop in time");
+            }
+        }
+    }
     Ok(())
 }
 
