@@ -137,6 +137,43 @@ impl Server {
             .spawn()
             .expect("python3 runs (the test script installs the `mcp` package)")
     }
+
+    /// A Python MCP client connected now, which calls `exec` of `code`
+    /// when fired: Python's start-up cannot outlast a drain.
+    fn exec_on_cue(&self, code: &str) -> Cued {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_http_lifecycle.py");
+        let mut child = Command::new("python3")
+            .args([script, &self.mcp, code, "--on-stdin"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("python3 runs (the test script installs the `mcp` package)");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "connected", "the client did not connect");
+        Cued { child, stdout }
+    }
+}
+
+/// A connected client waiting for its cue to call `exec`.
+struct Cued {
+    child: Child,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Cued {
+    /// Calls `exec` now; the result the client printed.
+    fn fire(mut self) -> Value {
+        writeln!(self.child.stdin.as_mut().unwrap()).unwrap();
+        let mut text = String::new();
+        self.stdout.read_to_string(&mut text).unwrap();
+        let mut stderr = String::new();
+        self.child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        assert!(self.child.wait().unwrap().success(), "{stderr}");
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
 }
 
 /// The result the Python client printed.
@@ -185,6 +222,7 @@ fn during_shutdown_a_new_exec_is_refused_and_ready_fails_while_health_stays_up()
     let (status, _, body) = http(&server.probes, "GET", "/ready");
     assert_eq!((status.as_str(), body.as_str()), ("HTTP/1.1 200 OK", "{\"ready\":true}"));
     let running = server.exec("await new Promise(r => setTimeout(r, 3000)); return 'slow';");
+    let late = server.exec_on_cue("return 1");
     server.wait_live_cells(1);
     server.signal(Signal::SIGTERM);
     server.wait_for("admitting no new cells");
@@ -197,7 +235,7 @@ fn during_shutdown_a_new_exec_is_refused_and_ready_fails_while_health_stays_up()
     let (status, _, _) = http(&server.probes, "GET", "/health");
     assert_eq!(status, "HTTP/1.1 200 OK", "liveness holds during the drain");
 
-    let refused = result_of(server.exec("return 1"));
+    let refused = late.fire();
     assert_eq!((&refused["status"], &refused["code"]), (&Value::from("failed"), &Value::from("runtime_unavailable")));
     assert!(
         refused["error"].as_str().unwrap().contains("shutting down (SIGTERM) and admits no new cells"),
