@@ -41,6 +41,9 @@ enum Unready {
     /// The server is shutting down.
     #[error("shutting down ({0})")]
     ShuttingDown(&'static str),
+    /// The MCP transport does not accept calls yet.
+    #[error("starting: the MCP transport is not serving yet")]
+    Starting,
     /// The executor cannot admit cells now.
     #[error("{0}")]
     Executor(#[from] NotReady),
@@ -96,12 +99,15 @@ fn route(method: &Method, path: &str) -> Result<Endpoint, Answer> {
 }
 
 impl Probes {
-    /// `/ready`: fails while shutting down, when the executor does not
-    /// answer within [`EXECUTOR_PROBE`], or when a required MCP server is
-    /// down.
+    /// `/ready`: fails while shutting down, before the MCP transport
+    /// serves, when the executor does not answer within
+    /// [`EXECUTOR_PROBE`], or when a required MCP server is down.
     async fn readiness(&self) -> Result<(), Unready> {
         if let Some(signal) = self.lifecycle.shutting_down() {
             return Err(Unready::ShuttingDown(signal));
+        }
+        if !self.lifecycle.is_serving() {
+            return Err(Unready::Starting);
         }
         self.rt.executor_ready(EXECUTOR_PROBE).await?;
         if !self.required_mcp.is_empty() {

@@ -8,6 +8,7 @@
 //! `128 + signal`, as if the signal had not been handled.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -41,6 +42,9 @@ pub(crate) struct Lifecycle {
     in_flight: watch::Sender<Pending>,
     /// How long running calls may take to finish once shutdown starts.
     grace: Duration,
+    /// Whether the MCP transport accepts calls yet (it starts after the
+    /// probe listener).
+    serving: AtomicBool,
 }
 
 /// What a drain waits for.
@@ -80,7 +84,22 @@ impl Drop for InFlight {
 impl Lifecycle {
     /// A server that is not shutting down, with `grace` for running calls.
     pub(crate) fn new(grace: Duration) -> Arc<Self> {
-        Arc::new(Self { shutdown: watch::Sender::new(None), in_flight: watch::Sender::new(Pending::default()), grace })
+        Arc::new(Self {
+            shutdown: watch::Sender::new(None),
+            in_flight: watch::Sender::new(Pending::default()),
+            grace,
+            serving: AtomicBool::new(false),
+        })
+    }
+
+    /// Records that the MCP transport accepts calls now.
+    pub(crate) fn mark_serving(&self) {
+        self.serving.store(true, Ordering::Release);
+    }
+
+    /// Whether the MCP transport accepts calls yet.
+    pub(crate) fn is_serving(&self) -> bool {
+        self.serving.load(Ordering::Acquire)
     }
 
     /// The signal that started the shutdown, once one has.
@@ -245,6 +264,9 @@ mod tests {
     #[test]
     fn only_the_first_signal_starts_a_shutdown_and_exec_is_refused_after_it() {
         let lifecycle = Lifecycle::new(Duration::from_secs(1));
+        assert!(!lifecycle.is_serving());
+        lifecycle.mark_serving();
+        assert!(lifecycle.is_serving());
         let call = lifecycle.admit().expect("serving admits");
         assert_eq!(lifecycle.in_flight(), 1);
         assert!(lifecycle.begin("SIGTERM"));

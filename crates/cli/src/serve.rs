@@ -459,6 +459,9 @@ pub(crate) async fn stdio(
     }
     let server =
         CodeModeServer::new(rt, session, Duration::from_millis(config.dispose_grace_ms), Arc::clone(&lifecycle))?;
+    // Serving from here: the client's `initialize` is read from stdin
+    // whenever it comes (`serve` below waits for it).
+    lifecycle.mark_serving();
     let running = server.serve(rmcp::transport::stdio()).await?;
     let stop = running.cancellation_token();
     let waiting = running.waiting();

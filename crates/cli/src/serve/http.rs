@@ -133,7 +133,7 @@ impl hyper::body::Body for Tracked {
 }
 
 /// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until a
-/// shutdown has drained (see the module docs). Each MCP session gets its
+/// shutdown has drained (see `serve`'s module docs). Each MCP session gets its
 /// own connection identity.
 pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecycle: Arc<Lifecycle>) -> Result<()> {
     use http_body_util::BodyExt;
@@ -166,6 +166,7 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
     let tokens = Arc::new(Tokens::new(config));
     let auth = if config.tokens.is_empty() { "no authentication (loopback)" } else { "bearer tokens" };
     eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
+    lifecycle.mark_serving();
     // Connections are told to close gracefully when this turns true.
     let (closing, close) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
