@@ -351,8 +351,11 @@ fn sigterm_ends_a_stdio_server_with_status_0() {
     assert!(log.contains("shutdown: complete"), "{log}");
 }
 
-/// A minimal OTLP/HTTP receiver: each POST's path and body, as text.
-fn otlp_receiver() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>) {
+/// What the OTLP receiver got: each POST's path and body, as text.
+type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
+
+/// A minimal OTLP/HTTP receiver on a free port.
+fn otlp_receiver() -> (u16, Received) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
