@@ -268,6 +268,23 @@ fn a_second_sigterm_during_the_grace_exits_at_once_with_a_failure_status() {
 }
 
 #[test]
+fn a_call_that_outlives_the_grace_is_cut_off_and_the_server_still_exits_0() {
+    let mut server = Server::start("cut", "[limits]\ntimeout_ms = 60000\n", 500);
+    let mut client = server.exec("await new Promise(r => setTimeout(r, 59000)); return 'late';");
+    server.wait_live_cells(1);
+    server.signal(Signal::SIGTERM);
+    let status = server.exit_within(PATIENCE);
+    let log = server.rest_of_log();
+    assert!(status.success(), "{status:?}\n{log}");
+    assert!(log.contains("shutdown: 1 call(s) still running after the 500 ms grace"), "{log}");
+    assert!(log.contains("shutdown: dropping 1 live cell(s)"), "{log}");
+    // Its server is gone mid-call: the client fails, which is not what
+    // this tests.
+    let _ = client.kill();
+    let _ = client.wait();
+}
+
+#[test]
 fn ready_fails_while_a_required_mcp_server_is_down_and_an_optional_one_does_not_matter() {
     let config = "[[mcp_servers]]\nname = \"optional\"\ncommand = [\"/nonexistent/codemode-test-a\"]\n\n\
                   [[mcp_servers]]\nname = \"needed\"\ncommand = [\"/nonexistent/codemode-test-b\"]\nrequired = true\n";
