@@ -300,6 +300,20 @@ async fn a_stopped_runtime_refuses_new_work() {
     assert_eq!(rt.metrics().actor_restarts.values().sum::<u64>(), 0, "stopping is not crashing");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_executor_answers_readiness_probes_again_after_a_restart_and_refuses_them_after_shutdown() {
+    let rt = runtime().await;
+    rt.executor_ready(Duration::from_secs(10)).await.expect("a fresh runtime is ready");
+    assert!(rt.crash_actor_for_test(CrashTarget::Executor));
+    // A probe queued behind the crash says so (`Stopped`); once the root
+    // has restarted the executor, probes answer again.
+    restarted(&rt, "executor", 1).await;
+    rt.executor_ready(Duration::from_secs(30)).await.expect("ready again after the restart");
+    rt.shutdown().await;
+    let refused = rt.executor_ready(Duration::from_secs(10)).await.expect_err("a stopped runtime is not ready");
+    assert!(matches!(refused, codemode_runtime::NotReady::Runtime(_)), "{refused:?}");
+}
+
 async fn futures_join<T>(futs: Vec<impl std::future::Future<Output = T> + Send + 'static>) -> Vec<T>
 where
     T: Send + 'static,

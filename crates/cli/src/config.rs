@@ -44,11 +44,28 @@ pub(crate) struct ServeSection {
     /// connection of the same principal and session key may wait on them)
     /// before they are disposed, in milliseconds.
     pub dispose_grace_ms: u64,
+    /// On SIGTERM or SIGINT: how long cells already in a window (a running
+    /// `exec` or `wait` call) may take to finish before the runtime is shut
+    /// down anyway, in milliseconds. `serve --shutdown-grace-ms` overrides.
+    pub shutdown_grace_ms: u64,
 }
+
+/// The default `[serve] shutdown_grace_ms`: a cell's default wall-clock
+/// budget (10 s), so a window that started just before the signal can end.
+pub(crate) const DEFAULT_SHUTDOWN_GRACE_MS: u64 = 10_000;
+
+/// The longest `[serve] shutdown_grace_ms` accepted: ten minutes (process
+/// supervisors rarely wait that long before SIGKILL).
+pub(crate) const MAX_SHUTDOWN_GRACE_MS: u64 = 600_000;
 
 impl Default for ServeSection {
     fn default() -> Self {
-        Self { tokens: Vec::new(), allowed_hosts: Vec::new(), dispose_grace_ms: 30_000 }
+        Self {
+            tokens: Vec::new(),
+            allowed_hosts: Vec::new(),
+            dispose_grace_ms: 30_000,
+            shutdown_grace_ms: DEFAULT_SHUTDOWN_GRACE_MS,
+        }
     }
 }
 
@@ -69,6 +86,12 @@ impl ServeSection {
     fn check(&self) -> Result<()> {
         if self.dispose_grace_ms > 3_600_000 {
             bail!("serve.dispose_grace_ms = {} is out of range: allowed 0..=3600000", self.dispose_grace_ms);
+        }
+        if self.shutdown_grace_ms > MAX_SHUTDOWN_GRACE_MS {
+            bail!(
+                "serve.shutdown_grace_ms = {} is out of range: allowed 0..={MAX_SHUTDOWN_GRACE_MS}",
+                self.shutdown_grace_ms
+            );
         }
         let mut seen = std::collections::HashSet::new();
         for (i, t) in self.tokens.iter().enumerate() {
@@ -170,6 +193,11 @@ pub(crate) struct McpServerEntry {
     /// Raw tool names that are replay-safe whatever `replay_safe` says.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_safe_tools: Vec<String>,
+    /// Whether `serve`'s `/ready` fails while this server is not
+    /// connected (cells that need it cannot work); default false: a down
+    /// server only hides its tools.
+    #[serde(default)]
+    pub required: bool,
 }
 
 impl McpServerEntry {
@@ -476,6 +504,27 @@ mod tests {
         );
         assert!(store("retention_days = -1").is_err(), "negative days are refused");
         assert!(store("retention_days = 1.5").is_err(), "whole days only");
+    }
+
+    #[test]
+    fn the_shutdown_grace_is_checked_at_its_edges() {
+        let serve = |extra: &str| Config::parse(&format!("[serve]\n{extra}\n"));
+        assert_eq!(Config::default().serve.shutdown_grace_ms, DEFAULT_SHUTDOWN_GRACE_MS);
+        assert_eq!(serve("shutdown_grace_ms = 0").unwrap().serve.shutdown_grace_ms, 0);
+        assert_eq!(serve("shutdown_grace_ms = 600000").unwrap().serve.shutdown_grace_ms, 600_000);
+        assert_eq!(
+            serve("shutdown_grace_ms = 600001").unwrap_err().to_string(),
+            "serve.shutdown_grace_ms = 600001 is out of range: allowed 0..=600000"
+        );
+    }
+
+    #[test]
+    fn an_mcp_server_is_optional_unless_marked_required() {
+        let entry =
+            |extra: &str| Config::parse(&format!("[[mcp_servers]]\nname = \"a\"\nurl = \"http://x\"\n{extra}\n"));
+        assert!(!entry("").unwrap().mcp_servers[0].required);
+        assert!(entry("required = true").unwrap().mcp_servers[0].required);
+        assert!(entry("required = \"yes\"").is_err(), "a boolean only");
     }
 
     #[test]

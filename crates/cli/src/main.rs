@@ -4,6 +4,8 @@
 mod bench;
 mod command_tool;
 mod config;
+mod health;
+mod lifecycle;
 mod node_host;
 mod output;
 mod repl;
@@ -67,14 +69,24 @@ enum Command {
         max_line_bytes: usize,
     },
     /// Serve code mode as an MCP server (`exec` and `wait` tools) over stdio.
+    ///
+    /// SIGTERM or SIGINT shuts down gracefully: new cells are refused,
+    /// running calls get the shutdown grace to finish, then the runtime
+    /// stops and the process exits 0. A second signal exits at once.
     Serve {
         /// Serve MCP over streamable HTTP at this address (path `/mcp`)
         /// instead of stdio.
         #[arg(long)]
         http: Option<String>,
-        /// Also serve Prometheus metrics at `/metrics` and `/health` here.
+        /// Also serve Prometheus metrics at `/metrics`, liveness at
+        /// `/health` and readiness at `/ready` here.
         #[arg(long)]
         metrics: Option<String>,
+        /// How long running calls may take to finish after SIGTERM or
+        /// SIGINT, in milliseconds (overrides `[serve] shutdown_grace_ms`;
+        /// default 10000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=config::MAX_SHUTDOWN_GRACE_MS))]
+        shutdown_grace_ms: Option<u64>,
         /// Over stdio: keep this session key (letters, digits, `_.:-`) so a
         /// restarted server finds the same store; default: a fresh session
         /// per process. Over HTTP, clients name keys with the
@@ -202,8 +214,15 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     // Drive everything from a task: the block_on thread wakes slowly.
-    runtime.block_on(async move { tokio::spawn(run(cli)).await? })
+    let outcome = runtime.block_on(async move { tokio::spawn(run(cli)).await? });
+    // A blocking read (`serve`'s stdin) would hold a plain drop forever.
+    runtime.shutdown_timeout(RUNTIME_EXIT_WAIT);
+    outcome
 }
+
+/// How long the exit waits for blocking tasks still running (a read of
+/// stdin that will never return) before it leaves them.
+const RUNTIME_EXIT_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How long a short-lived `exec` waits for a store another codemode
 /// process holds before failing.
@@ -404,18 +423,26 @@ async fn run(cli: Cli) -> Result<()> {
     let outcome = match cli.command {
         Command::Exec { file, no_wait, json, title } => exec(&rt, &file, no_wait, json, title).await,
         Command::Session { session, max_line_bytes } => session::serve(&rt, &session, max_line_bytes).await,
-        Command::Serve { http, metrics, session } => {
+        Command::Serve { http, metrics, session, shutdown_grace_ms } => {
+            let grace = shutdown_grace_ms.unwrap_or(config.serve.shutdown_grace_ms);
+            let lifecycle = lifecycle::Lifecycle::new(std::time::Duration::from_millis(grace));
+            lifecycle::listen(Arc::clone(&lifecycle))?;
             if let Some(addr) = metrics {
-                telemetry::serve_metrics(&addr, rt.clone()).await?;
+                let required_mcp = config.mcp_servers.iter().filter(|s| s.required).map(|s| s.name.clone()).collect();
+                let probes = health::Probes { rt: rt.clone(), lifecycle: Arc::clone(&lifecycle), required_mcp };
+                let local = health::serve(&addr, probes).await?;
+                eprintln!("codemode: serving /metrics, /health and /ready at http://{local}");
             }
-            match (http, session) {
+            let served = match (http, session) {
                 (Some(_), Some(_)) => Err(anyhow::anyhow!(
                     "--session is for stdio; over HTTP each client names its session key with the `{}` header",
                     serve::SESSION_HEADER
                 )),
-                (Some(addr), None) => serve::http(rt.clone(), &addr, &config.serve).await,
-                (None, session) => serve::stdio(rt.clone(), session, &config.serve).await,
-            }
+                (Some(addr), None) => serve::http(rt.clone(), &addr, &config.serve, lifecycle).await,
+                (None, session) => serve::stdio(rt.clone(), session, &config.serve, lifecycle).await,
+            };
+            lifecycle::finish(&rt, telemetry).await;
+            return served;
         }
         Command::Repl { history, no_history, history_size } => {
             let options = repl::ReplOptions {
@@ -437,8 +464,7 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Config { .. } | Command::Node { .. } | Command::Bench { .. } => Ok(()),
     };
     rt.shutdown().await;
-    // Exporters flush on their own threads; never block a runtime worker.
-    let _ = tokio::task::spawn_blocking(move || telemetry.shutdown()).await;
+    telemetry.shutdown(lifecycle::TELEMETRY_FLUSH).await;
     outcome
 }
 

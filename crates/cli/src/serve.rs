@@ -30,6 +30,11 @@
 //! hold the envelope and a client reading it must still know to treat
 //! `value` and `output` as data. Arguments the input schemas do not list
 //! are refused (`invalid_input`), never ignored.
+//!
+//! **Shutdown.** Once a shutdown signal arrives (`crate::lifecycle`), `exec`
+//! is refused (`runtime_unavailable`, "shutting down") while calls already
+//! running, and `wait`s, get the grace to finish; over HTTP a call counts
+//! until its response is written. Then the transport stops.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -43,9 +48,16 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
 use crate::config::ServeSection;
+use crate::lifecycle::Lifecycle;
+
+mod http;
+pub(crate) use http::http;
+
+/// How long open connections (idle keep-alives, the clients' event
+/// streams) or the stdio service get to close once the transport stops.
+const CONNECTIONS_CLOSE_WAIT: Duration = Duration::from_secs(2);
 
 /// Arguments accepted beside the schema's: the reference's runtime alias.
 const WAIT_ALIASES: &[&str] = &["run_id"];
@@ -334,6 +346,7 @@ impl Connection {
 pub(crate) struct CodeModeServer {
     connection: Arc<Connection>,
     tools: Arc<Vec<Tool>>,
+    lifecycle: Arc<Lifecycle>,
 }
 
 fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
@@ -341,7 +354,7 @@ fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
 }
 
 impl CodeModeServer {
-    fn new(rt: CodeMode, default_key: Option<String>, grace: Duration) -> Result<Self> {
+    fn new(rt: CodeMode, default_key: Option<String>, grace: Duration, lifecycle: Arc<Lifecycle>) -> Result<Self> {
         let d = rt.exec_tool_description();
         let output_schema = schema_object(&result_schema());
         let tools = [&d.exec, &d.wait]
@@ -353,7 +366,7 @@ impl CodeModeServer {
             })
             .collect();
         let connection = Connection { rt, id: random_id("mcp_")?, default_key, grace, binding: Mutex::new(None) };
-        Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools) })
+        Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools), lifecycle })
     }
 
     /// The input schema of the tool named `name`.
@@ -417,166 +430,26 @@ impl ServerHandler for CodeModeServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let (principal, key) = identity(&context);
-        let result = match self.connection.reply(&principal, key.as_deref()) {
-            Ok(reply) => self.call(&reply, &request.name, &args).await,
-            Err(refusal) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
+        // Only `exec` starts cells; a `wait` may still collect a result
+        // during the shutdown grace.
+        let admitted = if request.name == "exec" { self.lifecycle.admit() } else { Ok(self.lifecycle.track()) };
+        let result = match (admitted, self.connection.reply(&principal, key.as_deref())) {
+            (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
+            (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).await,
+            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
         };
         Ok(tool_result(&result)?.into())
     }
 }
 
-/// Bearer tokens, kept as SHA-256 digests and compared in constant time.
-struct Tokens(Vec<([u8; 32], String)>);
-
-impl Tokens {
-    fn new(config: &ServeSection) -> Self {
-        Self(config.tokens.iter().map(|t| (Sha256::digest(t.token.as_bytes()).into(), t.principal.clone())).collect())
-    }
-
-    /// The principal a request's `Authorization: Bearer …` names.
-    fn principal(&self, headers: &hyper::HeaderMap) -> Option<String> {
-        let presented = headers.get(hyper::header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ")?;
-        let digest: [u8; 32] = Sha256::digest(presented.trim().as_bytes()).into();
-        // Every entry is compared, whether or not an earlier one matched.
-        let mut found = None;
-        for (expected, principal) in &self.0 {
-            let diff = expected.iter().zip(digest.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b));
-            if diff == 0 {
-                found = Some(principal.clone());
-            }
-        }
-        found
-    }
-}
-
-type Body = http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>;
-
-fn unauthorized() -> hyper::Response<Body> {
-    use http_body_util::BodyExt;
-    let body = http_body_util::Full::new(bytes::Bytes::from_static(
-        b"codemode: this server requires `Authorization: Bearer <token>` with a token from its [serve] tokens.\n",
-    ))
-    .boxed();
-    let mut response = hyper::Response::new(body);
-    *response.status_mut() = hyper::StatusCode::UNAUTHORIZED;
-    response.headers_mut().insert(hyper::header::WWW_AUTHENTICATE, hyper::header::HeaderValue::from_static("Bearer"));
-    response
-}
-
-/// A plain-text response with `status`.
-fn plain(status: hyper::StatusCode, text: &'static str) -> hyper::Response<Body> {
-    use http_body_util::BodyExt;
-    let mut response =
-        hyper::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(text.as_bytes())).boxed());
-    *response.status_mut() = status;
-    response
-}
-
-/// Answers a DELETE (the client ends its MCP session) as the streamable
-/// HTTP transport says: 404 for a session this server does not have, 200
-/// once it is closed. rmcp answers 202 to both, which clients report as
-/// "Session termination failed: 202".
-async fn close_session<S>(
-    service: &rmcp::transport::streamable_http_server::StreamableHttpService<CodeModeServer, S>,
-    sessions: &S,
-    request: hyper::Request<hyper::body::Incoming>,
-) -> hyper::Response<Body>
-where
-    S: rmcp::transport::streamable_http_server::session::SessionManager,
-{
-    let id = request.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(Arc::<str>::from);
-    if let Some(id) = &id {
-        match sessions.has_session(id).await {
-            Ok(true) => {}
-            Ok(false) => return plain(hyper::StatusCode::NOT_FOUND, "codemode: no such MCP session.\n"),
-            Err(_) => {
-                return plain(
-                    hyper::StatusCode::INTERNAL_SERVER_ERROR,
-                    "codemode: the session could not be looked up.\n",
-                );
-            }
-        }
-    }
-    // Without a session id rmcp answers the client error itself.
-    let mut response = service.handle(request).await;
-    if response.status() == hyper::StatusCode::ACCEPTED {
-        *response.status_mut() = hyper::StatusCode::OK;
-    }
-    response
-}
-
-/// Checks that serving at `addr` with `config` is safe: a non-loopback
-/// address needs tokens.
-pub(crate) fn check_exposure(addr: &std::net::SocketAddr, config: &ServeSection) -> Result<()> {
-    if !addr.ip().is_loopback() && config.tokens.is_empty() {
-        bail!(
-            "refusing to serve on {addr} without authentication: a non-loopback address needs [serve] tokens \
-             (each `{{ token = \"…\", principal = \"name\" }}`), or bind to 127.0.0.1"
-        );
-    }
-    Ok(())
-}
-
-/// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until the
-/// process ends. Each MCP session gets its own connection identity.
-pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection) -> Result<()> {
-    use hyper_util::rt::{TokioExecutor, TokioIo};
-    use hyper_util::server::conn::auto::Builder;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    let local = listener.local_addr()?;
-    check_exposure(&local, config)?;
-    let mut http_config = StreamableHttpServerConfig::default();
-    if !config.allowed_hosts.is_empty() {
-        http_config = http_config.with_allowed_hosts(config.allowed_hosts.clone());
-    } else if !local.ip().is_loopback() {
-        // Only the bound address itself, beside the loopback names.
-        let mut hosts = http_config.allowed_hosts.clone();
-        hosts.push(local.ip().to_string());
-        http_config = http_config.with_allowed_hosts(hosts);
-    }
-    let grace = Duration::from_millis(config.dispose_grace_ms);
-    let sessions = Arc::new(LocalSessionManager::default());
-    let service = Arc::new(StreamableHttpService::new(
-        move || CodeModeServer::new(rt.clone(), None, grace).map_err(std::io::Error::other),
-        Arc::clone(&sessions),
-        http_config,
-    ));
-    let tokens = Arc::new(Tokens::new(config));
-    let auth = if config.tokens.is_empty() { "no authentication (loopback)" } else { "bearer tokens" };
-    eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
-    loop {
-        let (stream, _) = listener.accept().await?;
-        let (service, tokens, sessions) = (Arc::clone(&service), Arc::clone(&tokens), Arc::clone(&sessions));
-        let handler = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
-            let (service, tokens, sessions) = (Arc::clone(&service), Arc::clone(&tokens), Arc::clone(&sessions));
-            async move {
-                if !tokens.0.is_empty() {
-                    match tokens.principal(request.headers()) {
-                        Some(principal) => {
-                            request.extensions_mut().insert(Principal(principal));
-                        }
-                        None => return Ok::<_, std::convert::Infallible>(unauthorized()),
-                    }
-                }
-                if request.method() == hyper::Method::DELETE {
-                    return Ok(close_session(&service, &sessions, request).await);
-                }
-                Ok(service.handle(request).await)
-            }
-        });
-        tokio::spawn(async move {
-            let _ =
-                Builder::new(TokioExecutor::new()).serve_connection_with_upgrades(TokioIo::new(stream), handler).await;
-        });
-    }
-}
-
 /// Serves one MCP client over stdin/stdout until it disconnects. Its
 /// session is fresh unless `session` names a key to keep across runs.
-pub(crate) async fn stdio(rt: CodeMode, session: Option<String>, config: &ServeSection) -> Result<()> {
+pub(crate) async fn stdio(
+    rt: CodeMode,
+    session: Option<String>,
+    config: &ServeSection,
+    lifecycle: Arc<Lifecycle>,
+) -> Result<()> {
     if let Some(key) = &session
         && !valid_key(key)
     {
@@ -584,16 +457,34 @@ pub(crate) async fn stdio(rt: CodeMode, session: Option<String>, config: &ServeS
             "--session {key:?} is not a valid session key: use 1-{MAX_KEY_CHARS} of letters, digits, `_`, `.`, `:`, `-`"
         );
     }
-    let server = CodeModeServer::new(rt, session, Duration::from_millis(config.dispose_grace_ms))?;
+    let server =
+        CodeModeServer::new(rt, session, Duration::from_millis(config.dispose_grace_ms), Arc::clone(&lifecycle))?;
+    // Serving from here: the client's `initialize` is read from stdin
+    // whenever it comes (`serve` below waits for it).
+    lifecycle.mark_serving();
     let running = server.serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
+    let stop = running.cancellation_token();
+    let waiting = running.waiting();
+    tokio::pin!(waiting);
+    tokio::select! {
+        quit = &mut waiting => {
+            quit?;
+        }
+        () = lifecycle.drain() => {
+            stop.cancel();
+            // The service loop writes what it holds, then ends; stdin
+            // blocks until the client writes, so do not wait on it long.
+            if tokio::time::timeout(CONNECTIONS_CLOSE_WAIT, waiting).await.is_err() {
+                tracing::warn!(target: "codemode::lifecycle", "shutdown: the stdio transport did not stop in time");
+            }
+        }
+    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::ServeToken;
 
     fn args(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()
@@ -641,32 +532,5 @@ mod tests {
         assert!(!valid_key(&"k".repeat(MAX_KEY_CHARS + 1)));
         assert!(!valid_key(""));
         assert!(!valid_key("alice/x"), "a key cannot reach into another principal's scope");
-    }
-
-    #[test]
-    fn a_bearer_token_names_its_principal_and_anything_else_is_refused() {
-        let config = ServeSection {
-            tokens: vec![ServeToken { token: "t".repeat(32), principal: "alice".into() }],
-            ..ServeSection::default()
-        };
-        let tokens = Tokens::new(&config);
-        let mut headers = hyper::HeaderMap::new();
-        assert_eq!(tokens.principal(&headers), None);
-        headers.insert(hyper::header::AUTHORIZATION, format!("Bearer {}", "t".repeat(32)).parse().unwrap());
-        assert_eq!(tokens.principal(&headers).as_deref(), Some("alice"));
-        headers.insert(hyper::header::AUTHORIZATION, format!("Bearer {}", "t".repeat(31)).parse().unwrap());
-        assert_eq!(tokens.principal(&headers), None);
-    }
-
-    #[test]
-    fn a_non_loopback_address_without_tokens_is_refused() {
-        let open = ServeSection::default();
-        assert!(check_exposure(&"0.0.0.0:1".parse().unwrap(), &open).is_err());
-        assert!(check_exposure(&"127.0.0.1:1".parse().unwrap(), &open).is_ok());
-        let with_tokens = ServeSection {
-            tokens: vec![ServeToken { token: "t".repeat(32), principal: "p".into() }],
-            ..ServeSection::default()
-        };
-        assert!(check_exposure(&"0.0.0.0:1".parse().unwrap(), &with_tokens).is_ok());
     }
 }

@@ -5,9 +5,10 @@
 //!   OTLP (HTTP/JSON) when `[telemetry] otlp_endpoint` is set.
 //! - Metrics: the runtime's counters are exported over OTLP as observable
 //!   instruments, and `serve --metrics ADDR` serves them in Prometheus text
-//!   format (with full histograms) at `/metrics`, plus `/health`.
+//!   format (with full histograms) at `/metrics`, plus `/health` and
+//!   `/ready` (see `health.rs`).
 //! - Logs go to stderr (never stdout: `serve` speaks MCP there), filtered by
-//!   `RUST_LOG` (default `warn`).
+//!   `RUST_LOG` (default `warn`, and `info` for `serve`'s shutdown phases).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,10 +23,12 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
+
+/// The log filter without `RUST_LOG`.
+const DEFAULT_LOG_FILTER: &str = "warn,codemode::lifecycle=info";
 
 /// `[telemetry]`.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -59,7 +62,8 @@ fn resource(name: &str) -> Resource {
 
 /// Installs logging and, when configured, the OTLP trace exporter.
 pub(crate) fn init(config: &TelemetryConfig) -> Result<Telemetry> {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    // Shutdown phases are logged at info: an operator wants them by default.
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
     let fmt = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(filter);
     let mut tracer = None;
     if let Some(endpoint) = &config.otlp_endpoint {
@@ -104,15 +108,55 @@ impl Telemetry {
         Ok(())
     }
 
-    /// Flushes and stops the exporters.
-    pub(crate) fn shutdown(self) {
+    /// Whether any exporter is installed.
+    pub(crate) fn exports(&self) -> bool {
+        self.tracer.is_some() || self.meter.is_some()
+    }
+
+    /// Flushes and stops the exporters, giving up after about `within`:
+    /// a collector that does not answer must not hold the process. The
+    /// exporters block, so they flush on a thread of their own, never a
+    /// runtime worker; a thread still blocked when the process exits ends
+    /// with it.
+    pub(crate) async fn shutdown(self, within: Duration) {
+        if !self.exports() {
+            return;
+        }
+        let (done, flushed) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new().name("telemetry-flush".into()).spawn(move || {
+            self.flush_blocking(within);
+            let _ = done.send(());
+        });
+        if let Err(e) = spawned {
+            tracing::warn!("telemetry: no thread to flush the exporters on ({e}); unexported spans are lost");
+            return;
+        }
+        // Flush and shutdown each get `within`; allow both, and a margin.
+        if tokio::time::timeout(within * 2 + Duration::from_millis(500), flushed).await.is_err() {
+            tracing::warn!(
+                "telemetry: the exporters did not finish flushing within {} ms; unexported spans are lost",
+                within.as_millis()
+            );
+        }
+    }
+
+    /// Flushes and stops each exporter, logging what failed.
+    fn flush_blocking(self, within: Duration) {
         if let Some(t) = self.tracer {
-            let _ = t.force_flush();
-            let _ = t.shutdown();
+            if let Err(e) = t.force_flush() {
+                tracing::warn!("telemetry: flushing spans failed: {e}");
+            }
+            if let Err(e) = t.shutdown_with_timeout(within) {
+                tracing::warn!("telemetry: stopping the span exporter failed: {e}");
+            }
         }
         if let Some(m) = self.meter {
-            let _ = m.force_flush();
-            let _ = m.shutdown();
+            if let Err(e) = m.force_flush() {
+                tracing::warn!("telemetry: flushing metrics failed: {e}");
+            }
+            if let Err(e) = m.shutdown_with_timeout(within) {
+                tracing::warn!("telemetry: stopping the metric exporter failed: {e}");
+            }
         }
     }
 }
@@ -185,39 +229,4 @@ fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
             }
         })
         .build();
-}
-
-/// Serves `/metrics` (Prometheus text) and `/health` on `addr` until the
-/// process ends. A minimal HTTP/1.1 responder: one request per connection.
-pub(crate) async fn serve_metrics(addr: &str, rt: CodeMode) -> Result<()> {
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding {addr}"))?;
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut socket, _)) = listener.accept().await else { continue };
-            let rt = rt.clone();
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 4096];
-                let n = socket.read(&mut buf).await.unwrap_or(0);
-                let request = String::from_utf8_lossy(&buf[..n]);
-                let path = request.split_whitespace().nth(1).unwrap_or("/");
-                let (status, kind, body) = match path {
-                    "/metrics" => ("200 OK", "text/plain; version=0.0.4", rt.metrics().to_prometheus()),
-                    "/health" => {
-                        let live = rt.live_cells().await;
-                        match live {
-                            Ok(n) => ("200 OK", "application/json", format!("{{\"status\":\"ok\",\"liveCells\":{n}}}")),
-                            Err(_) => ("503 Service Unavailable", "application/json", "{\"status\":\"down\"}".into()),
-                        }
-                    }
-                    _ => ("404 Not Found", "text/plain", "not found; try /metrics or /health\n".into()),
-                };
-                let response = format!(
-                    "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = socket.write_all(response.as_bytes()).await;
-            });
-        }
-    });
-    Ok(())
 }

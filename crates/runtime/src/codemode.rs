@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+pub(crate) mod readiness;
+
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::policy::{AllowAll, Policy};
 use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};

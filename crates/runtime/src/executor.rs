@@ -35,6 +35,9 @@ pub(crate) struct ExecRequest {
 
 pub(crate) enum ExecutorMsg {
     Exec(ExecRequest, RpcReplyPort<CellResult>),
+    /// Answers at once: a readiness probe that the executor's mailbox is
+    /// being served.
+    Ping(RpcReplyPort<()>),
     /// Panics (the supervision tests' crash).
     #[cfg(feature = "test-hooks")]
     Crash,
@@ -91,6 +94,10 @@ impl Actor for CellExecutor {
     ) -> Result<(), ActorProcessingErr> {
         match msg {
             ExecutorMsg::Exec(request, reply) => state.admit(request, reply),
+            ExecutorMsg::Ping(reply) => {
+                // The prober may have given up waiting; nothing to report.
+                let _ = reply.send(());
+            }
             #[cfg(feature = "test-hooks")]
             ExecutorMsg::Crash => panic!("executor: crash requested by a test hook"),
         }

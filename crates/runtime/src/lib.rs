@@ -78,12 +78,13 @@ mod unconfigured_tests;
 
 #[cfg(feature = "test-hooks")]
 pub use codemode::CrashTarget;
+pub use codemode::readiness::NotReady;
 pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, SearchHit, Session};
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 #[cfg(feature = "mcp")]
-pub use codemode_mcp::{McpServerConfig, McpTransport};
+pub use codemode_mcp::{McpServerConfig, McpServerStatus, McpTransport};
 #[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
 pub use error::CodeModeError;
