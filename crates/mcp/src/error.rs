@@ -92,3 +92,10 @@ pub struct McpHubError {
     #[source]
     pub source: ractor::SpawnErr,
 }
+
+/// Required top-level arguments of an MCP tool call that are missing after
+/// its defaults were filled in (GA-9.4). The text is the guest's
+/// `TypeError` message, as the reference system words it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Missing required MCP namespace {}: {}", if .0.len() > 1 { "arguments" } else { "argument" }, .0.join(", "))]
+pub struct MissingArguments(pub Vec<String>);

@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use dts::{api_response, index_declaration, server_declaration, unknown_tool};
-pub use error::{McpCallError, McpHubError};
+pub use error::{McpCallError, McpHubError, MissingArguments};
 pub use probe::{ProbeReport, probe};
 use server::{McpServerActor, ServerHandle, ServerView};
 pub use server::{McpStartError, RequestTooLarge};
@@ -201,6 +201,21 @@ pub struct McpTree {
     pub servers: Vec<McpServerTree>,
 }
 
+/// A tool input schema's top-level defaults, and its required properties
+/// that have no default (in the schema's order).
+fn defaults_and_required(schema: &Value) -> (Map<String, Value>, Vec<String>) {
+    let props = schema.get("properties").and_then(Value::as_object);
+    let defaults: Map<String, Value> = props
+        .map(|p| p.iter().filter_map(|(k, s)| s.get("default").map(|d| (k.clone(), d.clone()))).collect())
+        .unwrap_or_default();
+    let required: Vec<String> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).filter(|k| !defaults.contains_key(*k)).map(str::to_owned).collect())
+        .unwrap_or_default();
+    (defaults, required)
+}
+
 fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
     let mut sorted: Vec<&McpToolInfo> = tools.iter().collect();
     // localeCompare order: `list_invoices` comes before `listInvoices` and
@@ -211,22 +226,7 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
         .into_iter()
         .map(|t| {
             let method = naming::unique(&naming::to_identifier(&t.name, "tool"), &mut used, naming::SERVER_MEMBERS);
-            let props = t.input_schema.get("properties").and_then(Value::as_object);
-            let defaults: Map<String, Value> = props
-                .map(|p| p.iter().filter_map(|(k, s)| s.get("default").map(|d| (k.clone(), d.clone()))).collect())
-                .unwrap_or_default();
-            let required: Vec<String> = t
-                .input_schema
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .filter_map(Value::as_str)
-                        .filter(|k| !defaults.contains_key(*k))
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let (defaults, required) = defaults_and_required(&t.input_schema);
             McpMethod {
                 method,
                 tool_name: t.name.clone(),
@@ -456,6 +456,32 @@ impl McpHub {
         handle.view.read().map(|v| v.tools.iter().any(|t| t.name == tool && t.annotated_replay_safe)).unwrap_or(false)
     }
 
+    /// Completes the arguments of a call to `tool` (its raw name) on server
+    /// `index` as the namespace promises (GA-9.4): each top-level default
+    /// the call left out is filled in, then every required property still
+    /// missing is named. A tool the server no longer lists is left as
+    /// given: the call itself then fails with the server's answer.
+    ///
+    /// # Errors
+    /// [`MissingArguments`], in the schema's order of `required`.
+    pub fn complete_arguments(
+        &self,
+        index: usize,
+        tool: &str,
+        args: &mut Map<String, Value>,
+    ) -> Result<(), MissingArguments> {
+        let Some((_, handle)) = self.servers.get(index) else { return Ok(()) };
+        let view = handle.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(info) = view.tools.iter().find(|t| t.name == tool) else { return Ok(()) };
+        let (defaults, required) = defaults_and_required(&info.input_schema);
+        drop(view);
+        for (key, value) in defaults {
+            args.entry(key).or_insert(value);
+        }
+        let missing: Vec<String> = required.into_iter().filter(|k| !args.contains_key(k)).collect();
+        if missing.is_empty() { Ok(()) } else { Err(MissingArguments(missing)) }
+    }
+
     /// The configured name of server `index`.
     #[must_use]
     pub fn server_name(&self, index: usize) -> Option<&str> {
@@ -544,5 +570,18 @@ mod tests {
         assert_eq!(m[0].aliases, vec!["list_invoices"]);
         assert!(m[1].aliases.is_empty());
         assert!(!m[0].input_optional && m[1].input_optional);
+    }
+
+    #[test]
+    fn missing_arguments_are_named_in_the_schema_order_with_the_reference_wording_ga_9_4() {
+        let schema = json!({"properties": {"a": {}, "b": {"default": 2}, "c": {}}, "required": ["c", "b", "a"]});
+        let (defaults, required) = defaults_and_required(&schema);
+        assert_eq!(required, vec!["c", "a"], "a required property with a default is never missing");
+        assert_eq!(defaults.get("b"), Some(&json!(2)));
+        assert_eq!(
+            MissingArguments(vec!["c".into(), "a".into()]).to_string(),
+            "Missing required MCP namespace arguments: c, a"
+        );
+        assert_eq!(MissingArguments(vec!["a".into()]).to_string(), "Missing required MCP namespace argument: a");
     }
 }

@@ -28,6 +28,9 @@ mod off {
     /// call on a server that is not configured.
     const UNKNOWN_SERVER: &str = "unknown MCP server";
 
+    /// Missing MCP arguments: never, with no server to call.
+    pub(crate) type MissingArguments = Infallible;
+
     /// The MCP hub with no servers: the only one there is without the
     /// `mcp` feature.
     #[derive(Clone, Debug, Default)]
@@ -71,6 +74,17 @@ mod off {
         /// No server, so no tool is replay-safe.
         pub(crate) fn replay_safe(&self, _index: usize, _tool: &str) -> bool {
             false
+        }
+
+        /// No server, so nothing to complete: the call fails as a call to
+        /// an unknown server.
+        pub(crate) fn complete_arguments(
+            &self,
+            _index: usize,
+            _tool: &str,
+            _args: &mut Map<String, Value>,
+        ) -> Result<(), MissingArguments> {
+            Ok(())
         }
 
         /// No server has a name.

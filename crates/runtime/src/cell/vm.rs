@@ -25,7 +25,7 @@ use codemode_catalog::Registry;
 use super::bridge::{Bounds, Bridge, GuestError, Outcome};
 use super::convert;
 use super::requests::reply::{Reply, Settlement};
-use super::requests::{Op, decode};
+use super::requests::{HostRequest, Op, decode};
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -384,12 +384,13 @@ impl Vm {
         host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
         let b = Arc::clone(&self.bridge);
         let control = Arc::clone(&self.control);
+        let hub = mcp.clone();
         host.set(
             "request",
             Function::new(
                 ctx.clone(),
                 move |ctx: Ctx<'js>, op: u32, a: Opt<Value<'js>>, b2: Opt<Value<'js>>, c: Opt<Value<'js>>| {
-                    request(&ctx, &b, &control, op, [a.0, b2.0, c.0])
+                    request(&ctx, &b, &control, &hub, op, [a.0, b2.0, c.0])
                 },
             )?,
         )?;
@@ -456,6 +457,7 @@ fn request<'js>(
     ctx: &Ctx<'js>,
     bridge: &Mutex<Bridge>,
     control: &CellControl,
+    mcp: &McpHub,
     op: u32,
     args: [Option<Value<'js>>; 3],
 ) -> rquickjs::Result<Value<'js>> {
@@ -463,7 +465,14 @@ fn request<'js>(
         return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown host request {op}")));
     };
     let submit = |ctx: &Ctx<'js>| {
-        let request = decode::decode(ctx, op, args)?;
+        let mut request = decode::decode(ctx, op, args)?;
+        // Defaults and required arguments are the namespace's promise
+        // (GA-9.4): checked before the call is admitted, so a refused call
+        // takes no bridge id.
+        if let HostRequest::McpCall { server, tool, args } = &mut request {
+            mcp.complete_arguments(*server, tool, args)
+                .map_err(|missing| rquickjs::Exception::throw_type(ctx, &missing.to_string()))?;
+        }
         lock(bridge).submit(request).map_err(|e| e.throw(ctx))
     };
     if op == Op::Timer {

@@ -14,17 +14,15 @@
   // ---- MCP namespaces (GA-9) -----------------------------------------------
   // Built on first use from the host's current snapshot of the servers:
   // frozen, null-prototype objects all the way down.
-  function missingError(names) {
-    const noun = names.length > 1 ? "arguments" : "argument";
-    return new TypeErrorCtor("Missing required MCP namespace " + noun + ": " + names.join(", "));
-  }
   function mcpTool(server, method) {
+    // The host fills in defaults and names missing required arguments
+    // (GA-9.4) before it admits the call; only the calling convention is
+    // checked here.
     const call = function (input) {
       let given = input;
       // No argument (or `undefined`) is `{}`; the declaration marks the
       // input optional (`input?`) from the same `inputOptional` field.
       if (arguments.length === 0 || (arguments.length === 1 && input === undefined)) {
-        if (!method.inputOptional) return Promise.reject(missingError(method.required));
         given = {};
       } else if (arguments.length !== 1 || input === null || typeof input !== "object" || isArray(input)) {
         return Promise.reject(new TypeErrorCtor("MCP namespace tools accept one object argument."));
@@ -32,12 +30,6 @@
       const args = createObject(null);
       const keys = objectKeys(given);
       for (let i = 0; i < keys.length; i++) args[keys[i]] = given[keys[i]];
-      const defaults = objectKeys(method.defaults);
-      for (let i = 0; i < defaults.length; i++) {
-        if (args[defaults[i]] === undefined) args[defaults[i]] = method.defaults[defaults[i]];
-      }
-      const missing = method.required.filter((name) => args[name] === undefined);
-      if (missing.length > 0) return Promise.reject(missingError(missing));
       let copy;
       try {
         copy = projectOutput(args);
