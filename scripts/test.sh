@@ -22,4 +22,13 @@ fi
 if ! python3 -c "import mcp_server_time" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check "mcp-server-time==2026.10.19"
 fi
+# Prometheus and promtool (Debian's package) for crates/cli/tests/prometheus.rs:
+# a real Prometheus scrapes `codemode serve` and evaluates the dashboard and
+# the rules. The package's service is not started; the test runs its own.
+if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null \
+    || { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null; }
+fi
 cargo test --workspace "$@"

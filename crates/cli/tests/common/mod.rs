@@ -1,0 +1,118 @@
+//! Shared by the CLI's process tests: a real `codemode serve` over
+//! streamable HTTP with its probe listener, and a plain HTTP client.
+#![allow(dead_code, reason = "each test binary uses a different part")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Generous bound for anything a test waits on.
+pub(crate) const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A fresh temporary directory for test `name` of this process.
+pub(crate) fn temp(prefix: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("codemode-{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A running `codemode serve --http 127.0.0.1:0 --metrics 127.0.0.1:0`,
+/// its stderr lines arriving on a channel. Killed when dropped.
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    lines: mpsc::Receiver<String>,
+    pub(crate) log: Vec<String>,
+    /// The MCP endpoint URL.
+    pub(crate) mcp: String,
+    /// The probe listener's `host:port` (`/metrics`, `/health`, `/ready`).
+    pub(crate) probes: String,
+    /// The server's directory (config and store).
+    pub(crate) dir: std::path::PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// Starts a server in a fresh directory with `config` as its
+    /// codemode.toml and `extra` arguments after `serve …`.
+    pub(crate) fn start(prefix: &str, name: &str, config: &str, extra: &[&str]) -> Self {
+        let dir = temp(prefix, name);
+        std::fs::write(dir.join("codemode.toml"), config).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("--config")
+            .arg(dir.join("codemode.toml"))
+            .arg("--store")
+            .arg(dir.join("store"))
+            .args(["serve", "--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut server = Self { child, lines, log: Vec::new(), mcp: String::new(), probes: String::new(), dir };
+        let probes = server.wait_for("serving /metrics, /health and /ready at http://");
+        server.probes = probes.rsplit("http://").next().unwrap().trim().to_owned();
+        let mcp = server.wait_for("serving MCP over HTTP at ");
+        server.mcp = mcp.split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_owned();
+        server
+    }
+
+    /// The first stderr line containing `needle`, waiting up to PATIENCE.
+    pub(crate) fn wait_for(&mut self, needle: &str) -> String {
+        if let Some(line) = self.log.iter().find(|l| l.contains(needle)) {
+            return line.clone();
+        }
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.log.push(line.clone());
+                    if line.contains(needle) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no stderr line with {needle:?}; got:\n{}", self.log.join("\n")),
+            }
+        }
+    }
+
+    /// Everything the server wrote to stderr until it exited.
+    pub(crate) fn rest_of_log(&mut self) -> String {
+        while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+            self.log.push(line);
+        }
+        self.log.join("\n")
+    }
+}
+
+/// One HTTP/1.1 request on a fresh connection: status line, head (lower
+/// case), body. The server must not chunk the body (codemode's probe
+/// listener sends a length).
+pub(crate) fn http(addr: &str, method: &str, target: &str) -> (String, String, String) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    write!(stream, "{method} {target} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
