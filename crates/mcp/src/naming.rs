@@ -70,7 +70,12 @@ pub fn suggestion<'a>(wanted: &str, methods: impl IntoIterator<Item = &'a str>) 
     let limit = if wanted.len() <= 4 { 1 } else { 2 };
     methods
         .into_iter()
-        .map(|m| (edit_distance(&wanted, &key(m)), m))
+        .map(|m| (key(m), m))
+        // Lengths further apart than the limit cannot be within it: a long
+        // guest-chosen name costs nothing (the guest calls this on every
+        // unknown member it reads).
+        .filter(|(k, _)| k.len().abs_diff(wanted.len()) <= limit)
+        .map(|(k, m)| (edit_distance(&wanted, &k), m))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, m)| m)
@@ -97,6 +102,18 @@ pub fn server_reserved() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions_allow_one_edit_for_short_names_and_two_for_longer_ones_and_skip_far_lengths() {
+        let methods = ["getCurrentTime", "convertTime", "echo"];
+        assert_eq!(suggestion("getCurentTime", methods), Some("getCurrentTime"));
+        assert_eq!(suggestion("get_current_time", methods), Some("getCurrentTime"), "case and separators do not count");
+        assert_eq!(suggestion("ecko", methods), Some("echo"));
+        assert_eq!(suggestion("ekko", methods), None, "two edits are too many for a short name");
+        // A guest can read any member name: one far longer than every
+        // method is no suggestion, without comparing it letter by letter.
+        assert_eq!(suggestion(&"x".repeat(1 << 20), methods), None);
+    }
 
     #[test]
     fn names_are_camel_cased_identifiers() {

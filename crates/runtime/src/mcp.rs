@@ -10,10 +10,12 @@
 //! way without `cfg`s of its own.
 
 #[cfg(feature = "mcp")]
+pub(crate) use codemode_mcp::naming::suggestion;
+#[cfg(feature = "mcp")]
 pub(crate) use codemode_mcp::{McpHub, api_response, index_declaration, server_declaration};
 
 #[cfg(not(feature = "mcp"))]
-pub(crate) use off::{McpHub, api_response, index_declaration, server_declaration};
+pub(crate) use off::{McpHub, api_response, index_declaration, server_declaration, suggestion};
 
 #[cfg(not(feature = "mcp"))]
 mod off {
@@ -27,6 +29,12 @@ mod off {
     /// `codemode_mcp::McpCallError::UnknownServer`'s text: the answer to a
     /// call on a server that is not configured.
     const UNKNOWN_SERVER: &str = "unknown MCP server";
+
+    /// The method `wanted` most likely meant: none, with no server (the
+    /// namespace that asks has no members to suggest).
+    pub(crate) fn suggestion<'a>(_wanted: &str, _methods: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+        None
+    }
 
     /// Missing MCP arguments: never, with no server to call.
     pub(crate) type MissingArguments = Infallible;

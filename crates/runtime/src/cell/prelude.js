@@ -13,6 +13,7 @@
   const OUT = host.output;
   const hostMeta = host.meta;
   const hostMcpTree = host.mcpTree;
+  const hostMcpSuggest = host.mcpSuggest;
   const hostMarkNetwork = host.markNetwork;
   const hostCancel = host.cancel;
   const hostEmit = host.emit;
@@ -268,7 +269,7 @@
         internals = freeze({
           handleMetadata, hostMeta, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze, hostEmit,
           isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify,
-          Promise: PromiseCtor, Error: ErrorCtor, projectOutput, hostMcpTree, hostMarkNetwork,
+          Promise: PromiseCtor, Error: ErrorCtor, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork,
         });
       }
       value = loaded[name] = hostLazy(name)(internals);

@@ -408,6 +408,18 @@ impl Vm {
         // it reflects the servers' tools at that moment, not at spare time.
         let b = Arc::clone(&self.bridge);
         host.set("markNetwork", Function::new(ctx.clone(), move || lock(&b).network = true)?)?;
+        // An unknown MCP member's closest method, by the one rule the
+        // declarations' messages use (`codemode_mcp::naming::suggestion`).
+        host.set(
+            "mcpSuggest",
+            Function::new(ctx.clone(), move |ctx: Ctx<'js>, wanted: rquickjs::String<'js>, methods: Array<'js>| {
+                let wanted = convert::string_lossy(&ctx, &wanted)?;
+                let methods: Vec<String> = methods.iter::<String>().collect::<rquickjs::Result<_>>()?;
+                Ok::<_, rquickjs::Error>(
+                    crate::mcp::suggestion(&wanted, methods.iter().map(String::as_str)).map(str::to_owned),
+                )
+            })?,
+        )?;
         let hub = mcp.clone();
         host.set(
             "mcpTree",

@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { isArray, createObject, objectKeys, projectOutput, hostMcpTree, hostMarkNetwork, request, OP, defineProperty, freeze } = k;
+  const { isArray, createObject, objectKeys, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork, request, OP, defineProperty, freeze } = k;
   // Read when this section loads. A guest that replaced `Proxy` before
   // touching `MCP` only degrades its own namespace: the handler below
   // returns nothing a plain member read would not.
@@ -43,45 +43,8 @@
   }
 
   // ---- unknown members ---------------------------------------------------------
-  // Mirrors `codemode_mcp::naming::suggestion` and `unknown_tool`:
-  // letters and digits, lower-cased, at most 2 edits (1 for short names).
-  function letters(s) {
-    const out = [];
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 65 && c <= 90) out[out.length] = c + 32;
-      else if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) out[out.length] = c;
-    }
-    return out;
-  }
-  function distance(a, b) {
-    let prev = [];
-    for (let j = 0; j <= b.length; j++) prev[j] = j;
-    for (let i = 0; i < a.length; i++) {
-      const cur = [i + 1];
-      for (let j = 0; j < b.length; j++) {
-        let best = prev[j] + (a[i] === b[j] ? 0 : 1);
-        if (prev[j + 1] + 1 < best) best = prev[j + 1] + 1;
-        if (cur[j] + 1 < best) best = cur[j] + 1;
-        cur[j + 1] = best;
-      }
-      prev = cur;
-    }
-    return prev[b.length];
-  }
-  function suggestion(wanted, methods) {
-    const w = letters(wanted);
-    let best;
-    let bestDistance = w.length <= 4 ? 1 : 2;
-    for (let i = 0; i < methods.length; i++) {
-      const d = distance(w, letters(methods[i]));
-      if (d <= bestDistance && (best === undefined || d < bestDistance)) {
-        best = methods[i];
-        bestDistance = d;
-      }
-    }
-    return best;
-  }
+  // The closest method comes from the host (`codemode_mcp::naming::
+  // suggestion`), the rule the declarations' messages use too.
   // Names JavaScript itself probes (await, JSON, inspection): never tools.
   const PROBES = createObject(null);
   const probeNames = ["then", "toJSON", "valueOf", "toString", "inspect", "nodeType", "$$typeof", "asymmetricMatch", "constructor", "prototype", "__proto__", "length", "name"];
@@ -106,8 +69,8 @@
           const why = server.error === undefined ? "not connected yet" : server.error;
           throw new TypeErrorCtor("no tool `" + prop + "` on server `" + server.identifier + "`: the server is not connected (" + why + "). Call MCP." + server.identifier + ".$api() to list its tools.");
         }
-        const meant = suggestion(prop, methods);
-        if (meant === undefined) return undefined;
+        const meant = hostMcpSuggest(prop, methods);
+        if (meant === undefined || meant === null) return undefined;
         throw new TypeErrorCtor("no tool `" + prop + "` on server `" + server.identifier + "`; did you mean `" + meant + "`? Call MCP." + server.identifier + ".$api() to list its tools.");
       },
     });
