@@ -17,7 +17,7 @@
 //! with no spare) and a retire past [`MAX_RETIRED`] frees inline, so memory
 //! stays bounded.
 
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, TryLockError};
 
 use crate::mcp::McpHub;
 use codemode_catalog::Registry;
@@ -80,13 +80,23 @@ impl EnginePool {
         self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The pool's state if it is free now. Cells never wait for it: the
+    /// factory holds it only briefly, but at idle priority it may be
+    /// preempted holding it, and a cell must not wait for an idle thread.
+    fn try_lock(&self) -> Option<std::sync::MutexGuard<'_, State>> {
+        match self.inner.state.try_lock() {
+            Ok(state) => Some(state),
+            Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// A spare engine, or one prepared now when none is ready.
     pub(crate) fn take(&self) -> Result<Vm, StartError> {
-        let spare = {
-            let mut state = self.lock();
+        let spare = self.try_lock().and_then(|mut state| {
             state.failing = false;
             state.spares.pop()
-        };
+        });
         self.inner.wake.notify_one();
         match spare {
             Some(vm) => Ok(vm),
@@ -97,9 +107,13 @@ impl EnginePool {
         }
     }
 
-    /// An ended cell's engine: the factory frees it.
+    /// An ended cell's engine: the factory frees it (or the caller, when
+    /// the factory is behind or the pool is busy).
     pub(crate) fn retire(&self, vm: Vm) {
-        let mut state = self.lock();
+        let Some(mut state) = self.try_lock() else {
+            drop(vm);
+            return;
+        };
         if state.stop || state.retired.len() >= MAX_RETIRED {
             drop(state);
             drop(vm);
@@ -159,5 +173,40 @@ fn factory(inner: &Inner) {
         let retired = std::mem::take(&mut state.retired);
         drop(state);
         drop(retired);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pool with no factory thread: nothing frees what it keeps.
+    fn idle_pool() -> EnginePool {
+        let recipe = Recipe { limits: Arc::default(), tools: Registry::default(), mcp: McpHub::default() };
+        EnginePool {
+            inner: Arc::new(Inner { recipe, depth: 2, state: Mutex::new(State::default()), wake: Condvar::new() }),
+        }
+    }
+
+    #[test]
+    fn retired_engines_waiting_for_a_starved_factory_are_bounded() {
+        let pool = idle_pool();
+        for _ in 0..MAX_RETIRED + 4 {
+            let vm = pool.take().expect("an engine is prepared inline when no spare is ready");
+            pool.retire(vm);
+        }
+        // The ones past the bound were freed by the caller.
+        assert_eq!(pool.lock().retired.len(), MAX_RETIRED);
+    }
+
+    #[test]
+    fn a_busy_pool_never_makes_a_cell_wait() {
+        let pool = idle_pool();
+        let held = pool.lock();
+        // The factory may be preempted holding the lock: a take prepares
+        // inline and a retire frees inline instead of waiting for it.
+        let vm = pool.take().expect("prepared inline");
+        pool.retire(vm);
+        assert!(held.retired.is_empty() && held.spares.is_empty());
     }
 }
