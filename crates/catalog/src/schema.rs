@@ -224,7 +224,8 @@ fn push_violations(root: &Value, error: &ValidationError<'_>, out: &mut Vec<Viol
     let message = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            for key in unexpected {
+            // A huge input can have thousands: word only what is reported.
+            for key in unexpected.iter().take(MAX_VIOLATIONS.saturating_sub(out.len())) {
                 let mut child = path.clone();
                 push_key(&mut child, key);
                 out.push(Violation { path: child, message: "is not an allowed property".into() });
@@ -354,10 +355,45 @@ fn item_count(value: &Value) -> usize {
     value.as_array().map_or(0, Vec::len)
 }
 
-/// A value's JSON, cut to 40 characters.
+/// A value's JSON, cut to 40 characters. Serializing stops early, so a
+/// huge value costs no more than a small one.
 fn short(value: &Value) -> String {
-    let s = value.to_string();
-    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
+    const CHARS: usize = 40;
+    let mut buf = Bounded { bytes: Vec::new(), limit: CHARS * 4 + 4 };
+    // An error here only means the buffer filled up.
+    let complete = serde_json::to_writer(&mut buf, value).is_ok();
+    let text = match std::str::from_utf8(&buf.bytes) {
+        Ok(text) => text,
+        // Cut inside a character: keep the whole ones before it.
+        Err(e) => std::str::from_utf8(&buf.bytes[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    let mut out: String = text.chars().take(CHARS).collect();
+    if !complete || out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// A writer that takes at most `limit` bytes, then fails.
+struct Bounded {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let room = self.limit.saturating_sub(self.bytes.len());
+        if room == 0 {
+            return Err(std::io::Error::other("bounded buffer is full"));
+        }
+        let n = room.min(data.len());
+        self.bytes.extend_from_slice(&data[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -549,6 +585,23 @@ mod tests {
         assert!(found[0].len() < 100, "{found:?}");
         let big_enum = errors(json!({"enum": ["a"]}), json!("z".repeat(10_000)));
         assert!(big_enum[0].len() < 100, "{big_enum:?}");
+    }
+
+    #[test]
+    fn format_is_an_annotation_under_every_draft() {
+        for draft in ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"] {
+            let schema = json!({"$schema": draft, "type": "string", "format": "email"});
+            assert!(errors(schema, json!("not an address")).is_empty(), "{draft}");
+        }
+    }
+
+    #[test]
+    fn short_values_are_cut_to_40_characters_without_serializing_all_of_a_huge_one() {
+        assert_eq!(short(&json!("abc")), "\"abc\"");
+        assert_eq!(short(&json!("é".repeat(39))), format!("\"{}…", "é".repeat(39)));
+        let huge = json!(vec!["ü".repeat(1000); 1000]);
+        assert_eq!(short(&huge).chars().count(), 41);
+        assert_eq!(short(&json!({"a": [1, 2]})), "{\"a\":[1,2]}");
     }
 
     #[test]
