@@ -320,3 +320,73 @@ async fn duplicate_and_invalid_registrations_fail_before_any_cell_runs() {
     let bad = CodeMode::builder().tool(BadSchema).start().await.unwrap_err();
     assert!(bad.to_string().contains("tool `bad_schema` has an unusable input schema: invalid pattern"), "{bad}");
 }
+
+/// A native tool whose input schema uses `if`/`then`/`else`: a `file`
+/// target needs a `path`, any other needs a `url` (issue 16).
+struct Fetcher;
+
+impl Tool for Fetcher {
+    fn name(&self) -> &str {
+        "fetch_target"
+    }
+    fn description(&self) -> &str {
+        "Fetches a file or a URL."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object",
+            "properties": {"kind": {"enum": ["file", "web"]}, "path": {"type": "string"}, "url": {"type": "string"}},
+            "required": ["kind"],
+            "if": {"properties": {"kind": {"const": "file"}}},
+            "then": {"required": ["path"]},
+            "else": {"required": ["url"]}})
+    }
+    fn call(&self, input: Value) -> ToolFuture<'_> {
+        Box::pin(async move { Ok(ToolOutput::json(json!({"fetched": input}))) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_input_failing_an_if_then_else_schema_is_an_input_contract_type_error_and_the_tool_does_not_run_ga_11_2() {
+    let rt = CodeMode::builder().tool(Fetcher).start().await.unwrap();
+    let r = exec(
+        &rt,
+        "const ok = await fetch_target({kind: 'file', path: 'a.txt'}); \
+         try { await fetch_target({kind: 'file', url: 'https://example.invalid'}); return 'ran' } \
+         catch (e) { return [ok, e.name, e.code, e.message] }",
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!(v[0], json!({"fetched": {"kind": "file", "path": "a.txt"}}));
+    assert_eq!((&v[1], &v[2]), (&json!("TypeError"), &json!("input_contract")));
+    let message = v[3].as_str().unwrap();
+    assert!(
+        message
+            .starts_with("fetch_target input is invalid: $: missing required property `path`. The tool was not run;"),
+        "{message}"
+    );
+}
+
+/// A native tool whose input schema does not compile.
+struct NumericType;
+
+impl Tool for NumericType {
+    fn name(&self) -> &str {
+        "numeric_type"
+    }
+    fn description(&self) -> &str {
+        "Has an input schema with a numeric type."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"a": {"type": 12}}})
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        Box::pin(async { Ok(ToolOutput::json(json!({}))) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_whose_schema_does_not_compile_is_refused_at_start_naming_the_tool_and_the_place() {
+    let err = CodeMode::builder().tool(NumericType).start().await.unwrap_err().to_string();
+    assert!(err.contains("tool `numeric_type` has an unusable input schema"), "{err}");
+    assert!(err.contains("#/properties/a/type"), "{err}");
+}

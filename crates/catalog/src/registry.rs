@@ -204,3 +204,59 @@ impl Registry {
         self.entries.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::tool::{ToolFuture, ToolOutput};
+
+    struct WithSchemas(Value, Option<Value>);
+
+    impl Tool for WithSchemas {
+        fn name(&self) -> &str {
+            "schema_tool"
+        }
+        fn description(&self) -> &str {
+            "Has the schemas it is given."
+        }
+        fn input_schema(&self) -> Value {
+            self.0.clone()
+        }
+        fn output_schema(&self) -> Option<Value> {
+            self.1.clone()
+        }
+        fn call(&self, _input: Value) -> ToolFuture<'_> {
+            Box::pin(async { Ok(ToolOutput::json(json!({}))) })
+        }
+    }
+
+    fn register(input: Value, output: Option<Value>) -> Result<Registry, RegistryError> {
+        Registry::new(vec![Arc::new(WithSchemas(input, output))])
+    }
+
+    #[test]
+    fn a_schema_that_does_not_compile_is_a_registration_error_naming_the_tool_and_which_schema() {
+        let err = register(json!({"type": 12}), None).unwrap_err();
+        let RegistryError::InvalidSchema { tool, which, reason } = &err else { panic!("{err:?}") };
+        assert_eq!((tool.as_str(), *which), ("schema_tool", "input"));
+        assert!(matches!(reason, SchemaError::Invalid { location, .. } if location == "/type"), "{reason:?}");
+        assert!(err.to_string().starts_with("tool `schema_tool` has an unusable input schema: "), "{err}");
+        let err =
+            register(json!({"type": "object"}), Some(json!({"$ref": "https://example.invalid/out.json"}))).unwrap_err();
+        assert!(
+            matches!(&err, RegistryError::InvalidSchema { which: "output", reason: SchemaError::Reference { .. }, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn an_if_then_else_input_schema_is_compiled_once_and_enforced() {
+        let schema = json!({"type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}});
+        let registry = register(schema, None).unwrap();
+        let entry = registry.get(0).unwrap();
+        assert!(entry.input.validate(&json!({"b": 1})).is_empty());
+        assert_eq!(entry.input.validate(&json!({"a": 1}))[0].to_string(), "$: missing required property `b`");
+    }
+}
