@@ -4,6 +4,7 @@
 mod bench;
 mod command_tool;
 mod config;
+mod metrics;
 mod node_host;
 mod output;
 mod repl;
@@ -199,6 +200,7 @@ enum ConfigCommand {
 }
 
 fn main() -> Result<()> {
+    metrics::mark_start();
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     // Drive everything from a task: the block_on thread wakes slowly.

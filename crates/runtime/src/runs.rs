@@ -36,6 +36,10 @@ pub(crate) enum EndState {
 }
 
 impl EndState {
+    /// Every end state: the label values of `codemode_cells_total{status}`.
+    pub(crate) const ALL: [Self; 7] =
+        [Self::Completed, Self::Failed, Self::TimedOut, Self::Aborted, Self::Expired, Self::Disposed, Self::Crashed];
+
     /// The metrics label of this end state.
     pub(crate) fn label(self) -> &'static str {
         match self {
@@ -310,7 +314,7 @@ mod tests {
         assert_eq!((runs.len(), runs.in_session(Some(&"s".to_owned()))), (0, 0));
         assert!(runs.route("run_a", Some("s")).unwrap_err().contains("aborted"));
         assert_eq!(runs.metrics.snapshot().cells_by_status.get("aborted"), Some(&1));
-        assert_eq!(runs.metrics.snapshot().cells_by_status.get("completed"), None);
+        assert_eq!(runs.metrics.snapshot().cells_by_status.get("completed"), Some(&0));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use codemode_bridge::PendingCall;
 use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
 
-use crate::telemetry::Metrics;
+use crate::telemetry::{CallOutcome, Metrics};
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
@@ -313,6 +313,8 @@ impl HostWork {
             server: None,
             tool: &entry.metadata.tool_name,
             label: &entry.metadata.callable_name,
+            // A registered tool: its name is host-known.
+            known: true,
             bridge_id: Some(call.bridge_id),
         };
         // The registry is shared: names and the output schema are read in
@@ -323,9 +325,13 @@ impl HostWork {
             Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
         };
         let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, denied, move |input| async move {
-            let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
+            let Some(entry) = tools.get(index) else {
+                return (Err(ToolError::new("unknown tool")), CallOutcome::Error);
+            };
             let result = entry.tool.call(input).await;
-            check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
+            let result = check_output(&entry.metadata.callable_name, entry.output.as_ref(), result);
+            let outcome = if result.is_ok() { CallOutcome::Ok } else { CallOutcome::Error };
+            (result, outcome)
         }));
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
