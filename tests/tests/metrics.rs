@@ -126,3 +126,16 @@ async fn every_end_state_and_admission_reason_is_exported_before_its_first_event
     assert_eq!(reasons, ["live_cells", "principal_quota", "queue_limit", "session_quota", "timer_limit"]);
     assert!(s.actor_restarts.values().all(|n| *n == 0));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parked_cell_reports_active_and_parked_time_apart() {
+    let rt = runtime().await;
+    let results = run_to_end(&rt, "await yield_control('x'); return 1").await;
+    assert!(results.len() >= 2, "the cell parked: {results:?}");
+    assert_eq!(value(results.last().unwrap()), &json!(1));
+    let s = rt.metrics();
+    assert_eq!(s.cell_active.count, 1);
+    assert_eq!(s.cell_parked.count, 1, "the parked cell has parked time");
+    assert_eq!(s.cell_queue.count, 1, "the cell's start was timed");
+    assert_eq!(s.cells_by_status["completed"], 1);
+}

@@ -150,12 +150,16 @@ impl Collector for SnapshotCollector {
             gauge(&mut e, "codemode_start_time_seconds", "When this process started, Unix seconds.", *started)?;
         }
         counters(&mut e, "codemode_cells", "Cells that ended, by end state.", "status", &s.cells_by_status)?;
-        single(
-            &mut e,
-            "codemode_cell_duration_seconds",
-            "Cell lifetime from exec to end.",
-            &Histogram(&s.cell_duration),
-        )?;
+        // Lifetime is split: parked cells live up to their TTL, far past
+        // the active buckets.
+        let histograms = [
+            ("codemode_cell_active_seconds", "Cell lifetime less parked time, admission to end.", &s.cell_active),
+            ("codemode_cell_parked_seconds", "Total parked time of cells that parked.", &s.cell_parked),
+            ("codemode_cell_queue_seconds", "From admission until the cell started.", &s.cell_queue),
+        ];
+        for (name, help, h) in histograms {
+            single(&mut e, name, help, &Histogram(h))?;
+        }
         let call_labels = |c: &codemode_runtime::NestedCallSnapshot| {
             vec![("tool", c.tool.clone()), ("source", c.source.clone()), ("server", c.server.clone())]
         };
@@ -318,7 +322,8 @@ mod tests {
         assert!(text.contains("# TYPE codemode_cells_total counter"), "{text}");
         assert!(text.contains(&format!("codemode_build_info{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION"))));
         assert!(text.contains("codemode_start_time_seconds "), "{text}");
-        assert!(text.contains("codemode_cell_duration_seconds_count 0"), "{text}");
+        assert!(text.contains("codemode_cell_active_seconds_count 0"), "{text}");
+        assert!(!text.contains("codemode_cell_duration_seconds"), "split into active and parked: {text}");
         assert!(text.contains("# TYPE codemode_nested_calls_total counter"), "{text}");
         #[cfg(target_os = "linux")]
         for name in

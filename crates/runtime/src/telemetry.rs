@@ -52,11 +52,23 @@ impl ActorKind {
 /// Upper bounds (seconds) of the latency histograms' buckets.
 const BUCKETS: [f64; 12] = [0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 60.0];
 
+/// Upper bounds (seconds) of `codemode_cell_parked_seconds`: a parked cell
+/// lives up to its parked TTL (900 s by default, more when configured).
+const PARKED_BUCKETS: [f64; 10] = [1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0];
+
 /// A latency histogram with fixed buckets.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Histogram {
-    counts: [AtomicU64; BUCKETS.len() + 1],
+    bounds: &'static [f64],
+    /// One count per bound, then `+Inf`.
+    counts: Box<[AtomicU64]>,
     sum_micros: AtomicU64,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Self::new(&BUCKETS)
+    }
 }
 
 /// A histogram's state at one moment.
@@ -71,20 +83,24 @@ pub struct HistogramSnapshot {
 }
 
 impl Histogram {
+    fn new(bounds: &'static [f64]) -> Self {
+        Self { bounds, counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(), sum_micros: AtomicU64::new(0) }
+    }
+
     /// Records one observation.
     pub(crate) fn observe(&self, d: Duration) {
         let secs = d.as_secs_f64();
-        let slot = BUCKETS.iter().position(|b| secs <= *b).unwrap_or(BUCKETS.len());
+        let slot = self.bounds.iter().position(|b| secs <= *b).unwrap_or(self.bounds.len());
         self.counts[slot].fetch_add(1, Ordering::Relaxed);
         self.sum_micros.fetch_add(u64::try_from(d.as_micros()).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
     fn snapshot(&self) -> HistogramSnapshot {
         let mut cumulative = 0;
-        let mut buckets = Vec::with_capacity(BUCKETS.len() + 1);
+        let mut buckets = Vec::with_capacity(self.counts.len());
         for (i, c) in self.counts.iter().enumerate() {
             cumulative += c.load(Ordering::Relaxed);
-            buckets.push((BUCKETS.get(i).copied().unwrap_or(f64::INFINITY), cumulative));
+            buckets.push((self.bounds.get(i).copied().unwrap_or(f64::INFINITY), cumulative));
         }
         HistogramSnapshot {
             buckets,
@@ -166,10 +182,13 @@ type CallKey = (&'static str, String, String);
 ///
 /// The labelled families are `DashMap`s: cells on every JS thread bump
 /// them concurrently, and a sharded map keeps them off one lock.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Metrics {
     cells_by_status: DashMap<&'static str, u64>,
     cell_duration: Histogram,
+    cell_active: Histogram,
+    cell_parked: Histogram,
+    cell_queue: Histogram,
     /// Nested calls per `(source, server, tool)`: every label value is
     /// host-known (see [`UNKNOWN_TOOL`]), so the map is bounded.
     calls: DashMap<CallKey, Arc<CallSeries>>,
@@ -185,10 +204,43 @@ pub(crate) struct Metrics {
     give_ups: [AtomicU64; ActorKind::ALL.len()],
 }
 
+impl Default for Metrics {
+    fn default() -> Self {
+        Self {
+            cells_by_status: DashMap::new(),
+            cell_duration: Histogram::default(),
+            cell_active: Histogram::default(),
+            cell_parked: Histogram::new(&PARKED_BUCKETS),
+            cell_queue: Histogram::default(),
+            calls: DashMap::new(),
+            parked: AtomicI64::new(0),
+            live: AtomicI64::new(0),
+            store_committed_bytes: AtomicU64::new(0),
+            results_saved_bytes: AtomicU64::new(0),
+            console_truncations: AtomicU64::new(0),
+            admission_rejections: DashMap::new(),
+            restarts: Default::default(),
+            give_ups: Default::default(),
+        }
+    }
+}
+
 impl Metrics {
-    pub(crate) fn cell_ended(&self, status: &'static str, lifetime: Duration) {
+    /// A cell ended after `lifetime` (from admission), `parked` of it
+    /// parked: its active time is the rest; parked time is recorded only
+    /// for cells that parked, so its quantiles describe parked cells.
+    pub(crate) fn cell_ended(&self, status: &'static str, lifetime: Duration, parked: Duration) {
         *self.cells_by_status.entry(status).or_default() += 1;
         self.cell_duration.observe(lifetime);
+        self.cell_active.observe(lifetime.saturating_sub(parked));
+        if !parked.is_zero() {
+            self.cell_parked.observe(parked);
+        }
+    }
+
+    /// An admitted cell's actor started `waited` after admission.
+    pub(crate) fn cell_started(&self, waited: Duration) {
+        self.cell_queue.observe(waited);
     }
 
     /// The series of nested calls `(source, server, tool)`: a cell keeps
@@ -271,6 +323,9 @@ impl Metrics {
         MetricsSnapshot {
             cells_by_status: counts(&self.cells_by_status, &statuses),
             cell_duration: self.cell_duration.snapshot(),
+            cell_active: self.cell_active.snapshot(),
+            cell_parked: self.cell_parked.snapshot(),
+            cell_queue: self.cell_queue.snapshot(),
             nested_calls,
             parked_cells: self.parked.load(Ordering::Relaxed).max(0) as u64,
             live_cells: self.live.load(Ordering::Relaxed).max(0) as u64,
@@ -308,8 +363,15 @@ pub struct MetricsSnapshot {
     /// `aborted`, `expired`, `disposed`, `crashed`; every state listed,
     /// zero included).
     pub cells_by_status: BTreeMap<String, u64>,
-    /// Cell lifetimes, from exec to end.
+    /// Cell lifetimes, from admission to end (parked time included).
     pub cell_duration: HistogramSnapshot,
+    /// Cell lifetimes less their parked time: queued, running guest code
+    /// or waiting on host work inside a window.
+    pub cell_active: HistogramSnapshot,
+    /// Total parked time of the cells that parked.
+    pub cell_parked: HistogramSnapshot,
+    /// From admission until the cell's actor started.
+    pub cell_queue: HistogramSnapshot,
     /// Nested calls by `(source, server, tool)`, in that order.
     pub nested_calls: Vec<NestedCallSnapshot>,
     /// Cells parked now.
@@ -341,7 +403,7 @@ mod tests {
     #[test]
     fn known_label_values_start_at_zero() {
         let m = Metrics::default();
-        m.cell_ended("completed", Duration::from_millis(3));
+        m.cell_ended("completed", Duration::from_millis(3), Duration::ZERO);
         m.admission_rejected("queue_limit");
         let s = m.snapshot();
         for status in ["completed", "failed", "timed_out", "aborted", "expired", "disposed", "crashed"] {
