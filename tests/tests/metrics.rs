@@ -83,6 +83,7 @@ async fn unknown_node_commands_add_no_series() {
     assert_eq!(series(&s), expected, "1,000 unknown commands share one series");
     assert_eq!(outcomes(&s, "nodes", "", "echo"), counts(0, 0, 1, 0));
     assert_eq!(outcomes(&s, "nodes", "", UNKNOWN_TOOL), counts(0, 1000, 0, 0));
+    assert_eq!(s.nodes_connected, Some(1));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -102,6 +103,8 @@ async fn mcp_calls_are_labelled_by_server_tool_and_outcome() {
     assert_eq!(outcomes(&s, "mcp", "accounting", "echo"), counts(0, 0, 1, 0));
     assert_eq!(outcomes(&s, "mcp", "accounting", "fail"), counts(0, 1, 0, 0), "an in-band isError is an error");
     assert_eq!(s.nested_calls.len(), 2, "{:?}", series(&s));
+    assert_eq!(s.mcp_servers_connected.get("accounting"), Some(&true));
+    assert_eq!(s.nested_calls_in_flight, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,4 +141,21 @@ async fn a_parked_cell_reports_active_and_parked_time_apart() {
     assert_eq!(s.cell_parked.count, 1, "the parked cell has parked time");
     assert_eq!(s.cell_queue.count, 1, "the cell's start was timed");
     assert_eq!(s.cells_by_status["completed"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_still_running_counts_as_in_flight_until_it_answers() {
+    let rt = runtime_with(Limits { timeout: Duration::from_millis(200), ..Limits::default() }).await;
+    let reply = reply(&rt);
+    let parked = reply.exec(codemode_runtime::Exec::code("await sleep_ms({ms: 1500}); return 1")).await.unwrap();
+    let run_id = parked.run_id().expect("the cell parked on its call").to_owned();
+    assert_eq!(rt.metrics().nested_calls_in_flight, 1);
+    assert_eq!(rt.metrics().parked_cells, 1);
+    let mut last = parked;
+    while let Some(id) = last.run_id().map(str::to_owned) {
+        last = reply.wait(&id).await.unwrap();
+    }
+    assert_eq!(value(&last), &json!(1), "{run_id} completed");
+    assert_eq!(rt.metrics().nested_calls_in_flight, 0);
+    assert_eq!(rt.metrics().js_queue_depth, 0);
 }

@@ -186,6 +186,27 @@ impl Collector for SnapshotCollector {
             ends,
         )?;
         gauge(&mut e, "codemode_parked_cells", "Cells parked now.", s.parked_cells)?;
+        gauge(&mut e, "codemode_nested_calls_in_flight", "Nested tool calls running now.", s.nested_calls_in_flight)?;
+        gauge(
+            &mut e,
+            "codemode_js_queue_depth",
+            "Cells admitted but not yet running guest code (waiting for a JS thread).",
+            s.js_queue_depth,
+        )?;
+        let servers = s
+            .mcp_servers_connected
+            .iter()
+            .map(|(name, up)| (vec![("server", name.clone())], ConstGauge::new(i64::from(*up))));
+        family(
+            &mut e,
+            "codemode_mcp_server_connected",
+            "1 when the MCP server is connected.",
+            MetricType::Gauge,
+            servers,
+        )?;
+        if let Some(n) = s.nodes_connected {
+            gauge(&mut e, "codemode_nodes_connected", "Paired nodes connected now.", n)?;
+        }
         gauge(&mut e, "codemode_live_cells", "Cells alive now, running or parked.", s.live_cells)?;
         counter(&mut e, "codemode_store_committed_bytes", "Bytes of store values committed.", s.store_committed_bytes)?;
         counter(&mut e, "codemode_results_saved_bytes", "Bytes of results saved.", s.results_saved_bytes)?;

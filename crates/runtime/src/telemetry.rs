@@ -175,6 +175,17 @@ impl CallSeries {
     }
 }
 
+/// One running nested call, counted in `nested_calls_in_flight` while
+/// it lives: a drop guard, so a call cancelled mid-flight is uncounted too.
+#[derive(Debug)]
+pub(crate) struct InFlight(Arc<AtomicI64>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// A nested-call series' key: `(source, server, tool)` labels.
 type CallKey = (&'static str, String, String);
 
@@ -198,6 +209,8 @@ pub(crate) struct Metrics {
     results_saved_bytes: AtomicU64,
     console_truncations: AtomicU64,
     admission_rejections: DashMap<&'static str, u64>,
+    /// Nested calls running now; see [`InFlight`].
+    nested_in_flight: Arc<AtomicI64>,
     /// Restarts per [`ActorKind`] (indexed by it).
     restarts: [AtomicU64; ActorKind::ALL.len()],
     /// Children given up on per [`ActorKind`].
@@ -219,6 +232,7 @@ impl Default for Metrics {
             results_saved_bytes: AtomicU64::new(0),
             console_truncations: AtomicU64::new(0),
             admission_rejections: DashMap::new(),
+            nested_in_flight: Arc::default(),
             restarts: Default::default(),
             give_ups: Default::default(),
         }
@@ -252,6 +266,13 @@ impl Metrics {
             return Arc::clone(&series);
         }
         Arc::clone(&self.calls.entry(key).or_default())
+    }
+
+    /// Counts a nested call as running until the guard drops (answered,
+    /// or cancelled with its cell).
+    pub(crate) fn nested_call_started(&self) -> InFlight {
+        self.nested_in_flight.fetch_add(1, Ordering::Relaxed);
+        InFlight(Arc::clone(&self.nested_in_flight))
     }
 
     pub(crate) fn add_parked(&self, delta: i64) {
@@ -335,6 +356,11 @@ impl Metrics {
             admission_rejections: counts(&self.admission_rejections, &ADMISSION_REASONS),
             actor_restarts: per_kind(&self.restarts),
             actor_give_ups: per_kind(&self.give_ups),
+            nested_calls_in_flight: self.nested_in_flight.load(Ordering::Relaxed).max(0) as u64,
+            // Read by `CodeMode::metrics`, which owns what they describe.
+            js_queue_depth: 0,
+            mcp_servers_connected: BTreeMap::new(),
+            nodes_connected: None,
         }
     }
 }
@@ -394,6 +420,15 @@ pub struct MetricsSnapshot {
     pub actor_restarts: BTreeMap<String, u64>,
     /// Supervised actors given up on after too many crashes, by kind.
     pub actor_give_ups: BTreeMap<String, u64>,
+    /// Nested calls running now (past the policy, not yet answered).
+    pub nested_calls_in_flight: u64,
+    /// Cells admitted but not yet running guest code (waiting for a JS
+    /// thread or their first step).
+    pub js_queue_depth: u64,
+    /// Each configured MCP server (by configured name): connected now?
+    pub mcp_servers_connected: BTreeMap<String, bool>,
+    /// Paired nodes connected now; `None` when nodes are not enabled.
+    pub nodes_connected: Option<u64>,
 }
 
 #[cfg(test)]

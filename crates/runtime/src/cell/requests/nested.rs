@@ -137,6 +137,7 @@ impl NestedCalls {
             })
         });
         let series = self.series(&spec);
+        let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
         async move {
             if let Some(decision) = decision
@@ -145,7 +146,9 @@ impl NestedCalls {
                 series.record(CallOutcome::Denied, started.elapsed());
                 return denied(reason);
             }
+            let running = metrics.nested_call_started();
             let (out, outcome) = call(arguments).await;
+            drop(running);
             series.record(outcome, started.elapsed());
             out
         }
