@@ -9,6 +9,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
+use codemode_catalog::ToolSource;
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use serde_json::Value;
 use tracing::Instrument;
@@ -50,7 +51,7 @@ impl CallSource {
     /// another product, which operators need not know).
     fn metrics_label(self) -> &'static str {
         match self {
-            Self::Native("openclaw") => "native",
+            Self::Native(source) if source == ToolSource::Native.guest_name() => "native",
             other => other.label(),
         }
     }
