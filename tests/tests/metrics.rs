@@ -144,12 +144,15 @@ async fn a_parked_cell_reports_active_and_parked_time_apart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_call_still_running_counts_as_in_flight_until_it_answers() {
-    let rt = runtime_with(Limits { timeout: Duration::from_millis(200), ..Limits::default() }).await;
+async fn running_and_queued_calls_are_counted_until_they_answer() {
+    let limits = Limits { timeout: Duration::from_millis(200), max_in_flight: 1, ..Limits::default() };
+    let rt = runtime_with(limits).await;
     let reply = reply(&rt);
-    let parked = reply.exec(codemode_runtime::Exec::code("await sleep_ms({ms: 1500}); return 1")).await.unwrap();
+    let code = "await Promise.all([sleep_ms({ms: 1000}), sleep_ms({ms: 1000}), sleep_ms({ms: 1000})]); return 1";
+    let parked = reply.exec(codemode_runtime::Exec::code(code)).await.unwrap();
     let run_id = parked.run_id().expect("the cell parked on its call").to_owned();
     assert_eq!(rt.metrics().nested_calls_in_flight, 1);
+    assert_eq!(rt.metrics().nested_calls_queued, 2, "one slot: the other two calls wait");
     assert_eq!(rt.metrics().parked_cells, 1);
     let mut last = parked;
     while let Some(id) = last.run_id().map(str::to_owned) {
@@ -157,5 +160,6 @@ async fn a_call_still_running_counts_as_in_flight_until_it_answers() {
     }
     assert_eq!(value(&last), &json!(1), "{run_id} completed");
     assert_eq!(rt.metrics().nested_calls_in_flight, 0);
+    assert_eq!(rt.metrics().nested_calls_queued, 0);
     assert_eq!(rt.metrics().js_queue_depth, 0);
 }

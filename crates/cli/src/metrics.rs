@@ -189,6 +189,12 @@ impl Collector for SnapshotCollector {
         gauge(&mut e, "codemode_nested_calls_in_flight", "Nested tool calls running now.", s.nested_calls_in_flight)?;
         gauge(
             &mut e,
+            "codemode_nested_calls_queued",
+            "Native tool calls waiting for a free slot of their cell.",
+            s.nested_calls_queued,
+        )?;
+        gauge(
+            &mut e,
             "codemode_js_queue_depth",
             "Cells admitted but not yet running guest code (waiting for a JS thread).",
             s.js_queue_depth,

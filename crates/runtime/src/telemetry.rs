@@ -175,12 +175,13 @@ impl CallSeries {
     }
 }
 
-/// One running nested call, counted in `nested_calls_in_flight` while
-/// it lives: a drop guard, so a call cancelled mid-flight is uncounted too.
+/// One nested call counted in a gauge (`nested_calls_in_flight`,
+/// `nested_calls_queued`) while it lives: a drop guard, so a call dropped
+/// with its cell is uncounted too.
 #[derive(Debug)]
-pub(crate) struct InFlight(Arc<AtomicI64>);
+pub(crate) struct Counted(Arc<AtomicI64>);
 
-impl Drop for InFlight {
+impl Drop for Counted {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::Relaxed);
     }
@@ -209,8 +210,10 @@ pub(crate) struct Metrics {
     results_saved_bytes: AtomicU64,
     console_truncations: AtomicU64,
     admission_rejections: DashMap<&'static str, u64>,
-    /// Nested calls running now; see [`InFlight`].
+    /// Nested calls running now; see [`Counted`].
     nested_in_flight: Arc<AtomicI64>,
+    /// Native tool calls waiting for a free slot of their cell.
+    nested_queued: Arc<AtomicI64>,
     /// Restarts per [`ActorKind`] (indexed by it).
     restarts: [AtomicU64; ActorKind::ALL.len()],
     /// Children given up on per [`ActorKind`].
@@ -233,6 +236,7 @@ impl Default for Metrics {
             console_truncations: AtomicU64::new(0),
             admission_rejections: DashMap::new(),
             nested_in_flight: Arc::default(),
+            nested_queued: Arc::default(),
             restarts: Default::default(),
             give_ups: Default::default(),
         }
@@ -270,9 +274,16 @@ impl Metrics {
 
     /// Counts a nested call as running until the guard drops (answered,
     /// or cancelled with its cell).
-    pub(crate) fn nested_call_started(&self) -> InFlight {
+    pub(crate) fn nested_call_started(&self) -> Counted {
         self.nested_in_flight.fetch_add(1, Ordering::Relaxed);
-        InFlight(Arc::clone(&self.nested_in_flight))
+        Counted(Arc::clone(&self.nested_in_flight))
+    }
+
+    /// Counts a native tool call as queued (its cell's `max_in_flight`
+    /// slots are taken) until the guard drops.
+    pub(crate) fn nested_call_queued(&self) -> Counted {
+        self.nested_queued.fetch_add(1, Ordering::Relaxed);
+        Counted(Arc::clone(&self.nested_queued))
     }
 
     pub(crate) fn add_parked(&self, delta: i64) {
@@ -357,6 +368,7 @@ impl Metrics {
             actor_restarts: per_kind(&self.restarts),
             actor_give_ups: per_kind(&self.give_ups),
             nested_calls_in_flight: self.nested_in_flight.load(Ordering::Relaxed).max(0) as u64,
+            nested_calls_queued: self.nested_queued.load(Ordering::Relaxed).max(0) as u64,
             // Read by `CodeMode::metrics`, which owns what they describe.
             js_queue_depth: 0,
             mcp_servers_connected: BTreeMap::new(),
@@ -422,6 +434,9 @@ pub struct MetricsSnapshot {
     pub actor_give_ups: BTreeMap<String, u64>,
     /// Nested calls running now (past the policy, not yet answered).
     pub nested_calls_in_flight: u64,
+    /// Native tool calls waiting for a free slot of their cell
+    /// (`max_in_flight` of its calls already run).
+    pub nested_calls_queued: u64,
     /// Cells admitted but not yet running guest code (waiting for a JS
     /// thread or their first step).
     pub js_queue_depth: u64,

@@ -17,7 +17,7 @@ use codemode_bridge::PendingCall;
 use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
 
-use crate::telemetry::{CallOutcome, Metrics};
+use crate::telemetry::{CallOutcome, Counted, Metrics};
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
@@ -139,6 +139,8 @@ struct Queued {
     bridge_id: BridgeId,
     tool: usize,
     input: Value,
+    /// Counted in `nested_calls_queued` until started or dropped.
+    _queued: Counted,
 }
 
 /// Aborts every spawned tool task when the cell's state is dropped, however
@@ -156,6 +158,8 @@ impl Drop for Tasks {
 
 /// Outstanding host work and settled results waiting for delivery.
 pub(crate) struct HostWork {
+    /// Counts queued calls (`nested_calls_queued`).
+    metrics: Arc<Metrics>,
     /// The nested-call pipeline (policy, span, metrics), for every family.
     pub nested: NestedCalls,
     tools: Registry,
@@ -192,7 +196,8 @@ impl HostWork {
         restart_safe: bool,
     ) -> Self {
         Self {
-            nested: NestedCalls::new(policy, session, metrics, span),
+            nested: NestedCalls::new(policy, session, Arc::clone(&metrics), span),
+            metrics,
             tools,
             max_in_flight,
             in_flight: Tasks::default(),
@@ -268,7 +273,8 @@ impl HostWork {
     /// calls settled inline (their slots are free again).
     pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, notify: &Notify) -> usize {
         let bridge_id = self.counters.next(BridgeMethod::CallValue);
-        self.queue.push_back(Queued { id, bridge_id, tool, input });
+        let queued = self.metrics.nested_call_queued();
+        self.queue.push_back(Queued { id, bridge_id, tool, input, _queued: queued });
         self.pump(notify)
     }
 
