@@ -359,4 +359,22 @@ mod tests {
             assert!(text.contains(name), "{name} missing: {text}");
         }
     }
+
+    /// The shipped dashboard queries only families this exposition has.
+    #[test]
+    fn every_metric_the_dashboard_queries_is_exported() {
+        let dashboard = include_str!("../../../deploy/grafana/codemode.json");
+        let snapshot = MetricsSnapshot { nodes_connected: Some(0), ..MetricsSnapshot::default() };
+        let text = render(&snapshot).expect("renders");
+        let families: Vec<&str> =
+            text.lines().filter_map(|l| l.strip_prefix("# TYPE ")).filter_map(|l| l.split(' ').next()).collect();
+        let mut queried = 0;
+        for (at, _) in dashboard.match_indices("codemode_") {
+            let name: String = dashboard[at..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+            let family = name.strip_suffix("_bucket").unwrap_or(&name);
+            assert!(families.contains(&family), "the dashboard queries {name}, which is not exported");
+            queried += 1;
+        }
+        assert!(queried > 10, "the dashboard's queries were found");
+    }
 }
