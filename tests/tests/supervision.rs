@@ -88,11 +88,6 @@ async fn restarted(rt: &CodeMode, actor: &str, n: u64) {
         let now = rt.metrics().actor_restarts.get(actor).copied().unwrap_or(0);
         if now >= n {
             assert_eq!(now, n, "{actor} restarted more often than it crashed");
-            assert!(
-                rt.metrics()
-                    .to_prometheus()
-                    .contains(&format!("codemode_actor_restarts_total{{actor=\"{actor}\"}} {n}"))
-            );
             return;
         }
         assert!(tokio::time::Instant::now() < deadline, "{actor} was not restarted");

@@ -123,7 +123,7 @@ impl Probes {
     async fn answer(&self, endpoint: Endpoint) -> Answer {
         let json = "application/json";
         match endpoint {
-            Endpoint::Metrics => (StatusCode::OK, "text/plain; version=0.0.4", self.rt.metrics().to_prometheus()),
+            Endpoint::Metrics => crate::metrics::response(&self.rt.metrics()),
             // Liveness: the process answers. It stays 200 during a graceful
             // shutdown, so a supervisor does not kill the drain.
             Endpoint::Health => match tokio::time::timeout(LIVENESS_PROBE, self.rt.live_cells()).await {

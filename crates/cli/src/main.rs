@@ -6,6 +6,7 @@ mod command_tool;
 mod config;
 mod health;
 mod lifecycle;
+mod metrics;
 mod node_host;
 mod output;
 mod repl;
@@ -211,6 +212,7 @@ enum ConfigCommand {
 }
 
 fn main() -> Result<()> {
+    metrics::mark_start();
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     // Drive everything from a task: the block_on thread wakes slowly.

@@ -202,10 +202,15 @@ fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
     meter
         .f64_observable_gauge("codemode.nested_call.duration.sum")
         .with_unit("s")
-        .with_description("Total nested call latency by tool and source, seconds.")
+        .with_description("Total nested call latency by tool, source and server, seconds.")
         .with_callback(move |o| {
-            for ((tool, source), h) in r.metrics().call_latency {
-                o.observe(h.sum_seconds, &[KeyValue::new("tool", tool), KeyValue::new("source", source)]);
+            for c in r.metrics().nested_calls {
+                let labels = [
+                    KeyValue::new("tool", c.tool),
+                    KeyValue::new("source", c.source),
+                    KeyValue::new("server", c.server),
+                ];
+                o.observe(c.latency.sum_seconds, &labels);
             }
         })
         .build();

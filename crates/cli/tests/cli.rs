@@ -185,9 +185,15 @@ fn serve_works_with_the_python_mcp_client_across_calls() {
     // /health and /metrics after the cells the client ran.
     assert!(text.contains("{\"status\":\"ok\",\"liveCells\":0}"), "{text}");
     assert!(text.contains("codemode_cells_total{status=\"completed\"} 4"), "{text}");
-    // Shell source is refused at admission: it never becomes a cell.
-    assert!(!text.contains("codemode_cells_total{status=\"failed\"}"), "{text}");
-    assert!(text.contains("codemode_cell_duration_seconds_count 4"), "{text}");
+    // Shell source is refused at admission: it never becomes a cell (every
+    // end state is exported from the start, at zero).
+    assert!(text.contains("codemode_cells_total{status=\"failed\"} 0"), "{text}");
+    assert!(text.contains("codemode_build_info{version=\""), "{text}");
+    assert!(text.contains("# TYPE codemode_nested_calls_total counter"), "{text}");
+    #[cfg(target_os = "linux")]
+    assert!(text.contains("process_resident_memory_bytes "), "{text}");
+    assert!(text.contains("codemode_cell_active_seconds_count 4"), "{text}");
+    assert!(text.contains("codemode_cell_queue_seconds_count 4"), "{text}");
     assert!(text.contains("codemode_parked_cells 0"), "{text}");
     assert!(text.contains("codemode_results_saved_bytes_total 7"), "{text}");
     let _ = std::fs::remove_dir_all(&store);

@@ -482,6 +482,14 @@ impl McpHub {
         if missing.is_empty() { Ok(()) } else { Err(MissingArguments(missing)) }
     }
 
+    /// Whether server `index` listed `tool` (its raw name) when last
+    /// connected: the host-known tool names (metrics label only these).
+    #[must_use]
+    pub fn declares(&self, index: usize, tool: &str) -> bool {
+        let Some((_, handle)) = self.servers.get(index) else { return false };
+        handle.view.read().unwrap_or_else(std::sync::PoisonError::into_inner).tools.iter().any(|t| t.name == tool)
+    }
+
     /// The configured name of server `index`.
     #[must_use]
     pub fn server_name(&self, index: usize) -> Option<&str> {

@@ -620,6 +620,13 @@ impl NodeRegistry {
         resolve(&view.paired, &view.unpaired, id_or_name)
     }
 
+    /// Whether paired node `id` declared `command` when it connected: the
+    /// host-known command names (metrics label only these).
+    #[must_use]
+    pub fn offers(&self, id: &str, command: &str) -> bool {
+        self.view().advertised.get(id).is_some_and(|commands| commands.iter().any(|c| c == command))
+    }
+
     /// Runs `command` on node `id` with `params` for a cell of `session`
     /// (none when headless) and returns its result (GA-10.3). The host
     /// policy sees the call first (`source: "nodes"`, `server`: the node

@@ -210,6 +210,7 @@ impl CodeModeBuilder {
         let tools = Registry::new(tools).map_err(|e| CodeModeError::InvalidTool(e.to_string()))?;
         let threads = crate::jsthreads::thread_count(self.js_threads)?;
         let js = JsThreads::start(threads).map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let js_queue = js.queue();
         let limits = Arc::new(self.limits);
         let instance = new_run_id();
         let catalog = Catalog::named(format!("codemode-catalog-{instance}"));
@@ -296,6 +297,7 @@ impl CodeModeBuilder {
                 #[cfg(feature = "mcp")]
                 mcp: config.mcp.clone(),
                 metrics: Arc::clone(&config.metrics),
+                js_queue,
                 catalog: config.catalog.clone(),
                 runs: Arc::clone(&config.runs),
                 root,
@@ -358,6 +360,8 @@ struct Inner {
     #[cfg(feature = "mcp")]
     mcp: McpHub,
     metrics: Arc<Metrics>,
+    /// Reads the JS threads' queue depth for [`CodeMode::metrics`].
+    js_queue: crate::jsthreads::JsQueue,
     catalog: Catalog,
     /// The root supervisor: stopping it stops the whole tree in order.
     root: ActorRef<RootMsg>,
@@ -463,11 +467,22 @@ impl CodeMode {
     }
 
     /// The runtime's metrics now: cells by end state, durations, nested
-    /// call latency, parked cells, store and results bytes, console
-    /// truncations and admission rejections.
+    /// calls, parked cells, store and results bytes, console truncations,
+    /// admission rejections, the JS-thread queue, MCP servers and nodes
+    /// connected.
     #[must_use]
     pub fn metrics(&self) -> MetricsSnapshot {
-        self.inner.metrics.snapshot()
+        let mut snapshot = self.inner.metrics.snapshot();
+        snapshot.js_queue_depth = self.inner.js_queue.depth() as u64;
+        #[cfg(feature = "mcp")]
+        {
+            snapshot.mcp_servers_connected = self.inner.mcp.status().into_iter().map(|s| (s.name, s.up)).collect();
+        }
+        #[cfg(feature = "nodes")]
+        if let Some((registry, _)) = &self.inner.nodes {
+            snapshot.nodes_connected = Some(registry.list().iter().filter(|n| n.connected).count() as u64);
+        }
+        snapshot
     }
 
     /// What `catalog.search(query, {limit})` would return, best first, with

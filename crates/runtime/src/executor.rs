@@ -156,7 +156,14 @@ impl ExecutorState {
         }
         let run_id = new_run_id();
         // In the index before the cell can register in it.
-        let run = LiveRun { session, reply: reply_id, principal, handle: None, started: std::time::Instant::now() };
+        let run = LiveRun {
+            session,
+            reply: reply_id,
+            principal,
+            handle: None,
+            started: std::time::Instant::now(),
+            parked: crate::runs::ParkedTime::default(),
+        };
         self.config.runs.insert(run_id.clone(), run);
         let config = Arc::clone(&self.config);
         let root = self.root.clone();

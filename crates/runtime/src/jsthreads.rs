@@ -172,6 +172,20 @@ impl Shared {
     }
 }
 
+/// Reads how many cells wait for a JS thread, for metrics; holds the
+/// threads' shared state without keeping them open.
+#[derive(Clone)]
+pub(crate) struct JsQueue(Arc<Shared>);
+
+impl JsQueue {
+    /// Cells admitted but not yet running guest code: waiting for a free
+    /// thread, or taken by one and not at their first guest step yet.
+    pub(crate) fn depth(&self) -> usize {
+        let starting: usize = self.0.workers.iter().map(|w| w.load.queued.load(Ordering::SeqCst)).sum();
+        self.0.waiting_len.load(Ordering::SeqCst) + starting
+    }
+}
+
 /// A fixed set of JS threads.
 pub(crate) struct JsThreads {
     shared: Arc<Shared>,
@@ -275,6 +289,11 @@ impl JsThreads {
             )?;
         }
         Ok(threads)
+    }
+
+    /// The queue-depth reader of these threads.
+    pub(crate) fn queue(&self) -> JsQueue {
+        JsQueue(Arc::clone(&self.shared))
     }
 
     /// How many threads there are.

@@ -90,4 +90,4 @@ pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, Nod
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
-pub use telemetry::{HistogramSnapshot, MetricsSnapshot};
+pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, UNKNOWN_TOOL};

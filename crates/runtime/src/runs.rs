@@ -36,6 +36,10 @@ pub(crate) enum EndState {
 }
 
 impl EndState {
+    /// Every end state: the label values of `codemode_cells_total{status}`.
+    pub(crate) const ALL: [Self; 7] =
+        [Self::Completed, Self::Failed, Self::TimedOut, Self::Aborted, Self::Expired, Self::Disposed, Self::Crashed];
+
     /// The metrics label of this end state.
     pub(crate) fn label(self) -> &'static str {
         match self {
@@ -105,6 +109,32 @@ pub(crate) struct LiveRun {
     pub principal: Option<String>,
     /// Set once the cell's actor started.
     pub handle: Option<RunHandle>,
+    /// Parked time of earlier parks, and when the current one began.
+    pub parked: ParkedTime,
+}
+
+/// A run's time parked so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ParkedTime {
+    total: std::time::Duration,
+    since: Option<Instant>,
+}
+
+impl ParkedTime {
+    fn set(&mut self, parked: bool, now: Instant) {
+        match (parked, self.since) {
+            (true, None) => self.since = Some(now),
+            (false, Some(since)) => {
+                self.total += now.saturating_duration_since(since);
+                self.since = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn until(&self, now: Instant) -> std::time::Duration {
+        self.total + self.since.map_or(std::time::Duration::ZERO, |s| now.saturating_duration_since(s))
+    }
 }
 
 /// Why a run cannot be reached: the message for the model.
@@ -195,7 +225,17 @@ impl Runs {
         let Some(mut run) = self.live.get_mut(run_id) else { return false };
         self.by_actor.insert(handle.actor.get_id(), run_id.to_owned());
         run.handle = Some(handle);
+        self.metrics.cell_started(run.started.elapsed());
         true
+    }
+
+    /// The cell `run_id` parked or left its park: its parked time is
+    /// measured here, so every end (also a dispose or crash while parked)
+    /// splits active from parked time.
+    pub(crate) fn set_parked(&self, run_id: &str, parked: bool) {
+        if let Some(mut run) = self.live.get_mut(run_id) {
+            run.parked.set(parked, Instant::now());
+        }
     }
 
     /// The started cell `run_id` of `session`, or why it cannot be reached.
@@ -263,7 +303,8 @@ impl Runs {
         remove(&self.per_session, run.session.as_ref());
         remove(&self.per_principal, run.principal.as_ref());
         let end = self.ended.get(run_id).map_or(end, |e| *e);
-        self.metrics.cell_ended(end.label(), run.started.elapsed());
+        let now = Instant::now();
+        self.metrics.cell_ended(end.label(), now.saturating_duration_since(run.started), run.parked.until(now));
         if let Some(handle) = run.handle {
             self.by_actor.remove(&handle.actor.get_id());
         }
@@ -296,6 +337,7 @@ mod tests {
             reply: Some("r".to_owned()),
             principal: None,
             handle: None,
+            parked: ParkedTime::default(),
         }
     }
 
@@ -310,7 +352,7 @@ mod tests {
         assert_eq!((runs.len(), runs.in_session(Some(&"s".to_owned()))), (0, 0));
         assert!(runs.route("run_a", Some("s")).unwrap_err().contains("aborted"));
         assert_eq!(runs.metrics.snapshot().cells_by_status.get("aborted"), Some(&1));
-        assert_eq!(runs.metrics.snapshot().cells_by_status.get("completed"), None);
+        assert_eq!(runs.metrics.snapshot().cells_by_status.get("completed"), Some(&0));
     }
 
     #[test]
@@ -319,5 +361,33 @@ mod tests {
         runs.insert("run_b".into(), run("s"));
         assert!(runs.route("run_b", Some("t")).unwrap_err().contains("different session"));
         assert!(runs.dispose("run_b", Some("t")).is_none());
+    }
+
+    #[test]
+    fn parked_time_adds_up_every_park_including_the_one_still_open() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + std::time::Duration::from_millis(ms);
+        let mut parked = ParkedTime::default();
+        parked.set(true, at(10));
+        parked.set(true, at(20));
+        parked.set(false, at(110));
+        parked.set(false, at(120));
+        parked.set(true, at(200));
+        assert_eq!(parked.until(at(250)), std::time::Duration::from_millis(150));
+    }
+
+    #[test]
+    fn a_cell_that_parked_splits_its_lifetime_into_active_and_parked_time() {
+        let runs = Runs::new(Arc::new(Metrics::default()));
+        runs.insert("run_a".into(), run("s"));
+        runs.insert("run_b".into(), run("s"));
+        runs.set_parked("run_a", true);
+        runs.ended("run_a", EndState::Expired);
+        runs.ended("run_b", EndState::Completed);
+        let s = runs.metrics.snapshot();
+        assert_eq!(s.cell_active.count, 2, "every cell has active time");
+        assert_eq!(s.cell_parked.count, 1, "only the cell that parked has parked time");
+        assert_eq!(s.cell_parked.buckets.last().map(|(le, _)| *le), Some(f64::INFINITY));
+        assert!(s.cell_parked.buckets.iter().any(|(le, _)| *le == 1800.0), "parked buckets reach 1800 s");
     }
 }

@@ -1,16 +1,18 @@
 //! Operational metrics, kept as plain atomics so the library needs no
-//! telemetry stack: the CLI renders them (Prometheus text, OTLP) and
-//! embedders read [`MetricsSnapshot`] however they like. Spans use the
+//! telemetry stack and knows no exposition format: the CLI renders them
+//! (Prometheus text, OTLP) and embedders read [`MetricsSnapshot`] however
+//! they like. Spans use the
 //! `tracing` crate: one `cell` span per cell, a `host_call` child per nested
 //! tool call, parented to whatever span the caller of `exec` was in.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 use dashmap::DashMap;
+
+use crate::runs::EndState;
 
 /// The kinds of supervised actor, the label values of
 /// `codemode_actor_restarts_total{actor}` (a fixed set: cells are not
@@ -50,11 +52,23 @@ impl ActorKind {
 /// Upper bounds (seconds) of the latency histograms' buckets.
 const BUCKETS: [f64; 12] = [0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 60.0];
 
+/// Upper bounds (seconds) of `codemode_cell_parked_seconds`: a parked cell
+/// lives up to its parked TTL (900 s by default, more when configured).
+const PARKED_BUCKETS: [f64; 10] = [1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0];
+
 /// A latency histogram with fixed buckets.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Histogram {
-    counts: [AtomicU64; BUCKETS.len() + 1],
+    bounds: &'static [f64],
+    /// One count per bound, then `+Inf`.
+    counts: Box<[AtomicU64]>,
     sum_micros: AtomicU64,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Self::new(&BUCKETS)
+    }
 }
 
 /// A histogram's state at one moment.
@@ -69,20 +83,24 @@ pub struct HistogramSnapshot {
 }
 
 impl Histogram {
+    fn new(bounds: &'static [f64]) -> Self {
+        Self { bounds, counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(), sum_micros: AtomicU64::new(0) }
+    }
+
     /// Records one observation.
     pub(crate) fn observe(&self, d: Duration) {
         let secs = d.as_secs_f64();
-        let slot = BUCKETS.iter().position(|b| secs <= *b).unwrap_or(BUCKETS.len());
+        let slot = self.bounds.iter().position(|b| secs <= *b).unwrap_or(self.bounds.len());
         self.counts[slot].fetch_add(1, Ordering::Relaxed);
         self.sum_micros.fetch_add(u64::try_from(d.as_micros()).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
     fn snapshot(&self) -> HistogramSnapshot {
         let mut cumulative = 0;
-        let mut buckets = Vec::with_capacity(BUCKETS.len() + 1);
+        let mut buckets = Vec::with_capacity(self.counts.len());
         for (i, c) in self.counts.iter().enumerate() {
             cumulative += c.load(Ordering::Relaxed);
-            buckets.push((BUCKETS.get(i).copied().unwrap_or(f64::INFINITY), cumulative));
+            buckets.push((self.bounds.get(i).copied().unwrap_or(f64::INFINITY), cumulative));
         }
         HistogramSnapshot {
             buckets,
@@ -92,49 +110,180 @@ impl Histogram {
     }
 }
 
+/// The `tool` label of a nested call whose name the host does not know (a
+/// node command the node never declared, an MCP tool its server never
+/// listed): the guest chooses those names, so labelling by them would let
+/// one cell create unbounded series.
+pub const UNKNOWN_TOOL: &str = "_unknown";
+
+/// How a nested call ended: the `outcome` label of
+/// `codemode_nested_calls_total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CallOutcome {
+    /// The callee answered with a result.
+    Ok,
+    /// The callee failed (an error, an in-band MCP error, a refusal that is
+    /// not the policy's).
+    Error,
+    /// The callee did not answer in time.
+    Timeout,
+    /// The host policy (or the node gateway's command policy) refused it.
+    Denied,
+}
+
+impl CallOutcome {
+    /// Every outcome, in label order.
+    pub(crate) const ALL: [Self; 4] = [Self::Ok, Self::Error, Self::Timeout, Self::Denied];
+
+    /// The metrics label.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Error => "error",
+            Self::Timeout => "timeout",
+            Self::Denied => "denied",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The label values of `codemode_admission_rejections_total{reason}`:
+/// every reason is listed from the start, zero included, so alerts on the
+/// first rejection work.
+pub(crate) const ADMISSION_REASONS: [&str; 5] =
+    ["queue_limit", "timer_limit", "live_cells", "principal_quota", "session_quota"];
+
+/// The metrics of one nested-call series `(source, server, tool)`: its
+/// latency and how its calls ended.
+#[derive(Debug, Default)]
+pub(crate) struct CallSeries {
+    latency: Histogram,
+    outcomes: [AtomicU64; CallOutcome::ALL.len()],
+}
+
+impl CallSeries {
+    /// One call ended with `outcome` after `latency`. A call the policy
+    /// denied only counts: it never ran, so it has no latency.
+    pub(crate) fn record(&self, outcome: CallOutcome, latency: Duration) {
+        self.outcomes[outcome.index()].fetch_add(1, Ordering::Relaxed);
+        if outcome != CallOutcome::Denied {
+            self.latency.observe(latency);
+        }
+    }
+}
+
+/// One nested call counted in a gauge (`nested_calls_in_flight`,
+/// `nested_calls_queued`) while it lives: a drop guard, so a call dropped
+/// with its cell is uncounted too.
+#[derive(Debug)]
+pub(crate) struct Counted(Arc<AtomicI64>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A nested-call series' key: `(source, server, tool)` labels.
+type CallKey = (&'static str, String, String);
+
 /// Counters and gauges of one runtime.
 ///
 /// The labelled families are `DashMap`s: cells on every JS thread bump
 /// them concurrently, and a sharded map keeps them off one lock.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Metrics {
     cells_by_status: DashMap<&'static str, u64>,
     cell_duration: Histogram,
-    /// Latency per source, then per tool.
-    calls: DashMap<&'static str, DashMap<String, Arc<Histogram>>>,
+    cell_active: Histogram,
+    cell_parked: Histogram,
+    cell_queue: Histogram,
+    /// Nested calls per `(source, server, tool)`: every label value is
+    /// host-known (see [`UNKNOWN_TOOL`]), so the map is bounded.
+    calls: DashMap<CallKey, Arc<CallSeries>>,
     parked: AtomicI64,
     live: AtomicI64,
     store_committed_bytes: AtomicU64,
     results_saved_bytes: AtomicU64,
     console_truncations: AtomicU64,
     admission_rejections: DashMap<&'static str, u64>,
+    /// Nested calls running now; see [`Counted`].
+    nested_in_flight: Arc<AtomicI64>,
+    /// Native tool calls waiting for a free slot of their cell.
+    nested_queued: Arc<AtomicI64>,
     /// Restarts per [`ActorKind`] (indexed by it).
     restarts: [AtomicU64; ActorKind::ALL.len()],
     /// Children given up on per [`ActorKind`].
     give_ups: [AtomicU64; ActorKind::ALL.len()],
 }
 
+impl Default for Metrics {
+    fn default() -> Self {
+        Self {
+            cells_by_status: DashMap::new(),
+            cell_duration: Histogram::default(),
+            cell_active: Histogram::default(),
+            cell_parked: Histogram::new(&PARKED_BUCKETS),
+            cell_queue: Histogram::default(),
+            calls: DashMap::new(),
+            parked: AtomicI64::new(0),
+            live: AtomicI64::new(0),
+            store_committed_bytes: AtomicU64::new(0),
+            results_saved_bytes: AtomicU64::new(0),
+            console_truncations: AtomicU64::new(0),
+            admission_rejections: DashMap::new(),
+            nested_in_flight: Arc::default(),
+            nested_queued: Arc::default(),
+            restarts: Default::default(),
+            give_ups: Default::default(),
+        }
+    }
+}
+
 impl Metrics {
-    pub(crate) fn cell_ended(&self, status: &'static str, lifetime: Duration) {
+    /// A cell ended after `lifetime` (from admission), `parked` of it
+    /// parked: its active time is the rest; parked time is recorded only
+    /// for cells that parked, so its quantiles describe parked cells.
+    pub(crate) fn cell_ended(&self, status: &'static str, lifetime: Duration, parked: Duration) {
         *self.cells_by_status.entry(status).or_default() += 1;
         self.cell_duration.observe(lifetime);
+        self.cell_active.observe(lifetime.saturating_sub(parked));
+        if !parked.is_zero() {
+            self.cell_parked.observe(parked);
+        }
     }
 
-    #[cfg(test)]
-    pub(crate) fn call_finished(&self, tool: &str, source: &'static str, latency: Duration) {
-        self.call_histogram(tool, source).observe(latency);
+    /// An admitted cell's actor started `waited` after admission.
+    pub(crate) fn cell_started(&self, waited: Duration) {
+        self.cell_queue.observe(waited);
     }
 
-    /// The nested-call latency histogram of `(tool, source)`: a cell keeps
+    /// The series of nested calls `(source, server, tool)`: a cell keeps
     /// the ones it uses, so a repeated call records without this lookup.
-    pub(crate) fn call_histogram(&self, tool: &str, source: &'static str) -> Arc<Histogram> {
-        // Look up under read locks without allocating; the key is built
-        // once per tool.
-        let found = self.calls.get(source).and_then(|by_tool| by_tool.get(tool).map(|h| Arc::clone(&h)));
-        found.unwrap_or_else(|| {
-            let by_tool = self.calls.entry(source).or_default();
-            Arc::clone(&by_tool.entry(tool.to_owned()).or_default())
-        })
+    /// `tool` must be a host-known name or [`UNKNOWN_TOOL`].
+    pub(crate) fn call_series(&self, source: &'static str, server: &str, tool: &str) -> Arc<CallSeries> {
+        let key = (source, server.to_owned(), tool.to_owned());
+        if let Some(series) = self.calls.get(&key) {
+            return Arc::clone(&series);
+        }
+        Arc::clone(&self.calls.entry(key).or_default())
+    }
+
+    /// Counts a nested call as running until the guard drops (answered,
+    /// or cancelled with its cell).
+    pub(crate) fn nested_call_started(&self) -> Counted {
+        self.nested_in_flight.fetch_add(1, Ordering::Relaxed);
+        Counted(Arc::clone(&self.nested_in_flight))
+    }
+
+    /// Counts a native tool call as queued (its cell's `max_in_flight`
+    /// slots are taken) until the guard drops.
+    pub(crate) fn nested_call_queued(&self) -> Counted {
+        self.nested_queued.fetch_add(1, Ordering::Relaxed);
+        Counted(Arc::clone(&self.nested_queued))
     }
 
     pub(crate) fn add_parked(&self, delta: i64) {
@@ -158,6 +307,7 @@ impl Metrics {
     }
 
     pub(crate) fn admission_rejected(&self, reason: &'static str) {
+        debug_assert!(ADMISSION_REASONS.contains(&reason), "unlisted admission reason {reason}");
         *self.admission_rejections.entry(reason).or_default() += 1;
     }
 
@@ -172,45 +322,96 @@ impl Metrics {
     }
 
     pub(crate) fn snapshot(&self) -> MetricsSnapshot {
-        let counts = |m: &DashMap<&'static str, u64>| m.iter().map(|e| ((*e.key()).to_owned(), *e.value())).collect();
+        // Known label values start at zero, so `increase()` sees the first
+        // event.
+        let counts = |m: &DashMap<&'static str, u64>, known: &[&str]| {
+            let mut out: BTreeMap<String, u64> = known.iter().map(|k| ((*k).to_owned(), 0)).collect();
+            out.extend(m.iter().map(|e| ((*e.key()).to_owned(), *e.value())));
+            out
+        };
         let per_kind = |a: &[AtomicU64; ActorKind::ALL.len()]| {
             ActorKind::ALL.iter().map(|k| (k.label().to_owned(), a[k.index()].load(Ordering::Relaxed))).collect()
         };
-        MetricsSnapshot {
-            cells_by_status: counts(&self.cells_by_status),
-            cell_duration: self.cell_duration.snapshot(),
-            call_latency: self
-                .calls
-                .iter()
-                .flat_map(|by_tool| {
-                    let source = (*by_tool.key()).to_owned();
-                    by_tool
+        let statuses = EndState::ALL.map(EndState::label);
+        let mut nested_calls: Vec<NestedCallSnapshot> = self
+            .calls
+            .iter()
+            .map(|e| {
+                let (source, server, tool) = e.key();
+                let series = e.value();
+                NestedCallSnapshot {
+                    tool: tool.clone(),
+                    source: (*source).to_owned(),
+                    server: server.clone(),
+                    latency: series.latency.snapshot(),
+                    outcomes: CallOutcome::ALL
                         .iter()
-                        .map(|h| ((h.key().clone(), source.clone()), h.value().snapshot()))
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
+                        .map(|o| (o.label().to_owned(), series.outcomes[o.index()].load(Ordering::Relaxed)))
+                        .collect(),
+                }
+            })
+            .collect();
+        nested_calls.sort_by(|a, b| (&a.source, &a.server, &a.tool).cmp(&(&b.source, &b.server, &b.tool)));
+        MetricsSnapshot {
+            cells_by_status: counts(&self.cells_by_status, &statuses),
+            cell_duration: self.cell_duration.snapshot(),
+            cell_active: self.cell_active.snapshot(),
+            cell_parked: self.cell_parked.snapshot(),
+            cell_queue: self.cell_queue.snapshot(),
+            nested_calls,
             parked_cells: self.parked.load(Ordering::Relaxed).max(0) as u64,
             live_cells: self.live.load(Ordering::Relaxed).max(0) as u64,
             store_committed_bytes: self.store_committed_bytes.load(Ordering::Relaxed),
             results_saved_bytes: self.results_saved_bytes.load(Ordering::Relaxed),
             console_truncations: self.console_truncations.load(Ordering::Relaxed),
-            admission_rejections: counts(&self.admission_rejections),
+            admission_rejections: counts(&self.admission_rejections, &ADMISSION_REASONS),
             actor_restarts: per_kind(&self.restarts),
             actor_give_ups: per_kind(&self.give_ups),
+            nested_calls_in_flight: self.nested_in_flight.load(Ordering::Relaxed).max(0) as u64,
+            nested_calls_queued: self.nested_queued.load(Ordering::Relaxed).max(0) as u64,
+            // Read by `CodeMode::metrics`, which owns what they describe.
+            js_queue_depth: 0,
+            mcp_servers_connected: BTreeMap::new(),
+            nodes_connected: None,
         }
     }
+}
+
+/// One nested-call series at one moment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NestedCallSnapshot {
+    /// A native tool's callable name, a node command the node declared, an
+    /// MCP tool its server listed, or [`UNKNOWN_TOOL`].
+    pub tool: String,
+    /// `native`, `client`, `mcp` or `nodes`.
+    pub source: String,
+    /// The MCP server's configured name; empty for native tools and nodes.
+    pub server: String,
+    /// Latency of the calls that ran (denied calls have none).
+    pub latency: HistogramSnapshot,
+    /// Calls by outcome (`ok`, `error`, `timeout`, `denied`; every outcome
+    /// listed, zero included).
+    pub outcomes: BTreeMap<String, u64>,
 }
 
 /// The runtime's metrics at one moment.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MetricsSnapshot {
-    /// Ended cells by end state (`completed`, `failed`, `timed_out`, …).
+    /// Ended cells by end state (`completed`, `failed`, `timed_out`,
+    /// `aborted`, `expired`, `disposed`, `crashed`; every state listed,
+    /// zero included).
     pub cells_by_status: BTreeMap<String, u64>,
-    /// Cell lifetimes, from exec to end.
+    /// Cell lifetimes, from admission to end (parked time included).
     pub cell_duration: HistogramSnapshot,
-    /// Nested call latency by (tool, source).
-    pub call_latency: BTreeMap<(String, String), HistogramSnapshot>,
+    /// Cell lifetimes less their parked time: queued, running guest code
+    /// or waiting on host work inside a window.
+    pub cell_active: HistogramSnapshot,
+    /// Total parked time of the cells that parked.
+    pub cell_parked: HistogramSnapshot,
+    /// From admission until the cell's actor started.
+    pub cell_queue: HistogramSnapshot,
+    /// Nested calls by `(source, server, tool)`, in that order.
+    pub nested_calls: Vec<NestedCallSnapshot>,
     /// Cells parked now.
     pub parked_cells: u64,
     /// Cells alive now (running or parked).
@@ -221,7 +422,9 @@ pub struct MetricsSnapshot {
     pub results_saved_bytes: u64,
     /// Cells whose console output hit its budget.
     pub console_truncations: u64,
-    /// Refused requests by reason (`queue_limit`, `timer_limit`, `live_cells`).
+    /// Refused requests by reason (`queue_limit`, `timer_limit`,
+    /// `live_cells`, `principal_quota`, `session_quota`; every reason
+    /// listed, zero included).
     pub admission_rejections: BTreeMap<String, u64>,
     /// Restarts of supervised actors by kind (`executor`, `catalog`,
     /// `store`, `results`, `mcp_server`, `node_registry`; every kind is
@@ -229,75 +432,18 @@ pub struct MetricsSnapshot {
     pub actor_restarts: BTreeMap<String, u64>,
     /// Supervised actors given up on after too many crashes, by kind.
     pub actor_give_ups: BTreeMap<String, u64>,
-}
-
-fn escape(label: &str) -> String {
-    label.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
-}
-
-fn histogram(out: &mut String, name: &str, labels: &str, h: &HistogramSnapshot) {
-    for (le, count) in &h.buckets {
-        let le = if le.is_infinite() { "+Inf".to_owned() } else { le.to_string() };
-        let sep = if labels.is_empty() { "" } else { "," };
-        let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"{le}\"}} {count}");
-    }
-    let braces = if labels.is_empty() { String::new() } else { format!("{{{labels}}}") };
-    let _ = writeln!(out, "{name}_sum{braces} {}", h.sum_seconds);
-    let _ = writeln!(out, "{name}_count{braces} {}", h.count);
-}
-
-impl MetricsSnapshot {
-    /// The Prometheus text exposition of these metrics.
-    #[must_use]
-    pub fn to_prometheus(&self) -> String {
-        let mut out = String::new();
-        out.push_str(
-            "# HELP codemode_cells_total Cells that ended, by end state.\n# TYPE codemode_cells_total counter\n",
-        );
-        for (status, n) in &self.cells_by_status {
-            let _ = writeln!(out, "codemode_cells_total{{status=\"{}\"}} {n}", escape(status));
-        }
-        out.push_str("# HELP codemode_cell_duration_seconds Cell lifetime from exec to end.\n# TYPE codemode_cell_duration_seconds histogram\n");
-        histogram(&mut out, "codemode_cell_duration_seconds", "", &self.cell_duration);
-        out.push_str("# HELP codemode_nested_call_duration_seconds Nested tool call latency.\n# TYPE codemode_nested_call_duration_seconds histogram\n");
-        for ((tool, source), h) in &self.call_latency {
-            let labels = format!("tool=\"{}\",source=\"{}\"", escape(tool), escape(source));
-            histogram(&mut out, "codemode_nested_call_duration_seconds", &labels, h);
-        }
-        let gauges = [
-            ("codemode_parked_cells", "Cells parked now.", "gauge", self.parked_cells),
-            ("codemode_live_cells", "Cells alive now, running or parked.", "gauge", self.live_cells),
-            (
-                "codemode_store_committed_bytes_total",
-                "Bytes of store values committed.",
-                "counter",
-                self.store_committed_bytes,
-            ),
-            ("codemode_results_saved_bytes_total", "Bytes of results saved.", "counter", self.results_saved_bytes),
-            (
-                "codemode_console_truncations_total",
-                "Cells whose console output hit its budget.",
-                "counter",
-                self.console_truncations,
-            ),
-        ];
-        for (name, help, kind, v) in gauges {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
-        }
-        out.push_str("# HELP codemode_admission_rejections_total Requests refused by admission limits.\n# TYPE codemode_admission_rejections_total counter\n");
-        for (reason, n) in &self.admission_rejections {
-            let _ = writeln!(out, "codemode_admission_rejections_total{{reason=\"{}\"}} {n}", escape(reason));
-        }
-        out.push_str("# HELP codemode_actor_restarts_total Supervised actors restarted after a crash.\n# TYPE codemode_actor_restarts_total counter\n");
-        for (actor, n) in &self.actor_restarts {
-            let _ = writeln!(out, "codemode_actor_restarts_total{{actor=\"{}\"}} {n}", escape(actor));
-        }
-        out.push_str("# HELP codemode_actor_give_ups_total Supervised actors not restarted again: too many crashes in the window.\n# TYPE codemode_actor_give_ups_total counter\n");
-        for (actor, n) in &self.actor_give_ups {
-            let _ = writeln!(out, "codemode_actor_give_ups_total{{actor=\"{}\"}} {n}", escape(actor));
-        }
-        out
-    }
+    /// Nested calls running now (past the policy, not yet answered).
+    pub nested_calls_in_flight: u64,
+    /// Native tool calls waiting for a free slot of their cell
+    /// (`max_in_flight` of its calls already run).
+    pub nested_calls_queued: u64,
+    /// Cells admitted but not yet running guest code (waiting for a JS
+    /// thread or their first step).
+    pub js_queue_depth: u64,
+    /// Each configured MCP server (by configured name): connected now?
+    pub mcp_servers_connected: BTreeMap<String, bool>,
+    /// Paired nodes connected now; `None` when nodes are not enabled.
+    pub nodes_connected: Option<u64>,
 }
 
 #[cfg(test)]
@@ -305,20 +451,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn metrics_render_as_prometheus_text() {
+    fn known_label_values_start_at_zero() {
         let m = Metrics::default();
-        m.cell_ended("completed", Duration::from_millis(3));
-        m.cell_ended("timed_out", Duration::from_secs(11));
-        m.call_finished("noop", "openclaw", Duration::from_micros(50));
+        m.cell_ended("completed", Duration::from_millis(3), Duration::ZERO);
         m.admission_rejected("queue_limit");
-        m.actor_restarted(ActorKind::McpServer);
-        let text = m.snapshot().to_prometheus();
-        assert!(text.contains("codemode_cells_total{status=\"completed\"} 1"));
-        assert!(text.contains("codemode_cell_duration_seconds_bucket{le=\"0.005\"} 1"));
-        assert!(text.contains("codemode_cell_duration_seconds_bucket{le=\"+Inf\"} 2"));
-        assert!(text.contains("codemode_nested_call_duration_seconds_count{tool=\"noop\",source=\"openclaw\"} 1"));
-        assert!(text.contains("codemode_admission_rejections_total{reason=\"queue_limit\"} 1"));
-        assert!(text.contains("codemode_actor_restarts_total{actor=\"mcp_server\"} 1"));
-        assert!(text.contains("codemode_actor_restarts_total{actor=\"executor\"} 0"));
+        let s = m.snapshot();
+        for status in ["completed", "failed", "timed_out", "aborted", "expired", "disposed", "crashed"] {
+            assert!(s.cells_by_status.contains_key(status), "{status} missing");
+        }
+        assert_eq!(s.cells_by_status["completed"], 1);
+        assert_eq!(s.cells_by_status["crashed"], 0);
+        assert_eq!(s.admission_rejections["queue_limit"], 1);
+        assert_eq!(s.admission_rejections["session_quota"], 0);
+        assert_eq!(s.actor_restarts["executor"], 0);
+    }
+
+    #[test]
+    fn a_call_series_counts_every_outcome_and_times_calls_that_ran() {
+        let m = Metrics::default();
+        let series = m.call_series("mcp", "files", "read");
+        series.record(CallOutcome::Ok, Duration::from_micros(50));
+        series.record(CallOutcome::Denied, Duration::from_secs(3));
+        assert!(Arc::ptr_eq(&series, &m.call_series("mcp", "files", "read")));
+        let s = m.snapshot();
+        let [call] = s.nested_calls.as_slice() else { panic!("one series expected: {:?}", s.nested_calls) };
+        assert_eq!((call.source.as_str(), call.server.as_str(), call.tool.as_str()), ("mcp", "files", "read"));
+        assert_eq!(call.latency.count, 1);
+        let outcomes: Vec<(&str, u64)> = call.outcomes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(outcomes, [("denied", 1), ("error", 0), ("ok", 1), ("timeout", 0)]);
     }
 }

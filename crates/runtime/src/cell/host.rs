@@ -17,7 +17,7 @@ use codemode_bridge::PendingCall;
 use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
 
-use crate::telemetry::Metrics;
+use crate::telemetry::{CallOutcome, Counted, Metrics};
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
@@ -139,6 +139,8 @@ struct Queued {
     bridge_id: BridgeId,
     tool: usize,
     input: Value,
+    /// Counted in `nested_calls_queued` until started or dropped.
+    _queued: Counted,
 }
 
 /// Aborts every spawned tool task when the cell's state is dropped, however
@@ -156,6 +158,8 @@ impl Drop for Tasks {
 
 /// Outstanding host work and settled results waiting for delivery.
 pub(crate) struct HostWork {
+    /// Counts queued calls (`nested_calls_queued`).
+    metrics: Arc<Metrics>,
     /// The nested-call pipeline (policy, span, metrics), for every family.
     pub nested: NestedCalls,
     tools: Registry,
@@ -192,7 +196,8 @@ impl HostWork {
         restart_safe: bool,
     ) -> Self {
         Self {
-            nested: NestedCalls::new(policy, session, metrics, span),
+            nested: NestedCalls::new(policy, session, Arc::clone(&metrics), span),
+            metrics,
             tools,
             max_in_flight,
             in_flight: Tasks::default(),
@@ -268,7 +273,8 @@ impl HostWork {
     /// calls settled inline (their slots are free again).
     pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, notify: &Notify) -> usize {
         let bridge_id = self.counters.next(BridgeMethod::CallValue);
-        self.queue.push_back(Queued { id, bridge_id, tool, input });
+        let queued = self.metrics.nested_call_queued();
+        self.queue.push_back(Queued { id, bridge_id, tool, input, _queued: queued });
         self.pump(notify)
     }
 
@@ -313,6 +319,8 @@ impl HostWork {
             server: None,
             tool: &entry.metadata.tool_name,
             label: &entry.metadata.callable_name,
+            // A registered tool: its name is host-known.
+            known: true,
             bridge_id: Some(call.bridge_id),
         };
         // The registry is shared: names and the output schema are read in
@@ -323,9 +331,13 @@ impl HostWork {
             Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
         };
         let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, Some(denied), move |input| async move {
-            let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
+            let Some(entry) = tools.get(index) else {
+                return (Err(ToolError::new("unknown tool")), CallOutcome::Error);
+            };
             let result = entry.tool.call(input).await;
-            check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
+            let result = check_output(&entry.metadata.callable_name, entry.output.as_ref(), result);
+            let outcome = if result.is_ok() { CallOutcome::Ok } else { CallOutcome::Error };
+            (result, outcome)
         }));
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {

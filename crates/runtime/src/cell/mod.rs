@@ -604,6 +604,7 @@ impl CellState {
     fn set_parked(&mut self, parked: bool) {
         if self.parked != parked {
             self.metrics.add_parked(if parked { 1 } else { -1 });
+            self.runs.set_parked(&self.run_id, parked);
             self.parked = parked;
         }
     }

@@ -23,6 +23,7 @@ impl CellState {
             server: hub.server_name(server),
             tool: &tool,
             label: &tool,
+            known: hub.declares(server, &tool),
             bridge_id: None,
         };
         // A denial resolves like an in-band MCP error (GA-9.4).
@@ -35,7 +36,11 @@ impl CellState {
         let hub = self.mcp.clone();
         let call = self.host.nested.run(spec, args, Some(denied), {
             let (hub, tool) = (hub.clone(), tool.clone());
-            move |args| async move { hub.call(server, tool, args).await.map_err(|e| e.to_string()) }
+            move |args| async move {
+                let result = hub.call(server, tool, args).await;
+                let outcome = crate::mcp::call_outcome(&result);
+                (result.map_err(|e| e.to_string()), outcome)
+            }
         });
         let task = async move {
             let settlement = Settlement::result(id, call.await, "tool_error");

@@ -9,13 +9,14 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
+use codemode_catalog::ToolSource;
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use serde_json::Value;
 use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::cell::host::BridgeId;
-use crate::telemetry::{Histogram, Metrics};
+use crate::telemetry::{CallOutcome, CallSeries, Metrics, UNKNOWN_TOOL};
 
 /// Where a nested call goes; the policy's and the metrics' `source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +30,22 @@ pub(crate) enum CallSource {
 }
 
 impl CallSource {
-    /// The label the policy, the span and the metrics see.
+    /// The label the policy and the span see.
     pub(crate) fn label(self) -> &'static str {
         match self {
             Self::Native(source) => source,
             Self::Mcp => "mcp",
             Self::Node => "nodes",
+        }
+    }
+
+    /// The metrics' `source` label: as [`label`](Self::label), except that
+    /// the host's own tools are `native` (their registry source names
+    /// another product, which operators need not know).
+    fn metrics_label(self) -> &'static str {
+        match self {
+            Self::Native(source) if source == ToolSource::Native.guest_name() => "native",
+            other => other.label(),
         }
     }
 }
@@ -46,14 +57,18 @@ pub(crate) struct CallSpec<'a> {
     pub server: Option<&'a str>,
     /// The tool's own name, as the policy sees it.
     pub tool: &'a str,
-    /// The name spans and metrics use (a native tool's callable name).
+    /// The name spans use (a native tool's callable name).
     pub label: &'a str,
+    /// Whether `label` is a name the host knows (a registered native tool,
+    /// a command the node declared, a tool the MCP server listed): only
+    /// those become metrics labels, others count as [`UNKNOWN_TOOL`].
+    pub known: bool,
     /// The request's bridge id, when it has one at start.
     pub bridge_id: Option<BridgeId>,
 }
 
-/// How many (tool, source) histograms a cell keeps at hand.
-const KEPT_HISTOGRAMS: usize = 16;
+/// How many call series a cell keeps at hand.
+const KEPT_SERIES: usize = 16;
 
 /// Runs nested calls for one cell: shared by its native, MCP and node calls.
 pub(crate) struct NestedCalls {
@@ -62,9 +77,10 @@ pub(crate) struct NestedCalls {
     metrics: Arc<Metrics>,
     /// The cell's span: each nested call gets a child span.
     span: tracing::Span,
-    /// Latency histograms of the tools this cell called (a few; looked up
-    /// by a short scan instead of the runtime-wide locked map).
-    histograms: Vec<(CallSource, String, Arc<Histogram>)>,
+    /// Metrics series of the tools this cell called (a few; looked up by a
+    /// short scan instead of the runtime-wide locked map), by source,
+    /// server and tool label.
+    series: Vec<(CallSource, String, String, Arc<CallSeries>)>,
 }
 
 impl NestedCalls {
@@ -74,16 +90,17 @@ impl NestedCalls {
         metrics: Arc<Metrics>,
         span: tracing::Span,
     ) -> Self {
-        Self { policy, session, metrics, span, histograms: Vec::new() }
+        Self { policy, session, metrics, span, series: Vec::new() }
     }
 
     /// The call as a future: the policy decides first (a policy that never
     /// looks at calls costs nothing: no decision, no copy of `arguments`);
     /// a denial becomes `denied(reason)` and the call does not run;
-    /// otherwise `call(arguments)` runs inside the span and its latency is
-    /// recorded. `denied` is `None` when the callee puts the call to the
-    /// policy itself (the node registry does: no handle invokes around it),
-    /// so asking here too would ask — or hold for approval — twice.
+    /// otherwise `call(arguments)` runs inside the span, answering its
+    /// result and how it ended, and its outcome and latency are recorded.
+    /// `denied` is `None` when the callee puts the call to the policy
+    /// itself (the node registry does: no handle invokes around it), so
+    /// asking here too would ask — or hold for approval — twice.
     pub(crate) fn run<A, T, F, Fut>(
         &mut self,
         spec: CallSpec<'_>,
@@ -95,7 +112,7 @@ impl NestedCalls {
         A: Clone + Into<Value> + Send + 'static,
         T: Send + 'static,
         F: FnOnce(A) -> Fut + Send + 'static,
-        Fut: Future<Output = T> + Send + 'static,
+        Fut: Future<Output = (T, CallOutcome)> + Send + 'static,
     {
         let source = spec.source.label();
         let span = tracing::info_span!(
@@ -116,30 +133,94 @@ impl NestedCalls {
                 session: self.session.clone(),
             })
         });
-        let histogram = self.histogram(spec.source, spec.label);
+        let series = self.series(&spec);
+        let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
         async move {
             if let Some(decision) = decision
                 && let Decision::Deny(reason) = decision.await
                 && let Some(denied) = denied
             {
+                series.record(CallOutcome::Denied, started.elapsed());
                 return denied(reason);
             }
-            let out = call(arguments).await;
-            histogram.observe(started.elapsed());
+            let running = metrics.nested_call_started();
+            let (out, outcome) = call(arguments).await;
+            drop(running);
+            series.record(outcome, started.elapsed());
             out
         }
         .instrument(span)
     }
 
-    fn histogram(&mut self, source: CallSource, label: &str) -> Arc<Histogram> {
-        if let Some((_, _, h)) = self.histograms.iter().find(|(s, l, _)| *s == source && l == label) {
-            return Arc::clone(h);
+    /// The call's metrics series. Its labels are bounded: the tool is
+    /// host-known or [`UNKNOWN_TOOL`], the server is a configured MCP
+    /// server's name (empty for native tools and nodes, whose node ids are
+    /// not worth a series each).
+    fn series(&mut self, spec: &CallSpec<'_>) -> Arc<CallSeries> {
+        let tool = if spec.known { spec.label } else { UNKNOWN_TOOL };
+        let server = match spec.source {
+            CallSource::Mcp => spec.server.unwrap_or_default(),
+            CallSource::Native(_) | CallSource::Node => "",
+        };
+        let source = spec.source;
+        if let Some((.., found)) = self.series.iter().find(|(s, sv, t, _)| *s == source && sv == server && t == tool) {
+            return Arc::clone(found);
         }
-        let h = self.metrics.call_histogram(label, source.label());
-        if self.histograms.len() < KEPT_HISTOGRAMS {
-            self.histograms.push((source, label.to_owned(), Arc::clone(&h)));
+        let found = self.metrics.call_series(source.metrics_label(), server, tool);
+        if self.series.len() < KEPT_SERIES {
+            self.series.push((source, server.to_owned(), tool.to_owned(), Arc::clone(&found)));
         }
-        h
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use codemode_catalog::policy::AllowAll;
+
+    use super::*;
+
+    /// MCP tool names reach the host from the cell's request; a name its
+    /// server never listed must not become a label (the guest's namespace
+    /// only offers listed tools, so this is the host's own guard).
+    #[tokio::test]
+    async fn unknown_mcp_tool_names_add_no_series() {
+        let metrics = Arc::new(Metrics::default());
+        let mut calls = NestedCalls::new(Arc::new(AllowAll), None, Arc::clone(&metrics), tracing::Span::none());
+        for i in 0..1000 {
+            let tool = format!("junk{i}");
+            let spec = CallSpec {
+                source: CallSource::Mcp,
+                server: Some("files"),
+                tool: &tool,
+                label: &tool,
+                known: false,
+                bridge_id: None,
+            };
+            let call = calls.run(spec, Value::Null, Some(|_| ()), |_| async { ((), CallOutcome::Error) });
+            call.await;
+        }
+        let spec = CallSpec {
+            source: CallSource::Mcp,
+            server: Some("files"),
+            tool: "read",
+            label: "read",
+            known: true,
+            bridge_id: None,
+        };
+        calls.run(spec, Value::Null, Some(|_| ()), |_| async { ((), CallOutcome::Ok) }).await;
+        let s = metrics.snapshot();
+        let keys: Vec<(&str, &str, &str)> =
+            s.nested_calls.iter().map(|c| (c.source.as_str(), c.server.as_str(), c.tool.as_str())).collect();
+        assert_eq!(keys, [("mcp", "files", UNKNOWN_TOOL), ("mcp", "files", "read")]);
+        assert_eq!(s.nested_calls[0].outcomes["error"], 1000);
+    }
+
+    #[test]
+    fn the_hosts_own_tools_are_labelled_native() {
+        assert_eq!(CallSource::Native("openclaw").metrics_label(), "native");
+        assert_eq!(CallSource::Native("openclaw").label(), "openclaw", "the policy still sees the registry source");
+        assert_eq!(CallSource::Native("client").metrics_label(), "client");
     }
 }

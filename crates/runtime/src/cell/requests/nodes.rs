@@ -8,6 +8,7 @@ use super::nested::{CallSource, CallSpec};
 use super::reply::Settlement;
 use crate::cell::host::BridgeMethod;
 use crate::cell::{CellMode, CellState, services};
+use crate::telemetry::CallOutcome;
 
 impl CellState {
     pub(super) fn nodes_list(&mut self, id: u64) -> usize {
@@ -42,6 +43,7 @@ impl CellState {
             server: Some(&node),
             tool: &command,
             label: &command,
+            known: self.nodes.as_ref().is_some_and(|nodes| nodes.offers(&node, &command)),
             bridge_id: None,
         };
         // The registry puts the call to the host policy itself (GA-10.3).
@@ -55,9 +57,13 @@ impl CellState {
         let call = self.host.nested.run(spec, params, denied, move |params| async move {
             let (node, command) = (invoked_node, invoked_command);
             match registry {
-                None => Err(format!("node \"{node}\" is not paired")),
+                None => (Err(format!("node \"{node}\" is not paired")), CallOutcome::Error),
                 // The registry puts the call to the host policy (GA-10.3).
-                Some(registry) => registry.invoke(session, &node, &command, params).await.map_err(|e| e.to_string()),
+                Some(registry) => {
+                    let result = registry.invoke(session, &node, &command, params).await;
+                    let outcome = crate::nodes::invoke_outcome(&result);
+                    (result.map_err(|e| e.to_string()), outcome)
+                }
             }
         });
         let task = async move {

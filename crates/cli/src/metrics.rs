@@ -1,0 +1,380 @@
+//! The Prometheus exposition of `serve --metrics`: the runtime keeps plain
+//! counters and knows no exposition format, so the CLI renders its
+//! [`MetricsSnapshot`] here, through `prometheus-client`'s registry and
+//! text encoder (Prometheus text format 0.0.4), plus the process's own
+//! metrics. Every label value is from a bounded, host-known set; see
+//! `docs/operations.md` for the list.
+
+use std::sync::OnceLock;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use codemode_runtime::{HistogramSnapshot, MetricsSnapshot};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::registry::Registry;
+
+/// When this process started serving, seconds since the Unix epoch
+/// (`codemode_start_time_seconds`); set by [`mark_start`].
+static STARTED: OnceLock<f64> = OnceLock::new();
+
+/// Records the start time; call once, early. Later calls keep the first.
+pub(crate) fn mark_start() {
+    STARTED.get_or_init(now_seconds);
+}
+
+fn now_seconds() -> f64 {
+    // A clock before 1970 is a broken host; 0 there is visibly wrong.
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// The `/metrics` answer: HTTP status line, content type and body. An
+/// encoding failure is a 500 naming it, never a partial or empty 200.
+pub(crate) fn response(snapshot: &MetricsSnapshot) -> (hyper::StatusCode, &'static str, String) {
+    match render(snapshot) {
+        Ok(body) => (hyper::StatusCode::OK, prometheus_client::encoding::prometheus_text::CONTENT_TYPE, body),
+        Err(e) => {
+            tracing::error!("rendering /metrics failed: {e}");
+            (hyper::StatusCode::INTERNAL_SERVER_ERROR, "text/plain", format!("rendering metrics failed: {e}\n"))
+        }
+    }
+}
+
+/// The Prometheus text exposition of `snapshot` and of this process.
+///
+/// # Errors
+/// The encoder's, when a family cannot be written.
+pub(crate) fn render(snapshot: &MetricsSnapshot) -> Result<String, std::fmt::Error> {
+    let mut registry = Registry::default();
+    registry.register_collector(Box::new(SnapshotCollector(snapshot.clone())));
+    registry.register_collector(Box::new(ProcessCollector));
+    let mut out = String::new();
+    prometheus_client::encoding::prometheus_text::encode(&mut out, &registry)?;
+    Ok(out)
+}
+
+/// Encodes one labelled family: `name` (counters without their `_total`,
+/// which the encoder appends), its samples by label set.
+fn family<'a, M: EncodeMetric + 'a>(
+    encoder: &mut DescriptorEncoder<'_>,
+    name: &str,
+    help: &str,
+    kind: MetricType,
+    samples: impl IntoIterator<Item = (Vec<(&'a str, String)>, M)>,
+) -> Result<(), std::fmt::Error> {
+    let mut metric = encoder.encode_descriptor(name, help, None, kind)?;
+    for (labels, value) in samples {
+        value.encode(metric.encode_family(&labels)?)?;
+    }
+    Ok(())
+}
+
+/// Encodes one family of a single unlabelled sample.
+fn single(
+    encoder: &mut DescriptorEncoder<'_>,
+    name: &str,
+    help: &str,
+    value: &impl EncodeMetric,
+) -> Result<(), std::fmt::Error> {
+    value.encode(encoder.encode_descriptor(name, help, None, value.metric_type())?)
+}
+
+/// A counter family from a label-value map.
+fn counters(
+    encoder: &mut DescriptorEncoder<'_>,
+    name: &str,
+    help: &str,
+    label: &str,
+    values: &std::collections::BTreeMap<String, u64>,
+) -> Result<(), std::fmt::Error> {
+    let samples = values.iter().map(|(v, n)| (vec![(label, v.clone())], ConstCounter::new(*n)));
+    family(encoder, name, help, MetricType::Counter, samples)
+}
+
+/// One unlabelled gauge.
+fn gauge<N>(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, value: N) -> Result<(), std::fmt::Error>
+where
+    ConstGauge<N>: EncodeMetric,
+{
+    single(encoder, name, help, &ConstGauge::new(value))
+}
+
+/// One unlabelled counter (`name` without `_total`).
+fn counter(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, value: u64) -> Result<(), std::fmt::Error> {
+    single(encoder, name, help, &ConstCounter::new(value))
+}
+
+/// A histogram sample: the encoder wants per-bucket counts, the snapshot
+/// holds cumulative ones.
+#[derive(Debug)]
+struct Histogram<'h>(&'h HistogramSnapshot);
+
+impl EncodeMetric for Histogram<'_> {
+    fn encode(&self, mut encoder: prometheus_client::encoding::MetricEncoder) -> Result<(), std::fmt::Error> {
+        let mut previous = 0;
+        let buckets: Vec<(f64, u64)> = self
+            .0
+            .buckets
+            .iter()
+            .map(|(le, cumulative)| {
+                let own = cumulative.saturating_sub(previous);
+                previous = *cumulative;
+                (*le, own)
+            })
+            .collect();
+        encoder.encode_histogram::<prometheus_client::encoding::NoLabelSet>(
+            self.0.sum_seconds,
+            self.0.count,
+            &buckets,
+            None,
+        )
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
+}
+
+/// The runtime's metrics, read from one snapshot taken at scrape time.
+#[derive(Debug)]
+struct SnapshotCollector(MetricsSnapshot);
+
+impl Collector for SnapshotCollector {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let s = &self.0;
+        let build = [(vec![("version", env!("CARGO_PKG_VERSION").to_owned())], ConstGauge::new(1i64))];
+        family(&mut e, "codemode_build_info", "This build's version; always 1.", MetricType::Gauge, build)?;
+        if let Some(started) = STARTED.get() {
+            gauge(&mut e, "codemode_start_time_seconds", "When this process started, Unix seconds.", *started)?;
+        }
+        counters(&mut e, "codemode_cells", "Cells that ended, by end state.", "status", &s.cells_by_status)?;
+        // Lifetime is split: parked cells live up to their TTL, far past
+        // the active buckets.
+        let histograms = [
+            ("codemode_cell_active_seconds", "Cell lifetime less parked time, admission to end.", &s.cell_active),
+            ("codemode_cell_parked_seconds", "Total parked time of cells that parked.", &s.cell_parked),
+            ("codemode_cell_queue_seconds", "From admission until the cell started.", &s.cell_queue),
+        ];
+        for (name, help, h) in histograms {
+            single(&mut e, name, help, &Histogram(h))?;
+        }
+        let call_labels = |c: &codemode_runtime::NestedCallSnapshot| {
+            vec![("tool", c.tool.clone()), ("source", c.source.clone()), ("server", c.server.clone())]
+        };
+        let latency = s.nested_calls.iter().map(|c| (call_labels(c), Histogram(&c.latency)));
+        family(
+            &mut e,
+            "codemode_nested_call_duration_seconds",
+            "Latency of nested tool calls that ran (denied calls are not timed).",
+            MetricType::Histogram,
+            latency,
+        )?;
+        let ends = s.nested_calls.iter().flat_map(|c| {
+            c.outcomes.iter().map(move |(outcome, n)| {
+                let mut labels = call_labels(c);
+                labels.push(("outcome", outcome.clone()));
+                (labels, ConstCounter::new(*n))
+            })
+        });
+        family(
+            &mut e,
+            "codemode_nested_calls",
+            "Nested tool calls that ended, by outcome.",
+            MetricType::Counter,
+            ends,
+        )?;
+        gauge(&mut e, "codemode_parked_cells", "Cells parked now.", s.parked_cells)?;
+        gauge(&mut e, "codemode_nested_calls_in_flight", "Nested tool calls running now.", s.nested_calls_in_flight)?;
+        gauge(
+            &mut e,
+            "codemode_nested_calls_queued",
+            "Native tool calls waiting for a free slot of their cell.",
+            s.nested_calls_queued,
+        )?;
+        gauge(
+            &mut e,
+            "codemode_js_queue_depth",
+            "Cells admitted but not yet running guest code (waiting for a JS thread).",
+            s.js_queue_depth,
+        )?;
+        let servers = s
+            .mcp_servers_connected
+            .iter()
+            .map(|(name, up)| (vec![("server", name.clone())], ConstGauge::new(i64::from(*up))));
+        family(
+            &mut e,
+            "codemode_mcp_server_connected",
+            "1 when the MCP server is connected.",
+            MetricType::Gauge,
+            servers,
+        )?;
+        if let Some(n) = s.nodes_connected {
+            gauge(&mut e, "codemode_nodes_connected", "Paired nodes connected now.", n)?;
+        }
+        gauge(&mut e, "codemode_live_cells", "Cells alive now, running or parked.", s.live_cells)?;
+        counter(&mut e, "codemode_store_committed_bytes", "Bytes of store values committed.", s.store_committed_bytes)?;
+        counter(&mut e, "codemode_results_saved_bytes", "Bytes of results saved.", s.results_saved_bytes)?;
+        counter(
+            &mut e,
+            "codemode_console_truncations",
+            "Cells whose console output hit its budget.",
+            s.console_truncations,
+        )?;
+        counters(
+            &mut e,
+            "codemode_admission_rejections",
+            "Requests refused by admission limits.",
+            "reason",
+            &s.admission_rejections,
+        )?;
+        counters(
+            &mut e,
+            "codemode_actor_restarts",
+            "Supervised actors restarted after a crash.",
+            "actor",
+            &s.actor_restarts,
+        )?;
+        counters(
+            &mut e,
+            "codemode_actor_give_ups",
+            "Supervised actors not restarted again: too many crashes in the window.",
+            "actor",
+            &s.actor_give_ups,
+        )
+    }
+}
+
+/// The process's own metrics, the standard `process_*` names. A value
+/// that cannot be read is left out and logged, never reported as zero.
+#[derive(Debug)]
+struct ProcessCollector;
+
+impl Collector for ProcessCollector {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let report = |what: &str, err: &dyn std::fmt::Display| tracing::warn!("metrics: cannot read {what}: {err}");
+        match process::cpu_seconds() {
+            Ok(cpu) => single(
+                &mut e,
+                "process_cpu_seconds",
+                "User and system CPU time spent, seconds.",
+                &ConstCounter::new(cpu),
+            )?,
+            Err(err) => report("CPU time", &err),
+        }
+        match process::status() {
+            Ok(status) => {
+                gauge(&mut e, "process_resident_memory_bytes", "Resident memory size, bytes.", status.resident_bytes)?;
+                gauge(&mut e, "process_threads", "OS threads in the process.", status.threads)?;
+            }
+            Err(err) => report("/proc/self/status", &err),
+        }
+        match process::open_fds() {
+            Ok(n) => gauge(&mut e, "process_open_fds", "Open file descriptors.", n)?,
+            Err(err) => report("/proc/self/fd", &err),
+        }
+        Ok(())
+    }
+}
+
+/// Reads the process's figures from the OS.
+mod process {
+    use std::io;
+
+    /// `VmRSS` and `Threads` of `/proc/self/status`.
+    pub(super) struct Status {
+        pub resident_bytes: u64,
+        pub threads: u64,
+    }
+
+    /// User plus system CPU time, from `getrusage`.
+    #[cfg(unix)]
+    pub(super) fn cpu_seconds() -> io::Result<f64> {
+        use nix::sys::resource::{UsageWho, getrusage};
+        let usage = getrusage(UsageWho::RUSAGE_SELF).map_err(io::Error::from)?;
+        let secs = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 / 1e6;
+        Ok(secs(usage.user_time()) + secs(usage.system_time()))
+    }
+
+    #[cfg(not(unix))]
+    pub(super) fn cpu_seconds() -> io::Result<f64> {
+        Err(io::Error::new(io::ErrorKind::Unsupported, "CPU time is read with getrusage, a Unix call"))
+    }
+
+    /// Parses `/proc/self/status` (Linux).
+    pub(super) fn status() -> io::Result<Status> {
+        parse_status(&std::fs::read_to_string("/proc/self/status")?)
+    }
+
+    pub(super) fn parse_status(text: &str) -> io::Result<Status> {
+        let field = |name: &str| -> io::Result<u64> {
+            let line = text
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("no {name} line")))?;
+            let number = line.trim_start_matches(':').split_whitespace().next().unwrap_or_default();
+            number.parse().map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))
+        };
+        // VmRSS is in kB (kibibytes, despite the unit's name).
+        Ok(Status { resident_bytes: field("VmRSS")? * 1024, threads: field("Threads")? })
+    }
+
+    /// Entries of `/proc/self/fd` (Linux), less the one this read opens.
+    pub(super) fn open_fds() -> io::Result<u64> {
+        let mut n = 0u64;
+        for entry in std::fs::read_dir("/proc/self/fd")? {
+            entry?;
+            n += 1;
+        }
+        Ok(n.saturating_sub(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_parsing_reads_resident_memory_and_threads() {
+        let status = process::parse_status("Name:\tcodemode\nVmRSS:\t  2048 kB\nThreads:\t7\n").expect("parses");
+        assert_eq!((status.resident_bytes, status.threads), (2048 * 1024, 7));
+        assert!(process::parse_status("Name:\tcodemode\n").is_err(), "a missing field is an error, not zero");
+    }
+
+    #[test]
+    fn empty_snapshot_renders_every_family_with_known_labels() {
+        mark_start();
+        let text = render(&MetricsSnapshot::default()).expect("renders");
+        assert!(text.contains("# TYPE codemode_cells_total counter"), "{text}");
+        assert!(text.contains(&format!("codemode_build_info{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION"))));
+        assert!(text.contains("codemode_start_time_seconds "), "{text}");
+        assert!(text.contains("codemode_cell_active_seconds_count 0"), "{text}");
+        assert!(!text.contains("codemode_cell_duration_seconds"), "split into active and parked: {text}");
+        assert!(text.contains("# TYPE codemode_nested_calls_total counter"), "{text}");
+        #[cfg(target_os = "linux")]
+        for name in
+            ["process_cpu_seconds_total ", "process_resident_memory_bytes ", "process_threads ", "process_open_fds "]
+        {
+            assert!(text.contains(name), "{name} missing: {text}");
+        }
+    }
+
+    /// The shipped dashboard queries only families this exposition has.
+    #[test]
+    fn every_metric_the_dashboard_queries_is_exported() {
+        let dashboard = include_str!("../../../deploy/grafana/codemode.json");
+        let snapshot = MetricsSnapshot { nodes_connected: Some(0), ..MetricsSnapshot::default() };
+        let text = render(&snapshot).expect("renders");
+        let families: Vec<&str> =
+            text.lines().filter_map(|l| l.strip_prefix("# TYPE ")).filter_map(|l| l.split(' ').next()).collect();
+        let mut queried = 0;
+        for (at, _) in dashboard.match_indices("codemode_") {
+            let name: String = dashboard[at..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+            let family = name.strip_suffix("_bucket").unwrap_or(&name);
+            assert!(families.contains(&family), "the dashboard queries {name}, which is not exported");
+            queried += 1;
+        }
+        assert!(queried > 10, "the dashboard's queries were found");
+    }
+}
