@@ -182,7 +182,9 @@ mod tests {
 
     /// A pool with no factory thread: nothing frees what it keeps.
     fn idle_pool() -> EnginePool {
-        let recipe = Recipe { limits: Arc::default(), tools: Registry::default(), mcp: McpHub::default() };
+        // `McpHub` is a unit struct without the `mcp` feature.
+        let mcp: McpHub = Default::default();
+        let recipe = Recipe { limits: Arc::default(), tools: Registry::default(), mcp };
         EnginePool {
             inner: Arc::new(Inner { recipe, depth: 2, state: Mutex::new(State::default()), wake: Condvar::new() }),
         }
