@@ -91,9 +91,11 @@ impl Prometheus {
     }
 }
 
-/// Runs each cell through one MCP session of the Python client.
+/// Runs each cell through one MCP session of the Python client, then
+/// resumes the last one (it parked) with `wait`.
 fn exec_all(server: &Server, cells: &[&str]) {
-    let calls: Vec<Value> = cells.iter().map(|code| serde_json::json!(["exec", {"code": code}])).collect();
+    let mut calls: Vec<Value> = cells.iter().map(|code| serde_json::json!(["exec", {"code": code}])).collect();
+    calls.push(serde_json::json!(["wait", {"runId": "$lastRunId"}]));
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_http_client.py");
     let out = Command::new("python3")
         .args([script, &server.mcp, "calls", &Value::Array(calls).to_string()])
@@ -101,7 +103,8 @@ fn exec_all(server: &Server, cells: &[&str]) {
         .expect("python3 runs (scripts/test.sh installs the `mcp` package)");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.lines().count(), cells.len() + 1, "one line per call, then the session summary: {text}");
+    let calls = cells.len() + 1;
+    assert_eq!(text.lines().count(), calls + 1, "one line per call, then the session summary: {text}");
 }
 
 /// A dashboard expression as Grafana would send it for one job and every
@@ -151,8 +154,12 @@ fn rule_files_pass_promtool_and_their_unit_tests() {
 
 #[test]
 fn every_dashboard_panel_and_rule_returns_data_from_a_real_prometheus_scraping_serve() {
+    // An MCP server (the time server from PyPI) and the node gateway, so
+    // their gauges exist as they would in production.
     let config = "[limits]\ntimeout_ms = 400\nmax_in_flight = 2\nmax_queued = 4\nmax_output_bytes = 4096\n\n\
-                  [[tools]]\nname = \"echo\"\ndescription = \"Echoes its input.\"\ncommand = [\"cat\"]\n";
+                  [[tools]]\nname = \"echo\"\ndescription = \"Echoes its input.\"\ncommand = [\"cat\"]\n\n\
+                  [[mcp_servers]]\nname = \"time\"\ncommand = [\"python3\", \"-m\", \"mcp_server_time\"]\n\n\
+                  [nodes]\nlisten = \"127.0.0.1:0\"\ntokens = [\"prometheus-test-token\"]\n";
     let server = Server::start("prometheus", "scrape", config, &[]);
     let prometheus = Prometheus::start(&server.dir, &server.probes);
 
@@ -183,6 +190,7 @@ fn every_dashboard_panel_and_rule_returns_data_from_a_real_prometheus_scraping_s
         "for (let i = 0; i < 2000; i++) console.log('x'.repeat(100)); return 5",
         "await Promise.all(Array.from({length: 20}, () => echo({n: 1})))",
         "await yield_control('parked for the scrape'); return 6",
+        "await yield_control('resumed at once'); return 7",
     ];
     for _ in 0..3 {
         exec_all(&server, &cells);
