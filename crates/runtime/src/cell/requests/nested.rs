@@ -14,6 +14,7 @@ use serde_json::Value;
 use tracing::Instrument;
 use tracing::field::Empty;
 
+use super::outcome::{CallOutcome, Outcome};
 use crate::cell::host::BridgeId;
 use crate::telemetry::{Histogram, Metrics};
 
@@ -93,13 +94,14 @@ impl NestedCalls {
     ) -> impl Future<Output = T> + Send + 'static
     where
         A: Clone + Into<Value> + Send + 'static,
-        T: Send + 'static,
+        T: Outcome + Send + 'static,
         F: FnOnce(A) -> Fut + Send + 'static,
         Fut: Future<Output = T> + Send + 'static,
     {
         let source = spec.source.label();
         let span = tracing::info_span!(
-            parent: &self.span, "host_call", tool = %spec.label, source = source, server = Empty, bridge_id = Empty
+            parent: &self.span, "host_call", tool = %spec.label, source = source, server = Empty, bridge_id = Empty,
+            outcome = Empty, otel.status_code = Empty, otel.status_description = Empty
         );
         if let Some(server) = spec.server {
             span.record("server", server);
@@ -118,15 +120,18 @@ impl NestedCalls {
         });
         let histogram = self.histogram(spec.source, spec.label);
         let started = Instant::now();
+        let call_span = span.clone();
         async move {
             if let Some(decision) = decision
                 && let Decision::Deny(reason) = decision.await
                 && let Some(denied) = denied
             {
+                CallOutcome::Denied.record(&call_span);
                 return denied(reason);
             }
             let out = call(arguments).await;
             histogram.observe(started.elapsed());
+            out.outcome().record(&call_span);
             out
         }
         .instrument(span)
