@@ -79,7 +79,9 @@ pub(crate) fn init(config: &TelemetryConfig) -> Result<Telemetry> {
             .build();
         let otel = tracing_opentelemetry::layer()
             .with_tracer(provider.tracer("codemode"))
-            .with_filter(EnvFilter::new("codemode_runtime=info"));
+            // The runtime's cells and nested calls, and `serve`'s
+            // `tools/call` spans (which carry the caller's trace context).
+            .with_filter(EnvFilter::new("codemode_runtime=info,codemode::mcp=info"));
         tracing_subscriber::registry().with(fmt).with(otel).try_init().ok();
         tracer = Some(provider);
     } else {
