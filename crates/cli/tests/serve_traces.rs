@@ -250,3 +250,31 @@ fn an_invalid_traceparent_is_ignored_and_the_call_starts_a_new_trace() {
     assert!(call["parentSpanId"].as_str().unwrap_or_default().is_empty(), "{call}");
     assert_ne!(call["traceId"], CALLER_TRACE);
 }
+
+#[test]
+fn with_the_collector_down_a_failed_export_is_logged_at_warn() {
+    // A port nothing listens on: connections are refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = temp("down");
+    std::fs::write(dir.join("codemode.toml"), format!("[telemetry]\notlp_endpoint = \"http://127.0.0.1:{port}\"\n"))
+        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--config")
+        .arg(dir.join("codemode.toml"))
+        .arg("--store")
+        .arg(dir.join("store"))
+        .args(["exec", "--json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"return 1").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("telemetry: exporting spans failed")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("WARN"), "{stderr}");
+}
