@@ -56,6 +56,8 @@ impl Outcome for Result<ToolOutput, ToolError> {
         match self {
             Ok(_) => CallOutcome::Ok,
             Err(e) if e.code == "policy_denied" => CallOutcome::Denied,
+            // A host tool that times out its own work may say so.
+            Err(e) if e.code == "timeout" => CallOutcome::Timeout,
             Err(_) => CallOutcome::Error,
         }
     }
