@@ -111,11 +111,9 @@ fn status_code(span: &Value) -> i64 {
     }
 }
 
-/// Serves `calls` (`[tool, arguments, _meta]`) over stdio in one MCP session
-/// with a config that exports to the receiver; returns each call's result
-/// and every exported span (the server flushes them when it exits).
-fn serve(name: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
-    let (port, received) = otlp_receiver();
+/// A config exporting to the receiver on `port`, with tools `echo` and
+/// `fail`, in a fresh directory.
+fn configured(name: &str, port: u16) -> std::path::PathBuf {
     let dir = temp(name);
     std::fs::write(dir.join("echo.py"), "import json, sys\nprint(json.dumps(json.load(sys.stdin)))\n").unwrap();
     std::fs::write(dir.join("fail.py"), "import sys\nsys.exit('no luck')\n").unwrap();
@@ -126,26 +124,41 @@ fn serve(name: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
         dir = dir.display()
     );
     std::fs::write(dir.join("codemode.toml"), config).unwrap();
+    dir
+}
+
+/// Runs `tests/mcp_traces.py` with `args`; the result of each call.
+fn client(args: &[&std::ffi::OsStr]) -> Vec<Value> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_traces.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_codemode"))
-        .arg(dir.join("codemode.toml"))
-        .arg(dir.join("store"))
-        .arg(calls.to_string())
-        .output()
-        .unwrap();
+    let out = Command::new("python3").arg(script).args(args).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let results = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    // The client has waited for the server to exit, and the server flushes
-    // before it exits; allow the receiver's thread a moment to store it.
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The spans received once a `cell` span is among them (the server has
+/// flushed as it exited; the receiver's thread may still be storing them).
+fn exported(received: &Received) -> Vec<Value> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let mut spans = spans(&received);
-    while !spans.iter().any(|s| s["name"] == "cell") && std::time::Instant::now() < deadline {
+    let mut got = spans(received);
+    while !got.iter().any(|s| s["name"] == "cell") && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));
-        spans = self::spans(&received);
+        got = spans(received);
     }
+    got
+}
+
+/// Serves `calls` (`[tool, arguments, _meta]`) over stdio in one MCP session
+/// with a config that exports to the receiver; returns each call's result
+/// and every exported span.
+fn serve(name: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
+    let (port, received) = otlp_receiver();
+    let dir = configured(name, port);
+    let (config, store, calls) = (dir.join("codemode.toml"), dir.join("store"), calls.to_string());
+    let binary = std::ffi::OsStr::new(env!("CARGO_BIN_EXE_codemode"));
+    let results =
+        client(&["stdio".as_ref(), binary, config.as_os_str(), store.as_os_str(), std::ffi::OsStr::new(&calls)]);
+    let spans = exported(&received);
     let _ = std::fs::remove_dir_all(&dir);
     (results, spans)
 }
@@ -277,4 +290,51 @@ fn with_the_collector_down_a_failed_export_is_logged_at_warn() {
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("telemetry: exporting spans failed")).collect();
     assert_eq!(warnings.len(), 1, "{stderr}");
     assert!(warnings[0].contains("WARN"), "{stderr}");
+}
+
+#[test]
+fn over_http_the_traceparent_header_parents_the_call() {
+    use std::io::BufRead;
+    let (port, received) = otlp_receiver();
+    let dir = configured("http", port);
+    let mut server = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--config")
+        .arg(dir.join("codemode.toml"))
+        .arg("--store")
+        .arg(dir.join("store"))
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("serving MCP over HTTP at ") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server exited before it listened");
+    }
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_owned();
+    let calls = json!([["exec", {"title": "over http", "code": "return await echo({n: 1})"}, null]]).to_string();
+    let traceparent = format!("00-{CALLER_TRACE}-{CALLER_SPAN}-01");
+    let results = client(&["http".as_ref(), url.as_ref(), traceparent.as_ref(), calls.as_ref()]);
+    // SIGTERM: the server drains, flushes its spans and exits.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(server.id()).unwrap()),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let spans = exported(&received);
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(results[0]["status"], "completed", "{results:?}");
+    let cell = cell_of(&spans, "over http");
+    let call = parent_of(&spans, cell);
+    assert_eq!(call["name"], "tools/call exec");
+    assert_eq!(call["traceId"], CALLER_TRACE);
+    assert_eq!(call["parentSpanId"], CALLER_SPAN);
+    let host_call = spans.iter().find(|s| s["name"] == "host_call").unwrap();
+    assert_eq!(host_call["parentSpanId"], cell["spanId"]);
+    assert_eq!(attr(&host_call["attributes"], "outcome"), Some(json!("ok")));
 }
