@@ -16,10 +16,11 @@ use rmcp::model::RequestMetaObject;
 use rmcp::service::{RequestContext, RoleServer};
 use tracing_opentelemetry::{OpenTelemetrySpanExt, SetParentError};
 
-/// Longest `traceparent` or `tracestate` read; longer values are ignored.
+/// Longest `traceparent` or `tracestate` read, in bytes; longer values are
+/// ignored.
 /// A `traceparent` is 55 characters; W3C asks vendors to pass on at least
 /// 512 of `tracestate`, and caps it at 32 members of 256.
-const MAX_VALUE_CHARS: usize = 8192;
+const MAX_VALUE_BYTES: usize = 8192;
 
 /// The trace context of one call: at most one value per header.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -51,8 +52,8 @@ impl Extractor for Carrier {
 
 fn bounded(value: Option<&str>, name: &str) -> Option<String> {
     let value = value?;
-    if value.len() > MAX_VALUE_CHARS {
-        tracing::debug!(target: "codemode::mcp", "ignoring a {name} of {} bytes (over {MAX_VALUE_CHARS})", value.len());
+    if value.len() > MAX_VALUE_BYTES {
+        tracing::debug!(target: "codemode::mcp", "ignoring a {name} of {} bytes (over {MAX_VALUE_BYTES})", value.len());
         return None;
     }
     Some(value.to_owned())
@@ -136,6 +137,6 @@ mod tests {
             let carrier = Carrier { traceparent: Some(bad.into()), tracestate: None };
             assert!(!propagator.extract(&carrier).span().span_context().is_valid(), "{bad}");
         }
-        assert!(bounded(Some(&"x".repeat(MAX_VALUE_CHARS + 1)), "tracestate").is_none());
+        assert!(bounded(Some(&"x".repeat(MAX_VALUE_BYTES + 1)), "tracestate").is_none());
     }
 }
