@@ -11,7 +11,7 @@ Usage:
       TRACEPARENT` on every HTTP request.
 CALLS_JSON is a list of [tool, arguments, meta]; an argument "$lastRunId"
 is the runId of the last waiting result. Prints one JSON line per call:
-the parsed text block of its result.
+its result (the structured content).
 """
 import asyncio
 import json
@@ -47,7 +47,9 @@ async def run(transport, calls_json):
             for tool, arguments, meta in calls:
                 arguments = {k: (last_run_id if v == "$lastRunId" else v) for k, v in arguments.items()}
                 result = await session.call_tool(tool, arguments, meta=meta or None)
-                parsed = json.loads(result.content[0].text)
+                # Structured content is the result itself; the text block
+                # of an untrusted (network-derived) result is wrapped.
+                parsed = result.structured_content or json.loads(result.content[0].text)
                 if parsed.get("status") == "waiting":
                     last_run_id = parsed["runId"]
                 print(json.dumps(parsed), flush=True)

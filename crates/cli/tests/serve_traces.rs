@@ -112,8 +112,8 @@ fn status_code(span: &Value) -> i64 {
 }
 
 /// A config exporting to the receiver on `port`, with tools `echo` and
-/// `fail`, in a fresh directory.
-fn configured(name: &str, port: u16) -> std::path::PathBuf {
+/// `fail` and then `extra`, in a fresh directory.
+fn configured(name: &str, port: u16, extra: &str) -> std::path::PathBuf {
     let dir = temp(name);
     std::fs::write(dir.join("echo.py"), "import json, sys\nprint(json.dumps(json.load(sys.stdin)))\n").unwrap();
     std::fs::write(dir.join("fail.py"), "import sys\nsys.exit('no luck')\n").unwrap();
@@ -123,7 +123,7 @@ fn configured(name: &str, port: u16) -> std::path::PathBuf {
          [[tools]]\nname = \"fail\"\ndescription = \"Fail.\"\ncommand = [\"python3\", \"{dir}/fail.py\"]\n",
         dir = dir.display()
     );
-    std::fs::write(dir.join("codemode.toml"), config).unwrap();
+    std::fs::write(dir.join("codemode.toml"), config + extra).unwrap();
     dir
 }
 
@@ -136,12 +136,16 @@ fn client(args: &[&std::ffi::OsStr]) -> Vec<Value> {
     stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
-/// The spans received once a `cell` span is among them (the server has
-/// flushed as it exited; the receiver's thread may still be storing them).
-fn exported(received: &Received) -> Vec<Value> {
+/// The spans received once `cells` cell spans and `calls` `tools/call`
+/// spans are among them. Spans come in batches, the last when the server
+/// flushes as it exits, which may be after the client has returned.
+fn exported(received: &Received, cells: usize, calls: usize) -> Vec<Value> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let count = |spans: &[Value], prefix: &str| {
+        spans.iter().filter(|s| s["name"].as_str().is_some_and(|n| n.starts_with(prefix))).count()
+    };
     let mut got = spans(received);
-    while !got.iter().any(|s| s["name"] == "cell") && std::time::Instant::now() < deadline {
+    while (count(&got, "cell") < cells || count(&got, "tools/call") < calls) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));
         got = spans(received);
     }
@@ -152,13 +156,21 @@ fn exported(received: &Received) -> Vec<Value> {
 /// with a config that exports to the receiver; returns each call's result
 /// and every exported span.
 fn serve(name: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
+    serve_with(name, "", calls)
+}
+
+/// [`serve`] with `extra` config.
+fn serve_with(name: &str, extra: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
     let (port, received) = otlp_receiver();
-    let dir = configured(name, port);
+    let dir = configured(name, port, extra);
+    // One cell per exec.
+    let (cells, call_count) =
+        calls.as_array().map_or((0, 0), |calls| (calls.iter().filter(|c| c[0] == "exec").count(), calls.len()));
     let (config, store, calls) = (dir.join("codemode.toml"), dir.join("store"), calls.to_string());
     let binary = std::ffi::OsStr::new(env!("CARGO_BIN_EXE_codemode"));
     let results =
         client(&["stdio".as_ref(), binary, config.as_os_str(), store.as_os_str(), std::ffi::OsStr::new(&calls)]);
-    let spans = exported(&received);
+    let spans = exported(&received, cells, call_count);
     let _ = std::fs::remove_dir_all(&dir);
     (results, spans)
 }
@@ -296,7 +308,7 @@ fn with_the_collector_down_a_failed_export_is_logged_at_warn() {
 fn over_http_the_traceparent_header_parents_the_call() {
     use std::io::BufRead;
     let (port, received) = otlp_receiver();
-    let dir = configured("http", port);
+    let dir = configured("http", port, "");
     let mut server = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .arg("--config")
         .arg(dir.join("codemode.toml"))
@@ -324,7 +336,7 @@ fn over_http_the_traceparent_header_parents_the_call() {
         nix::sys::signal::Signal::SIGTERM,
     )
     .unwrap();
-    let spans = exported(&received);
+    let spans = exported(&received, 1, 1);
     let _ = server.kill();
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(&dir);
@@ -337,4 +349,32 @@ fn over_http_the_traceparent_header_parents_the_call() {
     let host_call = spans.iter().find(|s| s["name"] == "host_call").unwrap();
     assert_eq!(host_call["parentSpanId"], cell["spanId"]);
     assert_eq!(attr(&host_call["attributes"], "outcome"), Some(json!("ok")));
+}
+
+#[test]
+fn an_mcp_call_that_is_not_answered_in_time_is_a_host_call_with_outcome_timeout() {
+    let everything = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+    );
+    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    let extra = format!(
+        "\n[[mcp_servers]]\nname = \"everything\"\ncommand = [\"node\", \"{everything}\", \"stdio\"]\ncall_timeout_ms = 1000\n"
+    );
+    let code = "await MCP.everything.echo({message: 'hi'}); \
+                try { await MCP.everything.triggerLongRunningOperation({duration: 5, steps: 1}); return 'answered' } \
+                catch (e) { return 'late' }";
+    let (results, spans) = serve_with("mcp-timeout", &extra, json!([["exec", {"title": "slow", "code": code}, null]]));
+    assert_eq!(results[0]["value"], "late", "{results:?}");
+    let cell = cell_of(&spans, "slow");
+    let calls: Vec<&Value> = spans.iter().filter(|s| s["name"] == "host_call").collect();
+    assert_eq!(calls.len(), 2, "{calls:#?}");
+    let outcomes: Vec<(Option<Value>, i64)> =
+        calls.iter().map(|c| (attr(&c["attributes"], "outcome"), status_code(c))).collect();
+    assert!(outcomes.contains(&(Some(json!("ok")), 1)), "{outcomes:?}");
+    assert!(outcomes.contains(&(Some(json!("timeout")), 2)), "{outcomes:?}");
+    for call in calls {
+        assert_eq!(call["parentSpanId"], cell["spanId"]);
+        assert_eq!(attr(&call["attributes"], "server"), Some(json!("everything")));
+    }
 }
