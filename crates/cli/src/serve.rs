@@ -48,11 +48,13 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+use tracing::Instrument;
 
 use crate::config::ServeSection;
 use crate::lifecycle::Lifecycle;
 
 mod http;
+mod trace_context;
 pub(crate) use http::http;
 
 /// How long open connections (idle keep-alives, the clients' event
@@ -428,6 +430,8 @@ impl ServerHandler for CodeModeServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let carrier = trace_context::Carrier::of_call(&context, request.meta.as_ref());
+        let span = trace_context::call_span(&request.name, &carrier);
         let args = request.arguments.unwrap_or_default();
         let (principal, key) = identity(&context);
         // Only `exec` starts cells; a `wait` may still collect a result
@@ -435,7 +439,8 @@ impl ServerHandler for CodeModeServer {
         let admitted = if request.name == "exec" { self.lifecycle.admit() } else { Ok(self.lifecycle.track()) };
         let result = match (admitted, self.connection.reply(&principal, key.as_deref())) {
             (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
-            (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).await,
+            // The cell's span is a child of the span current at `exec`.
+            (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).instrument(span).await,
             (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
         };
         Ok(tool_result(&result)?.into())

@@ -27,6 +27,9 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
+mod export_log;
+use export_log::Logged;
+
 /// The log filter without `RUST_LOG`.
 const DEFAULT_LOG_FILTER: &str = "warn,codemode::lifecycle=info";
 
@@ -73,13 +76,16 @@ pub(crate) fn init(config: &TelemetryConfig) -> Result<Telemetry> {
             .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
             .build()
             .context("building the OTLP span exporter")?;
+        let exporter = Logged::new(exporter, "spans");
         let provider = SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
             .with_resource(resource(&config.service_name))
             .build();
         let otel = tracing_opentelemetry::layer()
             .with_tracer(provider.tracer("codemode"))
-            .with_filter(EnvFilter::new("codemode_runtime=info"));
+            // The runtime's cells and nested calls, and `serve`'s
+            // `tools/call` spans (which carry the caller's trace context).
+            .with_filter(EnvFilter::new("codemode_runtime=info,codemode::mcp=info"));
         tracing_subscriber::registry().with(fmt).with(otel).try_init().ok();
         tracer = Some(provider);
     } else {
@@ -98,6 +104,7 @@ impl Telemetry {
             .with_endpoint(format!("{}/v1/metrics", endpoint.trim_end_matches('/')))
             .build()
             .context("building the OTLP metric exporter")?;
+        let exporter = Logged::new(exporter, "metrics");
         let reader = opentelemetry_sdk::metrics::PeriodicReader::builder(exporter)
             .with_interval(Duration::from_millis(self.config.metrics_interval_ms.max(100)))
             .build();

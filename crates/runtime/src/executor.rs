@@ -155,13 +155,15 @@ impl ExecutorState {
             );
         }
         let run_id = new_run_id();
+        let admitted = std::time::Instant::now();
+        let session_tag = session.as_deref().map(session_tag);
         // In the index before the cell can register in it.
         let run = LiveRun {
             session,
             reply: reply_id,
             principal,
             handle: None,
-            started: std::time::Instant::now(),
+            started: admitted,
             parked: crate::runs::ParkedTime::default(),
         };
         self.config.runs.insert(run_id.clone(), run);
@@ -176,7 +178,12 @@ impl ExecutorState {
             run_id = %run_id,
             title = request.title.as_deref().unwrap_or(""),
             mode = if matches!(mode, CellMode::Headless) { "headless" } else { "interactive" },
+            codemode.session = session_tag.as_deref(),
             status = tracing::field::Empty,
+            error.code = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
+            otel.status_description = tracing::field::Empty,
+            queue_ms = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
             output_bytes = tracing::field::Empty,
             tool_calls = tracing::field::Empty,
@@ -210,6 +217,7 @@ impl ExecutorState {
                 vm,
                 engines: config.engines.clone(),
                 span,
+                admitted,
                 metrics: Arc::clone(&config.metrics),
                 runs: Arc::clone(&config.runs),
                 lease,
@@ -234,5 +242,28 @@ impl ExecutorState {
             // dropped, so the caller sees the runtime as unavailable.
             self.config.runs.withdraw(&run_id);
         }
+    }
+}
+
+/// The cell span's `codemode.session`: the first 64 bits of the session
+/// id's SHA-256, in hex. Not the id itself: a session id is a capability
+/// (the connection-derived ones are 128 random bits that nobody else can
+/// guess, docs/security.md), and traces go to a collector operators share
+/// more widely than the server. A hash still lets them group a session's
+/// cells, and cannot be turned back into the id.
+fn session_tag(session: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(session.as_bytes())[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_session_tag_is_a_short_stable_hash_that_does_not_contain_the_id() {
+        let tag = super::session_tag("local/mcp_0123456789abcdef");
+        assert_eq!(tag.len(), 16);
+        assert_eq!(tag, super::session_tag("local/mcp_0123456789abcdef"));
+        assert_ne!(tag, super::session_tag("local/mcp_0123456789abcdee"));
+        assert!(!tag.contains("mcp_"));
     }
 }

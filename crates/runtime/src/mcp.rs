@@ -14,24 +14,8 @@ pub(crate) use codemode_mcp::naming::suggestion;
 #[cfg(feature = "mcp")]
 pub(crate) use codemode_mcp::{McpHub, api_response, index_declaration, server_declaration};
 
-#[cfg(feature = "mcp")]
-use crate::telemetry::CallOutcome;
-
-/// How an MCP tool call ended, for `codemode_nested_calls_total`: a result
-/// flagged `isError` is the tool failing in-band.
-#[cfg(feature = "mcp")]
-pub(crate) fn call_outcome(result: &Result<serde_json::Value, codemode_mcp::McpCallError>) -> CallOutcome {
-    use codemode_mcp::McpCallError;
-    match result {
-        Ok(v) if v.get("isError").and_then(serde_json::Value::as_bool) == Some(true) => CallOutcome::Error,
-        Ok(_) => CallOutcome::Ok,
-        Err(McpCallError::CallTimeout { .. } | McpCallError::OperationTimeout { .. }) => CallOutcome::Timeout,
-        Err(_) => CallOutcome::Error,
-    }
-}
-
 #[cfg(not(feature = "mcp"))]
-pub(crate) use off::{McpHub, api_response, call_outcome, index_declaration, server_declaration, suggestion};
+pub(crate) use off::{McpHub, api_response, index_declaration, server_declaration, suggestion};
 
 #[cfg(not(feature = "mcp"))]
 mod off {
@@ -153,11 +137,6 @@ mod off {
         pub(crate) async fn restart_server(&self, _index: usize, _supervisor: ActorCell) -> Result<ActorCell, String> {
             Err(UNKNOWN_SERVER.to_owned())
         }
-    }
-
-    /// Every call fails (an unknown server).
-    pub(crate) fn call_outcome(_result: &Result<Value, String>) -> crate::telemetry::CallOutcome {
-        crate::telemetry::CallOutcome::Error
     }
 
     /// Search finds no MCP tools.

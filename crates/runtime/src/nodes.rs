@@ -13,23 +13,7 @@
 pub(crate) use codemode_nodes::NodeRegistry;
 
 #[cfg(not(feature = "nodes"))]
-pub(crate) use off::{NodeRegistry, invoke_outcome};
-
-/// How a node invoke ended, for `codemode_nested_calls_total`: the host
-/// policy's and the gateway's command policy's refusals are `denied`.
-#[cfg(feature = "nodes")]
-pub(crate) fn invoke_outcome(result: &Result<serde_json::Value, codemode_nodes::InvokeError>) -> CallOutcome {
-    use codemode_nodes::InvokeError;
-    match result {
-        Ok(_) => CallOutcome::Ok,
-        Err(InvokeError::PolicyDenied { .. } | InvokeError::Denied { .. }) => CallOutcome::Denied,
-        Err(InvokeError::Timeout { .. }) => CallOutcome::Timeout,
-        Err(_) => CallOutcome::Error,
-    }
-}
-
-#[cfg(feature = "nodes")]
-use crate::telemetry::CallOutcome;
+pub(crate) use off::NodeRegistry;
 
 #[cfg(not(feature = "nodes"))]
 mod off {
@@ -87,10 +71,5 @@ mod off {
         pub(crate) fn crash_for_test(&self) -> bool {
             match *self {}
         }
-    }
-
-    /// Never called: there is no registry to invoke.
-    pub(crate) fn invoke_outcome(_result: &Result<Value, String>) -> crate::telemetry::CallOutcome {
-        crate::telemetry::CallOutcome::Error
     }
 }

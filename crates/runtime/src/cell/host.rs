@@ -17,7 +17,7 @@ use codemode_bridge::PendingCall;
 use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
 
-use crate::telemetry::{CallOutcome, Counted, Metrics};
+use crate::telemetry::{Counted, Metrics};
 use codemode_catalog::{Registry, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
@@ -331,13 +331,9 @@ impl HostWork {
             Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
         };
         let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, Some(denied), move |input| async move {
-            let Some(entry) = tools.get(index) else {
-                return (Err(ToolError::new("unknown tool")), CallOutcome::Error);
-            };
+            let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
             let result = entry.tool.call(input).await;
-            let result = check_output(&entry.metadata.callable_name, entry.output.as_ref(), result);
-            let outcome = if result.is_ok() { CallOutcome::Ok } else { CallOutcome::Error };
-            (result, outcome)
+            check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
         }));
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {

@@ -80,6 +80,9 @@ pub(crate) struct CellArgs {
     pub vm: Vm,
     pub engines: spare::EnginePool,
     pub span: tracing::Span,
+    /// When the executor admitted the cell: the span's `queue_ms` runs
+    /// from here to the actor's start.
+    pub admitted: Instant,
     pub metrics: Arc<Metrics>,
     pub runs: Arc<Runs>,
     pub lease: ThreadLease,
@@ -219,6 +222,8 @@ impl Actor for CellActor {
             // The cell may have ended meanwhile; then nobody needs the result.
             let _ = me.send_message(CellMsg::ToolDone(id, result));
         });
+        let started = Instant::now();
+        args.span.record("queue_ms", millis(started.saturating_duration_since(args.admitted)));
         Ok(CellState {
             run_id: args.run_id,
             mode: args.mode,
@@ -245,7 +250,7 @@ impl Actor for CellActor {
             draining: None,
             span: args.span,
             metrics: args.metrics,
-            started: Instant::now(),
+            started,
             parked: false,
             myself: myself.clone(),
             output: OutputLedger::new(args.limits.max_output_bytes),
@@ -394,6 +399,7 @@ impl CellState {
         self.park_epoch += 1;
         replace_timer(&mut self.ttl_timer, None);
         self.set_parked(false);
+        tracing::info!(parent: &self.span, "wait");
         self.open_window(reply);
         self.host.resolve_yields();
         self.advance(myself)
@@ -531,6 +537,7 @@ impl CellState {
         self.control.clear_deadline();
         self.set_parked(true);
         self.park_epoch += 1;
+        tracing::info!(parent: &self.span, reason = reason.as_str(), "waiting");
         let result = CellResult::Waiting {
             run_id: self.run_id.clone(),
             reason,
@@ -585,6 +592,12 @@ impl CellState {
     /// hears of the end first, so a `wait` sent after the observer has the
     /// result always finds the run ended, never a stopping actor.
     fn finish(&mut self, result: CellResult, end: EndState) -> Flow {
+        // A disposed cell is not a failure (see `finish_unobserved`).
+        if let CellResult::Failed { code, .. } = &result
+            && end != EndState::Disposed
+        {
+            self.span.record("error.code", code.as_str());
+        }
         let flow = self.finish_unobserved(end);
         if let Some(window) = self.window.take() {
             let _ = window.reply.send(result);
@@ -614,7 +627,20 @@ impl CellState {
         replace_timer(&mut self.wake_timer, None);
         replace_timer(&mut self.ttl_timer, None);
         self.span.record("status", end.label());
-        self.span.record("duration_ms", u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        // Completed is OK; disposed is the host letting go, not a failure
+        // (UNSET); every other end is an error, described by the end state
+        // (never the error text, which may carry guest data).
+        match end {
+            EndState::Completed => {
+                self.span.record("otel.status_code", "OK");
+            }
+            EndState::Disposed => {}
+            _ => {
+                self.span.record("otel.status_code", "ERROR");
+                self.span.record("otel.status_description", end.label());
+            }
+        }
+        self.span.record("duration_ms", millis(self.started.elapsed()));
         self.span.record("output_bytes", self.output.used());
         self.span.record("tool_calls", self.telemetry.call_count);
         self.span.record("timers", self.telemetry.timer_count);
@@ -622,6 +648,11 @@ impl CellState {
         self.runs.ended(&self.run_id, end);
         Flow::Ended
     }
+}
+
+/// Whole milliseconds, saturating.
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn vm_lock(bridge: &Mutex<Bridge>) -> std::sync::MutexGuard<'_, Bridge> {

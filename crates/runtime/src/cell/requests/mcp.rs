@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::nested::{CallSource, CallSpec};
+use super::outcome::CallFailure;
 use super::reply::Settlement;
 use crate::cell::host::BridgeMethod;
 use crate::cell::{CellState, services};
@@ -36,14 +37,10 @@ impl CellState {
         let hub = self.mcp.clone();
         let call = self.host.nested.run(spec, args, Some(denied), {
             let (hub, tool) = (hub.clone(), tool.clone());
-            move |args| async move {
-                let result = hub.call(server, tool, args).await;
-                let outcome = crate::mcp::call_outcome(&result);
-                (result.map_err(|e| e.to_string()), outcome)
-            }
+            move |args| async move { hub.call(server, tool, args).await.map_err(CallFailure::from) }
         });
         let task = async move {
-            let settlement = Settlement::result(id, call.await, "tool_error");
+            let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "tool_error");
             services::Done::Loaded { settlement, network: true }
         };
         self.spawn_service(id, BridgeMethod::CallValue, task);

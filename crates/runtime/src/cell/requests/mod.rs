@@ -12,6 +12,7 @@ pub(crate) mod decode;
 mod mcp;
 pub(crate) mod nested;
 mod nodes;
+mod outcome;
 pub(crate) mod reply;
 mod results;
 mod store;

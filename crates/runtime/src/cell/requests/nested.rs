@@ -15,8 +15,9 @@ use serde_json::Value;
 use tracing::Instrument;
 use tracing::field::Empty;
 
+use super::outcome::{CallOutcome, Outcome};
 use crate::cell::host::BridgeId;
-use crate::telemetry::{CallOutcome, CallSeries, Metrics, UNKNOWN_TOOL};
+use crate::telemetry::{CallSeries, Metrics, UNKNOWN_TOOL};
 
 /// Where a nested call goes; the policy's and the metrics' `source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,8 +97,9 @@ impl NestedCalls {
     /// The call as a future: the policy decides first (a policy that never
     /// looks at calls costs nothing: no decision, no copy of `arguments`);
     /// a denial becomes `denied(reason)` and the call does not run;
-    /// otherwise `call(arguments)` runs inside the span, answering its
-    /// result and how it ended, and its outcome and latency are recorded.
+    /// otherwise `call(arguments)` runs inside the span, and how it ended
+    /// (its result's [`Outcome`]) and its latency are recorded on the span
+    /// and in the call metrics.
     /// `denied` is `None` when the callee puts the call to the policy
     /// itself (the node registry does: no handle invokes around it), so
     /// asking here too would ask — or hold for approval — twice.
@@ -110,13 +112,14 @@ impl NestedCalls {
     ) -> impl Future<Output = T> + Send + 'static
     where
         A: Clone + Into<Value> + Send + 'static,
-        T: Send + 'static,
+        T: Outcome + Send + 'static,
         F: FnOnce(A) -> Fut + Send + 'static,
-        Fut: Future<Output = (T, CallOutcome)> + Send + 'static,
+        Fut: Future<Output = T> + Send + 'static,
     {
         let source = spec.source.label();
         let span = tracing::info_span!(
-            parent: &self.span, "host_call", tool = %spec.label, source = source, server = Empty, bridge_id = Empty
+            parent: &self.span, "host_call", tool = %spec.label, source = source, server = Empty, bridge_id = Empty,
+            outcome = Empty, otel.status_code = Empty, otel.status_description = Empty
         );
         if let Some(server) = spec.server {
             span.record("server", server);
@@ -136,18 +139,22 @@ impl NestedCalls {
         let series = self.series(&spec);
         let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
+        let call_span = span.clone();
         async move {
             if let Some(decision) = decision
                 && let Decision::Deny(reason) = decision.await
                 && let Some(denied) = denied
             {
+                CallOutcome::Denied.record(&call_span);
                 series.record(CallOutcome::Denied, started.elapsed());
                 return denied(reason);
             }
             let running = metrics.nested_call_started();
-            let (out, outcome) = call(arguments).await;
+            let out = call(arguments).await;
             drop(running);
+            let outcome = out.outcome();
             series.record(outcome, started.elapsed());
+            outcome.record(&call_span);
             out
         }
         .instrument(span)
@@ -179,6 +186,7 @@ impl NestedCalls {
 mod tests {
     use codemode_catalog::policy::AllowAll;
 
+    use super::super::outcome::CallFailure;
     use super::*;
 
     /// MCP tool names reach the host from the cell's request; a name its
@@ -198,8 +206,9 @@ mod tests {
                 known: false,
                 bridge_id: None,
             };
-            let call = calls.run(spec, Value::Null, Some(|_| ()), |_| async { ((), CallOutcome::Error) });
-            call.await;
+            let failed = |_| async { Err::<Value, _>(CallFailure::error("no such tool".into())) };
+            let call = calls.run(spec, Value::Null, Some(|reason| Err(CallFailure::error(reason))), failed);
+            assert!(call.await.is_err());
         }
         let spec = CallSpec {
             source: CallSource::Mcp,
@@ -209,7 +218,8 @@ mod tests {
             known: true,
             bridge_id: None,
         };
-        calls.run(spec, Value::Null, Some(|_| ()), |_| async { ((), CallOutcome::Ok) }).await;
+        let answered = |_| async { Ok::<_, CallFailure>(Value::Null) };
+        assert!(calls.run(spec, Value::Null, Some(|reason| Err(CallFailure::error(reason))), answered).await.is_ok());
         let s = metrics.snapshot();
         let keys: Vec<(&str, &str, &str)> =
             s.nested_calls.iter().map(|c| (c.source.as_str(), c.server.as_str(), c.tool.as_str())).collect();

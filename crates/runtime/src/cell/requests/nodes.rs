@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use super::nested::{CallSource, CallSpec};
+use super::outcome::CallFailure;
 use super::reply::Settlement;
 use crate::cell::host::BridgeMethod;
 use crate::cell::{CellMode, CellState, services};
-use crate::telemetry::CallOutcome;
 
 impl CellState {
     pub(super) fn nodes_list(&mut self, id: u64) -> usize {
@@ -47,7 +47,7 @@ impl CellState {
             bridge_id: None,
         };
         // The registry puts the call to the host policy itself (GA-10.3).
-        let denied = None::<fn(String) -> Result<Value, String>>;
+        let denied = None::<fn(String) -> Result<Value, CallFailure>>;
         let registry = self.nodes.clone();
         let session = match &self.mode {
             CellMode::Interactive { session, .. } => Some(session.clone()),
@@ -57,17 +57,13 @@ impl CellState {
         let call = self.host.nested.run(spec, params, denied, move |params| async move {
             let (node, command) = (invoked_node, invoked_command);
             match registry {
-                None => (Err(format!("node \"{node}\" is not paired")), CallOutcome::Error),
+                None => Err(CallFailure::error(format!("node \"{node}\" is not paired"))),
                 // The registry puts the call to the host policy (GA-10.3).
-                Some(registry) => {
-                    let result = registry.invoke(session, &node, &command, params).await;
-                    let outcome = crate::nodes::invoke_outcome(&result);
-                    (result.map_err(|e| e.to_string()), outcome)
-                }
+                Some(registry) => registry.invoke(session, &node, &command, params).await.map_err(CallFailure::from),
             }
         });
         let task = async move {
-            let settlement = Settlement::result(id, call.await, "node_error");
+            let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "node_error");
             services::Done::Loaded { settlement, network: true }
         };
         self.spawn_service(id, BridgeMethod::Nodes, task);
