@@ -10,14 +10,13 @@
 //! brand-new context (GA-1.2). With the `parallel` feature an engine may
 //! be made on one thread and used and freed on others.
 //!
-//! The factory runs at idle scheduling priority: a cell, an actor or a
-//! reply waking on a busy core preempts it at once, so making the next
-//! engine never delays the current cell's reply. When the machine is
-//! saturated the factory may get no time: a take then prepares inline (as
-//! with no spare) and a retire past [`MAX_RETIRED`] frees inline, so memory
-//! stays bounded.
+//! When the factory falls behind (a saturated machine), a take prepares
+//! inline (as with no spare) and a retire past [`MAX_RETIRED`] frees
+//! inline, so memory stays bounded. (Running the factory at idle
+//! scheduling priority was measured and made trivial cells slower:
+//! `docs/benchmarks.md`.)
 
-use std::sync::{Arc, Condvar, Mutex, PoisonError, TryLockError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use crate::mcp::McpHub;
 use codemode_catalog::Registry;
@@ -34,8 +33,10 @@ pub(crate) struct Recipe {
 }
 
 /// Ended engines waiting for the factory at most; past it, a retire frees
-/// its engine on the caller's thread (an engine holds ~200 KiB).
-const MAX_RETIRED: usize = 16;
+/// its engine on the caller's thread. An engine holds ~200 KiB, so this
+/// bounds the backlog at ~13 MiB while absorbing a burst of short cells
+/// (the factory makes spares first and frees when they are ready).
+const MAX_RETIRED: usize = 64;
 
 #[derive(Default)]
 struct State {
@@ -69,10 +70,7 @@ impl EnginePool {
             .name("codemode-engines".into())
             // QuickJS measures its stack limit against the native stack.
             .stack_size(4 * 1024 * 1024)
-            .spawn(move || {
-                background_priority();
-                factory(&worker);
-            })?;
+            .spawn(move || factory(&worker))?;
         Ok(Self { inner })
     }
 
@@ -80,23 +78,13 @@ impl EnginePool {
         self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The pool's state if it is free now. Cells never wait for it: the
-    /// factory holds it only briefly, but at idle priority it may be
-    /// preempted holding it, and a cell must not wait for an idle thread.
-    fn try_lock(&self) -> Option<std::sync::MutexGuard<'_, State>> {
-        match self.inner.state.try_lock() {
-            Ok(state) => Some(state),
-            Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
-            Err(TryLockError::WouldBlock) => None,
-        }
-    }
-
     /// A spare engine, or one prepared now when none is ready.
     pub(crate) fn take(&self) -> Result<Vm, StartError> {
-        let spare = self.try_lock().and_then(|mut state| {
+        let spare = {
+            let mut state = self.lock();
             state.failing = false;
             state.spares.pop()
-        });
+        };
         self.inner.wake.notify_one();
         match spare {
             Some(vm) => Ok(vm),
@@ -108,12 +96,9 @@ impl EnginePool {
     }
 
     /// An ended cell's engine: the factory frees it (or the caller, when
-    /// the factory is behind or the pool is busy).
+    /// the factory is behind).
     pub(crate) fn retire(&self, vm: Vm) {
-        let Some(mut state) = self.try_lock() else {
-            drop(vm);
-            return;
-        };
+        let mut state = self.lock();
         if state.stop || state.retired.len() >= MAX_RETIRED {
             drop(state);
             drop(vm);
@@ -128,22 +113,6 @@ impl EnginePool {
     pub(crate) fn stop(&self) {
         self.lock().stop = true;
         self.inner.wake.notify_one();
-    }
-}
-
-/// Puts the calling thread in the idle scheduling class (Linux): it runs
-/// only on a core nothing else wants. Failing to is harmless (the factory
-/// then competes as an ordinary thread), so it is only logged.
-fn background_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        let param = libc::sched_param { sched_priority: 0 };
-        #[expect(unsafe_code, reason = "sched_setscheduler has no safe wrapper in std or nix")]
-        // SAFETY: pid 0 is the calling thread; `param` outlives the call.
-        let rc = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
-        if rc != 0 {
-            tracing::debug!(error = %std::io::Error::last_os_error(), "engine factory keeps normal priority");
-        }
     }
 }
 
@@ -199,16 +168,5 @@ mod tests {
         }
         // The ones past the bound were freed by the caller.
         assert_eq!(pool.lock().retired.len(), MAX_RETIRED);
-    }
-
-    #[test]
-    fn a_busy_pool_never_makes_a_cell_wait() {
-        let pool = idle_pool();
-        let held = pool.lock();
-        // The factory may be preempted holding the lock: a take prepares
-        // inline and a retire frees inline instead of waiting for it.
-        let vm = pool.take().expect("prepared inline");
-        pool.retire(vm);
-        assert!(held.retired.is_empty() && held.spares.is_empty());
     }
 }
