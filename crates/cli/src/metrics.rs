@@ -274,6 +274,23 @@ impl Collector for ProcessCollector {
             Ok(n) => gauge(&mut e, "process_open_fds", "Open file descriptors.", n)?,
             Err(err) => report("/proc/self/fd", &err),
         }
+        // OTLP exports that failed (collector down): zero without an
+        // endpoint, so an alert can watch it before the first failure.
+        let failures = crate::telemetry::export_failures()
+            .map(|(signal, n)| (vec![("signal", signal.to_owned())], ConstCounter::new(n)));
+        family(
+            &mut e,
+            "codemode_otlp_export_failures",
+            "OTLP exports that failed, by signal.",
+            MetricType::Counter,
+            failures,
+        )?;
+        counter(
+            &mut e,
+            "codemode_otlp_spans_lost",
+            "Spans in OTLP exports that failed: lost.",
+            crate::telemetry::spans_lost(),
+        )?;
         Ok(())
     }
 }
@@ -352,6 +369,10 @@ mod tests {
         assert!(text.contains("codemode_cell_active_seconds_count 0"), "{text}");
         assert!(!text.contains("codemode_cell_duration_seconds"), "split into active and parked: {text}");
         assert!(text.contains("# TYPE codemode_nested_calls_total counter"), "{text}");
+        for signal in ["spans", "metrics"] {
+            assert!(text.contains(&format!("codemode_otlp_export_failures_total{{signal=\"{signal}\"}} ")), "{text}");
+        }
+        assert!(text.contains("codemode_otlp_spans_lost_total "), "{text}");
         #[cfg(target_os = "linux")]
         for name in
             ["process_cpu_seconds_total ", "process_resident_memory_bytes ", "process_threads ", "process_open_fds "]

@@ -29,6 +29,7 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 mod export_log;
 use export_log::Logged;
+pub(crate) use export_log::{failures as export_failures, spans_lost};
 
 /// The log filter without `RUST_LOG`.
 const DEFAULT_LOG_FILTER: &str = "warn,codemode::lifecycle=info";

@@ -249,3 +249,30 @@ fn every_dashboard_panel_and_rule_returns_data_from_a_real_prometheus_scraping_s
     assert!(counted >= 10, "the rule files were not loaded: {rules}");
     assert!(empty.is_empty(), "no data for:\n{}", empty.join("\n"));
 }
+
+/// With the collector down, lost exports are counted on `/metrics` (an
+/// alert watches them), not only logged.
+#[test]
+fn failed_otlp_exports_and_the_spans_they_lose_are_counted_on_metrics() {
+    // A port nothing listens on: every export is refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let config = format!("[telemetry]\notlp_endpoint = \"http://127.0.0.1:{port}\"\n");
+    // Export each batch within 100 ms instead of the default 5 s.
+    let server = Server::start_with_env("prometheus", "otlp-down", &config, &[], &[("OTEL_BSP_SCHEDULE_DELAY", "100")]);
+    let (_, _, before) = http(&server.probes, "GET", "/metrics");
+    assert!(before.contains("codemode_otlp_export_failures_total{signal=\"spans\"} 0"), "{before}");
+    exec_all(&server, &["return 1"]);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let (_, _, text) = http(&server.probes, "GET", "/metrics");
+        let read = |name: &str| -> f64 {
+            text.lines().find_map(|l| l.strip_prefix(name)).and_then(|v| v.trim().parse().ok()).unwrap_or(0.0)
+        };
+        if read("codemode_otlp_export_failures_total{signal=\"spans\"}") >= 1.0 {
+            assert!(read("codemode_otlp_spans_lost_total") >= 1.0, "{text}");
+            return;
+        }
+        assert!(Instant::now() < deadline, "no failed export counted: {text}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

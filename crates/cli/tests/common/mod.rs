@@ -43,6 +43,11 @@ impl Server {
     /// Starts a server in a fresh directory with `config` as its
     /// codemode.toml and `extra` arguments after `serve …`.
     pub(crate) fn start(prefix: &str, name: &str, config: &str, extra: &[&str]) -> Self {
+        Self::start_with_env(prefix, name, config, extra, &[])
+    }
+
+    /// As [`start`](Self::start), with these environment variables set.
+    pub(crate) fn start_with_env(prefix: &str, name: &str, config: &str, extra: &[&str], env: &[(&str, &str)]) -> Self {
         let dir = temp(prefix, name);
         std::fs::write(dir.join("codemode.toml"), config).unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
@@ -52,6 +57,7 @@ impl Server {
             .arg(dir.join("store"))
             .args(["serve", "--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
             .args(extra)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
