@@ -72,14 +72,24 @@ fn otlp_receiver() -> (u16, Received) {
     (port, received)
 }
 
-/// Every span the receiver got.
+/// Every span the receiver got. Each export must decode as the official
+/// OTLP `ExportTraceServiceRequest` (opentelemetry-proto), with as many
+/// spans as the JSON the assertions read.
 fn spans(received: &Received) -> Vec<Value> {
-    received
-        .lock()
-        .unwrap()
+    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+    let received = received.lock().unwrap();
+    let exports: Vec<&Value> = received.iter().filter(|(path, _)| path == "/v1/traces").map(|(_, b)| b).collect();
+    let typed: usize = exports
         .iter()
-        .filter(|(path, _)| path == "/v1/traces")
-        .flat_map(|(_, body)| {
+        .map(|body| {
+            let request: ExportTraceServiceRequest = serde_json::from_value((*body).clone())
+                .unwrap_or_else(|e| panic!("not an OTLP trace export: {e}: {body}"));
+            request.resource_spans.iter().flat_map(|rs| &rs.scope_spans).map(|ss| ss.spans.len()).sum::<usize>()
+        })
+        .sum();
+    let spans: Vec<Value> = exports
+        .iter()
+        .flat_map(|body| {
             body["resourceSpans"].as_array().cloned().unwrap_or_default().into_iter().flat_map(|rs| {
                 rs["scopeSpans"]
                     .as_array()
@@ -89,7 +99,9 @@ fn spans(received: &Received) -> Vec<Value> {
                     .flat_map(|ss| ss["spans"].as_array().cloned().unwrap_or_default())
             })
         })
-        .collect()
+        .collect();
+    assert_eq!(typed, spans.len(), "the typed decoding and the JSON disagree");
+    spans
 }
 
 /// The value of attribute `key` in an OTLP JSON attribute list, unwrapped
