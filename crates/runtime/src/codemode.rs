@@ -228,21 +228,7 @@ impl CodeModeBuilder {
         #[cfg(feature = "nodes")]
         let nodes = match self.nodes {
             Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
-                let pairings = store.node_pairings().map_err(|e| CodeModeError::Start(e.to_string()))?;
-                let registry = NodeRegistry::start(config, Arc::new(pairings), Arc::clone(&policy), None)
-                    .await
-                    .map_err(|e| CodeModeError::Start(e.to_string()))?;
-                let addr = match listen {
-                    Some(addr) => match registry.listen(&addr).await {
-                        Ok(bound) => Some(bound),
-                        Err(e) => {
-                            registry.stop();
-                            return Err(CodeModeError::Start(e.to_string()));
-                        }
-                    },
-                    None => None,
-                };
-                Some((registry, addr))
+                Some(start_nodes(config, listen, &store, &policy).await?)
             }
             _ => None,
         };
@@ -406,6 +392,29 @@ pub struct CodeMode {
 impl std::fmt::Debug for CodeMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CodeMode").field("limits", &self.inner.limits).finish_non_exhaustive()
+    }
+}
+
+/// Starts the node registry on the store's pairings and, with `listen`,
+/// its gateway; the address it bound.
+#[cfg(feature = "nodes")]
+async fn start_nodes(
+    config: NodesConfig,
+    listen: Option<String>,
+    store: &SessionStore,
+    policy: &Arc<dyn Policy>,
+) -> Result<(NodeRegistry, Option<std::net::SocketAddr>), CodeModeError> {
+    let start = |e: &dyn std::fmt::Display| CodeModeError::Start(e.to_string());
+    let pairings = store.node_pairings().map_err(|e| start(&e))?;
+    let registry =
+        NodeRegistry::start(config, Arc::new(pairings), Arc::clone(policy), None).await.map_err(|e| start(&e))?;
+    let Some(addr) = listen else { return Ok((registry, None)) };
+    match registry.listen(&addr).await {
+        Ok(bound) => Ok((registry, Some(bound))),
+        Err(e) => {
+            registry.stop();
+            Err(start(&e))
+        }
     }
 }
 

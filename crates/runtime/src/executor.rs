@@ -111,32 +111,67 @@ fn refuse(reply: RpcReplyPort<CellResult>, message: impl Into<String>) {
 
 impl ExecutorState {
     fn admit(&mut self, request: ExecRequest, reply: RpcReplyPort<CellResult>) {
-        if request.code.trim().is_empty() {
-            return refuse(reply, "code must be a non-empty string of JavaScript.");
-        }
-        if let Err(refusal) = source::check(&request.code) {
-            return refuse(reply, refusal.message());
+        if let Err(refusal) = self.check(&request) {
+            return refuse(reply, refusal);
         }
         let (session, reply_id) = match &request.mode {
             CellMode::Interactive { session, reply, .. } => (Some(session.clone()), Some(reply.clone())),
             CellMode::Headless => (None, None),
         };
+        let run_id = new_run_id();
+        let admitted = std::time::Instant::now();
+        let span = cell_span(&request, &run_id, session.as_deref());
+        // In the index before the cell can register in it.
+        let run = LiveRun {
+            session,
+            reply: reply_id,
+            principal: request.principal.clone(),
+            handle: None,
+            started: admitted,
+            parked: crate::runs::ParkedTime::default(),
+        };
+        self.config.runs.insert(run_id.clone(), run);
+        let start = CellStart {
+            config: Arc::clone(&self.config),
+            root: self.root.clone(),
+            run_id: run_id.clone(),
+            wrapped: source::wrap(&request.code),
+            mode: request.mode,
+            span,
+            admitted,
+        };
+        if self.config.js.run(move |lease| start.run(lease, reply)).is_err() {
+            // The JS threads were shut down; the job (and its reply port) was
+            // dropped, so the caller sees the runtime as unavailable.
+            self.config.runs.withdraw(&run_id);
+        }
+    }
+
+    /// Admission: a cell with code, no shell or module syntax, within the
+    /// live-cell limit and its principal's and session's quotas; otherwise
+    /// why not (refusals by a limit are counted by reason).
+    fn check(&self, request: &ExecRequest) -> Result<(), String> {
+        if request.code.trim().is_empty() {
+            return Err("code must be a non-empty string of JavaScript.".into());
+        }
+        source::check(&request.code).map_err(|refusal| refusal.message().to_string())?;
         let limits = &self.config.limits;
         let max = limits.max_live_cells;
         let runs = &self.config.runs;
+        let refused = |reason: &'static str, message: String| {
+            self.config.metrics.admission_rejected(reason);
+            Err(message)
+        };
         if runs.len() >= max {
-            self.config.metrics.admission_rejected("live_cells");
-            return refuse(
-                reply,
+            return refused(
+                "live_cells",
                 format!("too many live code mode runs ({max}); wait on or abort parked runs before starting new ones."),
             );
         }
-        let principal = request.principal.clone();
         let per_principal = limits.max_live_cells_per_principal.min(max);
-        if principal.is_some() && runs.of_principal(principal.as_ref()) >= per_principal {
-            self.config.metrics.admission_rejected("principal_quota");
-            return refuse(
-                reply,
+        if request.principal.is_some() && runs.of_principal(request.principal.as_ref()) >= per_principal {
+            return refused(
+                "principal_quota",
                 format!(
                     "too many live code mode runs for this client ({per_principal} across its sessions); \
                      wait on or abort its parked runs before starting new ones."
@@ -144,103 +179,108 @@ impl ExecutorState {
             );
         }
         let per_session = limits.max_live_cells_per_session.min(max);
-        if session.is_some() && runs.in_session(session.as_ref()) >= per_session {
-            self.config.metrics.admission_rejected("session_quota");
-            return refuse(
-                reply,
+        let session = match &request.mode {
+            CellMode::Interactive { session, .. } => Some(session),
+            CellMode::Headless => None,
+        };
+        if session.is_some() && runs.in_session(session) >= per_session {
+            return refused(
+                "session_quota",
                 format!(
                     "too many live code mode runs in this session ({per_session}); \
                      wait on or abort parked runs before starting new ones."
                 ),
             );
         }
-        let run_id = new_run_id();
-        let admitted = std::time::Instant::now();
-        let session_tag = session.as_deref().map(session_tag);
-        // In the index before the cell can register in it.
-        let run = LiveRun {
-            session,
-            reply: reply_id,
-            principal,
-            handle: None,
-            started: admitted,
-            parked: crate::runs::ParkedTime::default(),
+        Ok(())
+    }
+}
+
+/// The `cell` span of an admitted run, a child of the span `exec` was
+/// called in; the cell records the rest as it ends.
+fn cell_span(request: &ExecRequest, run_id: &str, session: Option<&str>) -> tracing::Span {
+    let session_tag = session.map(session_tag);
+    tracing::info_span!(
+        parent: &request.parent,
+        "cell",
+        run_id = %run_id,
+        title = request.title.as_deref().unwrap_or(""),
+        mode = if matches!(request.mode, CellMode::Headless) { "headless" } else { "interactive" },
+        codemode.session = session_tag.as_deref(),
+        status = tracing::field::Empty,
+        error.code = tracing::field::Empty,
+        otel.status_code = tracing::field::Empty,
+        otel.status_description = tracing::field::Empty,
+        queue_ms = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+        output_bytes = tracing::field::Empty,
+        tool_calls = tracing::field::Empty,
+        timers = tracing::field::Empty,
+        searches = tracing::field::Empty,
+    )
+}
+
+/// An admitted cell on its way to a JS thread.
+struct CellStart {
+    config: Arc<ExecutorConfig>,
+    root: ActorCell,
+    run_id: String,
+    wrapped: String,
+    mode: CellMode,
+    span: tracing::Span,
+    admitted: std::time::Instant,
+}
+
+impl CellStart {
+    /// On the JS thread: takes an engine, spawns the cell actor under the
+    /// root, registers it and starts it; a failure answers the caller as
+    /// the runtime being unavailable and ends the run.
+    async fn run(self, lease: crate::jsthreads::ThreadLease, reply: RpcReplyPort<CellResult>) {
+        let Self { config, root, run_id, wrapped, mode, span, admitted } = self;
+        let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
+            let message = format!("the cell could not be started: {why}");
+            let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+            config.runs.ended(&run_id, EndState::Failed);
         };
-        self.config.runs.insert(run_id.clone(), run);
-        let config = Arc::clone(&self.config);
-        let root = self.root.clone();
-        let spawn_id = run_id.clone();
-        let wrapped = source::wrap(&request.code);
-        let mode = request.mode;
-        let span = tracing::info_span!(
-            parent: &request.parent,
-            "cell",
-            run_id = %run_id,
-            title = request.title.as_deref().unwrap_or(""),
-            mode = if matches!(mode, CellMode::Headless) { "headless" } else { "interactive" },
-            codemode.session = session_tag.as_deref(),
-            status = tracing::field::Empty,
-            error.code = tracing::field::Empty,
-            otel.status_code = tracing::field::Empty,
-            otel.status_description = tracing::field::Empty,
-            queue_ms = tracing::field::Empty,
-            duration_ms = tracing::field::Empty,
-            output_bytes = tracing::field::Empty,
-            tool_calls = tracing::field::Empty,
-            timers = tracing::field::Empty,
-            searches = tracing::field::Empty,
-        );
-        let started = self.config.js.run(move |lease| async move {
-            let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
-                let message = format!("the cell could not be started: {why}");
-                let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
-                config.runs.ended(&spawn_id, EndState::Failed);
-            };
-            let vm = match config.engines.take() {
-                Ok(vm) => vm,
-                Err(e) => return unavailable(reply, format!("{e:?}")),
-            };
-            let control = Arc::clone(vm.control());
-            let args = CellArgs {
-                run_id: spawn_id.clone(),
-                wrapped,
-                mode,
-                limits: Arc::clone(&config.limits),
-                tools: config.tools.clone(),
-                catalog: config.catalog.clone(),
-                store: config.store.clone(),
-                results: config.results.clone(),
-                api_files: Arc::clone(&config.api_files),
-                mcp: config.mcp.clone(),
-                nodes: config.nodes.clone(),
-                policy: Arc::clone(&config.policy),
-                vm,
-                engines: config.engines.clone(),
-                span,
-                admitted,
-                metrics: Arc::clone(&config.metrics),
-                runs: Arc::clone(&config.runs),
-                lease,
-            };
-            match Actor::spawn_linked(None, CellActor, args, root).await {
-                Ok((actor, _)) => {
-                    let handle = RunHandle { actor: actor.get_cell(), abort: Arc::new(move || control.abort()) };
-                    if config.runs.register(&spawn_id, handle) {
-                        let _ = actor.send_message(CellMsg::Start(reply));
-                    } else {
-                        // Ended before it registered (it cannot have: it
-                        // registers before it starts); stop it rather than
-                        // leak it.
-                        actor.stop(None);
-                    }
+        let vm = match config.engines.take() {
+            Ok(vm) => vm,
+            Err(e) => return unavailable(reply, format!("{e:?}")),
+        };
+        let control = Arc::clone(vm.control());
+        let args = CellArgs {
+            run_id: run_id.clone(),
+            wrapped,
+            mode,
+            limits: Arc::clone(&config.limits),
+            tools: config.tools.clone(),
+            catalog: config.catalog.clone(),
+            store: config.store.clone(),
+            results: config.results.clone(),
+            api_files: Arc::clone(&config.api_files),
+            mcp: config.mcp.clone(),
+            nodes: config.nodes.clone(),
+            policy: Arc::clone(&config.policy),
+            vm,
+            engines: config.engines.clone(),
+            span,
+            admitted,
+            metrics: Arc::clone(&config.metrics),
+            runs: Arc::clone(&config.runs),
+            lease,
+        };
+        match Actor::spawn_linked(None, CellActor, args, root).await {
+            Ok((actor, _)) => {
+                let handle = RunHandle { actor: actor.get_cell(), abort: Arc::new(move || control.abort()) };
+                if config.runs.register(&run_id, handle) {
+                    let _ = actor.send_message(CellMsg::Start(reply));
+                } else {
+                    // Ended before it registered (it cannot have: it
+                    // registers before it starts); stop it rather than
+                    // leak it.
+                    actor.stop(None);
                 }
-                Err(e) => unavailable(reply, e.to_string()),
             }
-        });
-        if started.is_err() {
-            // The JS threads were shut down; the job (and its reply port) was
-            // dropped, so the caller sees the runtime as unavailable.
-            self.config.runs.withdraw(&run_id);
+            Err(e) => unavailable(reply, e.to_string()),
         }
     }
 }
