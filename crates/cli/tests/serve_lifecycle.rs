@@ -3,101 +3,22 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::Value;
 
-/// Generous bound for anything a test waits on.
-const PATIENCE: Duration = Duration::from_secs(60);
+mod common;
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("codemode-lifecycle-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{PATIENCE, Server, http, temp};
 
-/// A running `codemode serve --http 127.0.0.1:0 --metrics 127.0.0.1:0`,
-/// its stderr lines arriving on a channel. Killed when dropped.
-struct Server {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-    log: Vec<String>,
-    mcp: String,
-    probes: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A server with `config` and a shutdown grace of `grace_ms`.
+fn start(name: &str, config: &str, grace_ms: u64) -> Server {
+    Server::start("lifecycle", name, config, &["--shutdown-grace-ms", &grace_ms.to_string()])
 }
 
 impl Server {
-    fn start(name: &str, config: &str, grace_ms: u64) -> Self {
-        let dir = temp(name);
-        std::fs::write(dir.join("codemode.toml"), config).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-            .arg("--config")
-            .arg(dir.join("codemode.toml"))
-            .arg("--store")
-            .arg(dir.join("store"))
-            .args(["serve", "--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
-            .args(["--shutdown-grace-ms", &grace_ms.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = BufReader::new(child.stderr.take().unwrap());
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stderr.lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut server = Self { child, lines, log: Vec::new(), mcp: String::new(), probes: String::new() };
-        let probes = server.wait_for("serving /metrics, /health and /ready at http://");
-        server.probes = probes.rsplit("http://").next().unwrap().trim().to_owned();
-        let mcp = server.wait_for("serving MCP over HTTP at ");
-        server.mcp = mcp.split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_owned();
-        server
-    }
-
-    /// The first stderr line containing `needle`, waiting up to PATIENCE.
-    fn wait_for(&mut self, needle: &str) -> String {
-        if let Some(line) = self.log.iter().find(|l| l.contains(needle)) {
-            return line.clone();
-        }
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.log.push(line.clone());
-                    if line.contains(needle) {
-                        return line;
-                    }
-                }
-                Err(_) => panic!("no stderr line with {needle:?}; got:\n{}", self.log.join("\n")),
-            }
-        }
-    }
-
-    /// Everything the server wrote to stderr until it exited.
-    fn rest_of_log(&mut self) -> String {
-        while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
-            self.log.push(line);
-        }
-        self.log.join("\n")
-    }
-
     fn signal(&self, signal: Signal) {
         kill(Pid::from_raw(i32::try_from(self.child.id()).unwrap()), signal).unwrap();
     }
@@ -183,23 +104,11 @@ fn result_of(client: Child) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
-/// One HTTP/1.1 request on a fresh connection: status line, head, body.
-fn http(addr: &str, method: &str, target: &str) -> (String, String, String) {
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    write!(stream, "{method} {target} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n").unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head.lines().next().unwrap_or_default().to_owned();
-    (status, head.to_ascii_lowercase(), body.to_owned())
-}
-
 const SHORT_CELL: &str = "await new Promise(r => setTimeout(r, 300)); return 'done';";
 
 #[test]
 fn sigterm_lets_a_running_cell_finish_then_the_server_exits_0() {
-    let mut server = Server::start("finish", "", 30_000);
+    let mut server = start("finish", "", 30_000);
     let client = server.exec(SHORT_CELL);
     server.wait_live_cells(1);
     server.signal(Signal::SIGTERM);
@@ -218,7 +127,7 @@ fn sigterm_lets_a_running_cell_finish_then_the_server_exits_0() {
 
 #[test]
 fn during_shutdown_a_new_exec_is_refused_and_ready_fails_while_health_stays_up() {
-    let mut server = Server::start("refuse", "", 60_000);
+    let mut server = start("refuse", "", 60_000);
     let (status, _, body) = http(&server.probes, "GET", "/ready");
     assert_eq!((status.as_str(), body.as_str()), ("HTTP/1.1 200 OK", "{\"ready\":true}"));
     let running = server.exec("await new Promise(r => setTimeout(r, 3000)); return 'slow';");
@@ -252,7 +161,7 @@ fn during_shutdown_a_new_exec_is_refused_and_ready_fails_while_health_stays_up()
 fn a_second_sigterm_during_the_grace_exits_at_once_with_a_failure_status() {
     // The cell would outlive the test's patience; only the second signal
     // can end the drain in time.
-    let mut server = Server::start("twice", "[limits]\ntimeout_ms = 60000\n", 600_000);
+    let mut server = start("twice", "[limits]\ntimeout_ms = 60000\n", 600_000);
     let mut client = server.exec("await new Promise(r => setTimeout(r, 59000)); return 'late';");
     server.wait_live_cells(1);
     server.signal(Signal::SIGTERM);
@@ -269,7 +178,7 @@ fn a_second_sigterm_during_the_grace_exits_at_once_with_a_failure_status() {
 
 #[test]
 fn a_call_that_outlives_the_grace_is_cut_off_and_the_server_still_exits_0() {
-    let mut server = Server::start("cut", "[limits]\ntimeout_ms = 60000\n", 500);
+    let mut server = start("cut", "[limits]\ntimeout_ms = 60000\n", 500);
     let mut client = server.exec("await new Promise(r => setTimeout(r, 59000)); return 'late';");
     server.wait_live_cells(1);
     server.signal(Signal::SIGTERM);
@@ -288,7 +197,7 @@ fn a_call_that_outlives_the_grace_is_cut_off_and_the_server_still_exits_0() {
 fn ready_fails_while_a_required_mcp_server_is_down_and_an_optional_one_does_not_matter() {
     let config = "[[mcp_servers]]\nname = \"optional\"\ncommand = [\"/nonexistent/codemode-test-a\"]\n\n\
                   [[mcp_servers]]\nname = \"needed\"\ncommand = [\"/nonexistent/codemode-test-b\"]\nrequired = true\n";
-    let server = Server::start("required", config, 1_000);
+    let server = start("required", config, 1_000);
     let (status, _, body) = http(&server.probes, "GET", "/ready");
     assert_eq!(status, "HTTP/1.1 503 Service Unavailable", "{body}");
     assert!(body.contains("required MCP server `needed` is not connected"), "{body}");
@@ -296,14 +205,14 @@ fn ready_fails_while_a_required_mcp_server_is_down_and_an_optional_one_does_not_
     assert_eq!(status, "HTTP/1.1 200 OK");
 
     let optional_only = "[[mcp_servers]]\nname = \"optional\"\ncommand = [\"/nonexistent/codemode-test-a\"]\n";
-    let server = Server::start("optional", optional_only, 1_000);
+    let server = start("optional", optional_only, 1_000);
     let (status, _, body) = http(&server.probes, "GET", "/ready");
     assert_eq!(status, "HTTP/1.1 200 OK", "{body}");
 }
 
 #[test]
 fn the_probe_listener_answers_head_like_get_refuses_other_methods_and_ignores_query_strings() {
-    let server = Server::start("http", "", 1_000);
+    let server = start("http", "", 1_000);
     let (status, head, body) = http(&server.probes, "GET", "/metrics?x=1");
     assert_eq!(status, "HTTP/1.1 200 OK");
     assert!(head.contains("content-type: text/plain; version=0.0.4"), "{head}");
@@ -336,7 +245,7 @@ fn the_probe_listener_answers_head_like_get_refuses_other_methods_and_ignores_qu
 
 #[test]
 fn sigterm_ends_a_stdio_server_with_status_0() {
-    let dir = temp("stdio");
+    let dir = temp("lifecycle", "stdio");
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .arg("--store")
         .arg(dir.join("store"))
@@ -414,7 +323,7 @@ fn the_span_of_a_cell_that_finished_during_the_drain_is_exported_before_the_exit
     // The batch exporter would hold the span for seconds: only the flush
     // at shutdown can deliver it before the process is gone.
     let config = format!("[telemetry]\notlp_endpoint = \"http://127.0.0.1:{port}\"\n");
-    let mut server = Server::start("otlp", &config, 30_000);
+    let mut server = start("otlp", &config, 30_000);
     let client = server.exec(SHORT_CELL);
     server.wait_live_cells(1);
     server.signal(Signal::SIGTERM);
