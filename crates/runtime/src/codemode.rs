@@ -94,6 +94,10 @@ pub struct CodeModeBuilder {
     #[cfg(feature = "nodes")]
     nodes: Option<(NodesConfig, Option<String>)>,
     js_threads: Option<usize>,
+    /// `Some` when set with [`CodeModeBuilder::store_backend`]; else sled at
+    /// `store_path`.
+    backend: Option<crate::durable::StoreBackend>,
+    runs: crate::durable::RunsConfig,
 }
 
 impl CodeModeBuilder {
@@ -136,6 +140,23 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn session_store_path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.store_path = Some(path.into());
+        self
+    }
+
+    /// Keeps sessions, results and run journals in `backend` (default: sled
+    /// at [`session_store_path`](Self::session_store_path), or temporary).
+    /// With [`StoreBackend::Postgres`](crate::StoreBackend) many processes
+    /// share them: a run parked by one can be resumed by any other.
+    #[must_use]
+    pub fn store_backend(mut self, backend: crate::durable::StoreBackend) -> Self {
+        self.backend = Some(backend);
+        self
+    }
+
+    /// How runs are journaled, leased, handed off and evicted (issue 17).
+    #[must_use]
+    pub fn runs(mut self, runs: crate::durable::RunsConfig) -> Self {
+        self.runs = runs;
         self
     }
 

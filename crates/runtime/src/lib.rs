@@ -62,6 +62,7 @@
 
 mod cell;
 mod codemode;
+mod durable;
 mod error;
 mod executor;
 mod jsthreads;
@@ -87,6 +88,7 @@ pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 pub use codemode_mcp::{McpServerConfig, McpServerStatus, McpTransport};
 #[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
+pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};

@@ -218,6 +218,47 @@ pub(crate) struct Metrics {
     restarts: [AtomicU64; ActorKind::ALL.len()],
     /// Children given up on per [`ActorKind`].
     give_ups: [AtomicU64; ActorKind::ALL.len()],
+    /// Durable runs: journals, resumes, hand-offs (issue 17).
+    pub(crate) runs: RunMetrics,
+}
+
+/// Durable-run counters and gauges (issue 17). Plain atomics; the CLI
+/// renders them (see `crates/cli/src/metrics.rs`).
+#[derive(Debug, Default)]
+pub(crate) struct RunMetrics {
+    /// Journal bytes written to the backend.
+    pub journal_bytes: AtomicU64,
+    /// Journal writes.
+    pub journal_writes: AtomicU64,
+    /// Runs resumed by replaying their journal (after a crash, a hand-off
+    /// or an eviction).
+    pub resumed_by_replay: AtomicU64,
+    /// Replays that diverged from their journal (`replay_diverged`).
+    pub replay_diverged: AtomicU64,
+    /// Leases taken over from another owner (released or expired).
+    pub lease_handoffs: AtomicU64,
+    /// Parked cells evicted from memory to their journal.
+    pub evicted: AtomicU64,
+    /// Runs held only as a journal right now (evicted, not resumed).
+    pub evicted_now: AtomicI64,
+    /// Calls in flight at a crash that were re-issued (replay-safe) or
+    /// rejected with `outcome_unknown`, by that outcome.
+    pub reissued: AtomicU64,
+    /// See `reissued`.
+    pub outcome_unknown: AtomicU64,
+}
+
+impl RunMetrics {
+    /// Adds one to `counter`.
+    pub(crate) fn bump(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A journal of `bytes` was written.
+    pub(crate) fn journal_written(&self, bytes: usize) {
+        self.journal_writes.fetch_add(1, Ordering::Relaxed);
+        self.journal_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
 }
 
 impl Default for Metrics {
@@ -239,6 +280,7 @@ impl Default for Metrics {
             nested_queued: Arc::default(),
             restarts: Default::default(),
             give_ups: Default::default(),
+            runs: RunMetrics::default(),
         }
     }
 }

@@ -11,18 +11,26 @@
 //!   (`SessionStore::node_pairings`). Without the feature this crate
 //!   depends on no node or WebSocket code.
 //!
+//! - [`runs`]: durable runs — each run's journal, lease and end
+//!   ([`runs::RunStore`]), on sled or PostgreSQL (feature `postgres`).
+//!
 //! Both stores are actors behind typed handles; the handles find their
 //! actor by a registered name, so a supervisor can restart it.
 
 mod lru;
 #[cfg(feature = "nodes")]
 mod pairings;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod preview;
 mod results;
+pub mod runs;
 mod session;
 
 #[cfg(feature = "nodes")]
 pub use pairings::{PAIRINGS_TREE, SledPairings};
+#[cfg(feature = "postgres")]
+pub use postgres::Pg;
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
 pub use session::{
     Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,

@@ -1,0 +1,78 @@
+//! Durable runs (issue 17): where sessions, results and run journals live,
+//! and how runs are journaled, handed off and resumed by replay.
+//!
+//! A parked cell cannot be saved as memory (QuickJS has no heap
+//! snapshots), so a run is made durable by its *journal*: everything
+//! non-deterministic the cell observed, in order. Any process can resume
+//! the run by running the same code in a fresh context and answering its
+//! host requests from the journal (see `cell::journal`).
+
+use std::time::Duration;
+
+/// Which backend keeps sessions, results and runs (`[store] backend`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreBackend {
+    /// sled on local disk (the embedded default): durable across restarts
+    /// of one process at a time. `None` is a temporary database that ends
+    /// with the process.
+    Sled {
+        /// The database directory.
+        path: Option<std::path::PathBuf>,
+    },
+    /// PostgreSQL: many processes on many machines share sessions, results
+    /// and runs. Feature `postgres`.
+    #[cfg(feature = "postgres")]
+    Postgres {
+        /// `postgres://user@host:port/db` (or `host=… user=…`).
+        url: String,
+        /// Connections in this process's pool (1–1,024).
+        pool_size: usize,
+    },
+}
+
+impl Default for StoreBackend {
+    fn default() -> Self {
+        Self::Sled { path: None }
+    }
+}
+
+/// When a run's journal is written to the backend (`[runs] journal`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JournalMode {
+    /// Before a `waiting` result is returned (the default): a crash after
+    /// the client saw `waiting` never loses the run; a crash while a window
+    /// is open loses what the cell did since its last park.
+    #[default]
+    Park,
+    /// Also after every settlement a window delivers: a crash mid-window
+    /// resumes from the last settlement, at the cost of a write per call.
+    EveryCall,
+}
+
+/// How runs are journaled, leased and evicted (`[runs]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunsConfig {
+    /// When journals are written.
+    pub journal: JournalMode,
+    /// How long a live owner's lease lasts; renewed at half of it. A crashed
+    /// owner's runs can be claimed by another process after this.
+    pub lease: Duration,
+    /// How long after a park the owner keeps its lease before releasing it
+    /// (it keeps the cell in memory as a cache and re-checks the lease
+    /// before resuming from it).
+    pub handoff_after: Duration,
+    /// Idle parked cells are evicted from memory to their journal after
+    /// this long and resumed by replay on `wait`; `None` never evicts.
+    pub evict_after: Option<Duration>,
+}
+
+impl Default for RunsConfig {
+    fn default() -> Self {
+        Self {
+            journal: JournalMode::Park,
+            lease: Duration::from_secs(30),
+            handoff_after: Duration::from_secs(5),
+            evict_after: Some(Duration::from_secs(60)),
+        }
+    }
+}
