@@ -246,12 +246,28 @@ pub(crate) struct RunMetrics {
     pub reissued: AtomicU64,
     /// See `reissued`.
     pub outcome_unknown: AtomicU64,
+    /// Journal writes that failed (the run went on in memory).
+    pub journal_write_failures: AtomicU64,
+    /// Time to resume a run by replay.
+    pub replay: Histogram,
+    /// Time to write a journal.
+    pub journal_write: Histogram,
 }
 
 impl RunMetrics {
     /// Adds one to `counter`.
     pub(crate) fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A replay took `d`.
+    pub(crate) fn replay_took(&self, d: Duration) {
+        self.replay.observe(d);
+    }
+
+    /// A journal write took `d`.
+    pub(crate) fn journal_write_took(&self, d: Duration) {
+        self.journal_write.observe(d);
     }
 
     /// A journal of `bytes` was written.

@@ -76,3 +76,56 @@ impl Default for RunsConfig {
         }
     }
 }
+
+/// The opened backend: sessions, results and (when durable) run journals.
+pub(crate) struct Opened {
+    pub store: codemode_store::SessionStore,
+    pub results: codemode_store::ResultsCache,
+    pub runs: Option<std::sync::Arc<dyn codemode_store::runs::RunStore>>,
+}
+
+/// Opens `backend`'s session store, results cache and run store.
+///
+/// # Errors
+/// The database cannot be opened or reached, as text for `CodeModeError::Start`.
+pub(crate) async fn open(
+    backend: StoreBackend,
+    retention: Option<Option<Duration>>,
+    limits: codemode_store::StoreLimits,
+    results: codemode_store::ResultsLimits,
+    instance: &str,
+) -> Result<Opened, String> {
+    let retain = |store: codemode_store::SessionStore| match retention {
+        Some(retention) => store.with_retention(retention),
+        None => Ok(store),
+    };
+    let store_name = format!("codemode-store-{instance}");
+    let results_name = format!("codemode-results-{instance}");
+    match backend {
+        StoreBackend::Sled { path } => {
+            let store = codemode_store::SessionStore::open(path.as_deref(), limits, store_name)
+                .and_then(retain)
+                .map_err(|e| e.to_string())?;
+            let runs = sled_runs(&store)?;
+            Ok(Opened { store, results: codemode_store::ResultsCache::new(results_name, results), runs })
+        }
+        #[cfg(feature = "postgres")]
+        StoreBackend::Postgres { url, pool_size } => {
+            let pg = codemode_store::Pg::connect(&url, pool_size).await.map_err(|e| e.to_string())?;
+            let store = retain(codemode_store::SessionStore::postgres(pg.clone(), limits, store_name))
+                .map_err(|e| e.to_string())?;
+            let results = codemode_store::ResultsCache::postgres(pg.clone(), results_name, results);
+            let runs: std::sync::Arc<dyn codemode_store::runs::RunStore> =
+                std::sync::Arc::new(codemode_store::runs::PgRuns::new(pg));
+            Ok(Opened { store, results, runs: Some(runs) })
+        }
+    }
+}
+
+/// The sled run store beside the session store.
+fn sled_runs(
+    _store: &codemode_store::SessionStore,
+) -> Result<Option<std::sync::Arc<dyn codemode_store::runs::RunStore>>, String> {
+    // MERGE: SledRuns::open(store)
+    Ok(None)
+}
