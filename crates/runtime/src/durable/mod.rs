@@ -124,8 +124,14 @@ pub(crate) async fn open(
 
 /// The sled run store beside the session store.
 fn sled_runs(
-    _store: &codemode_store::SessionStore,
+    store: &codemode_store::SessionStore,
 ) -> Result<Option<std::sync::Arc<dyn codemode_store::runs::RunStore>>, String> {
-    // MERGE: SledRuns::open(store)
-    Ok(None)
+    let runs = codemode_store::runs::SledRuns::open(store).map_err(|e| e.to_string())?;
+    // One process at a time uses a sled store: leases found now are a dead
+    // process's, and its parked runs can be resumed at once.
+    let released = runs.release_stale_leases().map_err(|e| e.to_string())?;
+    if released > 0 {
+        tracing::info!(released, "released the run leases of a previous process on this store");
+    }
+    Ok(Some(std::sync::Arc::new(runs)))
 }

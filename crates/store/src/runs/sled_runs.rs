@@ -212,6 +212,34 @@ impl SledRuns {
         })
     }
 
+    /// Releases every lease in the database. sled admits one process at a
+    /// time, so a lease found at open belongs to a process that is gone (a
+    /// crash or `kill -9`): its runs can be resumed at once instead of after
+    /// the lease runs out. Returns how many were released.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`](crate::StoreError::Io) when the database fails.
+    pub fn release_stale_leases(&self) -> Result<usize, crate::StoreError> {
+        let io = |e: &dyn std::fmt::Display| crate::StoreError::Io(e.to_string());
+        let mut released = 0;
+        for entry in self.runs.iter() {
+            let (key, _) = entry.map_err(|e| io(&e))?;
+            let run_id = String::from_utf8_lossy(&key).into_owned();
+            let freed = self
+                .update(&run_id, |current, _| match current {
+                    Some((mut header, journal)) if header.owner.is_some() => {
+                        header.owner = None;
+                        header.lease_until_ms = 0;
+                        Ok(Step::Write(header, journal.to_vec(), true))
+                    }
+                    _ => Ok(Step::Keep(false)),
+                })
+                .map_err(|e| io(&e))?;
+            released += usize::from(freed);
+        }
+        Ok(released)
+    }
+
     /// Reads, decides and compare-and-swaps `run_id`'s record until no
     /// other writer raced it; `decide` sees the header and journal (`None`:
     /// no such run) and the time.
