@@ -790,7 +790,7 @@ impl SessionStore {
     /// A handle for the sweeper task itself: sharing the sweeper slot would
     /// keep the task alive after every caller's handle is gone.
     #[cfg(feature = "postgres")]
-    fn clone_without_sweeper(&self) -> Self {
+    pub(crate) fn clone_without_sweeper(&self) -> Self {
         let backend = match &self.backend {
             Backend::Pg { pg, .. } => Backend::Pg { pg: pg.clone(), sweeper: Arc::new(Sweeper::default()) },
             other => other.clone(),
