@@ -12,6 +12,8 @@
 //! evicted from it is re-measured from disk with a prefix scan.
 
 mod retention;
+#[cfg(test)]
+mod suite;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -126,7 +126,7 @@ async fn touch_read(client: &mut deadpool_postgres::Object, session: &str, touch
 }
 
 /// The committed bytes of `session` except `keys`.
-async fn bytes_except(client: &impl GenericClient, session: &str, keys: &[&str]) -> Result<usize, StoreError> {
+async fn bytes_except(client: &impl GenericClient, session: &str, keys: &[&[u8]]) -> Result<usize, StoreError> {
     let row = client
         .query_one(
             "SELECT coalesce(sum(octet_length(json)), 0)::bigint FROM codemode_session_values
@@ -149,7 +149,7 @@ pub(crate) async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Res
     let row = client
         .query_opt(
             "SELECT json, network FROM codemode_session_values WHERE session = $1 AND key = $2",
-            &[&session, &key],
+            &[&session, &key.as_bytes()],
         )
         .await
         .map_err(|e| db(&e))?;
@@ -171,7 +171,7 @@ pub(crate) async fn check(
     for (k, size) in changes {
         last.insert(k, size.unwrap_or(0));
     }
-    let keys: Vec<&str> = last.keys().copied().collect();
+    let keys: Vec<&[u8]> = last.keys().map(|k| k.as_bytes()).collect();
     let total = bytes_except(&**client, session, &keys).await?.saturating_add(last.values().sum());
     if total > limits.max_session_bytes {
         return Err(full(limits));
@@ -199,7 +199,7 @@ pub(crate) async fn commit_in(
         return Ok(());
     }
     let writes = last_wins(writes);
-    let keys: Vec<&str> = writes.iter().map(|(k, _)| *k).collect();
+    let keys: Vec<&[u8]> = writes.iter().map(|(k, _)| k.as_bytes()).collect();
     let added: usize = writes.iter().map(|(_, v)| v.map_or(0, |v| v.json.len())).sum();
     if bytes_except(tx, session, &keys).await?.saturating_add(added) > limits.max_session_bytes {
         return Err(full(limits));
@@ -208,11 +208,11 @@ pub(crate) async fn commit_in(
     for (k, v) in &writes {
         match v {
             Some(v) => {
-                put_keys.push(*k);
+                put_keys.push(k.as_bytes());
                 put_json.push(v.json.as_str());
                 put_network.push(v.network);
             }
-            None => deleted.push(*k),
+            None => deleted.push(k.as_bytes()),
         }
     }
     if !deleted.is_empty() {
@@ -223,7 +223,7 @@ pub(crate) async fn commit_in(
     if !put_keys.is_empty() {
         tx.execute(
             "INSERT INTO codemode_session_values (session, key, json, network)
-             SELECT $1, k, j, n FROM unnest($2::text[], $3::text[], $4::boolean[]) AS w(k, j, n)
+             SELECT $1, k, j, n FROM unnest($2::bytea[], $3::text[], $4::boolean[]) AS w(k, j, n)
              ON CONFLICT (session, key) DO UPDATE SET json = EXCLUDED.json, network = EXCLUDED.network",
             &[&session, &put_keys, &put_json, &put_network],
         )

@@ -13,7 +13,9 @@ CREATE INDEX codemode_sessions_last_seen ON codemode_sessions (last_seen_s);
 
 CREATE TABLE codemode_session_values (
     session text    NOT NULL REFERENCES codemode_sessions (session) ON DELETE CASCADE,
-    key     text    NOT NULL,
+    -- UTF-8 bytes: a key may hold any string, NUL included, which `text`
+    -- cannot.
+    key     bytea   NOT NULL,
     -- Compact JSON text; its octet length is what the limits count.
     json    text    NOT NULL,
     -- The writing cell had observed network-derived content (GA-7.7).
