@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need beyond the Rust toolchain
-# (the Python MCP client that drives `codemode serve`), then runs every test.
+# (the Python MCP client that drives `codemode serve`, a throwaway PostgreSQL),
+# then runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +32,13 @@ if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null \
     || { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null; }
 fi
+# A throwaway PostgreSQL cluster for the PostgreSQL backend's tests
+# (scripts/postgres.sh installs Debian's package when missing). Each test
+# creates its own database in it (`codemode_store::postgres::test_database`),
+# so test binaries running in parallel never share data. Stopped on any exit,
+# also when tests fail.
+pgdir=$(mktemp -d)
+trap 'scripts/postgres.sh stop "$pgdir"' EXIT
+CODEMODE_TEST_POSTGRES_URL=$(scripts/postgres.sh start "$pgdir")
+export CODEMODE_TEST_POSTGRES_URL
 cargo test --workspace "$@"

@@ -65,6 +65,9 @@ pub enum ResultsError {
     /// The actor is not running.
     #[error("the results cache is unavailable; retry in a moment")]
     ActorUnavailable,
+    /// A PostgreSQL statement failed, or no pooled connection came in time.
+    #[error("the results cache's database failed: {0}; retry in a moment")]
+    Database(String),
 }
 
 #[derive(Default)]
@@ -108,7 +111,7 @@ struct ResultsState {
     tombstone_order: VecDeque<String>,
 }
 
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
@@ -231,13 +234,31 @@ impl Actor for ResultsActor {
 pub struct ResultsCache {
     name: String,
     limits: ResultsLimits,
+    /// On PostgreSQL: results shared by every process, no actor.
+    #[cfg(feature = "postgres")]
+    pg: Option<crate::Pg>,
 }
 
 impl ResultsCache {
     /// A handle to the cache actor registered as `name`.
     #[must_use]
     pub fn new(name: String, limits: ResultsLimits) -> Self {
-        Self { name, limits }
+        Self {
+            name,
+            limits,
+            #[cfg(feature = "postgres")]
+            pg: None,
+        }
+    }
+
+    /// The cache on PostgreSQL (`pg`, already migrated): the same API and
+    /// meaning, with a reply's results visible to every process on the
+    /// database (a run resumed elsewhere still finds them) and surviving
+    /// restarts until the reply ends. `name` only labels the handle.
+    #[cfg(feature = "postgres")]
+    #[must_use]
+    pub fn postgres(pg: crate::Pg, name: String, limits: ResultsLimits) -> Self {
+        Self { name, limits, pg: Some(pg) }
     }
 
     /// The limits.
@@ -258,6 +279,11 @@ impl ResultsCache {
     /// # Errors
     /// The actor could not be spawned.
     pub async fn start_actor(&self, supervisor: ActorCell) -> Result<(), String> {
+        #[cfg(feature = "postgres")]
+        if self.pg.is_some() {
+            // Nothing to run: every request is a statement.
+            return Ok(());
+        }
         Actor::spawn_linked(Some(self.name.clone()), ResultsActor, self.limits, supervisor)
             .await
             .map(|_| ())
@@ -289,6 +315,10 @@ impl ResultsCache {
     /// # Errors
     /// The reply's cache is full.
     pub async fn save(&self, scope: Scope, value: StoredValue) -> Result<String, ResultsError> {
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &self.pg {
+            return crate::postgres::results::save(pg, &self.limits, &scope, &value).await;
+        }
         self.ask(|reply| ResultsMsg::Save { scope, value, reply }).await
     }
 
@@ -297,6 +327,10 @@ impl ResultsCache {
     /// # Errors
     /// Unknown, deleted, expired or foreign ids.
     pub async fn load(&self, scope: Scope, id: String) -> Result<StoredValue, ResultsError> {
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &self.pg {
+            return crate::postgres::results::load(pg, &scope, &id).await;
+        }
         self.ask(|reply| ResultsMsg::Load { scope, id, reply }).await
     }
 
@@ -305,11 +339,50 @@ impl ResultsCache {
     /// # Errors
     /// Unknown, deleted, expired or foreign ids.
     pub async fn delete(&self, scope: Scope, id: String) -> Result<bool, ResultsError> {
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &self.pg {
+            return crate::postgres::results::delete(pg, &scope, &id).await;
+        }
         self.ask(|reply| ResultsMsg::Delete { scope, id, reply }).await
     }
 
-    /// Ends a reply: its results expire.
+    /// Ends a reply: its results expire. Does not wait: on PostgreSQL the
+    /// deletion runs as a task of the current tokio runtime (see
+    /// [`end_reply_wait`](Self::end_reply_wait) to wait for it).
     pub fn end_reply(&self, scope: Scope) {
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &self.pg {
+            let pg = pg.clone();
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => {
+                    runtime.spawn(async move {
+                        if let Err(e) = crate::postgres::results::end_reply(&pg, &scope).await {
+                            tracing::warn!(error = %e, "results cache: a reply's results could not be deleted");
+                        }
+                    });
+                }
+                Err(_) => tracing::warn!("results cache: a reply ended outside a tokio runtime; its results were kept"),
+            }
+            return;
+        }
+        self.send_end(scope);
+    }
+
+    /// Ends a reply and waits until its results are gone (on the actor:
+    /// until the request is queued ahead of any later one).
+    ///
+    /// # Errors
+    /// A database failure (the results stay until the reply is ended again).
+    pub async fn end_reply_wait(&self, scope: Scope) -> Result<(), ResultsError> {
+        #[cfg(feature = "postgres")]
+        if let Some(pg) = &self.pg {
+            return crate::postgres::results::end_reply(pg, &scope).await;
+        }
+        self.send_end(scope);
+        Ok(())
+    }
+
+    fn send_end(&self, scope: Scope) {
         if let Some(actor) = ActorRef::<ResultsMsg>::where_is(self.name.clone()) {
             let _ = actor.send_message(ResultsMsg::EndReply { scope });
         }

@@ -245,3 +245,6 @@ pub fn now_ms() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
+
+#[cfg(feature = "postgres")]
+pub use crate::postgres::runs::{MsClock, PgRuns};

@@ -12,6 +12,8 @@
 //! evicted from it is re-measured from disk with a prefix scan.
 
 mod retention;
+#[cfg(test)]
+mod suite;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -121,6 +123,40 @@ pub enum StoreError {
     /// A session retention shorter than one second.
     #[error("session retention must be at least one second, or none to keep sessions forever; got {0:?}")]
     Retention(Duration),
+    /// The PostgreSQL server cannot be reached or refused the connection
+    /// (the URL never includes its password).
+    #[error(
+        "cannot connect to the PostgreSQL session store at {url}: {reason}. Check that the server runs and accepts this user, or fix the URL (`[store] url` in codemode.toml)."
+    )]
+    Connect {
+        /// The URL without its password.
+        url: String,
+        /// What the client or server said.
+        reason: String,
+    },
+    /// The database's schema is newer than this build knows: a newer
+    /// codemode migrated it. It was not modified.
+    #[error(
+        "the PostgreSQL session store at {url} has schema version {found}, newer than this codemode knows ({known}); it was not modified. Upgrade codemode to the version that migrated it, or use another database."
+    )]
+    SchemaTooNew {
+        /// The URL without its password.
+        url: String,
+        /// The newest migration applied to the database.
+        found: i64,
+        /// The newest migration this build has.
+        known: i64,
+    },
+    /// A PostgreSQL statement failed, or no pooled connection came in time.
+    #[error("the PostgreSQL session store failed: {0}. Retry; if it persists, check the server and its log.")]
+    Database(String),
+    /// An operation only the sled backend has (a sled tree, the node
+    /// pairings) was asked of the PostgreSQL backend.
+    #[error("{0} is only available with the sled session store, not with PostgreSQL")]
+    SledOnly(&'static str),
+    /// A connection pool size outside 1–1,024.
+    #[error("the PostgreSQL pool size must be between 1 and 1024 connections; got {0}")]
+    PoolSize(usize),
 }
 
 impl StoreError {
@@ -633,12 +669,46 @@ fn fork(state: &mut StoreState, from: &str, to: &str) -> Result<(), StoreError> 
 #[derive(Clone, Debug)]
 pub struct SessionStore {
     name: String,
-    db: sled::Db,
-    gate: FlushGate,
+    backend: Backend,
     limits: StoreLimits,
     retention: Option<Duration>,
     clock: Arc<dyn Clock>,
     run_watchers: Arc<crate::runs::Watchers>,
+}
+
+/// Where a [`SessionStore`] keeps its sessions. Callers never see which:
+/// every method has the same meaning on both.
+#[derive(Clone, Debug)]
+enum Backend {
+    /// sled, through the store actor (one process at a time).
+    Sled { db: sled::Db, gate: FlushGate },
+    /// PostgreSQL, shared by many processes; no actor: each request is a
+    /// statement or transaction on a pooled connection.
+    #[cfg(feature = "postgres")]
+    Pg { pg: crate::Pg, sweeper: Arc<Sweeper> },
+}
+
+/// The PostgreSQL retention sweeper task, shared by a store's handles and
+/// stopped when the last one is dropped (or replaced by a restart).
+#[cfg(feature = "postgres")]
+#[derive(Debug, Default)]
+struct Sweeper(std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>);
+
+#[cfg(feature = "postgres")]
+impl Sweeper {
+    fn replace(&self, task: Option<tokio::task::JoinHandle<()>>) {
+        let mut slot = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(old) = std::mem::replace(&mut *slot, task) {
+            old.abort();
+        }
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Drop for Sweeper {
+    fn drop(&mut self) {
+        self.replace(None);
+    }
 }
 
 impl SessionStore {
@@ -659,13 +729,39 @@ impl SessionStore {
         let db = config.open().map_err(|e| open_error(&shown, e))?;
         Ok(Self {
             name,
-            db,
-            gate: FlushGate::default(),
+            backend: Backend::Sled { db, gate: FlushGate::default() },
             limits,
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
             run_watchers: Arc::default(),
         })
+    }
+
+    /// The store on PostgreSQL (`pg`, already migrated): the same API and
+    /// meaning as the sled store, with sessions shared by every process on
+    /// the database. Commits to one session are serialised across
+    /// processes by a lock on its row; a committed transaction is durable,
+    /// so [`flush`](Self::flush) has nothing to wait for. `name` only
+    /// labels the handle (there is no actor).
+    #[cfg(feature = "postgres")]
+    #[must_use]
+    pub fn postgres(pg: crate::Pg, limits: StoreLimits, name: String) -> Self {
+        Self {
+            name,
+            backend: Backend::Pg { pg, sweeper: Arc::new(Sweeper::default()) },
+            limits,
+            retention: Some(DEFAULT_SESSION_RETENTION),
+            clock: Arc::new(SystemClock),
+        }
+    }
+
+    /// When and for how long sessions are kept, for PostgreSQL statements.
+    #[cfg(feature = "postgres")]
+    pub(crate) fn touch(&self) -> crate::postgres::sessions::Touch {
+        crate::postgres::sessions::Touch {
+            now_s: self.clock.now_secs(),
+            retention_s: self.retention.map(|r| r.as_secs()),
+        }
     }
 
     /// Sets how long a session is kept after it was last used (a `load`, a
@@ -701,14 +797,32 @@ impl SessionStore {
     }
 
     /// Starts the store actor under this handle's name, linked to
-    /// `supervisor`. Call again to restart it after a crash.
+    /// `supervisor`. Call again to restart it after a crash. On PostgreSQL
+    /// there is no actor: this starts (or restarts) the retention sweeper
+    /// task instead, which stops when the last handle is dropped.
     ///
     /// # Errors
     /// The actor could not be spawned.
     pub async fn start_actor(&self, supervisor: Option<ActorCell>) -> Result<(), StoreError> {
+        let (db, gate) = match &self.backend {
+            Backend::Sled { db, gate } => (db, gate),
+            #[cfg(feature = "postgres")]
+            Backend::Pg { pg, sweeper } => {
+                let task = self.retention.map(|retention| {
+                    let store = self.clone_without_sweeper();
+                    crate::postgres::sessions::start_sweeper(
+                        pg.clone(),
+                        retention::sweep_interval(retention.as_secs()),
+                        move || store.touch(),
+                    )
+                });
+                sweeper.replace(task);
+                return Ok(());
+            }
+        };
         let args = StoreArgs {
-            db: self.db.clone(),
-            gate: self.gate.clone(),
+            db: db.clone(),
+            gate: gate.clone(),
             limits: self.limits,
             retention: self.retention,
             clock: Arc::clone(&self.clock),
@@ -730,16 +844,42 @@ impl SessionStore {
     /// [`StoreError::Io`].
     #[cfg(feature = "nodes")]
     pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
-        self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, self.gate.clone()))
+        let Backend::Sled { gate, .. } = &self.backend else { return Err(StoreError::SledOnly("the node pairings")) };
+        self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, gate.clone()))
     }
 
     /// Another tree of the same database, for host state that must survive
     /// restarts alongside the sessions.
     ///
     /// # Errors
-    /// [`StoreError::Io`].
+    /// [`StoreError::Io`]; [`StoreError::SledOnly`] on PostgreSQL.
     pub fn tree(&self, name: &str) -> Result<sled::Tree, StoreError> {
-        self.db.open_tree(name).map_err(|e| StoreError::Io(e.to_string()))
+        match &self.backend {
+            Backend::Sled { db, .. } => db.open_tree(name).map_err(|e| StoreError::Io(e.to_string())),
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => Err(StoreError::SledOnly("a sled tree")),
+        }
+    }
+
+    /// The PostgreSQL pool, when the store is on PostgreSQL.
+    #[cfg(feature = "postgres")]
+    #[must_use]
+    pub fn pg(&self) -> Option<&crate::Pg> {
+        match &self.backend {
+            Backend::Pg { pg, .. } => Some(pg),
+            Backend::Sled { .. } => None,
+        }
+    }
+
+    /// A handle for the sweeper task itself: sharing the sweeper slot would
+    /// keep the task alive after every caller's handle is gone.
+    #[cfg(feature = "postgres")]
+    pub(crate) fn clone_without_sweeper(&self) -> Self {
+        let backend = match &self.backend {
+            Backend::Pg { pg, .. } => Backend::Pg { pg: pg.clone(), sweeper: Arc::new(Sweeper::default()) },
+            other => other.clone(),
+        };
+        Self { backend, name: self.name.clone(), ..self.clone() }
     }
 
     /// The actor's registered name.
@@ -760,7 +900,12 @@ impl SessionStore {
     /// # Errors
     /// [`StoreError::Io`].
     pub async fn flush(&self) -> Result<(), StoreError> {
-        let (db, gate) = (self.db.clone(), self.gate.clone());
+        let (db, gate) = match &self.backend {
+            Backend::Sled { db, gate } => (db.clone(), gate.clone()),
+            // Every commit was durable when it returned.
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => return Ok(()),
+        };
         tokio::task::spawn_blocking(move || gate.flush(&db))
             .await
             .map_err(|e| StoreError::Io(format!("the flush task failed: {e}")))?
@@ -817,6 +962,10 @@ impl SessionStore {
     /// # Errors
     /// A read failure, or the actor is unavailable.
     pub async fn load(&self, session: &str, key: &str) -> Result<Option<StoredValue>, StoreError> {
+        #[cfg(feature = "postgres")]
+        if let Backend::Pg { pg, .. } = &self.backend {
+            return crate::postgres::sessions::load(pg, session, key, self.touch()).await;
+        }
         let (session, key) = (session.to_owned(), key.to_owned());
         self.ask(|reply| StoreMsg::Load { session, key, reply }).await
     }
@@ -827,6 +976,10 @@ impl SessionStore {
     /// # Errors
     /// [`StoreError::SessionFull`], or a read failure.
     pub async fn check(&self, session: &str, changes: Vec<(String, Option<usize>)>) -> Result<(), StoreError> {
+        #[cfg(feature = "postgres")]
+        if let Backend::Pg { pg, .. } = &self.backend {
+            return crate::postgres::sessions::check(pg, session, &changes, &self.limits, self.touch()).await;
+        }
         let session = session.to_owned();
         self.ask(|reply| StoreMsg::Check { session, changes, reply }).await
     }
@@ -841,6 +994,17 @@ impl SessionStore {
     /// [`StoreError::SessionFull`] (nothing written), or a write or flush
     /// failure.
     pub async fn commit(&self, session: &str, writes: Vec<(String, Option<StoredValue>)>) -> Result<(), StoreError> {
+        #[cfg(feature = "postgres")]
+        if let Backend::Pg { pg, .. } = &self.backend {
+            // A task of its own, so a dropped caller does not roll the
+            // transaction back midway: as on sled, a sent commit is applied.
+            let (pg, session, limits, touch) = (pg.clone(), session.to_owned(), self.limits, self.touch());
+            return tokio::spawn(async move {
+                crate::postgres::sessions::commit(&pg, &session, &writes, &limits, touch).await
+            })
+            .await
+            .map_err(|e| StoreError::Database(format!("the commit task failed: {e}")))?;
+        }
         let session = session.to_owned();
         self.ask(|reply| StoreMsg::Commit { session, writes, reply }).await
     }
@@ -850,6 +1014,13 @@ impl SessionStore {
     /// # Errors
     /// `to` already has values, or a read or write failure.
     pub async fn fork(&self, from: &str, to: &str) -> Result<(), StoreError> {
+        #[cfg(feature = "postgres")]
+        if let Backend::Pg { pg, .. } = &self.backend {
+            let (pg, from, to, touch) = (pg.clone(), from.to_owned(), to.to_owned(), self.touch());
+            return tokio::spawn(async move { crate::postgres::sessions::fork(&pg, &from, &to, touch).await })
+                .await
+                .map_err(|e| StoreError::Database(format!("the fork task failed: {e}")))?;
+        }
         let (from, to) = (from.to_owned(), to.to_owned());
         self.ask(|reply| StoreMsg::Fork { from, to, reply }).await
     }

@@ -578,8 +578,7 @@ mod tests {
         let f = fixture("config");
         let store = SessionStore {
             name: "n".into(),
-            db: f.db.clone(),
-            gate: crate::session::FlushGate::default(),
+            backend: crate::session::Backend::Sled { db: f.db.clone(), gate: crate::session::FlushGate::default() },
             limits: StoreLimits::default(),
             retention: None,
             clock: Arc::new(SystemClock),
@@ -607,7 +606,8 @@ mod tests {
             .unwrap()
             .with_clock(Arc::clone(&clock) as Arc<dyn Clock>);
         let legacy = StoredValue { json: "7".into(), network: false };
-        store.db.insert(db_key("legacy", "k"), encode(&legacy)).unwrap();
+        let crate::session::Backend::Sled { db, .. } = &store.backend else { panic!("a sled store") };
+        db.insert(db_key("legacy", "k"), encode(&legacy)).unwrap();
         store.start_actor(None).await.unwrap();
         let seen = store.tree(SEEN_TREE).unwrap();
         let mut waited = 0;

@@ -1,0 +1,128 @@
+//! Saved results on PostgreSQL: the same meaning as the results actor
+//! (GA-6.5), shared by every process on the database.
+//!
+//! A save locks its (session, reply) with a transaction-scoped advisory
+//! lock, so the count and byte bounds hold across processes. A deleted
+//! result keeps a tombstone row (`json` NULL) so loading it says "deleted";
+//! tombstones are bounded per reply and go with the reply.
+
+use super::{Pg, describe};
+use crate::results::{ResultsError, ResultsLimits, Scope, new_id};
+use crate::session::StoredValue;
+
+/// Deleted ids remembered per reply for precise errors (as the actor's
+/// tombstones); older ones then read as unavailable.
+const TOMBSTONES: i64 = 4096;
+
+fn db(e: &tokio_postgres::Error) -> ResultsError {
+    ResultsError::Database(describe(e))
+}
+
+async fn client(pg: &Pg) -> Result<deadpool_postgres::Object, ResultsError> {
+    pg.pool.get().await.map_err(|e| ResultsError::Database(super::pool_reason(&e)))
+}
+
+/// Saves `value` in the reply; returns its new id.
+pub(crate) async fn save(
+    pg: &Pg,
+    limits: &ResultsLimits,
+    scope: &Scope,
+    value: &StoredValue,
+) -> Result<String, ResultsError> {
+    let mut client = client(pg).await?;
+    let tx = client.transaction().await.map_err(|e| db(&e))?;
+    // Two processes saving into one reply must not both pass the bounds.
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(10) || $2, 17))",
+        &[&scope.session, &scope.reply],
+    )
+    .await
+    .map_err(|e| db(&e))?;
+    let row = tx
+        .query_one(
+            "SELECT count(*), coalesce(sum(octet_length(json)), 0)::bigint FROM codemode_results
+             WHERE session = $1 AND reply = $2 AND json IS NOT NULL",
+            &[&scope.session, &scope.reply],
+        )
+        .await
+        .map_err(|e| db(&e))?;
+    let entries = usize::try_from(row.get::<_, i64>(0)).unwrap_or(usize::MAX);
+    let bytes = usize::try_from(row.get::<_, i64>(1)).unwrap_or(usize::MAX);
+    if entries >= limits.max_entries {
+        return Err(ResultsError::Full(format!("{} references", limits.max_entries)));
+    }
+    if bytes.saturating_add(value.json.len()) > limits.max_bytes {
+        return Err(ResultsError::Full(format!(
+            "{} of {} bytes used, {} more requested",
+            bytes,
+            limits.max_bytes,
+            value.json.len()
+        )));
+    }
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO codemode_results (id, session, reply, json, network) VALUES ($1, $2, $3, $4, $5)",
+        &[&id, &scope.session, &scope.reply, &value.json, &value.network],
+    )
+    .await
+    .map_err(|e| db(&e))?;
+    tx.commit().await.map_err(|e| db(&e))?;
+    Ok(id)
+}
+
+/// Where `id` is: live in `scope` (with its value), or why not.
+async fn find(client: &deadpool_postgres::Object, scope: &Scope, id: &str) -> Result<StoredValue, ResultsError> {
+    if id.trim().is_empty() {
+        return Err(ResultsError::BadId);
+    }
+    let row = client
+        .query_opt("SELECT session, reply, json, network FROM codemode_results WHERE id = $1", &[&id])
+        .await
+        .map_err(|e| db(&e))?;
+    let Some(row) = row else { return Err(ResultsError::Unavailable) };
+    let json: Option<String> = row.get(2);
+    let Some(json) = json else { return Err(ResultsError::Deleted(id.to_owned())) };
+    if row.get::<_, &str>(0) != scope.session || row.get::<_, &str>(1) != scope.reply {
+        return Err(ResultsError::OtherScope);
+    }
+    Ok(StoredValue { json, network: row.get(3) })
+}
+
+/// A saved value of the reply.
+pub(crate) async fn load(pg: &Pg, scope: &Scope, id: &str) -> Result<StoredValue, ResultsError> {
+    find(&client(pg).await?, scope, id).await
+}
+
+/// Deletes a saved value, freeing its capacity; leaves a tombstone.
+pub(crate) async fn delete(pg: &Pg, scope: &Scope, id: &str) -> Result<bool, ResultsError> {
+    let client = client(pg).await?;
+    find(&client, scope, id).await?;
+    let changed = client
+        .execute("UPDATE codemode_results SET json = NULL WHERE id = $1 AND json IS NOT NULL", &[&id])
+        .await
+        .map_err(|e| db(&e))?;
+    if changed == 0 {
+        // Deleted by another process between the two statements.
+        return Err(ResultsError::Deleted(id.to_owned()));
+    }
+    client
+        .execute(
+            "DELETE FROM codemode_results WHERE id IN (
+                 SELECT id FROM codemode_results WHERE session = $1 AND reply = $2 AND json IS NULL
+                 ORDER BY seq DESC OFFSET $3)",
+            &[&scope.session, &scope.reply, &TOMBSTONES],
+        )
+        .await
+        .map_err(|e| db(&e))?;
+    Ok(true)
+}
+
+/// Deletes every result of the reply, tombstones included.
+pub(crate) async fn end_reply(pg: &Pg, scope: &Scope) -> Result<(), ResultsError> {
+    client(pg)
+        .await?
+        .execute("DELETE FROM codemode_results WHERE session = $1 AND reply = $2", &[&scope.session, &scope.reply])
+        .await
+        .map_err(|e| db(&e))?;
+    Ok(())
+}

@@ -1,0 +1,646 @@
+//! Run journals and leases on PostgreSQL ([`PgRuns`]): many codemode
+//! processes share one database, and any of them can resume a run another
+//! parked or lost.
+//!
+//! Every lease change is a compare-and-set `UPDATE` of the run's row: the
+//! row lock orders concurrent claims, and the loser re-reads the winner's
+//! row and matches nothing, so exactly one process holds a run. A run's end
+//! and its store writes are one transaction (the session's commit runs
+//! inside it, [`commit_in`](super::sessions::commit_in)).
+//!
+//! Every change a waiter cares about sends `NOTIFY codemode_runs` with the
+//! run id as payload, in the same statement or transaction as the change
+//! (so it is delivered exactly when the change is visible). Each `PgRuns`
+//! keeps one dedicated connection that `LISTEN`s and wakes the local
+//! waiters of [`RunStore::changed`] — no polling. When that connection
+//! drops it is re-established, and every waiter is woken (changes in the
+//! gap were not seen); waiters re-read the run either way.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use super::{Pg, big, describe, unbig};
+use crate::runs::{
+    Claim, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary, RunWrites,
+};
+use crate::session::{SessionStore, StoreError};
+
+/// The notification channel (channels are per database, so every process
+/// on the database shares it).
+const CHANNEL: &str = "codemode_runs";
+
+/// At most this many [`RunStore::changed`] calls wait at once per process;
+/// more fail rather than grow the waiter map without bound.
+const MAX_WAITERS: usize = 65_536;
+
+/// The most runs [`RunStore::list`] returns.
+const MAX_LIST: usize = 1000;
+
+/// `prune` deletes in batches of this many rows, so no statement holds
+/// locks long.
+const PRUNE_BATCH: i64 = 1000;
+
+/// How long the listener waits before reconnecting, at most.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// Tells [`PgRuns`] the time in milliseconds since the Unix epoch.
+pub type MsClock = Arc<dyn Fn() -> u64 + Send + Sync>;
+
+/// The columns of a [`RunRecord`], in [`record`]'s order.
+const COLUMNS: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, journal, version, abort_requested, updated_ms";
+
+/// Run journals and leases on PostgreSQL (see the module docs).
+pub struct PgRuns {
+    pg: Pg,
+    /// The sessions a run's end commits to: their limits and retention.
+    sessions: SessionStore,
+    clock: MsClock,
+    waiters: Arc<Waiters>,
+    /// The `LISTEN` connection's task; aborted on drop.
+    listener: tokio::task::JoinHandle<()>,
+}
+
+impl std::fmt::Debug for PgRuns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgRuns").field("pg", &self.pg).finish_non_exhaustive()
+    }
+}
+
+impl Drop for PgRuns {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+impl PgRuns {
+    /// The runs of the PostgreSQL database `sessions` lives in; a run's
+    /// end commits its writes to `sessions` with its limits and retention.
+    /// Opens the dedicated `LISTEN` connection before returning, so a
+    /// [`changed`](RunStore::changed) call made after this sees every
+    /// later change.
+    ///
+    /// # Errors
+    /// [`RunStoreError::Backend`] when `sessions` is not on PostgreSQL or
+    /// the listening connection cannot be made.
+    pub async fn start(sessions: &SessionStore) -> Result<Self, RunStoreError> {
+        let pg = sessions
+            .pg()
+            .cloned()
+            .ok_or_else(|| RunStoreError::Backend("PgRuns needs a session store on PostgreSQL".into()))?;
+        let waiters = Arc::new(Waiters::default());
+        let first = listen(&pg.config, &waiters)
+            .await
+            .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
+        let listener = tokio::spawn(listen_loop(pg.config.clone(), pg.shown.clone(), Arc::clone(&waiters), first));
+        Ok(Self {
+            pg,
+            sessions: sessions.clone_without_sweeper(),
+            clock: Arc::new(crate::runs::now_ms),
+            waiters,
+            listener,
+        })
+    }
+
+    /// Measures leases and timestamps with `clock` (default the system
+    /// clock); for tests that move time.
+    #[must_use]
+    pub fn with_clock(mut self, clock: MsClock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    fn now(&self) -> u64 {
+        (self.clock)()
+    }
+
+    fn until(&self, lease: Duration) -> i64 {
+        big(self.now().saturating_add(u64::try_from(lease.as_millis()).unwrap_or(u64::MAX)))
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, RunStoreError> {
+        self.pg.pool.get().await.map_err(|e| RunStoreError::Backend(super::pool_reason(&e)))
+    }
+
+    /// Why a write guarded by the lease matched no row: no such run, or
+    /// the caller does not hold its lease.
+    async fn refused(&self, client: &deadpool_postgres::Object, run_id: &str) -> RunStoreError {
+        match client.query_opt("SELECT 1 FROM codemode_runs WHERE run_id = $1", &[&run_id]).await {
+            Ok(Some(_)) => RunStoreError::LeaseLost { run_id: run_id.to_owned() },
+            Ok(None) => RunStoreError::Missing { run_id: run_id.to_owned() },
+            Err(e) => backend(&e),
+        }
+    }
+
+    async fn do_create(&self, meta: RunMeta, owner: String, lease: Duration) -> Result<(), RunStoreError> {
+        let client = self.client().await?;
+        let now = big(self.now());
+        let rows = client
+            .query(
+                "WITH i AS (
+                     INSERT INTO codemode_runs
+                         (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
+                     ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
+                 SELECT pg_notify($10, run_id)::text FROM i",
+                &[
+                    &meta.run_id,
+                    &meta.session,
+                    &meta.reply,
+                    &meta.principal,
+                    &meta.title,
+                    &big(meta.created_ms),
+                    &owner,
+                    &self.until(lease),
+                    &now,
+                    &CHANNEL,
+                ],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        if rows.is_empty() {
+            return Err(RunStoreError::Backend(format!("run {} already exists", meta.run_id)));
+        }
+        Ok(())
+    }
+
+    async fn do_save(
+        &self,
+        run_id: String,
+        owner: String,
+        status: RunStatus,
+        journal: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> Result<u64, RunStoreError> {
+        if matches!(status, RunStatus::Ended(_)) {
+            return Err(RunStoreError::Backend(format!(
+                "save can only store a running or parked run; end run {run_id} with `end`"
+            )));
+        }
+        let client = self.client().await?;
+        let now = big(self.now());
+        let (keep, until) = match lease {
+            Some(lease) => (true, self.until(lease)),
+            None => (false, 0),
+        };
+        let row = client
+            .query_opt(
+                "WITH u AS (
+                     UPDATE codemode_runs SET journal = $3, status = $4, version = version + 1,
+                         owner = CASE WHEN $5 THEN owner ELSE NULL END, lease_until_ms = $6, updated_ms = $7
+                     WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $7 AND status IN ('running', 'parked')
+                     RETURNING run_id, version)
+                 SELECT version, pg_notify($8, run_id)::text FROM u",
+                &[&run_id, &owner, &journal, &status.as_str(), &keep, &until, &now, &CHANNEL],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        match row {
+            Some(row) => Ok(unbig(row.get(0))),
+            None => Err(self.refused(&client, &run_id).await),
+        }
+    }
+
+    async fn do_claim(&self, run_id: String, owner: String, lease: Duration) -> Result<Claim, RunStoreError> {
+        let client = self.client().await?;
+        // A lease released between the failed claim and the re-read is
+        // claimed on the next round; three rounds lost that way is contention
+        // worth reporting rather than spinning on.
+        for _ in 0..3 {
+            let now = big(self.now());
+            let row = client
+                .query_opt(
+                    &format!(
+                        "WITH u AS (
+                             UPDATE codemode_runs SET owner = $2, lease_until_ms = $3, updated_ms = $4
+                             WHERE run_id = $1 AND status IN ('running', 'parked')
+                               AND (owner IS NULL OR owner = $2 OR lease_until_ms <= $4)
+                             RETURNING {COLUMNS})
+                         SELECT {COLUMNS}, pg_notify($5, run_id)::text FROM u"
+                    ),
+                    &[&run_id, &owner, &self.until(lease), &now, &CHANNEL],
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            if let Some(row) = row {
+                return Ok(Claim::Claimed(record(&row)?));
+            }
+            let row = client
+                .query_opt("SELECT status, owner, lease_until_ms FROM codemode_runs WHERE run_id = $1", &[&run_id])
+                .await
+                .map_err(|e| backend(&e))?;
+            let Some(row) = row else { return Ok(Claim::Missing) };
+            let status = RunStatus::parse(row.get(0));
+            if let RunStatus::Ended(label) = status {
+                return Ok(Claim::Ended(label));
+            }
+            let holder: Option<String> = row.get(1);
+            let until: i64 = row.get(2);
+            if let Some(holder) = holder
+                && until > big(self.now())
+            {
+                return Ok(Claim::Held { owner: holder, until_ms: unbig(until) });
+            }
+        }
+        Err(RunStoreError::Backend(format!("run {run_id}: the lease changed hands too often to claim; retry")))
+    }
+
+    async fn do_renew(&self, run_id: String, owner: String, lease: Duration) -> Result<(), RunStoreError> {
+        let client = self.client().await?;
+        // No NOTIFY: a longer lease changes nothing a waiter acts on, and
+        // renewals are frequent.
+        let changed = client
+            .execute(
+                "UPDATE codemode_runs SET lease_until_ms = $3
+                 WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $4 AND status IN ('running', 'parked')",
+                &[&run_id, &owner, &self.until(lease), &big(self.now())],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        if changed == 0 {
+            return Err(self.refused(&client, &run_id).await);
+        }
+        Ok(())
+    }
+
+    async fn do_release(&self, run_id: String, owner: String) -> Result<(), RunStoreError> {
+        let client = self.client().await?;
+        client
+            .query(
+                "WITH u AS (
+                     UPDATE codemode_runs SET owner = NULL, lease_until_ms = 0, updated_ms = $3
+                     WHERE run_id = $1 AND owner = $2 RETURNING run_id)
+                 SELECT pg_notify($4, run_id)::text FROM u",
+                &[&run_id, &owner, &big(self.now()), &CHANNEL],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        Ok(())
+    }
+
+    async fn do_end(&self, run_id: String, owner: String, end: String, writes: RunWrites) -> Result<(), RunStoreError> {
+        if end.is_empty() || end == "running" || end == "parked" {
+            return Err(RunStoreError::Backend(format!("`{end}` is not an end state of run {run_id}")));
+        }
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(|e| backend(&e))?;
+        // Locks the run: a concurrent claim waits, then sees it ended.
+        let row = tx
+            .query_opt(
+                "SELECT session, status, owner, lease_until_ms FROM codemode_runs WHERE run_id = $1 FOR UPDATE",
+                &[&run_id],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        let Some(row) = row else { return Err(RunStoreError::Missing { run_id }) };
+        let now = big(self.now());
+        let live = matches!(row.get::<_, &str>(1), "running" | "parked");
+        let held = row.get::<_, Option<&str>>(2) == Some(owner.as_str()) && row.get::<_, i64>(3) > now;
+        if !(live && held) {
+            return Err(RunStoreError::LeaseLost { run_id });
+        }
+        let session: String = row.get(0);
+        super::sessions::commit_in(&tx, &session, &writes, self.sessions.limits(), self.sessions.touch())
+            .await
+            .map_err(store_error)?;
+        tx.execute(
+            "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = '\\x',
+                 version = version + 1, updated_ms = $3
+             WHERE run_id = $1",
+            &[&run_id, &end, &now],
+        )
+        .await
+        .map_err(|e| backend(&e))?;
+        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
+        tx.commit().await.map_err(|e| backend(&e))
+    }
+
+    async fn do_get(&self, run_id: String) -> Result<Option<RunRecord>, RunStoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(&format!("SELECT {COLUMNS} FROM codemode_runs WHERE run_id = $1"), &[&run_id])
+            .await
+            .map_err(|e| backend(&e))?;
+        row.map(|r| record(&r)).transpose()
+    }
+
+    async fn do_list(&self, filter: RunFilter) -> Result<Vec<RunSummary>, RunStoreError> {
+        let client = self.client().await?;
+        let limit = big(filter.limit.unwrap_or(MAX_LIST).min(MAX_LIST) as u64);
+        let rows = client
+            .query(
+                "SELECT run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms,
+                        octet_length(journal)::bigint, updated_ms, abort_requested
+                 FROM codemode_runs
+                 WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR session = $2)
+                 ORDER BY created_ms DESC, run_id DESC LIMIT $3",
+                &[&filter.status, &filter.session, &limit],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        rows.iter()
+            .map(|r| {
+                Ok(RunSummary {
+                    meta: meta(r)?,
+                    status: RunStatus::parse(r.try_get(6).map_err(|e| backend(&e))?),
+                    owner: r.try_get(7).map_err(|e| backend(&e))?,
+                    lease_until_ms: unbig(r.try_get(8).map_err(|e| backend(&e))?),
+                    journal_bytes: unbig(r.try_get(9).map_err(|e| backend(&e))?),
+                    updated_ms: unbig(r.try_get(10).map_err(|e| backend(&e))?),
+                    abort_requested: r.try_get(11).map_err(|e| backend(&e))?,
+                })
+            })
+            .collect()
+    }
+
+    async fn do_request_abort(&self, run_id: String) -> Result<Claim, RunStoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(|e| backend(&e))?;
+        let row = tx
+            .query_opt(
+                "SELECT status, owner, lease_until_ms FROM codemode_runs WHERE run_id = $1 FOR UPDATE",
+                &[&run_id],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        let Some(row) = row else { return Ok(Claim::Missing) };
+        if let RunStatus::Ended(label) = RunStatus::parse(row.get(0)) {
+            return Ok(Claim::Ended(label));
+        }
+        let now = big(self.now());
+        let holder: Option<String> = row.get(1);
+        let until: i64 = row.get(2);
+        let answer = match holder {
+            // Its owner sees the mark and ends the run itself.
+            Some(owner) if until > now => {
+                tx.execute(
+                    "UPDATE codemode_runs SET abort_requested = true, updated_ms = $2 WHERE run_id = $1",
+                    &[&run_id, &now],
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+                Claim::Held { owner, until_ms: unbig(until) }
+            }
+            // Nobody would end it: parked and handed off, or its owner
+            // died. Ended here, without store writes (an abort commits none).
+            _ => {
+                tx.execute(
+                    "UPDATE codemode_runs SET status = 'aborted', abort_requested = true, owner = NULL,
+                         lease_until_ms = 0, journal = '\\x', version = version + 1, updated_ms = $2
+                     WHERE run_id = $1",
+                    &[&run_id, &now],
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+                Claim::Ended("aborted".to_owned())
+            }
+        };
+        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
+        tx.commit().await.map_err(|e| backend(&e))?;
+        Ok(answer)
+    }
+
+    async fn do_prune(&self, before_ms: u64) -> Result<u64, RunStoreError> {
+        let client = self.client().await?;
+        let mut total = 0;
+        loop {
+            let deleted = client
+                .execute(
+                    "DELETE FROM codemode_runs WHERE run_id IN (
+                         SELECT run_id FROM codemode_runs
+                         WHERE status NOT IN ('running', 'parked') AND updated_ms < $1
+                         LIMIT $2 FOR UPDATE SKIP LOCKED)",
+                    &[&big(before_ms), &PRUNE_BATCH],
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            total += deleted;
+            if deleted < unbig(PRUNE_BATCH) {
+                return Ok(total);
+            }
+        }
+    }
+}
+
+impl RunStore for PgRuns {
+    fn create(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()> {
+        Box::pin(self.do_create(meta.clone(), owner.to_owned(), lease))
+    }
+
+    fn save(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: RunStatus,
+        journal: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> RunFuture<'_, u64> {
+        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, journal, lease))
+    }
+
+    fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
+        Box::pin(self.do_claim(run_id.to_owned(), owner.to_owned(), lease))
+    }
+
+    fn renew(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, ()> {
+        Box::pin(self.do_renew(run_id.to_owned(), owner.to_owned(), lease))
+    }
+
+    fn release(&self, run_id: &str, owner: &str) -> RunFuture<'_, ()> {
+        Box::pin(self.do_release(run_id.to_owned(), owner.to_owned()))
+    }
+
+    fn end(&self, run_id: &str, owner: &str, end: &str, writes: RunWrites) -> RunFuture<'_, ()> {
+        Box::pin(self.do_end(run_id.to_owned(), owner.to_owned(), end.to_owned(), writes))
+    }
+
+    fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>> {
+        Box::pin(self.do_get(run_id.to_owned()))
+    }
+
+    fn list(&self, filter: RunFilter) -> RunFuture<'_, Vec<RunSummary>> {
+        Box::pin(self.do_list(filter))
+    }
+
+    fn request_abort(&self, run_id: &str) -> RunFuture<'_, Claim> {
+        Box::pin(self.do_request_abort(run_id.to_owned()))
+    }
+
+    fn changed(&self, run_id: &str, timeout: Duration) -> RunFuture<'_, ()> {
+        // Registered now, not at the first poll: a change between this call
+        // and the caller awaiting still wakes it.
+        let waiting = self.waiters.register(run_id);
+        Box::pin(async move {
+            let mut waiting = waiting?;
+            let _ = tokio::time::timeout(timeout, waiting.notified.as_mut()).await;
+            Ok(())
+        })
+    }
+
+    fn prune(&self, before_ms: u64) -> RunFuture<'_, u64> {
+        Box::pin(self.do_prune(before_ms))
+    }
+}
+
+fn backend(e: &tokio_postgres::Error) -> RunStoreError {
+    RunStoreError::Backend(describe(e))
+}
+
+/// A session commit's failure inside a run's end: limits stay typed store
+/// errors, a failed statement is the backend's.
+fn store_error(e: StoreError) -> RunStoreError {
+    match e {
+        StoreError::Database(reason) => RunStoreError::Backend(reason),
+        other => RunStoreError::Store(other),
+    }
+}
+
+fn meta(r: &tokio_postgres::Row) -> Result<RunMeta, RunStoreError> {
+    Ok(RunMeta {
+        run_id: r.try_get(0).map_err(|e| backend(&e))?,
+        session: r.try_get(1).map_err(|e| backend(&e))?,
+        reply: r.try_get(2).map_err(|e| backend(&e))?,
+        principal: r.try_get(3).map_err(|e| backend(&e))?,
+        title: r.try_get(4).map_err(|e| backend(&e))?,
+        created_ms: unbig(r.try_get(5).map_err(|e| backend(&e))?),
+    })
+}
+
+/// A row of [`COLUMNS`] as a record.
+fn record(r: &tokio_postgres::Row) -> Result<RunRecord, RunStoreError> {
+    Ok(RunRecord {
+        meta: meta(r)?,
+        status: RunStatus::parse(r.try_get(6).map_err(|e| backend(&e))?),
+        owner: r.try_get(7).map_err(|e| backend(&e))?,
+        lease_until_ms: unbig(r.try_get(8).map_err(|e| backend(&e))?),
+        journal: r.try_get(9).map_err(|e| backend(&e))?,
+        version: unbig(r.try_get(10).map_err(|e| backend(&e))?),
+        abort_requested: r.try_get(11).map_err(|e| backend(&e))?,
+        updated_ms: unbig(r.try_get(12).map_err(|e| backend(&e))?),
+    })
+}
+
+/// The local waiters of [`RunStore::changed`], by run id.
+#[derive(Default)]
+struct Waiters {
+    /// Per run: its wake-up and how many calls wait on it.
+    map: Mutex<HashMap<String, (Arc<Notify>, usize)>>,
+}
+
+/// One `changed` call's registration; unregisters on drop (also when the
+/// call is cancelled), so the map holds only live waiters.
+struct Waiting {
+    waiters: Arc<Waiters>,
+    run_id: String,
+    notified: std::pin::Pin<Box<tokio::sync::futures::OwnedNotified>>,
+}
+
+impl Waiters {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<Notify>, usize)>> {
+        self.map.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn register(self: &Arc<Self>, run_id: &str) -> Result<Waiting, RunStoreError> {
+        let mut map = self.lock();
+        let total: usize = map.values().map(|(_, n)| n).sum();
+        if total >= MAX_WAITERS {
+            return Err(RunStoreError::Backend(format!(
+                "more than {MAX_WAITERS} waits for run changes at once in this process; retry later"
+            )));
+        }
+        let entry = map.entry(run_id.to_owned()).or_insert_with(|| (Arc::new(Notify::new()), 0));
+        entry.1 += 1;
+        let mut notified = Box::pin(Arc::clone(&entry.0).notified_owned());
+        // Counts as waiting from now: a `notify_waiters` before the first
+        // poll still completes it.
+        notified.as_mut().enable();
+        Ok(Waiting { waiters: Arc::clone(self), run_id: run_id.to_owned(), notified })
+    }
+
+    fn wake(&self, run_id: &str) {
+        if let Some((notify, _)) = self.lock().get(run_id) {
+            notify.notify_waiters();
+        }
+    }
+
+    fn wake_all(&self) {
+        for (notify, _) in self.lock().values() {
+            notify.notify_waiters();
+        }
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let mut map = self.waiters.lock();
+        if let Some(entry) = map.get_mut(&self.run_id) {
+            entry.1 -= 1;
+            if entry.1 == 0 {
+                map.remove(&self.run_id);
+            }
+        }
+    }
+}
+
+type Listening =
+    (tokio_postgres::Client, tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>);
+
+/// Opens a connection and `LISTEN`s on [`CHANNEL`].
+async fn listen(config: &tokio_postgres::Config, waiters: &Waiters) -> Result<Listening, String> {
+    let (client, mut connection) = config.connect(NoTls).await.map_err(|e| describe(&e))?;
+    // The connection must be driven while the LISTEN runs.
+    let statement = format!("LISTEN {CHANNEL}");
+    tokio::select! {
+        listened = client.batch_execute(&statement) => listened.map_err(|e| describe(&e))?,
+        ended = pump(&mut connection, waiters) => return Err(ended),
+    }
+    Ok((client, connection))
+}
+
+/// Drives the listening connection, waking waiters on each notification,
+/// until it ends; returns why.
+async fn pump(
+    connection: &mut tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>,
+    waiters: &Waiters,
+) -> String {
+    loop {
+        match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+            Some(Ok(AsyncMessage::Notification(n))) => waiters.wake(n.payload()),
+            // Notices (and future message kinds) carry no run change.
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return describe(&e),
+            None => return "the server closed the connection".to_owned(),
+        }
+    }
+}
+
+/// The listener task: pumps `first`, then reconnects whenever the
+/// connection ends (with a growing pause), waking every waiter after a
+/// reconnect since changes in the gap went unseen.
+async fn listen_loop(config: tokio_postgres::Config, shown: String, waiters: Arc<Waiters>, first: Listening) {
+    let mut current = Some(first);
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        if let Some((client, mut connection)) = current.take() {
+            let why = pump(&mut connection, &waiters).await;
+            drop(client);
+            tracing::warn!(url = %shown, reason = %why, "run store: the LISTEN connection ended; reconnecting");
+            waiters.wake_all();
+        }
+        tokio::time::sleep(backoff).await;
+        match listen(&config, &waiters).await {
+            Ok(listening) => {
+                backoff = Duration::from_millis(100);
+                waiters.wake_all();
+                current = Some(listening);
+            }
+            Err(e) => {
+                tracing::warn!(url = %shown, error = %e, "run store: cannot re-listen for run changes; retrying");
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+            }
+        }
+    }
+}

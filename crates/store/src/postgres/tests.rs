@@ -1,0 +1,2 @@
+//! Tests of the PostgreSQL backend on a real server (see
+//! [`test_database`](super::test_database)).
