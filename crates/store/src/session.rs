@@ -752,6 +752,7 @@ impl SessionStore {
             limits,
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
+            run_watchers: Arc::default(),
         }
     }
 

@@ -116,7 +116,7 @@ pub(crate) async fn open(
                 .map_err(|e| e.to_string())?;
             let results = codemode_store::ResultsCache::postgres(pg.clone(), results_name, results);
             let runs: std::sync::Arc<dyn codemode_store::runs::RunStore> =
-                std::sync::Arc::new(codemode_store::runs::PgRuns::new(pg));
+                std::sync::Arc::new(codemode_store::runs::PgRuns::start(&store).await.map_err(|e| e.to_string())?);
             Ok(Opened { store, results, runs: Some(runs) })
         }
     }
