@@ -316,7 +316,7 @@
     if (new.target === undefined) return RealDate.prototype.toString.call(new RealDate(hostNow(0)));
     return construct(RealDate, args.length === 0 ? [hostNow(0)] : args, new.target);
   }
-  defineProperty(DateShim, "prototype", { value: RealDate.prototype, writable: false });
+  DateShim.prototype = RealDate.prototype;
   defineProperty(DateShim, "length", { value: 7 });
   defineProperty(DateShim, "name", { value: "Date" });
   defineProperty(RealDate.prototype, "constructor", { value: DateShim, writable: true, configurable: true });
@@ -324,15 +324,17 @@
   defineProperty(DateShim, "parse", { value: RealDate.parse, writable: true, configurable: true });
   defineProperty(DateShim, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
   defineProperty(Math, "random", { value: function random() { return hostRandom(); }, writable: true, configurable: true });
-  if (typeof performance === "object" && performance !== null) {
-    defineProperty(performance, "now", { value: function now() { return hostNow(1); }, writable: true, configurable: true });
-  }
+  // The engine's `performance.now` cannot be redefined: a replacement
+  // object with the same members.
+  const performanceShim = { now: function now() { return hostNow(1); }, timeOrigin: 0 };
+  if (typeof performance === "object" && performance !== null) performanceShim.timeOrigin = performance.timeOrigin;
 
   // ---- install globals ----------------------------------------------------
   function install(name, value) {
     defineProperty(globalObject, name, { value, enumerable: false, writable: true, configurable: true });
   }
   install("Date", DateShim);
+  install("performance", performanceShim);
   install("setTimeout", setTimeout);
   install("clearTimeout", clearTimeout);
   install("text", emitText);
