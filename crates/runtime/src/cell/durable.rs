@@ -82,6 +82,9 @@ impl Durable {
     /// A fresh run's journal.
     pub(crate) fn new(args: DurableArgs, run_id: &str, mode: &CellMode, wrapped: &str, meta: Meta) -> Option<Self> {
         let CellMode::Interactive { session, reply, restart_safe } = mode else { return None };
+        if args.config.journal == JournalMode::Off {
+            return None;
+        }
         let mut seed = [0u8; 8];
         // Without OS randomness, a time-derived seed: `Math.random` is not
         // for secrets (GA-2), and the seed is journaled either way.
@@ -251,6 +254,10 @@ impl CellState {
         let (created, version, writer) = (Arc::clone(&d.created), Arc::clone(&d.version), Arc::clone(&d.writer));
         let full_lease = d.args.config.lease;
         d.lease_held = lease.is_some();
+        if lease.is_some() {
+            let task = self.myself.send_after(full_lease / 3, || CellMsg::Renew);
+            super::replace_timer(&mut self.renew_timer, Some(task));
+        }
         let metrics = Arc::clone(&self.metrics);
         let size = bytes.len();
         tokio::spawn(async move {
@@ -302,29 +309,37 @@ impl CellState {
                 }
             }
         };
-        let lease = self.durable.as_ref().filter(|d| d.disabled.is_none()).map(|d| d.args.config.lease);
-        let me = myself.clone();
-        let written = match lease {
-            // The observer hears `waiting` after the write, written or not:
-            // a failed write was logged and counted, and the run goes on in
-            // memory.
-            Some(lease) => self.write_journal(RunStatus::Parked, Some(lease), move |r| {
-                lease_check(&me, &r);
-                fire();
-            }),
-            None => false,
+        let Some(config) = self.durable.as_ref().filter(|d| d.disabled.is_none()).map(|d| Arc::clone(&d.args.config))
+        else {
+            return fire();
         };
+        // With no hand-off delay, a quiescent cell releases its lease with
+        // the park's own write: any process can resume it at once.
+        let release = config.handoff_after.is_zero() && self.quiescent();
+        let (me, runs, run_id) = (myself.clone(), Arc::clone(&self.runs), self.run_id.clone());
+        let lease = (!release).then_some(config.lease);
+        // The observer hears `waiting` after the write, written or not: a
+        // failed write was logged and counted, and the run goes on in memory.
+        let written = self.write_journal(RunStatus::Parked, lease, move |r| {
+            if release && let Ok(version) = &r {
+                runs.set_handed_off(&run_id, Some(*version));
+            }
+            lease_check(&me, &r);
+            fire();
+        });
         if !written {
             if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
                 send();
             }
             return;
         }
-        if let Some(d) = self.durable.as_ref() {
-            let epoch = self.park_epoch;
-            let task = myself.send_after(d.args.config.handoff_after, move || CellMsg::HandOff(epoch));
-            super::replace_timer(&mut self.handoff_timer, Some(task));
-        }
+        let epoch = self.park_epoch;
+        let task = match (release, config.evict_after) {
+            (true, Some(evict)) => Some(myself.send_after(evict, move || CellMsg::Evict(epoch))),
+            (true, None) => None,
+            (false, _) => Some(myself.send_after(config.handoff_after, move || CellMsg::HandOff(epoch))),
+        };
+        super::replace_timer(&mut self.handoff_timer, task);
     }
 
     /// The hand-off delay passed while parked: release the lease (writing
@@ -339,7 +354,8 @@ impl CellState {
         };
         if !self.quiescent() {
             // A call is still running here: keep the lease, look again later.
-            let task = myself.send_after(handoff, move || CellMsg::HandOff(epoch));
+            let lease = self.durable.as_ref().map_or(handoff, |d| d.args.config.lease);
+            let task = myself.send_after(handoff.max(lease / 3), move || CellMsg::HandOff(epoch));
             super::replace_timer(&mut self.handoff_timer, Some(task));
             self.renew_lease();
             return Flow::Live;
@@ -398,12 +414,24 @@ impl CellState {
         super::replace_timer(&mut self.wake_timer, None);
         super::replace_timer(&mut self.ttl_timer, None);
         super::replace_timer(&mut self.handoff_timer, None);
+        super::replace_timer(&mut self.renew_timer, None);
         if let Some(d) = self.durable.as_mut() {
             // The record is the run now: nothing here may end it.
             d.lease_held = false;
         }
         self.record_closed = true;
         self.runs.evicted(&self.run_id);
+    }
+
+    /// Renews a held lease, and schedules the next renewal.
+    pub(super) fn renew(&mut self) -> Flow {
+        let Some(lease) = self.durable.as_ref().filter(|d| d.lease_held).map(|d| d.args.config.lease) else {
+            return Flow::Live;
+        };
+        self.renew_lease();
+        let task = self.myself.send_after(lease / 3, || CellMsg::Renew);
+        super::replace_timer(&mut self.renew_timer, Some(task));
+        Flow::Live
     }
 
     /// Keeps the lease while a call is still running in a parked cell.
@@ -421,8 +449,11 @@ impl CellState {
     /// A window opens on this in-memory copy after a hand-off: the session
     /// re-claimed the lease for it first, so it holds it again.
     pub(super) fn lease_reclaimed(&mut self) {
-        if let Some(d) = self.durable.as_mut() {
+        let Some(d) = self.durable.as_mut() else { return };
+        if !d.lease_held && d.created() {
             d.lease_held = true;
+            let task = self.myself.send_after(d.args.config.lease / 3, || CellMsg::Renew);
+            super::replace_timer(&mut self.renew_timer, Some(task));
         }
         self.runs.set_handed_off(&self.run_id, None);
     }

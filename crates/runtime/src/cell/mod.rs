@@ -126,6 +126,8 @@ pub(crate) enum CellMsg {
     Evict(u64),
     /// Another process took the run's lease: this copy is stale.
     LeaseLost,
+    /// Time to renew the run's lease.
+    Renew,
 }
 
 pub(crate) struct CellActor;
@@ -195,6 +197,8 @@ pub(crate) struct CellState {
     replay: Option<durable::Replaying>,
     /// The hand-off or eviction timer of the current park.
     handoff_timer: Option<TimerTask>,
+    /// The next lease renewal.
+    renew_timer: Option<TimerTask>,
     /// Nothing here may end the run's record: the cell left memory
     /// (evicted, or its lease was taken) and the run lives on as its
     /// record, or the record already ended with the cell's commit.
@@ -227,6 +231,7 @@ impl Drop for CellState {
         replace_timer(&mut self.wake_timer, None);
         replace_timer(&mut self.ttl_timer, None);
         replace_timer(&mut self.handoff_timer, None);
+        replace_timer(&mut self.renew_timer, None);
         // Freeing an engine costs about a third of preparing one; the
         // factory thread does it, off the JS thread.
         if let Some(vm) = self.vm.take() {
@@ -311,6 +316,7 @@ impl Actor for CellActor {
             durable,
             replay: None,
             handoff_timer: None,
+            renew_timer: None,
             record_closed: false,
             diverged: false,
             record_through_commit: false,
@@ -399,6 +405,7 @@ impl Actor for CellActor {
             CellMsg::HandOff(epoch) => state.hand_off(&myself, epoch),
             CellMsg::Evict(epoch) => state.evict(epoch),
             CellMsg::LeaseLost => state.lease_lost(),
+            CellMsg::Renew => state.renew(),
         };
         if let Flow::Ended = flow {
             myself.stop(None);

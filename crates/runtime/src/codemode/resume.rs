@@ -153,7 +153,7 @@ impl CodeMode {
                 Claim::Missing => return Ok(unavailable(NOT_HERE)),
                 Claim::Ended(label) => return Ok(ended(&label)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
-                Claim::Held { .. } => {
+                Claim::Held { until_ms, .. } => {
                     if ask == Ask::Abort {
                         // The holder ends it when it next looks at the run.
                         match d.store.request_abort(run_id).await {
@@ -167,7 +167,10 @@ impl CodeMode {
                     if now >= deadline {
                         return Ok(self.held_elsewhere(run_id, ask));
                     }
-                    if let Err(e) = d.store.changed(run_id, deadline - now).await {
+                    // Woken by the holder's next write, or when its lease
+                    // runs out (a crashed holder writes nothing more).
+                    let expiry = std::time::Duration::from_millis(until_ms.saturating_sub(now_ms()) + 20);
+                    if let Err(e) = d.store.changed(run_id, (deadline - now).min(expiry)).await {
                         return Ok(store_failed(&e));
                     }
                 }

@@ -47,6 +47,9 @@ pub enum JournalMode {
     /// Also after every settlement a window delivers: a crash mid-window
     /// resumes from the last settlement, at the cost of a write per call.
     EveryCall,
+    /// No journal: parked runs live only in this process's memory (as
+    /// before durable runs), and nothing is recorded per call.
+    Off,
 }
 
 /// How runs are journaled, leased and evicted (`[runs]`).
@@ -58,8 +61,10 @@ pub struct RunsConfig {
     /// owner's runs can be claimed by another process after this.
     pub lease: Duration,
     /// How long after a park the owner keeps its lease before releasing it
-    /// (it keeps the cell in memory as a cache and re-checks the lease
-    /// before resuming from it).
+    /// (it keeps the cell in memory as a cache either way and re-checks the
+    /// lease before resuming from it). Default 0: a quiescent parked run is
+    /// released with the park's own journal write, so a `wait` on any
+    /// process resumes it at once.
     pub handoff_after: Duration,
     /// Idle parked cells are evicted from memory to their journal after
     /// this long and resumed by replay on `wait`; `None` never evicts.
@@ -71,7 +76,7 @@ impl Default for RunsConfig {
         Self {
             journal: JournalMode::Park,
             lease: Duration::from_secs(30),
-            handoff_after: Duration::from_secs(5),
+            handoff_after: Duration::ZERO,
             evict_after: Some(Duration::from_secs(60)),
         }
     }
