@@ -254,7 +254,7 @@ fn runs(e: &mut DescriptorEncoder<'_>, r: &RunsSnapshot) -> Result<(), std::fmt:
     counter(
         e,
         "codemode_run_journal_write_failures",
-        "Run journal writes that failed (backend error or lost lease).",
+        "Run journal writes the store backend failed.",
         r.journal_write_failures,
     )?;
     single(e, "codemode_run_journal_write_seconds", "Time of each run journal write.", &Histogram(&r.journal_write))?;

@@ -246,8 +246,11 @@ pub(crate) struct RunMetrics {
     pub reissued: AtomicU64,
     /// See `reissued`.
     pub outcome_unknown: AtomicU64,
-    /// Journal writes the backend refused or failed (I/O, connection, a
-    /// lost lease); not counted in `journal_writes` or `journal_bytes`.
+    /// Journal writes the backend failed (I/O, connection, a malformed
+    /// row: `RunStoreError::Backend`); not counted in `journal_writes` or
+    /// `journal_bytes`. A write refused because another process holds the
+    /// lease (`LeaseLost`) is not a failure of the backend and is not
+    /// counted here.
     pub journal_write_failures: AtomicU64,
     /// Time to resume a run by replay: from reading its journal until the
     /// replayed cell reached the point the journal ends at.
@@ -316,8 +319,9 @@ pub struct RunsSnapshot {
     pub journal_bytes: u64,
     /// Journal writes that succeeded (`codemode_run_journal_writes_total`).
     pub journal_writes: u64,
-    /// Journal writes that failed: the backend was unreachable or refused,
-    /// or the lease was lost (`codemode_run_journal_write_failures_total`).
+    /// Journal writes the backend failed (I/O, connection); a write
+    /// refused for a lost lease is not counted
+    /// (`codemode_run_journal_write_failures_total`).
     pub journal_write_failures: u64,
     /// Time of each journal write (`codemode_run_journal_write_seconds`).
     pub journal_write: HistogramSnapshot,
