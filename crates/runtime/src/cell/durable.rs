@@ -278,7 +278,10 @@ impl CellState {
                     metrics.runs.journal_write_took(began.elapsed());
                 }
                 Err(e) => {
-                    crate::telemetry::RunMetrics::bump(&metrics.runs.journal_write_failures);
+                    metrics.runs.journal_write_took(began.elapsed());
+                    if !matches!(e, RunStoreError::LeaseLost { .. }) {
+                        metrics.runs.journal_write_failed();
+                    }
                     tracing::warn!(run_id = %meta.run_id, error = %e, "run journal not written");
                 }
             }
