@@ -238,7 +238,7 @@ impl SledRuns {
     /// Waits until everything written so far is on disk (a saved journal
     /// must survive a crash once `save` returned).
     async fn durable(&self) -> Result<(), RunStoreError> {
-        self.store.flush().await.map_err(RunStoreError::Store)
+        self.store.flush_grouped().await.map_err(RunStoreError::Store)
     }
 
     fn create_now(&self, meta: &RunMeta, owner: &str, lease: Duration) -> Result<(), RunStoreError> {
