@@ -95,7 +95,7 @@ impl PgRuns {
         let first = listen(&pg.config, &waiters)
             .await
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
-        let listener = tokio::spawn(listen_loop(pg.config.clone(), pg.shown.clone(), Arc::clone(&waiters), first));
+        let listener = tokio::spawn(listen_loop(Arc::clone(&pg.config), pg.shown.clone(), Arc::clone(&waiters), first));
         Ok(Self {
             pg,
             sessions: sessions.clone_without_sweeper(),
@@ -111,6 +111,12 @@ impl PgRuns {
     pub fn with_clock(mut self, clock: MsClock) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// How many `changed` calls of this process are waiting (tests).
+    #[cfg(test)]
+    pub(crate) fn waiter_count(&self) -> usize {
+        self.waiters.lock().values().map(|(_, n)| n).sum()
     }
 
     fn now(&self) -> u64 {
@@ -469,6 +475,9 @@ impl RunStore for PgRuns {
         Box::pin(self.do_request_abort(run_id.to_owned()))
     }
 
+    /// Notifications arrive asynchronously, so a change committed just
+    /// before this call can still wake it: callers re-read the run after
+    /// waking, as they must after a timeout anyway.
     fn changed(&self, run_id: &str, timeout: Duration) -> RunFuture<'_, ()> {
         // Registered now, not at the first poll: a change between this call
         // and the caller awaiting still wakes it.
@@ -620,7 +629,7 @@ async fn pump(
 /// The listener task: pumps `first`, then reconnects whenever the
 /// connection ends (with a growing pause), waking every waiter after a
 /// reconnect since changes in the gap went unseen.
-async fn listen_loop(config: tokio_postgres::Config, shown: String, waiters: Arc<Waiters>, first: Listening) {
+async fn listen_loop(config: Arc<tokio_postgres::Config>, shown: String, waiters: Arc<Waiters>, first: Listening) {
     let mut current = Some(first);
     let mut backoff = Duration::from_millis(100);
     loop {
