@@ -408,6 +408,81 @@ async fn changed_is_woken_by_a_change_another_process_makes_and_otherwise_times_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listener_connection_killed_by_the_server_is_re_established_and_changes_wake_waiters_again() {
+    let url = test_database().await;
+    let c = clock();
+    let (a, b) = (process(&url, &c).await, process(&url, &c).await);
+    b.runs.create(&meta("run_1", "s", T0), "b", LEASE).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A wait under way when the connection drops is woken (its change may
+    // have been missed), not left to its timeout.
+    let waiting = a.runs.changed("run_1", Duration::from_secs(20));
+    let killed: i64 = b
+        .store
+        .pg()
+        .unwrap()
+        .client()
+        .await
+        .unwrap()
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE application_name = $1 AND datname = current_database()",
+            &[&super::runs::LISTENER_NAME],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(killed, 2, "both processes' listeners");
+    let started = Instant::now();
+    waiting.await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "woken by the reconnect");
+    // Once reconnected, notifications flow again.
+    let mut woken = false;
+    for _ in 0..50 {
+        let waiting = a.runs.changed("run_1", Duration::from_millis(500));
+        b.runs.renew("run_1", "b", LEASE).await.unwrap();
+        b.runs.release("run_1", "b").await.unwrap();
+        b.runs.claim("run_1", "b", LEASE).await.unwrap();
+        let started = Instant::now();
+        waiting.await.unwrap();
+        if started.elapsed() < Duration::from_millis(400) {
+            woken = true;
+            break;
+        }
+    }
+    assert!(woken, "no notification arrived after the reconnect");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pooled_connections_the_server_kills_are_typed_errors_at_worst_and_then_replaced() {
+    let url = test_database().await;
+    let pg = Pg::connect(&url, 2).await.unwrap();
+    let store = SessionStore::postgres(pg.clone(), StoreLimits::default(), "killed".into());
+    store.commit("s", vec![("k".into(), v("1"))]).await.unwrap();
+    let admin = Pg::connect(&url, 1).await.unwrap();
+    let admin = admin.client().await.unwrap();
+    admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .unwrap();
+    let mut loaded = None;
+    for _ in 0..5 {
+        match store.load("s", "k").await {
+            Ok(value) => {
+                loaded = value;
+                break;
+            }
+            Err(e) => assert!(matches!(e, StoreError::Database(_)), "{e:?}"),
+        }
+    }
+    assert_eq!(loaded, v("1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prune_deletes_only_ended_runs_last_changed_before_the_cutoff() {
     let url = test_database().await;
     let c = clock();
