@@ -851,7 +851,11 @@ impl SessionStore {
     /// [`StoreError::Io`].
     #[cfg(feature = "nodes")]
     pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
-        let Backend::Sled { gate, .. } = &self.backend else { return Err(StoreError::SledOnly("the node pairings")) };
+        let gate = match &self.backend {
+            Backend::Sled { gate, .. } => gate,
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => return Err(StoreError::SledOnly("the node pairings")),
+        };
         self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, gate.clone()))
     }
 
