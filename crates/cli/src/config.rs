@@ -417,13 +417,15 @@ pub(crate) enum JournalSetting {
     Park,
     /// Also after every settlement a window delivers.
     EveryCall,
+    /// Never: parked runs live only in this process's memory.
+    Off,
 }
 
 /// `[runs]`: how runs are journaled, leased, handed off and evicted.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct RunsSection {
-    /// `park` (default) or `every_call`.
+    /// `park` (default), `every_call` or `off`.
     pub journal: JournalSetting,
     /// How long a live owner's lease lasts, in milliseconds; a crashed
     /// owner's runs can be taken over after it. `1000..=600000`.
@@ -454,6 +456,7 @@ impl Default for RunsSection {
             journal: match d.journal {
                 codemode_runtime::JournalMode::Park => JournalSetting::Park,
                 codemode_runtime::JournalMode::EveryCall => JournalSetting::EveryCall,
+                codemode_runtime::JournalMode::Off => JournalSetting::Off,
             },
             lease_ms: millis(d.lease),
             handoff_ms: millis(d.handoff_after),
@@ -492,6 +495,7 @@ impl RunsSection {
             journal: match self.journal {
                 JournalSetting::Park => codemode_runtime::JournalMode::Park,
                 JournalSetting::EveryCall => codemode_runtime::JournalMode::EveryCall,
+                JournalSetting::Off => codemode_runtime::JournalMode::Off,
             },
             lease: Duration::from_millis(self.lease_ms),
             handoff_after: Duration::from_millis(self.handoff_ms),
