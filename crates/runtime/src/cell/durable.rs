@@ -423,7 +423,7 @@ impl CellState {
             d.lease_held = false;
         }
         self.record_closed = true;
-        self.runs.evicted(&self.run_id);
+        self.runs.evicted(&self.run_id, self.myself.get_id());
     }
 
     /// Renews a held lease, and schedules the next renewal.
