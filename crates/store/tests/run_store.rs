@@ -226,6 +226,9 @@ mod suite {
         let writes: RunWrites = (0..4).map(|i| (format!("k{i}"), value(&at))).collect();
         s.runs.end(&m.run_id, "p1", "completed", writes).await.expect("1 MiB exactly fits");
         assert!(s.sessions.load(&m.session, "k3").await.unwrap().is_some());
+        // The session store counts what the end wrote: the session is full.
+        let more = s.sessions.commit(&m.session, vec![("one-more".into(), value("1"))]).await;
+        assert!(matches!(more, Err(StoreError::SessionFull(1))), "{more:?}");
     }
 
     pub(crate) async fn an_abort_ends_a_released_parked_run_at_once_and_marks_a_held_one(s: Subject) {
