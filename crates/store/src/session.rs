@@ -506,6 +506,11 @@ impl StoreState {
             }
         }
         self.db.apply_batch(batch).map_err(|e| io(&e))?;
+        self.applied(session, changes)
+    }
+
+    /// Records the sizes of writes just applied to `session`.
+    fn applied(&mut self, session: &str, changes: Vec<(String, Option<usize>)>) -> Result<(), StoreError> {
         let sizes = self.sizes(session)?;
         for (k, size) in changes {
             match size {
@@ -549,14 +554,7 @@ impl StoreState {
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(io(&e).into()),
         }
-        let sizes = self.sizes(session)?;
-        for (k, size) in changes {
-            match size {
-                Some(n) => sizes.insert(k, n),
-                None => sizes.remove(&k),
-            };
-        }
-        Ok(())
+        Ok(self.applied(session, changes)?)
     }
 
     /// Runs one sweep step and, while unfinished, queues the next behind

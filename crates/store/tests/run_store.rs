@@ -35,7 +35,7 @@ mod suite {
     const LONG: Duration = Duration::from_secs(30);
     /// Short enough to wait out, long enough to outlast the calls made
     /// while it is meant to hold.
-    const SHORT: Duration = Duration::from_millis(300);
+    const SHORT: Duration = Duration::from_secs(1);
 
     fn hex(bytes: usize) -> String {
         let mut raw = vec![0u8; bytes];
@@ -226,6 +226,9 @@ mod suite {
         let writes: RunWrites = (0..4).map(|i| (format!("k{i}"), value(&at))).collect();
         s.runs.end(&m.run_id, "p1", "completed", writes).await.expect("1 MiB exactly fits");
         assert!(s.sessions.load(&m.session, "k3").await.unwrap().is_some());
+        // The session store counts what the end wrote: the session is full.
+        let more = s.sessions.commit(&m.session, vec![("one-more".into(), value("1"))]).await;
+        assert!(matches!(more, Err(StoreError::SessionFull(1))), "{more:?}");
     }
 
     pub(crate) async fn an_abort_ends_a_released_parked_run_at_once_and_marks_a_held_one(s: Subject) {
@@ -293,9 +296,10 @@ mod suite {
         // Nothing happens: it waits out its timeout, and another run's
         // change does not wake it.
         let n = created(&s, "p1", LONG).await;
+        let o = created(&s, "p1", LONG).await;
         let started = Instant::now();
         let quiet = s.runs.changed(&n.run_id, Duration::from_millis(300));
-        s.runs.save(&m.run_id, "p1", RunStatus::Parked, vec![], None).await.ok();
+        s.runs.save(&o.run_id, "p1", RunStatus::Parked, vec![], None).await.unwrap();
         quiet.await.unwrap();
         let waited = started.elapsed();
         assert!(waited >= Duration::from_millis(300) && waited < quick, "timed out after {waited:?}");
