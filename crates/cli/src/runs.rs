@@ -110,6 +110,7 @@ pub(crate) enum RunsError {
     #[error("{0}")]
     Open(#[from] codemode_store::StoreError),
     /// This build cannot reach PostgreSQL.
+    #[cfg_attr(feature = "postgres", allow(dead_code, reason = "built without the `postgres` feature only"))]
     #[error(
         "this codemode was built without PostgreSQL support for `codemode runs` (build codemode-cli with the `postgres` feature)"
     )]
@@ -176,7 +177,8 @@ async fn open_postgres(config: &Config) -> Result<Arc<dyn RunStore>, RunsError> 
     let url = config.store.url.as_deref().unwrap_or_default();
     // Two connections: one for the command, one spare.
     let pg = codemode_store::Pg::connect(url, config.store.pool_size.min(2)).await?;
-    Ok(Arc::new(codemode_store::runs::PgRuns::new(pg)))
+    let sessions = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "codemode-runs".into());
+    Ok(Arc::new(codemode_store::runs::PgRuns::start(&sessions).await?))
 }
 
 #[cfg(not(feature = "postgres"))]

@@ -2,7 +2,7 @@
 //!
 //! [`suite`] holds the cases, each a plain `async fn(Subject)` that knows
 //! nothing of the backend; the `cases!` list below turns every one into a
-//! sled test, and (feature `postgres-suite`) runs them all on PostgreSQL.
+//! sled test, and (feature `postgres`) runs them all on PostgreSQL.
 //! Every case uses fresh random run ids and sessions, so it also holds on a
 //! database other tests share.
 
@@ -411,7 +411,7 @@ macro_rules! cases {
         }
 
         /// Runs every case on `subject()`'s backend, in order.
-        #[cfg(feature = "postgres-suite")]
+        #[cfg(feature = "postgres")]
         async fn every_case(subject: impl AsyncFn() -> Subject) {
             $(
                 eprintln!("run store suite: {}", stringify!($name));
@@ -461,23 +461,23 @@ async fn sled_subject(case: &str) -> (Subject, TempDir) {
     (Subject { runs: Arc::new(runs), other: Arc::new(other), sessions }, TempDir(dir))
 }
 
-/// The suite on PostgreSQL, at `CODEMODE_TEST_POSTGRES_URL` (skipped,
-/// saying so, without it). Feature `postgres-suite`: it needs the
-/// PostgreSQL run store (`PgRuns`) and a database.
-#[cfg(feature = "postgres-suite")]
+/// The suite on PostgreSQL, in a fresh database on the server
+/// `CODEMODE_TEST_POSTGRES_URL` names (`./scripts/test.sh` starts one);
+/// without it the test fails, saying so: it never passes without a
+/// database.
+#[cfg(feature = "postgres")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_run_store_suite_holds_on_postgresql() {
-    let Ok(url) = std::env::var("CODEMODE_TEST_POSTGRES_URL") else {
-        eprintln!("skipped: set CODEMODE_TEST_POSTGRES_URL to run the run store suite on PostgreSQL");
-        return;
-    };
     every_case(async || {
+        let url = codemode_store::postgres::test_database().await;
         let pg = codemode_store::Pg::connect(&url, 4).await.expect("connect");
-        let other = codemode_store::Pg::connect(&url, 4).await.expect("connect");
-        let sessions = SessionStore::postgres(pg.clone());
+        let sessions =
+            SessionStore::postgres(pg.clone(), codemode_store::StoreLimits::default(), "run-store-suite".into());
+        let other_sessions =
+            SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "run-store-suite-other".into());
         Subject {
-            runs: Arc::new(codemode_store::runs::PgRuns::new(pg)),
-            other: Arc::new(codemode_store::runs::PgRuns::new(other)),
+            runs: Arc::new(codemode_store::runs::PgRuns::start(&sessions).await.expect("runs")),
+            other: Arc::new(codemode_store::runs::PgRuns::start(&other_sessions).await.expect("runs")),
             sessions,
         }
     })
