@@ -177,7 +177,8 @@ async fn open_postgres(config: &Config) -> Result<Arc<dyn RunStore>, RunsError> 
     let url = config.store.url.as_deref().unwrap_or_default();
     // Two connections: one for the command, one spare.
     let pg = codemode_store::Pg::connect(url, config.store.pool_size.min(2)).await?;
-    let sessions = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "codemode-runs".into());
+    let sessions =
+        codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "codemode-runs".into());
     Ok(Arc::new(codemode_store::runs::PgRuns::start(&sessions).await?))
 }
 

@@ -134,7 +134,6 @@ fn alert_input(expr: &str) -> String {
     expr[..cut].trim().to_owned()
 }
 
-
 /// What a query answered, by the test's rule: *data* is at least one series
 /// with a number. A pre-initialised counter's `0` (or its rate's) is a
 /// number; `NaN` (a quantile over a histogram without observations) is not.

@@ -33,7 +33,7 @@ pub(crate) struct ExecRequest {
     pub parent: tracing::Span,
     /// A stored run to resume by replay (issue 17): its id, journal and
     /// journal version. `code` is then unused: the journal has the source.
-    pub resume: Option<Resume>,
+    pub resume: Option<Box<Resume>>,
 }
 
 /// A stored run to resume by replaying its journal.
@@ -131,7 +131,10 @@ impl ExecutorState {
             CellMode::Headless => (None, None),
         };
         let (run_id, wrapped, resume) = match request.resume.take() {
-            Some(r) => (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version))),
+            Some(r) => {
+                let r = *r;
+                (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version)))
+            }
             None => (new_run_id(), source::wrap(&request.code), None),
         };
         let admitted = std::time::Instant::now();

@@ -78,7 +78,7 @@ impl CodeMode {
                 self.reclaim(run_id, session, principal, ask, handle, version).await
             }
             Located::NotHere if self.inner.durable.is_none() => Ok(unavailable(NOT_HERE)),
-            Located::NotHere => self.from_store(run_id, session, principal, ask, None).await,
+            Located::NotHere => self.claim_stored(run_id, session, principal, ask, None).await,
         }
     }
 
@@ -88,7 +88,8 @@ impl CodeMode {
             (handle.abort)();
         }
         let cell: ActorRef<CellMsg> = handle.actor.into();
-        let sent = cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
+        let sent =
+            cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
         match sent.await {
             Ok(ractor::rpc::CallResult::Success(result)) => result,
             Ok(_) => super::crashed(),
@@ -120,7 +121,7 @@ impl CodeMode {
                 let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::LeaseLost);
                 match claim {
                     Claim::Claimed(record) => self.resume_record(record, session, principal, ask).await,
-                    _ => self.from_store(run_id, session, principal, ask, Some(claim)).await,
+                    _ => self.claim_stored(run_id, session, principal, ask, Some(claim)).await,
                 }
             }
             Err(e) => Ok(store_failed(&e)),
@@ -130,7 +131,7 @@ impl CodeMode {
     /// A run this process does not hold: claim it and resume it by replay;
     /// while another process holds it, wait (notified) for it to park or
     /// end, within one window's budget.
-    async fn from_store(
+    async fn claim_stored(
         &self,
         run_id: &str,
         session: &str,
@@ -243,7 +244,7 @@ impl CodeMode {
             mode,
             principal: principal.cloned().or_else(|| header.principal.clone()),
             parent: tracing::Span::current(),
-            resume: Some(Resume { run_id: run_id.clone(), journal, version: record.version }),
+            resume: Some(Box::new(Resume { run_id: run_id.clone(), journal, version: record.version })),
         };
         let result = self.start_cell(request).await?;
         if let CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. } = &result {
