@@ -172,3 +172,64 @@ fn a_call_in_flight_when_its_server_is_killed_runs_at_most_once_or_is_reissued_w
     drop(c);
     let _ = std::fs::remove_dir_all(&tools);
 }
+
+#[test]
+fn an_operator_aborts_a_run_parked_on_another_server_and_its_owner_sees_it_ended() {
+    let url = database();
+    let tools = tools_dir("abort");
+    let config_text = config(&url, &tools);
+    let a = Server::start("durable-pg", "a3", &config_text, &[]);
+    let parked = call(&a, "await yield_control('hold'); return 'not aborted'", "k");
+    assert_eq!(parked["reason"], "yield", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+
+    // `codemode runs` from anywhere on the same database.
+    let runs = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("--config")
+            .arg(a.dir.join("codemode.toml"))
+            .arg("runs")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let listed = runs(&["list", "--json"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(text.contains(&run_id) && text.contains("parked"), "{text}");
+    let aborted = runs(&["abort", &run_id]);
+    assert!(aborted.status.success(), "{}", String::from_utf8_lossy(&aborted.stderr));
+
+    // The server that parked it keeps a copy in memory; it must not resume it.
+    let late = call(&a, &format!("wait:{run_id}"), "k");
+    assert_eq!(late["status"], "failed", "{late}");
+    assert!(late["error"].as_str().unwrap().contains("aborted"), "{late}");
+    let shown = runs(&["show", &run_id, "--json"]);
+    assert!(
+        String::from_utf8_lossy(&shown.stdout).contains("\"aborted\""),
+        "{}",
+        String::from_utf8_lossy(&shown.stdout)
+    );
+    drop(a);
+    let _ = std::fs::remove_dir_all(&tools);
+}
+
+#[test]
+fn a_wait_on_another_server_waits_for_the_holder_to_park_then_resumes_what_it_finished() {
+    let url = database();
+    let tools = tools_dir("held");
+    let config_text = config(&url, &tools);
+    let a = Server::start("durable-pg", "a4", &config_text, &[]);
+    let b = Server::start("durable-pg", "b4", &config_text, &[]);
+    // A parks with `slow` still running there: it keeps the lease.
+    let parked = call(&a, "const r = await slow({}); return r.n", "k");
+    assert_eq!(parked["reason"], "pending_tools", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    // B waits (each window up to the budget) until A's call finished and A
+    // handed the run off with the result; B resumes it from the journal.
+    let done = wait_done(&b, &run_id, "k");
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], 1, "{done}");
+    assert_eq!(lines(&tools.join("slow_calls")), 1, "the call ran once, on A");
+    drop((a, b));
+    let _ = std::fs::remove_dir_all(&tools);
+}
