@@ -36,6 +36,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration { version: 1, name: "sessions", sql: include_str!("migrations/0001_sessions.sql") },
     Migration { version: 2, name: "results", sql: include_str!("migrations/0002_results.sql") },
     Migration { version: 3, name: "runs", sql: include_str!("migrations/0003_runs.sql") },
+    Migration { version: 4, name: "results_saved", sql: include_str!("migrations/0004_results_saved.sql") },
 ];
 
 /// How long a pooled connection may be waited for.

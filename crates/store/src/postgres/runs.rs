@@ -8,9 +8,10 @@
 //! and its store writes are one transaction (the session's commit runs
 //! inside it, [`commit_in`](super::sessions::commit_in)).
 //!
-//! Every change a waiter cares about sends `NOTIFY codemode_runs` with the
-//! run id as payload, in the same statement or transaction as the change
-//! (so it is delivered exactly when the change is visible). Each `PgRuns`
+//! Every change a waiter cares about (all but a create and a renew) sends
+//! `NOTIFY codemode_runs` with the run id as payload, in the same statement
+//! or transaction as the change (so it is delivered exactly when the change
+//! is visible). Each `PgRuns`
 //! keeps one dedicated connection that `LISTEN`s and wakes the local
 //! waiters of [`RunStore::changed`] — no polling. When that connection
 //! drops it is re-established, and every waiter is woken (changes in the
@@ -147,14 +148,14 @@ impl PgRuns {
     async fn do_create(&self, meta: RunMeta, owner: String, lease: Duration) -> Result<(), RunStoreError> {
         let client = self.client().await?;
         let now = big(self.now());
+        // No NOTIFY: nobody waits on a run before it exists, and a late
+        // notification of the create would wake the creator's first wait.
         let rows = client
             .query(
-                "WITH i AS (
-                     INSERT INTO codemode_runs
-                         (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
-                     ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
-                 SELECT pg_notify($10, run_id)::text FROM i",
+                "INSERT INTO codemode_runs
+                     (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
+                 ON CONFLICT (run_id) DO NOTHING RETURNING run_id",
                 &[
                     &meta.run_id,
                     &meta.session,
@@ -165,7 +166,6 @@ impl PgRuns {
                     &owner,
                     &self.until(lease),
                     &now,
-                    &CHANNEL,
                 ],
             )
             .await
