@@ -49,7 +49,7 @@ const MIGRATION_LOCK: i64 = 0x636f_6465_6d6f_6465;
 /// The largest pool [`Pg::connect`] accepts.
 pub const MAX_POOL_SIZE: usize = 1024;
 
-/// A connection pool to one database, migrated to [`MIGRATIONS`].
+/// A connection pool to one database, migrated to this build's schema.
 #[derive(Clone)]
 pub struct Pg {
     pub(crate) pool: deadpool_postgres::Pool,
