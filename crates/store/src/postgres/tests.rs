@@ -110,6 +110,57 @@ async fn an_unreachable_or_malformed_url_is_a_connect_error_that_never_shows_the
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_that_does_not_exist_is_a_connect_error_naming_it() {
+    let url = super::with_dbname(&test_database().await, "t_never_created");
+    let err = Pg::connect(&url, 1).await.unwrap_err();
+    assert!(matches!(err, StoreError::Connect { .. }), "{err:?}");
+    assert!(err.to_string().contains("t_never_created"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_commit_whose_caller_goes_away_is_still_applied_ga_7_6() {
+    let url = test_database().await;
+    let store = SessionStore::postgres(Pg::connect(&url, 2).await.unwrap(), StoreLimits::default(), "cancel".into());
+    for i in 0..20 {
+        // Dropped after its first poll: the commit is under way.
+        let commit = store.commit("s", vec![(format!("k{i}"), v("1"))]);
+        let _ = tokio::time::timeout(Duration::from_micros(1), commit).await;
+    }
+    let mut missing = 20;
+    for _ in 0..200 {
+        missing = 0;
+        for i in 0..20 {
+            if store.load("s", &format!("k{i}")).await.unwrap().is_none() {
+                missing += 1;
+            }
+        }
+        if missing == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(missing, 0, "commits whose callers went away were lost");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ending_a_reply_without_waiting_deletes_its_results_on_postgres_ga_6_5() {
+    let url = test_database().await;
+    let cache = ResultsCache::postgres(Pg::connect(&url, 2).await.unwrap(), "r".into(), ResultsLimits::default());
+    let scope = Scope { session: "s".into(), reply: "r".into() };
+    let id = cache.save(scope.clone(), v("1").unwrap()).await.unwrap();
+    cache.end_reply(scope.clone());
+    let mut gone = false;
+    for _ in 0..200 {
+        if cache.load(scope.clone(), id.clone()).await == Err(ResultsError::Unavailable) {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(gone, "the reply's result outlived its end");
+}
+
 #[test]
 fn test_database_urls_name_the_new_database_in_both_url_forms() {
     assert_eq!(super::with_dbname("postgres://u@h:5/postgres", "t_1"), "postgres://u@h:5/t_1");
