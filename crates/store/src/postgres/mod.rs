@@ -159,6 +159,70 @@ async fn migrate(client: &mut deadpool_postgres::Object, shown: &str) -> Result<
     Ok(())
 }
 
+/// A pooled connection or transaction whose statements are prepared once
+/// per connection (deadpool's statement cache): a repeated statement then
+/// costs one round trip instead of two.
+pub(crate) struct Cached<'a, C>(pub &'a C);
+
+impl<C: deadpool_postgres::GenericClient> Cached<'_, C> {
+    pub(crate) async fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.query(&statement, params).await
+    }
+
+    pub(crate) async fn query_opt(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Option<tokio_postgres::Row>, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.query_opt(&statement, params).await
+    }
+
+    pub(crate) async fn query_one(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<tokio_postgres::Row, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.query_one(&statement, params).await
+    }
+
+    pub(crate) async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.execute(&statement, params).await
+    }
+}
+
+/// What can hand out a [`Cached`] view: a pooled connection or one of its
+/// transactions.
+pub(crate) trait Cache {
+    type Client: deadpool_postgres::GenericClient;
+    fn cached(&self) -> Cached<'_, Self::Client>;
+}
+
+impl Cache for deadpool_postgres::Object {
+    type Client = Self;
+    fn cached(&self) -> Cached<'_, Self> {
+        Cached(self)
+    }
+}
+
+impl<'t> Cache for deadpool_postgres::Transaction<'t> {
+    type Client = Self;
+    fn cached(&self) -> Cached<'_, Self> {
+        Cached(self)
+    }
+}
+
 /// A client error as text: the server's code and message when it sent one
 /// (the plain `Display` of a server error is only "db error").
 pub(crate) fn describe(e: &tokio_postgres::Error) -> String {
