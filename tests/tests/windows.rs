@@ -91,7 +91,8 @@ async fn wait_refuses_unknown_blank_and_foreign_runs_clearly() {
     let (code, message) = failure(&r);
     assert_eq!(code, ErrorCode::InvalidInput);
     assert!(
-        message.starts_with("code mode run is unavailable or expired: runs live in the process that started them;")
+        message.starts_with("code mode run is unavailable or expired: it is not running here and no durable record"),
+        "{message}"
     );
     assert_eq!(failure(&mine.wait(" ").await.unwrap()).1, "runId must be a non-empty string.");
     let parked = mine.exec(Exec::code("await yield_control(); return 1")).await.unwrap();

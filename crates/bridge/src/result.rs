@@ -152,6 +152,10 @@ pub enum ErrorCode {
     InternalError,
     /// A headless cell made more tool calls than its budget allows.
     ToolBudgetExceeded,
+    /// A run resumed from its journal did not do what the journal recorded
+    /// (a different request, clock read or order): it was stopped rather
+    /// than resumed wrongly.
+    ReplayDiverged,
 }
 
 impl ErrorCode {
@@ -166,6 +170,7 @@ impl ErrorCode {
             Self::OutputLimitExceeded => "output_limit_exceeded",
             Self::InternalError => "internal_error",
             Self::ToolBudgetExceeded => "tool_budget_exceeded",
+            Self::ReplayDiverged => "replay_diverged",
         }
     }
 }
@@ -259,9 +264,16 @@ mod tests {
     #[test]
     fn error_code_phase_and_wait_reason_names_are_their_serialized_names() {
         use ErrorCode::*;
-        for code in
-            [InvalidInput, RuntimeUnavailable, Aborted, Timeout, OutputLimitExceeded, InternalError, ToolBudgetExceeded]
-        {
+        for code in [
+            InvalidInput,
+            RuntimeUnavailable,
+            Aborted,
+            Timeout,
+            OutputLimitExceeded,
+            InternalError,
+            ToolBudgetExceeded,
+            ReplayDiverged,
+        ] {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }
         for phase in [Phase::Input, Phase::Guest, Phase::Host] {

@@ -16,10 +16,12 @@
 //! the same key never share data.
 //!
 //! **Lifetime.** A connection is one reply: when the client goes away, its
-//! live cells are disposed after `[serve] dispose_grace_ms` (another
-//! connection of the same principal and session key may `wait` on them
-//! meanwhile) and its saved results are freed. Runs live in this process:
-//! a client that starts a fresh server per call cannot `wait`.
+//! saved results are freed after `[serve] dispose_grace_ms`, and so are the
+//! live cells of its connection-derived session (nobody else can reach
+//! them). Runs of a *named* session key stay: they are durable (issue 17),
+//! so another connection of the same principal and key — on this process
+//! or any other on the same store — may `wait` on them later; a parked run
+//! expires by its TTL.
 //!
 //! **Results.** Every call answers with one text block, the model-facing
 //! text (`CellResult::to_model_text`), and the same result as
@@ -304,10 +306,17 @@ impl Drop for Connection {
         let binding = self.binding.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).take();
         let (Some(binding), Ok(handle)) = (binding, tokio::runtime::Handle::try_current()) else { return };
         let grace = self.grace;
+        // A named session's runs are durable (issue 17): another connection,
+        // here or on another process, may `wait` on them later, so they stay
+        // (parked runs expire by their TTL). A connection's own session is
+        // unreachable once it closes: its runs are disposed.
+        let named = binding.key != self.id;
         handle.spawn(async move {
             tokio::time::sleep(grace).await;
             // Shut down meanwhile: nothing is left to dispose.
-            let _ = binding.reply.dispose_all().await;
+            if !named {
+                let _ = binding.reply.dispose_all().await;
+            }
             binding.reply.end();
         });
     }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 pub(crate) mod readiness;
+mod resume;
 
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use codemode_catalog::policy::{AllowAll, Policy};
@@ -235,16 +236,19 @@ impl CodeModeBuilder {
         let limits = Arc::new(self.limits);
         let instance = new_run_id();
         let catalog = Catalog::named(format!("codemode-catalog-{instance}"));
-        let store = SessionStore::open(
-            self.store_path.as_deref(),
-            StoreLimits::default(),
-            format!("codemode-store-{instance}"),
-        )
-        .and_then(|store| match self.store_retention {
-            Some(retention) => store.with_retention(retention),
-            None => Ok(store),
-        })
-        .map_err(|e| CodeModeError::Start(e.to_string()))?;
+        let backend = self.backend.unwrap_or_else(|| crate::durable::StoreBackend::Sled { path: self.store_path });
+        let results_limits =
+            ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes };
+        let opened =
+            crate::durable::open(backend, self.store_retention, StoreLimits::default(), results_limits, &instance)
+                .await
+                .map_err(CodeModeError::Start)?;
+        let (store, results) = (opened.store, opened.results);
+        let durable = opened.runs.map(|store| crate::cell::durable::DurableArgs {
+            store,
+            owner: Arc::from(instance.as_str()),
+            config: Arc::new(self.runs.clone()),
+        });
         // A policy can hide nodes like any tool.
         #[cfg(feature = "nodes")]
         let nodes = match self.nodes {
@@ -255,10 +259,6 @@ impl CodeModeBuilder {
         };
         #[cfg(not(feature = "nodes"))]
         let nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)> = None;
-        let results = ResultsCache::new(
-            format!("codemode-results-{instance}"),
-            ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes },
-        );
         #[cfg(feature = "mcp")]
         let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy))
             .await
@@ -283,6 +283,7 @@ impl CodeModeBuilder {
             store,
             results,
             js,
+            durable: durable.clone(),
         });
         let (slot, executor) = watch::channel(None);
         let root =
@@ -314,6 +315,7 @@ impl CodeModeBuilder {
                 store: config.store.clone(),
                 results: config.results.clone(),
                 nodes,
+                durable,
             }),
         })
     }
@@ -380,6 +382,8 @@ struct Inner {
     store: SessionStore,
     results: ResultsCache,
     nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)>,
+    /// Run journals and leases (issue 17).
+    durable: Option<crate::cell::durable::DurableArgs>,
 }
 
 impl Drop for Inner {
@@ -635,34 +639,6 @@ impl CodeMode {
         }
     }
 
-    /// Opens a window on (or aborts) a live cell, found in the run index
-    /// without a hop through the executor.
-    ///
-    /// Cancel safety: as [`start_cell`](Self::start_cell); an abort is
-    /// applied even if the future is dropped.
-    async fn to_cell(&self, run_id: &str, session: Option<&str>, abort: bool) -> Result<CellResult, CodeModeError> {
-        if self.is_shut_down() {
-            return Err(CodeModeError::ShutDown);
-        }
-        let handle = match self.inner.runs.route(run_id, session) {
-            Ok(handle) => handle,
-            Err(message) => return Ok(CellResult::input_error(ErrorCode::InvalidInput, message)),
-        };
-        if abort {
-            (handle.abort)();
-        }
-        let cell: ActorRef<CellMsg> = handle.actor.into();
-        let sent = cell.call(|reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None).await;
-        match sent {
-            Ok(CallResult::Success(result)) => Ok(result),
-            Ok(CallResult::SenderError | CallResult::Timeout) => Ok(crashed()),
-            Err(_) => Ok(CellResult::input_error(
-                ErrorCode::InvalidInput,
-                "code mode run is unavailable: it has just ended. Start a new exec.",
-            )),
-        }
-    }
-
     async fn exec_mode(
         &self,
         exec: Exec,
@@ -675,8 +651,14 @@ impl CodeMode {
                 format!("title must be at most {MAX_TITLE_CHARS} characters."),
             ));
         }
-        let request =
-            ExecRequest { code: exec.code, title: exec.title, mode, principal, parent: tracing::Span::current() };
+        let request = ExecRequest {
+            code: exec.code,
+            title: exec.title,
+            mode,
+            principal,
+            parent: tracing::Span::current(),
+            resume: None,
+        };
         self.start_cell(request).await
     }
 }
@@ -741,7 +723,8 @@ impl Reply {
     /// # Errors
     /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
-        self.session.rt.to_cell(run_id, Some(&self.session.id), false).await
+        let s = &self.session;
+        s.rt.route_run(run_id, &s.id, s.principal.as_ref(), resume::Ask::Wait).await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
@@ -750,7 +733,8 @@ impl Reply {
     /// # Errors
     /// Only host failures.
     pub async fn abort(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
-        self.session.rt.to_cell(run_id, Some(&self.session.id), true).await
+        let s = &self.session;
+        s.rt.route_run(run_id, &s.id, s.principal.as_ref(), resume::Ask::Abort).await
     }
 }
 

@@ -31,6 +31,16 @@ pub(crate) struct ExecRequest {
     pub principal: Option<String>,
     /// The caller's span: the cell's span is its child.
     pub parent: tracing::Span,
+    /// A stored run to resume by replay (issue 17): its id, journal and
+    /// journal version. `code` is then unused: the journal has the source.
+    pub resume: Option<Resume>,
+}
+
+/// A stored run to resume by replaying its journal.
+pub(crate) struct Resume {
+    pub run_id: String,
+    pub journal: crate::cell::journal::Journal,
+    pub version: u64,
 }
 
 pub(crate) enum ExecutorMsg {
@@ -63,6 +73,8 @@ pub(crate) struct ExecutorConfig {
     /// The live runs, read by `wait`/`abort`/`dispose` without a hop
     /// through the executor.
     pub runs: Arc<Runs>,
+    /// Run journals and leases (issue 17).
+    pub durable: Option<crate::cell::durable::DurableArgs>,
 }
 
 pub(crate) struct CellExecutor;
@@ -110,7 +122,7 @@ fn refuse(reply: RpcReplyPort<CellResult>, message: impl Into<String>) {
 }
 
 impl ExecutorState {
-    fn admit(&mut self, request: ExecRequest, reply: RpcReplyPort<CellResult>) {
+    fn admit(&mut self, mut request: ExecRequest, reply: RpcReplyPort<CellResult>) {
         if let Err(refusal) = self.check(&request) {
             return refuse(reply, refusal);
         }
@@ -118,7 +130,10 @@ impl ExecutorState {
             CellMode::Interactive { session, reply, .. } => (Some(session.clone()), Some(reply.clone())),
             CellMode::Headless => (None, None),
         };
-        let run_id = new_run_id();
+        let (run_id, wrapped, resume) = match request.resume.take() {
+            Some(r) => (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version))),
+            None => (new_run_id(), source::wrap(&request.code), None),
+        };
         let admitted = std::time::Instant::now();
         let span = cell_span(&request, &run_id, session.as_deref());
         // In the index before the cell can register in it.
@@ -129,16 +144,19 @@ impl ExecutorState {
             handle: None,
             started: admitted,
             parked: crate::runs::ParkedTime::default(),
+            handed_off: None,
         };
         self.config.runs.insert(run_id.clone(), run);
         let start = CellStart {
             config: Arc::clone(&self.config),
             root: self.root.clone(),
             run_id: run_id.clone(),
-            wrapped: source::wrap(&request.code),
+            wrapped,
             mode: request.mode,
             span,
             admitted,
+            meta: crate::cell::durable::Meta { title: request.title, principal: request.principal },
+            resume,
         };
         if self.config.js.run(move |lease| start.run(lease, reply)).is_err() {
             // The JS threads were shut down; the job (and its reply port) was
@@ -151,10 +169,13 @@ impl ExecutorState {
     /// live-cell limit and its principal's and session's quotas; otherwise
     /// why not (refusals by a limit are counted by reason).
     fn check(&self, request: &ExecRequest) -> Result<(), String> {
-        if request.code.trim().is_empty() {
-            return Err("code must be a non-empty string of JavaScript.".into());
+        // A resumed run's source passed these checks when it started.
+        if request.resume.is_none() {
+            if request.code.trim().is_empty() {
+                return Err("code must be a non-empty string of JavaScript.".into());
+            }
+            source::check(&request.code).map_err(|refusal| refusal.message().to_string())?;
         }
-        source::check(&request.code).map_err(|refusal| refusal.message().to_string())?;
         let limits = &self.config.limits;
         let max = limits.max_live_cells;
         let runs = &self.config.runs;
@@ -229,6 +250,8 @@ struct CellStart {
     mode: CellMode,
     span: tracing::Span,
     admitted: std::time::Instant,
+    meta: crate::cell::durable::Meta,
+    resume: Option<(crate::cell::journal::Journal, u64)>,
 }
 
 impl CellStart {
@@ -236,7 +259,7 @@ impl CellStart {
     /// root, registers it and starts it; a failure answers the caller as
     /// the runtime being unavailable and ends the run.
     async fn run(self, lease: crate::jsthreads::ThreadLease, reply: RpcReplyPort<CellResult>) {
-        let Self { config, root, run_id, wrapped, mode, span, admitted } = self;
+        let Self { config, root, run_id, wrapped, mode, span, admitted, meta, resume } = self;
         let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
             let message = format!("the cell could not be started: {why}");
             let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
@@ -267,6 +290,9 @@ impl CellStart {
             metrics: Arc::clone(&config.metrics),
             runs: Arc::clone(&config.runs),
             lease,
+            durable: config.durable.clone(),
+            meta,
+            resume,
         };
         match Actor::spawn_linked(None, CellActor, args, root).await {
             Ok((actor, _)) => {

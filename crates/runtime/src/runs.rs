@@ -111,6 +111,10 @@ pub(crate) struct LiveRun {
     pub handle: Option<RunHandle>,
     /// Parked time of earlier parks, and when the current one began.
     pub parked: ParkedTime,
+    /// Set when the parked cell released its lease (issue 17): the journal
+    /// version it wrote then. A `wait` re-claims the lease before using
+    /// this in-memory copy.
+    pub handed_off: Option<u64>,
 }
 
 /// A run's time parked so far.
@@ -140,6 +144,22 @@ impl ParkedTime {
 /// Why a run cannot be reached: the message for the model.
 pub(crate) type Unreachable = String;
 
+/// The answer for a run this process never started and has no record of.
+pub(crate) const NOT_HERE: &str = "code mode run is unavailable or expired: it is not running here and no \
+     durable record of it exists (it never parked, it ended long ago, or it was started against another store). \
+     Start a new exec.";
+
+/// Where a run is, for this process.
+pub(crate) enum Located {
+    /// A cell here; `Some(version)` when it released its lease at that
+    /// journal version.
+    Live(RunHandle, Option<u64>),
+    /// Here but not reachable (another session's, still starting, ended).
+    Unreachable(Unreachable),
+    /// Not known here.
+    NotHere,
+}
+
 /// Every live run of a runtime, the recently ended ones, and live counts
 /// per session and principal (the fair-share quotas).
 ///
@@ -154,6 +174,11 @@ pub(crate) struct Runs {
     ended_order: Mutex<VecDeque<String>>,
     per_session: DashMap<String, usize>,
     per_principal: DashMap<String, usize>,
+    /// Runs this process evicted to their journal and has not resumed,
+    /// with when: the `codemode_runs_evicted` gauge. Entries older than
+    /// the parked TTL are dropped (the run expired, or another process
+    /// resumed it), so the map stays bounded by what can still be resumed.
+    evicted: DashMap<String, Instant>,
     metrics: Arc<Metrics>,
 }
 
@@ -183,6 +208,7 @@ impl Runs {
             ended_order: Mutex::new(VecDeque::new()),
             per_session: DashMap::new(),
             per_principal: DashMap::new(),
+            evicted: DashMap::new(),
             metrics,
         }
     }
@@ -239,27 +265,80 @@ impl Runs {
     }
 
     /// The started cell `run_id` of `session`, or why it cannot be reached.
+    #[cfg(test)]
     pub(crate) fn route(&self, run_id: &str, session: Option<&str>) -> Result<RunHandle, Unreachable> {
+        match self.locate(run_id, session) {
+            Located::Live(handle, _) => Ok(handle),
+            Located::Unreachable(why) => Err(why),
+            Located::NotHere => Err(NOT_HERE.to_owned()),
+        }
+    }
+
+    /// Where run `run_id` of `session` is: a live cell here (with the
+    /// journal version it handed off at, if it released its lease), ended
+    /// or unreachable here, or unknown to this process (its record may be
+    /// in the run store).
+    pub(crate) fn locate(&self, run_id: &str, session: Option<&str>) -> Located {
         if run_id.trim().is_empty() {
-            return Err("runId must be a non-empty string.".to_owned());
+            return Located::Unreachable("runId must be a non-empty string.".to_owned());
         }
         if let Some(run) = self.live.get(run_id) {
             return match (&run.handle, run.session.as_deref() == session) {
-                (_, false) => Err("code mode run belongs to a different session.".to_owned()),
-                (Some(handle), true) => Ok(handle.clone()),
-                (None, true) => Err("code mode run is still starting; retry the wait.".to_owned()),
+                (_, false) => Located::Unreachable("code mode run belongs to a different session.".to_owned()),
+                (Some(handle), true) => Located::Live(handle.clone(), run.handed_off),
+                (None, true) => Located::Unreachable("code mode run is still starting; retry the wait.".to_owned()),
             };
         }
         if let Some(end) = self.ended.get(run_id) {
-            return Err(format!("code mode run is unavailable: {}. Start a new exec.", end.describe()));
+            return Located::Unreachable(format!(
+                "code mode run is unavailable: {}. Start a new exec.",
+                end.describe()
+            ));
         }
-        // Not live and not among the recently ended: this process never
-        // started it (or ended it long ago). One-shot clients that start a
-        // fresh server per call hit this on every `wait`.
-        Err("code mode run is unavailable or expired: runs live in the process that started them; a run started \
-             by another server process (a client that starts one per call), or before a restart, cannot be \
-             resumed here. Start a new exec, and keep one server connection for exec and its waits."
-            .to_owned())
+        Located::NotHere
+    }
+
+    /// A parked cell released its lease at journal `version`, or (`None`)
+    /// holds it again.
+    pub(crate) fn set_handed_off(&self, run_id: &str, version: Option<u64>) {
+        if let Some(mut run) = self.live.get_mut(run_id) {
+            run.handed_off = version;
+        }
+    }
+
+    /// The cell `run_id` was evicted to its journal.
+    pub(crate) fn evicted_to_journal(&self, run_id: &str, ttl: std::time::Duration) {
+        let now = Instant::now();
+        if self.evicted.len() % 1024 == 1023 {
+            self.evicted.retain(|_, at| now.saturating_duration_since(*at) < ttl);
+        }
+        self.evicted.insert(run_id.to_owned(), now);
+        self.publish_evicted();
+    }
+
+    /// The run `run_id` was resumed here by replay.
+    pub(crate) fn resumed(&self, run_id: &str) {
+        if self.evicted.remove(run_id).is_some() {
+            self.publish_evicted();
+        }
+    }
+
+    fn publish_evicted(&self) {
+        let n = i64::try_from(self.evicted.len()).unwrap_or(i64::MAX);
+        self.metrics.runs.evicted_now.store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The cell left memory without ending (evicted to its journal, or its
+    /// lease taken over): no longer live here, no tombstone — the run
+    /// lives on as its record.
+    pub(crate) fn evicted(&self, run_id: &str) {
+        let Some((_, run)) = self.live.remove(run_id) else { return };
+        self.metrics.add_live(-1);
+        remove(&self.per_session, run.session.as_ref());
+        remove(&self.per_principal, run.principal.as_ref());
+        if let Some(handle) = run.handle {
+            self.by_actor.remove(&handle.actor.get_id());
+        }
     }
 
     /// Forgets the started run `run_id` of `session` as disposed and
@@ -338,6 +417,7 @@ mod tests {
             principal: None,
             handle: None,
             parked: ParkedTime::default(),
+            handed_off: None,
         }
     }
 

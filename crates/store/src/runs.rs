@@ -8,13 +8,23 @@
 //! with [`RunStoreError::LeaseLost`] when someone else holds the lease, so
 //! two processes never both advance a run.
 //!
-//! Two implementations: `SledRuns` (one process at a time, the embedded
+//! Two implementations: [`SledRuns`] (one process at a time, the embedded
 //! default) and `PgRuns` (many processes on one PostgreSQL database,
-//! `LISTEN/NOTIFY` for [`RunStore::changed`]).
+//! `LISTEN/NOTIFY` for [`RunStore::changed`]). `tests/run_store.rs` is the
+//! suite both pass.
+
+mod sled_runs;
+mod watch;
 
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
+
+pub use sled_runs::{RUNS_BY_TIME_TREE, RUNS_TREE, SledRuns};
+pub(crate) use watch::Watchers;
+
+/// The most runs one [`RunStore::list`] returns (and its default).
+pub const MAX_LIST_RUNS: usize = 1_000;
 
 /// A boxed future a [`RunStore`] returns (the trait is used as `dyn`).
 pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, RunStoreError>> + Send + 'a>>;

@@ -25,6 +25,7 @@ use ractor::rpc::CallResult;
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::lru::Lru;
+use crate::runs::RunStoreError;
 pub use retention::{Clock, DEFAULT_SESSION_RETENTION, SystemClock};
 
 /// How long a store request may take.
@@ -289,6 +290,20 @@ enum StoreMsg {
         to: String,
         reply: RpcReplyPort<Result<(), StoreError>>,
     },
+    /// A commit made in one transaction with a write to another tree (a
+    /// run's end record), which may refuse the whole commit.
+    CommitAttached {
+        session: String,
+        writes: Vec<(String, Option<StoredValue>)>,
+        tree: sled::Tree,
+        attached: Attached,
+        reply: RpcReplyPort<Result<(), RunStoreError>>,
+    },
+    /// Answers once everything applied so far is on disk, through the
+    /// flusher (so concurrent run saves share flushes).
+    Flush {
+        reply: RpcReplyPort<Result<(), StoreError>>,
+    },
     /// Starts a retention sweep unless one is under way.
     Sweep,
     /// Continues the sweep under way by one step.
@@ -346,8 +361,17 @@ impl FlushGate {
     }
 }
 
-/// A commit (or fork) waiting for its writes to be durable.
-type FlushWaiter = RpcReplyPort<Result<(), StoreError>>;
+/// A commit (or fork) waiting for its writes to be durable: answers its
+/// caller with the flush's outcome (boxed, so commits with different reply
+/// types share the one flusher).
+type FlushWaiter = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
+
+/// The part of a [`StoreMsg::CommitAttached`] done on the other tree, in
+/// the same transaction as the session's writes. `Fn`, not `FnOnce`: sled
+/// may run a transaction's closure again. An error aborts the commit:
+/// nothing of it is written.
+pub(crate) type Attached =
+    Box<dyn Fn(&sled::transaction::TransactionalTree) -> Result<(), RunStoreError> + Send + Sync>;
 
 /// The store's only flusher. sled 0.34 can deadlock when several flushes
 /// run at once (spacejam/sled#1308; seen here under a soak of concurrent
@@ -373,7 +397,7 @@ impl Flusher {
                     .await
                     .unwrap_or_else(|e| Err(format!("the flush task failed: {e}")));
                 for reply in waiting {
-                    let _ = reply.send(flushed.clone().map_err(StoreError::Io));
+                    reply(flushed.clone().map_err(StoreError::Io));
                 }
             }
         });
@@ -383,8 +407,18 @@ impl Flusher {
     /// Answers `reply` once everything applied so far is on disk.
     fn after_flush(&self, reply: FlushWaiter) {
         if let Err(tokio::sync::mpsc::error::SendError(reply)) = self.0.send(reply) {
-            let _ = reply.send(Err(StoreError::Io("the store's flusher has stopped".into())));
+            reply(Err(StoreError::Io("the store's flusher has stopped".into())));
         }
+    }
+
+    /// [`after_flush`](Self::after_flush) for a reply port.
+    fn reply_after_flush<E: From<StoreError> + Send + std::fmt::Debug + 'static>(
+        &self,
+        reply: RpcReplyPort<Result<(), E>>,
+    ) {
+        self.after_flush(Box::new(move |flushed| {
+            let _ = reply.send(flushed.map_err(E::from));
+        }));
     }
 }
 
@@ -482,6 +516,49 @@ impl StoreState {
         Ok(())
     }
 
+    /// Applies a cell's writes and `attached` (a write to `tree`) in one
+    /// transaction, after the same limit check as [`commit`](Self::commit)
+    /// (not yet flushed). Either refusing writes nothing.
+    fn commit_attached(
+        &mut self,
+        session: &str,
+        writes: &[(String, Option<StoredValue>)],
+        tree: &sled::Tree,
+        attached: &Attached,
+    ) -> Result<(), RunStoreError> {
+        use sled::Transactional;
+        use sled::transaction::{ConflictableTransactionError, TransactionError};
+        self.touch(session)?;
+        let changes: Vec<(String, Option<usize>)> =
+            writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
+        self.check(session, &changes)?;
+        // Session values live in the default tree (`Db` derefs to it).
+        let values: &sled::Tree = &self.db;
+        let outcome = (values, tree).transaction(|(values, other)| {
+            attached(other).map_err(ConflictableTransactionError::Abort)?;
+            for (k, v) in writes {
+                match v {
+                    Some(v) => values.insert(db_key(session, k), encode(v))?,
+                    None => values.remove(db_key(session, k))?,
+                };
+            }
+            Ok(())
+        });
+        match outcome {
+            Ok(()) => {}
+            Err(TransactionError::Abort(e)) => return Err(e),
+            Err(TransactionError::Storage(e)) => return Err(io(&e).into()),
+        }
+        let sizes = self.sizes(session)?;
+        for (k, size) in changes {
+            match size {
+                Some(n) => sizes.insert(k, n),
+                None => sizes.remove(&k),
+            };
+        }
+        Ok(())
+    }
+
     /// Runs one sweep step and, while unfinished, queues the next behind
     /// the requests already waiting.
     fn sweep_and_continue(&mut self, myself: &ActorRef<StoreMsg>) {
@@ -543,14 +620,23 @@ impl Actor for StoreActor {
                 }
                 // The batch is applied in commit order; durability is waited
                 // for off the mailbox, so other sessions are not held up.
-                state.flusher().after_flush(reply);
+                state.flusher().reply_after_flush(reply);
+            }
+            StoreMsg::CommitAttached { session, writes, tree, attached, reply } => {
+                match state.commit_attached(&session, &writes, &tree, &attached) {
+                    Ok(()) => state.flusher().reply_after_flush(reply),
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
             }
             StoreMsg::Fork { from, to, reply } => match fork(state, &from, &to) {
-                Ok(()) => state.flusher().after_flush(reply),
+                Ok(()) => state.flusher().reply_after_flush(reply),
                 Err(e) => {
                     let _ = reply.send(Err(e));
                 }
             },
+            StoreMsg::Flush { reply } => state.flusher().reply_after_flush(reply),
             StoreMsg::Sweep => {
                 if state.start_sweep() {
                     state.sweep_and_continue(&myself);
@@ -593,6 +679,7 @@ pub struct SessionStore {
     limits: StoreLimits,
     retention: Option<Duration>,
     clock: Arc<dyn Clock>,
+    run_watchers: Arc<crate::runs::Watchers>,
 }
 
 /// Where a [`SessionStore`] keeps its sessions. Callers never see which:
@@ -652,6 +739,7 @@ impl SessionStore {
             limits,
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
+            run_watchers: Arc::default(),
         })
     }
 
@@ -670,6 +758,7 @@ impl SessionStore {
             limits,
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
+            run_watchers: Arc::default(),
         }
     }
 
@@ -834,6 +923,23 @@ impl SessionStore {
             .map_err(|e| io(&e))
     }
 
+    /// Waits until every write so far is on disk, sharing a flush with
+    /// concurrent commits when the actor runs (group commit), else
+    /// flushing directly (no actor: the `codemode runs` command).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`].
+    pub(crate) async fn flush_grouped(&self) -> Result<(), StoreError> {
+        if ActorRef::<StoreMsg>::where_is(self.name.clone()).is_none() {
+            return self.flush().await;
+        }
+        match self.ask(|reply| StoreMsg::Flush { reply }).await {
+            // Stopped between the look-up and the call: flush directly.
+            Err(StoreError::Unavailable) => self.flush().await,
+            other => other,
+        }
+    }
+
     /// Makes the actor panic, so its supervisor restarts it (supervision
     /// tests only); returns whether the request was sent.
     #[doc(hidden)]
@@ -842,15 +948,41 @@ impl SessionStore {
         ActorRef::<StoreMsg>::where_is(self.name.clone()).is_some_and(|a| a.send_message(StoreMsg::Crash).is_ok())
     }
 
-    async fn ask<T: Send + 'static>(
+    async fn ask<T: Send + 'static, E: From<StoreError> + Send + 'static>(
         &self,
-        build: impl FnOnce(RpcReplyPort<Result<T, StoreError>>) -> StoreMsg,
-    ) -> Result<T, StoreError> {
+        build: impl FnOnce(RpcReplyPort<Result<T, E>>) -> StoreMsg,
+    ) -> Result<T, E> {
         let actor: ActorRef<StoreMsg> = ActorRef::where_is(self.name.clone()).ok_or(StoreError::Unavailable)?;
         match actor.call(build, Some(STORE_TIMEOUT)).await {
             Ok(CallResult::Success(result)) => result,
-            _ => Err(StoreError::Unavailable),
+            _ => Err(StoreError::Unavailable.into()),
         }
+    }
+
+    /// Commits a cell's writes to `session` and `attached`'s write to
+    /// `tree` in one transaction, with the session limit re-checked, and
+    /// waits until both are on disk. Goes through the actor so its
+    /// per-session sizes stay right.
+    ///
+    /// # Errors
+    /// What `attached` refused with, [`StoreError::SessionFull`] (nothing
+    /// written), or a write or flush failure.
+    pub(crate) async fn commit_attached(
+        &self,
+        session: &str,
+        writes: Vec<(String, Option<StoredValue>)>,
+        tree: sled::Tree,
+        attached: Attached,
+    ) -> Result<(), RunStoreError> {
+        let session = session.to_owned();
+        self.ask(|reply| StoreMsg::CommitAttached { session, writes, tree, attached, reply }).await
+    }
+
+    /// Who is waiting for a change of which run (shared by every
+    /// `SledRuns` on this database, so one handle's save wakes another's
+    /// waiter).
+    pub(crate) fn run_watchers(&self) -> &Arc<crate::runs::Watchers> {
+        &self.run_watchers
     }
 
     /// The committed value of `key` in `session`.

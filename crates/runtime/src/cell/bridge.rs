@@ -106,6 +106,105 @@ pub(crate) struct Bridge {
     pub console_marker_emitted: bool,
     /// The guest read network-derived metadata synchronously.
     pub network: bool,
+    /// The clock and `Math.random`, recorded and replayed (issue 17).
+    pub determinism: Determinism,
+}
+
+/// The most clock reads a journal keeps; past it the run is no longer
+/// durable (it lives on in memory, and the overflow is logged).
+pub(crate) const MAX_CLOCK_READS: usize = 65_536;
+
+/// What the guest reads from the clock and `Math.random`: recorded so a
+/// replay sees the same values (issue 17).
+#[derive(Debug)]
+pub(crate) struct Determinism {
+    /// Every clock read so far, as `(kind, value)`: 0 is `Date`, 1 is
+    /// `performance.now()`.
+    pub reads: Vec<(u8, f64)>,
+    /// Reads still to answer from a journal, in order.
+    pub replay: std::collections::VecDeque<(u8, f64)>,
+    /// Replaying journaled steps: a read the journal does not have is a
+    /// divergence, not a live read.
+    pub strict: bool,
+    /// Why the replay diverged, once.
+    pub diverged: Option<String>,
+    /// More reads than a journal keeps were made.
+    pub overflow: bool,
+    /// `Math.random`'s seed and state (SplitMix64).
+    pub seed: u64,
+    rng: u64,
+    /// `performance.now()`'s origin.
+    origin: std::time::Instant,
+}
+
+impl Determinism {
+    fn new() -> Self {
+        Self {
+            reads: Vec::new(),
+            replay: std::collections::VecDeque::new(),
+            strict: false,
+            diverged: None,
+            overflow: false,
+            seed: 0,
+            rng: 0,
+            origin: std::time::Instant::now(),
+        }
+    }
+
+    /// Starts the cell's randomness from `seed` and its monotonic clock now.
+    pub(crate) fn start(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = seed;
+        self.origin = std::time::Instant::now();
+    }
+
+    /// Replays `reads` before reading live; `performance.now()` then goes
+    /// on from the last replayed value, never backwards.
+    pub(crate) fn replaying(&mut self, reads: Vec<(u8, f64)>) {
+        let last = reads.iter().rev().find(|(k, _)| *k == 1).map_or(0.0, |(_, v)| *v);
+        self.origin = std::time::Instant::now()
+            .checked_sub(std::time::Duration::from_secs_f64(last.max(0.0) / 1000.0))
+            .unwrap_or_else(std::time::Instant::now);
+        self.replay = reads.into();
+        self.strict = true;
+    }
+
+    /// A clock read of `kind`.
+    pub(crate) fn now(&mut self, kind: u8) -> f64 {
+        let value = match self.replay.pop_front() {
+            Some((k, v)) if k == kind => v,
+            Some(_) | None if self.strict => {
+                self.diverged.get_or_insert_with(|| {
+                    "the replayed cell read the clock where its journal has no such read".to_owned()
+                });
+                self.live(kind)
+            }
+            _ => self.live(kind),
+        };
+        if self.reads.len() < MAX_CLOCK_READS {
+            self.reads.push((kind, value));
+        } else {
+            self.overflow = true;
+        }
+        value
+    }
+
+    fn live(&self, kind: u8) -> f64 {
+        if kind == 1 {
+            return self.origin.elapsed().as_secs_f64() * 1000.0;
+        }
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+    }
+
+    /// `Math.random()`: SplitMix64, 53 bits in `[0, 1)`.
+    pub(crate) fn random(&mut self) -> f64 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 /// The cumulative console budget of a cell, in UTF-16 units of serialized
@@ -132,6 +231,7 @@ impl Bridge {
             console_units: 0,
             console_marker_emitted: false,
             network: false,
+            determinism: Determinism::new(),
         }
     }
 

@@ -108,7 +108,9 @@ impl CellState {
             };
         }
         let me = self.myself.clone();
-        let task = services::finalize(self.results.clone(), self.store.clone(), reference, commit);
+        let run = commit.as_ref().and_then(|_| self.record_commit());
+        self.record_through_commit = run.is_some();
+        let task = services::finalize(self.results.clone(), self.store.clone(), reference, commit, run);
         tokio::spawn(async move {
             let _ = me.send_message(CellMsg::Finalized(task.await));
         });
@@ -128,7 +130,12 @@ impl CellState {
             other => {
                 match other {
                     Some(Err(_)) => warnings.push(services::PERSISTENCE_WARNING.to_owned()),
-                    Some(Ok(())) => self.metrics.store_committed(finishing.commit_bytes),
+                    Some(Ok(())) => {
+                        self.metrics.store_committed(finishing.commit_bytes);
+                        if self.record_through_commit {
+                            self.record_committed();
+                        }
+                    }
                     None => {}
                 }
                 self.completed_result(finishing.delivered, done.reference, warnings)

@@ -385,6 +385,15 @@ impl HostWork {
         fired
     }
 
+    /// Every live timer and when it is due (for a journal's snapshot).
+    pub(crate) fn timer_deadlines(&self) -> Vec<(u64, Instant)> {
+        self.timers
+            .iter()
+            .filter(|Reverse((_, id))| self.live_timers.contains_key(id))
+            .map(|Reverse((due, id))| (*id, *due))
+            .collect()
+    }
+
     /// When the next live timer is due.
     pub(crate) fn next_timer(&mut self) -> Option<Instant> {
         while let Some(Reverse((due, id))) = self.timers.peek().copied() {

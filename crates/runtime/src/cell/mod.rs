@@ -11,7 +11,9 @@ mod bridge;
 mod catalog_api;
 mod complete;
 mod convert;
+pub(crate) mod durable;
 mod host;
+pub(crate) mod journal;
 mod output;
 mod report;
 mod requests;
@@ -86,6 +88,12 @@ pub(crate) struct CellArgs {
     pub metrics: Arc<Metrics>,
     pub runs: Arc<Runs>,
     pub lease: ThreadLease,
+    /// Journals and leases, for interactive cells (issue 17).
+    pub durable: Option<durable::DurableArgs>,
+    /// The exec's title and principal, for the run's record.
+    pub meta: durable::Meta,
+    /// A run to resume by replaying its journal (and the journal's version).
+    pub resume: Option<(journal::Journal, u64)>,
 }
 
 /// Messages a cell handles. Private to the crate: callers go through the
@@ -111,6 +119,15 @@ pub(crate) enum CellMsg {
     Wake,
     /// The parked cell's idle TTL ran out (for the park numbered `epoch`).
     Expire(u64),
+    /// The hand-off delay of the park numbered `epoch` passed: release the
+    /// lease (issue 17).
+    HandOff(u64),
+    /// Idle long enough after the park numbered `epoch`: leave memory.
+    Evict(u64),
+    /// Another process took the run's lease: this copy is stale.
+    LeaseLost,
+    /// Time to renew the run's lease.
+    Renew,
 }
 
 pub(crate) struct CellActor;
@@ -174,6 +191,22 @@ pub(crate) struct CellState {
     /// Counts the cell against its JS thread; marks the thread busy while
     /// guest code runs.
     lease: ThreadLease,
+    /// The journal and lease (interactive cells with a run store).
+    durable: Option<durable::Durable>,
+    /// A replay in progress.
+    replay: Option<durable::Replaying>,
+    /// The hand-off or eviction timer of the current park.
+    handoff_timer: Option<TimerTask>,
+    /// The next lease renewal.
+    renew_timer: Option<TimerTask>,
+    /// Nothing here may end the run's record: the cell left memory
+    /// (evicted, or its lease was taken) and the run lives on as its
+    /// record, or the record already ended with the cell's commit.
+    record_closed: bool,
+    /// The replay diverged: the record ends as `replay_diverged`.
+    diverged: bool,
+    /// The completing cell's commit ends the run's record too.
+    record_through_commit: bool,
 }
 
 /// What the cell does after handling a message.
@@ -197,6 +230,8 @@ impl Drop for CellState {
     fn drop(&mut self) {
         replace_timer(&mut self.wake_timer, None);
         replace_timer(&mut self.ttl_timer, None);
+        replace_timer(&mut self.handoff_timer, None);
+        replace_timer(&mut self.renew_timer, None);
         // Freeing an engine costs about a third of preparing one; the
         // factory thread does it, off the JS thread.
         if let Some(vm) = self.vm.take() {
@@ -224,7 +259,16 @@ impl Actor for CellActor {
         });
         let started = Instant::now();
         args.span.record("queue_ms", millis(started.saturating_duration_since(args.admitted)));
-        Ok(CellState {
+        let durable = match (&args.resume, args.durable.clone()) {
+            (None, Some(d)) => durable::Durable::new(d, &args.run_id, &args.mode, &args.wrapped, args.meta),
+            _ => None,
+        };
+        if let Some(d) = &durable {
+            vm_lock(vm.bridge()).determinism.start(d.seed());
+        }
+        let resume = args.resume;
+        let resume_args = args.durable;
+        let mut state = CellState {
             run_id: args.run_id,
             mode: args.mode,
             host: HostWork::new(
@@ -269,7 +313,18 @@ impl Actor for CellActor {
             park_epoch: 0,
             telemetry: Telemetry::default(),
             lease: args.lease,
-        })
+            durable,
+            replay: None,
+            handoff_timer: None,
+            renew_timer: None,
+            record_closed: false,
+            diverged: false,
+            record_through_commit: false,
+        };
+        if let (Some((journal, version)), Some(d)) = (resume, resume_args) {
+            state.begin_replay(journal, d, version);
+        }
+        Ok(state)
     }
 
     async fn handle(
@@ -347,6 +402,10 @@ impl Actor for CellActor {
                 state.finish_unobserved(EndState::Expired)
             }
             CellMsg::Expire(_) => Flow::Live,
+            CellMsg::HandOff(epoch) => state.hand_off(&myself, epoch),
+            CellMsg::Evict(epoch) => state.evict(epoch),
+            CellMsg::LeaseLost => state.lease_lost(),
+            CellMsg::Renew => state.renew(),
         };
         if let Flow::Ended = flow {
             myself.stop(None);
@@ -373,6 +432,19 @@ impl CellState {
             None => Err(StartError::Engine("the cell's engine is gone".into())),
         };
         match started {
+            Ok(()) if self.replay.is_some() => {
+                // A resumed run: its first window is the `wait` that
+                // resumed it, after the journal is replayed.
+                if let Some(flow) = self.take_submissions() {
+                    return flow;
+                }
+                if let Some(flow) = self.replay_steps(myself) {
+                    return flow;
+                }
+                tracing::info!(parent: &self.span, "resumed by replay");
+                self.host.resolve_yields();
+                self.advance(myself)
+            }
             Ok(()) => self.advance(myself),
             Err(StartError::Syntax(message)) => {
                 self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed)
@@ -398,6 +470,8 @@ impl CellState {
         }
         self.park_epoch += 1;
         replace_timer(&mut self.ttl_timer, None);
+        replace_timer(&mut self.handoff_timer, None);
+        self.lease_reclaimed();
         self.set_parked(false);
         tracing::info!(parent: &self.span, "wait");
         self.open_window(reply);
@@ -445,9 +519,16 @@ impl CellState {
                 }
             }
             let ready = std::mem::take(&mut self.host.ready);
+            let stepped = !ready.is_empty();
+            if stepped && let Some(d) = self.durable.as_mut() {
+                d.step(&ready);
+            }
             if let Some(vm) = &self.vm {
                 let _busy = self.lease.guest_step();
                 vm.step(ready);
+            }
+            if stepped {
+                self.journal_step();
             }
             if let Some(flow) = self.check_settled() {
                 return flow;
@@ -486,6 +567,9 @@ impl CellState {
     fn check_settled(&mut self) -> Option<Flow> {
         if let Some((code, end, message)) = self.interrupted() {
             return Some(self.fail_end(code, message, Phase::Guest, end));
+        }
+        if let Some(flow) = self.replay_check() {
+            return Some(flow);
         }
         let (admission, outcome) = {
             let mut bridge = vm_lock(&self.bridge);
@@ -546,7 +630,14 @@ impl CellState {
             telemetry: self.telemetry,
             untrusted: self.untrusted_id(),
         };
-        let _ = window.reply.send(result);
+        self.delivered();
+        let reply = window.reply;
+        self.park_durably(
+            myself,
+            Box::new(move || {
+                let _ = reply.send(result);
+            }),
+        );
         let epoch = self.park_epoch;
         let ttl = myself.send_after(self.limits.parked_ttl, move || CellMsg::Expire(epoch));
         replace_timer(&mut self.ttl_timer, Some(ttl));
@@ -645,6 +736,7 @@ impl CellState {
         self.span.record("tool_calls", self.telemetry.call_count);
         self.span.record("timers", self.telemetry.timer_count);
         self.span.record("searches", self.telemetry.search_count);
+        self.end_record(end);
         self.runs.ended(&self.run_id, end);
         Flow::Ended
     }

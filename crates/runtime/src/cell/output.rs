@@ -151,6 +151,11 @@ impl OutputLedger {
     }
 
     /// Bytes delivered so far.
+    /// A resumed run's budget as its journal left it.
+    pub(crate) fn restore_used(&mut self, used: usize) {
+        self.used = used.min(self.budget);
+    }
+
     pub(crate) fn used(&self) -> usize {
         self.used
     }

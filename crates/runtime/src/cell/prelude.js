@@ -303,10 +303,38 @@
   defineProperty(namespaces, "MCP", { get: mcp, enumerable: true });
   freeze(namespaces);
 
+  // ---- the clock and randomness, through the host ------------------------
+  // A run is resumed by replaying its journal (issue 17): every value the
+  // cell reads from the clock or `Math.random` comes from the host, which
+  // records it, and on replay answers with the recorded one.
+  const hostNow = host.now;
+  const hostRandom = host.random;
+  const RealDate = Date;
+  const construct = Reflect.construct;
+  function now() { return hostNow(0); }
+  function DateShim(...args) {
+    if (new.target === undefined) return RealDate.prototype.toString.call(new RealDate(hostNow(0)));
+    return construct(RealDate, args.length === 0 ? [hostNow(0)] : args, new.target);
+  }
+  DateShim.prototype = RealDate.prototype;
+  defineProperty(DateShim, "length", { value: 7 });
+  defineProperty(DateShim, "name", { value: "Date" });
+  defineProperty(RealDate.prototype, "constructor", { value: DateShim, writable: true, configurable: true });
+  defineProperty(DateShim, "now", { value: now, writable: true, configurable: true });
+  defineProperty(DateShim, "parse", { value: RealDate.parse, writable: true, configurable: true });
+  defineProperty(DateShim, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
+  defineProperty(Math, "random", { value: function random() { return hostRandom(); }, writable: true, configurable: true });
+  // The engine's `performance.now` cannot be redefined: a replacement
+  // object with the same members.
+  const performanceShim = { now: function now() { return hostNow(1); }, timeOrigin: 0 };
+  if (typeof performance === "object" && performance !== null) performanceShim.timeOrigin = performance.timeOrigin;
+
   // ---- install globals ----------------------------------------------------
   function install(name, value) {
     defineProperty(globalObject, name, { value, enumerable: false, writable: true, configurable: true });
   }
+  install("Date", DateShim);
+  install("performance", performanceShim);
   install("setTimeout", setTimeout);
   install("clearTimeout", clearTimeout);
   install("text", emitText);

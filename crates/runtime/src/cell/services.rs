@@ -177,6 +177,7 @@ pub(crate) async fn finalize(
     store: SessionStore,
     reference: Option<(Scope, Value, String, bool)>,
     commit: Option<Commit>,
+    run: Option<super::durable::RecordCommit>,
 ) -> Finalized {
     let reference = match reference {
         Some((scope, value, json, network)) => Some({
@@ -193,9 +194,11 @@ pub(crate) async fn finalize(
         }),
         None => None,
     };
-    let commit = match commit {
-        Some((session, writes)) => Some(store.commit(&session, writes).await),
-        None => None,
+    let commit = match (commit, run) {
+        // A run with a record: its end and its writes in one transaction.
+        (Some((_, writes)), Some(run)) => Some(run.commit(writes).await),
+        (Some((session, writes)), None) => Some(store.commit(&session, writes).await),
+        (None, _) => None,
     };
     Finalized { reference, commit }
 }

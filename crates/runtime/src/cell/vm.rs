@@ -439,6 +439,12 @@ impl Vm {
                 })
             })?,
         )?;
+        // The clock and randomness go through the host, which records them
+        // for a replay (issue 17).
+        let b = Arc::clone(&self.bridge);
+        host.set("now", Function::new(ctx.clone(), move |kind: u32| lock(&b).determinism.now(u8::from(kind == 1)))?)?;
+        let b = Arc::clone(&self.bridge);
+        host.set("random", Function::new(ctx.clone(), move || lock(&b).determinism.random())?)?;
         let b = Arc::clone(&self.bridge);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.bridge);

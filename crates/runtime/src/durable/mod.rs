@@ -47,6 +47,9 @@ pub enum JournalMode {
     /// Also after every settlement a window delivers: a crash mid-window
     /// resumes from the last settlement, at the cost of a write per call.
     EveryCall,
+    /// No journal: parked runs live only in this process's memory (as
+    /// before durable runs), and nothing is recorded per call.
+    Off,
 }
 
 /// How runs are journaled, leased and evicted (`[runs]`).
@@ -58,8 +61,10 @@ pub struct RunsConfig {
     /// owner's runs can be claimed by another process after this.
     pub lease: Duration,
     /// How long after a park the owner keeps its lease before releasing it
-    /// (it keeps the cell in memory as a cache and re-checks the lease
-    /// before resuming from it).
+    /// (it keeps the cell in memory as a cache either way and re-checks the
+    /// lease before resuming from it). Default 0: a quiescent parked run is
+    /// released with the park's own journal write, so a `wait` on any
+    /// process resumes it at once.
     pub handoff_after: Duration,
     /// Idle parked cells are evicted from memory to their journal after
     /// this long and resumed by replay on `wait`; `None` never evicts.
@@ -71,8 +76,67 @@ impl Default for RunsConfig {
         Self {
             journal: JournalMode::Park,
             lease: Duration::from_secs(30),
-            handoff_after: Duration::from_secs(5),
+            handoff_after: Duration::ZERO,
             evict_after: Some(Duration::from_secs(60)),
         }
     }
+}
+
+/// The opened backend: sessions, results and (when durable) run journals.
+pub(crate) struct Opened {
+    pub store: codemode_store::SessionStore,
+    pub results: codemode_store::ResultsCache,
+    pub runs: Option<std::sync::Arc<dyn codemode_store::runs::RunStore>>,
+}
+
+/// Opens `backend`'s session store, results cache and run store.
+///
+/// # Errors
+/// The database cannot be opened or reached, as text for `CodeModeError::Start`.
+pub(crate) async fn open(
+    backend: StoreBackend,
+    retention: Option<Option<Duration>>,
+    limits: codemode_store::StoreLimits,
+    results: codemode_store::ResultsLimits,
+    instance: &str,
+) -> Result<Opened, String> {
+    let retain = |store: codemode_store::SessionStore| match retention {
+        Some(retention) => store.with_retention(retention),
+        None => Ok(store),
+    };
+    let store_name = format!("codemode-store-{instance}");
+    let results_name = format!("codemode-results-{instance}");
+    match backend {
+        StoreBackend::Sled { path } => {
+            let store = codemode_store::SessionStore::open(path.as_deref(), limits, store_name)
+                .and_then(retain)
+                .map_err(|e| e.to_string())?;
+            let runs = sled_runs(&store)?;
+            Ok(Opened { store, results: codemode_store::ResultsCache::new(results_name, results), runs })
+        }
+        #[cfg(feature = "postgres")]
+        StoreBackend::Postgres { url, pool_size } => {
+            let pg = codemode_store::Pg::connect(&url, pool_size).await.map_err(|e| e.to_string())?;
+            let store = retain(codemode_store::SessionStore::postgres(pg.clone(), limits, store_name))
+                .map_err(|e| e.to_string())?;
+            let results = codemode_store::ResultsCache::postgres(pg.clone(), results_name, results);
+            let runs: std::sync::Arc<dyn codemode_store::runs::RunStore> =
+                std::sync::Arc::new(codemode_store::runs::PgRuns::start(&store).await.map_err(|e| e.to_string())?);
+            Ok(Opened { store, results, runs: Some(runs) })
+        }
+    }
+}
+
+/// The sled run store beside the session store.
+fn sled_runs(
+    store: &codemode_store::SessionStore,
+) -> Result<Option<std::sync::Arc<dyn codemode_store::runs::RunStore>>, String> {
+    let runs = codemode_store::runs::SledRuns::open(store).map_err(|e| e.to_string())?;
+    // One process at a time uses a sled store: leases found now are a dead
+    // process's, and its parked runs can be resumed at once.
+    let released = runs.release_stale_leases().map_err(|e| e.to_string())?;
+    if released > 0 {
+        tracing::info!(released, "released the run leases of a previous process on this store");
+    }
+    Ok(Some(std::sync::Arc::new(runs)))
 }

@@ -582,6 +582,7 @@ mod tests {
             limits: StoreLimits::default(),
             retention: None,
             clock: Arc::new(SystemClock),
+            run_watchers: Arc::default(),
         };
         assert!(matches!(
             store.clone().with_retention(Some(Duration::from_millis(999))),

@@ -181,11 +181,21 @@ impl CellState {
             (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
         };
         for id in cancelled {
-            self.host.cancel_timer(id);
+            if !self.replay_cancelled(id) {
+                self.host.cancel_timer(id);
+            }
         }
         let now = Instant::now();
         let mut settled_inline = 0;
         for (id, request) in submitted {
+            // A replayed request is answered from the journal, never run.
+            let request = match self.replay_request(id, request) {
+                Ok(()) => continue,
+                Err(request) => request,
+            };
+            if let Some(d) = self.durable.as_mut() {
+                d.request(id, &request);
+            }
             match self.handle_request(id, request, now) {
                 Ok(n) => settled_inline += n,
                 Err(flow) => return Some(flow),
@@ -198,7 +208,7 @@ impl CellState {
     }
 
     /// Hands one request to its family's handler.
-    fn handle_request(&mut self, id: u64, request: HostRequest, now: Instant) -> Handled {
+    pub(super) fn handle_request(&mut self, id: u64, request: HostRequest, now: Instant) -> Handled {
         match request {
             HostRequest::Call { tool, input } => self.tool_call(id, tool, input),
             HostRequest::Describe { tool } => Ok(self.describe(id, tool)),

@@ -1,0 +1,242 @@
+//! Durable runs (issue 17) with real processes on a real sled store: a
+//! parked run survives `kill -9` and is resumed by replaying its journal,
+//! journaled calls never run again, a call in flight at the crash is
+//! re-issued only when replay-safe, and a replay that diverges is stopped.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+/// A fresh directory for test `name`.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("codemode-durable-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A configuration with a counting command tool `count` (appends a line
+/// to `calls` and answers how many lines there are), a slow one `slow`
+/// (counts, then sleeps 3 s) and its replay-safe twin `slow_safe`, and a
+/// short window budget so a cell waiting on `slow` parks quickly.
+fn config(dir: &Path, extra: &str) -> PathBuf {
+    let count = dir.join("count.py");
+    std::fs::write(
+        &count,
+        "import sys, json, time\n\
+         sys.stdin.read()\n\
+         path = sys.argv[1]\n\
+         with open(path, 'a') as f:\n    f.write('x\\n')\n\
+         n = sum(1 for _ in open(path))\n\
+         if len(sys.argv) > 2: time.sleep(float(sys.argv[2]))\n\
+         print(json.dumps({'n': n}))\n",
+    )
+    .unwrap();
+    let calls = dir.join("calls");
+    let slow_calls = dir.join("slow_calls");
+    let text = format!(
+        r#"
+[limits]
+timeout_ms = 400
+
+[[tools]]
+name = "count"
+description = "Counts its calls."
+command = ["python3", "{count}", "{calls}"]
+
+[[tools]]
+name = "slow"
+description = "Counts its calls, slowly; not replay-safe."
+command = ["python3", "{count}", "{slow_calls}", "3"]
+
+[[tools]]
+name = "slow_safe"
+description = "Counts its calls, slowly; replay-safe."
+command = ["python3", "{count}", "{slow_calls}", "3"]
+replay_safe = true
+{extra}
+"#,
+        count = count.display(),
+        calls = calls.display(),
+        slow_calls = slow_calls.display(),
+    );
+    let path = dir.join("codemode.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `codemode session` on `store`: send a request line, get its result.
+struct Session {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Session {
+    fn start(config: &Path, store: &Path) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("--config")
+            .arg(config)
+            .arg("--store")
+            .arg(store)
+            .arg("session")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self { child, stdin, stdout }
+    }
+
+    fn ask(&mut self, request: &Value) -> Value {
+        writeln!(self.stdin, "{request}").unwrap();
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+
+    fn exec(&mut self, code: &str) -> Value {
+        self.ask(&serde_json::json!({"op": "exec", "code": code}))
+    }
+
+    fn wait(&mut self, run_id: &str) -> Value {
+        self.ask(&serde_json::json!({"op": "wait", "runId": run_id}))
+    }
+
+    /// `kill -9`: no clean shutdown, nothing flushed on the way out.
+    fn kill_9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+#[test]
+fn a_parked_run_survives_kill_9_and_its_journaled_calls_never_run_again() {
+    let dir = temp("sled-kill");
+    let config = config(&dir, "");
+    let store = dir.join("store");
+    let mut first = Session::start(&config, &store);
+    let parked = first.exec(
+        "const a = await count({}); const b = await count({}); text('before'); \
+         const t0 = Date.now(); const r = Math.random(); \
+         await yield_control('checkpoint'); \
+         text('after'); return {a: a.n, b: b.n, sameClock: Date.now() >= t0, r: typeof r}",
+    );
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    // The window is short (400 ms): the tool calls may outlast it.
+    let mut parked = parked;
+    while parked["reason"] == "pending_tools" {
+        parked = first.wait(&run_id);
+    }
+    assert_eq!(parked["status"], "waiting", "{parked}");
+    assert_eq!(parked["reason"], "yield", "{parked}");
+    assert_eq!(parked["output"][0]["text"], "before", "{parked}");
+    assert_eq!(lines(&dir.join("calls")), 2);
+    first.kill_9();
+
+    let mut second = Session::start(&config, &store);
+    let done = second.wait(&run_id);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], serde_json::json!({"a": 1, "b": 2, "sameClock": true, "r": "number"}), "{done}");
+    // Output the first process delivered is not delivered again.
+    let texts: Vec<&Value> = done["output"].as_array().unwrap().iter().map(|e| &e["text"]).collect();
+    assert_eq!(texts, vec!["after"], "{done}");
+    assert_eq!(lines(&dir.join("calls")), 2, "each journaled call ran exactly once");
+    // The run ended: a later wait says how.
+    let again = second.wait(&run_id);
+    assert!(again["error"].as_str().unwrap().contains("completed"), "{again}");
+    second.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_call_in_flight_at_the_crash_rejects_with_outcome_unknown_unless_replay_safe() {
+    let dir = temp("sled-inflight");
+    let config = config(&dir, "");
+    let store = dir.join("store");
+    let mut first = Session::start(&config, &store);
+    let code =
+        "try { const r = await slow({}); return {ran: r.n} } catch (e) { return {code: e.code, message: e.message} }";
+    let parked = first.exec(code);
+    assert_eq!(parked["status"], "waiting", "{parked}");
+    assert_eq!(parked["reason"], "pending_tools", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    // The command started (it counts before sleeping), then its process died.
+    wait_for(|| lines(&dir.join("slow_calls")) == 1);
+    first.kill_9();
+
+    let mut second = Session::start(&config, &store);
+    let done = second.wait(&run_id);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"]["code"], "outcome_unknown", "{done}");
+    assert!(done["value"]["message"].as_str().unwrap().contains("slow"), "{done}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(lines(&dir.join("slow_calls")), 1, "a call that is not replay-safe never runs twice");
+    second.kill_9();
+
+    // The replay-safe twin is re-issued and the cell completes.
+    let mut third = Session::start(&config, &store);
+    let parked = third.exec("const r = await slow_safe({}); return r.n");
+    assert_eq!(parked["status"], "waiting", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    wait_for(|| lines(&dir.join("slow_calls")) == 2);
+    third.kill_9();
+    let mut fourth = Session::start(&config, &store);
+    let mut done = fourth.wait(&run_id);
+    while done["status"] == "waiting" {
+        done = fourth.wait(&run_id);
+    }
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], 3, "re-issued once: {done}");
+    fourth.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_that_reads_what_its_journal_does_not_cover_is_stopped_as_replay_diverged() {
+    let dir = temp("sled-diverge");
+    let store = dir.join("store");
+    // The first process has no `extra` tool; the second does, so the same
+    // code takes another branch: its first request differs.
+    let first_config = config(&dir, "");
+    let mut first = Session::start(&first_config, &store);
+    let parked = first.exec(
+        "if (typeof extra === 'function') { await extra({}) } \
+         await yield_control('x'); return 'resumed'",
+    );
+    assert_eq!(parked["status"], "waiting", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    first.kill_9();
+
+    let second_config = config(
+        &dir,
+        "[[tools]]\nname = \"extra\"\ndescription = \"Counts.\"\ncommand = [\"python3\", \"-c\", \"print(1)\"]\n",
+    );
+    let mut second = Session::start(&second_config, &store);
+    let done = second.wait(&run_id);
+    assert_eq!(done["status"], "failed", "{done}");
+    assert_eq!(done["code"], "replay_diverged", "{done}");
+    assert!(done["error"].as_str().unwrap().contains("request 1"), "{done}");
+    // Ended: never resumed wrongly later either.
+    let again = second.wait(&run_id);
+    assert_eq!(again["status"], "failed", "{again}");
+    assert_eq!(again["code"], "invalid_input", "{again}");
+    second.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Polls `done` for up to 30 s (a process start on a busy machine).
+fn wait_for(done: impl Fn() -> bool) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !done() {
+        assert!(std::time::Instant::now() < until, "timed out");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,174 @@
+//! Durable runs (issue 17) on PostgreSQL with real processes: two
+//! `codemode serve --http` on one database; a run started on one is resumed
+//! on the other, also after the first is `kill -9`ed while the run is
+//! parked or while a tool call is in flight.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Server;
+use serde_json::Value;
+
+/// A fresh database on the test server.
+fn database() -> String {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(codemode_store::postgres::test_database())
+}
+
+/// The tools' scripts and counters, shared by both servers.
+fn tools_dir(name: &str) -> PathBuf {
+    let dir = common::temp("durable-pg-tools", name);
+    std::fs::write(
+        dir.join("count.py"),
+        "import sys, json, time\n\
+         sys.stdin.read()\n\
+         path = sys.argv[1]\n\
+         with open(path, 'a') as f:\n    f.write('x\\n')\n\
+         n = sum(1 for _ in open(path))\n\
+         if len(sys.argv) > 2: time.sleep(float(sys.argv[2]))\n\
+         print(json.dumps({'n': n}))\n",
+    )
+    .unwrap();
+    dir
+}
+
+/// Both servers' configuration: the database, a short lease (a crashed
+/// owner's runs are claimable after it) and the counting tools.
+fn config(url: &str, tools: &Path) -> String {
+    let count = tools.join("count.py");
+    format!(
+        r#"
+[store]
+backend = "postgres"
+url = "{url}"
+
+[runs]
+lease_ms = 1500
+
+[limits]
+timeout_ms = 1000
+
+[[tools]]
+name = "count"
+description = "Counts its calls."
+command = ["python3", "{count}", "{calls}"]
+
+[[tools]]
+name = "slow"
+description = "Counts its calls, slowly; not replay-safe."
+command = ["python3", "{count}", "{slow}", "4"]
+
+[[tools]]
+name = "slow_safe"
+description = "Counts its calls, slowly; replay-safe."
+command = ["python3", "{count}", "{slow}", "4"]
+replay_safe = true
+"#,
+        count = count.display(),
+        calls = tools.join("calls").display(),
+        slow = tools.join("slow_calls").display(),
+    )
+}
+
+/// One exec (or `wait:RUN`) as the local principal in session key `key`.
+fn call(server: &Server, code: &str, key: &str) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_http_identity.py");
+    let out = Command::new("python3").args([script, &server.mcp, code, "-", key]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Waits on `run_id` at `server` until it is no longer waiting.
+fn wait_done(server: &Server, run_id: &str, key: &str) -> Value {
+    for _ in 0..40 {
+        let r = call(server, &format!("wait:{run_id}"), key);
+        if r["status"] != "waiting" {
+            return r;
+        }
+    }
+    panic!("run {run_id} never finished");
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+fn kill_9(mut server: Server) {
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+}
+
+#[test]
+fn a_run_started_on_one_server_is_resumed_on_another_also_after_kill_9() {
+    let url = database();
+    let tools = tools_dir("handoff");
+    let config = config(&url, &tools);
+    let a = Server::start("durable-pg", "a1", &config, &[]);
+    let b = Server::start("durable-pg", "b1", &config, &[]);
+    let code = "const a = await count({}); const b = await count({}); \
+                await yield_control('one'); const c = await count({}); \
+                await yield_control('two'); return [a.n, b.n, c.n]";
+
+    // Exec on A, wait on B: B claims the run and replays it.
+    let parked = call(&a, code, "k");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    let mut parked = parked;
+    while parked["reason"] == "pending_tools" {
+        parked = call(&a, &format!("wait:{run_id}"), "k");
+    }
+    assert_eq!(parked["reason"], "yield", "{parked}");
+    let on_b = call(&b, &format!("wait:{run_id}"), "k");
+    let mut on_b = on_b;
+    while on_b["reason"] == "pending_tools" {
+        on_b = call(&b, &format!("wait:{run_id}"), "k");
+    }
+    assert_eq!(on_b["status"], "waiting", "{on_b}");
+    assert_eq!(on_b["reason"], "yield", "{on_b}");
+    assert_eq!(lines(&tools.join("calls")), 3, "each call ran once, across both servers");
+
+    // B is killed while the run is parked; A resumes it.
+    kill_9(b);
+    let done = wait_done(&a, &run_id, "k");
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], serde_json::json!([1, 2, 3]), "{done}");
+    assert_eq!(lines(&tools.join("calls")), 3);
+    drop(a);
+    let _ = std::fs::remove_dir_all(&tools);
+}
+
+#[test]
+fn a_call_in_flight_when_its_server_is_killed_runs_at_most_once_or_is_reissued_when_replay_safe() {
+    let url = database();
+    let tools = tools_dir("inflight");
+    let config = config(&url, &tools);
+    let slow_calls = tools.join("slow_calls");
+
+    // Not replay-safe: the guest sees `outcome_unknown`, the tool ran once.
+    let a = Server::start("durable-pg", "a2", &config, &[]);
+    let b = Server::start("durable-pg", "b2", &config, &[]);
+    let code = "try { const r = await slow({}); return {ran: r.n} } catch (e) { return {code: e.code} }";
+    let parked = call(&a, code, "k");
+    assert_eq!(parked["reason"], "pending_tools", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    assert_eq!(lines(&slow_calls), 1);
+    kill_9(a);
+    let done = wait_done(&b, &run_id, "k");
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], serde_json::json!({"code": "outcome_unknown"}), "{done}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(lines(&slow_calls), 1, "the unsafe call was not run again");
+
+    // Replay-safe: re-issued on the surviving server; the cell completes.
+    let c = Server::start("durable-pg", "c2", &config, &[]);
+    let parked = call(&b, "const r = await slow_safe({}); return r.n", "k");
+    assert_eq!(parked["reason"], "pending_tools", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    kill_9(b);
+    let done = wait_done(&c, &run_id, "k");
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], 3, "ran on the killed server, then once more here: {done}");
+    drop(c);
+    let _ = std::fs::remove_dir_all(&tools);
+}

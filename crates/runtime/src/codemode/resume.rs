@@ -1,0 +1,257 @@
+//! `wait` and `abort` on runs that are not live in this process (issue 17):
+//! claimed from the run store and resumed by replaying their journal, or
+//! waited for while another process holds them.
+
+use std::time::Instant;
+
+use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
+use codemode_store::runs::{Claim, RunRecord, now_ms};
+use ractor::ActorRef;
+
+use super::{CodeMode, CodeModeError};
+use crate::cell::journal::Journal;
+use crate::cell::{CellMode, CellMsg};
+use crate::executor::{ExecRequest, Resume};
+use crate::runs::{Located, NOT_HERE, RunHandle};
+
+/// What a caller asked of a run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ask {
+    Wait,
+    Abort,
+}
+
+fn unavailable(message: impl Into<String>) -> CellResult {
+    CellResult::input_error(ErrorCode::InvalidInput, message)
+}
+
+fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
+    CellResult::input_error(
+        ErrorCode::RuntimeUnavailable,
+        format!("the run store is unavailable ({e}); the run is unchanged. Retry the wait."),
+    )
+}
+
+/// How a stored end label reads for the model.
+fn ended(label: &str) -> CellResult {
+    let how = match label {
+        "completed" => "it already completed",
+        "failed" => "it already failed",
+        "timed_out" => "it timed out",
+        "aborted" => "it was aborted",
+        "expired" => "it expired after being parked idle past its time-to-live",
+        "disposed" => "it was disposed",
+        "crashed" => "its host actor crashed",
+        "replay_diverged" => "its replay diverged from its journal",
+        _ => "it ended",
+    };
+    unavailable(format!("code mode run is unavailable: {how}. Start a new exec."))
+}
+
+fn aborted() -> CellResult {
+    CellResult::Failed {
+        code: ErrorCode::Aborted,
+        error: "code mode execution aborted".into(),
+        phase: Phase::Guest,
+        output: Output::default(),
+        telemetry: Telemetry::default(),
+        untrusted: None,
+    }
+}
+
+impl CodeMode {
+    /// `wait`/`abort` on run `run_id` of `session`, wherever it is.
+    pub(super) async fn route_run(
+        &self,
+        run_id: &str,
+        session: &str,
+        principal: Option<&String>,
+        ask: Ask,
+    ) -> Result<CellResult, CodeModeError> {
+        if self.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        match self.inner.runs.locate(run_id, Some(session)) {
+            Located::Unreachable(why) => Ok(unavailable(why)),
+            Located::Live(handle, None) => Ok(self.send_to_cell(handle, ask).await),
+            Located::Live(handle, Some(version)) => {
+                self.reclaim(run_id, session, principal, ask, handle, version).await
+            }
+            Located::NotHere if self.inner.durable.is_none() => Ok(unavailable(NOT_HERE)),
+            Located::NotHere => self.from_store(run_id, session, principal, ask, None).await,
+        }
+    }
+
+    /// Opens a window on (or aborts) a live cell here.
+    async fn send_to_cell(&self, handle: RunHandle, ask: Ask) -> CellResult {
+        if ask == Ask::Abort {
+            (handle.abort)();
+        }
+        let cell: ActorRef<CellMsg> = handle.actor.into();
+        let sent =
+            cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
+        match sent.await {
+            Ok(ractor::rpc::CallResult::Success(result)) => result,
+            Ok(_) => super::crashed(),
+            Err(_) => unavailable("code mode run is unavailable: it has just ended. Start a new exec."),
+        }
+    }
+
+    /// A parked cell here released its lease: take it back before using
+    /// this copy, which is current only if nobody advanced the run since.
+    async fn reclaim(
+        &self,
+        run_id: &str,
+        session: &str,
+        principal: Option<&String>,
+        ask: Ask,
+        handle: RunHandle,
+        version: u64,
+    ) -> Result<CellResult, CodeModeError> {
+        let Some(d) = self.inner.durable.clone() else { return Ok(self.send_to_cell(handle, ask).await) };
+        match d.store.claim(run_id, &d.owner, d.config.lease).await {
+            Ok(Claim::Claimed(record)) if record.version == version => {
+                self.inner.runs.set_handed_off(run_id, None);
+                let ask = if record.abort_requested { Ask::Abort } else { ask };
+                Ok(self.send_to_cell(handle, ask).await)
+            }
+            Ok(claim) => {
+                // Advanced elsewhere (or ended): this copy is stale.
+                let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::LeaseLost);
+                self.inner.runs.evicted(run_id);
+                match claim {
+                    Claim::Claimed(record) => self.resume_record(record, session, principal, ask).await,
+                    _ => self.from_store(run_id, session, principal, ask, Some(claim)).await,
+                }
+            }
+            Err(e) => Ok(store_failed(&e)),
+        }
+    }
+
+    /// A run this process does not hold: claim it and resume it by replay;
+    /// while another process holds it, wait (notified) for it to park or
+    /// end, within one window's budget.
+    async fn from_store(
+        &self,
+        run_id: &str,
+        session: &str,
+        principal: Option<&String>,
+        ask: Ask,
+        first: Option<Claim>,
+    ) -> Result<CellResult, CodeModeError> {
+        let Some(d) = self.inner.durable.clone() else { return Ok(unavailable(NOT_HERE)) };
+        let deadline = Instant::now() + self.inner.limits.timeout;
+        let mut claim = first;
+        loop {
+            let current = match claim.take() {
+                Some(c) => c,
+                None => match d.store.claim(run_id, &d.owner, d.config.lease).await {
+                    Ok(c) => c,
+                    Err(e) => return Ok(store_failed(&e)),
+                },
+            };
+            match current {
+                Claim::Missing => return Ok(unavailable(NOT_HERE)),
+                Claim::Ended(label) => return Ok(ended(&label)),
+                Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
+                Claim::Held { until_ms, .. } => {
+                    if ask == Ask::Abort {
+                        // The holder ends it when it next looks at the run.
+                        match d.store.request_abort(run_id).await {
+                            Ok(Claim::Ended(label)) if label == "aborted" => return Ok(aborted()),
+                            Ok(Claim::Ended(label)) => return Ok(ended(&label)),
+                            Ok(_) => {}
+                            Err(e) => return Ok(store_failed(&e)),
+                        }
+                    }
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Ok(self.held_elsewhere(run_id, ask));
+                    }
+                    // Woken by the holder's next write, or when its lease
+                    // runs out (a crashed holder writes nothing more).
+                    let expiry = std::time::Duration::from_millis(until_ms.saturating_sub(now_ms()) + 20);
+                    if let Err(e) = d.store.changed(run_id, (deadline - now).min(expiry)).await {
+                        return Ok(store_failed(&e));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The run stayed with another process for a whole window.
+    fn held_elsewhere(&self, run_id: &str, ask: Ask) -> CellResult {
+        if ask == Ask::Abort {
+            return unavailable(
+                "code mode run is running on another codemode process: it was marked for abort, and that process \
+                 ends it when it next parks or is resumed.",
+            );
+        }
+        CellResult::Waiting {
+            run_id: run_id.to_owned(),
+            reason: WaitReason::PendingTools,
+            pending_tool_calls: Vec::new(),
+            output: Output::default(),
+            telemetry: Telemetry::default(),
+            untrusted: None,
+        }
+    }
+
+    /// This process holds the run's lease now: end it (abort, expiry) or
+    /// replay it.
+    async fn resume_record(
+        &self,
+        record: RunRecord,
+        session: &str,
+        principal: Option<&String>,
+        ask: Ask,
+    ) -> Result<CellResult, CodeModeError> {
+        let Some(d) = self.inner.durable.clone() else { return Ok(unavailable(NOT_HERE)) };
+        let run_id = record.meta.run_id.clone();
+        if record.meta.session != session {
+            // Not this session's: give the lease back untouched.
+            let _ = d.store.release(&run_id, &d.owner).await;
+            return Ok(unavailable("code mode run belongs to a different session."));
+        }
+        if record.owner.as_deref().is_some_and(|o| o != &*d.owner) {
+            crate::telemetry::RunMetrics::bump(&self.inner.metrics.runs.lease_handoffs);
+        }
+        let idle = now_ms().saturating_sub(record.updated_ms);
+        let expired = u128::from(idle) > self.inner.limits.parked_ttl.as_millis();
+        if ask == Ask::Abort || record.abort_requested || expired {
+            let label = if expired && ask != Ask::Abort && !record.abort_requested { "expired" } else { "aborted" };
+            if let Err(e) = d.store.end(&run_id, &d.owner, label, Vec::new()).await {
+                return Ok(store_failed(&e));
+            }
+            return Ok(if label == "aborted" { aborted() } else { ended(label) });
+        }
+        let journal = match Journal::decode(&record.journal) {
+            Ok(j) => j,
+            Err(e) => {
+                let _ = d.store.release(&run_id, &d.owner).await;
+                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string()));
+            }
+        };
+        let header = &journal.header;
+        let mode = CellMode::Interactive {
+            session: header.session.clone(),
+            reply: header.reply.clone(),
+            restart_safe: header.restart_safe,
+        };
+        let request = ExecRequest {
+            code: String::new(),
+            title: header.title.clone(),
+            mode,
+            principal: principal.cloned().or_else(|| header.principal.clone()),
+            parent: tracing::Span::current(),
+            resume: Some(Resume { run_id: run_id.clone(), journal, version: record.version }),
+        };
+        let result = self.start_cell(request).await?;
+        if let CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. } = &result {
+            // Refused admission (a live-cell limit): nothing ran, the run
+            // is unchanged; give the lease back so a retry can take it.
+            let _ = d.store.release(&run_id, &d.owner).await;
+        }
+        Ok(result)
+    }
+}

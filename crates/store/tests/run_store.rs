@@ -1,0 +1,487 @@
+//! The `RunStore` contract, one suite for every backend (issue 17).
+//!
+//! [`suite`] holds the cases, each a plain `async fn(Subject)` that knows
+//! nothing of the backend; the `cases!` list below turns every one into a
+//! sled test, and (feature `postgres`) runs them all on PostgreSQL.
+//! Every case uses fresh random run ids and sessions, so it also holds on a
+//! database other tests share.
+
+use std::sync::Arc;
+
+use codemode_store::SessionStore;
+use codemode_store::runs::RunStore;
+
+/// What a case runs against: two handles on one backend (a second
+/// process, or a second task of one) and its session store.
+pub(crate) struct Subject {
+    /// The handle most calls go through.
+    pub(crate) runs: Arc<dyn RunStore>,
+    /// Another handle on the same runs: races and cross-handle wake-ups.
+    pub(crate) other: Arc<dyn RunStore>,
+    /// The sessions an `end` with writes commits to.
+    pub(crate) sessions: SessionStore,
+}
+
+mod suite {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use codemode_store::StoredValue;
+    use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStoreError, RunWrites, now_ms};
+    use codemode_store::{StoreError, runs::RunRecord};
+
+    use super::Subject;
+
+    const LONG: Duration = Duration::from_secs(30);
+    /// Short enough to wait out, long enough to outlast the calls made
+    /// while it is meant to hold.
+    const SHORT: Duration = Duration::from_millis(300);
+
+    fn hex(bytes: usize) -> String {
+        let mut raw = vec![0u8; bytes];
+        getrandom::fill(&mut raw).expect("randomness");
+        raw.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn meta_in(session: &str, created_ms: u64) -> RunMeta {
+        RunMeta {
+            run_id: format!("run_{}", hex(16)),
+            session: session.to_owned(),
+            reply: "reply-1".to_owned(),
+            principal: Some("alice".to_owned()),
+            title: Some("a title".to_owned()),
+            created_ms,
+        }
+    }
+
+    fn meta() -> RunMeta {
+        meta_in(&format!("session-{}", hex(8)), now_ms())
+    }
+
+    async fn created(s: &Subject, owner: &str, lease: Duration) -> RunMeta {
+        let m = meta();
+        s.runs.create(&m, owner, lease).await.expect("create");
+        m
+    }
+
+    async fn get(s: &Subject, run_id: &str) -> RunRecord {
+        s.runs.get(run_id).await.expect("get").expect("the run exists")
+    }
+
+    fn value(json: &str) -> Option<StoredValue> {
+        Some(StoredValue { json: json.to_owned(), network: false })
+    }
+
+    pub(crate) async fn a_created_run_is_running_owned_readable_and_cannot_be_created_twice(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        let r = get(&s, &m.run_id).await;
+        assert_eq!(r.meta, m);
+        assert_eq!(r.status, RunStatus::Running);
+        assert_eq!(r.owner.as_deref(), Some("p1"));
+        assert!(r.lease_until_ms > now_ms() + 20_000, "lease runs about 30 s: {}", r.lease_until_ms);
+        assert!(r.journal.is_empty() && !r.abort_requested);
+        assert!(s.runs.create(&m, "p2", LONG).await.is_err(), "a second create of the same id");
+        assert_eq!(get(&s, &m.run_id).await.owner.as_deref(), Some("p1"), "untouched by the failed create");
+        assert!(s.other.get(&m.run_id).await.unwrap().is_some(), "visible through another handle");
+    }
+
+    pub(crate) async fn a_run_that_does_not_exist_reads_as_missing_everywhere(s: Subject) {
+        let id = format!("run_{}", hex(16));
+        assert!(s.runs.get(&id).await.unwrap().is_none());
+        assert_eq!(s.runs.claim(&id, "p1", LONG).await.unwrap(), Claim::Missing);
+        assert_eq!(s.runs.request_abort(&id).await.unwrap(), Claim::Missing);
+        let saved = s.runs.save(&id, "p1", RunStatus::Parked, vec![1], None).await;
+        assert!(matches!(saved, Err(RunStoreError::Missing { .. })), "{saved:?}");
+        let renewed = s.runs.renew(&id, "p1", LONG).await;
+        assert!(matches!(renewed, Err(RunStoreError::Missing { .. })), "{renewed:?}");
+        s.runs.release(&id, "p1").await.expect("releasing nothing is a no-op");
+    }
+
+    pub(crate) async fn a_claim_takes_a_free_expired_or_own_lease_and_reports_a_held_one(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        // Own: renewed, same owner.
+        let Claim::Claimed(own) = s.runs.claim(&m.run_id, "p1", LONG).await.unwrap() else { panic!("own claim") };
+        assert_eq!(own.owner.as_deref(), Some("p1"));
+        // Held by another.
+        match s.runs.claim(&m.run_id, "p2", LONG).await.unwrap() {
+            Claim::Held { owner, until_ms } => {
+                assert_eq!(owner, "p1");
+                assert_eq!(until_ms, get(&s, &m.run_id).await.lease_until_ms);
+            }
+            other => panic!("expected held, got {other:?}"),
+        }
+        // Free after a release.
+        s.runs.release(&m.run_id, "p1").await.unwrap();
+        let Claim::Claimed(free) = s.runs.claim(&m.run_id, "p2", SHORT).await.unwrap() else { panic!("free claim") };
+        assert_eq!(free.owner.as_deref(), Some("p2"));
+        assert_eq!(free.meta, m, "the claim returns the stored record");
+        // Expired: p2's short lease runs out, p3 takes it.
+        assert!(matches!(s.runs.claim(&m.run_id, "p3", LONG).await.unwrap(), Claim::Held { .. }));
+        tokio::time::sleep(SHORT + Duration::from_millis(100)).await;
+        let Claim::Claimed(expired) = s.runs.claim(&m.run_id, "p3", LONG).await.unwrap() else {
+            panic!("expired claim")
+        };
+        assert_eq!(expired.owner.as_deref(), Some("p3"));
+        assert!(expired.lease_until_ms > now_ms() + 20_000);
+    }
+
+    pub(crate) async fn renew_and_save_by_anyone_but_the_live_owner_lose_the_lease(s: Subject) {
+        let m = created(&s, "p1", SHORT).await;
+        fn lost<T>(r: &Result<T, RunStoreError>) -> bool {
+            matches!(r, Err(RunStoreError::LeaseLost { .. }))
+        }
+        assert!(lost(&s.runs.renew(&m.run_id, "p2", LONG).await), "renew by a non-owner");
+        assert!(lost(&s.runs.save(&m.run_id, "p2", RunStatus::Parked, vec![9], Some(LONG)).await));
+        assert!(get(&s, &m.run_id).await.journal.is_empty(), "the refused save wrote nothing");
+        // The owner's renew extends its lease past the short one.
+        s.runs.renew(&m.run_id, "p1", LONG).await.expect("the owner renews");
+        assert!(get(&s, &m.run_id).await.lease_until_ms > now_ms() + 20_000);
+        // Once another process claimed an expired lease, the old owner is out.
+        s.runs.renew(&m.run_id, "p1", SHORT).await.unwrap();
+        tokio::time::sleep(SHORT + Duration::from_millis(100)).await;
+        assert!(lost(&s.runs.renew(&m.run_id, "p1", LONG).await), "an expired lease is not held");
+        assert!(matches!(s.runs.claim(&m.run_id, "p2", LONG).await.unwrap(), Claim::Claimed(_)));
+        assert!(lost(&s.runs.save(&m.run_id, "p1", RunStatus::Running, vec![1], Some(LONG)).await));
+        assert!(lost(&s.runs.end(&m.run_id, "p1", "completed", Vec::new()).await));
+        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Running, "the old owner ended nothing");
+    }
+
+    pub(crate) async fn save_replaces_the_journal_bumps_the_version_and_can_hand_the_run_off(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        let v1 = s.runs.save(&m.run_id, "p1", RunStatus::Running, b"one".to_vec(), Some(LONG)).await.unwrap();
+        let v2 = s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"two".to_vec(), Some(LONG)).await.unwrap();
+        assert!(v2 > v1, "{v1} then {v2}");
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.journal.as_slice(), r.status, r.version), (&b"two"[..], RunStatus::Parked, v2));
+        assert_eq!(r.owner.as_deref(), Some("p1"));
+        // Hand-off: saved parked with the lease released.
+        let v3 = s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"three".to_vec(), None).await.unwrap();
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.owner, r.lease_until_ms, r.version), (None, 0, v3));
+        assert_eq!(r.journal, b"three");
+        let Claim::Claimed(taken) = s.other.claim(&m.run_id, "p2", LONG).await.unwrap() else { panic!("hand-off") };
+        assert_eq!(taken.journal, b"three", "the claimer resumes from the saved journal");
+        assert_eq!(taken.status, RunStatus::Parked);
+    }
+
+    pub(crate) async fn release_clears_only_the_owners_lease_and_keeps_the_journal(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"j".to_vec(), Some(LONG)).await.unwrap();
+        s.runs.release(&m.run_id, "p2").await.expect("not held by p2: a no-op");
+        assert_eq!(get(&s, &m.run_id).await.owner.as_deref(), Some("p1"));
+        s.runs.release(&m.run_id, "p1").await.unwrap();
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.owner, r.lease_until_ms), (None, 0));
+        assert_eq!((r.journal.as_slice(), r.status), (&b"j"[..], RunStatus::Parked));
+    }
+
+    pub(crate) async fn an_end_drops_the_journal_keeps_the_record_and_refuses_a_non_owner(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.runs.save(&m.run_id, "p1", RunStatus::Running, b"journal".to_vec(), Some(LONG)).await.unwrap();
+        let refused = s.runs.end(&m.run_id, "p2", "completed", Vec::new()).await;
+        assert!(matches!(refused, Err(RunStoreError::LeaseLost { .. })), "{refused:?}");
+        s.runs.end(&m.run_id, "p1", "failed", Vec::new()).await.unwrap();
+        let r = get(&s, &m.run_id).await;
+        assert_eq!(r.status, RunStatus::Ended("failed".into()));
+        assert!(r.journal.is_empty() && r.owner.is_none() && r.lease_until_ms == 0, "{r:?}");
+        assert_eq!(r.meta, m);
+        assert_eq!(s.runs.claim(&m.run_id, "p2", LONG).await.unwrap(), Claim::Ended("failed".into()));
+        let again = s.runs.end(&m.run_id, "p1", "completed", Vec::new()).await;
+        assert!(again.is_err(), "an ended run ends once: {again:?}");
+        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Ended("failed".into()));
+    }
+
+    pub(crate) async fn an_end_with_writes_commits_them_to_the_runs_session_together(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.sessions.commit(&m.session, vec![("old".into(), value("1"))]).await.unwrap();
+        let writes: RunWrites = vec![("answer".into(), value("42")), ("old".into(), None)];
+        s.runs.end(&m.run_id, "p1", "completed", writes).await.unwrap();
+        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Ended("completed".into()));
+        assert_eq!(s.sessions.load(&m.session, "answer").await.unwrap(), value("42"));
+        assert_eq!(s.sessions.load(&m.session, "old").await.unwrap(), None, "a `None` write deletes");
+        // A non-owner's end with writes writes nothing either.
+        let n = created(&s, "p1", LONG).await;
+        let refused = s.runs.end(&n.run_id, "p2", "completed", vec![("k".into(), value("1"))]).await;
+        assert!(matches!(refused, Err(RunStoreError::LeaseLost { .. })), "{refused:?}");
+        assert_eq!(s.sessions.load(&n.session, "k").await.unwrap(), None);
+        assert_eq!(get(&s, &n.run_id).await.status, RunStatus::Running);
+    }
+
+    pub(crate) async fn an_end_whose_writes_overflow_the_session_writes_nothing_and_keeps_the_journal(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.runs.save(&m.run_id, "p1", RunStatus::Running, b"keep me".to_vec(), Some(LONG)).await.unwrap();
+        // Five values just under 256 KiB each: over the 1 MiB session total.
+        let big = format!("\"{}\"", "x".repeat(255 * 1024));
+        let writes: RunWrites = (0..5).map(|i| (format!("k{i}"), value(&big))).collect();
+        let refused = s.runs.end(&m.run_id, "p1", "completed", writes).await;
+        assert!(matches!(refused, Err(RunStoreError::Store(StoreError::SessionFull(1)))), "{refused:?}");
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.status, r.journal.as_slice()), (RunStatus::Running, &b"keep me"[..]), "not ended");
+        assert_eq!(r.owner.as_deref(), Some("p1"));
+        for i in 0..5 {
+            assert_eq!(s.sessions.load(&m.session, &format!("k{i}")).await.unwrap(), None, "k{i} not written");
+        }
+        // Exactly at the limit fits: 4 × 256 KiB of JSON.
+        let at = format!("\"{}\"", "x".repeat(256 * 1024 - 2));
+        let writes: RunWrites = (0..4).map(|i| (format!("k{i}"), value(&at))).collect();
+        s.runs.end(&m.run_id, "p1", "completed", writes).await.expect("1 MiB exactly fits");
+        assert!(s.sessions.load(&m.session, "k3").await.unwrap().is_some());
+    }
+
+    pub(crate) async fn an_abort_ends_a_released_parked_run_at_once_and_marks_a_held_one(s: Subject) {
+        // Parked and handed off: nobody would see a mark, so it ends now.
+        let parked = created(&s, "p1", LONG).await;
+        s.runs.save(&parked.run_id, "p1", RunStatus::Parked, b"j".to_vec(), None).await.unwrap();
+        assert_eq!(s.runs.request_abort(&parked.run_id).await.unwrap(), Claim::Ended("aborted".into()));
+        let r = get(&s, &parked.run_id).await;
+        assert_eq!(r.status, RunStatus::Ended("aborted".into()));
+        assert!(r.journal.is_empty());
+        assert_eq!(s.runs.request_abort(&parked.run_id).await.unwrap(), Claim::Ended("aborted".into()));
+        // Held: marked for its owner, which ends it.
+        let held = created(&s, "p1", LONG).await;
+        let Claim::Held { owner, .. } = s.runs.request_abort(&held.run_id).await.unwrap() else { panic!("held") };
+        assert_eq!(owner, "p1");
+        let r = get(&s, &held.run_id).await;
+        assert!(r.abort_requested);
+        assert_eq!(r.status, RunStatus::Running);
+        // A claimer of an expired, marked run sees the mark.
+        let expiring = created(&s, "p1", SHORT).await;
+        s.runs.save(&expiring.run_id, "p1", RunStatus::Parked, b"j".to_vec(), Some(SHORT)).await.unwrap();
+        assert!(matches!(s.runs.request_abort(&expiring.run_id).await.unwrap(), Claim::Held { .. }));
+        tokio::time::sleep(SHORT + Duration::from_millis(100)).await;
+        let Claim::Claimed(r) = s.runs.claim(&expiring.run_id, "p2", LONG).await.unwrap() else { panic!("claim") };
+        assert!(r.abort_requested, "the claimer ends it as aborted");
+        s.runs.end(&expiring.run_id, "p2", "aborted", Vec::new()).await.unwrap();
+    }
+
+    /// How long `changed` took to resolve when `act` ran 100 ms after it
+    /// started waiting (through the other handle).
+    async fn woken_after(s: &Subject, run_id: &str, act: impl Future<Output = ()>) -> Duration {
+        let other = Arc::clone(&s.other);
+        let id = run_id.to_owned();
+        let waiter = tokio::spawn(async move {
+            let started = Instant::now();
+            other.changed(&id, Duration::from_secs(20)).await.unwrap();
+            started.elapsed()
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        act.await;
+        tokio::time::timeout(Duration::from_secs(30), waiter).await.expect("resolves").expect("waiter runs")
+    }
+
+    pub(crate) async fn changed_resolves_on_save_release_end_and_abort_and_times_out_otherwise(s: Subject) {
+        let quick = Duration::from_secs(10);
+        let m = created(&s, "p1", LONG).await;
+        let t = woken_after(&s, &m.run_id, async {
+            s.runs.save(&m.run_id, "p1", RunStatus::Parked, vec![1], Some(LONG)).await.unwrap();
+        })
+        .await;
+        assert!(t < quick, "save woke it after {t:?}");
+        let t = woken_after(&s, &m.run_id, async { s.runs.release(&m.run_id, "p1").await.unwrap() }).await;
+        assert!(t < quick, "release woke it after {t:?}");
+        let Claim::Claimed(_) = s.runs.claim(&m.run_id, "p1", LONG).await.unwrap() else { panic!("reclaim") };
+        let t = woken_after(&s, &m.run_id, async {
+            assert!(matches!(s.runs.request_abort(&m.run_id).await.unwrap(), Claim::Held { .. }));
+        })
+        .await;
+        assert!(t < quick, "an abort request woke it after {t:?}");
+        let t = woken_after(&s, &m.run_id, async {
+            s.runs.end(&m.run_id, "p1", "aborted", Vec::new()).await.unwrap();
+        })
+        .await;
+        assert!(t < quick, "end woke it after {t:?}");
+        // Nothing happens: it waits out its timeout, and another run's
+        // change does not wake it.
+        let n = created(&s, "p1", LONG).await;
+        let started = Instant::now();
+        let quiet = s.runs.changed(&n.run_id, Duration::from_millis(300));
+        s.runs.save(&m.run_id, "p1", RunStatus::Parked, vec![], None).await.ok();
+        quiet.await.unwrap();
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(300) && waited < quick, "timed out after {waited:?}");
+    }
+
+    pub(crate) async fn two_handles_racing_to_claim_a_free_run_let_exactly_one_win(s: Subject) {
+        let m = created(&s, "creator", LONG).await;
+        s.runs.save(&m.run_id, "creator", RunStatus::Parked, b"j".to_vec(), None).await.unwrap();
+        let mut racers = Vec::new();
+        for i in 0..16 {
+            let handle = if i % 2 == 0 { Arc::clone(&s.runs) } else { Arc::clone(&s.other) };
+            let id = m.run_id.clone();
+            racers
+                .push(tokio::spawn(async move { (i, handle.claim(&id, &format!("racer-{i}"), LONG).await.unwrap()) }));
+        }
+        let mut winners = Vec::new();
+        let mut held_by = Vec::new();
+        for racer in racers {
+            match racer.await.unwrap() {
+                (i, Claim::Claimed(_)) => winners.push(format!("racer-{i}")),
+                (_, Claim::Held { owner, .. }) => held_by.push(owner),
+                (_, other) => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(winners.len(), 1, "exactly one wins: {winners:?}");
+        assert!(held_by.iter().all(|o| *o == winners[0]), "the others see the winner: {held_by:?}");
+        assert_eq!(get(&s, &m.run_id).await.owner, Some(winners[0].clone()));
+    }
+
+    pub(crate) async fn list_filters_by_status_and_session_puts_the_newest_first_and_is_bounded(s: Subject) {
+        let session = format!("session-{}", hex(8));
+        let base = now_ms();
+        let mut ids = Vec::new();
+        for i in 0..3 {
+            let m = meta_in(&session, base + i);
+            s.runs.create(&m, "p1", LONG).await.unwrap();
+            ids.push(m.run_id);
+        }
+        s.runs.save(&ids[1], "p1", RunStatus::Parked, b"12345".to_vec(), None).await.unwrap();
+        s.runs.end(&ids[2], "p1", "completed", Vec::new()).await.unwrap();
+        let elsewhere = created(&s, "p1", LONG).await;
+        let filter = |status: Option<&str>, limit| RunFilter {
+            status: status.map(str::to_owned),
+            session: Some(session.clone()),
+            limit,
+        };
+        let all = s.runs.list(filter(None, None)).await.unwrap();
+        let listed: Vec<_> = all.iter().map(|r| r.meta.run_id.clone()).collect();
+        assert_eq!(listed, vec![ids[2].clone(), ids[1].clone(), ids[0].clone()], "newest first, this session only");
+        let parked = &all[1];
+        assert_eq!((parked.status.clone(), parked.journal_bytes, parked.owner.clone()), (RunStatus::Parked, 5, None));
+        assert_eq!(parked.meta.title.as_deref(), Some("a title"));
+        for (status, expected) in [("parked", &ids[1]), ("completed", &ids[2]), ("running", &ids[0])] {
+            let listed = s.runs.list(filter(Some(status), None)).await.unwrap();
+            assert_eq!(listed.iter().map(|r| &r.meta.run_id).collect::<Vec<_>>(), vec![expected], "{status}");
+        }
+        let two = s.runs.list(filter(None, Some(2))).await.unwrap();
+        assert_eq!(two.iter().map(|r| &r.meta.run_id).collect::<Vec<_>>(), vec![&ids[2], &ids[1]]);
+        assert!(s.runs.list(filter(None, Some(0))).await.unwrap().is_empty());
+        let everywhere = s.runs.list(RunFilter::default()).await.unwrap();
+        assert!(everywhere.iter().any(|r| r.meta.run_id == elsewhere.run_id), "no filter: every session");
+        assert!(everywhere.len() <= MAX_LIST_RUNS);
+    }
+
+    pub(crate) async fn list_returns_at_most_a_thousand_runs_whatever_the_limit(s: Subject) {
+        let session = format!("session-{}", hex(8));
+        let base = now_ms();
+        for i in 0..=MAX_LIST_RUNS as u64 {
+            s.runs.create(&meta_in(&session, base + i), "p1", LONG).await.unwrap();
+        }
+        let filter = RunFilter { status: None, session: Some(session), limit: Some(5_000) };
+        let listed = s.runs.list(filter).await.unwrap();
+        assert_eq!(listed.len(), MAX_LIST_RUNS);
+        assert_eq!(listed[0].meta.created_ms, base + MAX_LIST_RUNS as u64, "the newest thousand");
+    }
+
+    pub(crate) async fn prune_deletes_only_ended_runs_last_changed_before_the_cutoff(s: Subject) {
+        let old = created(&s, "p1", LONG).await;
+        s.runs.end(&old.run_id, "p1", "completed", Vec::new()).await.unwrap();
+        let parked = created(&s, "p1", LONG).await;
+        s.runs.save(&parked.run_id, "p1", RunStatus::Parked, b"j".to_vec(), None).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let cutoff = now_ms();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let recent = created(&s, "p1", LONG).await;
+        s.runs.end(&recent.run_id, "p1", "failed", Vec::new()).await.unwrap();
+        let pruned = s.runs.prune(cutoff).await.unwrap();
+        assert!(pruned >= 1, "at least the old ended run: {pruned}");
+        assert!(s.runs.get(&old.run_id).await.unwrap().is_none(), "old and ended: deleted");
+        assert!(s.runs.get(&parked.run_id).await.unwrap().is_some(), "not ended: kept however old");
+        assert!(s.runs.get(&recent.run_id).await.unwrap().is_some(), "ended after the cutoff: kept");
+        let session = RunFilter { session: Some(old.session.clone()), ..RunFilter::default() };
+        assert!(s.runs.list(session).await.unwrap().is_empty(), "gone from the list too");
+    }
+}
+
+/// Every case: a sled test each, and one PostgreSQL test running them all.
+macro_rules! cases {
+    ($($name:ident),* $(,)?) => {
+        /// The suite on sled: one temporary database per case.
+        mod on_sled {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let (subject, _dir) = super::sled_subject(stringify!($name)).await;
+                    super::suite::$name(subject).await;
+                }
+            )*
+        }
+
+        /// Runs every case on `subject()`'s backend, in order.
+        #[cfg(feature = "postgres")]
+        async fn every_case(subject: impl AsyncFn() -> Subject) {
+            $(
+                eprintln!("run store suite: {}", stringify!($name));
+                suite::$name(subject().await).await;
+            )*
+        }
+    };
+}
+
+cases!(
+    a_created_run_is_running_owned_readable_and_cannot_be_created_twice,
+    a_run_that_does_not_exist_reads_as_missing_everywhere,
+    a_claim_takes_a_free_expired_or_own_lease_and_reports_a_held_one,
+    renew_and_save_by_anyone_but_the_live_owner_lose_the_lease,
+    save_replaces_the_journal_bumps_the_version_and_can_hand_the_run_off,
+    release_clears_only_the_owners_lease_and_keeps_the_journal,
+    an_end_drops_the_journal_keeps_the_record_and_refuses_a_non_owner,
+    an_end_with_writes_commits_them_to_the_runs_session_together,
+    an_end_whose_writes_overflow_the_session_writes_nothing_and_keeps_the_journal,
+    an_abort_ends_a_released_parked_run_at_once_and_marks_a_held_one,
+    changed_resolves_on_save_release_end_and_abort_and_times_out_otherwise,
+    two_handles_racing_to_claim_a_free_run_let_exactly_one_win,
+    list_filters_by_status_and_session_puts_the_newest_first_and_is_bounded,
+    list_returns_at_most_a_thousand_runs_whatever_the_limit,
+    prune_deletes_only_ended_runs_last_changed_before_the_cutoff,
+);
+
+/// Deletes a test's database directory when the test ends.
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh sled session store (its actor started, for `end` with writes)
+/// and two `SledRuns` handles on it.
+async fn sled_subject(case: &str) -> (Subject, TempDir) {
+    let dir = std::env::temp_dir().join(format!("codemode-run-store-{case}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let name = format!("run-store-suite-{case}");
+    let sessions = SessionStore::open(Some(&dir), codemode_store::StoreLimits::default(), name).expect("open");
+    sessions.start_actor(None).await.expect("store actor");
+    let runs = codemode_store::runs::SledRuns::open(&sessions).expect("runs");
+    let other = codemode_store::runs::SledRuns::open(&sessions).expect("runs");
+    (Subject { runs: Arc::new(runs), other: Arc::new(other), sessions }, TempDir(dir))
+}
+
+/// The suite on PostgreSQL (feature `postgres`), on the server at
+/// `CODEMODE_TEST_POSTGRES_URL` (`scripts/test.sh` starts one and sets it;
+/// without it this test fails, saying so). Its cases use fresh run ids and
+/// sessions, so they share the server's default database with other tests.
+/// Each case gets two processes' worth of handles: separate pools, session
+/// stores and `LISTEN` connections.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_run_store_suite_holds_on_postgresql() {
+    let Ok(url) = std::env::var("CODEMODE_TEST_POSTGRES_URL") else {
+        panic!(
+            "CODEMODE_TEST_POSTGRES_URL is not set: the run store suite needs a PostgreSQL server. Run the tests with ./scripts/test.sh (it starts a throwaway cluster)."
+        );
+    };
+    every_case(async || {
+        let limits = codemode_store::StoreLimits::default();
+        let pg = codemode_store::Pg::connect(&url, 4).await.expect("connect");
+        let other = codemode_store::Pg::connect(&url, 4).await.expect("connect");
+        let sessions = SessionStore::postgres(pg, limits, "run-store-suite-a".into());
+        let other_sessions = SessionStore::postgres(other, limits, "run-store-suite-b".into());
+        Subject {
+            runs: Arc::new(codemode_store::runs::PgRuns::start(&sessions).await.expect("listen")),
+            other: Arc::new(codemode_store::runs::PgRuns::start(&other_sessions).await.expect("listen")),
+            sessions,
+        }
+    })
+    .await;
+}
