@@ -23,6 +23,82 @@ use tokio_postgres::config::Host;
 
 use crate::StoreError;
 
+/// Starts a task the service actor owns (the retention sweeper).
+pub(crate) type StartTask = Box<dyn FnOnce() -> tokio::task::JoinHandle<()> + Send>;
+
+/// The actor a PostgreSQL-backed session store or results cache registers
+/// under its name. Requests do not go through it (each is a statement on
+/// the pool, so one slow session never holds up another); it exists so the
+/// runtime supervises, restarts and stops these services exactly like their
+/// sled and in-memory counterparts, and it owns the store's sweeper task,
+/// which ends with it.
+struct PgService;
+
+/// What a [`PgService`] handles: only the supervision tests' crash.
+enum PgServiceMsg {
+    /// Panics (the supervision tests' crash).
+    #[cfg(feature = "test-hooks")]
+    Crash,
+}
+
+impl ractor::Actor for PgService {
+    type Msg = PgServiceMsg;
+    type State = Option<tokio::task::JoinHandle<()>>;
+    type Arguments = Option<StartTask>;
+
+    async fn pre_start(
+        &self,
+        _: ractor::ActorRef<PgServiceMsg>,
+        start: Option<StartTask>,
+    ) -> Result<Self::State, ractor::ActorProcessingErr> {
+        Ok(start.map(|start| start()))
+    }
+
+    async fn post_stop(
+        &self,
+        _: ractor::ActorRef<PgServiceMsg>,
+        task: &mut Self::State,
+    ) -> Result<(), ractor::ActorProcessingErr> {
+        if let Some(task) = task.take() {
+            task.abort();
+        }
+        Ok(())
+    }
+
+    async fn handle(
+        &self,
+        _: ractor::ActorRef<PgServiceMsg>,
+        msg: PgServiceMsg,
+        _: &mut Self::State,
+    ) -> Result<(), ractor::ActorProcessingErr> {
+        match msg {
+            #[cfg(feature = "test-hooks")]
+            PgServiceMsg::Crash => panic!("PostgreSQL service: crash requested by a test hook"),
+        }
+    }
+}
+
+/// Starts the service actor registered as `name` (linked to `supervisor`),
+/// running `task` while it lives.
+pub(crate) async fn start_service(
+    name: String,
+    task: Option<StartTask>,
+    supervisor: Option<ractor::ActorCell>,
+) -> Result<(), String> {
+    let spawned = match supervisor {
+        Some(s) => ractor::Actor::spawn_linked(Some(name), PgService, task, s).await,
+        None => ractor::Actor::spawn(Some(name), PgService, task).await,
+    };
+    spawned.map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Makes the service actor `name` panic (supervision tests only); returns
+/// whether the request was sent.
+#[cfg(feature = "test-hooks")]
+pub(crate) fn crash_service(name: &str) -> bool {
+    ractor::ActorRef::<PgServiceMsg>::where_is(name).is_some_and(|a| a.send_message(PgServiceMsg::Crash).is_ok())
+}
+
 /// One embedded schema migration. Versions only grow; a migration, once
 /// released, is never edited (add a new one instead).
 pub(crate) struct Migration {
