@@ -281,9 +281,8 @@ impl ResultsCache {
     pub async fn start_actor(&self, supervisor: ActorCell) -> Result<(), String> {
         #[cfg(feature = "postgres")]
         if self.pg.is_some() {
-            // Every request is a statement; the actor is only registered
-            // and supervised like the in-memory cache's.
-            return crate::postgres::start_service(self.name.clone(), None, Some(supervisor)).await;
+            // Nothing to run: every request is a statement.
+            return Ok(());
         }
         Actor::spawn_linked(Some(self.name.clone()), ResultsActor, self.limits, supervisor)
             .await
@@ -296,10 +295,6 @@ impl ResultsCache {
     #[doc(hidden)]
     #[cfg(feature = "test-hooks")]
     pub fn crash_for_test(&self) -> bool {
-        #[cfg(feature = "postgres")]
-        if self.pg.is_some() {
-            return crate::postgres::crash_service(&self.name);
-        }
         ActorRef::<ResultsMsg>::where_is(self.name.clone()).is_some_and(|a| a.send_message(ResultsMsg::Crash).is_ok())
     }
 

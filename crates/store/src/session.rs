@@ -688,11 +688,33 @@ pub struct SessionStore {
 enum Backend {
     /// sled, through the store actor (one process at a time).
     Sled { db: sled::Db, gate: FlushGate },
-    /// PostgreSQL, shared by many processes: each request is a statement
-    /// or transaction on a pooled connection, not an actor message (the
-    /// registered actor only owns the retention sweeper).
+    /// PostgreSQL, shared by many processes; no actor: each request is a
+    /// statement or transaction on a pooled connection.
     #[cfg(feature = "postgres")]
-    Pg { pg: crate::Pg },
+    Pg { pg: crate::Pg, sweeper: Arc<Sweeper> },
+}
+
+/// The PostgreSQL retention sweeper task, shared by a store's handles and
+/// stopped when the last one is dropped (or replaced by a restart).
+#[cfg(feature = "postgres")]
+#[derive(Debug, Default)]
+struct Sweeper(std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>);
+
+#[cfg(feature = "postgres")]
+impl Sweeper {
+    fn replace(&self, task: Option<tokio::task::JoinHandle<()>>) {
+        let mut slot = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(old) = std::mem::replace(&mut *slot, task) {
+            old.abort();
+        }
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Drop for Sweeper {
+    fn drop(&mut self) {
+        self.replace(None);
+    }
 }
 
 impl SessionStore {
@@ -732,7 +754,7 @@ impl SessionStore {
     pub fn postgres(pg: crate::Pg, limits: StoreLimits, name: String) -> Self {
         Self {
             name,
-            backend: Backend::Pg { pg },
+            backend: Backend::Pg { pg, sweeper: Arc::new(Sweeper::default()) },
             limits,
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
@@ -783,8 +805,8 @@ impl SessionStore {
 
     /// Starts the store actor under this handle's name, linked to
     /// `supervisor`. Call again to restart it after a crash. On PostgreSQL
-    /// requests do not go through it; the actor (registered and supervised
-    /// like the sled one) runs the retention sweeper, which stops with it.
+    /// there is no actor: this starts (or restarts) the retention sweeper
+    /// task instead, which stops when the last handle is dropped.
     ///
     /// # Errors
     /// The actor could not be spawned.
@@ -792,21 +814,17 @@ impl SessionStore {
         let (db, gate) = match &self.backend {
             Backend::Sled { db, gate } => (db, gate),
             #[cfg(feature = "postgres")]
-            Backend::Pg { pg } => {
-                let sweeper = self.retention.map(|retention| {
-                    let (store, pg) = (self.clone(), pg.clone());
-                    let start: crate::postgres::StartTask = Box::new(move || {
-                        crate::postgres::sessions::start_sweeper(
-                            pg,
-                            retention::sweep_interval(retention.as_secs()),
-                            move || store.touch(),
-                        )
-                    });
-                    start
+            Backend::Pg { pg, sweeper } => {
+                let task = self.retention.map(|retention| {
+                    let store = self.clone_without_sweeper();
+                    crate::postgres::sessions::start_sweeper(
+                        pg.clone(),
+                        retention::sweep_interval(retention.as_secs()),
+                        move || store.touch(),
+                    )
                 });
-                return crate::postgres::start_service(self.name.clone(), sweeper, supervisor)
-                    .await
-                    .map_err(StoreError::Io);
+                sweeper.replace(task);
+                return Ok(());
             }
         };
         let args = StoreArgs {
@@ -864,6 +882,17 @@ impl SessionStore {
         }
     }
 
+    /// A handle for the sweeper task itself: sharing the sweeper slot would
+    /// keep the task alive after every caller's handle is gone.
+    #[cfg(feature = "postgres")]
+    pub(crate) fn clone_without_sweeper(&self) -> Self {
+        let backend = match &self.backend {
+            Backend::Pg { pg, .. } => Backend::Pg { pg: pg.clone(), sweeper: Arc::new(Sweeper::default()) },
+            other => other.clone(),
+        };
+        Self { backend, name: self.name.clone(), ..self.clone() }
+    }
+
     /// The actor's registered name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -916,10 +945,6 @@ impl SessionStore {
     #[doc(hidden)]
     #[cfg(feature = "test-hooks")]
     pub fn crash_for_test(&self) -> bool {
-        #[cfg(feature = "postgres")]
-        if let Backend::Pg { .. } = &self.backend {
-            return crate::postgres::crash_service(&self.name);
-        }
         ActorRef::<StoreMsg>::where_is(self.name.clone()).is_some_and(|a| a.send_message(StoreMsg::Crash).is_ok())
     }
 

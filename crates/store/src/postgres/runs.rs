@@ -100,7 +100,13 @@ impl PgRuns {
             .await
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
         let listener = tokio::spawn(listen_loop(Arc::clone(&pg.config), pg.shown.clone(), Arc::clone(&waiters), first));
-        Ok(Self { pg, sessions: sessions.clone(), clock: Arc::new(crate::runs::now_ms), waiters, listener })
+        Ok(Self {
+            pg,
+            sessions: sessions.clone_without_sweeper(),
+            clock: Arc::new(crate::runs::now_ms),
+            waiters,
+            listener,
+        })
     }
 
     /// Measures leases and timestamps with `clock` (default the system

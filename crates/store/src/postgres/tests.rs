@@ -161,40 +161,6 @@ async fn ending_a_reply_without_waiting_deletes_its_results_on_postgres_ga_6_5()
     assert!(gone, "the reply's result outlived its end");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_postgres_store_and_cache_register_actors_a_supervisor_can_watch_stop_and_restart() {
-    let url = test_database().await;
-    let pg = Pg::connect(&url, 2).await.unwrap();
-    let name = format!("pg-service-store-{}", std::process::id());
-    let store = SessionStore::postgres(pg.clone(), StoreLimits::default(), name.clone());
-    store.start_actor(None).await.unwrap();
-    let actor = ractor::registry::where_is(name.clone()).expect("the store registers under its name");
-    store.commit("s", vec![("k".into(), v("1"))]).await.unwrap();
-    actor.stop_and_wait(None, Some(Duration::from_secs(5))).await.unwrap();
-    assert!(ractor::registry::where_is(name.clone()).is_none());
-    assert_eq!(store.load("s", "k").await.unwrap(), v("1"), "requests never needed the actor");
-    store.start_actor(None).await.unwrap();
-    assert!(ractor::registry::where_is(name).is_some(), "started again, as after a crash");
-    let results_name = format!("pg-service-results-{}", std::process::id());
-    let cache = ResultsCache::postgres(pg, results_name.clone(), ResultsLimits::default());
-    let (root, _) = ractor::Actor::spawn(None, Root, ()).await.unwrap();
-    cache.start_actor(root.get_cell()).await.unwrap();
-    assert!(ractor::registry::where_is(results_name).is_some());
-}
-
-/// A do-nothing supervisor for the results cache's linked actor.
-struct Root;
-
-impl ractor::Actor for Root {
-    type Msg = ();
-    type State = ();
-    type Arguments = ();
-
-    async fn pre_start(&self, _: ractor::ActorRef<()>, (): ()) -> Result<(), ractor::ActorProcessingErr> {
-        Ok(())
-    }
-}
-
 #[test]
 fn test_database_urls_name_the_new_database_in_both_url_forms() {
     assert_eq!(super::with_dbname("postgres://u@h:5/postgres", "t_1"), "postgres://u@h:5/t_1");
