@@ -110,6 +110,7 @@ pub(crate) enum RunsError {
     #[error("{0}")]
     Open(#[from] codemode_store::StoreError),
     /// This build cannot reach PostgreSQL.
+    #[cfg_attr(feature = "postgres", allow(dead_code, reason = "built without the `postgres` feature only"))]
     #[error(
         "this codemode was built without PostgreSQL support for `codemode runs` (build codemode-cli with the `postgres` feature)"
     )]
@@ -137,12 +138,24 @@ pub(crate) async fn run(config: &Config, store_flag: Option<PathBuf>, command: R
 /// The configured backend's run store.
 async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<Arc<dyn RunStore>, RunsError> {
     match config.store.backend {
-        BackendKind::Sled => {
-            let path = store_flag.unwrap_or_else(|| config.store.path.clone());
-            open_sled(&path)
-        }
+        BackendKind::Sled => open_sled(&sled_path(config, store_flag)),
         BackendKind::Postgres => open_postgres(config).await,
     }
+}
+
+/// The sled store a server with this configuration uses: `--store`, else
+/// `[store] path`; when that is the default and does not exist, the data
+/// directory's store, where a server falls back to when the default cannot
+/// be created (see `store_location`).
+fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf {
+    if let Some(path) = store_flag {
+        return path;
+    }
+    let path = config.store.path.clone();
+    if path != crate::config::StoreConfig::default().path || path.exists() {
+        return path;
+    }
+    crate::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
 }
 
 fn open_sled(path: &Path) -> Result<Arc<dyn RunStore>, RunsError> {
@@ -164,7 +177,8 @@ async fn open_postgres(config: &Config) -> Result<Arc<dyn RunStore>, RunsError> 
     let url = config.store.url.as_deref().unwrap_or_default();
     // Two connections: one for the command, one spare.
     let pg = codemode_store::Pg::connect(url, config.store.pool_size.min(2)).await?;
-    Ok(Arc::new(codemode_store::runs::PgRuns::new(pg)))
+    let sessions = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "codemode-runs".into());
+    Ok(Arc::new(codemode_store::runs::PgRuns::start(&sessions).await?))
 }
 
 #[cfg(not(feature = "postgres"))]

@@ -22,6 +22,11 @@ fn temp(name: &str) -> PathBuf {
 /// (counts, then sleeps 3 s) and its replay-safe twin `slow_safe`, and a
 /// short window budget so a cell waiting on `slow` parks quickly.
 fn config(dir: &Path, extra: &str) -> PathBuf {
+    config_with(dir, 400, extra)
+}
+
+/// As [`config`], with the window budget `timeout_ms`.
+fn config_with(dir: &Path, timeout_ms: u64, extra: &str) -> PathBuf {
     let count = dir.join("count.py");
     std::fs::write(
         &count,
@@ -39,7 +44,7 @@ fn config(dir: &Path, extra: &str) -> PathBuf {
     let text = format!(
         r#"
 [limits]
-timeout_ms = 400
+timeout_ms = {timeout_ms}
 
 [[tools]]
 name = "count"
@@ -230,6 +235,51 @@ fn a_replay_that_reads_what_its_journal_does_not_cover_is_stopped_as_replay_dive
     assert_eq!(again["code"], "invalid_input", "{again}");
     second.kill_9();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn with_every_call_journaling_a_crash_mid_window_resumes_from_the_last_settlement() {
+    for (mode, resumable) in [("every_call", true), ("park", false)] {
+        let dir = temp(&format!("sled-every-{mode}"));
+        // A long window: the crash comes before any park.
+        let config = config_with(&dir, 20_000, &format!("[runs]\njournal = \"{mode}\"\n"));
+        let store = dir.join("store");
+        let mut first = Session::start(&config, &store);
+        let code = "const a = await count({}); const b = await count({}); \
+                    try { await slow({}); return 'ran' } catch (e) { return [a.n, b.n, e.code] }";
+        writeln!(first.stdin, "{}", serde_json::json!({"op": "exec", "code": code})).unwrap();
+        // Both counts settled and `slow` started: the window is still open.
+        wait_for(|| lines(&dir.join("slow_calls")) == 1);
+        first.kill_9();
+        // The run id never reached us (the window never returned); the
+        // operator finds it with `codemode runs list`.
+        let listed = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("--config")
+            .arg(&config)
+            .arg("--store")
+            .arg(&store)
+            .args(["runs", "list", "--json"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&listed.stdout);
+        let runs: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let runs = runs.as_array().cloned().unwrap_or_default();
+        if !resumable {
+            assert!(runs.is_empty(), "with journal = park nothing is written before the first park: {text}");
+            let _ = std::fs::remove_dir_all(&dir);
+            continue;
+        }
+        assert_eq!(runs.len(), 1, "{text}");
+        let run_id = runs[0]["runId"].as_str().or_else(|| runs[0]["run_id"].as_str()).unwrap().to_owned();
+        let mut second = Session::start(&config, &store);
+        let done = second.wait(&run_id);
+        assert_eq!(done["status"], "completed", "{done}");
+        assert_eq!(done["value"], serde_json::json!([1, 2, "outcome_unknown"]), "{done}");
+        assert_eq!(lines(&dir.join("calls")), 2, "the journaled calls did not run again");
+        assert_eq!(lines(&dir.join("slow_calls")), 1, "the call in flight did not run again");
+        second.kill_9();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// Polls `done` for up to 30 s (a process start on a busy machine).

@@ -250,3 +250,21 @@ fn config_check_prints_the_store_backend_without_a_password() {
     let out = dir.codemode(&["config", "check"]);
     assert!(stdout(&out).contains("# store backend: sled at"), "{}", stdout(&out));
 }
+
+#[test]
+fn without_store_the_runs_command_finds_the_store_a_server_fell_back_to_in_the_data_directory() {
+    let dir = Scratch::new("fallback");
+    let data = dir.0.join("data");
+    let fallback = data.join("codemode/store");
+    seed(&fallback);
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .current_dir(&dir.0)
+        .env("XDG_DATA_HOME", &data)
+        .args(["runs", "list", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(!dir.0.join(".codemode").exists(), "the default store was not created");
+}

@@ -331,8 +331,12 @@ impl Runs {
     /// The cell left memory without ending (evicted to its journal, or its
     /// lease taken over): no longer live here, no tombstone — the run
     /// lives on as its record.
-    pub(crate) fn evicted(&self, run_id: &str) {
-        let Some((_, run)) = self.live.remove(run_id) else { return };
+    ///
+    /// Only the entry of `actor` is removed: a new cell of the same run
+    /// (resumed by replay meanwhile) is not touched by the old one leaving.
+    pub(crate) fn evicted(&self, run_id: &str, actor: ActorId) {
+        let ours = |_: &String, run: &LiveRun| run.handle.as_ref().is_some_and(|h| h.actor.get_id() == actor);
+        let Some((_, run)) = self.live.remove_if(run_id, ours) else { return };
         self.metrics.add_live(-1);
         remove(&self.per_session, run.session.as_ref());
         remove(&self.per_principal, run.principal.as_ref());

@@ -506,6 +506,11 @@ impl StoreState {
             }
         }
         self.db.apply_batch(batch).map_err(|e| io(&e))?;
+        self.applied(session, changes)
+    }
+
+    /// Records the sizes of writes just applied to `session`.
+    fn applied(&mut self, session: &str, changes: Vec<(String, Option<usize>)>) -> Result<(), StoreError> {
         let sizes = self.sizes(session)?;
         for (k, size) in changes {
             match size {
@@ -549,14 +554,7 @@ impl StoreState {
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(io(&e).into()),
         }
-        let sizes = self.sizes(session)?;
-        for (k, size) in changes {
-            match size {
-                Some(n) => sizes.insert(k, n),
-                None => sizes.remove(&k),
-            };
-        }
-        Ok(())
+        Ok(self.applied(session, changes)?)
     }
 
     /// Runs one sweep step and, while unfinished, queues the next behind
@@ -801,6 +799,13 @@ impl SessionStore {
     #[must_use]
     pub fn retention(&self) -> Option<Duration> {
         self.retention
+    }
+
+    /// Whether this store runs an actor ([`start_actor`](Self::start_actor)
+    /// registers one under [`name`](Self::name)): sled does; PostgreSQL
+    /// answers every request with statements and has none to supervise.
+    pub fn has_actor(&self) -> bool {
+        matches!(self.backend, Backend::Sled { .. })
     }
 
     /// Starts the store actor under this handle's name, linked to

@@ -35,7 +35,7 @@ mod suite {
     const LONG: Duration = Duration::from_secs(30);
     /// Short enough to wait out, long enough to outlast the calls made
     /// while it is meant to hold.
-    const SHORT: Duration = Duration::from_millis(300);
+    const SHORT: Duration = Duration::from_secs(1);
 
     fn hex(bytes: usize) -> String {
         let mut raw = vec![0u8; bytes];
@@ -226,6 +226,9 @@ mod suite {
         let writes: RunWrites = (0..4).map(|i| (format!("k{i}"), value(&at))).collect();
         s.runs.end(&m.run_id, "p1", "completed", writes).await.expect("1 MiB exactly fits");
         assert!(s.sessions.load(&m.session, "k3").await.unwrap().is_some());
+        // The session store counts what the end wrote: the session is full.
+        let more = s.sessions.commit(&m.session, vec![("one-more".into(), value("1"))]).await;
+        assert!(matches!(more, Err(StoreError::SessionFull(1))), "{more:?}");
     }
 
     pub(crate) async fn an_abort_ends_a_released_parked_run_at_once_and_marks_a_held_one(s: Subject) {
@@ -293,9 +296,10 @@ mod suite {
         // Nothing happens: it waits out its timeout, and another run's
         // change does not wake it.
         let n = created(&s, "p1", LONG).await;
+        let o = created(&s, "p1", LONG).await;
         let started = Instant::now();
         let quiet = s.runs.changed(&n.run_id, Duration::from_millis(300));
-        s.runs.save(&m.run_id, "p1", RunStatus::Parked, vec![], None).await.ok();
+        s.runs.save(&o.run_id, "p1", RunStatus::Parked, vec![], None).await.unwrap();
         quiet.await.unwrap();
         let waited = started.elapsed();
         assert!(waited >= Duration::from_millis(300) && waited < quick, "timed out after {waited:?}");
@@ -457,29 +461,23 @@ async fn sled_subject(case: &str) -> (Subject, TempDir) {
     (Subject { runs: Arc::new(runs), other: Arc::new(other), sessions }, TempDir(dir))
 }
 
-/// The suite on PostgreSQL (feature `postgres`), on the server at
-/// `CODEMODE_TEST_POSTGRES_URL` (`scripts/test.sh` starts one and sets it;
-/// without it this test fails, saying so). Its cases use fresh run ids and
-/// sessions, so they share the server's default database with other tests.
-/// Each case gets two processes' worth of handles: separate pools, session
-/// stores and `LISTEN` connections.
+/// The suite on PostgreSQL, in a fresh database on the server
+/// `CODEMODE_TEST_POSTGRES_URL` names (`./scripts/test.sh` starts one);
+/// without it the test fails, saying so: it never passes without a
+/// database.
 #[cfg(feature = "postgres")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_run_store_suite_holds_on_postgresql() {
-    let Ok(url) = std::env::var("CODEMODE_TEST_POSTGRES_URL") else {
-        panic!(
-            "CODEMODE_TEST_POSTGRES_URL is not set: the run store suite needs a PostgreSQL server. Run the tests with ./scripts/test.sh (it starts a throwaway cluster)."
-        );
-    };
     every_case(async || {
-        let limits = codemode_store::StoreLimits::default();
+        let url = codemode_store::postgres::test_database().await;
         let pg = codemode_store::Pg::connect(&url, 4).await.expect("connect");
-        let other = codemode_store::Pg::connect(&url, 4).await.expect("connect");
-        let sessions = SessionStore::postgres(pg, limits, "run-store-suite-a".into());
-        let other_sessions = SessionStore::postgres(other, limits, "run-store-suite-b".into());
+        let sessions =
+            SessionStore::postgres(pg.clone(), codemode_store::StoreLimits::default(), "run-store-suite".into());
+        let other_sessions =
+            SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "run-store-suite-other".into());
         Subject {
-            runs: Arc::new(codemode_store::runs::PgRuns::start(&sessions).await.expect("listen")),
-            other: Arc::new(codemode_store::runs::PgRuns::start(&other_sessions).await.expect("listen")),
+            runs: Arc::new(codemode_store::runs::PgRuns::start(&sessions).await.expect("runs")),
+            other: Arc::new(codemode_store::runs::PgRuns::start(&other_sessions).await.expect("runs")),
             sessions,
         }
     })

@@ -50,11 +50,14 @@ impl Server {
     pub(crate) fn start_with_env(prefix: &str, name: &str, config: &str, extra: &[&str], env: &[(&str, &str)]) -> Self {
         let dir = temp(prefix, name);
         std::fs::write(dir.join("codemode.toml"), config).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-            .arg("--config")
-            .arg(dir.join("codemode.toml"))
-            .arg("--store")
-            .arg(dir.join("store"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_codemode"));
+        command.arg("--config").arg(dir.join("codemode.toml"));
+        // A sled store of its own, unless the configuration names a
+        // PostgreSQL backend (which `--store` cannot be combined with).
+        if !config.contains("backend = \"postgres\"") {
+            command.arg("--store").arg(dir.join("store"));
+        }
+        let mut child = command
             .args(["serve", "--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
             .args(extra)
             .envs(env.iter().copied())

@@ -75,6 +75,9 @@ pub(crate) struct Replaying {
     pending: BTreeMap<u64, HostRequest>,
     /// Steps replayed so far.
     replayed: usize,
+    /// Requests the cell made after the journal's last step: new, made
+    /// live once the replay is done (a journal ends at a step boundary).
+    fresh: Vec<(u64, HostRequest)>,
     started: Instant,
 }
 
@@ -418,7 +421,7 @@ impl CellState {
             d.lease_held = false;
         }
         self.record_closed = true;
-        self.runs.evicted(&self.run_id);
+        self.runs.evicted(&self.run_id, self.myself.get_id());
     }
 
     /// Renews a held lease, and schedules the next renewal.
@@ -505,7 +508,7 @@ impl CellState {
             (journal.snapshot.delivered_steps > 0).then(|| journal.snapshot.delivered_steps.saturating_sub(1));
         self.durable =
             Some(Durable::with(args, &self.run_id, journal.header.clone(), recorder, true, version, delivered));
-        self.replay = Some(Replaying { journal, pending: BTreeMap::new(), replayed: 0, started: Instant::now() });
+        self.replay = Some(Replaying { journal, pending: BTreeMap::new(), replayed: 0, fresh: Vec::new(), started: Instant::now() });
     }
 
     /// During a replay, timers the replayed cell cleared are no longer
@@ -534,6 +537,7 @@ impl CellState {
                 "request {id} ({}) differs from the one the journal recorded",
                 journal::describe(&request)
             )),
+            None if replay.journal.steps.is_empty() => replay.fresh.push((id, request)),
             None => self.diverge(format!(
                 "the replayed cell made request {id} ({}), which the journal does not have",
                 journal::describe(&request)
@@ -676,6 +680,12 @@ impl CellState {
                 }
                 request => settled_inline += self.reissue(id, request, now),
             }
+        }
+        for (id, request) in replay.fresh {
+            if let Some(d) = self.durable.as_mut() {
+                d.request(id, &request);
+            }
+            settled_inline += self.handle_request(id, request, now).unwrap_or(0);
         }
         if settled_inline > 0 {
             self.release_call_slot(settled_inline);

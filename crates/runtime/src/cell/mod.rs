@@ -527,14 +527,16 @@ impl CellState {
                 let _busy = self.lease.guest_step();
                 vm.step(ready);
             }
-            if stepped {
-                self.journal_step();
-            }
             if let Some(flow) = self.check_settled() {
                 return flow;
             }
             if let Some(flow) = self.take_submissions() {
                 return flow;
+            }
+            // After the step's requests are recorded: the journal ends at a
+            // step boundary with everything that step asked for.
+            if stepped {
+                self.journal_step();
             }
             // Settled inline, or a timer already due (`setTimeout(f, 0)`):
             // go round again without a trip through the timer wheel.

@@ -117,8 +117,8 @@ impl CodeMode {
             }
             Ok(claim) => {
                 // Advanced elsewhere (or ended): this copy is stale.
+                self.inner.runs.evicted(run_id, handle.actor.get_id());
                 let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::LeaseLost);
-                self.inner.runs.evicted(run_id);
                 match claim {
                     Claim::Claimed(record) => self.resume_record(record, session, principal, ask).await,
                     _ => self.from_store(run_id, session, principal, ask, Some(claim)).await,

@@ -49,11 +49,7 @@ impl Watchers {
 
     /// Starts watching `run_id` now; the returned future resolves at the
     /// first change after this call, or after `timeout`.
-    pub(crate) fn watch(
-        self: &Arc<Self>,
-        run_id: &str,
-        timeout: Duration,
-    ) -> impl Future<Output = ()> + Send + 'static {
+    pub(crate) fn watch(self: &Arc<Self>, run_id: &str, timeout: Duration) -> impl Future<Output = ()> + Send + use<> {
         let guard = {
             let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
             let key = if slots.contains_key(run_id) || slots.len() < MAX_WATCHED_RUNS { run_id } else { OVERFLOW };
@@ -122,6 +118,23 @@ mod tests {
         watchers.changed("run_a");
         tokio::time::timeout(Duration::from_secs(5), wait).await.expect("woken, not timed out");
         assert_eq!(watchers.watched(), 0, "the last waiter removes its slot");
+    }
+
+    #[tokio::test]
+    async fn past_the_bound_further_runs_share_one_slot_that_any_change_wakes() {
+        let watchers = Arc::new(Watchers::default());
+        let held: Vec<_> =
+            (0..MAX_WATCHED_RUNS).map(|i| watchers.watch(&format!("run_{i}"), Duration::from_secs(30))).collect();
+        assert_eq!(watchers.watched(), MAX_WATCHED_RUNS);
+        let overflow = watchers.watch("run_late", Duration::from_secs(30));
+        let another = watchers.watch("run_later", Duration::from_secs(30));
+        assert_eq!(watchers.watched(), MAX_WATCHED_RUNS + 1, "one shared slot, however many more runs");
+        watchers.changed("run_0");
+        tokio::time::timeout(Duration::from_secs(5), overflow).await.expect("any change wakes the overflow slot");
+        drop(another);
+        assert_eq!(watchers.watched(), MAX_WATCHED_RUNS, "the overflow slot goes with its last waiter");
+        drop(held);
+        assert_eq!(watchers.watched(), 0);
     }
 
     #[tokio::test]
