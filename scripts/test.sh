@@ -33,10 +33,10 @@ if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
     || { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null; }
 fi
 # A throwaway PostgreSQL cluster for the PostgreSQL backend's tests
-# (scripts/postgres.sh installs Debian's package when missing). Each test
-# creates its own database in it (`codemode_store::postgres::test_database`),
-# so test binaries running in parallel never share data. Stopped on any exit,
-# also when tests fail.
+# (scripts/postgres.sh installs Debian's package when missing). Tests create
+# their own database in it (`codemode_store::postgres::test_database`), or use
+# fresh random ids in the default one, so test binaries running in parallel
+# never share data. Stopped on any exit, also when tests fail.
 pgdir=$(mktemp -d)
 trap 'scripts/postgres.sh stop "$pgdir"' EXIT
 CODEMODE_TEST_POSTGRES_URL=$(scripts/postgres.sh start "$pgdir")

@@ -78,7 +78,21 @@ mod tests {
             let db = sled::open(&dir).unwrap();
             SledPairings::new(db.open_tree("pairings").unwrap(), FlushGate::default()).save(&pairing).unwrap();
         }
-        let db = sled::open(&dir).unwrap();
+        // Reopened at once, the database's lock can still be held for a
+        // moment: by sled's own threads winding down, or by a child another
+        // test in this process is spawning (between its fork and exec it
+        // holds copies of our descriptors). Retry briefly.
+        let mut tries = 0;
+        let db = loop {
+            match sled::open(&dir) {
+                Ok(db) => break db,
+                Err(_) if tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("the database cannot be reopened: {e}"),
+            }
+        };
         let store = SledPairings::new(db.open_tree("pairings").unwrap(), FlushGate::default());
         assert_eq!(store.load().unwrap(), vec![pairing]);
         store.remove("n1").unwrap();

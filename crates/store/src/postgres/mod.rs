@@ -36,6 +36,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration { version: 1, name: "sessions", sql: include_str!("migrations/0001_sessions.sql") },
     Migration { version: 2, name: "results", sql: include_str!("migrations/0002_results.sql") },
     Migration { version: 3, name: "runs", sql: include_str!("migrations/0003_runs.sql") },
+    Migration { version: 4, name: "results_saved", sql: include_str!("migrations/0004_results_saved.sql") },
 ];
 
 /// How long a pooled connection may be waited for.
@@ -48,7 +49,7 @@ const MIGRATION_LOCK: i64 = 0x636f_6465_6d6f_6465;
 /// The largest pool [`Pg::connect`] accepts.
 pub const MAX_POOL_SIZE: usize = 1024;
 
-/// A connection pool to one database, migrated to [`MIGRATIONS`].
+/// A connection pool to one database, migrated to this build's schema.
 #[derive(Clone)]
 pub struct Pg {
     pub(crate) pool: deadpool_postgres::Pool,
@@ -156,6 +157,70 @@ async fn migrate(client: &mut deadpool_postgres::Object, shown: &str) -> Result<
     }
     tx.commit().await.map_err(|e| db(&e))?;
     Ok(())
+}
+
+/// A pooled connection or transaction whose statements are prepared once
+/// per connection (deadpool's statement cache): a repeated statement then
+/// costs one round trip instead of two.
+pub(crate) struct Cached<'a, C>(pub &'a C);
+
+impl<C: deadpool_postgres::GenericClient> Cached<'_, C> {
+    pub(crate) async fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.query(&statement, params).await
+    }
+
+    pub(crate) async fn query_opt(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Option<tokio_postgres::Row>, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.query_opt(&statement, params).await
+    }
+
+    pub(crate) async fn query_one(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<tokio_postgres::Row, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.query_one(&statement, params).await
+    }
+
+    pub(crate) async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, tokio_postgres::Error> {
+        let statement = self.0.prepare_cached(sql).await?;
+        self.0.execute(&statement, params).await
+    }
+}
+
+/// What can hand out a [`Cached`] view: a pooled connection or one of its
+/// transactions.
+pub(crate) trait Cache {
+    type Client: deadpool_postgres::GenericClient;
+    fn cached(&self) -> Cached<'_, Self::Client>;
+}
+
+impl Cache for deadpool_postgres::Object {
+    type Client = Self;
+    fn cached(&self) -> Cached<'_, Self> {
+        Cached(self)
+    }
+}
+
+impl<'t> Cache for deadpool_postgres::Transaction<'t> {
+    type Client = Self;
+    fn cached(&self) -> Cached<'_, Self> {
+        Cached(self)
+    }
 }
 
 /// A client error as text: the server's code and message when it sent one

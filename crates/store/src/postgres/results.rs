@@ -6,7 +6,7 @@
 //! result keeps a tombstone row (`json` NULL) so loading it says "deleted";
 //! tombstones are bounded per reply and go with the reply.
 
-use super::{Pg, describe};
+use super::{Cache, Pg, describe};
 use crate::results::{ResultsError, ResultsLimits, Scope, new_id};
 use crate::session::StoredValue;
 
@@ -32,13 +32,15 @@ pub(crate) async fn save(
     let mut client = client(pg).await?;
     let tx = client.transaction().await.map_err(|e| db(&e))?;
     // Two processes saving into one reply must not both pass the bounds.
-    tx.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(10) || $2, 17))",
-        &[&scope.session, &scope.reply],
-    )
-    .await
-    .map_err(|e| db(&e))?;
+    tx.cached()
+        .execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(10) || $2, 17))",
+            &[&scope.session, &scope.reply],
+        )
+        .await
+        .map_err(|e| db(&e))?;
     let row = tx
+        .cached()
         .query_one(
             "SELECT count(*), coalesce(sum(octet_length(json)), 0)::bigint FROM codemode_results
              WHERE session = $1 AND reply = $2 AND json IS NOT NULL",
@@ -60,12 +62,13 @@ pub(crate) async fn save(
         )));
     }
     let id = new_id();
-    tx.execute(
-        "INSERT INTO codemode_results (id, session, reply, json, network) VALUES ($1, $2, $3, $4, $5)",
-        &[&id, &scope.session, &scope.reply, &value.json, &value.network],
-    )
-    .await
-    .map_err(|e| db(&e))?;
+    tx.cached()
+        .execute(
+            "INSERT INTO codemode_results (id, session, reply, json, network) VALUES ($1, $2, $3, $4, $5)",
+            &[&id, &scope.session, &scope.reply, &value.json, &value.network],
+        )
+        .await
+        .map_err(|e| db(&e))?;
     tx.commit().await.map_err(|e| db(&e))?;
     Ok(id)
 }
@@ -76,6 +79,7 @@ async fn find(client: &deadpool_postgres::Object, scope: &Scope, id: &str) -> Re
         return Err(ResultsError::BadId);
     }
     let row = client
+        .cached()
         .query_opt("SELECT session, reply, json, network FROM codemode_results WHERE id = $1", &[&id])
         .await
         .map_err(|e| db(&e))?;
@@ -98,6 +102,7 @@ pub(crate) async fn delete(pg: &Pg, scope: &Scope, id: &str) -> Result<bool, Res
     let client = client(pg).await?;
     find(&client, scope, id).await?;
     let changed = client
+        .cached()
         .execute("UPDATE codemode_results SET json = NULL WHERE id = $1 AND json IS NOT NULL", &[&id])
         .await
         .map_err(|e| db(&e))?;
@@ -106,6 +111,7 @@ pub(crate) async fn delete(pg: &Pg, scope: &Scope, id: &str) -> Result<bool, Res
         return Err(ResultsError::Deleted(id.to_owned()));
     }
     client
+        .cached()
         .execute(
             "DELETE FROM codemode_results WHERE id IN (
                  SELECT id FROM codemode_results WHERE session = $1 AND reply = $2 AND json IS NULL

@@ -8,9 +8,10 @@
 //! and its store writes are one transaction (the session's commit runs
 //! inside it, [`commit_in`](super::sessions::commit_in)).
 //!
-//! Every change a waiter cares about sends `NOTIFY codemode_runs` with the
-//! run id as payload, in the same statement or transaction as the change
-//! (so it is delivered exactly when the change is visible). Each `PgRuns`
+//! Every change a waiter cares about (all but a create and a renew) sends
+//! `NOTIFY codemode_runs` with the run id as payload, in the same statement
+//! or transaction as the change (so it is delivered exactly when the change
+//! is visible). Each `PgRuns`
 //! keeps one dedicated connection that `LISTEN`s and wakes the local
 //! waiters of [`RunStore::changed`] — no polling. When that connection
 //! drops it is re-established, and every waiter is woken (changes in the
@@ -23,7 +24,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio_postgres::{AsyncMessage, NoTls};
 
-use super::{Pg, big, describe, unbig};
+use super::{Cache, Pg, big, describe, unbig};
 use crate::runs::{
     Claim, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary, RunWrites,
 };
@@ -137,7 +138,7 @@ impl PgRuns {
     /// Why a write guarded by the lease matched no row: no such run, or
     /// the caller does not hold its lease.
     async fn refused(&self, client: &deadpool_postgres::Object, run_id: &str) -> RunStoreError {
-        match client.query_opt("SELECT 1 FROM codemode_runs WHERE run_id = $1", &[&run_id]).await {
+        match client.cached().query_opt("SELECT 1 FROM codemode_runs WHERE run_id = $1", &[&run_id]).await {
             Ok(Some(_)) => RunStoreError::LeaseLost { run_id: run_id.to_owned() },
             Ok(None) => RunStoreError::Missing { run_id: run_id.to_owned() },
             Err(e) => backend(&e),
@@ -147,14 +148,15 @@ impl PgRuns {
     async fn do_create(&self, meta: RunMeta, owner: String, lease: Duration) -> Result<(), RunStoreError> {
         let client = self.client().await?;
         let now = big(self.now());
+        // No NOTIFY: nobody waits on a run before it exists, and a late
+        // notification of the create would wake the creator's first wait.
         let rows = client
+            .cached()
             .query(
-                "WITH i AS (
-                     INSERT INTO codemode_runs
-                         (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
-                     ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
-                 SELECT pg_notify($10, run_id)::text FROM i",
+                "INSERT INTO codemode_runs
+                     (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
+                 ON CONFLICT (run_id) DO NOTHING RETURNING run_id",
                 &[
                     &meta.run_id,
                     &meta.session,
@@ -165,7 +167,6 @@ impl PgRuns {
                     &owner,
                     &self.until(lease),
                     &now,
-                    &CHANNEL,
                 ],
             )
             .await
@@ -196,6 +197,7 @@ impl PgRuns {
             None => (false, 0),
         };
         let row = client
+            .cached()
             .query_opt(
                 "WITH u AS (
                      UPDATE codemode_runs SET journal = $3, status = $4, version = version + 1,
@@ -221,6 +223,7 @@ impl PgRuns {
         for _ in 0..3 {
             let now = big(self.now());
             let row = client
+                .cached()
                 .query_opt(
                     &format!(
                         "WITH u AS (
@@ -238,6 +241,7 @@ impl PgRuns {
                 return Ok(Claim::Claimed(record(&row)?));
             }
             let row = client
+                .cached()
                 .query_opt("SELECT status, owner, lease_until_ms FROM codemode_runs WHERE run_id = $1", &[&run_id])
                 .await
                 .map_err(|e| backend(&e))?;
@@ -262,6 +266,7 @@ impl PgRuns {
         // No NOTIFY: a longer lease changes nothing a waiter acts on, and
         // renewals are frequent.
         let changed = client
+            .cached()
             .execute(
                 "UPDATE codemode_runs SET lease_until_ms = $3
                  WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $4 AND status IN ('running', 'parked')",
@@ -278,6 +283,7 @@ impl PgRuns {
     async fn do_release(&self, run_id: String, owner: String) -> Result<(), RunStoreError> {
         let client = self.client().await?;
         client
+            .cached()
             .query(
                 "WITH u AS (
                      UPDATE codemode_runs SET owner = NULL, lease_until_ms = 0, updated_ms = $3
@@ -298,6 +304,7 @@ impl PgRuns {
         let tx = client.transaction().await.map_err(|e| backend(&e))?;
         // Locks the run: a concurrent claim waits, then sees it ended.
         let row = tx
+            .cached()
             .query_opt(
                 "SELECT session, status, owner, lease_until_ms FROM codemode_runs WHERE run_id = $1 FOR UPDATE",
                 &[&run_id],
@@ -315,21 +322,23 @@ impl PgRuns {
         super::sessions::commit_in(&tx, &session, &writes, self.sessions.limits(), self.sessions.touch())
             .await
             .map_err(store_error)?;
-        tx.execute(
-            "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = '\\x',
+        tx.cached()
+            .execute(
+                "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = '\\x',
                  version = version + 1, updated_ms = $3
              WHERE run_id = $1",
-            &[&run_id, &end, &now],
-        )
-        .await
-        .map_err(|e| backend(&e))?;
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
+                &[&run_id, &end, &now],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
         tx.commit().await.map_err(|e| backend(&e))
     }
 
     async fn do_get(&self, run_id: String) -> Result<Option<RunRecord>, RunStoreError> {
         let client = self.client().await?;
         let row = client
+            .cached()
             .query_opt(&format!("SELECT {COLUMNS} FROM codemode_runs WHERE run_id = $1"), &[&run_id])
             .await
             .map_err(|e| backend(&e))?;
@@ -340,6 +349,7 @@ impl PgRuns {
         let client = self.client().await?;
         let limit = big(filter.limit.unwrap_or(MAX_LIST).min(MAX_LIST) as u64);
         let rows = client
+            .cached()
             .query(
                 "SELECT run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms,
                         octet_length(journal)::bigint, updated_ms, abort_requested
@@ -369,6 +379,7 @@ impl PgRuns {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(|e| backend(&e))?;
         let row = tx
+            .cached()
             .query_opt(
                 "SELECT status, owner, lease_until_ms FROM codemode_runs WHERE run_id = $1 FOR UPDATE",
                 &[&run_id],
@@ -385,29 +396,31 @@ impl PgRuns {
         let answer = match holder {
             // Its owner sees the mark and ends the run itself.
             Some(owner) if until > now => {
-                tx.execute(
-                    "UPDATE codemode_runs SET abort_requested = true, updated_ms = $2 WHERE run_id = $1",
-                    &[&run_id, &now],
-                )
-                .await
-                .map_err(|e| backend(&e))?;
+                tx.cached()
+                    .execute(
+                        "UPDATE codemode_runs SET abort_requested = true, updated_ms = $2 WHERE run_id = $1",
+                        &[&run_id, &now],
+                    )
+                    .await
+                    .map_err(|e| backend(&e))?;
                 Claim::Held { owner, until_ms: unbig(until) }
             }
             // Nobody would end it: parked and handed off, or its owner
             // died. Ended here, without store writes (an abort commits none).
             _ => {
-                tx.execute(
-                    "UPDATE codemode_runs SET status = 'aborted', abort_requested = true, owner = NULL,
+                tx.cached()
+                    .execute(
+                        "UPDATE codemode_runs SET status = 'aborted', abort_requested = true, owner = NULL,
                          lease_until_ms = 0, journal = '\\x', version = version + 1, updated_ms = $2
                      WHERE run_id = $1",
-                    &[&run_id, &now],
-                )
-                .await
-                .map_err(|e| backend(&e))?;
+                        &[&run_id, &now],
+                    )
+                    .await
+                    .map_err(|e| backend(&e))?;
                 Claim::Ended("aborted".to_owned())
             }
         };
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
+        tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
         tx.commit().await.map_err(|e| backend(&e))?;
         Ok(answer)
     }
@@ -417,6 +430,7 @@ impl PgRuns {
         let mut total = 0;
         loop {
             let deleted = client
+                .cached()
                 .execute(
                     "DELETE FROM codemode_runs WHERE run_id IN (
                          SELECT run_id FROM codemode_runs

@@ -17,9 +17,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use tokio_postgres::GenericClient;
-
-use super::{Pg, big, db};
+use super::{Cache, Pg, big, db};
 use crate::session::{StoreError, StoreLimits, StoredValue};
 
 /// One sweep statement deletes at most this many sessions (and their
@@ -69,11 +67,12 @@ fn last_wins(writes: &[(String, Option<StoredValue>)]) -> Vec<(&str, Option<&Sto
 /// Locks `session`'s row until the transaction ends (creating it), empties
 /// the session first when it was not seen for longer than the retention,
 /// and records it as seen now.
-async fn lock_session(tx: &tokio_postgres::Transaction<'_>, session: &str, touch: Touch) -> Result<(), StoreError> {
+async fn lock_session(tx: &deadpool_postgres::Transaction<'_>, session: &str, touch: Touch) -> Result<(), StoreError> {
     let now = big(touch.now_s);
     // `DO UPDATE` (not `DO NOTHING`) so an existing row is locked too;
     // setting the column to itself returns the previous last use.
     let row = tx
+        .cached()
         .query_one(
             "INSERT INTO codemode_sessions (session, last_seen_s) VALUES ($1, $2)
              ON CONFLICT (session) DO UPDATE SET last_seen_s = codemode_sessions.last_seen_s
@@ -85,13 +84,15 @@ async fn lock_session(tx: &tokio_postgres::Transaction<'_>, session: &str, touch
     let last: i64 = row.get(0);
     if touch.expired(last) {
         let keys = tx
+            .cached()
             .execute("DELETE FROM codemode_session_values WHERE session = $1", &[&session])
             .await
             .map_err(|e| db(&e))?;
         tracing::info!(keys, "session store: removed an expired session as it came back");
     }
     if last < now {
-        tx.execute("UPDATE codemode_sessions SET last_seen_s = $2 WHERE session = $1", &[&session, &now])
+        tx.cached()
+            .execute("UPDATE codemode_sessions SET last_seen_s = $2 WHERE session = $1", &[&session, &now])
             .await
             .map_err(|e| db(&e))?;
     }
@@ -104,6 +105,7 @@ async fn lock_session(tx: &tokio_postgres::Transaction<'_>, session: &str, touch
 async fn touch_read(client: &mut deadpool_postgres::Object, session: &str, touch: Touch) -> Result<(), StoreError> {
     let Some(retention) = touch.retention_s else { return Ok(()) };
     let row = client
+        .cached()
         .query_opt("SELECT last_seen_s FROM codemode_sessions WHERE session = $1", &[&session])
         .await
         .map_err(|e| db(&e))?;
@@ -116,6 +118,7 @@ async fn touch_read(client: &mut deadpool_postgres::Object, session: &str, touch
         tx.commit().await.map_err(|e| db(&e))?;
     } else if big(touch.now_s).saturating_sub(last) >= write_every(retention) {
         client
+            .cached()
             .execute(
                 "UPDATE codemode_sessions SET last_seen_s = $2 WHERE session = $1 AND last_seen_s < $2",
                 &[&session, &big(touch.now_s)],
@@ -127,8 +130,9 @@ async fn touch_read(client: &mut deadpool_postgres::Object, session: &str, touch
 }
 
 /// The committed bytes of `session` except `keys`.
-async fn bytes_except(client: &impl GenericClient, session: &str, keys: &[&[u8]]) -> Result<usize, StoreError> {
+async fn bytes_except(client: &impl Cache, session: &str, keys: &[&[u8]]) -> Result<usize, StoreError> {
     let row = client
+        .cached()
         .query_one(
             "SELECT coalesce(sum(octet_length(json)), 0)::bigint FROM codemode_session_values
              WHERE session = $1 AND NOT (key = ANY($2))",
@@ -148,6 +152,7 @@ pub(crate) async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Res
     let mut client = pg.client().await?;
     touch_read(&mut client, session, touch).await?;
     let row = client
+        .cached()
         .query_opt(
             "SELECT json, network FROM codemode_session_values WHERE session = $1 AND key = $2",
             &[&session, &key.as_bytes()],
@@ -173,7 +178,7 @@ pub(crate) async fn check(
         last.insert(k, size.unwrap_or(0));
     }
     let keys: Vec<&[u8]> = last.keys().map(|k| k.as_bytes()).collect();
-    let total = bytes_except(&**client, session, &keys).await?.saturating_add(last.values().sum());
+    let total = bytes_except(&client, session, &keys).await?.saturating_add(last.values().sum());
     if total > limits.max_session_bytes {
         return Err(full(limits));
     }
@@ -189,7 +194,7 @@ pub(crate) async fn check(
 /// [`StoreError::SessionFull`] (the caller must roll back, which dropping
 /// `tx` does), or a statement failure.
 pub(crate) async fn commit_in(
-    tx: &tokio_postgres::Transaction<'_>,
+    tx: &deadpool_postgres::Transaction<'_>,
     session: &str,
     writes: &[(String, Option<StoredValue>)],
     limits: &StoreLimits,
@@ -217,19 +222,21 @@ pub(crate) async fn commit_in(
         }
     }
     if !deleted.is_empty() {
-        tx.execute("DELETE FROM codemode_session_values WHERE session = $1 AND key = ANY($2)", &[&session, &deleted])
+        tx.cached()
+            .execute("DELETE FROM codemode_session_values WHERE session = $1 AND key = ANY($2)", &[&session, &deleted])
             .await
             .map_err(|e| db(&e))?;
     }
     if !put_keys.is_empty() {
-        tx.execute(
-            "INSERT INTO codemode_session_values (session, key, json, network)
+        tx.cached()
+            .execute(
+                "INSERT INTO codemode_session_values (session, key, json, network)
              SELECT $1, k, j, n FROM unnest($2::bytea[], $3::text[], $4::boolean[]) AS w(k, j, n)
              ON CONFLICT (session, key) DO UPDATE SET json = EXCLUDED.json, network = EXCLUDED.network",
-            &[&session, &put_keys, &put_json, &put_network],
-        )
-        .await
-        .map_err(|e| db(&e))?;
+                &[&session, &put_keys, &put_json, &put_network],
+            )
+            .await
+            .map_err(|e| db(&e))?;
     }
     Ok(())
 }
@@ -260,19 +267,21 @@ pub(crate) async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<
         lock_session(&tx, second, touch).await?;
     }
     let taken = tx
+        .cached()
         .query_one("SELECT EXISTS (SELECT 1 FROM codemode_session_values WHERE session = $1)", &[&to])
         .await
         .map_err(|e| db(&e))?;
     if taken.get::<_, bool>(0) {
         return Err(StoreError::SessionExists(to.to_owned()));
     }
-    tx.execute(
-        "INSERT INTO codemode_session_values (session, key, json, network)
+    tx.cached()
+        .execute(
+            "INSERT INTO codemode_session_values (session, key, json, network)
          SELECT $2, key, json, network FROM codemode_session_values WHERE session = $1",
-        &[&from, &to],
-    )
-    .await
-    .map_err(|e| db(&e))?;
+            &[&from, &to],
+        )
+        .await
+        .map_err(|e| db(&e))?;
     tx.commit().await.map_err(|e| db(&e))
 }
 
@@ -287,6 +296,7 @@ pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
     let mut total = 0;
     loop {
         let deleted = client
+            .cached()
             .execute(
                 "DELETE FROM codemode_sessions WHERE session IN (
                      SELECT session FROM codemode_sessions WHERE last_seen_s < $1
@@ -307,6 +317,7 @@ pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
     // clock, which stamped them.
     loop {
         let deleted = client
+            .cached()
             .execute(
                 "DELETE FROM codemode_results WHERE id IN (
                      SELECT id FROM codemode_results WHERE saved_s < extract(epoch FROM now())::bigint - $1
