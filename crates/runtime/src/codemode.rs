@@ -315,6 +315,7 @@ impl CodeModeBuilder {
                 store: config.store.clone(),
                 results: config.results.clone(),
                 nodes,
+                pruning: durable.as_ref().map(|d| crate::durable::start_pruning(Arc::clone(&d.store))),
                 durable,
             }),
         })
@@ -384,10 +385,15 @@ struct Inner {
     nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)>,
     /// Run journals and leases (issue 17).
     durable: Option<crate::cell::durable::DurableArgs>,
+    /// Deletes old ended run records; aborted with the runtime.
+    pruning: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        if let Some(task) = &self.pruning {
+            task.abort();
+        }
         // Disposes every live cell; their tool calls and timers are cancelled.
         self.root.stop(None);
     }
@@ -430,9 +436,22 @@ async fn start_nodes(
     policy: &Arc<dyn Policy>,
 ) -> Result<(NodeRegistry, Option<std::net::SocketAddr>), CodeModeError> {
     let start = |e: &dyn std::fmt::Display| CodeModeError::Start(e.to_string());
-    let pairings = store.node_pairings().map_err(|e| start(&e))?;
-    let registry =
-        NodeRegistry::start(config, Arc::new(pairings), Arc::clone(policy), None).await.map_err(|e| start(&e))?;
+    // Pairings live in the sled database. On PostgreSQL there is no table
+    // for them yet: they are kept in this process's memory, so a node
+    // paired with a code pairs again after a restart (configured tokens
+    // keep working). Said once at start, not silently.
+    let pairings: Arc<dyn codemode_nodes::PairingStore> = match store.node_pairings() {
+        Ok(sled) => Arc::new(sled),
+        Err(codemode_store::StoreError::SledOnly(_)) => {
+            tracing::warn!(
+                "node pairings are kept in memory with the postgres store backend: nodes paired with a code pair \
+                 again after this process restarts (pre-approved [nodes] tokens are unaffected)"
+            );
+            Arc::new(codemode_nodes::MemoryPairings)
+        }
+        Err(e) => return Err(start(&e)),
+    };
+    let registry = NodeRegistry::start(config, pairings, Arc::clone(policy), None).await.map_err(|e| start(&e))?;
     let Some(addr) = listen else { return Ok((registry, None)) };
     match registry.listen(&addr).await {
         Ok(bound) => Ok((registry, Some(bound))),

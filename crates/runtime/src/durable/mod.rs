@@ -140,3 +140,28 @@ fn sled_runs(
     }
     Ok(Some(std::sync::Arc::new(runs)))
 }
+
+/// How long an ended run's record is kept (for `codemode runs show` and a
+/// late `wait`'s "it completed" answer): a week.
+pub(crate) const ENDED_RUNS_KEPT: Duration = Duration::from_secs(7 * 86_400);
+
+/// How often ended run records past [`ENDED_RUNS_KEPT`] are deleted.
+const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
+
+/// Deletes ended run records older than [`ENDED_RUNS_KEPT`], now and every
+/// hour, until the returned task is aborted (when the runtime is dropped).
+pub(crate) fn start_pruning(store: std::sync::Arc<dyn codemode_store::runs::RunStore>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(PRUNE_EVERY);
+        loop {
+            every.tick().await;
+            let kept = u64::try_from(ENDED_RUNS_KEPT.as_millis()).unwrap_or(u64::MAX);
+            let before = codemode_store::runs::now_ms().saturating_sub(kept);
+            match store.prune(before).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(pruned = n, "deleted ended run records older than a week"),
+                Err(e) => tracing::warn!(error = %e, "could not delete old ended run records; retrying in an hour"),
+            }
+        }
+    })
+}
