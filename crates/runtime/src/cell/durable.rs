@@ -167,6 +167,8 @@ impl Durable {
     fn disable(&mut self, why: String) {
         tracing::warn!(run_id = %self.meta.run_id, reason = %why, "run no longer journaled");
         self.disabled = Some(why);
+        // Nothing will be written any more: give the memory back now.
+        self.recorder = Recorder::default();
     }
 
     /// The journal mode.

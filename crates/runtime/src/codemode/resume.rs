@@ -156,6 +156,14 @@ impl CodeMode {
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
                     if ask == Ask::Abort {
+                        // Only the run's own session may abort it.
+                        match d.store.get(run_id).await {
+                            Ok(Some(record)) if record.meta.session != session => {
+                                return Ok(unavailable("code mode run belongs to a different session."));
+                            }
+                            Ok(_) => {}
+                            Err(e) => return Ok(store_failed(&e)),
+                        }
                         // The holder ends it when it next looks at the run.
                         match d.store.request_abort(run_id).await {
                             Ok(Claim::Ended(label)) if label == "aborted" => return Ok(aborted()),
