@@ -315,7 +315,14 @@ impl CodeModeBuilder {
                 store: config.store.clone(),
                 results: config.results.clone(),
                 nodes,
-                pruning: durable.as_ref().map(|d| crate::durable::start_pruning(Arc::clone(&d.store))),
+                pruning: durable.as_ref().map(|d| {
+                    crate::durable::start_pruning(
+                        Arc::clone(&d.store),
+                        Arc::clone(&d.owner),
+                        config.limits.parked_ttl,
+                        d.config.lease,
+                    )
+                }),
                 durable,
             }),
         })

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use codemode_bridge::{ErrorCode, Phase};
-use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
+use codemode_store::runs::{Claim, RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 use ractor::ActorRef;
 
 use super::journal::{self, Header, Journal, Recorder, Snapshot};
@@ -471,8 +471,28 @@ impl CellState {
         let (store, owner, run_id) = (Arc::clone(&d.args.store), Arc::clone(&d.args.owner), self.run_id.clone());
         let writer = Arc::clone(&d.writer);
         let label = if self.diverged { "replay_diverged" } else { end.label() };
+        let (held, lease) = (d.lease_held, d.args.config.lease);
+        let version = Arc::clone(&d.version);
         tokio::spawn(async move {
             let _order = writer.lock().await;
+            // A parked run that handed its lease off (then expired, was
+            // disposed or aborted here) takes it back first, unless another
+            // process advanced the run meanwhile: then this copy was stale
+            // and the run is not this process's to end.
+            if !held {
+                match store.claim(&run_id, &owner, lease).await {
+                    Ok(Claim::Claimed(record)) if record.version == version.load(Ordering::Acquire) => {}
+                    Ok(Claim::Claimed(_)) => {
+                        let _ = store.release(&run_id, &owner).await;
+                        return;
+                    }
+                    Ok(_) => return,
+                    Err(e) => {
+                        tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
+                        return;
+                    }
+                }
+            }
             if let Err(e) = store.end(&run_id, &owner, label, Vec::new()).await {
                 tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
             }
