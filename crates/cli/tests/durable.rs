@@ -290,3 +290,30 @@ fn wait_for(done: impl Fn() -> bool) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+#[test]
+fn codemode_exec_parks_and_exits_and_a_later_session_on_the_same_store_resumes_the_run() {
+    let dir = temp("exec-then-session");
+    let store = dir.join("store");
+    let cell = dir.join("cell.js");
+    std::fs::write(&cell, "text('a'); const t = Date.now(); await yield_control('x'); return Date.now() >= t ? 42 : 0")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--store")
+        .arg(&store)
+        .args(["exec", "--no-wait", "--json"])
+        .arg(&cell)
+        .output()
+        .unwrap();
+    let parked: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(parked["status"], "waiting", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    // `codemode session` binds the same session (`cli`) as `exec`.
+    let config = config(&dir, "");
+    let mut later = Session::start(&config, &store);
+    let done = later.wait(&run_id);
+    assert_eq!(done["value"], 42, "{done}");
+    assert_eq!(done["output"], serde_json::json!([]), "`a` was delivered by exec, not again: {done}");
+    later.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
