@@ -46,7 +46,7 @@ const CELL: &str = "text('one'); \
     return {t, d, p, r1, r2, e, loaded: await load('k'), later: Date.now() >= t}";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_evicted_run_resumes_by_replay_with_its_clock_randomness_writes_and_output_once() {
+async fn an_evicted_run_resumes_by_replay_with_its_clock_randomness_writes_and_output_once_ga_1_3_ga_7_5() {
     // The same cell twice: kept in memory, and evicted then replayed.
     let kept_dir = store_dir("kept");
     let kept = durable_runtime(&kept_dir, None).await;
@@ -96,7 +96,7 @@ async fn a_replayed_cell_sees_the_clock_and_random_values_it_saw_before() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_runtime_on_the_same_store_resumes_what_the_first_parked() {
+async fn a_second_runtime_on_the_same_store_resumes_what_the_first_parked_ga_1_3() {
     let dir = store_dir("restart");
     let first = durable_runtime(&dir, None).await;
     let parked = reply(&first)
@@ -106,13 +106,50 @@ async fn a_second_runtime_on_the_same_store_resumes_what_the_first_parked() {
     let run_id = parked.run_id().unwrap().to_owned();
     first.shutdown().await;
     drop(first);
-    let second = durable_runtime(&dir, None).await;
+    // The first runtime's last database handles go with its tasks, just
+    // after: a restarted process would simply start later.
+    let second = {
+        let mut tries = 0;
+        loop {
+            let started = CodeMode::builder()
+                .tool(Echo)
+                .store_backend(StoreBackend::Sled { path: Some(dir.clone()) })
+                .start()
+                .await;
+            match started {
+                Ok(rt) => break rt,
+                Err(e) if tries < 100 && e.to_string().contains("in use") => tries += 1,
+                Err(e) => panic!("{e}"),
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
     let done = reply(&second).wait(&run_id).await.unwrap();
     assert_eq!(value_of(&done), &json!({"value": "b"}), "{done:?}");
     // Another session cannot reach it.
     let foreign = second.session("someone-else").reply("r").wait(&run_id).await.unwrap();
     assert!(failure(&foreign).1.contains("unavailable") || failure(&foreign).1.contains("different session"));
     second.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timers_of_an_evicted_run_are_re_armed_and_cleared_ones_stay_cleared_ga_5_1_ga_5_2() {
+    let dir = store_dir("timers");
+    let rt = durable_runtime(&dir, Some(Duration::from_millis(20))).await;
+    let reply = reply(&rt);
+    let code = "let cleared = false; const gone = setTimeout(() => { cleared = true }, 100); \
+                const p = new Promise(r => setTimeout(() => r('fired'), 300)); \
+                clearTimeout(gone); await yield_control(); return [await p, cleared]";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().unwrap().to_owned();
+    until_evicted(&rt).await;
+    let mut done = reply.wait(&run_id).await.unwrap();
+    while matches!(done, CellResult::Waiting { .. }) {
+        done = reply.wait(&run_id).await.unwrap();
+    }
+    assert_eq!(value_of(&done), &json!(["fired", false]), "{done:?}");
+    rt.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 

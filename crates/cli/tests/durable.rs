@@ -123,7 +123,7 @@ fn lines(path: &Path) -> usize {
 }
 
 #[test]
-fn a_parked_run_survives_kill_9_and_its_journaled_calls_never_run_again() {
+fn a_parked_run_survives_kill_9_and_its_journaled_calls_never_run_again_ga_1_3() {
     let dir = temp("sled-kill");
     let config = config(&dir, "");
     let store = dir.join("store");
@@ -292,7 +292,7 @@ fn wait_for(done: impl Fn() -> bool) {
 }
 
 #[test]
-fn codemode_exec_parks_and_exits_and_a_later_session_on_the_same_store_resumes_the_run() {
+fn codemode_exec_parks_and_exits_and_a_later_session_on_the_same_store_resumes_the_run_ga_1_3() {
     let dir = temp("exec-then-session");
     let store = dir.join("store");
     let cell = dir.join("cell.js");

@@ -598,6 +598,9 @@ impl CodeMode {
     /// cells, the executor, the services, the MCP servers, the node
     /// registry; the session store is flushed last.
     pub async fn shutdown(&self) {
+        if let Some(task) = &self.inner.pruning {
+            task.abort();
+        }
         let _ = self.inner.root.stop_and_wait(None, None).await;
     }
 
