@@ -38,7 +38,7 @@ async fn until_evicted(rt: &CodeMode) {
 
 const CELL: &str = "text('one'); \
     const t = Date.now(); const d = new Date().getTime(); const p = performance.now(); \
-    const r1 = Math.random(); const e = await echo({n: 1}); \
+    const r1 = Math.random(); const e = await echo_tool({value: 'a'}); \
     await store('k', {v: 1}); \
     await yield_control('park'); \
     text('two'); \
@@ -63,13 +63,13 @@ async fn an_evicted_run_resumes_by_replay_with_its_clock_randomness_writes_and_o
         let done = reply.wait(run_id).await.unwrap();
         let CellResult::Completed { value, output, .. } = &done else { panic!("{done:?}") };
         assert_eq!(output.entries().unwrap(), &[OutputEntry::text("two")], "output delivered once");
-        assert_eq!(value["e"], json!({"n": 1}));
-        assert_eq!(value["loaded"], json!({"found": true, "value": {"v": 1}}), "the buffered write survived");
+        assert_eq!(value["e"], json!({"name": "echo_tool", "input": {"value": "a"}}));
+        assert_eq!(value["loaded"], json!({"v": 1}), "the buffered write survived");
         assert_eq!(value["later"], json!(true));
         assert_ne!(value["r1"], value["r2"], "the random sequence went on, not over");
         // Committed with the run's end.
         let after = reply.exec(Exec::code("return await load('k')")).await.unwrap();
-        assert_eq!(value_of(&after), &json!({"found": true, "value": {"v": 1}}));
+        assert_eq!(value_of(&after), &json!({"v": 1}));
     }
     kept.shutdown().await;
     evicting.shutdown().await;
@@ -100,7 +100,7 @@ async fn a_second_runtime_on_the_same_store_resumes_what_the_first_parked() {
     let dir = store_dir("restart");
     let first = durable_runtime(&dir, None).await;
     let parked = reply(&first)
-        .exec(Exec::code("const x = await echo({a: 1}); await yield_control(); return x"))
+        .exec(Exec::code("const x = await echo_tool({value: 'b'}); await yield_control(); return x.input"))
         .await
         .unwrap();
     let run_id = parked.run_id().unwrap().to_owned();
@@ -108,7 +108,7 @@ async fn a_second_runtime_on_the_same_store_resumes_what_the_first_parked() {
     drop(first);
     let second = durable_runtime(&dir, None).await;
     let done = reply(&second).wait(&run_id).await.unwrap();
-    assert_eq!(value_of(&done), &json!({"a": 1}), "{done:?}");
+    assert_eq!(value_of(&done), &json!({"value": "b"}), "{done:?}");
     // Another session cannot reach it.
     let foreign = second.session("someone-else").reply("r").wait(&run_id).await.unwrap();
     assert!(failure(&foreign).1.contains("unavailable") || failure(&foreign).1.contains("different session"));

@@ -131,6 +131,30 @@ async fn every_end_state_and_admission_reason_is_exported_before_its_first_event
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_runtime_reports_every_durable_run_metric_at_zero_with_every_bucket() {
+    let rt = runtime().await;
+    let runs = rt.metrics().runs;
+    let counts = [
+        runs.journal_bytes,
+        runs.journal_writes,
+        runs.journal_write_failures,
+        runs.resumed_by_replay,
+        runs.replay_diverged,
+        runs.lease_handoffs,
+        runs.evicted,
+        runs.evicted_now,
+        runs.reissued,
+        runs.outcome_unknown,
+    ];
+    assert_eq!(counts, [0; 10]);
+    for h in [&runs.replay, &runs.journal_write] {
+        assert_eq!(h.count, 0);
+        assert!(h.buckets.len() > 1 && h.buckets.iter().all(|(_, n)| *n == 0), "{h:?}");
+        assert_eq!(h.buckets.last().map(|(le, _)| *le), Some(f64::INFINITY));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_parked_cell_reports_active_and_parked_time_apart() {
     let rt = runtime().await;
     let results = run_to_end(&rt, "await yield_control('x'); return 1").await;

@@ -18,6 +18,8 @@ use serde_json::Value;
 pub(crate) struct Config {
     pub limits: LimitsConfig,
     pub store: StoreConfig,
+    /// Durable runs: when journals are written, leases, eviction.
+    pub runs: RunsSection,
     pub workspace: WorkspaceConfig,
     pub telemetry: crate::telemetry::TelemetryConfig,
     pub tools: Vec<CommandToolConfig>,
@@ -268,12 +270,31 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// `[store] backend`: where sessions, results and run journals live.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum BackendKind {
+    /// A sled database at `[store] path`: one process at a time.
+    #[default]
+    Sled,
+    /// A PostgreSQL database at `[store] url`: shared by many processes.
+    Postgres,
+}
+
 /// `[store]`.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct StoreConfig {
-    /// The sled database directory.
+    /// `sled` (default) or `postgres`.
+    pub backend: BackendKind,
+    /// The sled database directory (backend `sled` only).
     pub path: PathBuf,
+    /// The PostgreSQL connection URL (backend `postgres` only, required
+    /// there): `postgres://user:password@host:port/db`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Connections in this process's PostgreSQL pool, `1..=1024`; default 8.
+    pub pool_size: usize,
     /// How many days a session's stored values are kept after the session
     /// was last used (a `load`, a `store` or a commit); then they are all
     /// deleted, so sessions that never come back (each `codemode serve`
@@ -290,9 +311,21 @@ const MAX_RETENTION_DAYS: u32 = 3650;
 /// The default `[store] retention_days`, the store's own default.
 const DEFAULT_RETENTION_DAYS: u32 = 30;
 
+/// The default `[store] pool_size`.
+const DEFAULT_POOL_SIZE: usize = 8;
+
+/// The largest `[store] pool_size` accepted (the runtime's own bound).
+const MAX_POOL_SIZE: usize = 1024;
+
 impl Default for StoreConfig {
     fn default() -> Self {
-        Self { path: PathBuf::from(".codemode/store"), retention_days: DEFAULT_RETENTION_DAYS }
+        Self {
+            backend: BackendKind::Sled,
+            path: PathBuf::from(".codemode/store"),
+            url: None,
+            pool_size: DEFAULT_POOL_SIZE,
+            retention_days: DEFAULT_RETENTION_DAYS,
+        }
     }
 }
 
@@ -304,12 +337,170 @@ impl StoreConfig {
                 self.retention_days
             );
         }
-        Ok(())
+        if !(1..=MAX_POOL_SIZE).contains(&self.pool_size) {
+            bail!("store.pool_size = {} is out of range: allowed 1..={MAX_POOL_SIZE}", self.pool_size);
+        }
+        match (self.backend, &self.url) {
+            (BackendKind::Sled, Some(_)) => bail!(
+                "store.url is for backend = \"postgres\"; the sled backend keeps its database at store.path (remove store.url, or set store.backend = \"postgres\")"
+            ),
+            (BackendKind::Postgres, None) => {
+                bail!("store.backend = \"postgres\" needs store.url (postgres://user:password@host:port/db)")
+            }
+            (BackendKind::Postgres, Some(url)) if url.trim().is_empty() => {
+                bail!("store.url is empty: give the PostgreSQL connection URL (postgres://user:password@host:port/db)")
+            }
+            (BackendKind::Postgres, Some(_)) if self.path != Self::default().path => bail!(
+                "store.path is the sled database directory; with store.backend = \"postgres\" everything lives at store.url (remove store.path)"
+            ),
+            _ => Ok(()),
+        }
     }
 
     /// The session retention: `None` (forever) for `retention_days = 0`.
     pub(crate) fn retention(&self) -> Option<Duration> {
         (self.retention_days > 0).then(|| Duration::from_secs(u64::from(self.retention_days) * 86_400))
+    }
+
+    /// The runtime's backend; `sled_path` is the sled directory the CLI
+    /// chose (`--store`, `[store] path` or a fallback; `None`: temporary).
+    pub(crate) fn backend(&self, sled_path: Option<PathBuf>) -> codemode_runtime::StoreBackend {
+        match (self.backend, &self.url) {
+            (BackendKind::Postgres, Some(url)) => {
+                codemode_runtime::StoreBackend::Postgres { url: url.clone(), pool_size: self.pool_size }
+            }
+            _ => codemode_runtime::StoreBackend::Sled { path: sled_path },
+        }
+    }
+
+    /// One line saying where the store is, for `config check` (a URL's
+    /// password is never shown).
+    pub(crate) fn describe(&self) -> String {
+        match (self.backend, &self.url) {
+            (BackendKind::Postgres, Some(url)) => {
+                format!("postgres at {} (pool of {})", redact_url(url), self.pool_size)
+            }
+            _ => format!("sled at {}", self.path.display()),
+        }
+    }
+}
+
+/// `url` with its password replaced by `***`, in either URL form
+/// (`postgres://user:secret@host/db`) or key-value form (`password=secret`).
+pub(crate) fn redact_url(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        // The userinfo ends at the last `@`. A path holding an `@` (rare)
+        // hides more than the password, never less: a password with an
+        // unescaped `/` still ends up hidden.
+        if let Some(at) = rest.rfind('@')
+            && let Some(colon) = rest[..at].find(':')
+        {
+            return format!("{scheme}://{}:***{}", &rest[..colon], &rest[at..]);
+        }
+        return url.to_owned();
+    }
+    url.split_whitespace()
+        .map(|part| match part.split_once('=') {
+            Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+            _ => part.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `[runs] journal`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum JournalSetting {
+    /// Written before a `waiting` result is returned.
+    #[default]
+    Park,
+    /// Also after every settlement a window delivers.
+    EveryCall,
+    /// Never: parked runs live only in this process's memory.
+    Off,
+}
+
+/// `[runs]`: how runs are journaled, leased, handed off and evicted.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct RunsSection {
+    /// `park` (default), `every_call` or `off`.
+    pub journal: JournalSetting,
+    /// How long a live owner's lease lasts, in milliseconds; a crashed
+    /// owner's runs can be taken over after it. `1000..=600000`.
+    pub lease_ms: u64,
+    /// How long after a park the owner keeps its lease before handing the
+    /// run off, in milliseconds. `0..=600000`.
+    pub handoff_ms: u64,
+    /// Idle parked cells are evicted from memory to their journal after
+    /// this many milliseconds; `0` never evicts. `0` or `1000..=86400000`.
+    pub evict_after_ms: u64,
+}
+
+/// `[runs] lease_ms` bounds: a second (renewals at half of it must not
+/// flood the backend) to ten minutes (a crashed owner's runs wait that long).
+const LEASE_MS: std::ops::RangeInclusive<u64> = 1_000..=600_000;
+
+/// The longest `[runs] handoff_ms`: ten minutes.
+const MAX_HANDOFF_MS: u64 = 600_000;
+
+/// `[runs] evict_after_ms` bounds when not 0: a second to a day (the
+/// longest a parked cell lives, `limits.parked_ttl_seconds`).
+const EVICT_AFTER_MS: std::ops::RangeInclusive<u64> = 1_000..=86_400_000;
+
+impl Default for RunsSection {
+    fn default() -> Self {
+        let d = codemode_runtime::RunsConfig::default();
+        Self {
+            journal: match d.journal {
+                codemode_runtime::JournalMode::Park => JournalSetting::Park,
+                codemode_runtime::JournalMode::EveryCall => JournalSetting::EveryCall,
+                codemode_runtime::JournalMode::Off => JournalSetting::Off,
+            },
+            lease_ms: millis(d.lease),
+            handoff_ms: millis(d.handoff_after),
+            evict_after_ms: d.evict_after.map_or(0, millis),
+        }
+    }
+}
+
+impl RunsSection {
+    fn check(&self) -> Result<()> {
+        if !LEASE_MS.contains(&self.lease_ms) {
+            bail!(
+                "runs.lease_ms = {} is out of range: allowed {}..={}",
+                self.lease_ms,
+                LEASE_MS.start(),
+                LEASE_MS.end()
+            );
+        }
+        if self.handoff_ms > MAX_HANDOFF_MS {
+            bail!("runs.handoff_ms = {} is out of range: allowed 0..={MAX_HANDOFF_MS}", self.handoff_ms);
+        }
+        if self.evict_after_ms != 0 && !EVICT_AFTER_MS.contains(&self.evict_after_ms) {
+            bail!(
+                "runs.evict_after_ms = {} is out of range: allowed 0 (never evict) or {}..={}",
+                self.evict_after_ms,
+                EVICT_AFTER_MS.start(),
+                EVICT_AFTER_MS.end()
+            );
+        }
+        Ok(())
+    }
+
+    /// The runtime's runs configuration.
+    pub(crate) fn to_runs_config(&self) -> codemode_runtime::RunsConfig {
+        codemode_runtime::RunsConfig {
+            journal: match self.journal {
+                JournalSetting::Park => codemode_runtime::JournalMode::Park,
+                JournalSetting::EveryCall => codemode_runtime::JournalMode::EveryCall,
+                JournalSetting::Off => codemode_runtime::JournalMode::Off,
+            },
+            lease: Duration::from_millis(self.lease_ms),
+            handoff_after: Duration::from_millis(self.handoff_ms),
+            evict_after: (self.evict_after_ms > 0).then(|| Duration::from_millis(self.evict_after_ms)),
+        }
     }
 }
 
@@ -421,6 +612,7 @@ impl Config {
         }
         config.serve.check()?;
         config.store.check()?;
+        config.runs.check()?;
         for (i, server) in config.mcp_servers.iter().enumerate() {
             if server.command.is_empty() == server.url.is_none() {
                 bail!("mcp_servers[{i}] needs exactly one of `command` (a non-empty array) or `url`");
@@ -446,9 +638,12 @@ impl Config {
         Ok(config)
     }
 
-    /// The effective configuration as TOML.
+    /// The effective configuration as TOML; a store URL's password is
+    /// shown as `***`.
     pub(crate) fn to_toml(&self) -> String {
-        toml::to_string_pretty(self).unwrap_or_default()
+        let mut shown = self.clone();
+        shown.store.url = shown.store.url.as_deref().map(redact_url);
+        toml::to_string_pretty(&shown).unwrap_or_default()
     }
 }
 
@@ -504,6 +699,93 @@ mod tests {
         );
         assert!(store("retention_days = -1").is_err(), "negative days are refused");
         assert!(store("retention_days = 1.5").is_err(), "whole days only");
+    }
+
+    #[test]
+    fn the_store_backend_defaults_to_sled_and_postgres_needs_a_url_and_no_sled_path() {
+        let store = |extra: &str| Config::parse(&format!("[store]\n{extra}\n"));
+        let default = Config::default().store;
+        assert_eq!((default.backend, default.pool_size, default.url.as_deref()), (BackendKind::Sled, 8, None));
+        assert_eq!(
+            default.backend(Some("db".into())),
+            codemode_runtime::StoreBackend::Sled { path: Some("db".into()) }
+        );
+        assert_eq!(
+            store("backend = \"sled\"\nurl = \"postgres://h/db\"").unwrap_err().to_string(),
+            "store.url is for backend = \"postgres\"; the sled backend keeps its database at store.path (remove store.url, or set store.backend = \"postgres\")"
+        );
+        assert_eq!(
+            store("backend = \"postgres\"").unwrap_err().to_string(),
+            "store.backend = \"postgres\" needs store.url (postgres://user:password@host:port/db)"
+        );
+        assert!(store("backend = \"postgres\"\nurl = \" \"").unwrap_err().to_string().contains("store.url is empty"));
+        let err = store("backend = \"postgres\"\nurl = \"postgres://h/db\"\npath = \"elsewhere\"").unwrap_err();
+        assert!(err.to_string().starts_with("store.path is the sled database directory"), "{err}");
+        assert!(store("backend = \"mysql\"").unwrap_err().to_string().contains("unknown variant `mysql`"));
+        let pg = store("backend = \"postgres\"\nurl = \"postgres://u:secret@h:5432/db\"\npool_size = 3").unwrap();
+        assert_eq!(
+            pg.store.backend(Some("ignored".into())),
+            codemode_runtime::StoreBackend::Postgres { url: "postgres://u:secret@h:5432/db".into(), pool_size: 3 }
+        );
+        assert_eq!(pg.store.describe(), "postgres at postgres://u:***@h:5432/db (pool of 3)");
+        assert!(!pg.to_toml().contains("secret"), "config check never prints the password");
+        assert!(Config::parse(&pg.to_toml()).is_ok(), "the redacted form still parses");
+    }
+
+    #[test]
+    fn the_pool_size_is_checked_at_its_edges() {
+        let pool = |n: &str| Config::parse(&format!("[store]\npool_size = {n}\n"));
+        assert_eq!(pool("1").unwrap().store.pool_size, 1);
+        assert_eq!(pool("1024").unwrap().store.pool_size, 1024);
+        assert_eq!(pool("1025").unwrap_err().to_string(), "store.pool_size = 1025 is out of range: allowed 1..=1024");
+        assert_eq!(pool("0").unwrap_err().to_string(), "store.pool_size = 0 is out of range: allowed 1..=1024");
+    }
+
+    #[test]
+    fn a_store_url_password_is_redacted_in_both_forms() {
+        assert_eq!(redact_url("postgres://u:p@ss@h/db?x=1"), "postgres://u:***@h/db?x=1");
+        assert_eq!(redact_url("postgresql://u@h/db"), "postgresql://u@h/db");
+        assert_eq!(redact_url("postgres://h/a@b"), "postgres://h/a@b");
+        assert_eq!(redact_url("postgres://u:pa/ss@h/db"), "postgres://u:***@h/db");
+        assert_eq!(redact_url("host=h user=u password=secret dbname=d"), "host=h user=u password=*** dbname=d");
+    }
+
+    #[test]
+    fn runs_settings_default_to_the_runtimes_and_are_checked_at_their_edges() {
+        let runs = |extra: &str| Config::parse(&format!("[runs]\n{extra}\n"));
+        assert_eq!(Config::default().runs.to_runs_config(), codemode_runtime::RunsConfig::default());
+        let every = runs("journal = \"every_call\"").unwrap().runs.to_runs_config();
+        assert_eq!(every.journal, codemode_runtime::JournalMode::EveryCall);
+        assert!(runs("journal = \"always\"").unwrap_err().to_string().contains("unknown variant `always`"));
+        assert_eq!(runs("lease_ms = 1000").unwrap().runs.to_runs_config().lease, Duration::from_secs(1));
+        assert_eq!(runs("lease_ms = 600000").unwrap().runs.lease_ms, 600_000);
+        assert_eq!(
+            runs("lease_ms = 999").unwrap_err().to_string(),
+            "runs.lease_ms = 999 is out of range: allowed 1000..=600000"
+        );
+        assert_eq!(
+            runs("lease_ms = 600001").unwrap_err().to_string(),
+            "runs.lease_ms = 600001 is out of range: allowed 1000..=600000"
+        );
+        assert_eq!(runs("handoff_ms = 0").unwrap().runs.to_runs_config().handoff_after, Duration::ZERO);
+        assert_eq!(runs("handoff_ms = 600000").unwrap().runs.handoff_ms, 600_000);
+        assert_eq!(
+            runs("handoff_ms = 600001").unwrap_err().to_string(),
+            "runs.handoff_ms = 600001 is out of range: allowed 0..=600000"
+        );
+        assert_eq!(runs("evict_after_ms = 0").unwrap().runs.to_runs_config().evict_after, None);
+        assert_eq!(
+            runs("evict_after_ms = 1000").unwrap().runs.to_runs_config().evict_after,
+            Some(Duration::from_secs(1))
+        );
+        assert_eq!(runs("evict_after_ms = 86400000").unwrap().runs.evict_after_ms, 86_400_000);
+        let range = "is out of range: allowed 0 (never evict) or 1000..=86400000";
+        assert_eq!(runs("evict_after_ms = 999").unwrap_err().to_string(), format!("runs.evict_after_ms = 999 {range}"));
+        assert_eq!(
+            runs("evict_after_ms = 86400001").unwrap_err().to_string(),
+            format!("runs.evict_after_ms = 86400001 {range}")
+        );
+        assert!(runs("lease = 5").unwrap_err().to_string().contains("unknown field `lease`"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod metrics;
 mod node_host;
 mod output;
 mod repl;
+mod runs;
 mod serve;
 mod session;
 mod telemetry;
@@ -208,6 +209,12 @@ enum Command {
         #[arg(long, default_value = "10000")]
         evicted: String,
     },
+    /// Inspect and abort durable runs in the configured store, without a
+    /// runtime (a sled store must not be in use by a server).
+    Runs {
+        #[command(subcommand)]
+        command: runs::RunsCommand,
+    },
     /// Configuration commands.
     Config {
         #[command(subcommand)]
@@ -332,9 +339,12 @@ async fn build_runtime_waiting(config: &Config, store: Option<PathBuf>, wait: bo
 /// at `store` (`None`: a temporary one).
 pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Result<CodeMode> {
     let mut builder = CodeMode::builder().limits(config.limits.to_limits()?);
-    if let Some(path) = store {
+    // The sled path is given both ways: as the backend's and as the store
+    // path a runtime without backends reads.
+    if let Some(path) = &store {
         builder = builder.session_store_path(path);
     }
+    builder = builder.store_backend(config.store.backend(store)).runs(config.runs.to_runs_config());
     builder = builder.session_retention(config.store.retention());
     if let Some(root) = &config.workspace.root {
         builder = builder.workspace(root);
@@ -363,12 +373,22 @@ pub(crate) async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Re
 
 async fn run(cli: Cli) -> Result<()> {
     let (config, file) = Config::load(cli.config.as_deref())?;
+    if config.store.backend == config::BackendKind::Postgres && cli.store.is_some() {
+        anyhow::bail!(
+            "--store is the sled database directory, but store.backend = \"postgres\" keeps everything at store.url"
+        );
+    }
     if let Command::Config { command: ConfigCommand::Check } = &cli.command {
         match &file {
             Some(f) => println!("# {} is valid; effective configuration:", f.display()),
             None => println!("# no codemode.toml found; effective configuration (defaults):"),
         }
         print!("{}", config.to_toml());
+        let backend = match (&config.store.backend, &cli.store) {
+            (config::BackendKind::Sled, Some(path)) => format!("sled at {} (--store)", path.display()),
+            _ => config.store.describe(),
+        };
+        println!("# store backend: {backend}");
         // Valid is not working: start each MCP server once, as a runtime
         // would, and say which cannot be reached and why.
         let mut failed = 0;
@@ -391,6 +411,9 @@ async fn run(cli: Cli) -> Result<()> {
             anyhow::bail!("{failed} of {} MCP servers cannot be connected", config.mcp_servers.len());
         }
         return Ok(());
+    }
+    if let Command::Runs { command } = cli.command {
+        return runs::run(&config, cli.store, command).await;
     }
     if let Command::Node { gateway, name, id, root, code, token, credentials, commands } = cli.command {
         let options = node_host::NodeOptions { gateway, name, id, root, code, token, credentials, commands };
@@ -428,7 +451,11 @@ async fn run(cli: Cli) -> Result<()> {
         return bench::run(options).await;
     }
     let mut telemetry = telemetry::init(&config.telemetry)?;
-    let store = store_location(&config, cli.store);
+    // A PostgreSQL store has no directory to find.
+    let store = match config.store.backend {
+        config::BackendKind::Sled => store_location(&config, cli.store),
+        config::BackendKind::Postgres => None,
+    };
     let rt = build_runtime_waiting(&config, store, matches!(cli.command, Command::Exec { .. })).await?;
     // MCP servers connect in the background; give them a moment so the
     // first cell sees their tools.
@@ -477,7 +504,7 @@ async fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Search { query, limit } => search(&rt, &query, limit).await,
-        Command::Config { .. } | Command::Node { .. } | Command::Bench { .. } => Ok(()),
+        Command::Config { .. } | Command::Node { .. } | Command::Bench { .. } | Command::Runs { .. } => Ok(()),
     };
     rt.shutdown().await;
     telemetry.shutdown(lifecycle::TELEMETRY_FLUSH).await;

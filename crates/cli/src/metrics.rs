@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use codemode_runtime::{HistogramSnapshot, MetricsSnapshot};
+use codemode_runtime::{HistogramSnapshot, MetricsSnapshot, RunsSnapshot};
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
 use prometheus_client::metrics::MetricType;
@@ -242,8 +242,47 @@ impl Collector for SnapshotCollector {
             "Supervised actors not restarted again: too many crashes in the window.",
             "actor",
             &s.actor_give_ups,
-        )
+        )?;
+        runs(&mut e, &s.runs)
     }
+}
+
+/// The durable-run families (issue 17), every series from the start.
+fn runs(e: &mut DescriptorEncoder<'_>, r: &RunsSnapshot) -> Result<(), std::fmt::Error> {
+    counter(e, "codemode_run_journal_bytes", "Bytes of run journals written to the backend.", r.journal_bytes)?;
+    counter(e, "codemode_run_journal_writes", "Run journal writes that succeeded.", r.journal_writes)?;
+    counter(
+        e,
+        "codemode_run_journal_write_failures",
+        "Run journal writes the store backend failed.",
+        r.journal_write_failures,
+    )?;
+    single(e, "codemode_run_journal_write_seconds", "Time of each run journal write.", &Histogram(&r.journal_write))?;
+    counter(e, "codemode_runs_resumed", "Runs resumed by replaying their journal.", r.resumed_by_replay)?;
+    single(e, "codemode_run_replay_seconds", "Time to resume a run by replaying its journal.", &Histogram(&r.replay))?;
+    counter(
+        e,
+        "codemode_run_replay_divergences",
+        "Replays that diverged from their journal (the run ends replay_diverged).",
+        r.replay_diverged,
+    )?;
+    counter(
+        e,
+        "codemode_run_lease_handoffs",
+        "Run leases taken over from another owner that released them or let them expire.",
+        r.lease_handoffs,
+    )?;
+    counter(e, "codemode_runs_evicted", "Parked runs evicted from memory to their journal.", r.evicted)?;
+    gauge(e, "codemode_evicted_runs", "Runs evicted by this process, held only as a journal now.", r.evicted_now)?;
+    let after_crash = [("reissued", r.reissued), ("outcome_unknown", r.outcome_unknown)]
+        .map(|(outcome, n)| (vec![("outcome", outcome.to_owned())], ConstCounter::new(n)));
+    family(
+        e,
+        "codemode_run_inflight_calls_after_crash",
+        "Calls in flight when their run's owner crashed, by what the replay did: reissued or outcome_unknown.",
+        MetricType::Counter,
+        after_crash,
+    )
 }
 
 /// The process's own metrics, the standard `process_*` names. A value
@@ -378,6 +417,79 @@ mod tests {
             ["process_cpu_seconds_total ", "process_resident_memory_bytes ", "process_threads ", "process_open_fds "]
         {
             assert!(text.contains(name), "{name} missing: {text}");
+        }
+    }
+
+    #[test]
+    fn run_families_are_exported_from_the_start_and_carry_the_snapshot() {
+        let text = render(&MetricsSnapshot::default()).expect("renders");
+        for (family, kind) in [
+            ("codemode_run_journal_bytes_total", "counter"),
+            ("codemode_run_journal_writes_total", "counter"),
+            ("codemode_run_journal_write_failures_total", "counter"),
+            ("codemode_run_journal_write_seconds", "histogram"),
+            ("codemode_runs_resumed_total", "counter"),
+            ("codemode_run_replay_seconds", "histogram"),
+            ("codemode_run_replay_divergences_total", "counter"),
+            ("codemode_run_lease_handoffs_total", "counter"),
+            ("codemode_runs_evicted_total", "counter"),
+            ("codemode_evicted_runs", "gauge"),
+            ("codemode_run_inflight_calls_after_crash_total", "counter"),
+        ] {
+            assert!(text.contains(&format!("# TYPE {family} {kind}\n")), "{family} {kind} missing: {text}");
+        }
+        for line in [
+            "codemode_run_journal_bytes_total 0",
+            "codemode_runs_resumed_total 0",
+            "codemode_evicted_runs 0",
+            "codemode_run_replay_seconds_count 0",
+            "codemode_run_replay_seconds_bucket{le=\"+Inf\"} 0",
+            "codemode_run_journal_write_seconds_count 0",
+            "codemode_run_inflight_calls_after_crash_total{outcome=\"reissued\"} 0",
+            "codemode_run_inflight_calls_after_crash_total{outcome=\"outcome_unknown\"} 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} missing: {text}");
+        }
+
+        let bucket = |bounds: &[f64], counts: &[u64]| HistogramSnapshot {
+            buckets: bounds.iter().copied().chain([f64::INFINITY]).zip(counts.iter().copied()).collect(),
+            count: *counts.last().unwrap(),
+            sum_seconds: 0.25,
+        };
+        let runs = RunsSnapshot {
+            journal_bytes: 4096,
+            journal_writes: 7,
+            journal_write_failures: 2,
+            journal_write: bucket(&[0.01, 0.1], &[5, 9, 9]),
+            resumed_by_replay: 3,
+            replay: bucket(&[0.01, 0.1], &[1, 2, 3]),
+            replay_diverged: 1,
+            lease_handoffs: 4,
+            evicted: 6,
+            evicted_now: 5,
+            reissued: 8,
+            outcome_unknown: 9,
+        };
+        let text = render(&MetricsSnapshot { runs, ..MetricsSnapshot::default() }).expect("renders");
+        for line in [
+            "codemode_run_journal_bytes_total 4096",
+            "codemode_run_journal_writes_total 7",
+            "codemode_run_journal_write_failures_total 2",
+            "codemode_run_journal_write_seconds_count 9",
+            "codemode_run_journal_write_seconds_bucket{le=\"0.01\"} 5",
+            "codemode_runs_resumed_total 3",
+            "codemode_run_replay_seconds_sum 0.25",
+            "codemode_run_replay_seconds_count 3",
+            "codemode_run_replay_seconds_bucket{le=\"0.1\"} 2",
+            "codemode_run_replay_seconds_bucket{le=\"+Inf\"} 3",
+            "codemode_run_replay_divergences_total 1",
+            "codemode_run_lease_handoffs_total 4",
+            "codemode_runs_evicted_total 6",
+            "codemode_evicted_runs 5",
+            "codemode_run_inflight_calls_after_crash_total{outcome=\"reissued\"} 8",
+            "codemode_run_inflight_calls_after_crash_total{outcome=\"outcome_unknown\"} 9",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} missing: {text}");
         }
     }
 

@@ -232,6 +232,43 @@ fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
             }
         })
         .build();
+    // Durable runs (issue 17): the counters of `/metrics`; the histograms
+    // are on `/metrics` only.
+    let run_counters: [(&'static str, &'static str, Read); 7] = [
+        ("codemode.run.journal.bytes", "Bytes of run journals written.", |s| s.runs.journal_bytes),
+        ("codemode.run.journal.writes", "Run journal writes that succeeded.", |s| s.runs.journal_writes),
+        ("codemode.run.journal.write_failures", "Run journal writes the backend failed.", |s| {
+            s.runs.journal_write_failures
+        }),
+        ("codemode.runs.resumed", "Runs resumed by replaying their journal.", |s| s.runs.resumed_by_replay),
+        ("codemode.run.replay.divergences", "Replays that diverged from their journal.", |s| s.runs.replay_diverged),
+        ("codemode.run.lease_handoffs", "Run leases taken over from another owner.", |s| s.runs.lease_handoffs),
+        ("codemode.runs.evicted", "Parked runs evicted to their journal.", |s| s.runs.evicted),
+    ];
+    for (name, description, read) in run_counters {
+        let r = Arc::clone(&rt);
+        meter
+            .u64_observable_counter(name)
+            .with_description(description)
+            .with_callback(move |o| o.observe(read(&r.metrics()), &[]))
+            .build();
+    }
+    let r = Arc::clone(&rt);
+    meter
+        .u64_observable_gauge("codemode.evicted_runs")
+        .with_description("Runs evicted by this process, held only as a journal now.")
+        .with_callback(move |o| o.observe(r.metrics().runs.evicted_now, &[]))
+        .build();
+    let r = Arc::clone(&rt);
+    meter
+        .u64_observable_counter("codemode.run.inflight_calls_after_crash")
+        .with_description("Calls in flight when their run's owner crashed, by outcome.")
+        .with_callback(move |o| {
+            let runs = r.metrics().runs;
+            o.observe(runs.reissued, &[KeyValue::new("outcome", "reissued")]);
+            o.observe(runs.outcome_unknown, &[KeyValue::new("outcome", "outcome_unknown")]);
+        })
+        .build();
     let r = rt;
     meter
         .u64_observable_counter("codemode.actor_restarts")

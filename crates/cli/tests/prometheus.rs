@@ -4,8 +4,10 @@
 //! timed out, parked, tool calls, store writes, saved results, console
 //! overflow, refused requests. Every expression of the Grafana dashboard,
 //! every recording rule and every alert's input is then evaluated through
-//! Prometheus's HTTP API and must return data; `promtool` checks the
-//! scrape, the rule files and the rules' unit tests.
+//! Prometheus's HTTP API and must return data — a series with a number: a
+//! pre-initialised counter's 0 counts, a quantile's `NaN` only for the
+//! durable-run histograms this test does not observe (`Answer`); `promtool`
+//! checks the scrape, the rule files and the rules' unit tests.
 
 mod common;
 
@@ -124,6 +126,33 @@ fn alert_input(expr: &str) -> String {
     expr[..cut].trim().to_owned()
 }
 
+/// Histograms nothing in this test observes: no run is journaled or
+/// resumed by replay here (issue 17's journal and replay are tested where
+/// they are built). Their buckets are exported at 0 from the start, so a
+/// quantile over them is `NaN` — "no observations", which Grafana draws as
+/// no points — and is accepted for these histograms only.
+const UNOBSERVED_HISTOGRAMS: [&str; 2] = ["codemode_run_replay_seconds", "codemode_run_journal_write_seconds"];
+
+/// What a query answered, by the test's rule: *data* is at least one series
+/// with a number. A pre-initialised counter's `0` (or its rate's) is a
+/// number; `NaN` (a quantile over a histogram without observations) is not.
+#[derive(Debug, PartialEq)]
+enum Answer {
+    Data,
+    Empty,
+    OnlyNaN,
+}
+
+fn answer(result: &[Value]) -> Answer {
+    if result.is_empty() {
+        Answer::Empty
+    } else if result.iter().all(|s| s["value"][1].as_str().is_some_and(|v| v.parse::<f64>().is_ok_and(f64::is_nan))) {
+        Answer::OnlyNaN
+    } else {
+        Answer::Data
+    }
+}
+
 fn shown(result: &[Value]) -> String {
     let first = result.first().map_or(String::from("-"), |s| s["value"][1].as_str().unwrap_or("?").to_owned());
     format!("{} series, first = {first}", result.len())
@@ -211,15 +240,21 @@ fn every_dashboard_panel_and_rule_returns_data_from_a_real_prometheus_scraping_s
 
     let mut table = Vec::new();
     let mut empty = Vec::new();
+    // An answer of only `NaN` is data only for an expression over a
+    // histogram this test does not observe (see `UNOBSERVED_HISTOGRAMS`).
+    let mut check = |what: String, expr: &str, result: &[Value]| match answer(result) {
+        Answer::Data => {}
+        Answer::OnlyNaN if UNOBSERVED_HISTOGRAMS.iter().any(|h| expr.contains(&format!("{h}_bucket"))) => {}
+        Answer::OnlyNaN => empty.push(format!("{what} (only NaN): {expr}")),
+        Answer::Empty => empty.push(format!("{what}: {expr}")),
+    };
     let dashboard: Value =
         serde_json::from_str(&std::fs::read_to_string(repo().join("deploy/grafana/codemode.json")).unwrap()).unwrap();
     for panel in dashboard["panels"].as_array().unwrap() {
         for target in panel["targets"].as_array().into_iter().flatten() {
             let expr = as_grafana_sends(target["expr"].as_str().unwrap());
             let result = prometheus.query(&expr);
-            if result.is_empty() {
-                empty.push(format!("panel {:?}: {expr}", panel["title"]));
-            }
+            check(format!("panel {:?}", panel["title"]), &expr, &result);
             table.push(format!("| {} | `{expr}` | {} |", panel["title"].as_str().unwrap_or("?"), shown(&result)));
         }
     }
@@ -239,11 +274,16 @@ fn every_dashboard_panel_and_rule_returns_data_from_a_real_prometheus_scraping_s
             };
             assert_eq!(rule["health"], "ok", "{label}: {rule}");
             let result = prometheus.query(&expr);
-            if result.is_empty() {
-                empty.push(format!("{label}: {expr}"));
-            }
+            check(label.clone(), &expr, &result);
             table.push(format!("| {label} | `{expr}` | {} |", shown(&result)));
         }
+    }
+    // The unobserved histograms are scraped all the same: every bucket at 0.
+    for histogram in UNOBSERVED_HISTOGRAMS {
+        let expr = format!("{histogram}_bucket{{job=\"codemode\"}}");
+        let result = prometheus.query(&expr);
+        check(format!("buckets of {histogram}"), &expr, &result);
+        table.push(format!("| buckets of {histogram} | `{expr}` | {} |", shown(&result)));
     }
     eprintln!("| panel / rule | expression | value |\n|---|---|---|\n{}", table.join("\n"));
     assert!(counted >= 10, "the rule files were not loaded: {rules}");

@@ -192,9 +192,11 @@ fn closing_a_streamable_http_session_is_answered_200_and_an_unknown_session_404(
 }
 
 #[test]
-fn a_wait_on_a_run_this_process_never_started_says_runs_live_in_their_process() {
+fn a_wait_on_a_run_unknown_to_this_server_s_store_says_no_durable_record_exists() {
     let dir = temp("oneshot");
-    // A one-shot client: the run was started by another server process.
+    // The run was started by another server process on another store (on
+    // the same store, or a shared PostgreSQL one, it would resume:
+    // tests/durable*.rs).
     let first = serve(&dir.join("a"), None);
     let s = session(&first, &json!([["exec", {"code": "await yield_control(); return 1"}]]));
     let run_id = structured(&s.calls[0])["runId"].as_str().unwrap().to_owned();
@@ -204,7 +206,7 @@ fn a_wait_on_a_run_this_process_never_started_says_runs_live_in_their_process() 
     let r = structured(&s.calls[0]);
     assert_eq!(r["code"], "invalid_input");
     let error = r["error"].as_str().unwrap();
-    assert!(error.contains("runs live in the process that started them"), "{error}");
+    assert!(error.contains("no durable record of it exists"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -174,6 +174,11 @@ pub(crate) struct Runs {
     ended_order: Mutex<VecDeque<String>>,
     per_session: DashMap<String, usize>,
     per_principal: DashMap<String, usize>,
+    /// Runs this process evicted to their journal and has not resumed,
+    /// with when: the `codemode_runs_evicted` gauge. Entries older than
+    /// the parked TTL are dropped (the run expired, or another process
+    /// resumed it), so the map stays bounded by what can still be resumed.
+    evicted: DashMap<String, Instant>,
     metrics: Arc<Metrics>,
 }
 
@@ -203,6 +208,7 @@ impl Runs {
             ended_order: Mutex::new(VecDeque::new()),
             per_session: DashMap::new(),
             per_principal: DashMap::new(),
+            evicted: DashMap::new(),
             metrics,
         }
     }
@@ -295,6 +301,28 @@ impl Runs {
         if let Some(mut run) = self.live.get_mut(run_id) {
             run.handed_off = version;
         }
+    }
+
+    /// The cell `run_id` was evicted to its journal.
+    pub(crate) fn evicted_to_journal(&self, run_id: &str, ttl: std::time::Duration) {
+        let now = Instant::now();
+        if self.evicted.len() % 1024 == 1023 {
+            self.evicted.retain(|_, at| now.saturating_duration_since(*at) < ttl);
+        }
+        self.evicted.insert(run_id.to_owned(), now);
+        self.publish_evicted();
+    }
+
+    /// The run `run_id` was resumed here by replay.
+    pub(crate) fn resumed(&self, run_id: &str) {
+        if self.evicted.remove(run_id).is_some() {
+            self.publish_evicted();
+        }
+    }
+
+    fn publish_evicted(&self) {
+        let n = i64::try_from(self.evicted.len()).unwrap_or(i64::MAX);
+        self.metrics.runs.evicted_now.store(n, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The cell left memory without ending (evicted to its journal, or its

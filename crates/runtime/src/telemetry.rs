@@ -246,12 +246,17 @@ pub(crate) struct RunMetrics {
     pub reissued: AtomicU64,
     /// See `reissued`.
     pub outcome_unknown: AtomicU64,
-    /// Journal writes that failed (the run went on in memory).
+    /// Journal writes the backend failed (I/O, connection, a malformed
+    /// row: `RunStoreError::Backend`); not counted in `journal_writes` or
+    /// `journal_bytes`. A write refused because another process holds the
+    /// lease (`LeaseLost`) is not a failure of the backend and is not
+    /// counted here.
     pub journal_write_failures: AtomicU64,
-    /// Time to resume a run by replay.
-    pub replay: Histogram,
-    /// Time to write a journal.
-    pub journal_write: Histogram,
+    /// Time to resume a run by replay: from reading its journal until the
+    /// replayed cell reached the point the journal ends at.
+    replay: Histogram,
+    /// Time of each journal write to the backend (successful or not).
+    journal_write: Histogram,
 }
 
 impl RunMetrics {
@@ -260,21 +265,91 @@ impl RunMetrics {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A replay took `d`.
-    pub(crate) fn replay_took(&self, d: Duration) {
-        self.replay.observe(d);
-    }
-
-    /// A journal write took `d`.
-    pub(crate) fn journal_write_took(&self, d: Duration) {
-        self.journal_write.observe(d);
-    }
-
     /// A journal of `bytes` was written.
     pub(crate) fn journal_written(&self, bytes: usize) {
         self.journal_writes.fetch_add(1, Ordering::Relaxed);
         self.journal_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     }
+
+    /// A journal write failed (time it with [`Self::journal_write_took`]
+    /// too).
+    pub(crate) fn journal_write_failed(&self) {
+        self.journal_write_failures.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A run was resumed by replay in `d`
+    /// (`codemode_run_replay_seconds`); count it in `resumed_by_replay`
+    /// too.
+    pub(crate) fn replay_took(&self, d: Duration) {
+        self.replay.observe(d);
+    }
+
+    /// One journal write took `d` (`codemode_run_journal_write_seconds`).
+    pub(crate) fn journal_write_took(&self, d: Duration) {
+        self.journal_write.observe(d);
+    }
+
+    fn snapshot(&self) -> RunsSnapshot {
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        RunsSnapshot {
+            journal_bytes: load(&self.journal_bytes),
+            journal_writes: load(&self.journal_writes),
+            journal_write_failures: load(&self.journal_write_failures),
+            journal_write: self.journal_write.snapshot(),
+            resumed_by_replay: load(&self.resumed_by_replay),
+            replay: self.replay.snapshot(),
+            replay_diverged: load(&self.replay_diverged),
+            lease_handoffs: load(&self.lease_handoffs),
+            evicted: load(&self.evicted),
+            evicted_now: self.evicted_now.load(Ordering::Relaxed).max(0) as u64,
+            reissued: load(&self.reissued),
+            outcome_unknown: load(&self.outcome_unknown),
+        }
+    }
+}
+
+/// The durable-run metrics at one moment (issue 17). Counters count since
+/// this process started; every field is present (zero before the first
+/// event), so an exposition can list each series from the start.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunsSnapshot {
+    /// Bytes of run journals written to the backend
+    /// (`codemode_run_journal_bytes_total`).
+    pub journal_bytes: u64,
+    /// Journal writes that succeeded (`codemode_run_journal_writes_total`).
+    pub journal_writes: u64,
+    /// Journal writes the backend failed (I/O, connection); a write
+    /// refused for a lost lease is not counted
+    /// (`codemode_run_journal_write_failures_total`).
+    pub journal_write_failures: u64,
+    /// Time of each journal write (`codemode_run_journal_write_seconds`).
+    pub journal_write: HistogramSnapshot,
+    /// Runs this process resumed by replaying their journal — after
+    /// another process crashed or handed the run off, or after this one
+    /// evicted or restarted (`codemode_runs_resumed_total`).
+    pub resumed_by_replay: u64,
+    /// Time to resume a run by replay (`codemode_run_replay_seconds`).
+    pub replay: HistogramSnapshot,
+    /// Replays that diverged from their journal; such a run ends
+    /// `replay_diverged` (`codemode_run_replay_divergences_total`).
+    pub replay_diverged: u64,
+    /// Leases this process took over from another owner that released it
+    /// or let it expire (`codemode_run_lease_handoffs_total`).
+    pub lease_handoffs: u64,
+    /// Parked cells evicted from memory to their journal
+    /// (`codemode_runs_evicted_total`).
+    pub evicted: u64,
+    /// Runs this process evicted that are held only as a journal now,
+    /// not resumed yet (`codemode_evicted_runs`, a gauge).
+    pub evicted_now: u64,
+    /// Calls in flight at a crash that a replay re-issued because they
+    /// are replay-safe
+    /// (`codemode_run_inflight_calls_after_crash_total{outcome="reissued"}`).
+    pub reissued: u64,
+    /// Calls in flight at a crash that a replay could not re-issue: the
+    /// guest saw an `outcome_unknown` error
+    /// (`codemode_run_inflight_calls_after_crash_total{outcome="outcome_unknown"}`).
+    pub outcome_unknown: u64,
 }
 
 impl Default for Metrics {
@@ -431,6 +506,7 @@ impl Metrics {
             js_queue_depth: 0,
             mcp_servers_connected: BTreeMap::new(),
             nodes_connected: None,
+            runs: self.runs.snapshot(),
         }
     }
 }
@@ -502,6 +578,8 @@ pub struct MetricsSnapshot {
     pub mcp_servers_connected: BTreeMap<String, bool>,
     /// Paired nodes connected now; `None` when nodes are not enabled.
     pub nodes_connected: Option<u64>,
+    /// Durable runs: journals, resumes by replay, hand-offs, evictions.
+    pub runs: RunsSnapshot,
 }
 
 #[cfg(test)]
@@ -537,5 +615,34 @@ mod tests {
         assert_eq!(call.latency.count, 1);
         let outcomes: Vec<(&str, u64)> = call.outcomes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         assert_eq!(outcomes, [("denied", 1), ("error", 0), ("ok", 1), ("timeout", 0)]);
+    }
+
+    #[test]
+    fn run_metrics_reach_the_snapshot() {
+        let m = Metrics::default();
+        assert_eq!(m.snapshot().runs.replay.buckets.len(), BUCKETS.len() + 1, "every bucket from the start");
+        m.runs.journal_written(100);
+        m.runs.journal_written(20);
+        m.runs.journal_write_failed();
+        m.runs.journal_write_took(Duration::from_micros(700));
+        RunMetrics::bump(&m.runs.resumed_by_replay);
+        m.runs.replay_took(Duration::from_millis(30));
+        RunMetrics::bump(&m.runs.replay_diverged);
+        RunMetrics::bump(&m.runs.lease_handoffs);
+        RunMetrics::bump(&m.runs.evicted);
+        m.runs.evicted_now.fetch_add(1, Ordering::Relaxed);
+        RunMetrics::bump(&m.runs.reissued);
+        RunMetrics::bump(&m.runs.outcome_unknown);
+        RunMetrics::bump(&m.runs.outcome_unknown);
+        let r = m.snapshot().runs;
+        assert_eq!((r.journal_bytes, r.journal_writes, r.journal_write_failures), (120, 2, 1));
+        assert_eq!((r.resumed_by_replay, r.replay_diverged, r.lease_handoffs), (1, 1, 1));
+        assert_eq!((r.evicted, r.evicted_now, r.reissued, r.outcome_unknown), (1, 1, 1, 2));
+        assert_eq!((r.replay.count, r.journal_write.count), (1, 1));
+        assert!((r.replay.sum_seconds - 0.03).abs() < 1e-9, "{}", r.replay.sum_seconds);
+        let le_50ms = r.replay.buckets.iter().find(|(le, _)| *le == 0.05).map(|(_, n)| *n);
+        assert_eq!(le_50ms, Some(1));
+        m.runs.evicted_now.fetch_sub(2, Ordering::Relaxed);
+        assert_eq!(m.snapshot().runs.evicted_now, 0, "a gauge never reads below zero");
     }
 }

@@ -8,9 +8,10 @@
 //! with [`RunStoreError::LeaseLost`] when someone else holds the lease, so
 //! two processes never both advance a run.
 //!
-//! Two implementations: `SledRuns` (one process at a time, the embedded
+//! Two implementations: [`SledRuns`] (one process at a time, the embedded
 //! default) and `PgRuns` (many processes on one PostgreSQL database,
-//! `LISTEN/NOTIFY` for [`RunStore::changed`]).
+//! `LISTEN/NOTIFY` for [`RunStore::changed`]). `tests/run_store.rs` is the
+//! suite both pass.
 
 mod sled_runs;
 mod watch;

@@ -299,6 +299,11 @@ enum StoreMsg {
         attached: Attached,
         reply: RpcReplyPort<Result<(), RunStoreError>>,
     },
+    /// Answers once everything applied so far is on disk, through the
+    /// flusher (so concurrent run saves share flushes).
+    Flush {
+        reply: RpcReplyPort<Result<(), StoreError>>,
+    },
     /// Starts a retention sweep unless one is under way.
     Sweep,
     /// Continues the sweep under way by one step.
@@ -631,6 +636,7 @@ impl Actor for StoreActor {
                     let _ = reply.send(Err(e));
                 }
             },
+            StoreMsg::Flush { reply } => state.flusher().reply_after_flush(reply),
             StoreMsg::Sweep => {
                 if state.start_sweep() {
                     state.sweep_and_continue(&myself);
@@ -845,7 +851,11 @@ impl SessionStore {
     /// [`StoreError::Io`].
     #[cfg(feature = "nodes")]
     pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
-        let Backend::Sled { gate, .. } = &self.backend else { return Err(StoreError::SledOnly("the node pairings")) };
+        let gate = match &self.backend {
+            Backend::Sled { gate, .. } => gate,
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => return Err(StoreError::SledOnly("the node pairings")),
+        };
         self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, gate.clone()))
     }
 
@@ -911,6 +921,23 @@ impl SessionStore {
             .await
             .map_err(|e| StoreError::Io(format!("the flush task failed: {e}")))?
             .map_err(|e| io(&e))
+    }
+
+    /// Waits until every write so far is on disk, sharing a flush with
+    /// concurrent commits when the actor runs (group commit), else
+    /// flushing directly (no actor: the `codemode runs` command).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`].
+    pub(crate) async fn flush_grouped(&self) -> Result<(), StoreError> {
+        if ActorRef::<StoreMsg>::where_is(self.name.clone()).is_none() {
+            return self.flush().await;
+        }
+        match self.ask(|reply| StoreMsg::Flush { reply }).await {
+            // Stopped between the look-up and the call: flush directly.
+            Err(StoreError::Unavailable) => self.flush().await,
+            other => other,
+        }
     }
 
     /// Makes the actor panic, so its supervisor restarts it (supervision

@@ -278,7 +278,10 @@ impl CellState {
                     metrics.runs.journal_write_took(began.elapsed());
                 }
                 Err(e) => {
-                    crate::telemetry::RunMetrics::bump(&metrics.runs.journal_write_failures);
+                    metrics.runs.journal_write_took(began.elapsed());
+                    if !matches!(e, RunStoreError::LeaseLost { .. }) {
+                        metrics.runs.journal_write_failed();
+                    }
                     tracing::warn!(run_id = %meta.run_id, error = %e, "run journal not written");
                 }
             }
@@ -386,7 +389,7 @@ impl CellState {
         }
         self.leave_memory();
         crate::telemetry::RunMetrics::bump(&self.metrics.runs.evicted);
-        self.metrics.runs.evicted_now.fetch_add(1, Ordering::Relaxed);
+        self.runs.evicted_to_journal(&self.run_id, self.limits.parked_ttl);
         Flow::Ended
     }
 
@@ -508,6 +511,18 @@ impl CellState {
         self.durable =
             Some(Durable::with(args, &self.run_id, journal.header.clone(), recorder, true, version, delivered));
         self.replay = Some(Replaying { journal, pending: BTreeMap::new(), replayed: 0, started: Instant::now() });
+    }
+
+    /// During a replay, timers the replayed cell cleared are no longer
+    /// pending.
+    pub(super) fn replay_cancelled(&mut self, id: u64) -> bool {
+        match self.replay.as_mut() {
+            Some(replay) => {
+                replay.pending.remove(&id);
+                true
+            }
+            None => false,
+        }
     }
 
     /// During a replay, a request the replayed cell made: checked against
@@ -642,7 +657,23 @@ impl CellState {
         let wall = now_ms();
         let due: std::collections::HashMap<u64, u64> = snapshot.timers.into_iter().collect();
         let mut settled_inline = 0;
-        for (id, request) in replay.pending {
+        let mut pending = replay.pending;
+        // Settled while the run was parked, not yet delivered: delivered at
+        // this window as in memory (never re-issued).
+        for value in snapshot.undelivered {
+            match journal::read_settlement(value) {
+                Ok(s) => {
+                    match pending.remove(&s.id) {
+                        Some(HostRequest::Timer { .. } | HostRequest::Yield { .. }) => {}
+                        Some(_) => settled_inline += 1,
+                        None => self.diverge(format!("the journal delivers request {} the replay never made", s.id)),
+                    }
+                    self.host.ready.push(s);
+                }
+                Err(e) => self.diverge(format!("an undelivered settlement in the journal is unreadable: {e}")),
+            }
+        }
+        for (id, request) in pending {
             match request {
                 HostRequest::Yield { reason } => self.host.add_yield(id, reason),
                 HostRequest::Timer { delay_ms } => {
@@ -652,17 +683,12 @@ impl CellState {
                 request => settled_inline += self.reissue(id, request, now),
             }
         }
-        for value in snapshot.undelivered {
-            match journal::read_settlement(value) {
-                Ok(s) => self.host.ready.push(s),
-                Err(e) => self.diverge(format!("an undelivered settlement in the journal is unreadable: {e}")),
-            }
-        }
         if settled_inline > 0 {
             self.release_call_slot(settled_inline);
         }
         self.metrics.runs.replay_took(replay.started.elapsed());
         crate::telemetry::RunMetrics::bump(&self.metrics.runs.resumed_by_replay);
+        self.runs.resumed(&self.run_id);
     }
 
     /// A request that was in flight when the journal was written: run it

@@ -54,7 +54,9 @@ pub struct Pg {
     pub(crate) pool: deadpool_postgres::Pool,
     /// The parsed URL, for connections outside the pool (the `LISTEN`
     /// connection of [`PgRuns`](crate::runs::PgRuns)).
-    pub(crate) config: tokio_postgres::Config,
+    /// Shared: a `Config` is a few hundred bytes, and `Pg` is cloned into
+    /// every handle.
+    pub(crate) config: std::sync::Arc<tokio_postgres::Config>,
     /// The URL without its password, for messages.
     pub(crate) shown: String,
 }
@@ -104,7 +106,7 @@ impl Pg {
             .recycle_timeout(Some(POOL_WAIT))
             .build()
             .map_err(|e| StoreError::Connect { url: shown.clone(), reason: e.to_string() })?;
-        let pg = Self { pool, config, shown };
+        let pg = Self { pool, config: std::sync::Arc::new(config), shown };
         let mut client =
             pg.pool.get().await.map_err(|e| StoreError::Connect { url: pg.shown.clone(), reason: pool_reason(&e) })?;
         migrate(&mut client, &pg.shown).await?;

@@ -44,6 +44,9 @@ const MAX_LIST: usize = 1000;
 /// locks long.
 const PRUNE_BATCH: i64 = 1000;
 
+/// The `application_name` of the `LISTEN` connection.
+pub(crate) const LISTENER_NAME: &str = "codemode-runs-listener";
+
 /// How long the listener waits before reconnecting, at most.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
@@ -95,7 +98,7 @@ impl PgRuns {
         let first = listen(&pg.config, &waiters)
             .await
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
-        let listener = tokio::spawn(listen_loop(pg.config.clone(), pg.shown.clone(), Arc::clone(&waiters), first));
+        let listener = tokio::spawn(listen_loop(Arc::clone(&pg.config), pg.shown.clone(), Arc::clone(&waiters), first));
         Ok(Self {
             pg,
             sessions: sessions.clone_without_sweeper(),
@@ -111,6 +114,12 @@ impl PgRuns {
     pub fn with_clock(mut self, clock: MsClock) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// How many `changed` calls of this process are waiting (tests).
+    #[cfg(test)]
+    pub(crate) fn waiter_count(&self) -> usize {
+        self.waiters.lock().total
     }
 
     fn now(&self) -> u64 {
@@ -469,6 +478,9 @@ impl RunStore for PgRuns {
         Box::pin(self.do_request_abort(run_id.to_owned()))
     }
 
+    /// Notifications arrive asynchronously, so a change committed just
+    /// before this call can still wake it: callers re-read the run after
+    /// waking, as they must after a timeout anyway.
     fn changed(&self, run_id: &str, timeout: Duration) -> RunFuture<'_, ()> {
         // Registered now, not at the first poll: a change between this call
         // and the caller awaiting still wakes it.
@@ -526,8 +538,15 @@ fn record(r: &tokio_postgres::Row) -> Result<RunRecord, RunStoreError> {
 /// The local waiters of [`RunStore::changed`], by run id.
 #[derive(Default)]
 struct Waiters {
+    map: Mutex<WaitMap>,
+}
+
+#[derive(Default)]
+struct WaitMap {
     /// Per run: its wake-up and how many calls wait on it.
-    map: Mutex<HashMap<String, (Arc<Notify>, usize)>>,
+    runs: HashMap<String, (Arc<Notify>, usize)>,
+    /// All waiting calls, kept so the bound is checked in O(1).
+    total: usize,
 }
 
 /// One `changed` call's registration; unregisters on drop (also when the
@@ -539,19 +558,19 @@ struct Waiting {
 }
 
 impl Waiters {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<Notify>, usize)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, WaitMap> {
         self.map.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn register(self: &Arc<Self>, run_id: &str) -> Result<Waiting, RunStoreError> {
         let mut map = self.lock();
-        let total: usize = map.values().map(|(_, n)| n).sum();
-        if total >= MAX_WAITERS {
+        if map.total >= MAX_WAITERS {
             return Err(RunStoreError::Backend(format!(
                 "more than {MAX_WAITERS} waits for run changes at once in this process; retry later"
             )));
         }
-        let entry = map.entry(run_id.to_owned()).or_insert_with(|| (Arc::new(Notify::new()), 0));
+        map.total += 1;
+        let entry = map.runs.entry(run_id.to_owned()).or_insert_with(|| (Arc::new(Notify::new()), 0));
         entry.1 += 1;
         let mut notified = Box::pin(Arc::clone(&entry.0).notified_owned());
         // Counts as waiting from now: a `notify_waiters` before the first
@@ -561,13 +580,13 @@ impl Waiters {
     }
 
     fn wake(&self, run_id: &str) {
-        if let Some((notify, _)) = self.lock().get(run_id) {
+        if let Some((notify, _)) = self.lock().runs.get(run_id) {
             notify.notify_waiters();
         }
     }
 
     fn wake_all(&self) {
-        for (notify, _) in self.lock().values() {
+        for (notify, _) in self.lock().runs.values() {
             notify.notify_waiters();
         }
     }
@@ -576,10 +595,11 @@ impl Waiters {
 impl Drop for Waiting {
     fn drop(&mut self) {
         let mut map = self.waiters.lock();
-        if let Some(entry) = map.get_mut(&self.run_id) {
+        map.total = map.total.saturating_sub(1);
+        if let Some(entry) = map.runs.get_mut(&self.run_id) {
             entry.1 -= 1;
             if entry.1 == 0 {
-                map.remove(&self.run_id);
+                map.runs.remove(&self.run_id);
             }
         }
     }
@@ -590,6 +610,9 @@ type Listening =
 
 /// Opens a connection and `LISTEN`s on [`CHANNEL`].
 async fn listen(config: &tokio_postgres::Config, waiters: &Waiters) -> Result<Listening, String> {
+    let mut config = config.clone();
+    // Named, so an operator can tell it from the pool in `pg_stat_activity`.
+    config.application_name(LISTENER_NAME);
     let (client, mut connection) = config.connect(NoTls).await.map_err(|e| describe(&e))?;
     // The connection must be driven while the LISTEN runs.
     let statement = format!("LISTEN {CHANNEL}");
@@ -620,7 +643,7 @@ async fn pump(
 /// The listener task: pumps `first`, then reconnects whenever the
 /// connection ends (with a growing pause), waking every waiter after a
 /// reconnect since changes in the gap went unseen.
-async fn listen_loop(config: tokio_postgres::Config, shown: String, waiters: Arc<Waiters>, first: Listening) {
+async fn listen_loop(config: Arc<tokio_postgres::Config>, shown: String, waiters: Arc<Waiters>, first: Listening) {
     let mut current = Some(first);
     let mut backoff = Duration::from_millis(100);
     loop {

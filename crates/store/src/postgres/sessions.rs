@@ -11,7 +11,8 @@
 //! Retention: `last_seen_s` is written by commits, and by loads and checks
 //! at most every [`write_every`] seconds; an expired session is emptied when
 //! it comes back, and a sweeper task deletes expired sessions in bounded
-//! batches ([`sweep`]).
+//! batches ([`sweep`]), and saved results older than the retention (a
+//! reply whose process died is never ended).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -296,9 +297,27 @@ pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
             .map_err(|e| db(&e))?;
         total += deleted;
         if deleted < u64::try_from(SWEEP_BATCH).unwrap_or(0) {
-            return Ok(total);
+            break;
         }
         // Let other work on this runtime in between batches.
+        tokio::task::yield_now().await;
+    }
+    // Saved results of replies that never ended (their process died): no
+    // reply outlives its session's retention. Measured on the server's
+    // clock, which stamped them.
+    loop {
+        let deleted = client
+            .execute(
+                "DELETE FROM codemode_results WHERE id IN (
+                     SELECT id FROM codemode_results WHERE saved_s < extract(epoch FROM now())::bigint - $1
+                     LIMIT $2)",
+                &[&big(retention), &(SWEEP_BATCH * 16)],
+            )
+            .await
+            .map_err(|e| db(&e))?;
+        if deleted < u64::try_from(SWEEP_BATCH * 16).unwrap_or(0) {
+            return Ok(total);
+        }
         tokio::task::yield_now().await;
     }
 }

@@ -266,7 +266,7 @@ impl SledRuns {
     /// Waits until everything written so far is on disk (a saved journal
     /// must survive a crash once `save` returned).
     async fn durable(&self) -> Result<(), RunStoreError> {
-        self.store.flush().await.map_err(RunStoreError::Store)
+        self.store.flush_grouped().await.map_err(RunStoreError::Store)
     }
 
     fn create_now(&self, meta: &RunMeta, owner: &str, lease: Duration) -> Result<(), RunStoreError> {
@@ -583,5 +583,46 @@ impl RunStore for SledRuns {
     fn prune(&self, before_ms: u64) -> RunFuture<'_, u64> {
         let result = self.prune_now(before_ms);
         Box::pin(async move { result })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            session: "s".into(),
+            reply: "r".into(),
+            principal: None,
+            title: Some("t".into()),
+            created_ms: 1,
+            status: "parked".into(),
+            owner: None,
+            lease_until_ms: 0,
+            version: 3,
+            abort_requested: false,
+            updated_ms: 2,
+        }
+    }
+
+    #[test]
+    fn a_record_keeps_its_journal_bytes_verbatim_after_a_compact_header() {
+        let journal = [0u8, 255, 1, 2];
+        let bytes = encode(&header(), &journal).unwrap();
+        let (back, stored) = decode(&bytes).unwrap();
+        assert_eq!(stored, journal);
+        assert_eq!((back.status.as_str(), back.version, back.title.as_deref()), ("parked", 3, Some("t")));
+        let json_len = u32::from_be_bytes(bytes[1..5].try_into().unwrap()) as usize;
+        assert!(json_len < 80, "short field names, absent options skipped: {json_len} bytes");
+    }
+
+    #[test]
+    fn a_malformed_or_newer_record_is_a_backend_error_not_a_panic() {
+        let bytes = encode(&header(), b"j").unwrap();
+        for bad in [&[][..], &[FORMAT][..], &bytes[..7], &[9, 0, 0, 0, 0][..]] {
+            assert!(matches!(decode(bad), Err(RunStoreError::Backend(_))), "{bad:?}");
+        }
+        assert!(decode(&[9, 0, 0, 0, 0]).unwrap_err().to_string().contains("unknown format 9"));
     }
 }

@@ -606,7 +606,11 @@ mod tests {
             .unwrap()
             .with_clock(Arc::clone(&clock) as Arc<dyn Clock>);
         let legacy = StoredValue { json: "7".into(), network: false };
-        let crate::session::Backend::Sled { db, .. } = &store.backend else { panic!("a sled store") };
+        let db = match &store.backend {
+            crate::session::Backend::Sled { db, .. } => db,
+            #[cfg(feature = "postgres")]
+            crate::session::Backend::Pg { .. } => panic!("a sled store"),
+        };
         db.insert(db_key("legacy", "k"), encode(&legacy)).unwrap();
         store.start_actor(None).await.unwrap();
         let seen = store.tree(SEEN_TREE).unwrap();

@@ -220,7 +220,8 @@ mod postgres_only {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn an_expired_postgres_session_is_emptied_when_it_comes_back_and_the_sweeper_deletes_the_rest_ga_7_1() {
+    async fn an_expired_postgres_session_is_emptied_when_it_comes_back_and_the_sweeper_deletes_the_rest_and_stale_results_ga_7_1()
+     {
         let url = crate::postgres::test_database().await;
         let clock = Arc::new(ManualClock(AtomicU64::new(START)));
         let pg = crate::Pg::connect(&url, 2).await.unwrap();
@@ -236,17 +237,30 @@ mod postgres_only {
         clock.0.store(START + DAY + 1, Ordering::SeqCst);
         assert_eq!(store.load("back", "k").await.unwrap(), None, "expired: emptied before it is served");
         store.commit("back", vec![w("fresh", v("2"))]).await.unwrap();
+        let client = pg.client().await.unwrap();
+        // Results of a reply that never ended: one saved two days ago (by
+        // the server's clock), one just now.
+        client
+            .batch_execute(
+                "INSERT INTO codemode_results (id, session, reply, json, network, saved_s) VALUES
+                     ('result_old', 's', 'r', '1', false, extract(epoch FROM now())::bigint - 172800),
+                     ('result_new', 's', 'r', '1', false, DEFAULT)",
+            )
+            .await
+            .unwrap();
         // The sweeper's first sweep runs at start.
         store.start_actor(None).await.unwrap();
-        let client = pg.client().await.unwrap();
         let mut waited = 0;
         loop {
             let rows = client.query("SELECT session FROM codemode_sessions ORDER BY session", &[]).await.unwrap();
             let names: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
-            if names == ["back", "kept"] {
+            let rows = client.query("SELECT id FROM codemode_results", &[]).await.unwrap();
+            let results: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+            // Results older than the retention go too.
+            if names == ["back", "kept"] && results == ["result_new"] {
                 break;
             }
-            assert!(waited < 200, "the sweeper left {names:?}");
+            assert!(waited < 200, "the sweeper left {names:?} and {results:?}");
             tokio::time::sleep(Duration::from_millis(25)).await;
             waited += 1;
         }

@@ -181,7 +181,9 @@ impl CellState {
             (std::mem::take(&mut bridge.submitted), std::mem::take(&mut bridge.cancelled))
         };
         for id in cancelled {
-            self.host.cancel_timer(id);
+            if !self.replay_cancelled(id) {
+                self.host.cancel_timer(id);
+            }
         }
         let now = Instant::now();
         let mut settled_inline = 0;

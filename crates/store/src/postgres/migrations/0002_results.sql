@@ -8,6 +8,11 @@ CREATE TABLE codemode_results (
     json    text,
     network boolean NOT NULL,
     -- Insertion order, to drop the oldest tombstones past the bound.
-    seq     bigserial NOT NULL
+    seq     bigserial NOT NULL,
+    -- Unix seconds (the server's clock) when saved: a reply whose process
+    -- died never ends, so the session sweeper deletes results older than
+    -- the session retention.
+    saved_s bigint  NOT NULL DEFAULT extract(epoch FROM now())::bigint
 );
+CREATE INDEX codemode_results_saved ON codemode_results (saved_s);
 CREATE INDEX codemode_results_scope ON codemode_results (session, reply);

@@ -1,0 +1,455 @@
+//! `codemode runs list|show|abort`: the operator's view of durable runs
+//! (issue 17), read straight from the configured backend — no runtime, no
+//! cells.
+//!
+//! Session keys are capabilities (whoever knows one can `wait` on its
+//! runs), so they are shown as a SHA-256 prefix unless `--show-sessions`
+//! asks for the raw key; `--session sha256:…` filters by that prefix.
+//! Titles, owners and keys come from models and clients: control
+//! characters are replaced before they reach a terminal.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+use clap::Subcommand;
+use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::config::{BackendKind, Config};
+
+/// Every status a run can be in, for `--status`.
+const STATUSES: &[&str] = &[
+    "running",
+    "parked",
+    "completed",
+    "failed",
+    "timed_out",
+    "aborted",
+    "expired",
+    "disposed",
+    "crashed",
+    "replay_diverged",
+];
+
+/// How shown session hashes start; `--session` with it filters by prefix.
+const HASH_PREFIX: &str = "sha256:";
+
+/// Hex digits of a session's SHA-256 shown: 48 bits tell sessions apart in
+/// a listing without handing out anything usable.
+const HASH_CHARS: usize = 12;
+
+/// The longest title shown in a `list` row (`show` prints it whole).
+const TITLE_CHARS: usize = 40;
+
+/// `codemode runs …`.
+#[derive(Subcommand)]
+pub(crate) enum RunsCommand {
+    /// List stored runs, newest first.
+    List {
+        /// Only runs in this status.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(STATUSES))]
+        status: Option<String>,
+        /// Only runs of this session: its key, or the `sha256:…` prefix
+        /// a listing shows (matched among the newest 1,000 runs).
+        #[arg(long, value_name = "KEY")]
+        session: Option<String>,
+        /// At most this many runs.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..=MAX_LIST_RUNS as i64))]
+        limit: u16,
+        /// Print a JSON array instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Show raw session keys (secrets: anyone holding one can wait on
+        /// its runs) instead of their SHA-256 prefix.
+        #[arg(long)]
+        show_sessions: bool,
+    },
+    /// Show one run: everything but its journal's bytes (only their count).
+    Show {
+        /// The run id (`run_` and 32 hex digits).
+        #[arg(value_parser = parse_run_id)]
+        run: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Show the raw session key instead of its SHA-256 prefix.
+        #[arg(long)]
+        show_sessions: bool,
+    },
+    /// Abort a run: a parked run nobody holds ends now; a run a process
+    /// holds is marked, and that process ends it.
+    Abort {
+        /// The run id (`run_` and 32 hex digits).
+        #[arg(value_parser = parse_run_id)]
+        run: String,
+    },
+}
+
+/// A run id as the runtime makes them; anything else is a usage error.
+fn parse_run_id(text: &str) -> Result<String, String> {
+    let ok = text.strip_prefix("run_").is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
+    if ok { Ok(text.to_owned()) } else { Err("a run id is `run_` followed by 32 hex digits".to_owned()) }
+}
+
+/// Why `codemode runs` could not answer.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RunsError {
+    /// The sled directory does not exist: nothing ever ran there.
+    #[error(
+        "no session store at {0}: nothing has run with this store yet (name the server's store with --store PATH or `[store] path`)"
+    )]
+    NoStore(PathBuf),
+    /// Another process (a server, usually) holds the sled database.
+    #[error(
+        "the session store at {0} is in use by another codemode process (sled allows one process at a time). Stop that process (the server) and run this again, or keep runs in PostgreSQL (`[store] backend = \"postgres\"`) so operators and servers can share them."
+    )]
+    InUse(PathBuf),
+    /// The store could not be opened for another reason.
+    #[error("{0}")]
+    Open(#[from] codemode_store::StoreError),
+    /// This build cannot reach PostgreSQL.
+    #[error(
+        "this codemode was built without PostgreSQL support for `codemode runs` (build codemode-cli with the `postgres` feature)"
+    )]
+    NoPostgres,
+    /// No such run.
+    #[error("no run {0} in this store")]
+    NotFound(String),
+    /// The backend failed.
+    #[error("{0}")]
+    Backend(#[from] RunStoreError),
+}
+
+/// Runs `command` on the configured backend. Errors exit 1.
+pub(crate) async fn run(config: &Config, store_flag: Option<PathBuf>, command: RunsCommand) -> Result<()> {
+    let runs = open(config, store_flag).await?;
+    match command {
+        RunsCommand::List { status, session, limit, json, show_sessions } => {
+            list(runs.as_ref(), status, session, usize::from(limit), json, show_sessions).await
+        }
+        RunsCommand::Show { run, json, show_sessions } => show(runs.as_ref(), &run, json, show_sessions).await,
+        RunsCommand::Abort { run } => abort(runs.as_ref(), &run).await,
+    }
+}
+
+/// The configured backend's run store.
+async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<Arc<dyn RunStore>, RunsError> {
+    match config.store.backend {
+        BackendKind::Sled => {
+            let path = store_flag.unwrap_or_else(|| config.store.path.clone());
+            open_sled(&path)
+        }
+        BackendKind::Postgres => open_postgres(config).await,
+    }
+}
+
+fn open_sled(path: &Path) -> Result<Arc<dyn RunStore>, RunsError> {
+    // Opening creates a database: an operator's typo must not.
+    if !path.exists() {
+        return Err(RunsError::NoStore(path.to_path_buf()));
+    }
+    let limits = codemode_store::StoreLimits::default();
+    let store = match codemode_store::SessionStore::open(Some(path), limits, "codemode-runs".into()) {
+        Err(codemode_store::StoreError::Locked { .. }) => return Err(RunsError::InUse(path.to_path_buf())),
+        other => other?,
+    };
+    Ok(Arc::new(codemode_store::runs::SledRuns::open(&store)?))
+}
+
+#[cfg(feature = "postgres")]
+async fn open_postgres(config: &Config) -> Result<Arc<dyn RunStore>, RunsError> {
+    // `Config::parse` refuses the postgres backend without a URL.
+    let url = config.store.url.as_deref().unwrap_or_default();
+    // Two connections: one for the command, one spare.
+    let pg = codemode_store::Pg::connect(url, config.store.pool_size.min(2)).await?;
+    Ok(Arc::new(codemode_store::runs::PgRuns::new(pg)))
+}
+
+#[cfg(not(feature = "postgres"))]
+#[allow(clippy::unused_async, reason = "the same signature as the PostgreSQL build's")]
+async fn open_postgres(_: &Config) -> Result<Arc<dyn RunStore>, RunsError> {
+    Err(RunsError::NoPostgres)
+}
+
+/// `sha256:` and the first hex digits of the session key's digest.
+fn session_hash(session: &str) -> String {
+    let digest = Sha256::digest(session.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{HASH_PREFIX}{}", &hex[..HASH_CHARS])
+}
+
+/// Text from a model or client, safe for a terminal: control characters
+/// (escape sequences) become `?`.
+fn clean(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
+/// `text` cut to `max` characters, with `…` when cut.
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// `12s`, `5m`, `3h`, `2d`.
+fn human_ms(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m", s / 60),
+        3600..86_400 => format!("{}h", s / 3600),
+        _ => format!("{}d", s / 86_400),
+    }
+}
+
+/// `512 B`, `12.0 KiB`, `3.4 MiB`.
+fn human_bytes(n: u64) -> String {
+    #[allow(clippy::cast_precision_loss, reason = "one decimal shown")]
+    let f = n as f64;
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KiB", f / 1024.0)
+    } else {
+        format!("{:.1} MiB", f / (1024.0 * 1024.0))
+    }
+}
+
+/// What a run's lease says now: `-` (none), `expired`, or the time left.
+fn lease_left(owner: Option<&str>, until_ms: u64, now: u64) -> String {
+    match owner {
+        None => "-".to_owned(),
+        Some(_) if until_ms <= now => "expired".to_owned(),
+        Some(_) => human_ms(until_ms - now),
+    }
+}
+
+/// What every view shows of a run.
+struct Row<'a> {
+    meta: &'a RunMeta,
+    status: &'a RunStatus,
+    owner: Option<&'a str>,
+    lease_until_ms: u64,
+    journal_bytes: u64,
+    updated_ms: u64,
+    abort_requested: bool,
+    version: Option<u64>,
+}
+
+impl Row<'_> {
+    fn session(&self, show_sessions: bool) -> String {
+        if show_sessions { clean(&self.meta.session) } else { session_hash(&self.meta.session) }
+    }
+
+    fn to_json(&self, show_sessions: bool, now: u64) -> Value {
+        let live = self.owner.is_some() && self.lease_until_ms > now;
+        let mut v = json!({
+            "run_id": self.meta.run_id,
+            "status": self.status.as_str(),
+            "session": self.session(show_sessions),
+            "reply": self.meta.reply,
+            "principal": self.meta.principal,
+            "title": self.meta.title,
+            "owner": self.owner,
+            "lease_until_ms": self.lease_until_ms,
+            "lease_left_ms": if live { self.lease_until_ms - now } else { 0 },
+            "journal_bytes": self.journal_bytes,
+            "created_ms": self.meta.created_ms,
+            "age_ms": now.saturating_sub(self.meta.created_ms),
+            "updated_ms": self.updated_ms,
+            "abort_requested": self.abort_requested,
+        });
+        if let Some(version) = self.version {
+            v["version"] = json!(version);
+        }
+        v
+    }
+}
+
+async fn list(
+    runs: &dyn RunStore,
+    status: Option<String>,
+    session: Option<String>,
+    limit: usize,
+    json: bool,
+    show_sessions: bool,
+) -> Result<()> {
+    // A shown hash cannot be looked up: match it among the newest runs.
+    let (by_key, by_hash) = match session {
+        Some(s) if s.starts_with(HASH_PREFIX) => (None, Some(s)),
+        other => (other, None),
+    };
+    let fetch = if by_hash.is_some() { MAX_LIST_RUNS } else { limit };
+    let filter = RunFilter { status, session: by_key, limit: Some(fetch) };
+    let mut found = runs.list(filter).await.map_err(RunsError::from)?;
+    if let Some(prefix) = by_hash {
+        found.retain(|r| session_hash(&r.meta.session).starts_with(&prefix));
+        found.truncate(limit);
+    }
+    let now = now_ms();
+    let rows: Vec<Row<'_>> = found
+        .iter()
+        .map(|r| Row {
+            meta: &r.meta,
+            status: &r.status,
+            owner: r.owner.as_deref(),
+            lease_until_ms: r.lease_until_ms,
+            journal_bytes: r.journal_bytes,
+            updated_ms: r.updated_ms,
+            abort_requested: r.abort_requested,
+            version: None,
+        })
+        .collect();
+    if json {
+        let all: Vec<Value> = rows.iter().map(|r| r.to_json(show_sessions, now)).collect();
+        println!("{}", serde_json::to_string_pretty(&all)?);
+        return Ok(());
+    }
+    if rows.is_empty() {
+        println!("no runs");
+        return Ok(());
+    }
+    let table: Vec<[String; 8]> = rows
+        .iter()
+        .map(|r| {
+            let mut status = r.status.as_str().to_owned();
+            if r.abort_requested && !matches!(r.status, RunStatus::Ended(_)) {
+                status.push_str(" (abort requested)");
+            }
+            [
+                r.meta.run_id.clone(),
+                status,
+                r.session(show_sessions),
+                r.owner.map_or_else(|| "-".to_owned(), clean),
+                lease_left(r.owner, r.lease_until_ms, now),
+                human_bytes(r.journal_bytes),
+                human_ms(now.saturating_sub(r.meta.created_ms)),
+                truncate(&clean(r.meta.title.as_deref().unwrap_or("-")), TITLE_CHARS),
+            ]
+        })
+        .collect();
+    let header = ["RUN", "STATUS", "SESSION", "OWNER", "LEASE", "JOURNAL", "AGE", "TITLE"].map(str::to_owned);
+    let mut widths = [0usize; 8];
+    for line in std::iter::once(&header).chain(&table) {
+        for (w, cell) in widths.iter_mut().zip(line) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for line in std::iter::once(&header).chain(&table) {
+        let cells: Vec<String> = line.iter().zip(widths).map(|(cell, w)| format!("{cell:<w$}")).collect();
+        println!("{}", cells.join("  ").trim_end());
+    }
+    Ok(())
+}
+
+async fn show(runs: &dyn RunStore, run_id: &str, json: bool, show_sessions: bool) -> Result<()> {
+    let Some(r) = runs.get(run_id).await.map_err(RunsError::from)? else {
+        return Err(RunsError::NotFound(run_id.to_owned()).into());
+    };
+    let now = now_ms();
+    let row = Row {
+        meta: &r.meta,
+        status: &r.status,
+        owner: r.owner.as_deref(),
+        lease_until_ms: r.lease_until_ms,
+        journal_bytes: r.journal.len() as u64,
+        updated_ms: r.updated_ms,
+        abort_requested: r.abort_requested,
+        version: Some(r.version),
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&row.to_json(show_sessions, now))?);
+        return Ok(());
+    }
+    let optional = |v: Option<&str>| v.map_or_else(|| "-".to_owned(), clean);
+    println!("run:             {}", r.meta.run_id);
+    println!("status:          {}", r.status.as_str());
+    println!("session:         {}", row.session(show_sessions));
+    println!("reply:           {}", clean(&r.meta.reply));
+    println!("principal:       {}", optional(r.meta.principal.as_deref()));
+    println!("title:           {}", optional(r.meta.title.as_deref()));
+    println!("owner:           {}", optional(r.owner.as_deref()));
+    println!("lease left:      {}", lease_left(r.owner.as_deref(), r.lease_until_ms, now));
+    println!("abort requested: {}", if r.abort_requested { "yes" } else { "no" });
+    println!("journal:         {} (version {})", human_bytes(r.journal.len() as u64), r.version);
+    println!(
+        "created:         {} ago ({} ms since the epoch)",
+        human_ms(now.saturating_sub(r.meta.created_ms)),
+        r.meta.created_ms
+    );
+    println!(
+        "updated:         {} ago ({} ms since the epoch)",
+        human_ms(now.saturating_sub(r.updated_ms)),
+        r.updated_ms
+    );
+    Ok(())
+}
+
+async fn abort(runs: &dyn RunStore, run_id: &str) -> Result<()> {
+    // Read first: `request_abort` answers `Ended` both for a run it ended
+    // and for one that had ended before.
+    let Some(before) = runs.get(run_id).await.map_err(RunsError::from)? else {
+        return Err(RunsError::NotFound(run_id.to_owned()).into());
+    };
+    if let RunStatus::Ended(label) = &before.status {
+        println!("run {run_id} already ended ({label}); nothing to abort");
+        return Ok(());
+    }
+    match runs.request_abort(run_id).await.map_err(RunsError::from)? {
+        Claim::Ended(label) if label == "aborted" => {
+            println!("run {run_id} had no live owner: ended now as aborted");
+        }
+        Claim::Ended(label) => println!("run {run_id} ended ({label}) before the abort; nothing to abort"),
+        Claim::Held { owner, until_ms } => println!(
+            "run {run_id} is held by {} (lease left {}): marked for abort; its owner ends it",
+            clean(&owner),
+            lease_left(Some(&owner), until_ms, now_ms())
+        ),
+        Claim::Missing => return Err(RunsError::NotFound(run_id.to_owned()).into()),
+        Claim::Claimed(_) => println!("run {run_id}: abort requested"),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_is_shown_as_a_short_sha256_prefix_and_text_is_made_terminal_safe() {
+        let shown = session_hash("secret-key");
+        assert_eq!(shown.len(), HASH_PREFIX.len() + HASH_CHARS);
+        assert!(shown.starts_with("sha256:") && !shown.contains("secret"));
+        assert_eq!(clean("a\u{1b}[31mred\n"), "a?[31mred?");
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abcd", 4), "abcd");
+    }
+
+    #[test]
+    fn durations_sizes_and_leases_read_at_a_glance() {
+        assert_eq!(
+            (human_ms(59_999), human_ms(60_000), human_ms(3_600_000), human_ms(86_400_000)),
+            ("59s".into(), "1m".into(), "1h".into(), "1d".into())
+        );
+        assert_eq!(
+            (human_bytes(1023), human_bytes(1024), human_bytes(3 * 1024 * 1024)),
+            ("1023 B".into(), "1.0 KiB".into(), "3.0 MiB".into())
+        );
+        assert_eq!(lease_left(None, 0, 5), "-");
+        assert_eq!(lease_left(Some("p"), 5, 5), "expired");
+        assert_eq!(lease_left(Some("p"), 65_000, 5_000), "1m");
+    }
+
+    #[test]
+    fn only_well_formed_run_ids_are_accepted() {
+        assert!(parse_run_id(&format!("run_{}", "a".repeat(32))).is_ok());
+        assert!(parse_run_id(&format!("run_{}", "a".repeat(31))).is_err());
+        assert!(parse_run_id(&format!("run_{}", "g".repeat(32))).is_err());
+        assert!(parse_run_id("abc").is_err());
+    }
+}
