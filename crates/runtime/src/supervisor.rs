@@ -134,6 +134,17 @@ impl Actor for RootSupervisor {
         let root = myself.get_cell();
         let mut state = RootState { args, children: HashMap::new(), backoff: HashMap::new() };
         for child in [Child::Executor, Child::Catalog, Child::Store, Child::Results] {
+            let config = &state.args.config;
+            // On PostgreSQL the store and results have no actor to
+            // supervise (every request is a statement); the store still
+            // starts its retention sweeper.
+            if child == Child::Store && !config.store.has_actor() {
+                config.store.start_actor(None).await.map_err(|e| e.to_string())?;
+                continue;
+            }
+            if child == Child::Results && !config.results.has_actor() {
+                continue;
+            }
             let id = start(child, &root, &state.args).await?;
             state.children.insert(id, child);
         }

@@ -273,6 +273,16 @@ impl ResultsCache {
         &self.name
     }
 
+    /// Whether this cache runs an actor (in memory does; PostgreSQL
+    /// answers every request with statements and has none to supervise).
+    pub fn has_actor(&self) -> bool {
+        #[cfg(feature = "postgres")]
+        if self.pg.is_some() {
+            return false;
+        }
+        true
+    }
+
     /// Starts the cache actor linked to `supervisor` (again after a crash:
     /// the results of the crashed actor are gone, and say so).
     ///

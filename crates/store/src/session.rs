@@ -803,6 +803,13 @@ impl SessionStore {
         self.retention
     }
 
+    /// Whether this store runs an actor ([`start_actor`](Self::start_actor)
+    /// registers one under [`name`](Self::name)): sled does; PostgreSQL
+    /// answers every request with statements and has none to supervise.
+    pub fn has_actor(&self) -> bool {
+        matches!(self.backend, Backend::Sled { .. })
+    }
+
     /// Starts the store actor under this handle's name, linked to
     /// `supervisor`. Call again to restart it after a crash. On PostgreSQL
     /// there is no actor: this starts (or restarts) the retention sweeper
