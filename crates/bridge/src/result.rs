@@ -264,8 +264,7 @@ mod tests {
     #[test]
     fn error_code_phase_and_wait_reason_names_are_their_serialized_names() {
         use ErrorCode::*;
-        for code in
-            [
+        for code in [
             InvalidInput,
             RuntimeUnavailable,
             Aborted,
@@ -274,8 +273,7 @@ mod tests {
             InternalError,
             ToolBudgetExceeded,
             ReplayDiverged,
-        ]
-        {
+        ] {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }
         for phase in [Phase::Input, Phase::Guest, Phase::Host] {

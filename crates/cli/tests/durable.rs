@@ -162,7 +162,8 @@ fn a_call_in_flight_at_the_crash_rejects_with_outcome_unknown_unless_replay_safe
     let config = config(&dir, "");
     let store = dir.join("store");
     let mut first = Session::start(&config, &store);
-    let code = "try { const r = await slow({}); return {ran: r.n} } catch (e) { return {code: e.code, message: e.message} }";
+    let code =
+        "try { const r = await slow({}); return {ran: r.n} } catch (e) { return {code: e.code, message: e.message} }";
     let parked = first.exec(code);
     assert_eq!(parked["status"], "waiting", "{parked}");
     assert_eq!(parked["reason"], "pending_tools", "{parked}");

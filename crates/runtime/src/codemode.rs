@@ -236,7 +236,7 @@ impl CodeModeBuilder {
         let limits = Arc::new(self.limits);
         let instance = new_run_id();
         let catalog = Catalog::named(format!("codemode-catalog-{instance}"));
-        let backend = self.backend.unwrap_or_else(|| crate::durable::StoreBackend::Sled { path: self.store_path });
+        let backend = self.backend.unwrap_or(crate::durable::StoreBackend::Sled { path: self.store_path });
         let results_limits =
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes };
         let opened =

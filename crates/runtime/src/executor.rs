@@ -43,6 +43,9 @@ pub(crate) struct Resume {
     pub version: u64,
 }
 
+// One message per cell start: boxing the request would add an allocation
+// per exec to save stack space the mailbox does not keep.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum ExecutorMsg {
     Exec(ExecRequest, RpcReplyPort<CellResult>),
     /// Answers at once: a readiness probe that the executor's mailbox is

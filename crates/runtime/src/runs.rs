@@ -290,7 +290,10 @@ impl Runs {
             };
         }
         if let Some(end) = self.ended.get(run_id) {
-            return Located::Unreachable(format!("code mode run is unavailable: {}. Start a new exec.", end.describe()));
+            return Located::Unreachable(format!(
+                "code mode run is unavailable: {}. Start a new exec.",
+                end.describe()
+            ));
         }
         Located::NotHere
     }

@@ -303,7 +303,11 @@ async fn pg_wait(url: &str, runs: usize, warmup: usize) -> Result<PgWaitReport> 
     }
     a.shutdown().await;
     b.shutdown().await;
-    Ok(PgWaitReport { park_exec_ms: quantiles(&park), remote_wait_ms: quantiles(&remote), local_wait_ms: quantiles(&local) })
+    Ok(PgWaitReport {
+        park_exec_ms: quantiles(&park),
+        remote_wait_ms: quantiles(&remote),
+        local_wait_ms: quantiles(&local),
+    })
 }
 
 /// `SessionStore::commit` of one small value on PostgreSQL.
@@ -444,7 +448,11 @@ impl DurableReport {
 }
 
 /// The memory scenario, run first on a fresh heap.
-pub(crate) async fn run_memory(named: &(dyn Fn(&str) -> bool + Sync), counts: &[usize], report: &mut DurableReport) -> Result<()> {
+pub(crate) async fn run_memory(
+    named: &(dyn Fn(&str) -> bool + Sync),
+    counts: &[usize],
+    report: &mut DurableReport,
+) -> Result<()> {
     if named("evicted") {
         for &count in counts {
             report.evicted.push(evicted(count).await?);

@@ -239,11 +239,7 @@ impl CellState {
         }
         let clock = {
             let bridge = vm_lock(&self.bridge);
-            if bridge.determinism.overflow {
-                None
-            } else {
-                Some(bridge.determinism.reads.clone())
-            }
+            if bridge.determinism.overflow { None } else { Some(bridge.determinism.reads.clone()) }
         };
         let Some(clock) = clock else {
             d.disable("it read the clock more often than a journal keeps".into());
@@ -400,8 +396,7 @@ impl CellState {
             // A window is open on this copy: it ends it as unavailable.
             let result = self.fail(
                 ErrorCode::RuntimeUnavailable,
-                "code mode run moved to another codemode process (its lease was taken over); call wait again."
-                    .into(),
+                "code mode run moved to another codemode process (its lease was taken over); call wait again.".into(),
                 Phase::Host,
             );
             if let Some(window) = self.window.take() {
@@ -618,9 +613,8 @@ impl CellState {
             let bridge = vm_lock(&self.bridge);
             (bridge.determinism.diverged.clone(), self.replay.is_some() && bridge.outcome.is_some())
         };
-        let why = diverged.or_else(|| {
-            settled.then(|| "the replayed cell settled before its journal ended".to_owned())
-        })?;
+        let why =
+            diverged.or_else(|| settled.then(|| "the replayed cell settled before its journal ended".to_owned()))?;
         if self.control.was_interrupted() {
             // Out of budget (or aborted) while replaying: the usual ending.
             return None;
@@ -708,10 +702,7 @@ impl CellState {
         match unsafe_what {
             None => {
                 crate::telemetry::RunMetrics::bump(&self.metrics.runs.reissued);
-                match self.handle_request(id, request, now) {
-                    Ok(n) => n,
-                    Err(_) => 0,
-                }
+                self.handle_request(id, request, now).unwrap_or_default()
             }
             Some(what) => {
                 crate::telemetry::RunMetrics::bump(&self.metrics.runs.outcome_unknown);

@@ -387,7 +387,11 @@ impl HostWork {
 
     /// Every live timer and when it is due (for a journal's snapshot).
     pub(crate) fn timer_deadlines(&self) -> Vec<(u64, Instant)> {
-        self.timers.iter().filter(|Reverse((_, id))| self.live_timers.contains_key(id)).map(|Reverse((due, id))| (*id, *due)).collect()
+        self.timers
+            .iter()
+            .filter(|Reverse((_, id))| self.live_timers.contains_key(id))
+            .map(|Reverse((due, id))| (*id, *due))
+            .collect()
     }
 
     /// When the next live timer is due.

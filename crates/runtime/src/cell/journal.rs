@@ -197,8 +197,7 @@ impl Journal {
         }
         let len = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
         let head_end = 8usize.checked_add(len).filter(|e| *e <= bytes.len()).ok_or_else(|| format("truncated"))?;
-        let head: Head =
-            serde_json::from_slice(&bytes[8..head_end]).map_err(|e| format(&format!("header: {e}")))?;
+        let head: Head = serde_json::from_slice(&bytes[8..head_end]).map_err(|e| format(&format!("header: {e}")))?;
         if head.header.format != FORMAT {
             return Err(format(&format!("format {}, this build reads {FORMAT}", head.header.format)));
         }

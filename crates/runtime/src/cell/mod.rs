@@ -632,9 +632,12 @@ impl CellState {
         };
         self.delivered();
         let reply = window.reply;
-        self.park_durably(myself, Box::new(move || {
-            let _ = reply.send(result);
-        }));
+        self.park_durably(
+            myself,
+            Box::new(move || {
+                let _ = reply.send(result);
+            }),
+        );
         let epoch = self.park_epoch;
         let ttl = myself.send_after(self.limits.parked_ttl, move || CellMsg::Expire(epoch));
         replace_timer(&mut self.ttl_timer, Some(ttl));

@@ -78,7 +78,7 @@ impl CodeMode {
                 self.reclaim(run_id, session, principal, ask, handle, version).await
             }
             Located::NotHere if self.inner.durable.is_none() => Ok(unavailable(NOT_HERE)),
-            Located::NotHere => self.from_store(run_id, session, principal, ask, None).await,
+            Located::NotHere => self.resume_from_store(run_id, session, principal, ask, None).await,
         }
     }
 
@@ -88,7 +88,8 @@ impl CodeMode {
             (handle.abort)();
         }
         let cell: ActorRef<CellMsg> = handle.actor.into();
-        let sent = cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
+        let sent =
+            cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
         match sent.await {
             Ok(ractor::rpc::CallResult::Success(result)) => result,
             Ok(_) => super::crashed(),
@@ -120,7 +121,7 @@ impl CodeMode {
                 self.inner.runs.evicted(run_id);
                 match claim {
                     Claim::Claimed(record) => self.resume_record(record, session, principal, ask).await,
-                    _ => self.from_store(run_id, session, principal, ask, Some(claim)).await,
+                    _ => self.resume_from_store(run_id, session, principal, ask, Some(claim)).await,
                 }
             }
             Err(e) => Ok(store_failed(&e)),
@@ -130,7 +131,7 @@ impl CodeMode {
     /// A run this process does not hold: claim it and resume it by replay;
     /// while another process holds it, wait (notified) for it to park or
     /// end, within one window's budget.
-    async fn from_store(
+    async fn resume_from_store(
         &self,
         run_id: &str,
         session: &str,
