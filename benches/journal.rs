@@ -7,6 +7,8 @@
 //! is the median for 100 calls divided by 100. The end-to-end A/B through
 //! cells (`journal` = park vs off) is `codemode bench --only journal`.
 
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented function")]
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn journal(c: &mut Criterion) {
