@@ -31,7 +31,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use codemode_runtime::{CodeMode, JournalMode, Limits, RunsConfig, StoreBackend};
+use codemode_runtime::{CodeMode, HistogramSnapshot, JournalMode, Limits, RunsConfig, StoreBackend};
 use codemode_store::{SessionStore, StoreLimits, StoredValue};
 use serde::Serialize;
 
@@ -108,6 +108,26 @@ fn postgres_url(given: Option<&str>) -> Result<String> {
              CODEMODE_TEST_POSTGRES_URL (`scripts/postgres.sh start DIR` starts a throwaway server and prints its URL)"
         ),
     }
+}
+
+/// The runtime's own histogram: (mean, upper bound of the bucket holding
+/// the median), in ms; `None` without observations.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Histogram {
+    count: u64,
+    mean_ms: f64,
+    p50_at_most_ms: f64,
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn histogram(h: &HistogramSnapshot) -> Option<Histogram> {
+    if h.count == 0 {
+        return None;
+    }
+    let half = h.count.div_ceil(2);
+    let bound = h.buckets.iter().find(|(_, cumulative)| *cumulative >= half).map_or(f64::INFINITY, |(b, _)| *b);
+    Some(Histogram { count: h.count, mean_ms: h.sum_seconds * 1000.0 / h.count as f64, p50_at_most_ms: bound * 1000.0 })
 }
 
 /// Polls until no cell of `rt` is live, or fails after `limit`.
@@ -194,6 +214,10 @@ pub(crate) struct ParkSledReport {
     off_ms: Quantiles,
     /// p50(park) − p50(off): the journal write with its flush.
     journal_write_ms: f64,
+    /// The runtime's journal-write histogram (encode to durable).
+    journal_write_metric: Option<Histogram>,
+    /// Mean bytes per journal write.
+    journal_bytes_mean: f64,
 }
 
 async fn park_sled(runs: usize, warmup: usize) -> Result<ParkSledReport> {
@@ -214,10 +238,19 @@ async fn park_sled(runs: usize, warmup: usize) -> Result<ParkSledReport> {
             }
         }
     }
+    let runs = on.metrics().runs;
     on.shutdown().await;
     off.shutdown().await;
     let (park_ms, off_ms) = (quantiles(&park), quantiles(&plain));
-    Ok(ParkSledReport { park_ms, off_ms, journal_write_ms: park_ms.p50 - off_ms.p50 })
+    #[allow(clippy::cast_precision_loss)]
+    let journal_bytes_mean = runs.journal_bytes as f64 / runs.journal_writes.max(1) as f64;
+    Ok(ParkSledReport {
+        park_ms,
+        off_ms,
+        journal_write_ms: park_ms.p50 - off_ms.p50,
+        journal_write_metric: histogram(&runs.journal_write),
+        journal_bytes_mean,
+    })
 }
 
 /// `wait` of a cell with 100 journaled calls: evicted (replayed) vs resident.
@@ -228,6 +261,8 @@ pub(crate) struct ReplayReport {
     resident_wait_ms: Quantiles,
     /// p50(evicted) − p50(resident).
     replay_ms: f64,
+    /// The runtime's replay histogram (record read to replay done).
+    replay_metric: Option<Histogram>,
 }
 
 async fn replay100(runs: usize, warmup: usize) -> Result<ReplayReport> {
@@ -263,10 +298,16 @@ async fn replay100(runs: usize, warmup: usize) -> Result<ReplayReport> {
             }
         }
     }
+    let replay_metric = histogram(&ev.metrics().runs.replay);
     ev.shutdown().await;
     res.shutdown().await;
     let (evicted_wait_ms, resident_wait_ms) = (quantiles(&evicted), quantiles(&resident));
-    Ok(ReplayReport { evicted_wait_ms, resident_wait_ms, replay_ms: evicted_wait_ms.p50 - resident_wait_ms.p50 })
+    Ok(ReplayReport {
+        evicted_wait_ms,
+        resident_wait_ms,
+        replay_ms: evicted_wait_ms.p50 - resident_wait_ms.p50,
+        replay_metric,
+    })
 }
 
 /// `wait` on another runtime over PostgreSQL vs a local `wait`.
@@ -514,11 +555,23 @@ pub(crate) fn print(report: &DurableReport) {
         super::row("10 park on sled (exec→waiting), park", &p.park_ms);
         super::row("  same, journal off", &p.off_ms);
         println!("  journal write with flush (p50 park − off): {:.3} ms", p.journal_write_ms);
+        if let Some(h) = &p.journal_write_metric {
+            println!(
+                "  runtime's journal-write histogram: mean {:.3} ms, median in the bucket <= {:.3} ms ({} writes, {:.0} bytes each)",
+                h.mean_ms, h.p50_at_most_ms, h.count, p.journal_bytes_mean
+            );
+        }
     }
     if let Some(r) = &report.replay100 {
         super::row("11 wait, evicted (replay of 100)", &r.evicted_wait_ms);
         super::row("  wait, resident", &r.resident_wait_ms);
         println!("  replay of 100 journaled calls (p50 evicted − resident): {:.3} ms", r.replay_ms);
+        if let Some(h) = &r.replay_metric {
+            println!(
+                "  runtime's replay histogram: mean {:.3} ms, median in the bucket <= {:.3} ms ({} replays)",
+                h.mean_ms, h.p50_at_most_ms, h.count
+            );
+        }
     }
     if let Some(p) = &report.pg_wait {
         super::row("12 pg: wait on the other runtime", &p.remote_wait_ms);
