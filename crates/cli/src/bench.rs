@@ -16,6 +16,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
+mod durable;
+
 /// What `codemode bench` was asked to do.
 #[derive(Clone, Debug)]
 pub(crate) struct BenchOptions {
@@ -31,19 +33,46 @@ pub(crate) struct BenchOptions {
     pub reference_json: Option<PathBuf>,
     pub oracle: PathBuf,
     /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
-    /// parked, cold, throughput, hol.
+    /// parked, cold, throughput, hol; the durable-run ones (journal,
+    /// park_sled, replay100, pg_wait, pg_commit, evicted, or `durable` for
+    /// all six) only when named.
     pub only: Vec<String>,
+    /// PostgreSQL for `pg_wait`/`pg_commit` (else `CODEMODE_TEST_POSTGRES_URL`).
+    pub postgres: Option<String>,
+    /// Run counts for the `evicted` scenario.
+    pub evicted: Vec<usize>,
 }
 
 impl BenchOptions {
     fn runs(&self, scenario: &str) -> bool {
-        self.only.is_empty() || self.only.iter().any(|s| s == scenario)
+        self.only.is_empty() || self.named(scenario)
+    }
+
+    /// Named by `--only` (the durable scenarios run only so).
+    fn named(&self, scenario: &str) -> bool {
+        self.only.iter().any(|s| s == scenario || (s == "durable" && durable::DURABLE.contains(&scenario)))
     }
 }
 
 /// The scenario names `--only` accepts.
-pub(crate) const SCENARIOS: [&str; 9] =
-    ["trivial", "trivial_idle", "seq100", "par100", "yield", "parked", "cold", "throughput", "hol"];
+pub(crate) const SCENARIOS: [&str; 16] = [
+    "trivial",
+    "trivial_idle",
+    "seq100",
+    "par100",
+    "yield",
+    "parked",
+    "cold",
+    "throughput",
+    "hol",
+    "journal",
+    "park_sled",
+    "replay100",
+    "pg_wait",
+    "pg_commit",
+    "evicted",
+    "durable",
+];
 
 /// The reference's `noop` fixture: input `{}`, returns `{ok: true}`.
 #[derive(Debug)]
@@ -436,6 +465,9 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
 
     // Parked-cell memory first, on a fresh heap: freed memory from earlier
     // scenarios would be reused and hide the growth.
+    let named = |s: &str| options.named(s);
+    let mut durable_report = durable::DurableReport::default();
+    durable::run_memory(&named, &options.evicted, &mut durable_report).await?;
     let mut parked_reports = Vec::new();
     if options.runs("parked") {
         for &count in &options.parked {
@@ -463,6 +495,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     };
     // Its own runtime: the busy loops need a short budget.
     let hol = if options.runs("hol") { Some(head_of_line(HOL_CLIENTS, HOL_DURATION).await?) } else { None };
+    durable::run_timing(&named, options.postgres.as_deref(), runs, warmup, &mut durable_report).await?;
     let noise_after = tokio::task::spawn_blocking(noise).await?;
     rt.shutdown().await;
 
@@ -516,6 +549,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
             h.seconds
         );
     }
+    durable::print(&durable_report);
     println!(
         "noise (fixed CPU loop p50/p90): before {:.2}/{:.2} ms, after {:.2}/{:.2} ms",
         noise_before.p50, noise_before.p90, noise_after.p50, noise_after.p90
@@ -529,7 +563,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
         "inCellPerCallMicros": in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
         "yieldExec": yield_exec, "yieldWait": yield_wait, "yieldTotal": yield_total,
         "parked": parked_reports, "coldFirstExecMs": cold, "throughput": throughput,
-        "headOfLine": hol,
+        "headOfLine": hol, "durable": durable_report,
     });
     if options.compare || options.reference_json.is_some() {
         let reference = match &options.reference_json {

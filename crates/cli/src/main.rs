@@ -195,9 +195,19 @@ enum Command {
         #[arg(long)]
         oracle: Option<PathBuf>,
         /// Run only these scenarios (comma-separated): trivial,
-        /// trivial_idle, seq100, par100, yield, parked, cold, throughput, hol.
+        /// trivial_idle, seq100, par100, yield, parked, cold, throughput, hol;
+        /// the durable-run scenarios journal, park_sled, replay100, pg_wait,
+        /// pg_commit, evicted (`durable`: all six) run only when named.
         #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(bench::SCENARIOS))]
         only: Vec<String>,
+        /// PostgreSQL URL for pg_wait and pg_commit (default
+        /// $CODEMODE_TEST_POSTGRES_URL; `scripts/postgres.sh start DIR`
+        /// starts a throwaway server).
+        #[arg(long)]
+        postgres: Option<String>,
+        /// Run counts for the evicted-runs memory scenario.
+        #[arg(long, default_value = "10000")]
+        evicted: String,
     },
     /// Inspect and abort durable runs in the configured store, without a
     /// runtime (a sled store must not be in use by a server).
@@ -420,6 +430,8 @@ async fn run(cli: Cli) -> Result<()> {
         reference_json,
         oracle,
         only,
+        postgres,
+        evicted,
     } = cli.command
     {
         let options = bench::BenchOptions {
@@ -433,6 +445,8 @@ async fn run(cli: Cli) -> Result<()> {
             reference_json,
             oracle: oracle.unwrap_or_else(bench::default_oracle),
             only,
+            postgres,
+            evicted: bench::parse_counts(&evicted)?,
         };
         return bench::run(options).await;
     }

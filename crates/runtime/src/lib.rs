@@ -77,6 +77,9 @@ mod telemetry;
 #[cfg(test)]
 mod unconfigured_tests;
 
+/// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
+#[doc(hidden)]
+pub use cell::journal::bench_record_calls;
 #[cfg(feature = "test-hooks")]
 pub use codemode::CrashTarget;
 pub use codemode::readiness::NotReady;

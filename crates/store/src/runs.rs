@@ -190,6 +190,15 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// status `running`, empty journal. A run id that exists is an error.
     fn create(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()>;
 
+    /// [`create`](Self::create), for a caller that [`save`](Self::save)s
+    /// the run's first journal right after: the record need only be durable
+    /// once that save returns, so a backend that makes every write durable
+    /// with one flush of everything before it (sled) skips its own flush
+    /// here. The default is `create`.
+    fn create_before_save(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()> {
+        self.create(meta, owner, lease)
+    }
+
     /// Replaces the journal and status (`running` or `parked`) if `owner`
     /// holds the lease, renewing it to `now + lease`, or releasing it
     /// (`lease = None`: `owner` cleared, `lease_until_ms = 0`) — a parked

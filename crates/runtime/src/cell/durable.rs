@@ -266,7 +266,8 @@ impl CellState {
             let began = Instant::now();
             let result = async {
                 if !created.load(Ordering::Acquire) {
-                    store.create(&meta, &owner, full_lease).await?;
+                    // Durable with the save below (one flush on sled).
+                    store.create_before_save(&meta, &owner, full_lease).await?;
                     created.store(true, Ordering::Release);
                 }
                 store.save(&meta.run_id, &owner, status, bytes, lease).await

@@ -160,6 +160,27 @@ impl Recorder {
     }
 }
 
+/// Records `calls` sequential tool calls as a cell with `journal = "park"`
+/// does while it runs (each request's fingerprint, then the step that
+/// delivers its reply `{ok: true}`) and returns the bytes the recorder
+/// holds. Only for the journal micro-benchmark (`benches/journal.rs`): it
+/// measures the in-memory recording cost per call without a QuickJS
+/// context around it. Not part of the API.
+#[doc(hidden)]
+pub fn bench_record_calls(calls: u64) -> usize {
+    let request = HostRequest::Call { tool: 0, input: Value::Object(serde_json::Map::new()) };
+    let mut reply = serde_json::Map::new();
+    reply.insert("ok".to_owned(), Value::Bool(true));
+    let mut settled = [Settlement::value(0, Value::Object(reply))];
+    let mut recorder = Recorder::default();
+    for id in 1..=calls {
+        recorder.request(id, &request);
+        settled[0].id = id;
+        recorder.step(&settled);
+    }
+    recorder.len()
+}
+
 /// serde_json cannot fail on these types (string keys, finite numbers are
 /// written as `null` only for NaN, which the clock never records).
 fn unreachable_encoding(e: &serde_json::Error) -> Vec<u8> {
