@@ -233,3 +233,32 @@ fn a_wait_on_another_server_waits_for_the_holder_to_park_then_resumes_what_it_fi
     drop((a, b));
     let _ = std::fs::remove_dir_all(&tools);
 }
+
+#[test]
+fn a_server_stopped_gracefully_hands_its_runs_leases_over_at_once() {
+    let url = database();
+    let tools = tools_dir("graceful");
+    // A lease far longer than the test: only a hand-over lets B resume now.
+    let config_text = config(&url, &tools).replace("lease_ms = 1500", "lease_ms = 600000");
+    let mut a = Server::start("durable-pg", "a5", &config_text, &[]);
+    let b = Server::start("durable-pg", "b5", &config_text, &[]);
+    // A parks with `slow` still running there: it holds the lease.
+    let parked = call(&a, "try { return (await slow({})).n } catch (e) { return e.code }", "k");
+    assert_eq!(parked["reason"], "pending_tools", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    // SIGTERM: a graceful stop.
+    let pid = pid_of(&a);
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let status = a.child.wait().unwrap();
+    assert!(status.success(), "graceful exit: {status:?}");
+    // B's first window resumes it: the lease was released, not left to expire.
+    let done = call(&b, &format!("wait:{run_id}"), "k");
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], "outcome_unknown", "the call A dropped is not run again: {done}");
+    drop(b);
+    let _ = std::fs::remove_dir_all(&tools);
+}
+
+fn pid_of(server: &Server) -> String {
+    server.child.id().to_string()
+}

@@ -42,6 +42,9 @@ const WINDOW: Duration = Duration::from_secs(60);
 /// How long each stage of a shutdown waits for its actors to stop.
 const STOP_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long a parked run may take to hand its lease over at shutdown.
+const RELEASE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// One child's crash history: when to restart it, or that it is given up.
 ///
 /// Back-off is exponential (10 ms, 20 ms, 40 ms … capped at 5 s) within a
@@ -242,6 +245,16 @@ impl RootState {
     /// MCP servers and the node registry; the store is flushed last.
     async fn stop_in_order(&mut self) {
         let config = Arc::clone(&self.args.config);
+        // Parked runs holding a lease hand it over first (bounded): another
+        // process can resume them at once.
+        let mut releases = tokio::task::JoinSet::new();
+        for run in config.runs.handles() {
+            let cell: ActorRef<crate::cell::CellMsg> = run.actor.into();
+            releases.spawn(async move {
+                let _ = cell.call(crate::cell::CellMsg::ReleaseForShutdown, Some(RELEASE_TIMEOUT)).await;
+            });
+        }
+        releases.join_all().await;
         let mut cells = tokio::task::JoinSet::new();
         for run in config.runs.handles() {
             (run.abort)();

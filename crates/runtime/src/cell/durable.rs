@@ -395,6 +395,23 @@ impl CellState {
         Flow::Ended
     }
 
+    /// The runtime is shutting down: a parked run whose lease this process
+    /// holds (a call was still running) writes its journal once more and
+    /// releases the lease, so another process resumes it at once instead of
+    /// after the lease runs out; its calls in flight are then re-issued or
+    /// `outcome_unknown` there. `done` is told when the write is over.
+    pub(super) fn release_for_shutdown(&mut self, done: ractor::RpcReplyPort<()>) -> Flow {
+        let holds = self.window.is_none()
+            && !self.record_closed
+            && self.durable.as_ref().is_some_and(|d| d.created() && d.lease_held && d.disabled.is_none());
+        // Nothing to hand over (or nothing written): `done` is dropped, which
+        // answers the caller at once.
+        if holds {
+            self.write_journal(RunStatus::Parked, None, move |_| drop(done.send(())));
+        }
+        Flow::Live
+    }
+
     /// Another process holds the run now: this copy is stale. Leave memory
     /// without ending the run.
     pub(super) fn lease_lost(&mut self) -> Flow {

@@ -128,6 +128,9 @@ pub(crate) enum CellMsg {
     LeaseLost,
     /// Time to renew the run's lease.
     Renew,
+    /// The runtime is stopping: hand a held lease over (see
+    /// `release_for_shutdown`).
+    ReleaseForShutdown(RpcReplyPort<()>),
 }
 
 pub(crate) struct CellActor;
@@ -406,6 +409,7 @@ impl Actor for CellActor {
             CellMsg::Evict(epoch) => state.evict(epoch),
             CellMsg::LeaseLost => state.lease_lost(),
             CellMsg::Renew => state.renew(),
+            CellMsg::ReleaseForShutdown(done) => state.release_for_shutdown(done),
         };
         if let Flow::Ended = flow {
             myself.stop(None);
