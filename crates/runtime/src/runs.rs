@@ -179,7 +179,31 @@ pub(crate) struct Runs {
     /// the parked TTL are dropped (the run expired, or another process
     /// resumed it), so the map stays bounded by what can still be resumed.
     evicted: DashMap<String, Instant>,
+    /// Cell actors whose state is not dropped yet (see [`Alive`]).
+    alive: std::sync::atomic::AtomicUsize,
+    /// Woken when `alive` drops to 0.
+    all_gone: tokio::sync::Notify,
     metrics: Arc<Metrics>,
+}
+
+/// Counts one cell actor's state as alive; dropped last with it. Shutdown
+/// waits for every cell's state to be gone, so the spans it closes on drop
+/// are ended before telemetry is flushed.
+pub(crate) struct Alive(Arc<Runs>);
+
+impl Alive {
+    pub(crate) fn new(runs: &Arc<Runs>) -> Self {
+        runs.alive.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        Self(Arc::clone(runs))
+    }
+}
+
+impl Drop for Alive {
+    fn drop(&mut self) {
+        if self.0.alive.fetch_sub(1, std::sync::atomic::Ordering::AcqRel) == 1 {
+            self.0.all_gone.notify_waiters();
+        }
+    }
 }
 
 fn add(counts: &DashMap<String, usize>, key: Option<&String>) {
@@ -209,6 +233,8 @@ impl Runs {
             per_session: DashMap::new(),
             per_principal: DashMap::new(),
             evicted: DashMap::new(),
+            alive: std::sync::atomic::AtomicUsize::new(0),
+            all_gone: tokio::sync::Notify::new(),
             metrics,
         }
     }
@@ -304,6 +330,23 @@ impl Runs {
         if let Some(mut run) = self.live.get_mut(run_id) {
             run.handed_off = version;
         }
+    }
+
+    /// Waits (at most `limit`) until no cell actor's state is left.
+    pub(crate) async fn all_cells_gone(&self, limit: std::time::Duration) {
+        let wait = async {
+            loop {
+                // Registered before the check, so a drop in between wakes it.
+                let gone = self.all_gone.notified();
+                tokio::pin!(gone);
+                gone.as_mut().enable();
+                if self.alive.load(std::sync::atomic::Ordering::Acquire) == 0 {
+                    return;
+                }
+                gone.await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, wait).await;
     }
 
     /// The cell `run_id` was evicted to its journal.

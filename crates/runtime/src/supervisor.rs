@@ -261,6 +261,9 @@ impl RootState {
             cells.spawn(async move { run.actor.stop_and_wait(Some("disposed".into()), Some(STOP_TIMEOUT)).await });
         }
         cells.join_all().await;
+        // Cells that ended just before (their runs already left the index)
+        // may still be dropping their state: their spans end then.
+        config.runs.all_cells_gone(STOP_TIMEOUT).await;
         let executor = self.args.executor.send_replace(None);
         if let Some(executor) = executor {
             let _ = executor.stop_and_wait(None, Some(STOP_TIMEOUT)).await;

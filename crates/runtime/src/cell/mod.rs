@@ -210,6 +210,9 @@ pub(crate) struct CellState {
     diverged: bool,
     /// The completing cell's commit ends the run's record too.
     record_through_commit: bool,
+    /// Counts this cell's actor as alive until its state, span included,
+    /// is gone: declared last, so it drops after every other field.
+    _alive: crate::runs::Alive,
 }
 
 /// What the cell does after handling a message.
@@ -271,6 +274,7 @@ impl Actor for CellActor {
         }
         let resume = args.resume;
         let resume_args = args.durable;
+        let alive = crate::runs::Alive::new(&args.runs);
         let mut state = CellState {
             run_id: args.run_id,
             mode: args.mode,
@@ -323,6 +327,7 @@ impl Actor for CellActor {
             record_closed: false,
             diverged: false,
             record_through_commit: false,
+            _alive: alive,
         };
         if let (Some((journal, version)), Some(d)) = (resume, resume_args) {
             state.begin_replay(journal, d, version);
