@@ -3,6 +3,8 @@
 //! journaled calls never run again, a call in flight at the crash is
 //! re-issued only when replay-safe, and a replay that diverges is stopped.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -27,46 +29,8 @@ fn config(dir: &Path, extra: &str) -> PathBuf {
 
 /// As [`config`], with the window budget `timeout_ms`.
 fn config_with(dir: &Path, timeout_ms: u64, extra: &str) -> PathBuf {
-    let count = dir.join("count.py");
-    std::fs::write(
-        &count,
-        "import sys, json, time\n\
-         sys.stdin.read()\n\
-         path = sys.argv[1]\n\
-         with open(path, 'a') as f:\n    f.write('x\\n')\n\
-         n = sum(1 for _ in open(path))\n\
-         if len(sys.argv) > 2: time.sleep(float(sys.argv[2]))\n\
-         print(json.dumps({'n': n}))\n",
-    )
-    .unwrap();
-    let calls = dir.join("calls");
-    let slow_calls = dir.join("slow_calls");
-    let text = format!(
-        r#"
-[limits]
-timeout_ms = {timeout_ms}
-
-[[tools]]
-name = "count"
-description = "Counts its calls."
-command = ["python3", "{count}", "{calls}"]
-
-[[tools]]
-name = "slow"
-description = "Counts its calls, slowly; not replay-safe."
-command = ["python3", "{count}", "{slow_calls}", "3"]
-
-[[tools]]
-name = "slow_safe"
-description = "Counts its calls, slowly; replay-safe."
-command = ["python3", "{count}", "{slow_calls}", "3"]
-replay_safe = true
-{extra}
-"#,
-        count = count.display(),
-        calls = calls.display(),
-        slow_calls = slow_calls.display(),
-    );
+    let tools = common::counting_tools(dir, 3);
+    let text = format!("\n[limits]\ntimeout_ms = {timeout_ms}\n{tools}{extra}\n");
     let path = dir.join("codemode.toml");
     std::fs::write(&path, text).unwrap();
     path

@@ -19,56 +19,15 @@ fn database() -> String {
 
 /// The tools' scripts and counters, shared by both servers.
 fn tools_dir(name: &str) -> PathBuf {
-    let dir = common::temp("durable-pg-tools", name);
-    std::fs::write(
-        dir.join("count.py"),
-        "import sys, json, time\n\
-         sys.stdin.read()\n\
-         path = sys.argv[1]\n\
-         with open(path, 'a') as f:\n    f.write('x\\n')\n\
-         n = sum(1 for _ in open(path))\n\
-         if len(sys.argv) > 2: time.sleep(float(sys.argv[2]))\n\
-         print(json.dumps({'n': n}))\n",
-    )
-    .unwrap();
-    dir
+    common::temp("durable-pg-tools", name)
 }
 
 /// Both servers' configuration: the database, a short lease (a crashed
 /// owner's runs are claimable after it) and the counting tools.
 fn config(url: &str, tools: &Path) -> String {
-    let count = tools.join("count.py");
+    let tools = common::counting_tools(tools, 4);
     format!(
-        r#"
-[store]
-backend = "postgres"
-url = "{url}"
-
-[runs]
-lease_ms = 1500
-
-[limits]
-timeout_ms = 1000
-
-[[tools]]
-name = "count"
-description = "Counts its calls."
-command = ["python3", "{count}", "{calls}"]
-
-[[tools]]
-name = "slow"
-description = "Counts its calls, slowly; not replay-safe."
-command = ["python3", "{count}", "{slow}", "4"]
-
-[[tools]]
-name = "slow_safe"
-description = "Counts its calls, slowly; replay-safe."
-command = ["python3", "{count}", "{slow}", "4"]
-replay_safe = true
-"#,
-        count = count.display(),
-        calls = tools.join("calls").display(),
-        slow = tools.join("slow_calls").display(),
+        "[store]\nbackend = \"postgres\"\nurl = \"{url}\"\n\n[runs]\nlease_ms = 1500\n\n[limits]\ntimeout_ms = 1000\n{tools}"
     )
 }
 

@@ -125,3 +125,44 @@ pub(crate) fn http(addr: &str, method: &str, target: &str) -> (String, String, S
     let status = head.lines().next().unwrap_or_default().to_owned();
     (status, head.to_ascii_lowercase(), body.to_owned())
 }
+
+/// Writes the counting command tool into `dir` and returns the
+/// `[[tools]]` entries using it: `count` appends a line to `dir/calls` and
+/// answers `{n}`, the number of lines; `slow` counts into `dir/slow_calls`,
+/// then sleeps `slow_secs` (not replay-safe); `slow_safe` is its
+/// replay-safe twin. The files let a test see how often each ran.
+pub(crate) fn counting_tools(dir: &std::path::Path, slow_secs: u32) -> String {
+    let script = dir.join("count.py");
+    std::fs::write(
+        &script,
+        "import sys, json, time\n\
+         sys.stdin.read()\n\
+         path = sys.argv[1]\n\
+         with open(path, 'a') as f:\n    f.write('x\\n')\n\
+         n = sum(1 for _ in open(path))\n\
+         if len(sys.argv) > 2: time.sleep(float(sys.argv[2]))\n\
+         print(json.dumps({'n': n}))\n",
+    )
+    .unwrap();
+    let (count, calls, slow) = (script.display(), dir.join("calls"), dir.join("slow_calls"));
+    let (calls, slow) = (calls.display(), slow.display());
+    format!(
+        r#"
+[[tools]]
+name = "count"
+description = "Counts its calls."
+command = ["python3", "{count}", "{calls}"]
+
+[[tools]]
+name = "slow"
+description = "Counts its calls, slowly; not replay-safe."
+command = ["python3", "{count}", "{slow}", "{slow_secs}"]
+
+[[tools]]
+name = "slow_safe"
+description = "Counts its calls, slowly; replay-safe."
+command = ["python3", "{count}", "{slow}", "{slow_secs}"]
+replay_safe = true
+"#
+    )
+}

@@ -598,7 +598,7 @@ impl CellState {
 
     /// Replays the journal's steps after the cell's start; then goes live.
     /// Returns the flow when the replay ended the cell.
-    pub(super) fn replay_steps(&mut self, myself: &ActorRef<CellMsg>) -> Option<Flow> {
+    pub(super) fn replay_steps(&mut self) -> Option<Flow> {
         self.mute_replayed_output(0);
         loop {
             if let Some(flow) = self.replay_check() {
@@ -639,7 +639,7 @@ impl CellState {
         if let Some(flow) = self.replay_check() {
             return Some(flow);
         }
-        self.go_live(myself);
+        self.go_live();
         None
     }
 
@@ -680,7 +680,7 @@ impl CellState {
     }
 
     /// The journal is replayed: restore the host-side state and go on live.
-    fn go_live(&mut self, _myself: &ActorRef<CellMsg>) {
+    fn go_live(&mut self) {
         let Some(replay) = self.replay.take() else { return };
         {
             let mut bridge = vm_lock(&self.bridge);

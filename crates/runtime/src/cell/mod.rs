@@ -447,7 +447,7 @@ impl CellState {
                 if let Some(flow) = self.take_submissions() {
                     return flow;
                 }
-                if let Some(flow) = self.replay_steps(myself) {
+                if let Some(flow) = self.replay_steps() {
                     return flow;
                 }
                 tracing::info!(parent: &self.span, "resumed by replay");
