@@ -268,14 +268,16 @@ async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
     })
 }
 
-/// Process start to the first completed result, spawning this binary.
-async fn cold(runs: usize) -> Result<Vec<f64>> {
+/// Process start to the first completed result, and to the process's exit,
+/// spawning this binary.
+async fn cold(runs: usize) -> Result<(Vec<f64>, Vec<f64>)> {
     let exe = std::env::current_exe().context("finding the codemode binary")?;
     let dir = std::env::temp_dir().join(format!("codemode-bench-cold-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let cell = dir.join("cell.js");
     std::fs::write(&cell, TRIVIAL)?;
     let mut samples = Vec::with_capacity(runs);
+    let mut exits = Vec::with_capacity(runs);
     // Two warm-up spawns fill the page cache with the binary.
     for i in 0..runs + 2 {
         let store = dir.join(format!("store-{i}"));
@@ -295,15 +297,17 @@ async fn cold(runs: usize) -> Result<Vec<f64>> {
         tokio::io::BufReader::new(stdout).read_line(&mut line).await?;
         let elapsed = ms(start.elapsed());
         child.wait().await?;
+        let exited = ms(start.elapsed());
         if !line.contains("\"completed\"") {
             bail!("cold exec printed {line:?}");
         }
         if i >= 2 {
             samples.push(elapsed);
+            exits.push(exited);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(samples)
+    Ok((samples, exits))
 }
 
 #[derive(Debug, Serialize)]
@@ -487,7 +491,12 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     let [y_exec, y_wait, y_total] =
         if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
     let (yield_exec, yield_wait, yield_total) = (quantiles(&y_exec), quantiles(&y_wait), quantiles(&y_total));
-    let cold = if options.runs("cold") { quantiles(&cold(options.cold_runs).await?) } else { none() };
+    let (cold, cold_exit) = if options.runs("cold") {
+        let (result, exit) = cold(options.cold_runs).await?;
+        (quantiles(&result), quantiles(&exit))
+    } else {
+        (none(), none())
+    };
     let throughput = if options.runs("throughput") {
         Some(throughput(&rt, cpus * 4, Duration::from_millis(options.throughput_ms)).await?)
     } else {
@@ -528,6 +537,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
         );
     }
     row("6 first exec, fresh process", &cold);
+    row("  same, to the process's exit", &cold_exit);
     if let Some(t) = &throughput {
         println!(
             "7 throughput: {:.0} trivial cells/s ({} clients, {} cores, {} cells in {:.1} s; latency p50 {:.3} ms, p99 {:.3} ms)",
@@ -562,7 +572,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
         "perCallOverheadSeqMs": per_call_seq, "perCallOverheadParMs": per_call_par,
         "inCellPerCallMicros": in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
         "yieldExec": yield_exec, "yieldWait": yield_wait, "yieldTotal": yield_total,
-        "parked": parked_reports, "coldFirstExecMs": cold, "throughput": throughput,
+        "parked": parked_reports, "coldFirstExecMs": cold, "coldExitMs": cold_exit, "throughput": throughput,
         "headOfLine": hol, "durable": durable_report,
     });
     if options.compare || options.reference_json.is_some() {

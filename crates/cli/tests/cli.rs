@@ -30,6 +30,27 @@ fn exec_runs_the_hello_example_to_completion() {
     assert_eq!(line["output"][0]["text"], "hello from a cell");
 }
 
+/// The shutdown after a one-shot `exec` used to wait for ended cells'
+/// states that were parked in the root supervisor's mailbox, hitting its
+/// 5 s bound in about half the runs. The bound here is generous: it tells a
+/// hang from a slow machine, it does not measure speed.
+#[test]
+fn exec_exits_promptly_after_printing_its_result_every_time() {
+    let store = temp_store("prompt-exit");
+    for run in 0..20 {
+        let began = std::time::Instant::now();
+        let out = codemode()
+            .arg("--store")
+            .arg(&store)
+            .args(["exec", "--json", concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hello.js")])
+            .output()
+            .unwrap();
+        let took = began.elapsed();
+        assert!(out.status.success(), "run {run}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(took < std::time::Duration::from_secs(2), "run {run} took {took:?} to exit");
+    }
+}
+
 #[test]
 fn exec_keeps_waiting_until_the_cell_settles_and_prints_each_result() {
     let mut child =

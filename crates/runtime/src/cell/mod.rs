@@ -135,6 +135,16 @@ pub(crate) enum CellMsg {
 
 pub(crate) struct CellActor;
 
+/// A cell actor's state: the cell until the actor stops, then nothing.
+///
+/// ractor hands a stopped actor's state to its supervisor inside the
+/// `ActorTerminated` event, so a state left in place would live until the
+/// root supervisor handled that event — during a shutdown, never (the root
+/// is busy stopping the tree), and under load, as long as the root's
+/// mailbox is behind, holding a whole QuickJS engine. `post_stop` drops the
+/// cell here instead, on its own JS thread.
+pub(crate) struct CellSlot(Option<Box<CellState>>);
+
 struct Window {
     reply: RpcReplyPort<CellResult>,
     deadline: Instant,
@@ -248,10 +258,10 @@ impl Drop for CellState {
 
 impl Actor for CellActor {
     type Msg = CellMsg;
-    type State = CellState;
+    type State = CellSlot;
     type Arguments = CellArgs;
 
-    async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellState, ActorProcessingErr> {
+    async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellSlot, ActorProcessingErr> {
         let vm = args.vm;
         let session = match &args.mode {
             CellMode::Interactive { session, .. } => Some(session.clone()),
@@ -332,15 +342,22 @@ impl Actor for CellActor {
         if let (Some((journal, version)), Some(d)) = (resume, resume_args) {
             state.begin_replay(journal, d, version);
         }
-        Ok(state)
+        Ok(CellSlot(Some(Box::new(state))))
+    }
+
+    async fn post_stop(&self, _: ActorRef<CellMsg>, slot: &mut CellSlot) -> Result<(), ActorProcessingErr> {
+        slot.0 = None;
+        Ok(())
     }
 
     async fn handle(
         &self,
         myself: ActorRef<CellMsg>,
         msg: CellMsg,
-        state: &mut CellState,
+        slot: &mut CellSlot,
     ) -> Result<(), ActorProcessingErr> {
+        // Messages that reach a stopping actor find no cell: nothing to do.
+        let Some(state) = slot.0.as_deref_mut() else { return Ok(()) };
         let flow = match msg {
             CellMsg::Start(reply) => state.start(&myself, reply),
             CellMsg::Wait(reply) => state.resume(&myself, reply),

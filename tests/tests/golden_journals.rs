@@ -1,0 +1,292 @@
+//! Golden journals: runs parked by earlier builds must resume under this
+//! one (GA-1.3 across upgrades).
+//!
+//! `tests/golden/journals/v<N>/` holds journals written by the build that
+//! introduced journal format N, each beside a JSON file naming its run,
+//! session and reply, the cell that wrote it, and the result its `wait`
+//! must give. The check loads each journal into a fresh sled store as a
+//! parked run record, starts a runtime with the same tools (and, for
+//! formats that name tools by identity, in another order with a tool more),
+//! and resumes it. A change to the prelude, the request order or the
+//! journal encoding that would break runs parked by an earlier release
+//! fails here instead of in production.
+//!
+//! The files are written by the ignored test
+//! `write_golden_journals_of_this_build` (set `CODEMODE_GOLDEN_DIR` to the
+//! folder to write); a new format adds a folder, old folders are never
+//! rewritten.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use codemode_runtime::{CellResult, CodeMode, McpServerConfig, RunsConfig, StoreBackend, Tool, ToolFuture, ToolOutput};
+use codemode_store::runs::{RunMeta, RunStatus, RunStore, SledRuns};
+use codemode_store::{SessionStore, StoreLimits};
+use serde_json::{Value, json};
+
+/// A deterministic native tool: answers `{tool, input}`.
+struct Named(&'static str);
+
+impl Tool for Named {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn description(&self) -> &str {
+        "Answers with its own name and the input."
+    }
+    fn call(&self, input: Value) -> ToolFuture<'_> {
+        let name = self.0;
+        Box::pin(async move { Ok(ToolOutput::json(json!({"tool": name, "input": input}))) })
+    }
+}
+
+/// A native tool that never answers within a test (a call in flight at
+/// the park); not replay-safe.
+struct Hang;
+
+impl Tool for Hang {
+    fn name(&self) -> &str {
+        "hang"
+    }
+    fn description(&self) -> &str {
+        "Sleeps for an hour."
+    }
+    fn call(&self, _input: Value) -> ToolFuture<'_> {
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            Ok(ToolOutput::json(json!("late")))
+        })
+    }
+}
+
+fn fixture() -> McpServerConfig {
+    McpServerConfig::stdio("fixture", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
+        .call_timeout(Duration::from_secs(5))
+}
+
+/// The tools the golden journals were written with, in registration order.
+fn writing_tools(builder: codemode_runtime::CodeModeBuilder) -> codemode_runtime::CodeModeBuilder {
+    builder.tool(Named("alpha")).tool(Named("beta")).tool(Hang).mcp_server(fixture())
+}
+
+/// One golden case: the cell, and what resuming it must give.
+struct Case {
+    name: &'static str,
+    code: &'static str,
+}
+
+/// Every case a build writes: tool calls, MCP, timers, clock reads,
+/// randomness, store writes, output, pending yields and a call in flight.
+const CASES: &[Case] = &[
+    Case {
+        name: "tool_calls",
+        code: "const a = await alpha({n: 1}); const b = await beta({n: 2, list: [1, 2.5, 'x']}); \
+               text('before'); await yield_control('checkpoint'); text('after'); \
+               const c = await alpha({n: 3}); return {a, b, c};",
+    },
+    Case {
+        name: "mcp",
+        code: "const e = await MCP.fixture.echo({hello: 'world', n: 7}); \
+               const inv = await MCP.fixture.list_invoices({customer: 'c-1'}); \
+               await yield_control(); \
+               const again = await MCP.fixture.echo({after: true}); \
+               return {e: e.structuredContent, inv: inv.structuredContent, again: again.structuredContent};",
+    },
+    Case {
+        name: "timers_clock_random",
+        code: "const t0 = Date.now(); const d = new Date().toISOString(); const p = performance.now(); \
+               const r = [Math.random(), Math.random()]; \
+               const fired = []; setTimeout(() => fired.push('short'), 1); \
+               await new Promise((res) => setTimeout(res, 5)); \
+               const long = new Promise((res) => setTimeout(() => { fired.push('long'); res(); }, 40)); \
+               await yield_control('timers'); await long; \
+               return {t0, d, p, r, fired, r2: Math.random(), later: Date.now() >= t0, mono: performance.now() >= p};",
+    },
+    Case {
+        name: "store_writes",
+        code: "await store('kept', {v: 1}); await store('gone', 2); await store('gone', null); \
+               const seen = await load('kept'); await yield_control(); \
+               await store('late', [1, 2]); \
+               return {seen, kept: await load('kept'), gone: await load('gone'), late: await load('late')};",
+    },
+    Case {
+        name: "pending_yields",
+        code: "const results = []; \
+               const first = yield_control('one').then((r) => results.push(r)); \
+               const second = yield_control('two').then((r) => results.push(r)); \
+               const call = alpha({during: true}); \
+               await Promise.all([first, second]); \
+               return {results, call: await call};",
+    },
+    Case {
+        name: "in_flight_call",
+        code: "const slow = hang({}).then((v) => ({ok: v}), (e) => ({code: e.code})); \
+               const fast = await beta({}); \
+               await yield_control('with a call in flight'); \
+               return {fast, slow: await slow};",
+    },
+];
+
+/// What a golden file records beside its journal.
+fn sidecar(case: &Case, run_id: &str, result: &CellResult) -> Value {
+    json!({
+        "name": case.name,
+        "code": case.code,
+        "runId": run_id,
+        "session": "golden-session",
+        "reply": "golden-reply",
+        "expected": comparable(result),
+    })
+}
+
+/// The parts of a result that must match: status, value or error code,
+/// and output. Telemetry and timing vary.
+fn comparable(result: &CellResult) -> Value {
+    let v = serde_json::to_value(result).expect("a result serializes");
+    let mut out = serde_json::Map::new();
+    for key in ["status", "value", "code", "output", "reason"] {
+        if let Some(x) = v.get(key) {
+            out.insert(key.to_owned(), x.clone());
+        }
+    }
+    // Clock and random values differ per writing; the checker compares
+    // them against the journal's own values through the cell's result, so
+    // only their shape is recorded here.
+    Value::Object(out)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("codemode-golden-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Opens a runtime on the sled store at `dir`, retrying while the last
+/// runtime's database handles are still being dropped.
+async fn runtime_on(dir: &Path, tools: impl Fn() -> codemode_runtime::CodeModeBuilder) -> CodeMode {
+    for _ in 0..100 {
+        let started = tools()
+            .store_backend(StoreBackend::Sled { path: Some(dir.to_owned()) })
+            .runs(RunsConfig { evict_after: None, ..RunsConfig::default() })
+            .start()
+            .await;
+        match started {
+            Ok(rt) => return rt,
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+    panic!("the store at {} never opened", dir.display());
+}
+
+/// Waits until the fixture MCP server is connected, so a cell sees its tools.
+async fn mcp_up(rt: &CodeMode) {
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture MCP server never connected");
+}
+
+/// Reads the journal of `run_id` from the sled store at `dir`.
+async fn stored_journal(dir: &Path, run_id: &str) -> Vec<u8> {
+    let mut last = None;
+    for _ in 0..100 {
+        let opened = SessionStore::open(Some(dir), StoreLimits::default(), "golden-read".into());
+        if let Err(e) = &opened {
+            last = Some(e.to_string());
+        }
+        if let Ok(store) = opened {
+            let runs = SledRuns::open(&store).expect("run trees");
+            let record = runs.get(run_id).await.expect("readable").expect("the run was recorded");
+            assert_eq!(record.status, RunStatus::Parked);
+            return record.journal;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the store at {} never opened for reading: {last:?}", dir.display());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "writes golden files: run with CODEMODE_GOLDEN_DIR=tests/golden/journals/vN"]
+async fn write_golden_journals_of_this_build() {
+    let out = PathBuf::from(std::env::var("CODEMODE_GOLDEN_DIR").expect("CODEMODE_GOLDEN_DIR names the folder"));
+    std::fs::create_dir_all(&out).unwrap();
+    for case in CASES {
+        let dir = temp_dir(case.name);
+        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        mcp_up(&rt).await;
+        // A `Reply` holds the runtime: none may outlive its shutdown below.
+        let parked =
+            rt.session("golden-session").reply("golden-reply").exec(codemode_runtime::Exec::code(case.code)).await;
+        let parked = parked.unwrap();
+        let CellResult::Waiting { run_id, .. } = &parked else { panic!("{}: {parked:?}", case.name) };
+        // What an uninterrupted run gives, from the same in-memory cell;
+        // its journal was written at the park, before this wait.
+        let journal = {
+            rt.shutdown().await;
+            drop(rt);
+            stored_journal(&dir, run_id).await
+        };
+        // Resume it once here to record the expected result.
+        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        mcp_up(&rt).await;
+        let done = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+        rt.shutdown().await;
+        std::fs::write(out.join(format!("{}.journal", case.name)), &journal).unwrap();
+        let side = serde_json::to_string_pretty(&sidecar(case, run_id, &done)).unwrap();
+        std::fs::write(out.join(format!("{}.json", case.name)), side + "\n").unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Every golden journal under `tests/golden/journals`, by format folder.
+fn goldens() -> Vec<(String, PathBuf, Value)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/journals");
+    let mut out = Vec::new();
+    let mut formats: Vec<_> = std::fs::read_dir(&root).expect("tests/golden/journals exists").flatten().collect();
+    formats.sort_by_key(std::fs::DirEntry::file_name);
+    for format in formats {
+        let mut files: Vec<_> = std::fs::read_dir(format.path()).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for side in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
+            let meta: Value = serde_json::from_str(&std::fs::read_to_string(&side).unwrap()).unwrap();
+            let label = format!("{}/{}", format.file_name().to_string_lossy(), meta["name"].as_str().unwrap());
+            out.push((label, side.with_extension("journal"), meta));
+        }
+    }
+    out
+}
+
+/// Puts `journal` into the sled store at `dir` as a parked run nobody holds.
+async fn plant(dir: &Path, meta: &Value, journal: Vec<u8>) {
+    let store = SessionStore::open(Some(dir), StoreLimits::default(), "golden-plant".into()).unwrap();
+    let runs = SledRuns::open(&store).unwrap();
+    let run = RunMeta {
+        run_id: meta["runId"].as_str().unwrap().to_owned(),
+        session: meta["session"].as_str().unwrap().to_owned(),
+        reply: meta["reply"].as_str().unwrap().to_owned(),
+        principal: None,
+        title: None,
+        created_ms: codemode_store::runs::now_ms(),
+    };
+    runs.create(&run, "golden-writer", Duration::from_secs(30)).await.unwrap();
+    runs.save(&run.run_id, "golden-writer", RunStatus::Parked, journal, None).await.unwrap();
+    store.flush().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written_with_ga_1_3() {
+    let all = goldens();
+    assert!(all.len() >= CASES.len(), "the golden journals are missing: {all:?}");
+    for (label, journal, meta) in all {
+        let dir = temp_dir(&label.replace('/', "-"));
+        plant(&dir, &meta, std::fs::read(&journal).unwrap()).await;
+        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        mcp_up(&rt).await;
+        let done = rt
+            .session(meta["session"].as_str().unwrap())
+            .reply(meta["reply"].as_str().unwrap())
+            .wait(meta["runId"].as_str().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(comparable(&done), meta["expected"], "{label}: resuming gave another result");
+        rt.shutdown().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
