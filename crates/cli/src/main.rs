@@ -9,6 +9,7 @@ mod lifecycle;
 mod metrics;
 mod node_host;
 mod output;
+mod pairings;
 mod repl;
 mod runs;
 mod serve;
@@ -215,6 +216,12 @@ enum Command {
         #[command(subcommand)]
         command: runs::RunsCommand,
     },
+    /// List and revoke node pairings in the configured store, without a
+    /// runtime (a sled store must not be in use by a server).
+    Pairings {
+        #[command(subcommand)]
+        command: pairings::PairingsCommand,
+    },
     /// Configuration commands.
     Config {
         #[command(subcommand)]
@@ -415,6 +422,9 @@ async fn run(cli: Cli) -> Result<()> {
     if let Command::Runs { command } = cli.command {
         return runs::run(&config, cli.store, command).await;
     }
+    if let Command::Pairings { command } = cli.command {
+        return pairings::run(&config, cli.store, command).await;
+    }
     if let Command::Node { gateway, name, id, root, code, token, credentials, commands } = cli.command {
         let options = node_host::NodeOptions { gateway, name, id, root, code, token, credentials, commands };
         return node_host::run(options).await;
@@ -504,7 +514,11 @@ async fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Search { query, limit } => search(&rt, &query, limit).await,
-        Command::Config { .. } | Command::Node { .. } | Command::Bench { .. } | Command::Runs { .. } => Ok(()),
+        Command::Config { .. }
+        | Command::Node { .. }
+        | Command::Bench { .. }
+        | Command::Runs { .. }
+        | Command::Pairings { .. } => Ok(()),
     };
     rt.shutdown().await;
     telemetry.shutdown(lifecycle::TELEMETRY_FLUSH).await;

@@ -147,7 +147,7 @@ async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<Arc<dyn Ru
 /// `[store] path`; when that is the default and does not exist, the data
 /// directory's store, where a server falls back to when the default cannot
 /// be created (see `store_location`).
-fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf {
+pub(crate) fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf {
     if let Some(path) = store_flag {
         return path;
     }
@@ -197,12 +197,12 @@ fn session_hash(session: &str) -> String {
 
 /// Text from a model or client, safe for a terminal: control characters
 /// (escape sequences) become `?`.
-fn clean(text: &str) -> String {
+pub(crate) fn clean(text: &str) -> String {
     text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 /// `text` cut to `max` characters, with `…` when cut.
-fn truncate(text: &str, max: usize) -> String {
+pub(crate) fn truncate(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
@@ -212,7 +212,7 @@ fn truncate(text: &str, max: usize) -> String {
 }
 
 /// `12s`, `5m`, `3h`, `2d`.
-fn human_ms(ms: u64) -> String {
+pub(crate) fn human_ms(ms: u64) -> String {
     let s = ms / 1000;
     match s {
         0..60 => format!("{s}s"),

@@ -360,6 +360,49 @@ fn pairings_survive_a_gateway_restart_and_the_node_reconnects_by_itself_ga_10_1(
     assert_eq!(value, std::env::consts::OS);
 }
 
+#[test]
+fn an_operator_lists_and_revokes_pairings_in_a_stopped_gateways_store_and_the_node_is_refused_ga_10_1() {
+    let home = dir("revoke");
+    let port = free_port();
+    let credentials = home.join("node.json");
+    let pairings = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("--config")
+            .arg(home.join("codemode.toml"))
+            .arg("pairings")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let mut gw = Gateway::start(&home, port, "");
+    let args = ["--id", "pi", "--name", "Pi", "--credentials", credentials.to_str().unwrap()];
+    let mut node = Node::start(&gw.url, &[&args[..], &["--token", TOKEN]].concat());
+    node.expect("paired with");
+    gw.until_connected("pi", true);
+    let busy = pairings(&["list"]);
+    assert!(!busy.status.success());
+    assert!(String::from_utf8_lossy(&busy.stderr).contains("is in use by another codemode process"));
+    drop(gw);
+    node.kill();
+
+    let listed = pairings(&["list"]);
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let text = String::from_utf8_lossy(&listed.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "a header and one pairing:\n{text}");
+    assert!(lines[0].starts_with("ID") && lines[0].contains("LAST SEEN"), "{text}");
+    assert!(lines[1].starts_with("pi ") && lines[1].contains("Pi") && lines[1].contains("device.status"), "{text}");
+    let revoked = pairings(&["revoke", "pi"]);
+    assert!(revoked.status.success(), "{}", String::from_utf8_lossy(&revoked.stderr));
+    assert!(String::from_utf8_lossy(&revoked.stdout).contains("node pi: pairing revoked"));
+    assert_eq!(String::from_utf8_lossy(&pairings(&["list"]).stdout).trim(), "no paired nodes");
+
+    let gw = Gateway::start(&home, port, "");
+    let mut again = Node::start(&gw.url, &args);
+    again.expect("node \"pi\" is not paired: start it with --code");
+    assert!(!again.child.wait().unwrap().success());
+}
+
 /// A hand-written WebSocket client (these tests have no WebSocket crate):
 /// connects to the gateway on `port` from loopback address `from`, sends
 /// `hello` as one masked text frame and returns the gateway's first text

@@ -6,8 +6,9 @@
 //! only after approval: a one-time pairing code the gateway printed, or a
 //! pre-approved token from the gateway's configuration. Pairing issues a
 //! secret the node presents on every reconnect; pairings are kept by a
-//! [`PairingStore`] (the runtime uses the session store's database), so
-//! they survive gateway restarts.
+//! [`PairingStore`] (the runtime uses the session store's backend), so
+//! they survive gateway restarts; on a shared backend a node paired
+//! through one gateway process reconnects to any other.
 //!
 //! - [`NodeRegistry`]: the typed handle over the registry actor (one
 //!   connection actor per connected node, linked to it). `list`, `resolve`
@@ -27,6 +28,7 @@
 // and `node` know nothing else of the crate; `hello`, `socket` and
 // `resolve` build on them; `connection` and `gateway` on those (the
 // gateway hands peers to any `gateway::Admit`); `registry` on everything.
+mod config;
 mod connection;
 mod gateway;
 mod hello;
@@ -40,9 +42,12 @@ mod resolve;
 mod socket;
 mod throttle;
 
+pub use config::{CodeCallback, CommandPolicy, NodesConfig};
 pub use node::{NodeInfo, PendingNode};
-pub use pairing::{CODE_LIFETIME, MemoryPairings, Pairing, PairingStore, PairingStoreError};
-pub use registry::{CodeCallback, CommandPolicy, MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeRegistry, NodesConfig};
+pub use pairing::{
+    CODE_LIFETIME, MemoryPairings, Pairing, PairingChange, PairingFuture, PairingStore, PairingStoreError,
+};
+pub use registry::{MAX_PENDING, MAX_PENDING_REASON_CHARS, NodeRegistry};
 pub use resolve::{ResolveError, ResolvedNode, resolve};
 pub use throttle::{Clock, GatewayLimits};
 

@@ -1,9 +1,13 @@
 //! Pairings: which nodes may connect, kept by a [`PairingStore`] so they
-//! survive gateway restarts, plus the one-time pairing codes and issued
-//! secrets.
+//! survive gateway restarts (and are shared by every gateway on a shared
+//! store), plus the one-time pairing codes and issued secrets.
 //!
 //! Only a SHA-256 of a node's secret is stored; the node keeps the secret.
 
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -42,49 +46,125 @@ impl PairingStoreError {
     }
 }
 
-/// Where pairings persist, so they survive gateway restarts.
+/// What a [`PairingStore`] call returns: every backend may do I/O (a
+/// database round trip, a flush), so each call is a future the registry
+/// awaits without blocking its thread.
+pub type PairingFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, PairingStoreError>> + Send + 'a>>;
+
+/// A change someone else made to a shared pairing table (another process
+/// on the same database), announced by [`PairingStore::changes`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PairingChange {
+    /// The pairing of this node id was saved, updated or removed: re-read
+    /// it.
+    Node(String),
+    /// Changes may have been missed (the announcements were interrupted):
+    /// re-read every pairing.
+    Resync,
+}
+
+/// Where pairings persist, so they survive gateway restarts — and, for a
+/// shared backend, are the same for every gateway process on it.
 ///
-/// The registry reads every pairing once at start and then writes through:
-/// each call is made from the registry actor, one at a time, and must be
-/// durable when it returns. `codemode_store::SledPairings` keeps them in
-/// the session store's database; [`MemoryPairings`] keeps none.
+/// The store is the authority on who is paired: the registry keeps a copy
+/// for `nodes.list()`, but decides every node presenting a secret on the
+/// record [`get`](Self::get) returns then, so a pairing made or removed
+/// through another handle counts at once. Each write must be durable when
+/// its future resolves. `codemode_store::SledPairings` keeps them in the
+/// session store's sled database, `codemode_store::PgPairings` in
+/// PostgreSQL; [`MemoryPairings`] in memory only.
+///
+/// Cancel safety: a dropped write may still have been applied.
 pub trait PairingStore: Send + Sync + 'static {
     /// Every stored pairing. A record that cannot be read should be
     /// skipped (with a warning) rather than refuse every node.
     ///
     /// # Errors
     /// The table cannot be read.
-    fn load(&self) -> Result<Vec<Pairing>, PairingStoreError>;
+    fn load(&self) -> PairingFuture<'_, Vec<Pairing>>;
 
-    /// Writes `pairing` (keyed by its id) durably.
+    /// The pairing of node `id`, if there is one.
+    ///
+    /// # Errors
+    /// The table cannot be read (an unreadable record is an error here:
+    /// the caller is deciding whether a node may connect).
+    fn get(&self, id: &str) -> PairingFuture<'_, Option<Pairing>>;
+
+    /// Writes `pairing` (keyed by its id), replacing any pairing of that
+    /// id: a node paired anew.
     ///
     /// # Errors
     /// The write or its flush failed.
-    fn save(&self, pairing: &Pairing) -> Result<(), PairingStoreError>;
+    fn save(&self, pairing: &Pairing) -> PairingFuture<'_, ()>;
 
-    /// Forgets `id` durably.
+    /// Updates the stored pairing of `pairing.id` with `pairing`'s name,
+    /// platform, commands and last-seen time — only if it is still paired
+    /// with the same secret (`secret_sha256`); its pairing time stays.
+    /// Returns whether it was: `false` means it was removed or paired
+    /// again meanwhile, and nothing was written.
+    ///
+    /// # Errors
+    /// The write or its flush failed.
+    fn update(&self, pairing: &Pairing) -> PairingFuture<'_, bool>;
+
+    /// Forgets `id`; returns whether it was paired.
     ///
     /// # Errors
     /// The removal or its flush failed.
-    fn remove(&self, id: &str) -> Result<(), PairingStoreError>;
+    fn remove(&self, id: &str) -> PairingFuture<'_, bool>;
+
+    /// Announcements of the changes other handles make to the same table
+    /// (never this handle's own), for a store several processes share;
+    /// `None` when nothing else writes it. Each call subscribes anew, from
+    /// now on.
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<PairingChange>> {
+        None
+    }
 }
 
-/// Pairings kept in the registry's memory only (lost when the process
-/// ends): nothing is persisted.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MemoryPairings;
+/// Pairings kept in memory only, lost when the process ends. Clones share
+/// the same table.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryPairings {
+    table: Arc<Mutex<BTreeMap<String, Pairing>>>,
+}
+
+impl MemoryPairings {
+    fn table(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Pairing>> {
+        self.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
 
 impl PairingStore for MemoryPairings {
-    fn load(&self) -> Result<Vec<Pairing>, PairingStoreError> {
-        Ok(Vec::new())
+    fn load(&self) -> PairingFuture<'_, Vec<Pairing>> {
+        let all = self.table().values().cloned().collect();
+        Box::pin(async move { Ok(all) })
     }
 
-    fn save(&self, _: &Pairing) -> Result<(), PairingStoreError> {
-        Ok(())
+    fn get(&self, id: &str) -> PairingFuture<'_, Option<Pairing>> {
+        let found = self.table().get(id).cloned();
+        Box::pin(async move { Ok(found) })
     }
 
-    fn remove(&self, _: &str) -> Result<(), PairingStoreError> {
-        Ok(())
+    fn save(&self, pairing: &Pairing) -> PairingFuture<'_, ()> {
+        self.table().insert(pairing.id.clone(), pairing.clone());
+        Box::pin(async { Ok(()) })
+    }
+
+    fn update(&self, pairing: &Pairing) -> PairingFuture<'_, bool> {
+        let updated = match self.table().get_mut(&pairing.id) {
+            Some(stored) if stored.secret_sha256 == pairing.secret_sha256 => {
+                *stored = Pairing { paired_at_ms: stored.paired_at_ms, ..pairing.clone() };
+                true
+            }
+            _ => false,
+        };
+        Box::pin(async move { Ok(updated) })
+    }
+
+    fn remove(&self, id: &str) -> PairingFuture<'_, bool> {
+        let removed = self.table().remove(id).is_some();
+        Box::pin(async move { Ok(removed) })
     }
 }
 

@@ -1,8 +1,10 @@
 //! The registry actor and its [`NodeRegistry`] handle.
 //!
-//! The actor owns the pairings, the connection actors (linked to it, so a
-//! closed socket reaches it as a supervision event) and the current
-//! pairing code. Cells read a snapshot it publishes after every change —
+//! The actor owns its copy of the pairings, the connection actors (linked
+//! to it, so a closed socket reaches it as a supervision event) and the
+//! current pairing code. The [`PairingStore`] is the authority on who is
+//! paired; `registry_store.rs` keeps the copy in step with it. Cells read
+//! a snapshot it publishes after every change —
 //! `nodes.list()` and `nodes.get()` are answered without a mailbox hop, and
 //! `invoke` goes straight to the node's connection actor.
 
@@ -10,92 +12,23 @@ use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 use serde_json::Value;
 
+use crate::config::NodesConfig;
 use crate::connection::{ConnArgs, ConnMsg, Connection};
 use crate::gateway::Admit;
 use crate::hello::{Hello, check_hello};
 use crate::node::{NodeInfo, PendingNode};
-use crate::pairing::{self, CODE_LIFETIME, Pairing, PairingStore};
+use crate::pairing::{self, CODE_LIFETIME, Pairing, PairingChange, PairingStore};
 use crate::protocol::{GatewayFrame, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PLATFORM_CHARS, RESERVED_EXEC_COMMAND};
 use crate::resolve::{ResolveError, ResolvedNode, resolve};
 use crate::socket::{Socket, refuse};
 use crate::throttle::{GatewayLimits, LogLimiter, Throttle};
 use crate::{InvokeError, NodeError};
-
-/// Which commands each node may run, decided at the gateway: a command a
-/// node advertises but the policy does not allow never leaves the gateway.
-///
-/// An entry is a command name, or a prefix ending in `.*` (`fs.*`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CommandPolicy {
-    /// Commands allowed on nodes without their own entry; `None` allows
-    /// every advertised command.
-    pub default: Option<Vec<String>>,
-    /// Per node id: the commands allowed on that node.
-    pub per_node: BTreeMap<String, Vec<String>>,
-}
-
-impl CommandPolicy {
-    /// Whether `command` may run on `node`.
-    #[must_use]
-    pub fn allows(&self, node: &str, command: &str) -> bool {
-        let matches = |list: &Vec<String>| {
-            list.iter().any(|p| match p.strip_suffix('*') {
-                Some(prefix) if prefix.ends_with('.') => command.starts_with(prefix),
-                _ => p == command,
-            })
-        };
-        match self.per_node.get(node).or(self.default.as_ref()) {
-            Some(list) => matches(list),
-            None => true,
-        }
-    }
-}
-
-/// Shows a new pairing code to the operator.
-pub type CodeCallback = Arc<dyn Fn(&str) + Send + Sync>;
-
-/// How the registry behaves.
-#[derive(Clone)]
-pub struct NodesConfig {
-    /// Pre-approved tokens: a node presenting one pairs without a code.
-    pub tokens: Vec<String>,
-    /// The command policy.
-    pub commands: CommandPolicy,
-    /// How long one `invoke` may take before it is cancelled.
-    pub invoke_timeout: Duration,
-    /// Called with each new pairing code (at start, and after one is used,
-    /// expires or is replaced after repeated wrong codes, see
-    /// [`crate::GatewayLimits::rotate_code_after`]), so the operator can
-    /// read it.
-    pub on_code: Option<CodeCallback>,
-}
-
-impl std::fmt::Debug for NodesConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NodesConfig")
-            .field("tokens", &self.tokens.len())
-            .field("commands", &self.commands)
-            .field("invoke_timeout", &self.invoke_timeout)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Default for NodesConfig {
-    fn default() -> Self {
-        Self {
-            tokens: Vec::new(),
-            commands: CommandPolicy::default(),
-            invoke_timeout: Duration::from_secs(30),
-            on_code: None,
-        }
-    }
-}
 
 #[derive(Default)]
 struct View {
@@ -114,6 +47,8 @@ pub(crate) enum RegistryMsg {
     IssueCode(RpcReplyPort<String>),
     Revoke(String, RpcReplyPort<Result<bool, NodeError>>),
     Pending(RpcReplyPort<Vec<PendingNode>>),
+    /// Another gateway changed the shared pairings; answered once applied.
+    Changed(PairingChange, RpcReplyPort<()>),
     /// Panics (the supervision tests' crash).
     #[cfg(feature = "test-hooks")]
     Crash,
@@ -149,11 +84,19 @@ struct Code {
     expires: Instant,
 }
 
+/// A connected node: its connection actor and the secret (its digest) it
+/// was admitted with, so a pairing replaced elsewhere ends it.
+struct Conn {
+    actor: ActorRef<ConnMsg>,
+    secret_sha256: String,
+}
+
 struct RegistryState {
     config: Arc<NodesConfig>,
     store: Arc<dyn PairingStore>,
+    /// The store's pairings as this registry last read or wrote them.
     pairings: BTreeMap<String, Pairing>,
-    connections: HashMap<String, ActorRef<ConnMsg>>,
+    connections: HashMap<String, Conn>,
     pending: BTreeMap<String, PendingNode>,
     code: Option<Code>,
     /// Wrong codes presented since the current code was issued.
@@ -162,6 +105,8 @@ struct RegistryState {
     refusals_log: LogLimiter,
     limits: GatewayLimits,
     view: Arc<RwLock<Arc<View>>>,
+    /// Hands the store's change announcements in; stopped with the state.
+    _changes: Option<store_sync::Forwarder>,
 }
 
 struct RegistryActor;
@@ -209,7 +154,7 @@ impl RegistryState {
             view.advertised.insert(p.id.clone(), p.commands.clone());
         }
         view.unpaired = self.pending.keys().filter(|id| !self.pairings.contains_key(*id)).cloned().collect();
-        view.connections = self.connections.clone();
+        view.connections = self.connections.iter().map(|(id, c)| (id.clone(), c.actor.clone())).collect();
         let mut slot = self.view.write().unwrap_or_else(std::sync::PoisonError::into_inner);
         *slot = Arc::new(view);
     }
@@ -231,12 +176,12 @@ impl RegistryState {
         }
     }
 
-    /// Decides a hello from `peer`: `Ok(Some(secret))` pairs now,
-    /// `Ok(None)` is a known node reconnecting, `Err` refuses.
-    fn admit(&mut self, hello: &Hello, peer: IpAddr) -> Result<Option<String>, String> {
-        check_hello(hello).map_err(|e| e.to_string())?;
+    /// Decides a well-formed hello from `peer`, given the node's pairing
+    /// (`stored`, see `stored_pairing`): `Ok(Some(secret))` pairs now,
+    /// `Ok(None)` is a paired node reconnecting, `Err` refuses.
+    fn admit(&mut self, hello: &Hello, stored: Option<&Pairing>, peer: IpAddr) -> Result<Option<String>, String> {
         let creds = &hello.credentials;
-        if let (Some(p), Some(secret)) = (self.pairings.get(&hello.id), &creds.secret)
+        if let (Some(p), Some(secret)) = (stored, &creds.secret)
             && pairing::same(&p.secret_sha256, &pairing::sha256_hex(secret))
         {
             return Ok(None);
@@ -288,7 +233,7 @@ impl RegistryState {
             return Err("the pairing code is not valid (codes are one-time; use the latest code the gateway printed)"
                 .to_owned());
         }
-        if self.pairings.contains_key(&hello.id) {
+        if stored.is_some() {
             return Err(format!(
                 "node \"{}\" is paired with other credentials; present its secret, or pair again with a new code",
                 hello.id
@@ -328,48 +273,88 @@ impl RegistryState {
         }
     }
 
+    /// Refuses a node: logged (rate-limited), remembered for operators,
+    /// told to the node.
+    fn refuse(&mut self, hello: &Hello, peer: IpAddr, socket: Socket, reason: String) {
+        self.refuse_logged(hello, peer, socket, reason.clone(), &reason);
+    }
+
+    /// [`refuse`](Self::refuse), logging `logged` instead of the reason
+    /// the node is told.
+    fn refuse_logged(&mut self, hello: &Hello, peer: IpAddr, socket: Socket, reason: String, logged: &str) {
+        self.log_refusal(&hello.id, peer, logged);
+        self.remember(&hello.id, &hello.name, &hello.platform, &reason);
+        self.publish();
+        tokio::spawn(refuse(socket, reason));
+    }
+
     async fn connect(&mut self, myself: &ActorRef<RegistryMsg>, hello: Hello, socket: Socket, peer: IpAddr) {
-        let secret = match self.admit(&hello, peer) {
-            Ok(secret) => secret,
-            Err(reason) => {
-                self.log_refusal(&hello.id, peer, &reason);
-                self.remember(&hello.id, &hello.name, &hello.platform, &reason);
-                self.publish();
-                tokio::spawn(refuse(socket, reason));
-                return;
+        if let Err(e) = check_hello(&hello) {
+            return self.refuse(&hello, peer, socket, e.to_string());
+        }
+        let stored = match self.stored_pairing(&hello).await {
+            Ok(stored) => stored,
+            Err(e) => {
+                // The node is told only that; the store's error is for the log.
+                let reason = "the gateway could not check the node's pairing; retry later".to_owned();
+                let logged = format!("{reason} ({})", NodeError::from(e));
+                return self.refuse_logged(&hello, peer, socket, reason, &logged);
             }
         };
+        let secret = match self.admit(&hello, stored.as_ref(), peer) {
+            Ok(secret) => secret,
+            Err(reason) => return self.refuse(&hello, peer, socket, reason),
+        };
         let now = pairing::now_ms();
-        let previous = self.pairings.get(&hello.id);
         let record = Pairing {
             id: hello.id.clone(),
             name: hello.name.clone(),
             platform: hello.platform.clone(),
             commands: hello.commands.clone(),
-            secret_sha256: match (&secret, previous) {
+            secret_sha256: match (&secret, &stored) {
                 (Some(s), _) => pairing::sha256_hex(s),
                 (None, Some(p)) => p.secret_sha256.clone(),
                 (None, None) => return,
             },
-            paired_at_ms: match (&secret, previous) {
+            paired_at_ms: match (&secret, &stored) {
                 (None, Some(p)) => p.paired_at_ms,
                 _ => now,
             },
             last_seen_ms: now,
         };
-        if let Err(e) = self.store.save(&record).map_err(NodeError::from) {
-            tracing::error!(node = %hello.id, "{e}");
-            tokio::spawn(refuse(socket, "the gateway could not record the pairing; retry later".into()));
-            return;
+        // A new pairing replaces whatever was stored; a reconnect writes
+        // only if the pairing it was admitted on is still the stored one
+        // (another gateway may have revoked or replaced it meanwhile).
+        let written = if secret.is_some() {
+            self.store.save(&record).await.map(|()| true)
+        } else {
+            self.store.update(&record).await
+        };
+        match written {
+            Ok(true) => {}
+            Ok(false) => {
+                self.refresh(&hello.id).await;
+                let reason = format!(
+                    "node \"{}\" is no longer paired with these credentials (the pairing was revoked or replaced while it connected); pair it again with a new code",
+                    hello.id
+                );
+                return self.refuse(&hello, peer, socket, reason);
+            }
+            Err(e) => {
+                tracing::error!(node = %hello.id, "{}", NodeError::from(e));
+                tokio::spawn(refuse(socket, "the gateway could not record the pairing; retry later".into()));
+                return;
+            }
         }
         if secret.is_some() {
             tracing::info!(node = %hello.id, name = %hello.name, "node paired");
         }
         self.pending.remove(&hello.id);
+        let secret_sha256 = record.secret_sha256.clone();
         self.pairings.insert(hello.id.clone(), record);
         // A reconnect replaces a connection the node has abandoned.
         if let Some(old) = self.connections.remove(&hello.id) {
-            old.stop(Some("replaced by a new connection".into()));
+            old.actor.stop(Some("replaced by a new connection".into()));
         }
         // Listed (not yet connected) before the welcome goes out, so a node
         // that saw its welcome is already in `nodes.list()`.
@@ -378,8 +363,8 @@ impl RegistryState {
         // Spawning waits only for the welcome frame to be written to a fresh
         // socket (it fits the kernel buffer), so the mailbox does not stall.
         match Actor::spawn_linked(None, Connection, args, myself.get_cell()).await {
-            Ok((conn, _)) => {
-                self.connections.insert(hello.id, conn);
+            Ok((actor, _)) => {
+                self.connections.insert(hello.id, Conn { actor, secret_sha256 });
             }
             Err(e) => tracing::warn!(node = %hello.id, "node connection failed to start: {e}"),
         }
@@ -387,16 +372,25 @@ impl RegistryState {
     }
 
     /// A connection actor ended: its node is disconnected from now on.
-    fn disconnected(&mut self, actor: &ActorCell) {
-        let Some(id) = self.connections.iter().find(|(_, c)| c.get_id() == actor.get_id()).map(|(id, _)| id.clone())
+    async fn disconnected(&mut self, actor: &ActorCell) {
+        let Some(id) =
+            self.connections.iter().find(|(_, c)| c.actor.get_id() == actor.get_id()).map(|(id, _)| id.clone())
         else {
             return;
         };
-        self.connections.remove(&id);
-        if let Some(p) = self.pairings.get_mut(&id) {
+        let Some(conn) = self.connections.remove(&id) else { return };
+        // Only the pairing this connection was admitted on learns its
+        // last-seen time.
+        if let Some(p) = self.pairings.get_mut(&id)
+            && p.secret_sha256 == conn.secret_sha256
+        {
             p.last_seen_ms = pairing::now_ms();
-            if let Err(e) = self.store.save(p).map_err(NodeError::from) {
-                tracing::warn!(node = %id, "{e}");
+            let record = p.clone();
+            match self.store.update(&record).await {
+                Ok(true) => {}
+                // Revoked or replaced through another gateway.
+                Ok(false) => self.refresh(&id).await,
+                Err(e) => tracing::warn!(node = %id, "{}", NodeError::from(e)),
             }
         }
         self.publish();
@@ -410,10 +404,12 @@ impl Actor for RegistryActor {
 
     async fn pre_start(
         &self,
-        _myself: ActorRef<RegistryMsg>,
+        myself: ActorRef<RegistryMsg>,
         (config, store, view, limits): Self::Arguments,
     ) -> Result<RegistryState, ActorProcessingErr> {
-        let pairings = store.load()?.into_iter().map(|p| (p.id.clone(), p)).collect();
+        // Subscribed before the load, so no change between the two is missed.
+        let changes = store.changes();
+        let pairings = store.load().await?.into_iter().map(|p| (p.id.clone(), p)).collect();
         let mut state = RegistryState {
             config,
             store,
@@ -426,6 +422,7 @@ impl Actor for RegistryActor {
             refusals_log: LogLimiter::new(limits.log_interval),
             limits,
             view,
+            _changes: changes.map(|changes| store_sync::Forwarder::start(changes, myself)),
         };
         if state.config.on_code.is_some() {
             state.new_code();
@@ -446,20 +443,28 @@ impl Actor for RegistryActor {
                 let _ = reply.send(state.issue_code());
             }
             RegistryMsg::Revoke(id, reply) => {
-                let known = state.pairings.remove(&id).is_some();
-                let result =
-                    if known { state.store.remove(&id).map(|()| true).map_err(NodeError::from) } else { Ok(false) };
-                if let Some(conn) = state.connections.remove(&id) {
-                    conn.stop(Some("pairing revoked".into()));
-                }
-                if known {
-                    state.remember(&id, "", "", "revoked");
-                }
+                // The store first: when it fails nothing changed (the node
+                // would still be admitted here and elsewhere), so say so.
+                let result = match state.store.remove(&id).await {
+                    Ok(removed) => {
+                        let known = state.pairings.contains_key(&id) || removed;
+                        state.reconcile(&id, None);
+                        if known {
+                            state.remember(&id, "", "", "revoked");
+                        }
+                        Ok(known)
+                    }
+                    Err(e) => Err(NodeError::from(e)),
+                };
                 state.publish();
                 let _ = reply.send(result);
             }
             RegistryMsg::Pending(reply) => {
                 let _ = reply.send(state.pending.values().cloned().collect());
+            }
+            RegistryMsg::Changed(change, reply) => {
+                state.changed(change).await;
+                let _ = reply.send(());
             }
             #[cfg(feature = "test-hooks")]
             RegistryMsg::Crash => panic!("node registry: crash requested by a test hook"),
@@ -476,7 +481,7 @@ impl Actor for RegistryActor {
         // A connection's end concerns its node alone; never stop the registry.
         match event {
             SupervisionEvent::ActorTerminated(cell, _, _) | SupervisionEvent::ActorFailed(cell, _) => {
-                state.disconnected(&cell);
+                state.disconnected(&cell).await;
             }
             _ => {}
         }
@@ -548,7 +553,7 @@ impl NodeRegistry {
         supervisor: Option<ActorCell>,
         limits: GatewayLimits,
     ) -> Result<Self, NodeError> {
-        store.load()?;
+        store.load().await?;
         let config = Arc::new(config);
         let view = Arc::new(RwLock::new(Arc::new(View::default())));
         let args = (Arc::clone(&config), store.clone(), Arc::clone(&view), limits.clone());
@@ -717,11 +722,15 @@ impl NodeRegistry {
         ractor::call!(self.actor.get(), RegistryMsg::IssueCode).map_err(|e| NodeError::Unavailable(e.to_string()))
     }
 
-    /// Forgets a pairing and disconnects the node; it is refused until it
-    /// pairs again. Returns whether the node was paired.
+    /// Forgets a pairing in the store and disconnects the node; it is
+    /// refused until it pairs again — by every gateway on a shared store
+    /// (the one it is connected to disconnects it when it hears of the
+    /// change). Returns whether the node was paired.
     ///
     /// # Errors
-    /// [`NodeError`].
+    /// [`NodeError::Store`] when the store failed: then nothing changed
+    /// (the node stays paired and connected); retry.
+    /// [`NodeError::Unavailable`].
     pub async fn revoke(&self, id: &str) -> Result<bool, NodeError> {
         ractor::call!(self.actor.get(), RegistryMsg::Revoke, id.to_owned())
             .map_err(|e| NodeError::Unavailable(e.to_string()))?
@@ -760,6 +769,9 @@ impl Admit for RegistrySlot {
         RegistrySlot::stopped(self)
     }
 }
+
+#[path = "registry_store.rs"]
+mod store_sync;
 
 #[cfg(test)]
 #[path = "registry_tests.rs"]

@@ -1,20 +1,6 @@
-//! Unit tests of the node registry: command policy, remembered fields,
-//! last-seen times.
+//! Unit tests of the node registry: remembered fields, last-seen times.
 
 use super::*;
-
-#[test]
-fn the_command_policy_allows_per_node_lists_prefixes_and_a_default() {
-    let mut policy = CommandPolicy::default();
-    assert!(policy.allows("a", "anything"), "no policy allows every advertised command");
-    policy.default = Some(vec!["device.status".into(), "fs.*".into()]);
-    policy.per_node.insert("locked".into(), vec![]);
-    assert!(policy.allows("a", "fs.listDir"));
-    assert!(policy.allows("a", "device.status"));
-    assert!(!policy.allows("a", "camera.snap"));
-    assert!(!policy.allows("a", "fsx.read"));
-    assert!(!policy.allows("locked", "device.status"));
-}
 
 #[test]
 fn remembered_fields_are_cut_to_their_bound_and_lose_control_characters() {

@@ -58,10 +58,15 @@ impl Gateway {
             on_code: Some(Arc::new(move |code: &str| shown.lock().unwrap().push(code.to_owned()))),
             ..NodesConfig::default()
         };
-        let registry =
-            NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings), Arc::new(AllowAll), None, limits)
-                .await
-                .unwrap();
+        let registry = NodeRegistry::start_with_limits(
+            config,
+            Arc::new(MemoryPairings::default()),
+            Arc::new(AllowAll),
+            None,
+            limits,
+        )
+        .await
+        .unwrap();
         let addr = registry.listen("127.0.0.1:0").await.unwrap();
         Self { registry, addr, codes }
     }

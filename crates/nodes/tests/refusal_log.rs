@@ -64,9 +64,10 @@ async fn refusal_warnings_are_logged_at_most_once_per_second_with_a_count_of_tho
         ..GatewayLimits::default()
     };
     let config = NodesConfig { on_code: Some(Arc::new(|_: &str| {})), ..NodesConfig::default() };
-    let registry = NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings), Arc::new(AllowAll), None, limits)
-        .await
-        .unwrap();
+    let registry =
+        NodeRegistry::start_with_limits(config, Arc::new(MemoryPairings::default()), Arc::new(AllowAll), None, limits)
+            .await
+            .unwrap();
     let addr = registry.listen("127.0.0.1:0").await.unwrap();
 
     for _ in 0..20 {

@@ -443,21 +443,9 @@ async fn start_nodes(
     policy: &Arc<dyn Policy>,
 ) -> Result<(NodeRegistry, Option<std::net::SocketAddr>), CodeModeError> {
     let start = |e: &dyn std::fmt::Display| CodeModeError::Start(e.to_string());
-    // Pairings live in the sled database. On PostgreSQL there is no table
-    // for them yet: they are kept in this process's memory, so a node
-    // paired with a code pairs again after a restart (configured tokens
-    // keep working). Said once at start, not silently.
-    let pairings: Arc<dyn codemode_nodes::PairingStore> = match store.node_pairings() {
-        Ok(sled) => Arc::new(sled),
-        Err(codemode_store::StoreError::SledOnly(_)) => {
-            tracing::warn!(
-                "node pairings are kept in memory with the postgres store backend: nodes paired with a code pair \
-                 again after this process restarts (pre-approved [nodes] tokens are unaffected)"
-            );
-            Arc::new(codemode_nodes::MemoryPairings)
-        }
-        Err(e) => return Err(start(&e)),
-    };
+    // Beside the sessions, in the store's backend: on PostgreSQL every
+    // process on the database shares them.
+    let pairings = store.node_pairings().await.map_err(|e| start(&e))?;
     let registry = NodeRegistry::start(config, pairings, Arc::clone(policy), None).await.map_err(|e| start(&e))?;
     let Some(addr) = listen else { return Ok((registry, None)) };
     match registry.listen(&addr).await {

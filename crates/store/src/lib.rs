@@ -7,9 +7,10 @@
 //!   bounded in count and bytes (GA-6.5).
 //! - [`preview`]: the bounded descriptor a model sees of a saved result.
 //! - `SledPairings` (feature `nodes`, on by default): the node registry's
-//!   pairings, in a tree of the same database
-//!   (`SessionStore::node_pairings`). Without the feature this crate
-//!   depends on no node or WebSocket code.
+//!   pairings, in a tree of the same database, and `PgPairings` (with
+//!   `postgres` too) in PostgreSQL, shared by every process on it
+//!   (`SessionStore::node_pairings` picks the store's backend). Without the
+//!   feature this crate depends on no node or WebSocket code.
 //!
 //! - [`runs`]: durable runs — each run's journal, lease and end
 //!   ([`runs::RunStore`]), on sled or PostgreSQL (feature `postgres`).
@@ -31,6 +32,8 @@ mod session;
 pub use pairings::{PAIRINGS_TREE, SledPairings};
 #[cfg(feature = "postgres")]
 pub use postgres::Pg;
+#[cfg(all(feature = "nodes", feature = "postgres"))]
+pub use postgres::pairings::PgPairings;
 pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
 pub use session::{
     Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,

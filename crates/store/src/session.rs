@@ -155,8 +155,8 @@ pub enum StoreError {
     /// A PostgreSQL statement failed, or no pooled connection came in time.
     #[error("the PostgreSQL session store failed: {0}. Retry; if it persists, check the server and its log.")]
     Database(String),
-    /// An operation only the sled backend has (a sled tree, the node
-    /// pairings) was asked of the PostgreSQL backend.
+    /// An operation only the sled backend has (a sled tree) was asked of
+    /// the PostgreSQL backend.
     #[error("{0} is only available with the sled session store, not with PostgreSQL")]
     SledOnly(&'static str),
     /// A connection pool size outside 1–1,024.
@@ -388,20 +388,26 @@ impl SessionStore {
         spawned.map(|_| ()).map_err(|e| StoreError::Io(e.to_string()))
     }
 
-    /// The node pairings, in the [`PAIRINGS_TREE`](crate::PAIRINGS_TREE)
-    /// tree of the same database: they survive restarts alongside the
-    /// sessions.
+    /// The node pairings, kept beside the sessions so they survive
+    /// restarts: on sled in the [`PAIRINGS_TREE`](crate::PAIRINGS_TREE) tree
+    /// of the same database ([`SledPairings`](crate::SledPairings)); on
+    /// PostgreSQL in its table, shared by every process on the database
+    /// ([`PgPairings`](crate::PgPairings), which opens its `LISTEN`
+    /// connection here).
     ///
     /// # Errors
-    /// [`StoreError::Io`].
+    /// [`StoreError::Io`] (sled); [`StoreError::Database`] when the
+    /// PostgreSQL listening connection cannot be made.
     #[cfg(feature = "nodes")]
-    pub fn node_pairings(&self) -> Result<crate::SledPairings, StoreError> {
-        let gate = match &self.backend {
-            Backend::Sled { gate, .. } => gate,
+    pub async fn node_pairings(&self) -> Result<Arc<dyn codemode_nodes::PairingStore>, StoreError> {
+        match &self.backend {
+            Backend::Sled { gate, .. } => {
+                let tree = self.tree(crate::PAIRINGS_TREE)?;
+                Ok(Arc::new(crate::SledPairings::new(tree, gate.clone())))
+            }
             #[cfg(feature = "postgres")]
-            Backend::Pg { .. } => return Err(StoreError::SledOnly("the node pairings")),
-        };
-        self.tree(crate::PAIRINGS_TREE).map(|tree| crate::SledPairings::new(tree, gate.clone()))
+            Backend::Pg { pg, .. } => Ok(Arc::new(crate::PgPairings::start(pg).await?)),
+        }
     }
 
     /// Another tree of the same database, for host state that must survive

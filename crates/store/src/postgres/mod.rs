@@ -1,5 +1,6 @@
-//! The PostgreSQL backend (feature `postgres`): sessions, results and run
-//! journals shared by many codemode processes on one database.
+//! The PostgreSQL backend (feature `postgres`): sessions, results, run
+//! journals and (feature `nodes`) node pairings shared by many codemode
+//! processes on one database.
 //!
 //! One connection pool per process ([`Pg`]); the schema is created and
 //! upgraded by the embedded, versioned migrations below, applied at
@@ -11,6 +12,9 @@
 //! `scripts/test.sh` sets after starting a throwaway cluster
 //! (`scripts/postgres.sh`), and creates a fresh database per call.
 
+pub(crate) mod listen;
+#[cfg(feature = "nodes")]
+pub(crate) mod pairings;
 pub(crate) mod results;
 pub(crate) mod runs;
 pub(crate) mod sessions;
@@ -37,6 +41,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration { version: 2, name: "results", sql: include_str!("migrations/0002_results.sql") },
     Migration { version: 3, name: "runs", sql: include_str!("migrations/0003_runs.sql") },
     Migration { version: 4, name: "results_saved", sql: include_str!("migrations/0004_results_saved.sql") },
+    Migration { version: 5, name: "node_pairings", sql: include_str!("migrations/0005_node_pairings.sql") },
 ];
 
 /// How long a pooled connection may be waited for.

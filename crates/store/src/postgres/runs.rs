@@ -22,8 +22,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::Notify;
-use tokio_postgres::{AsyncMessage, NoTls};
 
+use super::listen::{Heard, Listener};
 use super::{Cache, Pg, big, describe, unbig};
 use crate::runs::{
     Claim, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary, RunWrites,
@@ -48,9 +48,6 @@ const PRUNE_BATCH: i64 = 1000;
 /// The `application_name` of the `LISTEN` connection.
 pub(crate) const LISTENER_NAME: &str = "codemode-runs-listener";
 
-/// How long the listener waits before reconnecting, at most.
-const MAX_BACKOFF: Duration = Duration::from_secs(30);
-
 /// Tells [`PgRuns`] the time in milliseconds since the Unix epoch.
 pub type MsClock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
@@ -64,19 +61,13 @@ pub struct PgRuns {
     sessions: SessionStore,
     clock: MsClock,
     waiters: Arc<Waiters>,
-    /// The `LISTEN` connection's task; aborted on drop.
-    listener: tokio::task::JoinHandle<()>,
+    /// The `LISTEN` connection; closed on drop.
+    _listener: Listener,
 }
 
 impl std::fmt::Debug for PgRuns {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PgRuns").field("pg", &self.pg).finish_non_exhaustive()
-    }
-}
-
-impl Drop for PgRuns {
-    fn drop(&mut self) {
-        self.listener.abort();
     }
 }
 
@@ -96,16 +87,21 @@ impl PgRuns {
             .cloned()
             .ok_or_else(|| RunStoreError::Backend("PgRuns needs a session store on PostgreSQL".into()))?;
         let waiters = Arc::new(Waiters::default());
-        let first = listen(&pg.config, &waiters)
+        let heard = Arc::clone(&waiters);
+        // A gap wakes every waiter: changes in it went unseen.
+        let on = Arc::new(move |h: Heard<'_>| match h {
+            Heard::Payload(run_id) => heard.wake(run_id),
+            Heard::Gap => heard.wake_all(),
+        });
+        let listener = Listener::start(&pg, CHANNEL, LISTENER_NAME, "run store", on)
             .await
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
-        let listener = tokio::spawn(listen_loop(Arc::clone(&pg.config), pg.shown.clone(), Arc::clone(&waiters), first));
         Ok(Self {
             pg,
             sessions: sessions.clone_without_sweeper(),
             clock: Arc::new(crate::runs::now_ms),
             waiters,
-            listener,
+            _listener: listener,
         })
     }
 
@@ -614,69 +610,6 @@ impl Drop for Waiting {
             entry.1 -= 1;
             if entry.1 == 0 {
                 map.runs.remove(&self.run_id);
-            }
-        }
-    }
-}
-
-type Listening =
-    (tokio_postgres::Client, tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>);
-
-/// Opens a connection and `LISTEN`s on [`CHANNEL`].
-async fn listen(config: &tokio_postgres::Config, waiters: &Waiters) -> Result<Listening, String> {
-    let mut config = config.clone();
-    // Named, so an operator can tell it from the pool in `pg_stat_activity`.
-    config.application_name(LISTENER_NAME);
-    let (client, mut connection) = config.connect(NoTls).await.map_err(|e| describe(&e))?;
-    // The connection must be driven while the LISTEN runs.
-    let statement = format!("LISTEN {CHANNEL}");
-    tokio::select! {
-        listened = client.batch_execute(&statement) => listened.map_err(|e| describe(&e))?,
-        ended = pump(&mut connection, waiters) => return Err(ended),
-    }
-    Ok((client, connection))
-}
-
-/// Drives the listening connection, waking waiters on each notification,
-/// until it ends; returns why.
-async fn pump(
-    connection: &mut tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>,
-    waiters: &Waiters,
-) -> String {
-    loop {
-        match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-            Some(Ok(AsyncMessage::Notification(n))) => waiters.wake(n.payload()),
-            // Notices (and future message kinds) carry no run change.
-            Some(Ok(_)) => {}
-            Some(Err(e)) => return describe(&e),
-            None => return "the server closed the connection".to_owned(),
-        }
-    }
-}
-
-/// The listener task: pumps `first`, then reconnects whenever the
-/// connection ends (with a growing pause), waking every waiter after a
-/// reconnect since changes in the gap went unseen.
-async fn listen_loop(config: Arc<tokio_postgres::Config>, shown: String, waiters: Arc<Waiters>, first: Listening) {
-    let mut current = Some(first);
-    let mut backoff = Duration::from_millis(100);
-    loop {
-        if let Some((client, mut connection)) = current.take() {
-            let why = pump(&mut connection, &waiters).await;
-            drop(client);
-            tracing::warn!(url = %shown, reason = %why, "run store: the LISTEN connection ended; reconnecting");
-            waiters.wake_all();
-        }
-        tokio::time::sleep(backoff).await;
-        match listen(&config, &waiters).await {
-            Ok(listening) => {
-                backoff = Duration::from_millis(100);
-                waiters.wake_all();
-                current = Some(listening);
-            }
-            Err(e) => {
-                tracing::warn!(url = %shown, error = %e, "run store: cannot re-listen for run changes; retrying");
-                backoff = (backoff * 2).min(MAX_BACKOFF);
             }
         }
     }

@@ -214,8 +214,6 @@ mod postgres_only {
         let err = store.tree("pairings").unwrap_err();
         assert!(matches!(err, StoreError::SledOnly(_)), "{err:?}");
         assert!(err.to_string().contains("only available with the sled session store"), "{err}");
-        #[cfg(feature = "nodes")]
-        assert!(matches!(store.node_pairings().unwrap_err(), StoreError::SledOnly(_)));
         assert!(store.pg().is_some());
     }
 
