@@ -119,6 +119,12 @@ const CASES: &[Case] = &[
                return {results, call: await call};",
     },
     Case {
+        name: "two_parks",
+        code: "const a = await alpha({first: true}); await yield_control('one'); \
+               const b = await beta({second: true}); await yield_control('two'); \
+               return {a, b, c: await alpha({third: true})};",
+    },
+    Case {
         name: "in_flight_call",
         code: "const slow = hang({}).then((v) => ({ok: v}), (e) => ({code: e.code})); \
                const fast = await beta({}); \
@@ -226,7 +232,10 @@ async fn write_golden_journals_of_this_build() {
         // Resume it once here to record the expected result.
         let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
         mcp_up(&rt).await;
-        let done = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+        let mut done = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+        while matches!(done, CellResult::Waiting { .. }) {
+            done = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+        }
         rt.shutdown().await;
         std::fs::write(out.join(format!("{}.journal", case.name)), &journal).unwrap();
         let side = serde_json::to_string_pretty(&sidecar(case, run_id, &done)).unwrap();
@@ -277,14 +286,22 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
     for (label, journal, meta) in all {
         let dir = temp_dir(&label.replace('/', "-"));
         plant(&dir, &meta, std::fs::read(&journal).unwrap()).await;
-        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        let run_id = meta["runId"].as_str().unwrap();
+        let (session, reply) = (meta["session"].as_str().unwrap(), meta["reply"].as_str().unwrap());
+        let mut rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
         mcp_up(&rt).await;
-        let done = rt
-            .session(meta["session"].as_str().unwrap())
-            .reply(meta["reply"].as_str().unwrap())
-            .wait(meta["runId"].as_str().unwrap())
-            .await
-            .unwrap();
+        let mut done = rt.session(session).reply(reply).wait(run_id).await.unwrap();
+        while matches!(done, CellResult::Waiting { .. }) {
+            // Parked again: its journal is now in this build's format, and
+            // another process resumes the run from that.
+            rt.shutdown().await;
+            drop(rt);
+            let stored = stored_journal(&dir, run_id).await;
+            assert_eq!(&stored[..4], b"CMJ2", "{label}: a resumed run is journaled in the current format");
+            rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+            mcp_up(&rt).await;
+            done = rt.session(session).reply(reply).wait(run_id).await.unwrap();
+        }
         assert_eq!(comparable(&done), meta["expected"], "{label}: resuming gave another result");
         rt.shutdown().await;
         let _ = std::fs::remove_dir_all(&dir);

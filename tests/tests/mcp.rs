@@ -38,6 +38,7 @@ async fn the_mcp_namespace_is_frozen_null_prototype_and_names_are_normalised_ga_
                 "$api",
                 "$serverName",
                 "addTool",
+                "concurrency",
                 "constructor2",
                 "crash",
                 "echo",
@@ -110,7 +111,7 @@ async fn api_headers_and_declaration_files_match_ga_9_5_ga_9_6() {
             ["listInvoices"],
             "list_invoices",
             ["mcp/accounting.d.ts", "mcp/index.d.ts"],
-            10,
+            11,
             true,
             true
         ])

@@ -421,12 +421,26 @@ pub(crate) enum JournalSetting {
     Off,
 }
 
+/// `[runs] durability`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DurabilitySetting {
+    /// Out of the process before `waiting` is returned: survives a crash or
+    /// `kill -9` and restarts, not a power loss of the last moments.
+    #[default]
+    Process,
+    /// On disk before `waiting` is returned: also survives a power loss.
+    Machine,
+}
+
 /// `[runs]`: how runs are journaled, leased, handed off and evicted.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct RunsSection {
     /// `park` (default), `every_call` or `off`.
     pub journal: JournalSetting,
+    /// `process` (default) or `machine`: what a journal write survives.
+    pub durability: DurabilitySetting,
     /// How long a live owner's lease lasts, in milliseconds; a crashed
     /// owner's runs can be taken over after it. `1000..=600000`.
     pub lease_ms: u64,
@@ -457,6 +471,10 @@ impl Default for RunsSection {
                 codemode_runtime::JournalMode::Park => JournalSetting::Park,
                 codemode_runtime::JournalMode::EveryCall => JournalSetting::EveryCall,
                 codemode_runtime::JournalMode::Off => JournalSetting::Off,
+            },
+            durability: match d.durability {
+                codemode_runtime::Durability::Process => DurabilitySetting::Process,
+                codemode_runtime::Durability::Machine => DurabilitySetting::Machine,
             },
             lease_ms: millis(d.lease),
             handoff_ms: millis(d.handoff_after),
@@ -500,6 +518,10 @@ impl RunsSection {
             lease: Duration::from_millis(self.lease_ms),
             handoff_after: Duration::from_millis(self.handoff_ms),
             evict_after: (self.evict_after_ms > 0).then(|| Duration::from_millis(self.evict_after_ms)),
+            durability: match self.durability {
+                DurabilitySetting::Process => codemode_runtime::Durability::Process,
+                DurabilitySetting::Machine => codemode_runtime::Durability::Machine,
+            },
         }
     }
 }
@@ -756,6 +778,10 @@ mod tests {
         assert_eq!(Config::default().runs.to_runs_config(), codemode_runtime::RunsConfig::default());
         let every = runs("journal = \"every_call\"").unwrap().runs.to_runs_config();
         assert_eq!(every.journal, codemode_runtime::JournalMode::EveryCall);
+        assert_eq!(every.durability, codemode_runtime::Durability::Process, "the default");
+        let machine = runs("durability = \"machine\"").unwrap().runs.to_runs_config();
+        assert_eq!(machine.durability, codemode_runtime::Durability::Machine);
+        assert!(runs("durability = \"disk\"").unwrap_err().to_string().contains("unknown variant `disk`"));
         assert!(runs("journal = \"always\"").unwrap_err().to_string().contains("unknown variant `always`"));
         assert_eq!(runs("lease_ms = 1000").unwrap().runs.to_runs_config().lease, Duration::from_secs(1));
         assert_eq!(runs("lease_ms = 600000").unwrap().runs.lease_ms, 600_000);

@@ -168,27 +168,65 @@ fn a_call_in_flight_at_the_crash_rejects_with_outcome_unknown_unless_replay_safe
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Rewrites the first request fingerprint of a format-2 journal, re-sealing
+/// the segment's checksum: a journal that no longer matches its cell (as a
+/// changed prelude or host would make it) without being damaged.
+fn with_first_request_changed(journal: &[u8]) -> Vec<u8> {
+    assert_eq!(&journal[..4], b"CMJ2");
+    let mut out = journal[..4].to_vec();
+    let mut at = 4;
+    let mut changed = false;
+    while at < journal.len() {
+        let kind = journal[at];
+        let len = u32::from_le_bytes(journal[at + 1..at + 5].try_into().unwrap()) as usize;
+        let mut payload = journal[at + 9..at + 9 + len].to_vec();
+        if kind == 2 && !changed {
+            let head_len = u32::from_le_bytes(payload[..4].try_into().unwrap()) as usize;
+            let mut head: Value = serde_json::from_slice(&payload[4..4 + head_len]).unwrap();
+            let first = head["requests"][0].as_u64().unwrap();
+            head["requests"][0] = Value::from(first ^ 1);
+            let head = serde_json::to_vec(&head).unwrap();
+            let steps = payload[4 + head_len..].to_vec();
+            payload = [(head.len() as u32).to_le_bytes().to_vec(), head, steps].concat();
+            changed = true;
+        }
+        out.push(kind);
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        at += 9 + len;
+    }
+    assert!(changed);
+    out
+}
+
 #[test]
-fn a_replay_that_reads_what_its_journal_does_not_cover_is_stopped_as_replay_diverged() {
+fn a_replay_whose_cell_asks_for_something_its_journal_did_not_record_is_stopped_as_replay_diverged() {
+    use codemode_store::runs::{Claim, RunStatus, RunStore, SledRuns};
     let dir = temp("sled-diverge");
     let store = dir.join("store");
-    // The first process has no `extra` tool; the second does, so the same
-    // code takes another branch: its first request differs.
-    let first_config = config(&dir, "");
-    let mut first = Session::start(&first_config, &store);
-    let parked = first.exec(
-        "if (typeof extra === 'function') { await extra({}) } \
-         await yield_control('x'); return 'resumed'",
-    );
+    let config = config(&dir, "");
+    let mut first = Session::start(&config, &store);
+    let parked = first.exec("await count({}); await yield_control('x'); return 'resumed'");
     assert_eq!(parked["status"], "waiting", "{parked}");
     let run_id = parked["runId"].as_str().unwrap().to_owned();
     first.kill_9();
-
-    let second_config = config(
-        &dir,
-        "[[tools]]\nname = \"extra\"\ndescription = \"Counts.\"\ncommand = [\"python3\", \"-c\", \"print(1)\"]\n",
-    );
-    let mut second = Session::start(&second_config, &store);
+    // The stored journal now says the cell's first request was another.
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let sessions =
+            codemode_store::SessionStore::open(Some(&store), codemode_store::StoreLimits::default(), "edit".into())
+                .unwrap();
+        let runs = SledRuns::open(&sessions).unwrap();
+        runs.release_stale_leases().unwrap();
+        let Claim::Claimed(record) = runs.claim(&run_id, "editor", std::time::Duration::from_secs(30)).await.unwrap()
+        else {
+            panic!("claimable");
+        };
+        let edited = with_first_request_changed(&record.journal);
+        runs.save(&run_id, "editor", RunStatus::Parked, edited, None).await.unwrap();
+        sessions.flush().await.unwrap();
+    });
+    let mut second = Session::start(&config, &store);
     let done = second.wait(&run_id);
     assert_eq!(done["status"], "failed", "{done}");
     assert_eq!(done["code"], "replay_diverged", "{done}");
@@ -198,6 +236,7 @@ fn a_replay_that_reads_what_its_journal_does_not_cover_is_stopped_as_replay_dive
     assert_eq!(again["status"], "failed", "{again}");
     assert_eq!(again["code"], "invalid_input", "{again}");
     second.kill_9();
+    assert_eq!(lines(&dir.join("calls")), 1, "the journaled call did not run again");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -239,15 +239,22 @@ impl CodeModeBuilder {
         let backend = self.backend.unwrap_or(crate::durable::StoreBackend::Sled { path: self.store_path });
         let results_limits =
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes };
-        let opened =
-            crate::durable::open(backend, self.store_retention, StoreLimits::default(), results_limits, &instance)
-                .await
-                .map_err(CodeModeError::Start)?;
+        let opened = crate::durable::open(
+            backend,
+            self.store_retention,
+            StoreLimits::default(),
+            results_limits,
+            &instance,
+            self.runs.durability,
+        )
+        .await
+        .map_err(CodeModeError::Start)?;
         let (store, results) = (opened.store, opened.results);
         let durable = opened.runs.map(|store| crate::cell::durable::DurableArgs {
             store,
             owner: Arc::from(instance.as_str()),
             config: Arc::new(self.runs.clone()),
+            tools: crate::cell::ToolTable::refs(&tools),
         });
         // A policy can hide nodes like any tool.
         #[cfg(feature = "nodes")]
@@ -265,7 +272,11 @@ impl CodeModeBuilder {
             .map_err(|e| CodeModeError::Start(e.to_string()))?;
         #[cfg(not(feature = "mcp"))]
         let mcp = McpHub;
-        let recipe = Recipe { limits: Arc::clone(&limits), tools: tools.clone(), mcp: mcp.clone() };
+        let recipe = Recipe {
+            limits: Arc::clone(&limits),
+            tools: crate::cell::ToolTable::live(tools.clone()),
+            mcp: mcp.clone(),
+        };
         let engines = EnginePool::start(recipe, SPARE_ENGINES).map_err(|e| CodeModeError::Start(e.to_string()))?;
         let metrics = Arc::new(Metrics::default());
         let config = Arc::new(ExecutorConfig {

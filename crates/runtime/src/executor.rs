@@ -268,7 +268,21 @@ impl CellStart {
             let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             config.runs.ended(&run_id, EndState::Failed);
         };
-        let vm = match config.engines.take() {
+        // A run resumed by replay gets the tool globals its journal names;
+        // when they are not the registry's (a deploy changed the tools),
+        // its engine is made here with them instead of taken from the pool.
+        let tools = match &resume {
+            Some((journal, _)) if journal.format >= 2 => {
+                crate::cell::ToolTable::replayed(config.tools.clone(), &journal.header.tools.0)
+            }
+            _ => crate::cell::ToolTable::live(config.tools.clone()),
+        };
+        let vm = if tools.is_registry() {
+            config.engines.take()
+        } else {
+            crate::cell::vm::Vm::prepare(&config.limits, &tools, &config.mcp)
+        };
+        let vm = match vm {
             Ok(vm) => vm,
             Err(e) => return unavailable(reply, format!("{e:?}")),
         };
@@ -278,7 +292,7 @@ impl CellStart {
             wrapped,
             mode,
             limits: Arc::clone(&config.limits),
-            tools: config.tools.clone(),
+            tools,
             catalog: config.catalog.clone(),
             store: config.store.clone(),
             results: config.results.clone(),

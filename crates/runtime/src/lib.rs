@@ -91,6 +91,7 @@ pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 pub use codemode_mcp::{McpServerConfig, McpServerStatus, McpTransport};
 #[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
+pub use codemode_store::runs::Durability;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

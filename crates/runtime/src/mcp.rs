@@ -173,3 +173,37 @@ mod off {
         }))
     }
 }
+
+/// Where the servers of a journaled namespace (`tree`, the JSON a replayed
+/// cell's `MCP` was built from) are in this process's `hub`, by the index
+/// the guest calls them: `None` when every index still names the same
+/// server, so calls need no routing.
+///
+/// # Errors
+/// The journaled namespace does not parse (a damaged journal).
+pub(crate) fn routes(
+    tree: &str,
+    hub: &McpHub,
+) -> Result<Option<std::collections::HashMap<usize, crate::cell::McpRoute>>, String> {
+    #[derive(serde::Deserialize)]
+    struct Tree {
+        servers: Vec<Server>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Server {
+        index: usize,
+        server_name: String,
+    }
+    let tree: Tree =
+        serde_json::from_str(tree).map_err(|e| format!("the journaled MCP namespace does not parse: {e}"))?;
+    let now = |name: &str| (0..).map_while(|i| hub.server_name(i).map(|n| (i, n))).find(|(_, n)| *n == name);
+    let mut same = true;
+    let mut routes = std::collections::HashMap::new();
+    for server in tree.servers {
+        let hub_index = now(&server.server_name).map(|(i, _)| i);
+        same &= hub_index == Some(server.index);
+        routes.insert(server.index, crate::cell::McpRoute { name: server.server_name, hub: hub_index });
+    }
+    Ok((!same).then_some(routes))
+}

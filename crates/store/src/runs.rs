@@ -14,17 +14,47 @@
 //! suite both pass.
 
 mod sled_runs;
+mod wal;
 mod watch;
 
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-pub use sled_runs::{RUNS_BY_TIME_TREE, RUNS_TREE, SledRuns};
+pub(crate) use sled_runs::RunLogSlot;
+pub use sled_runs::{RUN_CHUNKS_TREE, RUNS_BY_TIME_TREE, RUNS_TREE, SledRuns};
 pub(crate) use watch::Watchers;
 
 /// The most runs one [`RunStore::list`] returns (and its default).
 pub const MAX_LIST_RUNS: usize = 1_000;
+
+/// How durable a journal write ([`RunStore::save`], [`RunStore::append`],
+/// a run's [`end`](RunStore::end) without store writes) is when it returns.
+/// Store writes a completing cell commits are always flushed to disk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Out of the process: it survives the process being killed (`kill -9`)
+    /// and restarted, and (PostgreSQL) a database restart, but writes of the
+    /// last moments may be lost to a power loss or an OS crash. sled: the
+    /// write is applied and logged with one `write(2)` to the store's run
+    /// log, flushed in the background; PostgreSQL: committed with
+    /// `synchronous_commit = off`.
+    Process,
+    /// On disk: it also survives a power loss (sled: flushed, grouped with
+    /// concurrent writes; PostgreSQL: a synchronous commit).
+    #[default]
+    Machine,
+}
+
+impl Durability {
+    /// The setting's name (`process`, `machine`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Process => "process",
+            Self::Machine => "machine",
+        }
+    }
+}
 
 /// A boxed future a [`RunStore`] returns (the trait is used as `dyn`).
 pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, RunStoreError>> + Send + 'a>>;
@@ -209,6 +239,19 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
         owner: &str,
         status: RunStatus,
         journal: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> RunFuture<'_, u64>;
+
+    /// [`save`](Self::save), except that `chunk` is added after the stored
+    /// journal instead of replacing it: a write costs its own size, not the
+    /// journal's. [`get`](Self::get) returns the stored journal followed by
+    /// every appended chunk, in order.
+    fn append(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: RunStatus,
+        chunk: Vec<u8>,
         lease: Option<Duration>,
     ) -> RunFuture<'_, u64>;
 

@@ -218,6 +218,9 @@ pub struct SessionStore {
     retention: Option<Duration>,
     clock: Arc<dyn Clock>,
     run_watchers: Arc<crate::runs::Watchers>,
+    /// The sled run store's log and whether it was recovered, once per
+    /// database (every `SledRuns` on it shares them).
+    run_log: Arc<std::sync::Mutex<crate::runs::RunLogSlot>>,
 }
 
 /// Where a [`SessionStore`] keeps its sessions. Callers never see which:
@@ -225,7 +228,12 @@ pub struct SessionStore {
 #[derive(Clone, Debug)]
 enum Backend {
     /// sled, through the store actor (one process at a time).
-    Sled { db: sled::Db, gate: FlushGate },
+    Sled {
+        db: sled::Db,
+        gate: FlushGate,
+        /// The database directory (`None`: temporary).
+        path: Option<std::path::PathBuf>,
+    },
     /// PostgreSQL, shared by many processes; no actor: each request is a
     /// statement or transaction on a pooled connection.
     #[cfg(feature = "postgres")]
@@ -273,11 +281,12 @@ impl SessionStore {
         let db = config.open().map_err(|e| open_error(&shown, e))?;
         Ok(Self {
             name,
-            backend: Backend::Sled { db, gate: FlushGate::default() },
+            backend: Backend::Sled { db, gate: FlushGate::default(), path: path.map(Path::to_path_buf) },
             limits,
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
             run_watchers: Arc::default(),
+            run_log: Arc::default(),
         })
     }
 
@@ -297,6 +306,7 @@ impl SessionStore {
             retention: Some(DEFAULT_SESSION_RETENTION),
             clock: Arc::new(SystemClock),
             run_watchers: Arc::default(),
+            run_log: Arc::default(),
         }
     }
 
@@ -357,7 +367,7 @@ impl SessionStore {
     /// The actor could not be spawned.
     pub async fn start_actor(&self, supervisor: Option<ActorCell>) -> Result<(), StoreError> {
         let (db, gate) = match &self.backend {
-            Backend::Sled { db, gate } => (db, gate),
+            Backend::Sled { db, gate, .. } => (db, gate),
             #[cfg(feature = "postgres")]
             Backend::Pg { pg, sweeper } => {
                 let task = self.retention.map(|retention| {
@@ -463,7 +473,7 @@ impl SessionStore {
     /// [`StoreError::Io`].
     pub async fn flush(&self) -> Result<(), StoreError> {
         let (db, gate) = match &self.backend {
-            Backend::Sled { db, gate } => (db.clone(), gate.clone()),
+            Backend::Sled { db, gate, .. } => (db.clone(), gate.clone()),
             // Every commit was durable when it returned.
             #[cfg(feature = "postgres")]
             Backend::Pg { .. } => return Ok(()),
@@ -472,6 +482,19 @@ impl SessionStore {
             .await
             .map_err(|e| StoreError::Io(format!("the flush task failed: {e}")))?
             .map_err(|e| io(&e))
+    }
+
+    /// [`flush`](Self::flush), blocking (for a caller that is not async:
+    /// opening a run store).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`].
+    pub(crate) fn flush_blocking(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sled { db, gate, .. } => gate.flush(db).map_err(|e| io(&e)),
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => Ok(()),
+        }
     }
 
     /// Waits until every write so far is on disk, sharing a flush with
@@ -529,11 +552,36 @@ impl SessionStore {
         self.ask(|reply| StoreMsg::CommitAttached { session, writes, tree, attached, reply }).await
     }
 
+    /// The sled database's directory (`None`: temporary, or PostgreSQL).
+    pub(crate) fn sled_path(&self) -> Option<&Path> {
+        match &self.backend {
+            Backend::Sled { path, .. } => path.as_deref(),
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => None,
+        }
+    }
+
+    /// How many times the sled database was flushed to disk (`fsync`) since
+    /// it was opened; 0 on PostgreSQL.
+    #[must_use]
+    pub fn flushes(&self) -> u64 {
+        match &self.backend {
+            Backend::Sled { gate, .. } => gate.flushes(),
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => 0,
+        }
+    }
+
     /// Who is waiting for a change of which run (shared by every
     /// `SledRuns` on this database, so one handle's save wakes another's
     /// waiter).
     pub(crate) fn run_watchers(&self) -> &Arc<crate::runs::Watchers> {
         &self.run_watchers
+    }
+
+    /// The sled run store's shared log slot.
+    pub(crate) fn run_log(&self) -> &Arc<std::sync::Mutex<crate::runs::RunLogSlot>> {
+        &self.run_log
     }
 
     /// The committed value of `key` in `session`.

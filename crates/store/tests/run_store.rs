@@ -394,6 +394,51 @@ mod suite {
         let session = RunFilter { session: Some(old.session.clone()), ..RunFilter::default() };
         assert!(s.runs.list(session).await.unwrap().is_empty(), "gone from the list too");
     }
+
+    pub(crate) async fn appends_read_back_after_the_stored_journal_in_order_and_a_save_replaces_them_all(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        assert_eq!(s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"head|".to_vec(), Some(LONG)).await.unwrap(), 1);
+        let mut expected = b"head|".to_vec();
+        for (i, chunk) in [&b"one|"[..], b"", b"two|", &[0u8, 255, 7]].into_iter().enumerate() {
+            let v = s.runs.append(&m.run_id, "p1", RunStatus::Parked, chunk.to_vec(), Some(LONG)).await.unwrap();
+            assert_eq!(v, i as u64 + 2, "every write bumps the version, an empty one too");
+            expected.extend_from_slice(chunk);
+            assert_eq!(get(&s, &m.run_id).await.journal, expected, "after append {i}");
+        }
+        // The other handle (another process) reads the same bytes.
+        assert_eq!(s.other.get(&m.run_id).await.unwrap().unwrap().journal, expected);
+        let session = RunFilter { session: Some(m.session.clone()), ..RunFilter::default() };
+        assert_eq!(s.runs.list(session.clone()).await.unwrap()[0].journal_bytes, expected.len() as u64);
+        // A claim reads the whole journal too: it is what a resume replays.
+        s.runs.release(&m.run_id, "p1").await.unwrap();
+        let Claim::Claimed(claimed) = s.other.claim(&m.run_id, "p2", LONG).await.unwrap() else { panic!() };
+        assert_eq!(claimed.journal, expected);
+        // A save replaces the journal and every appended chunk.
+        s.other.save(&m.run_id, "p2", RunStatus::Parked, b"new".to_vec(), Some(LONG)).await.unwrap();
+        assert_eq!(get(&s, &m.run_id).await.journal, b"new");
+        s.other.append(&m.run_id, "p2", RunStatus::Running, b"+1".to_vec(), Some(LONG)).await.unwrap();
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.journal.as_slice(), r.status), (&b"new+1"[..], RunStatus::Running));
+        assert_eq!(s.runs.list(session).await.unwrap()[0].journal_bytes, 5);
+    }
+
+    pub(crate) async fn an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"a".to_vec(), Some(LONG)).await.unwrap();
+        let lost = s.other.append(&m.run_id, "p2", RunStatus::Parked, b"b".to_vec(), Some(LONG)).await;
+        assert!(matches!(lost, Err(RunStoreError::LeaseLost { .. })), "{lost:?}");
+        let missing = s.runs.append("run_nope", "p1", RunStatus::Parked, b"b".to_vec(), None).await;
+        assert!(matches!(missing, Err(RunStoreError::Missing { .. })), "{missing:?}");
+        let ended = s.runs.append(&m.run_id, "p1", RunStatus::Ended("completed".into()), b"c".to_vec(), None).await;
+        assert!(ended.is_err(), "append is not an end");
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.journal.as_slice(), r.version), (&b"a"[..], 1), "nothing of the refused appends landed");
+        s.runs.end(&m.run_id, "p1", "completed", Vec::new()).await.unwrap();
+        assert!(get(&s, &m.run_id).await.journal.is_empty(), "an end drops the appended chunks");
+        let after = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"d".to_vec(), Some(LONG)).await;
+        assert!(matches!(after, Err(RunStoreError::LeaseLost { .. })), "{after:?}");
+        assert!(get(&s, &m.run_id).await.journal.is_empty());
+    }
 }
 
 /// Every case: a sled test each, and one PostgreSQL test running them all.
@@ -437,6 +482,8 @@ cases!(
     list_filters_by_status_and_session_puts_the_newest_first_and_is_bounded,
     list_returns_at_most_a_thousand_runs_whatever_the_limit,
     prune_deletes_only_ended_runs_last_changed_before_the_cutoff,
+    appends_read_back_after_the_stored_journal_in_order_and_a_save_replaces_them_all,
+    an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing,
 );
 
 /// Deletes a test's database directory when the test ends.
@@ -449,14 +496,18 @@ impl Drop for TempDir {
 }
 
 /// A fresh sled session store (its actor started, for `end` with writes)
-/// and two `SledRuns` handles on it.
+/// and two `SledRuns` handles on it: one making its writes
+/// process-durable (the run log), the other machine-durable (flushed), so
+/// the suite holds in both modes.
 async fn sled_subject(case: &str) -> (Subject, TempDir) {
     let dir = std::env::temp_dir().join(format!("codemode-run-store-{case}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let name = format!("run-store-suite-{case}");
     let sessions = SessionStore::open(Some(&dir), codemode_store::StoreLimits::default(), name).expect("open");
     sessions.start_actor(None).await.expect("store actor");
-    let runs = codemode_store::runs::SledRuns::open(&sessions).expect("runs");
+    let runs = codemode_store::runs::SledRuns::open(&sessions)
+        .and_then(|r| r.with_durability(codemode_store::runs::Durability::Process))
+        .expect("runs");
     let other = codemode_store::runs::SledRuns::open(&sessions).expect("runs");
     (Subject { runs: Arc::new(runs), other: Arc::new(other), sessions }, TempDir(dir))
 }
@@ -476,7 +527,12 @@ async fn the_run_store_suite_holds_on_postgresql() {
         let other_sessions =
             SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "run-store-suite-other".into());
         Subject {
-            runs: Arc::new(codemode_store::runs::PgRuns::start(&sessions).await.expect("runs")),
+            runs: Arc::new(
+                codemode_store::runs::PgRuns::start(&sessions)
+                    .await
+                    .expect("runs")
+                    .with_durability(codemode_store::runs::Durability::Process),
+            ),
             other: Arc::new(codemode_store::runs::PgRuns::start(&other_sessions).await.expect("runs")),
             sessions,
         }

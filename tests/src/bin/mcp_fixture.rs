@@ -1,8 +1,11 @@
 //! A fixture MCP server for the tests, built with rmcp's server side:
 //! colliding names, defaults, enums, nested schemas, an erroring tool, a
 //! slow tool, non-text content and a reserved name. Speaks MCP on stdio.
+//! It counts its own concurrency (`concurrency`), so tests can check what
+//! the client really ran at once.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -12,6 +15,29 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+
+/// `slow` calls running now, the most ever at once, and how many started.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+static MAX_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+static STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one running `slow` call while it lives.
+struct Running;
+
+impl Running {
+    fn start() -> Self {
+        STARTED.fetch_add(1, Ordering::SeqCst);
+        let now = IN_FLIGHT.fetch_add(1, Ordering::SeqCst) + 1;
+        MAX_IN_FLIGHT.fetch_max(now, Ordering::SeqCst);
+        Self
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 #[derive(Clone)]
 struct Fixture {
@@ -52,6 +78,11 @@ fn fixture_tools() -> Vec<Tool> {
         tool("crash", "Exits the server process mid-call.", json!({"type": "object"})),
         tool("long_description", &format!("x{}", "🦞".repeat(300)), json!({"type": "object"})),
         tool("add_tool", "Adds `dynamic_tool` and announces tools/list_changed.", json!({"type": "object"})),
+        tool(
+            "concurrency",
+            "How many `slow` calls started, run now, and ran at most at once.",
+            json!({"type": "object"}),
+        ),
     ]
 }
 
@@ -95,6 +126,7 @@ impl ServerHandler for Fixture {
                 r
             }
             "slow" => {
+                let _running = Running::start();
                 let ms = args.get("ms").and_then(Value::as_u64).unwrap_or(0);
                 tokio::select! {
                     () = tokio::time::sleep(Duration::from_millis(ms)) => {}
@@ -118,6 +150,15 @@ impl ServerHandler for Fixture {
                 CallToolResult::success(vec![ContentBlock::text("added")])
             }
             "dynamic_tool" => CallToolResult::success(vec![ContentBlock::text("dynamic")]),
+            "concurrency" => {
+                let mut r = CallToolResult::success(vec![ContentBlock::text("counts")]);
+                r.structured_content = Some(json!({
+                    "started": STARTED.load(Ordering::SeqCst),
+                    "inFlight": IN_FLIGHT.load(Ordering::SeqCst),
+                    "max": MAX_IN_FLIGHT.load(Ordering::SeqCst),
+                }));
+                r
+            }
             other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         };
         Ok(result.into())

@@ -9,6 +9,7 @@
 
 use codemode_bridge::OutputEntry;
 
+use super::journal::EnvKey;
 use super::output::PendingOutput;
 use super::requests::{Admission, HostRequest};
 
@@ -135,6 +136,26 @@ pub(crate) struct Determinism {
     rng: u64,
     /// `performance.now()`'s origin.
     origin: std::time::Instant,
+    /// Every synchronous read of the host's configuration so far (tool
+    /// metadata, the MCP namespace), with its answer.
+    pub env: Vec<(EnvKey, String)>,
+    /// Configuration reads still to answer from a journal, in order.
+    pub env_replay: std::collections::VecDeque<(EnvKey, String)>,
+    /// The journal has the cell's configuration reads (format 2): while
+    /// replaying, a read it does not have is a divergence.
+    pub env_journaled: bool,
+    /// Where the MCP servers of a replayed namespace are now, by the index
+    /// the guest's namespace calls them; `None` when its indexes are this
+    /// process's.
+    pub mcp_routes: Option<std::collections::HashMap<usize, McpRoute>>,
+}
+
+/// An MCP server of a replayed cell's namespace: its configured name, and
+/// its index in this process's hub (`None`: no longer configured).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct McpRoute {
+    pub name: String,
+    pub hub: Option<usize>,
 }
 
 impl Determinism {
@@ -148,6 +169,53 @@ impl Determinism {
             seed: 0,
             rng: 0,
             origin: std::time::Instant::now(),
+            env: Vec::new(),
+            env_replay: std::collections::VecDeque::new(),
+            env_journaled: false,
+            mcp_routes: None,
+        }
+    }
+
+    /// A read of the host's configuration: answered from the journal while
+    /// one is replayed, else by `live`, and recorded either way. The bool
+    /// is whether the answer came from the journal.
+    ///
+    /// # Errors
+    /// What `live` failed with.
+    pub(crate) fn env_read(
+        &mut self,
+        key: EnvKey,
+        live: impl FnOnce() -> Result<String, String>,
+    ) -> Result<(String, bool), String> {
+        let (value, replayed) = match self.env_replay.front() {
+            Some((k, _)) if *k == key => {
+                let (_, v) = self.env_replay.pop_front().unwrap_or((key, String::new()));
+                (v, true)
+            }
+            _ => {
+                if self.strict && self.env_journaled {
+                    self.diverged.get_or_insert_with(|| {
+                        "the replayed cell read the tool or MCP configuration where its journal has no such read"
+                            .to_owned()
+                    });
+                }
+                (live()?, false)
+            }
+        };
+        if self.env.len() < MAX_CLOCK_READS {
+            self.env.push((key, value.clone()));
+        } else {
+            self.overflow = true;
+        }
+        Ok((value, replayed))
+    }
+
+    /// This process's hub index of the MCP server the guest's namespace
+    /// calls `server` (`None`: the server was removed since the run began).
+    pub(crate) fn mcp_hub_index(&self, server: usize) -> Option<usize> {
+        match &self.mcp_routes {
+            None => Some(server),
+            Some(routes) => routes.get(&server).and_then(|r| r.hub),
         }
     }
 

@@ -1,10 +1,11 @@
 //! Host side of the guest's catalog API: search replies, `describe()` and
 //! the `API` virtual files. Pure functions from requests to settlements.
 
-use codemode_catalog::{Registry, SearchError, SearchHit, files};
+use codemode_catalog::{SearchError, SearchHit, files};
 use serde_json::{Value, json};
 
 use super::requests::reply::{ErrorName, Fault, Settlement};
+use super::tools::ToolTable;
 
 fn ok(id: u64, value: Value) -> Settlement {
     Settlement::value(id, value)
@@ -23,13 +24,23 @@ pub(crate) fn shows_mcp(result: &Result<Vec<SearchHit>, SearchError>) -> bool {
 }
 
 pub(crate) fn search_reply(
-    tools: &Registry,
+    tools: &ToolTable,
     id: u64,
     result: Result<Vec<SearchHit>, SearchError>,
     remaining_output: usize,
 ) -> Settlement {
     match result {
         Ok(hits) => {
+            // A run resumed after a deploy keeps the tool globals it started
+            // with: a native tool added since has no global in it, so it is
+            // no hit there (its globals are the registry's otherwise).
+            let hits: Vec<SearchHit> = hits
+                .into_iter()
+                .filter_map(|h| match h {
+                    SearchHit::Native(i) => tools.global_of(i).map(SearchHit::Native),
+                    mcp => Some(mcp),
+                })
+                .collect();
             // Native hits travel as registry indexes (the guest has their
             // metadata); MCP hits as their handle descriptor.
             let items: Result<Vec<Value>, _> = hits
@@ -78,21 +89,22 @@ pub(crate) fn search_reply(
 }
 
 /// A handle's `describe()`: the full schemas (GA-8.2).
-pub(crate) fn describe(tools: &Registry, id: u64, tool: usize) -> Settlement {
+pub(crate) fn describe(tools: &ToolTable, id: u64, tool: usize) -> Settlement {
     match tools.get(tool) {
         Some(entry) => ok(id, entry.describe()),
+        None if tool < tools.len() => err(id, ErrorName::Error, &tools.missing(tool), "invalid_input"),
         None => err(id, ErrorName::Error, "unknown catalog handle", "invalid_input"),
     }
 }
 
 /// `API.list(prefix)` (GA-2.2).
-pub(crate) fn list(tools: &Registry, extra: &[files::ApiFile], id: u64, prefix: &str) -> Settlement {
-    ok(id, json!({ "files": files::list(tools, extra, prefix) }))
+pub(crate) fn list(tools: &ToolTable, extra: &[files::ApiFile], id: u64, prefix: &str) -> Settlement {
+    ok(id, json!({ "files": files::list(tools.registry(), extra, prefix) }))
 }
 
 /// `API.read(path)` (GA-2.1): a file record, not a string.
-pub(crate) fn read(tools: &Registry, extra: &[files::ApiFile], id: u64, path: &str) -> Settlement {
-    match files::read(tools, extra, path) {
+pub(crate) fn read(tools: &ToolTable, extra: &[files::ApiFile], id: u64, path: &str) -> Settlement {
+    match files::read(tools.registry(), extra, path) {
         Some(file) => match serde_json::to_value(file) {
             Ok(file) => ok(id, file),
             Err(e) => err(id, ErrorName::Error, &format!("API file {path} could not be read: {e}"), "tool_error"),

@@ -28,7 +28,7 @@ use codemode_bridge::{ErrorCode, Phase};
 use codemode_store::runs::{Claim, RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 use ractor::ActorRef;
 
-use super::journal::{self, Header, Journal, Recorder, Snapshot};
+use super::journal::{self, Header, Identities, Journal, Reads, Recorder, Segments, Snapshot, ToolRefs};
 use super::requests::HostRequest;
 use super::requests::reply::{Fault, Settlement};
 use super::{CellMode, CellMsg, CellState, Flow, vm_lock};
@@ -46,6 +46,8 @@ pub(crate) struct DurableArgs {
     /// This process's instance id: the lease owner.
     pub owner: Arc<str>,
     pub config: Arc<RunsConfig>,
+    /// The registry's tool table, as fresh runs' journals name it.
+    pub tools: ToolRefs,
 }
 
 /// A durable cell's journal and lease.
@@ -66,6 +68,10 @@ pub(crate) struct Durable {
     /// Why the run stopped being journaled, once.
     disabled: Option<String>,
     meta: RunMeta,
+    /// Encoded, not yet stored: a write takes it all; one that failed puts
+    /// its bytes back in front, so the next write sends them again and the
+    /// stored journal never has a gap.
+    unsent: Arc<std::sync::Mutex<Segments>>,
 }
 
 /// A replay in progress.
@@ -95,7 +101,7 @@ impl Durable {
             seed = now_ms().to_le_bytes();
         }
         let header = Header {
-            format: 1,
+            format: journal::FORMAT,
             wrapped: wrapped.to_owned(),
             title: meta.title.clone(),
             session: session.clone(),
@@ -103,6 +109,7 @@ impl Durable {
             principal: meta.principal.clone(),
             restart_safe: *restart_safe,
             seed: u64::from_le_bytes(seed),
+            tools: args.tools.clone(),
         };
         Some(Self::with(args, run_id, header, Recorder::default(), false, 0, None))
     }
@@ -135,6 +142,7 @@ impl Durable {
             writer: Arc::default(),
             disabled: None,
             meta,
+            unsent: Arc::default(),
         }
     }
 
@@ -143,10 +151,17 @@ impl Durable {
         self.header.seed
     }
 
-    /// Request `id` was made (live, not replayed).
-    pub(crate) fn request(&mut self, id: u64, request: &HostRequest) {
+    /// Request `id` was made, with format-2 fingerprint `fingerprint`.
+    pub(crate) fn request(&mut self, id: u64, fingerprint: u64) {
         if self.disabled.is_none() {
-            self.recorder.request(id, request);
+            self.recorder.request(id, fingerprint);
+        }
+    }
+
+    /// Store key `key` was buffered.
+    pub(crate) fn wrote(&mut self, key: &str) {
+        if self.disabled.is_none() {
+            self.recorder.wrote(key);
         }
     }
 
@@ -169,6 +184,7 @@ impl Durable {
         self.disabled = Some(why);
         // Nothing will be written any more: give the memory back now.
         self.recorder = Recorder::default();
+        *self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Segments::default();
     }
 
     /// The journal mode.
@@ -196,8 +212,14 @@ impl CellState {
         !self.host.has_calls()
     }
 
-    /// The snapshot of host-side state for a journal written now.
-    fn snapshot(&mut self, undelivered: &[Settlement]) -> Snapshot {
+    /// The snapshot of host-side state for a journal written now (its
+    /// store writes travel separately, as the keys written since the last
+    /// journal write).
+    ///
+    /// # Errors
+    /// A settlement waiting for delivery did not encode (the run cannot be
+    /// journaled without losing it).
+    fn snapshot(&mut self, undelivered: &[Settlement]) -> Result<Snapshot, String> {
         self.network |= vm_lock(&self.bridge).network;
         let wall = now_ms();
         let now = Instant::now();
@@ -207,16 +229,24 @@ impl CellState {
             .into_iter()
             .map(|(id, due)| (id, wall.saturating_add(millis(due.saturating_duration_since(now)))))
             .collect();
-        Snapshot {
+        Ok(Snapshot {
             delivered_steps: self.durable.as_ref().and_then(|d| d.delivered_through).map_or(0, |d| d + 1),
             output_used: self.output.used(),
             telemetry: self.telemetry,
             network: self.network,
             envelope_id: self.envelope_id.clone(),
-            writes: journal::writes_of(&self.writes),
+            writes: Vec::new(),
             timers,
-            undelivered: undelivered.iter().map(journal::settlement_value).collect(),
-        }
+            undelivered: undelivered.iter().map(journal::settlement_value).collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The format-2 fingerprint of `request`: tools by catalog id, MCP
+    /// servers by configured name.
+    pub(super) fn fingerprint(&self, request: &HostRequest) -> u64 {
+        let bridge = vm_lock(&self.bridge);
+        let ids = CellIds { tools: &self.tools, mcp: &self.mcp, routes: bridge.determinism.mcp_routes.as_ref() };
+        journal::fingerprint(request, &ids)
     }
 
     /// Output so far was delivered to an observer.
@@ -226,9 +256,10 @@ impl CellState {
         }
     }
 
-    /// Writes the journal (`status`), keeping the lease for `lease` or
-    /// releasing it (`None`), then runs `then` with the outcome. Writes of
-    /// one run happen in the order they were made.
+    /// Writes what is new in the journal (`status`), keeping the lease for
+    /// `lease` or releasing it (`None`), then runs `then` with the outcome.
+    /// Writes of one run happen in the order they were made; each appends
+    /// only what happened since the one before.
     pub(super) fn write_journal(
         &mut self,
         status: RunStatus,
@@ -242,17 +273,43 @@ impl CellState {
         if d.disabled.is_some() {
             return false;
         }
-        let clock = {
-            let bridge = vm_lock(&self.bridge);
-            if bridge.determinism.overflow { None } else { Some(bridge.determinism.reads.clone()) }
+        let snapshot = match snapshot {
+            Ok(snapshot) => snapshot,
+            Err(why) => {
+                d.disable(format!("its state could not be journaled ({why})"));
+                return false;
+            }
         };
-        let Some(clock) = clock else {
-            d.disable("it read the clock more often than a journal keeps".into());
+        let segments = {
+            let bridge = vm_lock(&self.bridge);
+            let det = &bridge.determinism;
+            (!det.overflow).then(|| {
+                let reads = Reads { clock: &det.reads, env: &det.env, writes: &self.writes };
+                d.recorder.segments(&d.header, &reads, &snapshot)
+            })
+        };
+        let Some(segments) = segments else {
+            d.disable("it read the clock or the configuration more often than a journal keeps".into());
             return false;
         };
-        let bytes = d.recorder.encode(&d.header, &clock, &snapshot);
+        if d.recorder.len() > MAX_JOURNAL_BYTES {
+            d.disable(format!(
+                "its journal passed {} MiB; it can no longer be resumed after a restart or on another process",
+                MAX_JOURNAL_BYTES >> 20
+            ));
+            return false;
+        }
+        {
+            let mut unsent = d.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if segments.replace {
+                *unsent = segments;
+            } else {
+                unsent.bytes.extend_from_slice(&segments.bytes);
+            }
+        }
         let (store, owner, meta) = (Arc::clone(&d.args.store), Arc::clone(&d.args.owner), d.meta.clone());
         let (created, version, writer) = (Arc::clone(&d.created), Arc::clone(&d.version), Arc::clone(&d.writer));
+        let unsent = Arc::clone(&d.unsent);
         let full_lease = d.args.config.lease;
         d.lease_held = lease.is_some();
         if lease.is_some() {
@@ -260,17 +317,24 @@ impl CellState {
             super::replace_timer(&mut self.renew_timer, Some(task));
         }
         let metrics = Arc::clone(&self.metrics);
-        let size = bytes.len();
         tokio::spawn(async move {
             let _order = writer.lock().await;
             let began = Instant::now();
+            let Segments { bytes, replace } =
+                std::mem::take(&mut *unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            let size = bytes.len();
+            let kept = bytes.clone();
             let result = async {
                 if !created.load(Ordering::Acquire) {
-                    // Durable with the save below (one flush on sled).
+                    // Durable with the write below (one flush on sled).
                     store.create_before_save(&meta, &owner, full_lease).await?;
                     created.store(true, Ordering::Release);
                 }
-                store.save(&meta.run_id, &owner, status, bytes, lease).await
+                if replace {
+                    store.save(&meta.run_id, &owner, status, bytes, lease).await
+                } else {
+                    store.append(&meta.run_id, &owner, status, bytes, lease).await
+                }
             }
             .await;
             match &result {
@@ -280,6 +344,12 @@ impl CellState {
                     metrics.runs.journal_write_took(began.elapsed());
                 }
                 Err(e) => {
+                    // Not stored: sent again, first, by the next write.
+                    let mut left = unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let mut bytes = kept;
+                    bytes.extend_from_slice(&left.bytes);
+                    *left = Segments { bytes, replace: replace || left.replace };
+                    drop(left);
                     metrics.runs.journal_write_took(began.elapsed());
                     if !matches!(e, RunStoreError::LeaseLost { .. }) {
                         metrics.runs.journal_write_failed();
@@ -540,14 +610,27 @@ impl CellState {
     pub(crate) fn begin_replay(&mut self, journal: Journal, args: DurableArgs, version: u64) {
         {
             let mut bridge = vm_lock(&self.bridge);
-            bridge.determinism.start(journal.header.seed);
-            bridge.determinism.replaying(journal.clock.clone());
+            let det = &mut bridge.determinism;
+            det.start(journal.header.seed);
+            det.replaying(journal.clock.clone());
+            det.env_replay = journal.env.clone().into();
+            // Format 1 did not journal configuration reads: they are read
+            // live (and recorded, for the journal it is rewritten as).
+            det.env_journaled = journal.format >= 2;
         }
-        let recorder = Recorder::continuing(journal.requests.clone(), journal.steps_text.clone(), journal.step_count);
+        let (recorder, header) = if journal.format >= 2 {
+            (Recorder::continuing(&journal), journal.header.clone())
+        } else {
+            // Rewritten in format 2 at its next write, with the tool table
+            // this replay runs with (format 1 used the registry's).
+            let mut header = journal.header.clone();
+            header.format = journal::FORMAT;
+            header.tools = args.tools.clone();
+            (Recorder::upgrading(&journal), header)
+        };
         let delivered =
             (journal.snapshot.delivered_steps > 0).then(|| journal.snapshot.delivered_steps.saturating_sub(1));
-        self.durable =
-            Some(Durable::with(args, &self.run_id, journal.header.clone(), recorder, true, version, delivered));
+        self.durable = Some(Durable::with(args, &self.run_id, header, recorder, true, version, delivered));
         self.replay = Some(Replaying {
             journal,
             pending: BTreeMap::new(),
@@ -573,11 +656,20 @@ impl CellState {
     /// the journal and held until a journaled step settles it. Returns
     /// false when the cell is not replaying (handle it live).
     pub(super) fn replay_request(&mut self, id: u64, request: HostRequest) -> Result<(), HostRequest> {
+        let Some(format) = self.replay.as_ref().map(|r| r.journal.format) else { return Err(request) };
+        let current = self.fingerprint(&request);
+        let actual = if format >= 2 { current } else { journal::fingerprint_v1(&request) };
         let Some(replay) = self.replay.as_mut() else { return Err(request) };
         let expected = replay.journal.requests.get((id as usize).wrapping_sub(1)).copied();
         match expected {
-            Some(hash) if hash == journal::fingerprint(&request) => {
+            Some(hash) if hash == actual => {
                 replay.pending.insert(id, request);
+                if format < 2
+                    && let Some(d) = self.durable.as_mut()
+                {
+                    // The format-2 journal this one becomes names it so.
+                    d.request(id, current);
+                }
             }
             Some(_) => self.diverge(format!(
                 "request {id} ({}) differs from the one the journal recorded",
@@ -728,8 +820,11 @@ impl CellState {
             }
         }
         for (id, request) in replay.fresh {
-            if let Some(d) = self.durable.as_mut() {
-                d.request(id, &request);
+            if self.durable.is_some() {
+                let fingerprint = self.fingerprint(&request);
+                if let Some(d) = self.durable.as_mut() {
+                    d.request(id, fingerprint);
+                }
             }
             settled_inline += self.handle_request(id, request, now).unwrap_or(0);
         }
@@ -744,16 +839,41 @@ impl CellState {
     /// A request that was in flight when the journal was written: run it
     /// again if that is safe, else reject it with `outcome_unknown`.
     fn reissue(&mut self, id: u64, request: HostRequest, now: Instant) -> usize {
+        // Every kind is named: a new request kind does not compile until it
+        // is classified here, and the unsure answer is `outcome_unknown`.
         let unsafe_what = match &request {
-            HostRequest::Call { tool, .. } => {
-                self.tools.get(*tool).filter(|e| !e.replay_safe).map(|e| e.metadata.callable_name.clone())
-            }
+            // Effects outside the cell, safe to repeat only if declared so.
+            HostRequest::Call { tool, .. } => match self.tools.get(*tool) {
+                Some(e) if e.replay_safe => None,
+                Some(e) => Some(e.metadata.callable_name.clone()),
+                None => Some(format!("tool #{tool} (no longer configured)")),
+            },
             HostRequest::McpCall { server, tool, .. } => {
                 (!self.mcp.replay_safe(*server, tool)).then(|| format!("MCP tool {tool}"))
             }
+            // Effects that may have happened: a node command, a saved or
+            // deleted result (a second delete would answer "not found" for
+            // a delete that worked).
             HostRequest::NodesInvoke { node, command, .. } => Some(format!("node command {command} on {node}")),
             HostRequest::ResultSave { .. } => Some("results.save".to_owned()),
-            _ => None,
+            HostRequest::ResultDelete { .. } => Some("results.delete".to_owned()),
+            // Reads, and checks whose effect lives in the cell itself (a
+            // `store` is buffered in the cell, and the buffer is in the
+            // journal's snapshot): asking again gives a valid answer.
+            HostRequest::Describe { .. }
+            | HostRequest::Search { .. }
+            | HostRequest::ApiList { .. }
+            | HostRequest::ApiRead { .. }
+            | HostRequest::Store { .. }
+            | HostRequest::Load { .. }
+            | HostRequest::ResultLoad { .. }
+            | HostRequest::McpOp { .. }
+            | HostRequest::McpApi { .. }
+            | HostRequest::NodesList
+            | HostRequest::NodesGet { .. } => None,
+            // Re-armed by the caller from the journal, never re-issued; one
+            // reaching here would be a bug, so it is not run again.
+            HostRequest::Yield { .. } | HostRequest::Timer { .. } => Some(journal::describe(&request).to_owned()),
         };
         match unsafe_what {
             None => {
@@ -800,6 +920,26 @@ impl RecordCommit {
 fn lease_check<T>(me: &ActorRef<CellMsg>, result: &Result<T, RunStoreError>) {
     if let Err(RunStoreError::LeaseLost { .. }) = result {
         let _ = me.send_message(CellMsg::LeaseLost);
+    }
+}
+
+/// What a cell's fingerprints name its tools and MCP servers by.
+struct CellIds<'a> {
+    tools: &'a super::ToolTable,
+    mcp: &'a crate::mcp::McpHub,
+    routes: Option<&'a std::collections::HashMap<usize, super::McpRoute>>,
+}
+
+impl Identities for CellIds<'_> {
+    fn tool(&self, tool: usize) -> Option<&str> {
+        self.tools.id(tool)
+    }
+
+    fn server(&self, server: usize) -> Option<&str> {
+        match self.routes {
+            Some(routes) => routes.get(&server).map(|r| r.name.as_str()),
+            None => self.mcp.server_name(server),
+        }
     }
 }
 

@@ -1,9 +1,14 @@
-//! Host work of one cell: tool calls in flight and queued, timers, yields.
+//! Host work of one cell: host requests in flight and queued, timers, yields.
 //!
-//! Everything here runs on the cell's JS thread. A tool call's future is
-//! polled once inline — a tool that answers immediately settles without
-//! any task or message — and otherwise spawned as a task on the same
-//! thread's runtime, which messages the cell when done.
+//! Everything here runs on the cell's JS thread. Every request that runs
+//! as host work — a native tool call, an MCP call or operation, a node
+//! command, a search, `store`/`load`, `results` — takes one of the cell's
+//! `max_in_flight` slots, and past them waits in one FIFO queue (GA-6
+//! limits, as in the reference, where every bridge request shares the
+//! slots). A native tool call's future is polled once inline — a tool that
+//! answers immediately settles without any task or message — and otherwise
+//! spawned as a task on the same thread's runtime, which messages the cell
+//! when done; every other request runs as a task from the start.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -18,11 +23,12 @@ use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
 
 use crate::telemetry::{Counted, Metrics};
-use codemode_catalog::{Registry, ToolError, ToolOutput};
+use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
 use super::requests::nested::{CallSource, CallSpec, NestedCalls};
 use super::requests::reply::{ErrorName, Fault, Settlement};
+use super::tools::ToolTable;
 
 type ToolResult = Result<ToolOutput, ToolError>;
 type BoxedCall = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
@@ -134,13 +140,21 @@ struct InFlight {
     task: tokio::task::AbortHandle,
 }
 
+/// What a queued request runs when a slot frees.
+enum Work {
+    /// A native tool call: registry index and input.
+    Native { tool: usize, input: Value },
+    /// Any other request, as its task (it messages the cell when done).
+    Task(Pin<Box<dyn Future<Output = ()> + Send>>),
+}
+
 struct Queued {
     id: u64,
     bridge_id: BridgeId,
-    tool: usize,
-    input: Value,
-    /// Counted in `nested_calls_queued` until started or dropped.
-    _queued: Counted,
+    work: Work,
+    /// Nested calls (native, MCP, node) count in `nested_calls_queued`
+    /// until started or dropped.
+    _queued: Option<Counted>,
 }
 
 /// Aborts every spawned tool task when the cell's state is dropped, however
@@ -162,15 +176,14 @@ pub(crate) struct HostWork {
     metrics: Arc<Metrics>,
     /// The nested-call pipeline (policy, span, metrics), for every family.
     pub nested: NestedCalls,
-    tools: Registry,
+    tools: ToolTable,
     max_in_flight: usize,
+    /// Every request holding a slot, native or not.
     in_flight: Tasks,
     queue: VecDeque<Queued>,
     timers: BinaryHeap<Reverse<(Instant, u64)>>,
     live_timers: HashMap<u64, BridgeId>,
     yields: Vec<(u64, BridgeId, Option<String>)>,
-    /// Other host requests running as tasks (catalog searches).
-    others: Tasks,
     /// Settled, not yet delivered to the guest.
     pub ready: Vec<Settlement>,
     counters: BridgeCounters,
@@ -187,7 +200,7 @@ pub(crate) type Notify = Arc<dyn Fn(u64, ToolResult) + Send + Sync>;
 
 impl HostWork {
     pub(crate) fn new(
-        tools: Registry,
+        tools: ToolTable,
         max_in_flight: usize,
         metrics: Arc<Metrics>,
         span: tracing::Span,
@@ -205,7 +218,6 @@ impl HostWork {
             timers: BinaryHeap::new(),
             live_timers: HashMap::new(),
             yields: Vec::new(),
-            others: Tasks::default(),
             ready: Vec::new(),
             counters: BridgeCounters::default(),
             restart_safe,
@@ -235,25 +247,31 @@ impl HostWork {
 
     /// Whether any tool call or other host request is running or queued.
     pub(crate) fn has_calls(&self) -> bool {
-        !self.in_flight.0.is_empty() || !self.queue.is_empty() || !self.others.0.is_empty()
+        !self.in_flight.0.is_empty() || !self.queue.is_empty()
     }
 
-    /// Runs a host request other than a tool call as a task on this thread.
-    pub(crate) fn spawn_other(
+    /// Queues a host request other than a native tool call, run as `task`
+    /// on this thread once a slot is free; `nested` counts it as a nested
+    /// call (MCP, node) in the queue metric. Returns how many queued native
+    /// calls settled inline meanwhile (their slots are free again).
+    pub(crate) fn submit_task(
         &mut self,
         id: u64,
         method: BridgeMethod,
+        nested: bool,
         task: impl Future<Output = ()> + Send + 'static,
-    ) {
+        notify: &Notify,
+    ) -> usize {
         let bridge_id = self.counters.next(method);
-        let task = tokio::spawn(task);
-        self.others.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
+        let queued = nested.then(|| self.metrics.nested_call_queued());
+        self.queue.push_back(Queued { id, bridge_id, work: Work::Task(Box::pin(task)), _queued: queued });
+        self.pump(notify)
     }
 
-    /// A task started with `spawn_other` finished; false when it was
-    /// cancelled meanwhile.
-    pub(crate) fn other_done(&mut self, id: u64) -> bool {
-        self.others.0.remove(&id).is_some()
+    /// A request run with `submit_task` finished; false when it was
+    /// cancelled meanwhile. Its slot is free: the caller pumps the queue.
+    pub(crate) fn task_done(&mut self, id: u64) -> bool {
+        self.in_flight.0.remove(&id).is_some()
     }
 
     /// Settles a request at once.
@@ -273,36 +291,44 @@ impl HostWork {
     /// calls settled inline (their slots are free again).
     pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, notify: &Notify) -> usize {
         let bridge_id = self.counters.next(BridgeMethod::CallValue);
-        let queued = self.metrics.nested_call_queued();
-        self.queue.push_back(Queued { id, bridge_id, tool, input, _queued: queued });
+        let queued = Some(self.metrics.nested_call_queued());
+        self.queue.push_back(Queued { id, bridge_id, work: Work::Native { tool, input }, _queued: queued });
         self.pump(notify)
     }
 
-    /// Starts queued calls while slots are free; returns how many settled
-    /// inline.
+    /// Starts queued requests while slots are free, in queue order; returns
+    /// how many settled inline (their slots are free again).
     pub(crate) fn pump(&mut self, notify: &Notify) -> usize {
         let mut settled = 0;
         while self.in_flight.0.len() < self.max_in_flight {
-            let Some(call) = self.queue.pop_front() else {
+            let Some(queued) = self.queue.pop_front() else {
                 break;
             };
-            if self.start(call, notify) {
-                settled += 1;
+            let Queued { id, bridge_id, work, _queued } = queued;
+            match work {
+                Work::Native { tool, input } => {
+                    if self.start(id, bridge_id, tool, input, notify) {
+                        settled += 1;
+                    }
+                }
+                Work::Task(task) => {
+                    let task = tokio::spawn(task);
+                    self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
+                }
             }
         }
         settled
     }
 
-    fn start(&mut self, call: Queued, notify: &Notify) -> bool {
-        let Some(entry) = self.tools.get(call.tool) else {
-            self.ready.push(error_settlement(call.id, &ToolError::new("unknown tool")));
+    fn start(&mut self, id: u64, bridge_id: BridgeId, tool: usize, input: Value, notify: &Notify) -> bool {
+        let Some(entry) = self.tools.get(tool) else {
+            self.ready.push(error_settlement(id, &ToolError::new(self.tools.missing(tool))));
             return true;
         };
         if self.restart_safe && !entry.replay_safe {
             let name = entry.metadata.callable_name.clone();
-            return self.refuse_unless_replay_safe(call.id, &name, false);
+            return self.refuse_unless_replay_safe(id, &name, false);
         }
-        let input = call.input;
         let violations = entry.input.validate(&input);
         if !violations.is_empty() {
             let name = &entry.metadata.callable_name;
@@ -311,7 +337,7 @@ impl HostWork {
                 "{name} input is invalid: {}. The tool was not run; check its input hint, or call describe() on its catalog handle for the full schema.",
                 details.join("; ")
             );
-            self.ready.push(Settlement::fault(call.id, Fault::new(ErrorName::TypeError, message, "input_contract")));
+            self.ready.push(Settlement::fault(id, Fault::new(ErrorName::TypeError, message, "input_contract")));
             return true;
         }
         let spec = CallSpec {
@@ -321,11 +347,11 @@ impl HostWork {
             label: &entry.metadata.callable_name,
             // A registered tool: its name is host-known.
             known: true,
-            bridge_id: Some(call.bridge_id),
+            bridge_id: Some(bridge_id),
         };
         // The registry is shared: names and the output schema are read in
         // place inside the call, not copied per call.
-        let (denied_tools, tools, index) = (self.tools.clone(), self.tools.clone(), call.tool);
+        let (denied_tools, tools, index) = (self.tools.clone(), self.tools.clone(), tool);
         let denied = move |reason: String| {
             let name = denied_tools.get(index).map_or("the tool", |e| e.metadata.callable_name.as_str());
             Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
@@ -337,13 +363,12 @@ impl HostWork {
         }));
         // Fast path: a tool that is ready at once settles in this step.
         if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            self.ready.push(tool_settlement(call.id, result));
+            self.ready.push(tool_settlement(id, result));
             return true;
         }
         let notify = Arc::clone(notify);
-        let id = call.id;
         let task = tokio::spawn(async move { notify(id, future.await) });
-        self.in_flight.0.insert(id, InFlight { bridge_id: call.bridge_id, task: task.abort_handle() });
+        self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
         false
     }
 
@@ -420,7 +445,6 @@ impl HostWork {
     /// Outstanding work in creation order, as the model sees it.
     pub(crate) fn pending_calls(&self) -> Vec<PendingCall> {
         let mut all: Vec<(u64, BridgeId)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id)).collect();
-        all.extend(self.others.0.iter().map(|(id, c)| (*id, c.bridge_id)));
         all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id)));
         all.extend(self.live_timers.iter().map(|(id, b)| (*id, *b)));
         all.extend(self.yields.iter().map(|(id, b, _)| (*id, *b)));
@@ -512,7 +536,7 @@ mod tests {
     #[test]
     fn timers_fire_in_due_order_and_cleared_ones_never_fire() {
         let mut work = HostWork::new(
-            Registry::default(),
+            ToolTable::live(codemode_catalog::Registry::default()),
             4,
             Arc::default(),
             tracing::Span::none(),

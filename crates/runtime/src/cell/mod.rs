@@ -19,7 +19,11 @@ mod report;
 mod requests;
 mod services;
 pub(crate) mod spare;
+pub(crate) mod tools;
 pub(crate) mod vm;
+
+pub(crate) use bridge::McpRoute;
+pub(crate) use tools::ToolTable;
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -28,7 +32,7 @@ use crate::mcp::McpHub;
 use crate::nodes::NodeRegistry;
 use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry, WaitReason};
 use codemode_catalog::policy::Policy;
-use codemode_catalog::{Catalog, Registry, files};
+use codemode_catalog::{Catalog, files};
 use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 
@@ -71,7 +75,8 @@ pub(crate) struct CellArgs {
     pub wrapped: String,
     pub mode: CellMode,
     pub limits: Arc<Limits>,
-    pub tools: Registry,
+    /// The cell's tool globals: the registry's, or a replayed run's own.
+    pub tools: ToolTable,
     pub catalog: Catalog,
     pub store: SessionStore,
     pub results: ResultsCache,
@@ -166,7 +171,7 @@ pub(crate) struct CellState {
     engines: spare::EnginePool,
     wrapped: String,
     notify: Notify,
-    tools: Registry,
+    tools: ToolTable,
     catalog: Catalog,
     store: SessionStore,
     results: ResultsCache,
@@ -382,16 +387,18 @@ impl Actor for CellActor {
             }
             CellMsg::ToolDone(id, result) => {
                 if state.host.complete(id, result) {
-                    state.release_call_slot(1);
-                    state.host.pump(&state.notify);
+                    state.slot_freed();
                 }
                 state.advance_if_observed(&myself)
             }
             CellMsg::HostDone(id, done) => {
-                if state.host.other_done(id) {
+                if state.host.task_done(id) {
                     let settlement = match done {
                         services::Done::Settle(s) => s,
                         services::Done::Stored { key, value, settlement } => {
+                            if let Some(d) = state.durable.as_mut() {
+                                d.wrote(&key);
+                            }
                             state.writes.insert(key, value);
                             settlement
                         }
@@ -405,17 +412,17 @@ impl Actor for CellActor {
                         }
                     };
                     state.host.settle_now(settlement);
-                    state.release_call_slot(1);
+                    state.slot_freed();
                 }
                 state.advance_if_observed(&myself)
             }
             CellMsg::Finalized(finalized) => state.finalized(finalized),
             CellMsg::SearchDone(id, result) => {
-                if state.host.other_done(id) {
+                if state.host.task_done(id) {
                     let remaining = state.output.remaining();
                     state.network |= catalog_api::shows_mcp(&result);
                     state.host.settle_now(catalog_api::search_reply(&state.tools, id, result, remaining));
-                    state.release_call_slot(1);
+                    state.slot_freed();
                 }
                 state.advance_if_observed(&myself)
             }
@@ -507,6 +514,13 @@ impl CellState {
 
     fn advance_if_observed(&mut self, myself: &ActorRef<CellMsg>) -> Flow {
         if self.window.is_some() { self.advance(myself) } else { Flow::Live }
+    }
+
+    /// A request that held a slot settled: its bridge slot is free, and the
+    /// next queued requests start (some may settle inline at once).
+    fn slot_freed(&mut self) {
+        let inline = self.host.pump(&self.notify);
+        self.release_call_slot(1 + inline);
     }
 
     fn release_call_slot(&mut self, n: usize) {

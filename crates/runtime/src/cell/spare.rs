@@ -18,17 +18,16 @@
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-use crate::mcp::McpHub;
-use codemode_catalog::Registry;
-
+use super::tools::ToolTable;
 use super::vm::{StartError, Vm};
 use crate::limits::Limits;
+use crate::mcp::McpHub;
 
 /// What every engine of a runtime is made from.
 #[derive(Clone)]
 pub(crate) struct Recipe {
     pub limits: Arc<Limits>,
-    pub tools: Registry,
+    pub tools: ToolTable,
     pub mcp: McpHub,
 }
 
@@ -153,7 +152,8 @@ mod tests {
     fn idle_pool() -> EnginePool {
         // `McpHub` is a unit struct without the `mcp` feature.
         let mcp: McpHub = Default::default();
-        let recipe = Recipe { limits: Arc::default(), tools: Registry::default(), mcp };
+        let recipe =
+            Recipe { limits: Arc::default(), tools: ToolTable::live(codemode_catalog::Registry::default()), mcp };
         EnginePool {
             inner: Arc::new(Inner { recipe, depth: 2, state: Mutex::new(State::default()), wake: Condvar::new() }),
         }

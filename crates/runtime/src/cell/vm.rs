@@ -20,12 +20,13 @@ use rquickjs::{
 };
 
 use crate::mcp::McpHub;
-use codemode_catalog::Registry;
 
 use super::bridge::{Bounds, Bridge, GuestError, Outcome};
 use super::convert;
+use super::journal::EnvKey;
 use super::requests::reply::{Reply, Settlement};
 use super::requests::{HostRequest, Op, decode};
+use super::tools::ToolTable;
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -238,7 +239,7 @@ fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
 impl Vm {
     /// A fresh runtime and context with the cell's limits and the guest
     /// API installed. No guest code has run in it.
-    pub(crate) fn prepare(limits: &Limits, tools: &Registry, mcp: &McpHub) -> Result<Self, StartError> {
+    pub(crate) fn prepare(limits: &Limits, tools: &ToolTable, mcp: &McpHub) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let control = Arc::new(CellControl::new());
         let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
@@ -278,15 +279,15 @@ impl Vm {
         &self.bridge
     }
 
-    fn install(&self, tools: &Registry, mcp: &McpHub) -> Result<(), StartError> {
+    fn install(&self, tools: &ToolTable, mcp: &McpHub) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
             // Before any guest code: the host's lossy string reads use it.
             convert::capture(&ctx).map_err(engine)?;
             let host = self.host_object(&ctx, tools, mcp).map_err(engine)?;
             let names = Array::new(ctx.clone()).map_err(engine)?;
-            for (i, entry) in tools.entries().iter().enumerate() {
-                names.set(i, entry.metadata.callable_name.as_str()).map_err(engine)?;
+            for i in 0..tools.len() {
+                names.set(i, tools.callable(i).unwrap_or_default()).map_err(engine)?;
             }
             let prelude = load_prelude(&ctx)?;
             let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
@@ -378,7 +379,7 @@ impl Vm {
     /// The hooks the prelude receives (never reachable from `globalThis`):
     /// `request`, the single entry point of every host request, and the
     /// synchronous ones (metadata, output, the outcome, lazy sections).
-    fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &Registry, mcp: &McpHub) -> rquickjs::Result<Object<'js>> {
+    fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &ToolTable, mcp: &McpHub) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
         host.set("ops", wire_names(ctx, Op::ALL.iter().map(|op| op.name()))?)?;
         host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
@@ -395,13 +396,16 @@ impl Vm {
             )?,
         )?;
         // Handle metadata, looked up synchronously: serializing or reading a
-        // handle never starts a bridge request (GA-8.1).
-        let registry = tools.clone();
+        // handle never starts a bridge request (GA-8.1). Journaled, so a
+        // replay after a deploy sees the metadata the run saw.
+        let table = tools.clone();
+        let b = Arc::clone(&self.bridge);
         host.set(
             "meta",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
-                let meta = registry.get(index as usize).map(|e| serde_json::to_string(&e.metadata)).transpose();
-                meta.map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
+                let live = || table.meta_json(index as usize);
+                let read = lock(&b).determinism.env_read(EnvKey::Meta(index), live);
+                read.map(|(meta, _)| meta).map_err(|e| rquickjs::Exception::throw_type(&ctx, &e))
             })?,
         )?;
         // MCP: the namespace is read when a cell first touches `MCP`, so
@@ -420,12 +424,25 @@ impl Vm {
                 )
             })?,
         )?;
+        // The namespace a cell sees, journaled: a replay builds the same
+        // `MCP` tree even when the servers changed, are not connected yet,
+        // or were removed; calls are then routed by server name.
         let hub = mcp.clone();
+        let b = Arc::clone(&self.bridge);
         host.set(
             "mcpTree",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>| {
-                serde_json::to_string(&hub.tree())
-                    .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
+                let mut bridge = lock(&b);
+                let live = || serde_json::to_string(&hub.tree()).map_err(|e| e.to_string());
+                let (tree, replayed) = bridge
+                    .determinism
+                    .env_read(EnvKey::McpTree, live)
+                    .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e))?;
+                if replayed {
+                    bridge.determinism.mcp_routes =
+                        crate::mcp::routes(&tree, &hub).map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e))?;
+                }
+                Ok::<_, rquickjs::Error>(tree)
             })?,
         )?;
         host.set(
@@ -487,8 +504,10 @@ fn request<'js>(
         // Defaults and required arguments are the namespace's promise
         // (GA-9.4): checked before the call is admitted, so a refused call
         // takes no bridge id.
-        if let HostRequest::McpCall { server, tool, args } = &mut request {
-            mcp.complete_arguments(*server, tool, args)
+        if let HostRequest::McpCall { server, tool, args } = &mut request
+            && let Some(hub_index) = lock(bridge).determinism.mcp_hub_index(*server)
+        {
+            mcp.complete_arguments(hub_index, tool, args)
                 .map_err(|missing| rquickjs::Exception::throw_type(ctx, &missing.to_string()))?;
         }
         lock(bridge).submit(request).map_err(|e| e.throw(ctx))

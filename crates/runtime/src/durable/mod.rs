@@ -69,6 +69,13 @@ pub struct RunsConfig {
     /// Idle parked cells are evicted from memory to their journal after
     /// this long and resumed by replay on `wait`; `None` never evicts.
     pub evict_after: Option<Duration>,
+    /// What a journal write survives once a `waiting` result is returned
+    /// (`[runs] durability`): `Process` (the default) a crash or `kill -9`
+    /// of this process and restarts — the journal is out of the process,
+    /// in the kernel or on the PostgreSQL server — but not a power loss in
+    /// the moments before the background flush; `Machine` also a power loss
+    /// (each park waits for the disk, grouped with concurrent parks).
+    pub durability: codemode_store::runs::Durability,
 }
 
 impl Default for RunsConfig {
@@ -78,6 +85,7 @@ impl Default for RunsConfig {
             lease: Duration::from_secs(30),
             handoff_after: Duration::ZERO,
             evict_after: Some(Duration::from_secs(60)),
+            durability: codemode_store::runs::Durability::Process,
         }
     }
 }
@@ -99,6 +107,7 @@ pub(crate) async fn open(
     limits: codemode_store::StoreLimits,
     results: codemode_store::ResultsLimits,
     instance: &str,
+    durability: codemode_store::runs::Durability,
 ) -> Result<Opened, String> {
     let retain = |store: codemode_store::SessionStore| match retention {
         Some(retention) => store.with_retention(retention),
@@ -111,7 +120,7 @@ pub(crate) async fn open(
             let store = codemode_store::SessionStore::open(path.as_deref(), limits, store_name)
                 .and_then(retain)
                 .map_err(|e| e.to_string())?;
-            let runs = sled_runs(&store)?;
+            let runs = sled_runs(&store, durability)?;
             Ok(Opened { store, results: codemode_store::ResultsCache::new(results_name, results), runs })
         }
         #[cfg(feature = "postgres")]
@@ -120,8 +129,12 @@ pub(crate) async fn open(
             let store = retain(codemode_store::SessionStore::postgres(pg.clone(), limits, store_name))
                 .map_err(|e| e.to_string())?;
             let results = codemode_store::ResultsCache::postgres(pg.clone(), results_name, results);
-            let runs: std::sync::Arc<dyn codemode_store::runs::RunStore> =
-                std::sync::Arc::new(codemode_store::runs::PgRuns::start(&store).await.map_err(|e| e.to_string())?);
+            let runs: std::sync::Arc<dyn codemode_store::runs::RunStore> = std::sync::Arc::new(
+                codemode_store::runs::PgRuns::start(&store)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .with_durability(durability),
+            );
             Ok(Opened { store, results, runs: Some(runs) })
         }
     }
@@ -130,8 +143,11 @@ pub(crate) async fn open(
 /// The sled run store beside the session store.
 fn sled_runs(
     store: &codemode_store::SessionStore,
+    durability: codemode_store::runs::Durability,
 ) -> Result<Option<std::sync::Arc<dyn codemode_store::runs::RunStore>>, String> {
-    let runs = codemode_store::runs::SledRuns::open(store).map_err(|e| e.to_string())?;
+    let runs = codemode_store::runs::SledRuns::open(store)
+        .and_then(|r| r.with_durability(durability))
+        .map_err(|e| e.to_string())?;
     // One process at a time uses a sled store: leases found now are a dead
     // process's, and its parked runs can be resumed at once.
     let released = runs.release_stale_leases().map_err(|e| e.to_string())?;

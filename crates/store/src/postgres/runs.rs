@@ -26,7 +26,8 @@ use tokio::sync::Notify;
 use super::listen::{Heard, Listener};
 use super::{Cache, Pg, big, describe, unbig};
 use crate::runs::{
-    Claim, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary, RunWrites,
+    Claim, Durability, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary,
+    RunWrites,
 };
 use crate::session::{SessionStore, StoreError};
 
@@ -51,12 +52,21 @@ pub(crate) const LISTENER_NAME: &str = "codemode-runs-listener";
 /// Tells [`PgRuns`] the time in milliseconds since the Unix epoch.
 pub type MsClock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
-/// The columns of a [`RunRecord`], in [`record`]'s order.
-const COLUMNS: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, journal, version, abort_requested, updated_ms";
+/// The columns of a [`RunRecord`], in [`record`]'s order, as a query of
+/// `codemode_runs` computes them: the journal is the stored bytes followed
+/// by the appended chunks.
+const COLUMNS: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, \
+     journal || coalesce((SELECT string_agg(c.bytes, ''::bytea ORDER BY c.seq) FROM codemode_run_chunks c \
+     WHERE c.run_id = codemode_runs.run_id), ''::bytea) AS journal, version, abort_requested, updated_ms";
+
+/// The same columns read from a CTE that returned [`COLUMNS`].
+const RETURNED: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, journal, version, abort_requested, updated_ms";
 
 /// Run journals and leases on PostgreSQL (see the module docs).
 pub struct PgRuns {
     pg: Pg,
+    /// How journal writes commit (see [`Durability`]).
+    durability: Durability,
     /// The sessions a run's end commits to: their limits and retention.
     sessions: SessionStore,
     clock: MsClock,
@@ -98,11 +108,34 @@ impl PgRuns {
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
         Ok(Self {
             pg,
+            durability: Durability::Machine,
             sessions: sessions.clone_without_sweeper(),
             clock: Arc::new(crate::runs::now_ms),
             waiters,
             _listener: listener,
         })
+    }
+
+    /// Commits journal writes (and ends without store writes)
+    /// `durability`-durably: `Process` commits them with
+    /// `synchronous_commit = off`, so a write is acknowledged once the
+    /// server has it, before its WAL reaches the disk (a server restart
+    /// keeps it; a server crash or power loss may lose the last moments).
+    #[must_use]
+    pub fn with_durability(mut self, durability: Durability) -> Self {
+        self.durability = durability;
+        self
+    }
+
+    /// The statement part that makes this statement's commit asynchronous
+    /// with `Durability::Process` (a one-row CTE joined into the final
+    /// `SELECT`: `set_config(..., true)` lasts to the end of the statement's
+    /// own transaction, whose commit reads it).
+    fn async_commit(&self) -> &'static str {
+        match self.durability {
+            Durability::Process => ", s AS (SELECT set_config('synchronous_commit', 'off', true))",
+            Durability::Machine => ", s AS (SELECT 1)",
+        }
     }
 
     /// Measures leases and timestamps with `clock` (default the system
@@ -146,13 +179,18 @@ impl PgRuns {
         let now = big(self.now());
         // No NOTIFY: nobody waits on a run before it exists, and a late
         // notification of the create would wake the creator's first wait.
+        let sql = format!(
+            "WITH i AS (INSERT INTO codemode_runs
+                 (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
+             ON CONFLICT (run_id) DO NOTHING RETURNING run_id){}
+             SELECT run_id FROM i, s",
+            self.async_commit()
+        );
         let rows = client
             .cached()
             .query(
-                "INSERT INTO codemode_runs
-                     (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
-                 ON CONFLICT (run_id) DO NOTHING RETURNING run_id",
+                &sql,
                 &[
                     &meta.run_id,
                     &meta.session,
@@ -173,6 +211,9 @@ impl PgRuns {
         Ok(())
     }
 
+    /// Writes run `run_id`'s journal: replaces it (`append` false) or adds
+    /// `journal` as its next chunk, with the status and lease, if `owner`
+    /// holds the lease; one statement (its own transaction).
     async fn do_save(
         &self,
         run_id: String,
@@ -180,6 +221,7 @@ impl PgRuns {
         status: RunStatus,
         journal: Vec<u8>,
         lease: Option<Duration>,
+        append: bool,
     ) -> Result<u64, RunStoreError> {
         if matches!(status, RunStatus::Ended(_)) {
             return Err(RunStoreError::Backend(format!(
@@ -192,17 +234,33 @@ impl PgRuns {
             Some(lease) => (true, self.until(lease)),
             None => (false, 0),
         };
+        let guard = "WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $7 AND status IN ('running', 'parked')";
+        let common = "status = $4, version = version + 1, owner = CASE WHEN $5 THEN owner ELSE NULL END, \
+                      lease_until_ms = $6, updated_ms = $7";
+        let s = self.async_commit();
+        let sql = match (append, journal.is_empty()) {
+            // Nothing to add: the status and lease change alone.
+            (true, true) => format!(
+                "WITH u AS (UPDATE codemode_runs SET {common} {guard} AND $3::bytea IS NOT NULL RETURNING run_id, version){s}
+                 SELECT version, pg_notify($8, run_id)::text FROM u, s"
+            ),
+            (true, false) => format!(
+                "WITH u AS (UPDATE codemode_runs SET {common}, journal_chunks = journal_chunks + 1,
+                     journal_chunk_bytes = journal_chunk_bytes + octet_length($3::bytea)
+                     {guard} RETURNING run_id, version, journal_chunks),
+                 c AS (INSERT INTO codemode_run_chunks (run_id, seq, bytes) SELECT run_id, journal_chunks - 1, $3 FROM u){s}
+                 SELECT version, pg_notify($8, run_id)::text FROM u, s"
+            ),
+            (false, _) => format!(
+                "WITH u AS (UPDATE codemode_runs SET {common}, journal = $3, journal_chunks = 0, journal_chunk_bytes = 0
+                     {guard} RETURNING run_id, version),
+                 d AS (DELETE FROM codemode_run_chunks WHERE run_id IN (SELECT run_id FROM u)){s}
+                 SELECT version, pg_notify($8, run_id)::text FROM u, s"
+            ),
+        };
         let row = client
             .cached()
-            .query_opt(
-                "WITH u AS (
-                     UPDATE codemode_runs SET journal = $3, status = $4, version = version + 1,
-                         owner = CASE WHEN $5 THEN owner ELSE NULL END, lease_until_ms = $6, updated_ms = $7
-                     WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $7 AND status IN ('running', 'parked')
-                     RETURNING run_id, version)
-                 SELECT version, pg_notify($8, run_id)::text FROM u",
-                &[&run_id, &owner, &journal, &status.as_str(), &keep, &until, &now, &CHANNEL],
-            )
+            .query_opt(&sql, &[&run_id, &owner, &journal, &status.as_str(), &keep, &until, &now, &CHANNEL])
             .await
             .map_err(|e| backend(&e))?;
         match row {
@@ -227,7 +285,7 @@ impl PgRuns {
                              WHERE run_id = $1 AND status IN ('running', 'parked')
                                AND (owner IS NULL OR owner = $2 OR lease_until_ms <= $4)
                              RETURNING {COLUMNS})
-                         SELECT {COLUMNS}, pg_notify($5, run_id)::text FROM u"
+                         SELECT {RETURNED}, pg_notify($5, run_id)::text FROM u"
                     ),
                     &[&run_id, &owner, &self.until(lease), &now, &CHANNEL],
                 )
@@ -321,13 +379,24 @@ impl PgRuns {
         tx.cached()
             .execute(
                 "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = '\\x',
-                 version = version + 1, updated_ms = $3
+                 journal_chunks = 0, journal_chunk_bytes = 0, version = version + 1, updated_ms = $3
              WHERE run_id = $1",
                 &[&run_id, &end, &now],
             )
             .await
             .map_err(|e| backend(&e))?;
+        tx.cached()
+            .execute("DELETE FROM codemode_run_chunks WHERE run_id = $1", &[&run_id])
+            .await
+            .map_err(|e| backend(&e))?;
         tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
+        if writes.is_empty() && self.durability == Durability::Process {
+            // No store writes to lose: as durable as a journal write.
+            tx.cached()
+                .execute("SELECT set_config('synchronous_commit', 'off', true)", &[])
+                .await
+                .map_err(|e| backend(&e))?;
+        }
         tx.commit().await.map_err(|e| backend(&e))
     }
 
@@ -348,7 +417,7 @@ impl PgRuns {
             .cached()
             .query(
                 "SELECT run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms,
-                        octet_length(journal)::bigint, updated_ms, abort_requested
+                        octet_length(journal)::bigint + journal_chunk_bytes, updated_ms, abort_requested
                  FROM codemode_runs
                  WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR session = $2)
                  ORDER BY created_ms DESC, run_id DESC LIMIT $3",
@@ -407,7 +476,8 @@ impl PgRuns {
                 tx.cached()
                     .execute(
                         "UPDATE codemode_runs SET status = 'aborted', abort_requested = true, owner = NULL,
-                         lease_until_ms = 0, journal = '\\x', version = version + 1, updated_ms = $2
+                         lease_until_ms = 0, journal = '\\x', journal_chunks = 0, journal_chunk_bytes = 0,
+                         version = version + 1, updated_ms = $2
                      WHERE run_id = $1",
                         &[&run_id, &now],
                     )
@@ -457,7 +527,18 @@ impl RunStore for PgRuns {
         journal: Vec<u8>,
         lease: Option<Duration>,
     ) -> RunFuture<'_, u64> {
-        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, journal, lease))
+        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, journal, lease, false))
+    }
+
+    fn append(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: RunStatus,
+        chunk: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> RunFuture<'_, u64> {
+        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, chunk, lease, true))
     }
 
     fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {

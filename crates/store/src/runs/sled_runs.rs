@@ -10,10 +10,18 @@
 //!
 //! Record layout (tree [`RUNS_TREE`], key: the run id): a format byte, the
 //! header's length (big-endian `u32`), the header as compact JSON, then the
-//! journal's raw bytes — so the journal is never re-encoded and `list` can
-//! size it without decoding it. [`RUNS_BY_TIME_TREE`] indexes runs by
-//! creation time (`created_ms` big-endian, then the run id) for newest-first
-//! listing.
+//! journal's first bytes (format-1 records keep their whole journal there;
+//! format 2 keeps it empty). The rest of the journal is in chunks, tree
+//! [`RUN_CHUNKS_TREE`], key: the run id, a NUL, the chunk's number
+//! (big-endian `u32`): an [`append`](RunStore::append) writes one chunk and
+//! the small record, never what is already stored. The header counts the
+//! chunks and their bytes, so `list` sizes a journal without reading it.
+//! [`RUNS_BY_TIME_TREE`] indexes runs by creation time (`created_ms`
+//! big-endian, then the run id) for newest-first listing.
+//!
+//! Durability ([`Durability`]): `Machine` flushes sled before a journal
+//! write returns (grouped with concurrent ones); `Process` logs the write to
+//! the run log (`wal.rs`) instead and flushes in the background.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,9 +29,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
+use super::wal::{Entry, RunLog};
 use super::{
-    Claim, MAX_LIST_RUNS, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary,
-    RunWrites, Watchers, now_ms,
+    Claim, Durability, MAX_LIST_RUNS, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError,
+    RunSummary, RunWrites, Watchers, now_ms,
 };
 use crate::SessionStore;
 
@@ -33,8 +42,12 @@ pub const RUNS_TREE: &str = "runs";
 /// The sled tree indexing runs by creation time.
 pub const RUNS_BY_TIME_TREE: &str = "runs_by_time";
 
-/// The record format written by this version.
-const FORMAT: u8 = 1;
+/// The sled tree holding journal chunks.
+pub const RUN_CHUNKS_TREE: &str = "run_chunks";
+
+/// The record format written by this version: 2 counts journal chunks;
+/// format-1 records (no chunks) are still read.
+const FORMAT: u8 = 2;
 
 /// A run's record without its journal, as stored (short names: it is
 /// written on every save).
@@ -62,6 +75,12 @@ struct Header {
     abort_requested: bool,
     #[serde(rename = "u")]
     updated_ms: u64,
+    /// Journal chunks (format 2; absent in format 1).
+    #[serde(rename = "n", default)]
+    chunks: u32,
+    /// Their bytes.
+    #[serde(rename = "b", default)]
+    chunk_bytes: u64,
 }
 
 impl Header {
@@ -91,6 +110,8 @@ impl Header {
         self.lease_until_ms = 0;
         self.version += 1;
         self.updated_ms = now;
+        self.chunks = 0;
+        self.chunk_bytes = 0;
     }
 
     fn meta(&self, run_id: &str) -> RunMeta {
@@ -121,7 +142,7 @@ fn encode(header: &Header, journal: &[u8]) -> Result<Vec<u8>, RunStoreError> {
 fn decode(bytes: &[u8]) -> Result<(Header, &[u8]), RunStoreError> {
     let malformed = |why: &str| RunStoreError::Backend(format!("a stored run record is malformed: {why}"));
     let (&format, rest) = bytes.split_first().ok_or_else(|| malformed("empty"))?;
-    if format != FORMAT {
+    if format != FORMAT && format != 1 {
         return Err(malformed(&format!("unknown format {format} (written by a newer codemode?)")));
     }
     let (len, rest) = rest.split_at_checked(4).ok_or_else(|| malformed("truncated"))?;
@@ -131,13 +152,13 @@ fn decode(bytes: &[u8]) -> Result<(Header, &[u8]), RunStoreError> {
     Ok((header, journal))
 }
 
-fn record(run_id: &str, header: Header, journal: &[u8]) -> RunRecord {
+fn record(run_id: &str, header: Header, journal: Vec<u8>) -> RunRecord {
     RunRecord {
         meta: header.meta(run_id),
         status: RunStatus::parse(&header.status),
         owner: header.owner,
         lease_until_ms: header.lease_until_ms,
-        journal: journal.to_vec(),
+        journal,
         version: header.version,
         abort_requested: header.abort_requested,
         updated_ms: header.updated_ms,
@@ -150,7 +171,7 @@ fn summary(run_id: &str, header: Header, journal_bytes: usize) -> RunSummary {
         status: RunStatus::parse(&header.status),
         owner: header.owner,
         lease_until_ms: header.lease_until_ms,
-        journal_bytes: journal_bytes as u64,
+        journal_bytes: journal_bytes as u64 + header.chunk_bytes,
         updated_ms: header.updated_ms,
         abort_requested: header.abort_requested,
     }
@@ -158,6 +179,15 @@ fn summary(run_id: &str, header: Header, journal_bytes: usize) -> RunSummary {
 
 fn backend(e: &sled::Error) -> RunStoreError {
     RunStoreError::Backend(e.to_string())
+}
+
+/// The key of chunk `seq` of `run_id`'s journal.
+fn chunk_key(run_id: &str, seq: u32) -> Vec<u8> {
+    let mut k = Vec::with_capacity(run_id.len() + 5);
+    k.extend_from_slice(run_id.as_bytes());
+    k.push(0);
+    k.extend_from_slice(&seq.to_be_bytes());
+    k
 }
 
 fn time_key(created_ms: u64, run_id: &str) -> Vec<u8> {
@@ -169,6 +199,27 @@ fn time_key(created_ms: u64, run_id: &str) -> Vec<u8> {
 
 fn lease_end(now: u64, lease: Duration) -> u64 {
     now.saturating_add(u64::try_from(lease.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The run log of a database and whether it was re-applied (shared by its
+/// handles, see [`SessionStore`]).
+#[derive(Debug, Default)]
+pub(crate) struct RunLogSlot {
+    recovered: bool,
+    log: Option<Arc<RunLog>>,
+}
+
+/// One checkpoint: rotate the log, flush sled once for everything before
+/// the rotation, delete the rotated log.
+async fn checkpoint(log: &RunLog, store: &SessionStore) -> Result<(), RunStoreError> {
+    match log.rotate() {
+        Ok(false) => return Ok(()),
+        Ok(true) => {}
+        Err(e) => return Err(RunStoreError::Backend(format!("rotating the run log: {e}"))),
+    }
+    let flushed = store.flush_grouped().await;
+    log.finish_checkpoint(flushed.is_ok());
+    flushed.map_err(RunStoreError::Store)
 }
 
 /// What one step of a read-modify-write decided.
@@ -192,24 +243,123 @@ pub struct SledRuns {
     store: SessionStore,
     runs: sled::Tree,
     by_time: sled::Tree,
+    chunks: sled::Tree,
     watchers: Arc<Watchers>,
+    durability: Durability,
+    /// The run log, with `Durability::Process` on a store on disk.
+    log: Option<Arc<RunLog>>,
 }
 
 impl SledRuns {
-    /// The run store in `store`'s database (trees [`RUNS_TREE`] and
-    /// [`RUNS_BY_TIME_TREE`]). An `end` with store writes needs `store`'s
-    /// actor running ([`SessionStore::start_actor`]); everything else works
-    /// on the database alone, as `codemode runs` does.
+    /// The run store in `store`'s database (trees [`RUNS_TREE`],
+    /// [`RUN_CHUNKS_TREE`] and [`RUNS_BY_TIME_TREE`]). An `end` with store
+    /// writes needs `store`'s actor running ([`SessionStore::start_actor`]);
+    /// everything else works on the database alone, as `codemode runs` does.
+    ///
+    /// Journal writes are [`Durability::Machine`] until
+    /// [`with_durability`](Self::with_durability) says otherwise. A run log
+    /// a crashed process left (see [`Durability::Process`]) is re-applied
+    /// by the first `open` on the database, before anything reads the runs,
+    /// whatever the durability.
     ///
     /// # Errors
-    /// [`StoreError::Io`](crate::StoreError::Io) when a tree cannot be opened.
+    /// [`StoreError::Io`](crate::StoreError::Io) when a tree cannot be
+    /// opened or the left run log cannot be re-applied.
     pub fn open(store: &SessionStore) -> Result<Self, crate::StoreError> {
-        Ok(Self {
+        let runs = Self {
             runs: store.tree(RUNS_TREE)?,
             by_time: store.tree(RUNS_BY_TIME_TREE)?,
+            chunks: store.tree(RUN_CHUNKS_TREE)?,
             watchers: Arc::clone(store.run_watchers()),
             store: store.clone(),
-        })
+            durability: Durability::Machine,
+            log: None,
+        };
+        let mut slot = store.run_log().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !slot.recovered {
+            runs.recover()?;
+            slot.recovered = true;
+        }
+        drop(slot);
+        Ok(runs)
+    }
+
+    /// Makes journal writes `durability`-durable (see [`Durability`]). On a
+    /// temporary store `Process` keeps them in memory: the store ends with
+    /// the process anyway. Every handle on the database shares one log.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`](crate::StoreError::Io) when the run log cannot be
+    /// created in the store's directory.
+    pub fn with_durability(mut self, durability: Durability) -> Result<Self, crate::StoreError> {
+        self.durability = durability;
+        self.log = match (durability, self.store.sled_path()) {
+            (Durability::Process, Some(dir)) => {
+                let mut slot = self.store.run_log().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                match &slot.log {
+                    Some(log) => Some(Arc::clone(log)),
+                    None => {
+                        let log = Arc::new(
+                            RunLog::create(dir)
+                                .map_err(|e| crate::StoreError::Io(format!("creating the run log: {e}")))?,
+                        );
+                        slot.log = Some(Arc::clone(&log));
+                        Some(log)
+                    }
+                }
+            }
+            _ => None,
+        };
+        Ok(self)
+    }
+
+    /// Re-applies the run log a previous process left: each record newer
+    /// than what sled holds (by version), with its chunk. Then sled is
+    /// flushed and the log deleted.
+    fn recover(&self) -> Result<(), crate::StoreError> {
+        let io = |what: &str, e: &dyn std::fmt::Display| crate::StoreError::Io(format!("{what}: {e}"));
+        let Some(dir) = self.store.sled_path() else { return Ok(()) };
+        let logs = RunLog::leftovers(dir).map_err(|e| io("reading the run log", &e))?;
+        if logs.is_empty() {
+            return Ok(());
+        }
+        let mut applied = 0usize;
+        for (path, bytes) in &logs {
+            for entry in super::wal::read_entries(bytes, path) {
+                let (new, _) = decode(&entry.record).map_err(|e| io("a logged run record", &e))?;
+                let newer = match self.runs.get(&entry.run_id).map_err(|e| io("reading a run", &e))? {
+                    None => true,
+                    Some(stored) => decode(&stored).map_err(|e| io("a stored run record", &e))?.0.version < new.version,
+                };
+                if !newer {
+                    continue;
+                }
+                self.runs.insert(entry.run_id.as_bytes(), entry.record.as_slice()).map_err(|e| io("a run", &e))?;
+                self.by_time
+                    .insert(time_key(new.created_ms, &entry.run_id), &[][..])
+                    .map_err(|e| io("the run index", &e))?;
+                if let Some((seq, chunk)) = &entry.chunk {
+                    self.chunks
+                        .insert(chunk_key(&entry.run_id, *seq), chunk.as_slice())
+                        .map_err(|e| io("a journal chunk", &e))?;
+                }
+                applied += 1;
+            }
+        }
+        self.store.flush_blocking().map_err(|e| io("flushing the recovered runs", &e))?;
+        RunLog::remove_leftovers(dir).map_err(|e| io("deleting the recovered run log", &e))?;
+        tracing::info!(applied, "re-applied the run log a previous process left");
+        Ok(())
+    }
+
+    /// Flushes what the run log holds into sled and empties it (a clean
+    /// shutdown leaves no log to re-apply). A no-op without a log.
+    ///
+    /// # Errors
+    /// The flush failed (the log is kept and re-applied at the next open).
+    pub async fn checkpoint(&self) -> Result<(), RunStoreError> {
+        let Some(log) = &self.log else { return Ok(()) };
+        checkpoint(log, &self.store).await
     }
 
     /// Releases every lease in the database. sled admits one process at a
@@ -263,13 +413,38 @@ impl SledRuns {
         }
     }
 
-    /// Waits until everything written so far is on disk (a saved journal
-    /// must survive a crash once `save` returned).
-    async fn durable(&self) -> Result<(), RunStoreError> {
+    /// Makes what was just written (`logged`, the record and chunk as
+    /// written) as durable as configured: flushed to disk (grouped with
+    /// concurrent writes), or logged with one `write(2)` and flushed in the
+    /// background (`Process`), or — a temporary store — left in memory.
+    async fn durable(&self, logged: Option<Entry>) -> Result<(), RunStoreError> {
+        match (&self.log, self.durability) {
+            (Some(log), _) => {
+                let Some(entry) = logged else { return Ok(()) };
+                let due = log.append(&entry).map_err(|e| RunStoreError::Backend(format!("the run log: {e}")))?;
+                if due {
+                    let (log, store) = (Arc::clone(log), self.store.clone());
+                    tokio::spawn(async move {
+                        if let Err(e) = checkpoint(&log, &store).await {
+                            tracing::warn!(error = %e, "run log checkpoint failed; it is kept and retried");
+                        }
+                    });
+                }
+                Ok(())
+            }
+            (None, Durability::Process) if self.store.sled_path().is_none() => Ok(()),
+            (None, _) => self.store.flush_grouped().await.map_err(RunStoreError::Store),
+        }
+    }
+
+    /// Waits until everything written so far is on disk, whatever the
+    /// durability (an operator's abort, a stale lease released).
+    async fn flushed(&self) -> Result<(), RunStoreError> {
         self.store.flush_grouped().await.map_err(RunStoreError::Store)
     }
 
-    fn create_now(&self, meta: &RunMeta, owner: &str, lease: Duration) -> Result<(), RunStoreError> {
+    /// Creates the record; returns it as written.
+    fn create_now(&self, meta: &RunMeta, owner: &str, lease: Duration) -> Result<Entry, RunStoreError> {
         use sled::Transactional;
         let now = now_ms();
         let header = Header {
@@ -284,6 +459,8 @@ impl SledRuns {
             version: 0,
             abort_requested: false,
             updated_ms: now,
+            chunks: 0,
+            chunk_bytes: 0,
         };
         let bytes = encode(&header, &[])?;
         let run_id = meta.run_id.as_str();
@@ -298,20 +475,163 @@ impl SledRuns {
             by_time.insert(index.as_slice(), &[][..])?;
             Ok(())
         });
-        transaction_result(outcome)
+        transaction_result(outcome)?;
+        Ok(Entry { run_id: run_id.to_owned(), record: bytes, chunk: None })
     }
 
-    fn end_without_writes(&self, run_id: &str, owner: &str, label: &str) -> Result<(), RunStoreError> {
-        self.update(run_id, |current, now| {
+    /// Writes a journal: `replace`s it, or appends `bytes` as its next chunk;
+    /// the status and lease change with it, in one transaction that checks
+    /// the lease. Returns the version and what was written.
+    fn write_journal(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: &RunStatus,
+        bytes: &[u8],
+        replace: bool,
+        lease: Option<Duration>,
+    ) -> Result<(u64, Entry), RunStoreError> {
+        use sled::Transactional;
+        if matches!(status, RunStatus::Ended(_)) {
+            return Err(RunStoreError::Backend("save takes `running` or `parked`; a run is ended with `end`".into()));
+        }
+        let chunk_len = u32::try_from(bytes.len())
+            .map_err(|_| RunStoreError::Backend(format!("a journal chunk of {} bytes is too large", bytes.len())))?;
+        let outcome = (&self.runs, &self.chunks).transaction(|(runs, chunks)| {
+            let abort = |e: RunStoreError| ConflictableTransactionError::Abort(e);
+            let Some(current) = runs.get(run_id)? else {
+                return Err(abort(RunStoreError::Missing { run_id: run_id.to_owned() }));
+            };
+            let (mut header, inline) = decode(&current).map_err(abort)?;
+            let now = now_ms();
+            if header.ended().is_some() || !header.held_by(owner, now) {
+                return Err(abort(RunStoreError::LeaseLost { run_id: run_id.to_owned() }));
+            }
+            let mut inline = inline.to_vec();
+            let seq = if replace {
+                for old in 0..header.chunks {
+                    chunks.remove(chunk_key(run_id, old))?;
+                }
+                inline.clear();
+                header.chunks = 0;
+                header.chunk_bytes = 0;
+                0
+            } else {
+                header.chunks
+            };
+            let chunk = (!bytes.is_empty() || replace).then_some(seq);
+            if let Some(seq) = chunk {
+                chunks.insert(chunk_key(run_id, seq), bytes)?;
+                header.chunks = seq + 1;
+                header.chunk_bytes += u64::from(chunk_len);
+            }
+            header.status = status.as_str().to_owned();
+            match lease {
+                Some(lease) => header.lease_until_ms = lease_end(now, lease),
+                None => {
+                    header.owner = None;
+                    header.lease_until_ms = 0;
+                }
+            }
+            header.version += 1;
+            header.updated_ms = now;
+            let record = encode(&header, &inline).map_err(abort)?;
+            runs.insert(run_id, record.as_slice())?;
+            Ok((header.version, record, chunk))
+        });
+        let (version, record, chunk) = match outcome {
+            Ok(done) => done,
+            Err(TransactionError::Abort(e)) => return Err(e),
+            Err(TransactionError::Storage(e)) => return Err(backend(&e)),
+        };
+        let chunk = chunk.map(|seq| (seq, bytes.to_vec()));
+        Ok((version, Entry { run_id: run_id.to_owned(), record, chunk }))
+    }
+
+    /// The run's journal chunks, after its inline bytes; in one transaction
+    /// with the record, so a concurrent write is seen whole or not at all.
+    fn read(&self, run_id: &str) -> Result<Option<RunRecord>, RunStoreError> {
+        use sled::Transactional;
+        let outcome = (&self.runs, &self.chunks).transaction(|(runs, chunks)| {
+            let abort = |e: RunStoreError| ConflictableTransactionError::Abort(e);
+            let Some(bytes) = runs.get(run_id)? else { return Ok(None) };
+            let (header, inline) = decode(&bytes).map_err(abort)?;
+            let mut journal = Vec::with_capacity(inline.len() + usize::try_from(header.chunk_bytes).unwrap_or(0));
+            journal.extend_from_slice(inline);
+            for seq in 0..header.chunks {
+                let Some(chunk) = chunks.get(chunk_key(run_id, seq))? else {
+                    return Err(abort(RunStoreError::Backend(format!(
+                        "chunk {seq} of run {run_id}'s journal is missing ({} expected)",
+                        header.chunks
+                    ))));
+                };
+                journal.extend_from_slice(&chunk);
+            }
+            Ok(Some(record(run_id, header, journal)))
+        });
+        match outcome {
+            Ok(record) => Ok(record),
+            Err(TransactionError::Abort(e)) => Err(e),
+            Err(TransactionError::Storage(e)) => Err(backend(&e)),
+        }
+    }
+
+    /// Deletes the chunks of runs that ended or no longer exist, and
+    /// chunks past a record's count (left by a run's end, whose record
+    /// drops its journal before the chunks go, or by a replaced journal).
+    fn prune_chunks(&self) -> Result<u64, RunStoreError> {
+        let mut removed = 0;
+        let mut current: Option<(Vec<u8>, u32)> = None;
+        for item in self.chunks.iter() {
+            let (key, _) = item.map_err(|e| backend(&e))?;
+            let Some(nul) = key.iter().position(|b| *b == 0) else { continue };
+            let (run, seq) = (&key[..nul], key.get(nul + 1..).and_then(|s| <[u8; 4]>::try_from(s).ok()));
+            if current.as_ref().is_none_or(|(r, _)| r.as_slice() != run) {
+                let kept = match self.runs.get(run).map_err(|e| backend(&e))? {
+                    Some(bytes) => {
+                        let (header, _) = decode(&bytes)?;
+                        if header.ended().is_some() { 0 } else { header.chunks }
+                    }
+                    None => 0,
+                };
+                current = Some((run.to_vec(), kept));
+            }
+            let kept = current.as_ref().map_or(0, |(_, n)| *n);
+            if seq.is_none_or(|s| u32::from_be_bytes(s) >= kept) {
+                self.chunks.remove(&key).map_err(|e| backend(&e))?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Deletes chunks `0..n` of `run_id` (after its end; best effort, the
+    /// pruning sweep catches what is left).
+    fn drop_chunks(&self, run_id: &str, n: u32) {
+        for seq in 0..n {
+            if let Err(e) = self.chunks.remove(chunk_key(run_id, seq)) {
+                tracing::warn!(run_id, error = %e, "an ended run's journal chunk was not deleted; pruning will");
+                return;
+            }
+        }
+    }
+
+    /// Ends the run as `label`; returns what was written and the chunks to
+    /// delete.
+    fn end_without_writes(&self, run_id: &str, owner: &str, label: &str) -> Result<(Entry, u32), RunStoreError> {
+        let (record, chunks) = self.update(run_id, |current, now| {
             let Some((mut header, _)) = current else {
                 return Err(RunStoreError::Missing { run_id: run_id.to_owned() });
             };
             if header.ended().is_some() || !header.held_by(owner, now) {
                 return Err(RunStoreError::LeaseLost { run_id: run_id.to_owned() });
             }
+            let chunks = header.chunks;
             header.end(label, now);
-            Ok(Step::Write(header, Vec::new(), ()))
-        })
+            let record = encode(&header, &[])?;
+            Ok(Step::Write(header, Vec::new(), (record, chunks)))
+        })?;
+        Ok((Entry { run_id: run_id.to_owned(), record, chunk: None }, chunks))
     }
 
     async fn end_with_writes(
@@ -324,7 +644,8 @@ impl SledRuns {
         let Some(bytes) = self.runs.get(run_id).map_err(|e| backend(&e))? else {
             return Err(RunStoreError::Missing { run_id: run_id.to_owned() });
         };
-        let session = decode(&bytes)?.0.session;
+        let (header, _) = decode(&bytes)?;
+        let (session, chunks) = (header.session, header.chunks);
         let (run, owner, label) = (run_id.to_owned(), owner.to_owned(), label.to_owned());
         // Re-checked inside the transaction: the lease may have moved since
         // the read above, and the commit must not happen if it did.
@@ -342,7 +663,11 @@ impl SledRuns {
             runs.insert(run.as_str(), bytes).map_err(|e| RunStoreError::Backend(e.to_string()))?;
             Ok(())
         });
-        self.store.commit_attached(&session, writes, self.runs.clone(), attached).await
+        self.store.commit_attached(&session, writes, self.runs.clone(), attached).await?;
+        // The record no longer counts them; a chunk added between the read
+        // above and the commit is impossible (the lease holder is ending).
+        self.drop_chunks(run_id, chunks);
+        Ok(())
     }
 
     fn list_now(&self, filter: &RunFilter) -> Result<Vec<RunSummary>, RunStoreError> {
@@ -382,6 +707,7 @@ impl SledRuns {
                 pruned += 1;
             }
         }
+        self.prune_chunks()?;
         Ok(pruned)
     }
 }
@@ -405,15 +731,16 @@ impl RunStore for SledRuns {
     fn create(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()> {
         let result = self.create_now(meta, owner, lease);
         Box::pin(async move {
-            result?;
-            self.durable().await
+            let logged = result?;
+            self.durable(Some(logged)).await
         })
     }
 
     fn create_before_save(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()> {
-        // The save that follows flushes the whole database, this record
-        // included: one flush per first park instead of two.
-        let result = self.create_now(meta, owner, lease);
+        // The save that follows makes the whole database durable, this
+        // record included (its flush, or its logged record, which holds
+        // everything the record does): one flush per first park.
+        let result = self.create_now(meta, owner, lease).map(drop);
         Box::pin(async move { result })
     }
 
@@ -425,35 +752,30 @@ impl RunStore for SledRuns {
         journal: Vec<u8>,
         lease: Option<Duration>,
     ) -> RunFuture<'_, u64> {
-        let result = if matches!(status, RunStatus::Ended(_)) {
-            Err(RunStoreError::Backend("save takes `running` or `parked`; a run is ended with `end`".into()))
-        } else {
-            self.update(run_id, |current, now| {
-                let Some((mut header, _)) = current else {
-                    return Err(RunStoreError::Missing { run_id: run_id.to_owned() });
-                };
-                if header.ended().is_some() || !header.held_by(owner, now) {
-                    return Err(RunStoreError::LeaseLost { run_id: run_id.to_owned() });
-                }
-                header.status = status.as_str().to_owned();
-                match lease {
-                    Some(lease) => header.lease_until_ms = lease_end(now, lease),
-                    None => {
-                        header.owner = None;
-                        header.lease_until_ms = 0;
-                    }
-                }
-                header.version += 1;
-                header.updated_ms = now;
-                let version = header.version;
-                Ok(Step::Write(header, journal.clone(), version))
-            })
-        };
+        let result = self.write_journal(run_id, owner, &status, &journal, true, lease);
         let run_id = run_id.to_owned();
         Box::pin(async move {
-            let version = result?;
+            let (version, logged) = result?;
             self.watchers.changed(&run_id);
-            self.durable().await?;
+            self.durable(Some(logged)).await?;
+            Ok(version)
+        })
+    }
+
+    fn append(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: RunStatus,
+        chunk: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> RunFuture<'_, u64> {
+        let result = self.write_journal(run_id, owner, &status, &chunk, false, lease);
+        let run_id = run_id.to_owned();
+        Box::pin(async move {
+            let (version, logged) = result?;
+            self.watchers.changed(&run_id);
+            self.durable(Some(logged)).await?;
             Ok(version)
         })
     }
@@ -471,8 +793,21 @@ impl RunStore for SledRuns {
             }
             header.owner = Some(owner.to_owned());
             header.lease_until_ms = lease_end(now, lease);
-            let claimed = record(run_id, header.clone(), journal);
+            let claimed = record(run_id, header.clone(), Vec::new());
             Ok(Step::Write(header, journal.to_vec(), Claim::Claimed(claimed)))
+        });
+        // The journal is read after the claim: holding the lease now, this
+        // process is the only one that could change it.
+        let result = result.and_then(|claim| match claim {
+            Claim::Claimed(claimed) => match self.read(run_id)? {
+                Some(mut full) => {
+                    full.owner = claimed.owner;
+                    full.lease_until_ms = claimed.lease_until_ms;
+                    Ok(Claim::Claimed(full))
+                }
+                None => Ok(Claim::Missing),
+            },
+            other => Ok(other),
         });
         Box::pin(async move { result })
     }
@@ -517,9 +852,10 @@ impl RunStore for SledRuns {
         Box::pin(async move {
             check_end_label(&end)?;
             if writes.is_empty() {
-                self.end_without_writes(&run_id, &owner, &end)?;
+                let (logged, chunks) = self.end_without_writes(&run_id, &owner, &end)?;
                 self.watchers.changed(&run_id);
-                self.durable().await
+                self.drop_chunks(&run_id, chunks);
+                self.durable(Some(logged)).await
             } else {
                 // Durable when answered: the actor waits for its flusher.
                 self.end_with_writes(&run_id, &owner, &end, writes).await?;
@@ -530,11 +866,7 @@ impl RunStore for SledRuns {
     }
 
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>> {
-        let result = (|| {
-            let Some(bytes) = self.runs.get(run_id).map_err(|e| backend(&e))? else { return Ok(None) };
-            let (header, journal) = decode(&bytes)?;
-            Ok(Some(record(run_id, header, journal)))
-        })();
+        let result = self.read(run_id);
         Box::pin(async move { result })
     }
 
@@ -571,7 +903,7 @@ impl RunStore for SledRuns {
             let (claim, wrote) = result?;
             if wrote {
                 self.watchers.changed(&run_id);
-                self.durable().await?;
+                self.flushed().await?;
             }
             Ok(claim)
         })
@@ -610,6 +942,8 @@ mod tests {
             version: 3,
             abort_requested: false,
             updated_ms: 2,
+            chunks: 0,
+            chunk_bytes: 0,
         }
     }
 
@@ -621,7 +955,7 @@ mod tests {
         assert_eq!(stored, journal);
         assert_eq!((back.status.as_str(), back.version, back.title.as_deref()), ("parked", 3, Some("t")));
         let json_len = u32::from_be_bytes(bytes[1..5].try_into().unwrap()) as usize;
-        assert!(json_len < 80, "short field names, absent options skipped: {json_len} bytes");
+        assert!(json_len < 100, "short field names, absent options skipped: {json_len} bytes");
     }
 
     #[test]

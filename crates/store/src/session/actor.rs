@@ -154,15 +154,23 @@ pub(super) struct StoreState {
 /// several flushes run at once (spacejam/sled#1308), and besides the
 /// store's flusher the node pairings and the shutdown flush write to the
 /// same database. A blocking mutex, held only on blocking threads.
+/// It also counts the flushes (each is an `fsync` of the database), for
+/// the group-commit measurements.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct FlushGate(Arc<std::sync::Mutex<()>>);
+pub(crate) struct FlushGate(Arc<(std::sync::Mutex<()>, std::sync::atomic::AtomicU64)>);
 
 impl FlushGate {
     /// Flushes `tree` (or the whole database, a `Db` derefs to its default
     /// tree and flushes all) while no other flush of it runs. Blocking.
     pub(crate) fn flush(&self, tree: &sled::Tree) -> sled::Result<()> {
-        let _only = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _only = self.0.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.0.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         tree.flush().map(|_| ())
+    }
+
+    /// Flushes so far.
+    pub(crate) fn flushes(&self) -> u64 {
+        self.0.1.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

@@ -578,11 +578,16 @@ mod tests {
         let f = fixture("config");
         let store = SessionStore {
             name: "n".into(),
-            backend: crate::session::Backend::Sled { db: f.db.clone(), gate: crate::session::FlushGate::default() },
+            backend: crate::session::Backend::Sled {
+                db: f.db.clone(),
+                gate: crate::session::FlushGate::default(),
+                path: None,
+            },
             limits: StoreLimits::default(),
             retention: None,
             clock: Arc::new(SystemClock),
             run_watchers: Arc::default(),
+            run_log: Arc::default(),
         };
         assert!(matches!(
             store.clone().with_retention(Some(Duration::from_millis(999))),

@@ -11,11 +11,11 @@ impl CellState {
         self.telemetry.search_count += 1;
         let catalog = self.catalog.clone();
         let me = self.myself.clone();
-        self.host.spawn_other(id, BridgeMethod::Search, async move {
+        let task = async move {
             let result = catalog.search(query, limit).await;
             let _ = me.send_message(CellMsg::SearchDone(id, result));
-        });
-        0
+        };
+        self.host.submit_task(id, BridgeMethod::Search, false, task, &self.notify)
     }
 
     pub(super) fn describe(&mut self, id: u64, tool: usize) -> usize {

@@ -193,8 +193,11 @@ impl CellState {
                 Ok(()) => continue,
                 Err(request) => request,
             };
-            if let Some(d) = self.durable.as_mut() {
-                d.request(id, &request);
+            if self.durable.is_some() {
+                let fingerprint = self.fingerprint(&request);
+                if let Some(d) = self.durable.as_mut() {
+                    d.request(id, fingerprint);
+                }
             }
             match self.handle_request(id, request, now) {
                 Ok(n) => settled_inline += n,
@@ -264,19 +267,22 @@ impl CellState {
         self.telemetry.call_count += 1;
     }
 
-    /// Runs a host request other than a native tool call as a task; its
-    /// answer comes back as `HostDone`.
+    /// Queues a host request other than a native tool call, run as a task
+    /// when a slot is free (`nested`: an MCP or node call); its answer
+    /// comes back as `HostDone`. Returns how many requests settled inline.
     fn spawn_service(
         &mut self,
         id: u64,
         method: super::host::BridgeMethod,
+        nested: bool,
         task: impl std::future::Future<Output = super::services::Done> + Send + 'static,
-    ) {
+    ) -> usize {
         let me = self.myself.clone();
-        self.host.spawn_other(id, method, async move {
+        let task = async move {
             let done = task.await;
             let _ = me.send_message(super::CellMsg::HostDone(id, done));
-        });
+        };
+        self.host.submit_task(id, method, nested, task, &self.notify)
     }
 }
 

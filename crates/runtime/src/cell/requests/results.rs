@@ -31,7 +31,7 @@ impl CellState {
 
     /// Runs a results-cache request in the scope the cell's mode allows, or
     /// refuses it at once (headless and restart-safe cells have no results).
-    /// Returns how many requests settled inline: 1 for a refusal, else 0.
+    /// Returns how many requests settled inline.
     fn spawn_results<F>(
         &mut self,
         id: u64,
@@ -44,8 +44,8 @@ impl CellState {
         match services::results_scope(&self.mode) {
             Err(refusal) => self.settle_inline(services::refused(id, refusal)),
             Ok(scope) => {
-                self.spawn_service(id, method, task(self.results.clone(), scope));
-                0
+                let task = task(self.results.clone(), scope);
+                self.spawn_service(id, method, false, task)
             }
         }
     }

@@ -1,0 +1,305 @@
+//! The journal's bytes: format 2 (segments) written and read, format 1
+//! read.
+//!
+//! Format 2 is `CMJ2` followed by segments, each
+//! `[kind: u8][length: u32 LE][CRC-32 of the payload: u32 LE][payload]`.
+//! The first segment is the header (JSON); every later one is a delta:
+//! `[head length: u32 LE][head JSON][steps: a JSON array]`. Appending a
+//! write is appending bytes, so the store never rewrites what it holds.
+//! Every length is checked against what is left and against the journal
+//! bound before anything is allocated for it, and a checksum that does not
+//! match refuses the whole journal: a damaged journal is never replayed.
+//!
+//! Format 1 is `CMJ1`, a header length (`u32 LE`), a JSON head (header,
+//! every request, every clock read, the snapshot) and every step as one
+//! JSON array: written whole at every park by format-1 builds.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::super::requests::reply::{Reply, Settlement};
+use super::{EnvKey, FORMAT, Header, Journal, OLDEST_FORMAT, Snapshot, read_settlement};
+
+/// The magic's first three bytes; the fourth is the format's digit.
+const MAGIC: &[u8; 3] = b"CMJ";
+
+/// A segment holding the header.
+const HEADER: u8 = 1;
+/// A segment holding one write's delta.
+const DELTA: u8 = 2;
+
+/// The largest stored journal this build reads: the journal bound (a run
+/// past 16 MiB stops being journaled) with room for the snapshots of its
+/// segments. Anything larger is damaged or not ours.
+pub(crate) const MAX_STORED_BYTES: usize = super::super::durable::MAX_JOURNAL_BYTES + (4 << 20);
+
+/// Why a stored journal cannot be used. The run it belongs to is not
+/// touched: the resuming `wait` reports this and the run stays parked.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum JournalError {
+    /// Not a journal at all.
+    #[error("the stored journal is not a codemode journal ({0})")]
+    Foreign(String),
+    /// Written by a newer codemode.
+    #[error(
+        "the stored journal is in format {0}, written by a newer codemode; this build reads formats {OLDEST_FORMAT} \
+         to {FORMAT}. Resume the run on a process running the newer build (it stays parked until then)."
+    )]
+    Newer(u32),
+    /// A format this build reads, but damaged (truncated, a bad checksum,
+    /// an absurd length, an inconsistent segment).
+    #[error("the stored journal is damaged ({0}); it cannot be resumed")]
+    Damaged(String),
+}
+
+fn damaged(why: impl Into<String>) -> JournalError {
+    JournalError::Damaged(why.into())
+}
+
+/// The magic of the format this build writes.
+pub(super) fn write_magic(out: &mut Vec<u8>) {
+    out.extend_from_slice(MAGIC);
+    out.push(b'0' + FORMAT as u8);
+}
+
+/// Writes one segment: kind, length, checksum, payload.
+fn write_segment(out: &mut Vec<u8>, kind: u8, payload: &[u8]) {
+    out.push(kind);
+    out.extend_from_slice(&u32::try_from(payload.len()).unwrap_or(u32::MAX).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+}
+
+/// serde_json cannot fail on these types (string keys; the clock never
+/// records NaN, and non-finite numbers encode as `null`).
+fn json<T: Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a journal segment did not encode");
+        b"null".to_vec()
+    })
+}
+
+pub(super) fn write_header(out: &mut Vec<u8>, header: &Header) {
+    let mut header = header.clone();
+    header.format = FORMAT;
+    write_segment(out, HEADER, &json(&header));
+}
+
+/// What one journal write adds.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Delta {
+    /// The id of the first request in `requests`: consecutive with the
+    /// journal so far.
+    pub first_request: u64,
+    pub requests: Vec<u64>,
+    /// How many steps the journal held before this segment's.
+    pub first_step: usize,
+    pub first_clock: usize,
+    pub clock: Vec<(u8, f64)>,
+    pub first_env: usize,
+    /// `(key, answer)`: see [`EnvKey`].
+    pub env: Vec<(String, String)>,
+    /// Store writes since the last segment, in key order.
+    pub writes: Vec<(String, Option<(String, bool)>)>,
+    /// The host side now (its `writes` empty: they are above).
+    pub snapshot: Snapshot,
+}
+
+/// Writes a delta segment; `steps` is the new steps' text, comma-separated.
+pub(super) fn write_delta(out: &mut Vec<u8>, delta: &Delta, steps: &[u8]) {
+    let head = json(delta);
+    let mut payload = Vec::with_capacity(4 + head.len() + steps.len() + 2);
+    payload.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
+    payload.extend_from_slice(&head);
+    payload.push(b'[');
+    payload.extend_from_slice(steps);
+    payload.push(b']');
+    write_segment(out, DELTA, &payload);
+}
+
+/// A settlement as `[id, 0, value]`, `[id, 1, "json text"]` or
+/// `[id, 2, name, message, code]` (the same in both formats).
+pub(super) fn write_settlement(out: &mut Vec<u8>, s: &Settlement) {
+    fn to<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+        // Writing JSON into a Vec cannot fail for these types (string keys
+        // only); a failure would leave a malformed step that decoding
+        // reports, never a silent wrong value.
+        if let Err(e) = serde_json::to_writer(&mut *out, v) {
+            tracing::error!(error = %e, "journal step did not encode");
+        }
+    }
+    out.push(b'[');
+    out.extend_from_slice(s.id.to_string().as_bytes());
+    match &s.reply {
+        Reply::Value(value) => {
+            out.extend_from_slice(b",0,");
+            to(out, value);
+        }
+        Reply::Text(text) => {
+            out.extend_from_slice(b",1,");
+            to(out, text);
+        }
+        Reply::Fault(fault) => {
+            out.extend_from_slice(b",2,");
+            to(out, fault.name.as_str());
+            out.push(b',');
+            to(out, &fault.message);
+            out.push(b',');
+            to(out, &fault.code);
+        }
+    }
+    out.push(b']');
+}
+
+/// Reads a journal of any format this build reads.
+pub(super) fn decode(bytes: &[u8]) -> Result<Journal, JournalError> {
+    if bytes.len() > MAX_STORED_BYTES {
+        return Err(damaged(format!("{} bytes, more than a journal can hold ({MAX_STORED_BYTES})", bytes.len())));
+    }
+    let Some(magic) = bytes.get(..4) else {
+        return Err(JournalError::Foreign(format!("{} bytes, too short for a journal", bytes.len())));
+    };
+    if &magic[..3] != MAGIC || !magic[3].is_ascii_digit() {
+        return Err(JournalError::Foreign("no journal magic".into()));
+    }
+    match u32::from(magic[3] - b'0') {
+        1 => decode_v1(&bytes[4..]),
+        2 => decode_v2(&bytes[4..]),
+        0 => Err(JournalError::Foreign("format 0".into())),
+        newer => Err(JournalError::Newer(newer)),
+    }
+}
+
+/// Splits `n` bytes off the front of `bytes`, or says what was truncated.
+fn take<'a>(bytes: &mut &'a [u8], n: usize, what: &str) -> Result<&'a [u8], JournalError> {
+    if n > bytes.len() {
+        return Err(damaged(format!("truncated {what}: {n} bytes announced, {} left", bytes.len())));
+    }
+    let (head, rest) = bytes.split_at(n);
+    *bytes = rest;
+    Ok(head)
+}
+
+fn take_u32(bytes: &mut &[u8], what: &str) -> Result<u32, JournalError> {
+    let b = take(bytes, 4, what)?;
+    Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Parses a step array into settlements.
+fn parse_steps(text: &[u8]) -> Result<Vec<Vec<Settlement>>, JournalError> {
+    let raw: Vec<Vec<Value>> = serde_json::from_slice(text).map_err(|e| damaged(format!("steps: {e}")))?;
+    raw.into_iter()
+        .map(|step| step.into_iter().map(read_settlement).collect::<Result<Vec<_>, _>>().map_err(damaged))
+        .collect()
+}
+
+fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
+    let stored_bytes = bytes.len() + 4;
+    let mut header: Option<Header> = None;
+    let mut requests = Vec::new();
+    let mut clock = Vec::new();
+    let mut env = Vec::new();
+    let mut writes: BTreeMap<String, Option<(String, bool)>> = BTreeMap::new();
+    let mut snapshot: Option<Snapshot> = None;
+    let mut steps = VecDeque::new();
+    let mut segment = 0usize;
+    while !bytes.is_empty() {
+        segment += 1;
+        let at = |what: &str| format!("segment {segment}: {what}");
+        let kind = take(&mut bytes, 1, &at("kind"))?[0];
+        let len = take_u32(&mut bytes, &at("length"))? as usize;
+        let crc = take_u32(&mut bytes, &at("checksum"))?;
+        let payload = take(&mut bytes, len, &at("payload"))?;
+        if crc32fast::hash(payload) != crc {
+            return Err(damaged(at("checksum mismatch")));
+        }
+        match (kind, &header) {
+            (HEADER, None) => {
+                let h: Header = serde_json::from_slice(payload).map_err(|e| damaged(at(&format!("header: {e}"))))?;
+                if h.format != 2 {
+                    return Err(damaged(at(&format!("a format-2 journal with a format-{} header", h.format))));
+                }
+                header = Some(h);
+            }
+            (HEADER, Some(_)) => return Err(damaged(at("a second header"))),
+            (DELTA, None) => return Err(damaged(at("a delta before the header"))),
+            (DELTA, Some(_)) => {
+                let mut p = payload;
+                let head_len = take_u32(&mut p, &at("delta head length"))? as usize;
+                let head = take(&mut p, head_len, &at("delta head"))?;
+                let delta: Delta =
+                    serde_json::from_slice(head).map_err(|e| damaged(at(&format!("delta head: {e}"))))?;
+                let consistent = delta.first_request == requests.len() as u64 + 1
+                    && delta.first_step == steps.len()
+                    && delta.first_clock == clock.len()
+                    && delta.first_env == env.len();
+                if !consistent {
+                    return Err(damaged(at("a delta that does not continue the journal before it")));
+                }
+                requests.extend(delta.requests);
+                clock.extend(delta.clock);
+                for (key, value) in delta.env {
+                    let key = EnvKey::decode(&key).ok_or_else(|| damaged(at(&format!("an unknown read {key:?}"))))?;
+                    env.push((key, value));
+                }
+                writes.extend(delta.writes);
+                snapshot = Some(delta.snapshot);
+                steps.extend(parse_steps(p)?);
+            }
+            (other, _) => {
+                return Err(damaged(at(&format!("unknown segment kind {other}"))));
+            }
+        }
+    }
+    let header = header.ok_or_else(|| damaged("no header"))?;
+    let mut snapshot = snapshot.ok_or_else(|| damaged("no delta after the header"))?;
+    snapshot.writes = writes.into_iter().collect();
+    let step_count = steps.len();
+    Ok(Journal {
+        format: 2,
+        header,
+        requests,
+        clock,
+        env,
+        snapshot,
+        steps,
+        step_count,
+        steps_text: Vec::new(),
+        stored_bytes,
+    })
+}
+
+fn decode_v1(mut bytes: &[u8]) -> Result<Journal, JournalError> {
+    #[derive(Deserialize)]
+    struct Head {
+        header: Header,
+        requests: Vec<u64>,
+        clock: Vec<(u8, f64)>,
+        snapshot: Snapshot,
+    }
+    let stored_bytes = bytes.len() + 4;
+    let len = take_u32(&mut bytes, "header length")? as usize;
+    let head = take(&mut bytes, len, "header")?;
+    let head: Head = serde_json::from_slice(head).map_err(|e| damaged(format!("header: {e}")))?;
+    if head.header.format != 1 {
+        return Err(damaged(format!("a format-1 journal with a format-{} header", head.header.format)));
+    }
+    let steps: VecDeque<Vec<Settlement>> = parse_steps(bytes)?.into();
+    let step_count = steps.len();
+    // The text between the brackets: the steps as format 2 writes them.
+    let steps_text = bytes.get(1..bytes.len().saturating_sub(1)).unwrap_or_default().to_vec();
+    Ok(Journal {
+        format: 1,
+        header: head.header,
+        requests: head.requests,
+        clock: head.clock,
+        env: Vec::new(),
+        snapshot: head.snapshot,
+        steps,
+        step_count,
+        steps_text,
+        stored_bytes,
+    })
+}

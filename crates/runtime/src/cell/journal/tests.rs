@@ -1,0 +1,224 @@
+//! The journal's encoding: round trips, appends, older formats, and damage
+//! refused (never a panic, never a wrong replay).
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::super::services::WriteBuffer;
+use super::codec::MAX_STORED_BYTES;
+use super::*;
+
+fn header() -> Header {
+    Header {
+        format: FORMAT,
+        wrapped: "(async function () {\nreturn 1\n})".into(),
+        title: None,
+        session: "s".into(),
+        reply: "r".into(),
+        principal: None,
+        restart_safe: false,
+        seed: 7,
+        tools: ToolRefs(vec![ToolRef("alpha".into(), "openclaw:alpha".into())].into()),
+    }
+}
+
+fn buffer(entries: &[(&str, Option<&str>)]) -> WriteBuffer {
+    entries
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.map(|json| StoredValue { json: json.to_owned(), network: false })))
+        .collect()
+}
+
+/// A journal written in two parks: the second appends.
+fn two_parks() -> (Vec<u8>, Recorder) {
+    let mut rec = Recorder::default();
+    rec.request(1, 11);
+    rec.request(2, 22);
+    rec.step(&[
+        Settlement::value(1, json!({"ok": [1, 2]})),
+        Settlement::fault(2, Fault::new(ErrorName::TypeError, "bad \"x\"", "input_contract")),
+    ]);
+    rec.wrote("k");
+    let clock = [(0u8, 1.5e12), (1, 0.25)];
+    let env = [(EnvKey::Meta(0), "{\"callableName\":\"alpha\"}".to_owned())];
+    let writes = buffer(&[("k", Some("1"))]);
+    let snapshot = Snapshot { delivered_steps: 1, output_used: 10, ..Snapshot::default() };
+    let mut bytes = rec.segments(&header(), &Reads { clock: &clock[..1], env: &env, writes: &writes }, &snapshot).bytes;
+    rec.request(3, 33);
+    rec.step(&[Settlement { id: 3, reply: Reply::Text("{\"found\":true}".into()) }]);
+    rec.wrote("gone");
+    let writes = buffer(&[("k", Some("1")), ("gone", None)]);
+    let snapshot = Snapshot { delivered_steps: 2, output_used: 20, ..Snapshot::default() };
+    let second = rec.segments(&header(), &Reads { clock: &clock, env: &env, writes: &writes }, &snapshot);
+    assert!(!second.replace);
+    bytes.extend(second.bytes);
+    (bytes, rec)
+}
+
+#[test]
+fn a_journal_of_appended_writes_reads_back_whole() {
+    let (bytes, _) = two_parks();
+    let j = Journal::decode(&bytes).unwrap();
+    assert_eq!((j.format, j.header.clone()), (2, header()));
+    assert_eq!(j.requests, vec![11, 22, 33]);
+    assert_eq!(j.clock, vec![(0, 1.5e12), (1, 0.25)]);
+    assert_eq!(j.env, vec![(EnvKey::Meta(0), "{\"callableName\":\"alpha\"}".to_owned())]);
+    assert_eq!(j.snapshot.delivered_steps, 2, "the last snapshot wins");
+    assert_eq!(j.snapshot.writes, vec![("gone".to_owned(), None), ("k".to_owned(), Some(("1".to_owned(), false)))]);
+    assert_eq!(j.steps.len(), 2);
+    assert!(matches!(&j.steps[0][0].reply, Reply::Value(v) if *v == json!({"ok": [1, 2]})));
+    assert!(matches!(&j.steps[0][1].reply, Reply::Fault(f) if f.message == "bad \"x\"" && f.code == "input_contract"));
+    assert!(matches!(&j.steps[1][0].reply, Reply::Text(t) if t == "{\"found\":true}"));
+    assert_eq!(j.stored_bytes, bytes.len());
+}
+
+#[test]
+fn a_write_appends_only_what_happened_since_the_last_one() {
+    let mut rec = Recorder::default();
+    let writes = WriteBuffer::new();
+    let reads = |clock: &'static [(u8, f64)]| (clock, Vec::<(EnvKey, String)>::new());
+    let (clock, env) = reads(&[]);
+    let first = rec.segments(&header(), &Reads { clock, env: &env, writes: &writes }, &Snapshot::default()).bytes;
+    let mut sizes = Vec::new();
+    let mut all = first.clone();
+    for id in 1..=50u64 {
+        rec.request(id, id);
+        rec.step(&[Settlement::value(id, json!({"ok": true, "n": id}))]);
+        let seg = rec.segments(&header(), &Reads { clock, env: &env, writes: &writes }, &Snapshot::default()).bytes;
+        sizes.push(seg.len());
+        all.extend(seg);
+    }
+    // Each park's write is the same size whatever came before it.
+    assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 8, "{sizes:?}");
+    assert!(sizes[49] < first.len() + 200, "{} bytes for one call", sizes[49]);
+    assert_eq!(Journal::decode(&all).unwrap().steps.len(), 50);
+}
+
+#[test]
+fn recording_goes_on_after_a_replay_where_the_journal_ended() {
+    let (mut bytes, _) = two_parks();
+    let j = Journal::decode(&bytes).unwrap();
+    let mut more = Recorder::continuing(&j);
+    more.request(4, 44);
+    more.step(&[Settlement::value(4, json!(null))]);
+    let writes = WriteBuffer::new();
+    let clock = j.clock.clone();
+    let seg = more.segments(&j.header, &Reads { clock: &clock, env: &j.env, writes: &writes }, &Snapshot::default());
+    bytes.extend(seg.bytes);
+    let again = Journal::decode(&bytes).unwrap();
+    assert_eq!(again.requests, vec![11, 22, 33, 44]);
+    assert_eq!(again.steps.len(), 3);
+    // A delta that does not continue its journal is refused.
+    let mut stale = Recorder::continuing(&j);
+    stale.request(4, 44);
+    let dup = stale.segments(&j.header, &Reads { clock: &clock, env: &j.env, writes: &writes }, &Snapshot::default());
+    bytes.extend(dup.bytes);
+    assert!(Journal::decode(&bytes).unwrap_err().to_string().contains("does not continue"));
+}
+
+/// Format-1 journals, as format-1 builds wrote them (the golden files of
+/// `tests/golden/journals/v1`), read back.
+#[test]
+fn format_1_journals_written_by_earlier_builds_are_read() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/journals/v1");
+    let mut read = 0;
+    for file in std::fs::read_dir(&dir).unwrap().flatten() {
+        if file.path().extension().is_some_and(|e| e == "journal") {
+            let j = Journal::decode(&std::fs::read(file.path()).unwrap()).unwrap();
+            assert_eq!((j.format, j.header.format), (1, 1));
+            assert!(!j.requests.is_empty() && j.step_count == j.steps.len());
+            // Its steps, as format 2 continues them, parse the same.
+            let text = [b"[".as_slice(), &j.steps_text, b"]"].concat();
+            assert_eq!(serde_json::from_slice::<Value>(&text).unwrap().as_array().unwrap().len(), j.step_count);
+            read += 1;
+        }
+    }
+    assert!(read >= 6, "only {read} golden journals");
+}
+
+#[test]
+fn a_journal_of_a_newer_format_is_refused_as_newer_not_as_damaged() {
+    let mut bytes = two_parks().0;
+    bytes[3] = b'3';
+    let err = Journal::decode(&bytes).unwrap_err();
+    assert!(matches!(err, JournalError::Newer(3)), "{err}");
+    assert!(err.to_string().contains("newer codemode") && err.to_string().contains("stays parked"), "{err}");
+    assert!(matches!(Journal::decode(b"nope"), Err(JournalError::Foreign(_))));
+    assert!(matches!(Journal::decode(b""), Err(JournalError::Foreign(_))));
+}
+
+#[test]
+fn every_truncation_and_every_flipped_byte_of_a_journal_is_refused() {
+    let bytes = two_parks().0;
+    let whole = Journal::decode(&bytes).unwrap();
+    for cut in 0..bytes.len() {
+        // A cut exactly at a segment boundary is a shorter, valid journal
+        // (what a crash between two appends leaves); anything else fails.
+        if let Ok(j) = Journal::decode(&bytes[..cut]) {
+            assert!(j.requests.len() < whole.requests.len(), "cut at {cut} read as whole");
+        }
+    }
+    for at in 0..bytes.len() {
+        for bit in [0x01u8, 0x80] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= bit;
+            // The magic's digit may turn into another format's; anything
+            // past it is covered by a length or a checksum.
+            if at >= 4 {
+                assert!(Journal::decode(&damaged).is_err(), "a flip at byte {at} went unnoticed");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_absurd_length_is_refused_before_anything_is_allocated_for_it() {
+    let mut bytes = b"CMJ2".to_vec();
+    bytes.push(1);
+    bytes.extend(u32::MAX.to_le_bytes());
+    bytes.extend(0u32.to_le_bytes());
+    assert!(Journal::decode(&bytes).unwrap_err().to_string().contains("truncated"));
+    let huge = vec![0u8; MAX_STORED_BYTES + 1];
+    assert!(Journal::decode(&huge).unwrap_err().to_string().contains("more than a journal can hold"));
+    let mut v1 = b"CMJ1".to_vec();
+    v1.extend(u32::MAX.to_le_bytes());
+    assert!(matches!(Journal::decode(&v1), Err(JournalError::Damaged(_))));
+}
+
+#[test]
+fn a_settlement_value_round_trips_and_never_becomes_null() {
+    let s = Settlement::fault(9, Fault::new(ErrorName::RangeError, "too big", "range"));
+    let v = settlement_value(&s).unwrap();
+    assert_ne!(v, Value::Null);
+    let back = read_settlement(v).unwrap();
+    assert!(matches!(back.reply, Reply::Fault(f) if f.message == "too big"));
+    assert!(read_settlement(json!(null)).is_err());
+    assert!(read_settlement(json!([1, 9, 2])).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The decoder, fuzzed: random bytes behind each magic never panic.
+    #[test]
+    fn random_bytes_never_panic_the_decoder(magic in 0usize..3, body in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let mut bytes = [b"CMJ1", b"CMJ2", b"CMJ9"][magic].to_vec();
+        bytes.extend(body);
+        let _ = Journal::decode(&bytes);
+    }
+
+    /// A valid journal with random bytes overwritten: refused or read,
+    /// never a panic, and a read journal never holds more than the whole.
+    #[test]
+    fn a_mutated_journal_is_refused_or_read_consistently(edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8)) {
+        let mut bytes = two_parks().0;
+        let whole = Journal::decode(&bytes).unwrap().requests.len();
+        for (at, b) in edits {
+            let at = at % bytes.len();
+            bytes[at] = b;
+        }
+        if let Ok(j) = Journal::decode(&bytes) {
+            prop_assert!(j.requests.len() <= whole + 1);
+        }
+    }
+}
