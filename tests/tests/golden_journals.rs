@@ -307,3 +307,36 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_or_newer_journal_is_refused_naming_the_run_and_the_run_stays_parked_ga_1_3() {
+    let (_, path, meta) = goldens().into_iter().find(|(label, _, _)| label == "v1/tool_calls").expect("a golden");
+    let good = std::fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    let at = flipped.len() / 2;
+    flipped[at] ^= 0x20;
+    let mut newer = good.clone();
+    newer[3] = b'9';
+    let cases = [("damaged", flipped, "damaged"), ("newer", newer, "newer codemode")];
+    for (name, journal, says) in cases {
+        let dir = temp_dir(&format!("refused-{name}"));
+        plant(&dir, &meta, journal).await;
+        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        let run_id = meta["runId"].as_str().unwrap();
+        for attempt in 0..2 {
+            let r = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+            let CellResult::Failed { code, error, .. } = &r else { panic!("{name}: {r:?}") };
+            assert_eq!(code.as_str(), "runtime_unavailable", "{name} {attempt}: {error}");
+            assert!(error.contains(run_id) && error.contains(says), "{name} {attempt}: {error}");
+        }
+        assert_eq!(rt.metrics().runs.journal_unreadable, 2, "{name}");
+        rt.shutdown().await;
+        drop(rt);
+        // Untouched: still parked, for a process that can read it.
+        let store = SessionStore::open(Some(&dir), StoreLimits::default(), "golden-check".into()).unwrap();
+        let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
+        assert_eq!((record.status, record.owner), (RunStatus::Parked, None), "{name}");
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -183,11 +183,10 @@ impl Lifecycle {
 pub(crate) async fn finish(rt: &CodeMode, telemetry: Telemetry) {
     match rt.live_cells().await {
         Ok(0) => tracing::info!("shutdown: no live cell to drop"),
-        Ok(live) => tracing::info!(
-            "shutdown: dropping {live} live cell(s), {} of them parked: cells live in memory only and do not survive \
-             a restart",
-            rt.metrics().parked_cells
-        ),
+        Ok(live) => {
+            let parked = rt.metrics().parked_cells;
+            tracing::info!("shutdown: stopping {live} live cell(s), {parked} of them parked: {}", survival(rt));
+        }
         Err(e) => tracing::warn!("shutdown: the live cells could not be counted: {e}"),
     }
     tracing::info!("shutdown: stopping the runtime (cells, executor, services, MCP servers, nodes, store)");
@@ -197,6 +196,33 @@ pub(crate) async fn finish(rt: &CodeMode, telemetry: Telemetry) {
     }
     telemetry.shutdown(TELEMETRY_FLUSH).await;
     tracing::info!("shutdown: complete");
+}
+
+/// What of the cells being stopped survives, for the configured backend,
+/// journal mode and durability.
+fn survival(rt: &CodeMode) -> String {
+    use codemode_runtime::{Durability, JournalMode};
+    let Some(d) = rt.run_durability() else {
+        return "runs are not journaled here ([runs] journal = \"off\", or a temporary store), so none of them \
+                survives the restart"
+            .to_owned();
+    };
+    let resumed_by = if d.shared {
+        "any codemode process on the same PostgreSQL database resumes them (at once: their leases are released)"
+    } else {
+        "the next codemode process on this store resumes them"
+    };
+    let unparked = match d.journal {
+        JournalMode::EveryCall => "a running cell resumes from its last settled call",
+        _ => "a running cell that never parked is lost, and one that parked before loses what it did since",
+    };
+    let power = match d.durability {
+        Durability::Process => {
+            "; with [runs] durability = \"process\" a power loss may still lose the parks of its last moments"
+        }
+        Durability::Machine => "",
+    };
+    format!("parked runs are journaled and survive it: {resumed_by}; {unparked}{power}")
 }
 
 /// The exit status of a process ended by signal `number`, the shell's

@@ -268,6 +268,13 @@ fn runs(e: &mut DescriptorEncoder<'_>, r: &RunsSnapshot) -> Result<(), std::fmt:
     )?;
     counter(
         e,
+        "codemode_run_journals_unreadable",
+        "Resumes refused because the stored journal was damaged or of a newer format (the run stays parked).",
+        r.journal_unreadable,
+    )?;
+    counter(e, "codemode_store_flushes", "Flushes (fsync) of the sled store since it was opened.", r.store_flushes)?;
+    counter(
+        e,
         "codemode_run_lease_handoffs",
         "Run leases taken over from another owner that released them or let them expire.",
         r.lease_handoffs,
@@ -431,6 +438,8 @@ mod tests {
             ("codemode_runs_resumed_total", "counter"),
             ("codemode_run_replay_seconds", "histogram"),
             ("codemode_run_replay_divergences_total", "counter"),
+            ("codemode_run_journals_unreadable_total", "counter"),
+            ("codemode_store_flushes_total", "counter"),
             ("codemode_run_lease_handoffs_total", "counter"),
             ("codemode_runs_evicted_total", "counter"),
             ("codemode_evicted_runs", "gauge"),
@@ -464,6 +473,8 @@ mod tests {
             resumed_by_replay: 3,
             replay: bucket(&[0.01, 0.1], &[1, 2, 3]),
             replay_diverged: 1,
+            journal_unreadable: 2,
+            store_flushes: 11,
             lease_handoffs: 4,
             evicted: 6,
             evicted_now: 5,
@@ -483,6 +494,8 @@ mod tests {
             "codemode_run_replay_seconds_bucket{le=\"0.1\"} 2",
             "codemode_run_replay_seconds_bucket{le=\"+Inf\"} 3",
             "codemode_run_replay_divergences_total 1",
+            "codemode_run_journals_unreadable_total 2",
+            "codemode_store_flushes_total 11",
             "codemode_run_lease_handoffs_total 4",
             "codemode_runs_evicted_total 6",
             "codemode_evicted_runs 5",

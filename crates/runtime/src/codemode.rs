@@ -475,6 +475,22 @@ impl CodeMode {
         CodeModeBuilder::default()
     }
 
+    /// What a parked run of this runtime survives: the backend it is
+    /// journaled in, when, and how durably (`None`: runs are not journaled
+    /// at all — `[runs] journal = "off"`, or a temporary store).
+    #[must_use]
+    pub fn run_durability(&self) -> Option<RunDurability> {
+        let d = self.inner.durable.as_ref()?;
+        if d.config.journal == crate::durable::JournalMode::Off || !self.inner.store.persists() {
+            return None;
+        }
+        Some(RunDurability {
+            shared: self.inner.store.shared(),
+            journal: d.config.journal,
+            durability: d.config.durability,
+        })
+    }
+
     /// The runtime's limits.
     #[must_use]
     pub fn limits(&self) -> &Limits {
@@ -533,6 +549,7 @@ impl CodeMode {
     pub fn metrics(&self) -> MetricsSnapshot {
         let mut snapshot = self.inner.metrics.snapshot();
         snapshot.js_queue_depth = self.inner.js_queue.depth() as u64;
+        snapshot.runs.store_flushes = self.inner.store.flushes();
         #[cfg(feature = "mcp")]
         {
             snapshot.mcp_servers_connected = self.inner.mcp.status().into_iter().map(|s| (s.name, s.up)).collect();
@@ -689,6 +706,18 @@ impl CodeMode {
         };
         self.start_cell(request).await
     }
+}
+
+/// How a runtime's parked runs are kept ([`CodeMode::run_durability`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunDurability {
+    /// On a database other processes share (PostgreSQL), so any of them
+    /// resumes the run; else on this machine's sled store.
+    pub shared: bool,
+    /// When journals are written.
+    pub journal: crate::durable::JournalMode,
+    /// What a written journal survives.
+    pub durability: codemode_store::runs::Durability,
 }
 
 /// A session: a conversation whose cells share a store (and, later,

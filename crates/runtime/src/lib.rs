@@ -83,7 +83,9 @@ pub use cell::journal::bench_record_calls;
 #[cfg(feature = "test-hooks")]
 pub use codemode::CrashTarget;
 pub use codemode::readiness::NotReady;
-pub use codemode::{CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, SearchHit, Session};
+pub use codemode::{
+    CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, RunDurability, SearchHit, Session,
+};
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};

@@ -235,6 +235,9 @@ pub(crate) struct RunMetrics {
     pub resumed_by_replay: AtomicU64,
     /// Replays that diverged from their journal (`replay_diverged`).
     pub replay_diverged: AtomicU64,
+    /// Resumes refused because the stored journal could not be read
+    /// (damaged, or a newer format): the run stays parked.
+    pub journal_unreadable: AtomicU64,
     /// Leases taken over from another owner (released or expired).
     pub lease_handoffs: AtomicU64,
     /// Parked cells evicted from memory to their journal.
@@ -299,6 +302,8 @@ impl RunMetrics {
             resumed_by_replay: load(&self.resumed_by_replay),
             replay: self.replay.snapshot(),
             replay_diverged: load(&self.replay_diverged),
+            journal_unreadable: load(&self.journal_unreadable),
+            store_flushes: 0,
             lease_handoffs: load(&self.lease_handoffs),
             evicted: load(&self.evicted),
             evicted_now: self.evicted_now.load(Ordering::Relaxed).max(0) as u64,
@@ -333,6 +338,13 @@ pub struct RunsSnapshot {
     /// Replays that diverged from their journal; such a run ends
     /// `replay_diverged` (`codemode_run_replay_divergences_total`).
     pub replay_diverged: u64,
+    /// Resumes refused because the stored journal was damaged or of a
+    /// newer format; the run stays parked
+    /// (`codemode_run_journals_unreadable_total`).
+    pub journal_unreadable: u64,
+    /// Flushes (`fsync`s) of the sled database since it was opened; 0 on
+    /// PostgreSQL (`codemode_store_flushes_total`).
+    pub store_flushes: u64,
     /// Leases this process took over from another owner that released it
     /// or let it expire (`codemode_run_lease_handoffs_total`).
     pub lease_handoffs: u64,

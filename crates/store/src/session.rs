@@ -552,6 +552,23 @@ impl SessionStore {
         self.ask(|reply| StoreMsg::CommitAttached { session, writes, tree, attached, reply }).await
     }
 
+    /// Whether many processes share this store (PostgreSQL).
+    #[must_use]
+    pub fn shared(&self) -> bool {
+        !matches!(self.backend, Backend::Sled { .. })
+    }
+
+    /// Whether what is stored outlives this process (a sled store on disk,
+    /// or PostgreSQL; not a temporary sled store).
+    #[must_use]
+    pub fn persists(&self) -> bool {
+        match &self.backend {
+            Backend::Sled { path, .. } => path.is_some(),
+            #[cfg(feature = "postgres")]
+            Backend::Pg { .. } => true,
+        }
+    }
+
     /// The sled database's directory (`None`: temporary, or PostgreSQL).
     pub(crate) fn sled_path(&self) -> Option<&Path> {
         match &self.backend {

@@ -236,8 +236,14 @@ impl CodeMode {
         let journal = match Journal::decode(&record.journal) {
             Ok(j) => j,
             Err(e) => {
+                // Nothing of the run changes: it stays parked (a newer build
+                // can resume a newer format; a damaged one waits for an
+                // operator's `codemode runs abort`), and the reason is logged.
+                tracing::warn!(run_id = %run_id, error = %e, "a stored run's journal cannot be resumed");
+                crate::telemetry::RunMetrics::bump(&self.inner.metrics.runs.journal_unreadable);
                 let _ = d.store.release(&run_id, &d.owner).await;
-                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string()));
+                let message = format!("code mode run {run_id} cannot be resumed by this process: {e}");
+                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
         };
         let header = &journal.header;
