@@ -156,3 +156,80 @@ async fn timers_of_an_evicted_run_are_re_armed_and_cleared_ones_stay_cleared_ga_
 fn value_of(result: &CellResult) -> &serde_json::Value {
     value(result)
 }
+
+/// A runtime on `path` whose parked runs leave memory after 30 ms.
+async fn quota_runtime(path: &std::path::Path, limits: codemode_runtime::Limits) -> CodeMode {
+    CodeMode::builder()
+        .tool(Echo)
+        .limits(limits)
+        .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
+        .runs(RunsConfig { evict_after: Some(Duration::from_millis(30)), ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_runs_evicted_to_the_store_still_count_against_its_quota_exactly_at_the_bound() {
+    let dir = store_dir("quota");
+    let limits = codemode_runtime::Limits { max_live_cells_per_session: 8, ..codemode_runtime::Limits::default() };
+    let rt = quota_runtime(&dir, limits).await;
+    let reply = reply(&rt);
+    let mut parked = Vec::new();
+    // Eight runs, parked and evicted four at a time: none is live, all
+    // are stored, and each exec was admitted.
+    for _ in 0..2 {
+        for _ in 0..4 {
+            let r = reply.exec(Exec::code("await yield_control(); return 'resumed'")).await.unwrap();
+            parked.push(r.run_id().expect("parked").to_owned());
+        }
+        until_evicted(&rt).await;
+    }
+    // The ninth is refused: 0 live + 8 stored is the quota.
+    let refused = reply.exec(Exec::code("return 1")).await.unwrap();
+    let (code, message) = failure(&refused);
+    assert_eq!(code.as_str(), "invalid_input", "{refused:?}");
+    assert!(message.contains("too many code mode runs in this session (8, counting runs parked in the store)"));
+    assert_eq!(rt.metrics().admission_rejections.get("session_quota"), Some(&1));
+    // Another session is not affected.
+    let other = rt.session("other").reply("r").exec(Exec::code("return 2")).await.unwrap();
+    assert_eq!(value_of(&other), &json!(2));
+    // Resuming a stored run is not a new run; once it ends, one more fits.
+    let done = reply.wait(&parked[0]).await.unwrap();
+    assert_eq!(value_of(&done), &json!("resumed"), "{done:?}");
+    let admitted = reply.exec(Exec::code("return 3")).await.unwrap();
+    assert_eq!(value_of(&admitted), &json!(3), "7 stored + 1 new is within the quota");
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_stored_journal_bytes_are_bounded_and_the_next_exec_is_refused_saying_so() {
+    let dir = store_dir("quota-bytes");
+    let limits = codemode_runtime::Limits {
+        max_journal_bytes_per_session: 1024 * 1024,
+        max_output_bytes: 10 * 1024 * 1024,
+        ..codemode_runtime::Limits::default()
+    };
+    let rt = quota_runtime(&dir, limits).await;
+    let reply = reply(&rt);
+    // Each run's journal holds its 300 KB tool answer.
+    let code = "const big = 'x'.repeat(300000); await echo_tool({value: big}); await yield_control(); return 1";
+    let mut admitted = 0;
+    loop {
+        let r = reply.exec(Exec::code(code)).await.unwrap();
+        if let CellResult::Failed { .. } = &r {
+            let (code, message) = failure(&r);
+            assert_eq!(code.as_str(), "invalid_input");
+            assert!(message.contains("bytes of journals, its quota (1048576)"), "{message}");
+            break;
+        }
+        admitted += 1;
+        assert!(admitted <= 4, "never refused");
+        until_evicted(&rt).await;
+    }
+    assert_eq!(admitted, 4, "four 300 KB journals pass 1 MiB; the fifth exec is refused");
+    assert_eq!(rt.metrics().admission_rejections.get("session_journal_bytes"), Some(&1));
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -241,6 +241,11 @@ pub(crate) struct LimitsConfig {
     pub headless_max_tool_calls: u32,
     pub results_max_entries: usize,
     pub results_max_bytes: usize,
+    /// Bytes of run journals one session's runs that have not ended may
+    /// hold in the store.
+    pub max_journal_bytes_per_session: u64,
+    /// The same across one principal's sessions.
+    pub max_journal_bytes_per_principal: u64,
 }
 
 impl Default for LimitsConfig {
@@ -262,6 +267,8 @@ impl Default for LimitsConfig {
             headless_max_tool_calls: l.headless_max_tool_calls,
             results_max_entries: l.results_max_entries,
             results_max_bytes: l.results_max_bytes,
+            max_journal_bytes_per_session: l.max_journal_bytes_per_session,
+            max_journal_bytes_per_principal: l.max_journal_bytes_per_principal,
         }
     }
 }
@@ -602,6 +609,8 @@ impl LimitsConfig {
             headless_max_tool_calls: self.headless_max_tool_calls,
             results_max_entries: self.results_max_entries,
             results_max_bytes: self.results_max_bytes,
+            max_journal_bytes_per_session: self.max_journal_bytes_per_session,
+            max_journal_bytes_per_principal: self.max_journal_bytes_per_principal,
         };
         if let Err(e) = limits.validate() {
             let key = limit_key(e.field);

@@ -188,8 +188,10 @@ fn a_call_that_outlives_the_grace_is_cut_off_and_the_server_still_exits_0() {
     assert!(log.contains("shutdown: 1 call(s) still running after the 500 ms grace"), "{log}");
     // It says what survives: parked runs are journaled on this sled store.
     assert!(
-        log.contains("shutdown: stopping 1 live cell(s), 0 of them parked: parked runs are journaled and survive it: \
-                      the next codemode process on this store resumes them"),
+        log.contains(
+            "shutdown: stopping 1 live cell(s), 0 of them parked: parked runs are journaled and survive it: \
+                      the next codemode process on this store resumes them"
+        ),
         "{log}"
     );
     // Its server is gone mid-call: the client fails, which is not what
@@ -208,8 +210,10 @@ fn with_journaling_off_the_shutdown_says_parked_cells_do_not_survive() {
     let log = server.rest_of_log();
     assert!(status.success(), "{status:?}\n{log}");
     assert!(
-        log.contains("1 of them parked: runs are not journaled here ([runs] journal = \"off\", or a temporary store), \
-                      so none of them survives the restart"),
+        log.contains(
+            "1 of them parked: runs are not journaled here ([runs] journal = \"off\", or a temporary store), \
+                      so none of them survives the restart"
+        ),
         "{log}"
     );
     let _ = client.kill();

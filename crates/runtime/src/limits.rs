@@ -47,7 +47,9 @@ pub struct Limits {
     /// Cells alive at once in one session (default 256, range 1–100,000;
     /// in effect at most `max_live_cells`). A session past it is refused
     /// while other sessions still start cells: one client cannot take the
-    /// whole pool.
+    /// whole pool. With durable runs it counts the session's stored runs
+    /// that have not ended too — parked runs evicted to their journal, or
+    /// held by another process — not only the cells in this one's memory.
     pub max_live_cells_per_session: usize,
     /// Cells alive at once across the sessions of one principal (an
     /// authenticated client of `serve`; default 512, range 1–100,000, in
@@ -64,6 +66,14 @@ pub struct Limits {
     pub results_max_entries: usize,
     /// Bytes of saved results per reply (default 10 MiB, range 1 KiB–1 GiB).
     pub results_max_bytes: usize,
+    /// Bytes of stored run journals one session may hold in runs that have
+    /// not ended (default 256 MiB, range 1 MiB–1 TiB). A run's journal is
+    /// bounded at 16 MiB; this bounds what one client leaves in the store
+    /// for the parked TTL. A new `exec` past it is refused.
+    pub max_journal_bytes_per_session: u64,
+    /// The same across the sessions of one principal (default 1 GiB, range
+    /// 1 MiB–1 TiB).
+    pub max_journal_bytes_per_principal: u64,
 }
 
 impl Default for Limits {
@@ -84,6 +94,8 @@ impl Default for Limits {
             headless_max_tool_calls: 5,
             results_max_entries: 64,
             results_max_bytes: 10 * MIB,
+            max_journal_bytes_per_session: 256 * MIB as u64,
+            max_journal_bytes_per_principal: 1024 * MIB as u64,
         }
     }
 }
@@ -143,6 +155,9 @@ impl Limits {
         check("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
         check("results_max_entries", self.results_max_entries, 1, 4096, n)?;
         check("results_max_bytes", self.results_max_bytes, KIB, 1024 * MIB, n)?;
+        let (mib, tib) = (MIB as u64, (1024 * 1024 * MIB) as u64);
+        check("max_journal_bytes_per_session", self.max_journal_bytes_per_session, mib, tib, n)?;
+        check("max_journal_bytes_per_principal", self.max_journal_bytes_per_principal, mib, tib, n)?;
         Ok(())
     }
 }

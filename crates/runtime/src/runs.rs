@@ -244,6 +244,11 @@ impl Runs {
         self.live.len()
     }
 
+    /// Whether run `run_id` is live in this process.
+    pub(crate) fn is_live(&self, run_id: &str) -> bool {
+        self.live.contains_key(run_id)
+    }
+
     /// Live cells of `session`.
     pub(crate) fn in_session(&self, session: Option<&String>) -> usize {
         session.and_then(|s| self.per_session.get(s).map(|n| *n)).unwrap_or(0)

@@ -153,8 +153,15 @@ impl CallOutcome {
 /// The label values of `codemode_admission_rejections_total{reason}`:
 /// every reason is listed from the start, zero included, so alerts on the
 /// first rejection work.
-pub(crate) const ADMISSION_REASONS: [&str; 5] =
-    ["queue_limit", "timer_limit", "live_cells", "principal_quota", "session_quota"];
+pub(crate) const ADMISSION_REASONS: [&str; 7] = [
+    "queue_limit",
+    "timer_limit",
+    "live_cells",
+    "principal_quota",
+    "session_quota",
+    "session_journal_bytes",
+    "principal_journal_bytes",
+];
 
 /// The metrics of one nested-call series `(source, server, tool)`: its
 /// latency and how its calls ended.

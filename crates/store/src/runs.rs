@@ -14,6 +14,7 @@
 //! suite both pass.
 
 mod sled_runs;
+mod usage;
 mod wal;
 mod watch;
 
@@ -161,6 +162,16 @@ pub struct RunFilter {
     pub limit: Option<usize>,
 }
 
+/// The stored runs that are not ended of a session and of a principal,
+/// each with its journal's size ([`RunStore::usage`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunUsage {
+    /// The session's: `(run id, journal bytes)`, at most the asked limit.
+    pub session: Vec<(String, u64)>,
+    /// The principal's, across its sessions (empty without a principal).
+    pub principal: Vec<(String, u64)>,
+}
+
 /// The answer to [`RunStore::claim`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Claim {
@@ -290,6 +301,11 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
 
     /// Deletes ended runs last changed before `before_ms`; returns how many.
     fn prune(&self, before_ms: u64) -> RunFuture<'_, u64>;
+
+    /// The stored runs not yet ended of `session` and of `principal` (any
+    /// order, at most `limit` of each), with their journals' sizes: what
+    /// the per-session and per-principal quotas count.
+    fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunFuture<'_, RunUsage>;
 }
 
 /// Milliseconds since the Unix epoch, saturating.

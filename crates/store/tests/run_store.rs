@@ -422,6 +422,29 @@ mod suite {
         assert_eq!(s.runs.list(session).await.unwrap()[0].journal_bytes, 5);
     }
 
+    pub(crate) async fn usage_lists_a_sessions_and_a_principals_runs_not_ended_with_their_journal_sizes(s: Subject) {
+        let (session, principal) = (format!("session-{}", hex(8)), format!("principal-{}", hex(8)));
+        let meta_of = |session: &str| RunMeta { principal: Some(principal.clone()), ..meta_in(session, now_ms()) };
+        let runs: Vec<RunMeta> = (0..3).map(|_| meta_of(&session)).collect();
+        let elsewhere = meta_of(&format!("session-{}", hex(8)));
+        for m in runs.iter().chain([&elsewhere]) {
+            s.runs.create(m, "p1", LONG).await.unwrap();
+        }
+        s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![1; 100], Some(LONG)).await.unwrap();
+        s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![2; 50], Some(LONG)).await.unwrap();
+        s.runs.end(&runs[2].run_id, "p1", "completed", Vec::new()).await.unwrap();
+        for handle in [&s.runs, &s.other] {
+            let mut u = handle.usage(&session, Some(&principal), 10).await.unwrap();
+            u.session.sort();
+            let mut want = vec![(runs[0].run_id.clone(), 150), (runs[1].run_id.clone(), 0)];
+            want.sort();
+            assert_eq!(u.session, want, "the ended run is not counted");
+            assert_eq!(u.principal.len(), 3, "across the principal's sessions");
+            assert_eq!(handle.usage(&session, Some(&principal), 1).await.unwrap().session.len(), 1, "limited");
+            assert!(handle.usage(&session, None, 10).await.unwrap().principal.is_empty());
+        }
+    }
+
     pub(crate) async fn an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing(s: Subject) {
         let m = created(&s, "p1", LONG).await;
         s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"a".to_vec(), Some(LONG)).await.unwrap();
@@ -484,6 +507,7 @@ cases!(
     prune_deletes_only_ended_runs_last_changed_before_the_cutoff,
     appends_read_back_after_the_stored_journal_in_order_and_a_save_replaces_them_all,
     an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing,
+    usage_lists_a_sessions_and_a_principals_runs_not_ended_with_their_journal_sizes,
 );
 
 /// Deletes a test's database directory when the test ends.

@@ -27,7 +27,7 @@ use super::listen::{Heard, Listener};
 use super::{Cache, Pg, big, describe, unbig};
 use crate::runs::{
     Claim, Durability, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary,
-    RunWrites,
+    RunUsage, RunWrites,
 };
 use crate::session::{SessionStore, StoreError};
 
@@ -491,6 +491,50 @@ impl PgRuns {
         Ok(answer)
     }
 
+    async fn do_usage(
+        &self,
+        session: String,
+        principal: Option<String>,
+        limit: usize,
+    ) -> Result<RunUsage, RunStoreError> {
+        let client = self.client().await?;
+        let limit = big(limit.min(MAX_LIST * 100) as u64);
+        let rows = |r: Vec<tokio_postgres::Row>| -> Result<Vec<(String, u64)>, RunStoreError> {
+            r.iter()
+                .map(|row| {
+                    Ok((row.try_get(0).map_err(|e| backend(&e))?, unbig(row.try_get(1).map_err(|e| backend(&e))?)))
+                })
+                .collect()
+        };
+        let size = "octet_length(journal)::bigint + journal_chunk_bytes";
+        let by_session = client
+            .cached()
+            .query(
+                &format!(
+                    "SELECT run_id, {size} FROM codemode_runs
+                     WHERE session = $1 AND status IN ('running', 'parked') LIMIT $2"
+                ),
+                &[&session, &limit],
+            )
+            .await
+            .map_err(|e| backend(&e))?;
+        let by_principal = match &principal {
+            None => Vec::new(),
+            Some(p) => client
+                .cached()
+                .query(
+                    &format!(
+                        "SELECT run_id, {size} FROM codemode_runs
+                         WHERE principal = $1 AND status IN ('running', 'parked') LIMIT $2"
+                    ),
+                    &[p, &limit],
+                )
+                .await
+                .map_err(|e| backend(&e))?,
+        };
+        Ok(RunUsage { session: rows(by_session)?, principal: rows(by_principal)? })
+    }
+
     async fn do_prune(&self, before_ms: u64) -> Result<u64, RunStoreError> {
         let client = self.client().await?;
         let mut total = 0;
@@ -585,6 +629,10 @@ impl RunStore for PgRuns {
 
     fn prune(&self, before_ms: u64) -> RunFuture<'_, u64> {
         Box::pin(self.do_prune(before_ms))
+    }
+
+    fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunFuture<'_, RunUsage> {
+        Box::pin(self.do_usage(session.to_owned(), principal.map(str::to_owned), limit))
     }
 }
 

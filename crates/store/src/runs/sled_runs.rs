@@ -29,6 +29,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
+use super::usage::UsageIndex;
 use super::wal::{Entry, RunLog};
 use super::{
     Claim, Durability, MAX_LIST_RUNS, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError,
@@ -207,6 +208,8 @@ fn lease_end(now: u64, lease: Duration) -> u64 {
 pub(crate) struct RunLogSlot {
     recovered: bool,
     log: Option<Arc<RunLog>>,
+    /// The stored runs not ended, for the quotas.
+    usage: Arc<std::sync::Mutex<UsageIndex>>,
 }
 
 /// One checkpoint: rotate the log, flush sled once for everything before
@@ -248,6 +251,8 @@ pub struct SledRuns {
     durability: Durability,
     /// The run log, with `Durability::Process` on a store on disk.
     log: Option<Arc<RunLog>>,
+    /// Shared by every handle on the database.
+    usage: Arc<std::sync::Mutex<UsageIndex>>,
 }
 
 impl SledRuns {
@@ -274,6 +279,7 @@ impl SledRuns {
             store: store.clone(),
             durability: Durability::Machine,
             log: None,
+            usage: Arc::clone(&store.run_log().lock().unwrap_or_else(std::sync::PoisonError::into_inner).usage),
         };
         let mut slot = store.run_log().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if !slot.recovered {
@@ -443,6 +449,49 @@ impl SledRuns {
         self.store.flush_grouped().await.map_err(RunStoreError::Store)
     }
 
+    fn usage_index(&self) -> std::sync::MutexGuard<'_, UsageIndex> {
+        self.usage.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Run `run_id` is stored, not ended, with `bytes` of journal.
+    fn track(&self, run_id: &str, session: &str, principal: Option<&str>, bytes: u64) {
+        let mut usage = self.usage_index();
+        if usage.built() {
+            usage.track(run_id, session, principal, bytes);
+        }
+    }
+
+    /// Run `run_id` ended.
+    fn forget(&self, run_id: &str) {
+        let mut usage = self.usage_index();
+        if usage.built() {
+            usage.forget(run_id);
+        }
+    }
+
+    /// The index, built from the runs tree if this is the first use.
+    fn usage_now(
+        &self,
+        session: &str,
+        principal: Option<&str>,
+        limit: usize,
+    ) -> Result<super::RunUsage, RunStoreError> {
+        let mut usage = self.usage_index();
+        if !usage.built() {
+            for item in self.runs.iter() {
+                let (key, bytes) = item.map_err(|e| backend(&e))?;
+                let (header, inline) = decode(&bytes)?;
+                if header.ended().is_none() {
+                    let run_id = String::from_utf8_lossy(&key);
+                    let size = inline.len() as u64 + header.chunk_bytes;
+                    usage.track(&run_id, &header.session, header.principal.as_deref(), size);
+                }
+            }
+            usage.set_built();
+        }
+        Ok(usage.usage(session, principal, limit))
+    }
+
     /// Creates the record; returns it as written.
     fn create_now(&self, meta: &RunMeta, owner: &str, lease: Duration) -> Result<Entry, RunStoreError> {
         use sled::Transactional;
@@ -476,6 +525,7 @@ impl SledRuns {
             Ok(())
         });
         transaction_result(outcome)?;
+        self.track(run_id, &meta.session, meta.principal.as_deref(), 0);
         Ok(Entry { run_id: run_id.to_owned(), record: bytes, chunk: None })
     }
 
@@ -537,14 +587,16 @@ impl SledRuns {
             header.updated_ms = now;
             let record = encode(&header, &inline).map_err(abort)?;
             runs.insert(run_id, record.as_slice())?;
-            Ok((header.version, record, chunk))
+            let size = inline.len() as u64 + header.chunk_bytes;
+            Ok((header.version, record, chunk, (header.session, header.principal, size)))
         });
-        let (version, record, chunk) = match outcome {
+        let (version, record, chunk, (session, principal, size)) = match outcome {
             Ok(done) => done,
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(backend(&e)),
         };
         let chunk = chunk.map(|seq| (seq, bytes.to_vec()));
+        self.track(run_id, &session, principal.as_deref(), size);
         Ok((version, Entry { run_id: run_id.to_owned(), record, chunk }))
     }
 
@@ -631,6 +683,7 @@ impl SledRuns {
             let record = encode(&header, &[])?;
             Ok(Step::Write(header, Vec::new(), (record, chunks)))
         })?;
+        self.forget(run_id);
         Ok((Entry { run_id: run_id.to_owned(), record, chunk: None }, chunks))
     }
 
@@ -664,6 +717,7 @@ impl SledRuns {
             Ok(())
         });
         self.store.commit_attached(&session, writes, self.runs.clone(), attached).await?;
+        self.forget(run_id);
         // The record no longer counts them; a chunk added between the read
         // above and the commit is impossible (the lease holder is ending).
         self.drop_chunks(run_id, chunks);
@@ -902,6 +956,9 @@ impl RunStore for SledRuns {
         Box::pin(async move {
             let (claim, wrote) = result?;
             if wrote {
+                if matches!(claim, Claim::Ended(_)) {
+                    self.forget(&run_id);
+                }
                 self.watchers.changed(&run_id);
                 self.flushed().await?;
             }
@@ -921,6 +978,11 @@ impl RunStore for SledRuns {
 
     fn prune(&self, before_ms: u64) -> RunFuture<'_, u64> {
         let result = self.prune_now(before_ms);
+        Box::pin(async move { result })
+    }
+
+    fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunFuture<'_, super::RunUsage> {
+        let result = self.usage_now(session, principal, limit);
         Box::pin(async move { result })
     }
 }

@@ -12,3 +12,5 @@ CREATE TABLE codemode_run_chunks (
     bytes  bytea   NOT NULL,
     PRIMARY KEY (run_id, seq)
 );
+-- The quotas count a principal's stored runs that have not ended.
+CREATE INDEX codemode_runs_live_principal ON codemode_runs (principal) WHERE status IN ('running', 'parked');
