@@ -31,7 +31,9 @@ mod session;
 pub use pairings::{PAIRINGS_TREE, SledPairings};
 #[cfg(feature = "postgres")]
 pub use postgres::Pg;
-pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
+pub use results::{
+    ResultsCache, ResultsError, ResultsHeld, ResultsLimits, ResultsStatsSnapshot, Scope, results_declaration,
+};
 pub use session::{
     Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,
     validate_key, validate_value,

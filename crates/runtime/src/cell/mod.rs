@@ -382,10 +382,6 @@ impl Actor for CellActor {
                             state.network |= network;
                             settlement
                         }
-                        services::Done::Saved { settlement, bytes } => {
-                            state.metrics.result_saved(bytes);
-                            settlement
-                        }
                     };
                     state.host.settle_now(settlement);
                     state.release_call_slot(1);
