@@ -1,7 +1,7 @@
 //! The results cache (GA-6.4–GA-6.6): save/load/delete, capacity, expiry,
 //! automatic references.
 
-use codemode_runtime::{CodeMode, Exec, Limits};
+use codemode_runtime::{CellResult, CodeMode, Exec, Limits};
 use codemode_tests::*;
 use serde_json::json;
 
@@ -123,4 +123,71 @@ async fn results_d_ts_is_listed_and_documents_the_contract_ga_2_3() {
         value(&r),
         &json!([["results.d.ts"], "Temporary JSON results shared across cells in the current agent run.", true, true])
     );
+}
+
+/// What the runtime's metrics say the results cache holds now.
+fn held(rt: &CodeMode) -> (u64, u64) {
+    let held = rt.metrics().results_held.expect("the in-memory cache reports what it holds");
+    (held.entries, held.bytes)
+}
+
+/// Any request to the results cache from another reply: answered after
+/// every request sent before it (one actor, in order), such as an end.
+async fn settle(rt: &CodeMode) {
+    let other = rt.session("other").reply("x");
+    let r = other.exec(Exec::code("try { await results.load('result_0') } catch { return 0 }")).await.unwrap();
+    assert_eq!(value(&r), &json!(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_save_explicit_or_automatic_is_counted_and_held_until_deleted_or_its_reply_ends_ga_6_5_ga_6_6() {
+    let rt = runtime_with(Limits { max_output_bytes: 1024, ..Limits::default() }).await;
+    let reply = rt.session("s").reply("r");
+    assert_eq!(held(&rt), (0, 0));
+    let saved = reply.exec(Exec::code("const d = await results.save([1, 2]); return [d.id, d.bytes]")).await.unwrap();
+    let id = value(&saved)[0].as_str().unwrap().to_owned();
+    assert_eq!(held(&rt), (1, 5));
+    let big = reply.exec(Exec::code("return Array.from({length: 500}, (_, i) => i)")).await.unwrap();
+    let auto = value(&big)["reference"]["bytes"].as_u64().unwrap();
+    assert_eq!(held(&rt), (2, 5 + auto), "the automatic reference is held like a save");
+    let m = rt.metrics();
+    assert_eq!((m.results_saved, m.results_saved_bytes), (2, 5 + auto), "and counted like one");
+
+    let deleted = reply.exec(Exec::code(format!("return await results.delete('{id}')"))).await.unwrap();
+    assert_eq!(value(&deleted), &json!(true));
+    assert_eq!(held(&rt), (1, auto));
+    reply.end();
+    settle(&rt).await;
+    assert_eq!(held(&rt), (0, 0), "the reply's end frees the rest");
+    assert_eq!(rt.metrics().results_saved, 2, "a counter: what was freed stays counted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cell_of_an_ended_reply_saves_nothing_and_a_new_exec_opens_the_reply_again_ga_6_5() {
+    let rt = runtime_with(Limits { max_output_bytes: 1024, ..Limits::default() }).await;
+    let reply = rt.session("s").reply("r");
+    let code = "await yield_control(); \
+        try { await results.save([1]); text('saved') } catch (e) { text(e.message) } \
+        return Array.from({length: 500}, (_, i) => i)";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("the cell parks").to_owned();
+    reply.end();
+    let done = reply.wait(&run_id).await.unwrap();
+    let CellResult::Completed { value: marker, output, .. } = &done else { panic!("{}", done.to_model_json()) };
+    assert!(format!("{output:?}").contains("the reply ended, so nothing more can be saved in it"), "{output:?}");
+    assert_eq!(marker["truncated"], json!(true));
+    assert!(marker.get("reference").is_none(), "{marker}");
+    let guidance = marker["guidance"].as_str().unwrap();
+    assert!(guidance.contains("Not retained: this cell's reply has ended"), "{guidance}");
+    assert_eq!(held(&rt), (0, 0), "nothing is kept that no end would free");
+    assert_eq!(rt.metrics().results_saved, 0);
+
+    // The host uses the reply again: a new cell saves, and the next end
+    // frees it.
+    let again = reply.exec(Exec::code("return (await results.save([1])).bytes")).await.unwrap();
+    assert_eq!(value(&again), &json!(3));
+    assert_eq!(held(&rt), (1, 3));
+    reply.end();
+    settle(&rt).await;
+    assert_eq!(held(&rt), (0, 0));
 }

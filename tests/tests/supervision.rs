@@ -200,6 +200,8 @@ async fn a_crashed_results_cache_is_restarted_and_saves_again() {
     let reply = reply(&rt);
     let saved = reply.exec(Exec::code("return (await results.save({n: 1})).id")).await.unwrap();
     let id = value(&saved).as_str().unwrap().to_owned();
+    let held = |rt: &CodeMode| rt.metrics().results_held.map(|h| h.entries);
+    assert_eq!(held(&rt), Some(1));
     assert!(rt.crash_actor_for_test(CrashTarget::Results));
     restarted(&rt, "results", 1).await;
     // The crashed cache's results are gone, and a load says so in the guest.
@@ -208,11 +210,14 @@ async fn a_crashed_results_cache_is_restarted_and_saves_again() {
         .await
         .unwrap();
     assert_eq!(value(&r), &json!("gone"));
+    assert_eq!(held(&rt), Some(0), "the gauge says what the restarted cache holds");
     let r = reply
         .exec(Exec::code("const s = await results.save({n: 2}); return (await results.load(s.id)).n"))
         .await
         .unwrap();
     assert_eq!(value(&r), &json!(2));
+    assert_eq!(held(&rt), Some(1));
+    assert_eq!(rt.metrics().results_saved, 2, "saves stay counted across the restart");
 }
 
 /// More than ten crashes within a minute and the child is given up: it is

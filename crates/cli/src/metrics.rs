@@ -50,6 +50,7 @@ pub(crate) fn render(snapshot: &MetricsSnapshot) -> Result<String, std::fmt::Err
     let mut registry = Registry::default();
     registry.register_collector(Box::new(SnapshotCollector(snapshot.clone())));
     registry.register_collector(Box::new(ProcessCollector));
+    registry.register_collector(Box::new(ServeCollector));
     let mut out = String::new();
     prometheus_client::encoding::prometheus_text::encode(&mut out, &registry)?;
     Ok(out)
@@ -215,7 +216,34 @@ impl Collector for SnapshotCollector {
         }
         gauge(&mut e, "codemode_live_cells", "Cells alive now, running or parked.", s.live_cells)?;
         counter(&mut e, "codemode_store_committed_bytes", "Bytes of store values committed.", s.store_committed_bytes)?;
-        counter(&mut e, "codemode_results_saved_bytes", "Bytes of results saved.", s.results_saved_bytes)?;
+        counter(
+            &mut e,
+            "codemode_results_saved",
+            "Results saved, by results.save and automatically (an oversized final value).",
+            s.results_saved,
+        )?;
+        counter(
+            &mut e,
+            "codemode_results_saved_bytes",
+            "Bytes of JSON of the results saved, by results.save and automatically.",
+            s.results_saved_bytes,
+        )?;
+        // Absent on PostgreSQL: the results are rows of the shared
+        // database, and this process holds none.
+        if let Some(held) = s.results_held {
+            gauge(
+                &mut e,
+                "codemode_results_held",
+                "Saved results held in memory now: not deleted, their reply not ended.",
+                held.entries,
+            )?;
+            gauge(
+                &mut e,
+                "codemode_results_held_bytes",
+                "Bytes of JSON of the results held in memory now.",
+                held.bytes,
+            )?;
+        }
         counter(
             &mut e,
             "codemode_console_truncations",
@@ -290,6 +318,26 @@ fn runs(e: &mut DescriptorEncoder<'_>, r: &RunsSnapshot) -> Result<(), std::fmt:
         MetricType::Counter,
         after_crash,
     )
+}
+
+/// `serve`'s own metrics: its MCP sessions.
+#[derive(Debug)]
+struct ServeCollector;
+
+impl Collector for ServeCollector {
+    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let (open, closing) = crate::serve::sessions::counts();
+        let samples = [("open", open), ("closing", closing)]
+            .map(|(state, n)| (vec![("state", state.to_owned())], ConstGauge::new(n)));
+        family(
+            &mut e,
+            "codemode_mcp_sessions",
+            "MCP sessions of serve: open (client connected; stdio is one) or closing (client gone, its cells and \
+             results released once the dispose grace has passed).",
+            MetricType::Gauge,
+            samples,
+        )
+    }
 }
 
 /// The process's own metrics, the standard `process_*` names. A value
@@ -506,11 +554,46 @@ mod tests {
         }
     }
 
+    #[test]
+    fn results_saved_and_held_and_mcp_sessions_are_exported_and_held_only_when_the_process_holds_results() {
+        let held = codemode_runtime::ResultsHeld { entries: 2, bytes: 150_000 };
+        let snapshot = MetricsSnapshot {
+            results_saved: 5,
+            results_saved_bytes: 160_000,
+            results_held: Some(held),
+            ..MetricsSnapshot::default()
+        };
+        let text = render(&snapshot).expect("renders");
+        for line in [
+            "# TYPE codemode_results_saved_total counter",
+            "codemode_results_saved_total 5",
+            "codemode_results_saved_bytes_total 160000",
+            "# TYPE codemode_results_held gauge",
+            "codemode_results_held 2",
+            "codemode_results_held_bytes 150000",
+            "# TYPE codemode_mcp_sessions gauge",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} missing: {text}");
+        }
+        for state in ["open", "closing"] {
+            let sample = format!("codemode_mcp_sessions{{state=\"{state}\"}} ");
+            assert!(text.lines().any(|l| l.starts_with(&sample)), "{sample} missing: {text}");
+        }
+        // PostgreSQL: the process holds none, and says nothing rather than 0.
+        let text = render(&MetricsSnapshot { results_held: None, ..snapshot }).expect("renders");
+        assert!(!text.contains("codemode_results_held"), "{text}");
+        assert!(text.contains("codemode_results_saved_total 5"), "{text}");
+    }
+
     /// The shipped dashboard queries only families this exposition has.
     #[test]
     fn every_metric_the_dashboard_queries_is_exported() {
         let dashboard = include_str!("../../../deploy/grafana/codemode.json");
-        let snapshot = MetricsSnapshot { nodes_connected: Some(0), ..MetricsSnapshot::default() };
+        let snapshot = MetricsSnapshot {
+            nodes_connected: Some(0),
+            results_held: Some(codemode_runtime::ResultsHeld::default()),
+            ..MetricsSnapshot::default()
+        };
         let text = render(&snapshot).expect("renders");
         let families: Vec<&str> =
             text.lines().filter_map(|l| l.strip_prefix("# TYPE ")).filter_map(|l| l.split(' ').next()).collect();

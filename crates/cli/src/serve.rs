@@ -21,7 +21,10 @@
 //! them). Runs of a *named* session key stay: they are durable (issue 17),
 //! so another connection of the same principal and key — on this process
 //! or any other on the same store — may `wait` on them later; a parked run
-//! expires by its TTL.
+//! expires by its TTL. Once the connection's reply has ended they save no
+//! results into it, so nothing of the connection is held for good.
+//! `codemode_mcp_sessions{state}` counts connections open, and closing
+//! (gone, within the grace); see `sessions`.
 //!
 //! **Results.** Every call answers with one text block, the model-facing
 //! text (`CellResult::to_model_text`), and the same result as
@@ -56,6 +59,7 @@ use crate::config::ServeSection;
 use crate::lifecycle::Lifecycle;
 
 mod http;
+pub(crate) mod sessions;
 mod trace_context;
 pub(crate) use http::http;
 
@@ -299,12 +303,16 @@ struct Connection {
     default_key: Option<String>,
     grace: Duration,
     binding: Mutex<Option<Binding>>,
+    /// Counts the connection in `codemode_mcp_sessions`.
+    open: Option<sessions::Open>,
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
         let binding = self.binding.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        // Without a binding the connection made no call: it holds nothing.
         let (Some(binding), Ok(handle)) = (binding, tokio::runtime::Handle::try_current()) else { return };
+        let closing = self.open.take().map(sessions::Open::close);
         let grace = self.grace;
         // A named session's runs are durable (issue 17): another connection,
         // here or on another process, may `wait` on them later, so they stay
@@ -318,6 +326,7 @@ impl Drop for Connection {
                 let _ = binding.reply.dispose_all().await;
             }
             binding.reply.end();
+            drop(closing);
         });
     }
 }
@@ -376,7 +385,14 @@ impl CodeModeServer {
                 tool
             })
             .collect();
-        let connection = Connection { rt, id: random_id("mcp_")?, default_key, grace, binding: Mutex::new(None) };
+        let connection = Connection {
+            rt,
+            id: random_id("mcp_")?,
+            default_key,
+            grace,
+            binding: Mutex::new(None),
+            open: Some(sessions::Open::new()),
+        };
         Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools), lifecycle })
     }
 

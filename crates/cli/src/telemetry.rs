@@ -183,11 +183,14 @@ fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
         })
         .build();
     type Read = fn(&codemode_runtime::MetricsSnapshot) -> u64;
-    let gauges: [(&'static str, &'static str, Read); 6] = [
+    let gauges: [(&'static str, &'static str, Read); 7] = [
         ("codemode.parked_cells", "Cells parked now.", |s| s.parked_cells),
         ("codemode.live_cells", "Cells alive now.", |s| s.live_cells),
         ("codemode.store.committed_bytes", "Bytes of store values committed.", |s| s.store_committed_bytes),
-        ("codemode.results.saved_bytes", "Bytes of results saved.", |s| s.results_saved_bytes),
+        ("codemode.results.saved", "Results saved, explicitly and automatically.", |s| s.results_saved),
+        ("codemode.results.saved_bytes", "Bytes of results saved, explicitly and automatically.", |s| {
+            s.results_saved_bytes
+        }),
         ("codemode.console_truncations", "Cells whose console hit its budget.", |s| s.console_truncations),
         ("codemode.cell.duration.count", "Cells timed.", |s| s.cell_duration.count),
     ];
@@ -199,6 +202,33 @@ fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
             .with_callback(move |o| o.observe(read(&r.metrics()), &[]))
             .build();
     }
+    // Held results: none on PostgreSQL, where the process holds none.
+    type Held = fn(&codemode_runtime::ResultsHeld) -> u64;
+    let held: [(&'static str, &'static str, Held); 2] = [
+        ("codemode.results.held", "Saved results held in memory now.", |h| h.entries),
+        ("codemode.results.held_bytes", "Bytes of the results held in memory now.", |h| h.bytes),
+    ];
+    for (name, description, read) in held {
+        let r = Arc::clone(&rt);
+        meter
+            .u64_observable_gauge(name)
+            .with_description(description)
+            .with_callback(move |o| {
+                if let Some(held) = r.metrics().results_held {
+                    o.observe(read(&held), &[]);
+                }
+            })
+            .build();
+    }
+    meter
+        .u64_observable_gauge("codemode.mcp_sessions")
+        .with_description("MCP sessions of serve: open, or closing (within the dispose grace).")
+        .with_callback(|o| {
+            let (open, closing) = crate::serve::sessions::counts();
+            o.observe(open, &[KeyValue::new("state", "open")]);
+            o.observe(closing, &[KeyValue::new("state", "closing")]);
+        })
+        .build();
     let r = Arc::clone(&rt);
     meter
         .f64_observable_gauge("codemode.cell.duration.sum")

@@ -550,6 +550,10 @@ impl CodeMode {
         let mut snapshot = self.inner.metrics.snapshot();
         snapshot.js_queue_depth = self.inner.js_queue.depth() as u64;
         snapshot.runs.store_flushes = self.inner.store.flushes();
+        let results = self.inner.results.stats();
+        snapshot.results_saved = results.saves;
+        snapshot.results_saved_bytes = results.saved_bytes;
+        snapshot.results_held = results.held;
         #[cfg(feature = "mcp")]
         {
             snapshot.mcp_servers_connected = self.inner.mcp.status().into_iter().map(|s| (s.name, s.up)).collect();
@@ -846,6 +850,11 @@ impl Reply {
     /// Only host failures (the runtime is shut down); every guest problem is
     /// a [`CellResult::Failed`].
     pub async fn exec(&self, exec: Exec) -> Result<CellResult, CodeModeError> {
+        // A reply ended and used again takes saves again (see `end`); sent
+        // before the cell starts, so it reaches the cache before the cell's
+        // first save.
+        let scope = Scope { session: self.session.id.clone(), reply: self.id.clone() };
+        self.session.rt.inner.results.reopen_reply(scope);
         let mode = CellMode::Interactive {
             session: self.session.id.clone(),
             reply: self.id.clone(),
@@ -898,7 +907,9 @@ impl Reply {
 impl Reply {
     /// Ends the reply: its saved results expire (GA-6.5). Cells of the reply
     /// that are still parked keep running; their later `results` calls find
-    /// nothing.
+    /// nothing, and their saves — an oversized final value's automatic
+    /// reference included — are refused, so nothing outlives the end. A
+    /// later [`exec`](Self::exec) in the reply opens it again.
     pub fn end(&self) {
         let scope = Scope { session: self.session.id.clone(), reply: self.id.clone() };
         self.session.rt.inner.results.end_reply(scope);

@@ -98,4 +98,4 @@ pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
-pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, RunsSnapshot, UNKNOWN_TOOL};
+pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, ResultsHeld, RunsSnapshot, UNKNOWN_TOOL};

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 
+pub use codemode_store::ResultsHeld;
+
 use crate::runs::EndState;
 
 /// The kinds of supervised actor, the label values of
@@ -214,7 +216,6 @@ pub(crate) struct Metrics {
     parked: AtomicI64,
     live: AtomicI64,
     store_committed_bytes: AtomicU64,
-    results_saved_bytes: AtomicU64,
     console_truncations: AtomicU64,
     admission_rejections: DashMap<&'static str, u64>,
     /// Nested calls running now; see [`Counted`].
@@ -383,7 +384,6 @@ impl Default for Metrics {
             parked: AtomicI64::new(0),
             live: AtomicI64::new(0),
             store_committed_bytes: AtomicU64::new(0),
-            results_saved_bytes: AtomicU64::new(0),
             console_truncations: AtomicU64::new(0),
             admission_rejections: DashMap::new(),
             nested_in_flight: Arc::default(),
@@ -450,10 +450,6 @@ impl Metrics {
         self.store_committed_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
-    pub(crate) fn result_saved(&self, bytes: usize) {
-        self.results_saved_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
-    }
-
     pub(crate) fn console_truncated(&self) {
         self.console_truncations.fetch_add(1, Ordering::Relaxed);
     }
@@ -514,7 +510,11 @@ impl Metrics {
             parked_cells: self.parked.load(Ordering::Relaxed).max(0) as u64,
             live_cells: self.live.load(Ordering::Relaxed).max(0) as u64,
             store_committed_bytes: self.store_committed_bytes.load(Ordering::Relaxed),
-            results_saved_bytes: self.results_saved_bytes.load(Ordering::Relaxed),
+            // Read by `CodeMode::metrics` from the results cache, which
+            // counts every save, explicit or automatic.
+            results_saved: 0,
+            results_saved_bytes: 0,
+            results_held: None,
             console_truncations: self.console_truncations.load(Ordering::Relaxed),
             admission_rejections: counts(&self.admission_rejections, &ADMISSION_REASONS),
             actor_restarts: per_kind(&self.restarts),
@@ -571,8 +571,15 @@ pub struct MetricsSnapshot {
     pub live_cells: u64,
     /// Bytes of store values committed since start.
     pub store_committed_bytes: u64,
-    /// Bytes of results saved since start.
+    /// Results saved since start: `results.save` and the automatic
+    /// references of oversized final values (GA-6.6) alike.
+    pub results_saved: u64,
+    /// Bytes of JSON of the results saved since start.
     pub results_saved_bytes: u64,
+    /// Saved results this process holds in memory now (not deleted, their
+    /// reply not ended); `None` on the PostgreSQL backend, where results
+    /// are rows of the shared database and the process holds none.
+    pub results_held: Option<ResultsHeld>,
     /// Cells whose console output hit its budget.
     pub console_truncations: u64,
     /// Refused requests by reason (`queue_limit`, `timer_limit`,

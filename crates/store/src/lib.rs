@@ -34,7 +34,9 @@ pub use pairings::{PAIRINGS_TREE, SledPairings};
 pub use postgres::Pg;
 #[cfg(all(feature = "nodes", feature = "postgres"))]
 pub use postgres::pairings::PgPairings;
-pub use results::{ResultsCache, ResultsError, ResultsLimits, Scope, results_declaration};
+pub use results::{
+    ResultsCache, ResultsError, ResultsHeld, ResultsLimits, ResultsStatsSnapshot, Scope, results_declaration,
+};
 pub use session::{
     Clock, DEFAULT_SESSION_RETENTION, IN_USE_PHRASE, SessionStore, StoreError, StoreLimits, StoredValue, SystemClock,
     validate_key, validate_value,

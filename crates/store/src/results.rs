@@ -4,9 +4,18 @@
 //! A reply's results live until the reply ends. At most `max_entries`
 //! results and `max_bytes` of JSON per reply; when full, saves fail and
 //! nothing is evicted. Ids are random and never reused; a deleted or
-//! expired id says so.
+//! expired id says so. A save into a reply that has ended (a cell of it
+//! still running, or finishing, after the host ended it) is refused, so
+//! nothing is kept that no end would ever free; a new cell of the reply
+//! ([`ResultsCache::reopen_reply`]) opens it again.
+//!
+//! [`ResultsCache::stats`] counts what was saved and what is held now, for the
+//! runtime's metrics.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, RandomState};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use ractor::rpc::CallResult;
@@ -17,6 +26,57 @@ use crate::session::StoredValue;
 const RESULTS_TIMEOUT: Duration = Duration::from_secs(30);
 /// Ended ids remembered for precise errors.
 const TOMBSTONES: usize = 4096;
+/// Ended replies remembered (as 64-bit keyed hashes: 8 bytes each plus the
+/// set's overhead, under 1 MiB in all), so a late save into one is refused
+/// rather than kept until the process ends. A cell parked while more than
+/// this many other replies end could still save into its own ended reply
+/// once resumed.
+const ENDED_REPLIES: usize = 16_384;
+
+/// What the results cache saved and holds: shared by every clone of a
+/// [`ResultsCache`] and its actor (across restarts), read by the runtime's
+/// metrics. Plain atomics, no lock.
+#[derive(Debug, Default)]
+pub(crate) struct ResultsStats {
+    saves: AtomicU64,
+    saved_bytes: AtomicU64,
+    held_entries: AtomicU64,
+    held_bytes: AtomicU64,
+}
+
+/// What a [`ResultsCache`] saved and holds, at one moment ([`ResultsCache::stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResultsStatsSnapshot {
+    /// Results saved since start, explicit (`results.save`) and automatic
+    /// (an oversized final value, GA-6.6) alike.
+    pub saves: u64,
+    /// Bytes of JSON of those saves.
+    pub saved_bytes: u64,
+    /// What this process holds in memory now; `None` on PostgreSQL, where
+    /// results are rows of the shared database and the process holds none.
+    pub held: Option<ResultsHeld>,
+}
+
+/// Results held in memory now: saved, and neither deleted nor expired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResultsHeld {
+    /// Saved results.
+    pub entries: u64,
+    /// Bytes of their JSON.
+    pub bytes: u64,
+}
+
+impl ResultsStats {
+    fn saved(&self, bytes: usize) {
+        self.saves.fetch_add(1, Ordering::Relaxed);
+        self.saved_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn hold(&self, entries: usize, bytes: usize) {
+        self.held_entries.store(entries as u64, Ordering::Relaxed);
+        self.held_bytes.store(bytes as u64, Ordering::Relaxed);
+    }
+}
 
 /// The cache's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +122,11 @@ pub enum ResultsError {
     /// The id is not a non-empty string.
     #[error("results reference id must be a non-empty string.")]
     BadId,
+    /// The reply ended: its results expired, and nothing more is saved in it.
+    #[error(
+        "Code Mode results of this reply have expired: the reply ended, so nothing more can be saved in it. Return the data instead, or a smaller part of it."
+    )]
+    ReplyEnded,
     /// The actor is not running.
     #[error("the results cache is unavailable; retry in a moment")]
     ActorUnavailable,
@@ -95,6 +160,9 @@ enum ResultsMsg {
     EndReply {
         scope: Scope,
     },
+    ReopenReply {
+        scope: Scope,
+    },
     /// Panics (the supervision tests' crash).
     #[cfg(feature = "test-hooks")]
     Crash,
@@ -104,11 +172,20 @@ struct ResultsActor;
 
 struct ResultsState {
     limits: ResultsLimits,
+    stats: Arc<ResultsStats>,
     scopes: HashMap<Scope, ReplyResults>,
     /// Where every live id lives, for "belongs to another reply".
     owners: HashMap<String, Scope>,
     tombstones: HashMap<String, bool>,
     tombstone_order: VecDeque<String>,
+    /// Results held across all scopes, for [`ResultsStats`].
+    entries: usize,
+    bytes: usize,
+    /// Hashes of the replies that ended (see [`ENDED_REPLIES`]), keyed per
+    /// actor so a guest cannot aim for a collision.
+    ended: HashSet<u64>,
+    ended_order: VecDeque<u64>,
+    hasher: RandomState,
 }
 
 pub(crate) fn new_id() -> String {
@@ -122,6 +199,25 @@ pub(crate) fn new_id() -> String {
 }
 
 impl ResultsState {
+    /// An empty cache; publishes that it holds nothing.
+    fn new(limits: ResultsLimits, stats: Arc<ResultsStats>) -> Self {
+        let state = Self {
+            limits,
+            stats,
+            scopes: HashMap::new(),
+            owners: HashMap::new(),
+            tombstones: HashMap::new(),
+            tombstone_order: VecDeque::new(),
+            entries: 0,
+            bytes: 0,
+            ended: HashSet::new(),
+            ended_order: VecDeque::new(),
+            hasher: RandomState::new(),
+        };
+        state.publish();
+        state
+    }
+
     fn bury(&mut self, id: String, deleted: bool) {
         if self.tombstone_order.len() >= TOMBSTONES
             && let Some(old) = self.tombstone_order.pop_front()
@@ -132,7 +228,18 @@ impl ResultsState {
         self.tombstone_order.push_back(id);
     }
 
+    fn scope_key(&self, scope: &Scope) -> u64 {
+        self.hasher.hash_one(scope)
+    }
+
+    fn publish(&self) {
+        self.stats.hold(self.entries, self.bytes);
+    }
+
     fn save(&mut self, scope: Scope, value: StoredValue) -> Result<String, ResultsError> {
+        if self.ended.contains(&self.scope_key(&scope)) {
+            return Err(ResultsError::ReplyEnded);
+        }
         let limits = self.limits;
         let results = self.scopes.entry(scope.clone()).or_default();
         if results.entries.len() >= limits.max_entries {
@@ -147,10 +254,56 @@ impl ResultsState {
             )));
         }
         let id = new_id();
-        results.bytes += value.json.len();
+        let bytes = value.json.len();
+        results.bytes += bytes;
         results.entries.insert(id.clone(), value);
         self.owners.insert(id.clone(), scope);
+        self.entries += 1;
+        self.bytes += bytes;
+        self.stats.saved(bytes);
+        self.publish();
         Ok(id)
+    }
+
+    fn delete(&mut self, scope: &Scope, id: String) {
+        if let Some(results) = self.scopes.get_mut(scope)
+            && let Some(v) = results.entries.remove(&id)
+        {
+            results.bytes -= v.json.len();
+            self.entries -= 1;
+            self.bytes -= v.json.len();
+        }
+        self.owners.remove(&id);
+        self.bury(id, true);
+        self.publish();
+    }
+
+    fn end(&mut self, scope: &Scope) {
+        let key = self.scope_key(scope);
+        if self.ended.insert(key) {
+            if self.ended_order.len() >= ENDED_REPLIES
+                && let Some(old) = self.ended_order.pop_front()
+            {
+                self.ended.remove(&old);
+            }
+            self.ended_order.push_back(key);
+        }
+        if let Some(results) = self.scopes.remove(scope) {
+            self.entries -= results.entries.len();
+            self.bytes -= results.bytes;
+            for id in results.entries.into_keys() {
+                self.owners.remove(&id);
+                self.bury(id, false);
+            }
+        }
+        self.publish();
+    }
+
+    /// A new cell of `scope` starts: the reply is in use again. Its
+    /// hash stays in the order queue until it ages out, harmlessly.
+    fn reopen(&mut self, scope: &Scope) {
+        let key = self.scope_key(scope);
+        self.ended.remove(&key);
     }
 
     fn find(&self, scope: &Scope, id: &str) -> Result<(), ResultsError> {
@@ -169,20 +322,15 @@ impl ResultsState {
 impl Actor for ResultsActor {
     type Msg = ResultsMsg;
     type State = ResultsState;
-    type Arguments = ResultsLimits;
+    type Arguments = (ResultsLimits, Arc<ResultsStats>);
 
     async fn pre_start(
         &self,
         _: ActorRef<ResultsMsg>,
-        limits: ResultsLimits,
+        (limits, stats): Self::Arguments,
     ) -> Result<ResultsState, ActorProcessingErr> {
-        Ok(ResultsState {
-            limits,
-            scopes: HashMap::new(),
-            owners: HashMap::new(),
-            tombstones: HashMap::new(),
-            tombstone_order: VecDeque::new(),
-        })
+        // A restarted actor starts empty: what the crashed one held is gone.
+        Ok(ResultsState::new(limits, stats))
     }
 
     async fn handle(
@@ -203,25 +351,13 @@ impl Actor for ResultsActor {
             }
             ResultsMsg::Delete { scope, id, reply } => {
                 let result = state.find(&scope, &id).map(|()| {
-                    if let Some(results) = state.scopes.get_mut(&scope)
-                        && let Some(v) = results.entries.remove(&id)
-                    {
-                        results.bytes -= v.json.len();
-                    }
-                    state.owners.remove(&id);
-                    state.bury(id, true);
+                    state.delete(&scope, id);
                     true
                 });
                 let _ = reply.send(result);
             }
-            ResultsMsg::EndReply { scope } => {
-                if let Some(results) = state.scopes.remove(&scope) {
-                    for id in results.entries.into_keys() {
-                        state.owners.remove(&id);
-                        state.bury(id, false);
-                    }
-                }
-            }
+            ResultsMsg::EndReply { scope } => state.end(&scope),
+            ResultsMsg::ReopenReply { scope } => state.reopen(&scope),
             #[cfg(feature = "test-hooks")]
             ResultsMsg::Crash => panic!("results cache: crash requested by a test hook"),
         }
@@ -234,6 +370,7 @@ impl Actor for ResultsActor {
 pub struct ResultsCache {
     name: String,
     limits: ResultsLimits,
+    stats: Arc<ResultsStats>,
     /// On PostgreSQL: results shared by every process, no actor.
     #[cfg(feature = "postgres")]
     pg: Option<crate::Pg>,
@@ -246,6 +383,7 @@ impl ResultsCache {
         Self {
             name,
             limits,
+            stats: Arc::default(),
             #[cfg(feature = "postgres")]
             pg: None,
         }
@@ -258,7 +396,7 @@ impl ResultsCache {
     #[cfg(feature = "postgres")]
     #[must_use]
     pub fn postgres(pg: crate::Pg, name: String, limits: ResultsLimits) -> Self {
-        Self { name, limits, pg: Some(pg) }
+        Self { name, limits, stats: Arc::default(), pg: Some(pg) }
     }
 
     /// The limits.
@@ -271,6 +409,19 @@ impl ResultsCache {
     #[must_use]
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// What this cache saved since start and holds now (see
+    /// [`ResultsStatsSnapshot::held`] for PostgreSQL).
+    #[must_use]
+    pub fn stats(&self) -> ResultsStatsSnapshot {
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let held = ResultsHeld { entries: load(&self.stats.held_entries), bytes: load(&self.stats.held_bytes) };
+        ResultsStatsSnapshot {
+            saves: load(&self.stats.saves),
+            saved_bytes: load(&self.stats.saved_bytes),
+            held: self.has_actor().then_some(held),
+        }
     }
 
     /// Whether this cache runs an actor (in memory does; PostgreSQL
@@ -294,7 +445,8 @@ impl ResultsCache {
             // Nothing to run: every request is a statement.
             return Ok(());
         }
-        Actor::spawn_linked(Some(self.name.clone()), ResultsActor, self.limits, supervisor)
+        let args = (self.limits, Arc::clone(&self.stats));
+        Actor::spawn_linked(Some(self.name.clone()), ResultsActor, args, supervisor)
             .await
             .map(|_| ())
             .map_err(|e| e.to_string())
@@ -327,7 +479,11 @@ impl ResultsCache {
     pub async fn save(&self, scope: Scope, value: StoredValue) -> Result<String, ResultsError> {
         #[cfg(feature = "postgres")]
         if let Some(pg) = &self.pg {
-            return crate::postgres::results::save(pg, &self.limits, &scope, &value).await;
+            let saved = crate::postgres::results::save(pg, &self.limits, &scope, &value).await;
+            if saved.is_ok() {
+                self.stats.saved(value.json.len());
+            }
+            return saved;
         }
         self.ask(|reply| ResultsMsg::Save { scope, value, reply }).await
     }
@@ -392,6 +548,21 @@ impl ResultsCache {
         Ok(())
     }
 
+    /// A new cell of the reply is about to start: if the reply had ended,
+    /// saves into it are accepted again (a host may reuse a reply id after
+    /// ending it). Cells of the reply admitted before its end are refused
+    /// only until then. Does nothing on PostgreSQL, which keeps no memory
+    /// of ended replies: there a late save's row is deleted by the
+    /// retention sweep.
+    pub fn reopen_reply(&self, scope: Scope) {
+        if !self.has_actor() {
+            return;
+        }
+        if let Some(actor) = ActorRef::<ResultsMsg>::where_is(self.name.clone()) {
+            let _ = actor.send_message(ResultsMsg::ReopenReply { scope });
+        }
+    }
+
     fn send_end(&self, scope: Scope) {
         if let Some(actor) = ActorRef::<ResultsMsg>::where_is(self.name.clone()) {
             let _ = actor.send_message(ResultsMsg::EndReply { scope });
@@ -440,4 +611,61 @@ declare const results: {{
         entries = limits.max_entries,
         bytes = limits.max_bytes
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(reply: usize) -> Scope {
+        Scope { session: "s".into(), reply: format!("r{reply}") }
+    }
+
+    fn value(json: &str) -> StoredValue {
+        StoredValue { json: json.into(), network: false }
+    }
+
+    fn held(stats: &ResultsStats) -> (u64, u64) {
+        (stats.held_entries.load(Ordering::Relaxed), stats.held_bytes.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn the_gauges_follow_saves_deletes_and_ends_and_a_refused_save_counts_nowhere() {
+        let stats = Arc::new(ResultsStats::default());
+        stats.hold(7, 7); // what a crashed actor had published
+        let mut state = ResultsState::new(ResultsLimits { max_entries: 2, max_bytes: 10 }, Arc::clone(&stats));
+        assert_eq!(held(&stats), (0, 0), "a fresh actor holds nothing");
+        let a = state.save(scope(1), value("1234")).unwrap();
+        state.save(scope(1), value("12")).unwrap();
+        assert!(matches!(state.save(scope(1), value("1")), Err(ResultsError::Full(_))));
+        state.save(scope(2), value("123")).unwrap();
+        assert_eq!(held(&stats), (3, 9));
+        state.delete(&scope(1), a);
+        assert_eq!(held(&stats), (2, 5));
+        state.end(&scope(1));
+        assert_eq!(held(&stats), (1, 3));
+        assert!(matches!(state.save(scope(1), value("1")), Err(ResultsError::ReplyEnded)));
+        assert_eq!(held(&stats), (1, 3));
+        assert_eq!((stats.saves.load(Ordering::Relaxed), stats.saved_bytes.load(Ordering::Relaxed)), (3, 9));
+        state.reopen(&scope(1));
+        state.save(scope(1), value("1")).unwrap();
+        assert_eq!(held(&stats), (2, 4));
+    }
+
+    #[test]
+    fn exactly_the_last_ended_replies_are_remembered() {
+        let mut state = ResultsState::new(ResultsLimits::default(), Arc::default());
+        for reply in 0..ENDED_REPLIES {
+            state.end(&scope(reply));
+        }
+        assert!(matches!(state.save(scope(0), value("1")), Err(ResultsError::ReplyEnded)), "at the bound");
+        state.end(&scope(ENDED_REPLIES));
+        assert_eq!(state.ended.len(), ENDED_REPLIES);
+        // One over: the oldest is forgotten, the next oldest still refused.
+        assert!(state.save(scope(0), value("1")).is_ok());
+        assert!(matches!(state.save(scope(1), value("1")), Err(ResultsError::ReplyEnded)));
+        // Ending a reply twice takes one place.
+        state.end(&scope(ENDED_REPLIES));
+        assert_eq!(state.ended_order.len(), ENDED_REPLIES);
+    }
 }

@@ -406,10 +406,6 @@ impl Actor for CellActor {
                             state.network |= network;
                             settlement
                         }
-                        services::Done::Saved { settlement, bytes } => {
-                            state.metrics.result_saved(bytes);
-                            settlement
-                        }
                     };
                     state.host.settle_now(settlement);
                     state.slot_freed();

@@ -36,8 +36,6 @@ pub(crate) enum Done {
     Stored { key: String, value: Option<StoredValue>, settlement: Settlement },
     /// A `load` or `results.load` answered; `network` marks the cell.
     Loaded { settlement: Settlement, network: bool },
-    /// `results.save` kept `bytes` of JSON.
-    Saved { settlement: Settlement, bytes: usize },
 }
 
 fn store_err(id: u64, e: &StoreError) -> Settlement {
@@ -132,10 +130,9 @@ pub(crate) async fn result_save(
     json: String,
     network: bool,
 ) -> Done {
-    let bytes = json.len();
     match results.save(scope, StoredValue { json: json.clone(), network }).await {
         Ok(result_id) => match serde_json::to_value(describe(&result_id, &value, &json)) {
-            Ok(descriptor) => Done::Saved { settlement: Settlement::value(id, descriptor), bytes },
+            Ok(descriptor) => Done::Settle(Settlement::value(id, descriptor)),
             Err(e) => Done::Settle(Settlement::fault(
                 id,
                 Fault::error(format!("the saved result could not be described: {e}"), "results"),
@@ -187,6 +184,10 @@ pub(crate) async fn finalize(
                 }),
                 Err(ResultsError::Full(_)) => {
                     Err("Not retained: result-store capacity exceeded. Delete references or return less data."
+                        .to_owned())
+                }
+                Err(ResultsError::ReplyEnded) => {
+                    Err("Not retained: this cell's reply has ended, so its results expired. Return less data."
                         .to_owned())
                 }
                 Err(_) => Err("Not retained: the results cache is unavailable. Return less data.".to_owned()),

@@ -204,6 +204,10 @@ async fn results_on_postgres_are_bounded_per_reply_scoped_shared_across_processe
     assert_eq!(a.load(scope.clone(), third).await.unwrap_err(), ResultsError::Unavailable);
     assert_eq!(a.load(scope.clone(), id).await.unwrap_err(), ResultsError::Unavailable);
     a.save(scope.clone(), v("12345678").unwrap()).await.unwrap();
+    // Each process counts its own saves (refused ones not), and holds none.
+    let (sa, sb) = (a.stats(), b.stats());
+    assert_eq!((sa.saves, sa.saved_bytes, sb.saves, sb.saved_bytes), (5, 5 + 1 + 1 + 1 + 8, 1, 4));
+    assert_eq!((sa.held, sb.held), (None, None), "the rows are the database's, not this process's");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
