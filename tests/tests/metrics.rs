@@ -126,7 +126,18 @@ async fn every_end_state_and_admission_reason_is_exported_before_its_first_event
     assert_eq!(statuses, ["aborted", "completed", "crashed", "disposed", "expired", "failed", "timed_out"]);
     assert!(s.cells_by_status.values().all(|n| *n == 0));
     let reasons: Vec<&str> = s.admission_rejections.keys().map(String::as_str).collect();
-    assert_eq!(reasons, ["live_cells", "principal_quota", "queue_limit", "session_quota", "timer_limit"]);
+    assert_eq!(
+        reasons,
+        [
+            "live_cells",
+            "principal_journal_bytes",
+            "principal_quota",
+            "queue_limit",
+            "session_journal_bytes",
+            "session_quota",
+            "timer_limit"
+        ]
+    );
     assert!(s.actor_restarts.values().all(|n| *n == 0));
 }
 

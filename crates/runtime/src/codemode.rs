@@ -737,14 +737,16 @@ impl CodeMode {
             }
         };
         let runs = &self.inner.runs;
-        let elsewhere = |list: &[(String, u64)]| list.iter().filter(|(id, _)| !runs.is_live(id)).count();
+        let elsewhere = |list: &[(String, u64)]| list.iter().filter(|(id, _)| !runs.counted_here(id)).count();
         let bytes = |list: &[(String, u64)]| list.iter().map(|(_, b)| *b).sum::<u64>();
         let refused = |reason: &'static str, message: String| {
             self.inner.metrics.admission_rejected(reason);
             Some(CellResult::input_error(ErrorCode::InvalidInput, message))
         };
-        let in_session = runs.in_session(Some(session)) + elsewhere(&usage.session);
-        if in_session >= per_session {
+        // Only the stored runs are this check's: with none, the executor's
+        // exact count of live cells decides (and says so).
+        let stored = elsewhere(&usage.session);
+        if stored > 0 && runs.in_session(Some(session)) + stored >= per_session {
             return refused(
                 "session_quota",
                 format!(
@@ -765,8 +767,8 @@ impl CodeMode {
             );
         }
         if principal.is_some() {
-            let of_principal = runs.of_principal(request.principal.as_ref()) + elsewhere(&usage.principal);
-            if of_principal >= per_principal {
+            let stored = elsewhere(&usage.principal);
+            if stored > 0 && runs.of_principal(request.principal.as_ref()) + stored >= per_principal {
                 return refused(
                     "principal_quota",
                     format!(

@@ -244,9 +244,10 @@ impl Runs {
         self.live.len()
     }
 
-    /// Whether run `run_id` is live in this process.
-    pub(crate) fn is_live(&self, run_id: &str) -> bool {
-        self.live.contains_key(run_id)
+    /// Whether run `run_id` is live in this process, or ended here lately
+    /// (its record's end may still be on its way to the store).
+    pub(crate) fn counted_here(&self, run_id: &str) -> bool {
+        self.live.contains_key(run_id) || self.ended.contains_key(run_id)
     }
 
     /// Live cells of `session`.
