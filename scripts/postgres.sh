@@ -4,6 +4,9 @@
 #   scripts/postgres.sh start DIR   initdb in DIR, start on a free loopback
 #                                   port (and a Unix socket in DIR), print
 #                                   the URL on stdout
+#   scripts/postgres.sh restart DIR stop it (fast: connections are cut, the
+#                                   WAL is flushed) and start it again on
+#                                   the same port, as an operator's restart
 #   scripts/postgres.sh stop DIR    stop it and delete DIR
 #
 # Installs Debian's `postgresql` package when no initdb is found. The
@@ -41,7 +44,7 @@ free_port() {
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-  echo "usage: $0 start|stop DIR" >&2
+  echo "usage: $0 start|restart|stop DIR" >&2
   exit 2
 fi
 
@@ -75,6 +78,11 @@ case "$cmd" in
     cat "$dir/log" >&2 || true
     exit 1
     ;;
+  restart)
+    bin=$(find_bin)
+    as_pg "$bin/pg_ctl" -D "$dir/db" -l "$dir/log" -m fast -w -t 60 restart >/dev/null 2>&1 \
+      || { echo "postgres.sh: the cluster in $dir did not restart; its log:" >&2; tail -n 50 "$dir/log" >&2; exit 1; }
+    ;;
   stop)
     bin=$(find_bin)
     if [ -n "$bin" ] && [ -f "$dir/db/postmaster.pid" ]; then
@@ -83,7 +91,7 @@ case "$cmd" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|restart|stop DIR" >&2
     exit 2
     ;;
 esac

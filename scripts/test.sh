@@ -41,4 +41,7 @@ pgdir=$(mktemp -d)
 trap 'scripts/postgres.sh stop "$pgdir"' EXIT
 CODEMODE_TEST_POSTGRES_URL=$(scripts/postgres.sh start "$pgdir")
 export CODEMODE_TEST_POSTGRES_URL
+# The chaos test restarts the cluster once (crates/cli/tests/chaos.rs).
+CODEMODE_TEST_POSTGRES_DIR=$pgdir
+export CODEMODE_TEST_POSTGRES_DIR
 cargo test --workspace "$@"

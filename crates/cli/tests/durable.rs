@@ -320,3 +320,36 @@ fn codemode_exec_parks_and_exits_and_a_later_session_on_the_same_store_resumes_t
     later.kill_9();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A crash in the middle of a window, after a call that is not replay-safe
+/// ran: the call was journaled before it started (write-ahead), so the
+/// replay never runs it again — it answers it from the journal, or, if the
+/// crash came before its answer was written, reports `outcome_unknown`.
+#[test]
+fn a_call_that_is_not_replay_safe_made_mid_window_never_runs_again_after_a_kill_9_ga_1_3() {
+    let dir = temp("sled-write-ahead");
+    let store = dir.join("store");
+    let config = config_with(&dir, 5000, "");
+    let calls = dir.join("calls");
+    let mut first = Session::start(&config, &store);
+    let code = "await yield_control('before'); let c; try { c = (await count({})).n } catch (e) { c = e.code } \
+                await new Promise((r) => setTimeout(r, 3000)); return c";
+    let parked = first.exec(code);
+    assert_eq!(parked["reason"], "yield", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    // The second window runs `count`, then waits on its timer: killed then.
+    writeln!(first.stdin, "{}", serde_json::json!({"op": "wait", "runId": run_id})).unwrap();
+    wait_for(|| lines(&calls) == 1);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    first.kill_9();
+    let mut second = Session::start(&config, &store);
+    let mut done = second.wait(&run_id);
+    while done["status"] == "waiting" {
+        done = second.wait(&run_id);
+    }
+    assert_eq!(done["status"], "completed", "{done}");
+    assert!(done["value"] == 1 || done["value"] == "outcome_unknown", "{done}");
+    assert_eq!(lines(&calls), 1, "the call ran once: the replay did not run it again");
+    second.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}

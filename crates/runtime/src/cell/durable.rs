@@ -39,6 +39,11 @@ use crate::runs::EndState;
 /// durable: it goes on in memory, and the reason is logged.
 pub(crate) const MAX_JOURNAL_BYTES: usize = 16 * 1024 * 1024;
 
+/// How long a journal write keeps retrying a backend that fails (a
+/// database restarting): past it the write fails, is counted and logged,
+/// and its bytes wait for the next write.
+const WRITE_RETRY: Duration = Duration::from_secs(5);
+
 /// What every durable cell of a runtime shares.
 #[derive(Clone, Debug)]
 pub(crate) struct DurableArgs {
@@ -310,6 +315,8 @@ impl CellState {
         let (store, owner, meta) = (Arc::clone(&d.args.store), Arc::clone(&d.args.owner), d.meta.clone());
         let (created, version, writer) = (Arc::clone(&d.created), Arc::clone(&d.version), Arc::clone(&d.writer));
         let unsent = Arc::clone(&d.unsent);
+        let upto = d.recorder.request_count();
+        let me = self.myself.clone();
         let full_lease = d.args.config.lease;
         d.lease_held = lease.is_some();
         if lease.is_some() {
@@ -324,24 +331,40 @@ impl CellState {
                 std::mem::take(&mut *unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
             let size = bytes.len();
             let kept = bytes.clone();
-            let result = async {
-                if !created.load(Ordering::Acquire) {
-                    // Durable with the write below (one flush on sled).
-                    store.create_before_save(&meta, &owner, full_lease).await?;
-                    created.store(true, Ordering::Release);
+            // A backend that is briefly away (a database restarting, a
+            // connection lost) is retried, within a bound: the observer of
+            // a park hears `waiting` only once the run is durable.
+            let mut backoff = Duration::from_millis(25);
+            let result = loop {
+                let attempt = async {
+                    if !created.load(Ordering::Acquire) {
+                        // Durable with the write below (one flush on sled).
+                        store.create_before_save(&meta, &owner, full_lease).await?;
+                        created.store(true, Ordering::Release);
+                    }
+                    if replace {
+                        store.save(&meta.run_id, &owner, status.clone(), kept.clone(), lease).await
+                    } else {
+                        store.append(&meta.run_id, &owner, status.clone(), kept.clone(), lease).await
+                    }
                 }
-                if replace {
-                    store.save(&meta.run_id, &owner, status, bytes, lease).await
-                } else {
-                    store.append(&meta.run_id, &owner, status, bytes, lease).await
+                .await;
+                match attempt {
+                    Err(RunStoreError::Backend(e)) if began.elapsed() + backoff < WRITE_RETRY => {
+                        tracing::debug!(run_id = %meta.run_id, error = %e, "run journal write failed; retrying");
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(Duration::from_millis(500));
+                    }
+                    other => break other,
                 }
-            }
-            .await;
+            };
+            drop(bytes);
             match &result {
                 Ok(v) => {
                     version.store(*v, Ordering::Release);
                     metrics.runs.journal_written(size);
                     metrics.runs.journal_write_took(began.elapsed());
+                    let _ = me.send_message(CellMsg::Journaled(upto));
                 }
                 Err(e) => {
                     // Not stored: sent again, first, by the next write.
@@ -360,6 +383,67 @@ impl CellState {
             then(result);
         });
         true
+    }
+
+    /// Whether a request that is (not) `replay_safe` must wait for a stored
+    /// journal to record it before it starts: in a run that has a journal,
+    /// a crash after the call started and before the next write would make
+    /// the replay run it again.
+    pub(super) fn write_ahead(&self, replay_safe: bool) -> bool {
+        !replay_safe && self.durable.as_ref().is_some_and(|d| d.created() && d.disabled.is_none())
+    }
+
+    /// Writes the journal now if a held request waits for it; when the run
+    /// can no longer be journaled, the held requests start at once (no
+    /// replay could repeat them).
+    pub(super) fn write_ahead_if_due(&mut self) {
+        let Some(newest) = self.host.awaiting_journal() else { return };
+        if self.write_ahead_sent >= newest {
+            return;
+        }
+        self.write_ahead_sent = newest;
+        let lease = self.durable.as_ref().map(|d| d.args.config.lease);
+        let me = self.myself.clone();
+        let written = self.write_journal(RunStatus::Running, lease, move |r| {
+            if let Err(e) = &r
+                && !matches!(e, RunStoreError::LeaseLost { .. })
+            {
+                let _ = me.send_message(CellMsg::WriteAheadFailed(newest, e.to_string()));
+            }
+            lease_check(&me, &r);
+        });
+        if !written {
+            let inline = self.host.journaled_through(u64::MAX, &self.notify);
+            self.release_call_slot(inline);
+        }
+    }
+
+    /// A journal write stored every request up to `upto`: held ones start.
+    pub(super) fn journaled(&mut self, upto: u64) {
+        let inline = self.host.journaled_through(upto, &self.notify);
+        self.release_call_slot(inline);
+    }
+
+    /// The write-ahead for requests up to `upto` failed: they are rejected,
+    /// never started unrecorded.
+    pub(super) fn write_ahead_failed(&mut self, upto: u64, why: &str) {
+        let message = format!(
+            "the call was not started: it is not replay-safe, and the run's journal could not record it first \
+             ({why}), so a crash could make it run twice. Retry it when the run store is back."
+        );
+        let rejected = self.host.reject_held(upto, &message);
+        self.release_call_slot(rejected);
+        // A later write may record the rest; it is retried on demand.
+        self.write_ahead_sent = self.write_ahead_sent.min(upto.saturating_sub(1));
+    }
+
+    /// A call that must not run twice finished and its answer was
+    /// delivered: journal it, so a crash now replays the answer instead of
+    /// reporting the call `outcome_unknown`.
+    pub(super) fn journal_held_answers(&mut self) {
+        let lease = self.durable.as_ref().map(|d| d.args.config.lease);
+        let me = self.myself.clone();
+        self.write_journal(RunStatus::Running, lease, move |r| lease_check(&me, &r));
     }
 
     /// After a live step in `every_call` mode: journal it.

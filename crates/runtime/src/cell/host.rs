@@ -138,6 +138,8 @@ impl BridgeCounters {
 struct InFlight {
     bridge_id: BridgeId,
     task: tokio::task::AbortHandle,
+    /// It was held for a write-ahead (not replay-safe).
+    held: bool,
 }
 
 /// What a queued request runs when a slot frees.
@@ -152,6 +154,11 @@ struct Queued {
     id: u64,
     bridge_id: BridgeId,
     work: Work,
+    /// Not replay-safe, in a run that has a journal: it starts only once a
+    /// stored journal records it (write-ahead), so a crash can never make
+    /// a replay run it again — the replay finds it in flight and answers
+    /// `outcome_unknown`.
+    hold: bool,
     /// Nested calls (native, MCP, node) count in `nested_calls_queued`
     /// until started or dropped.
     _queued: Option<Counted>,
@@ -193,6 +200,13 @@ pub(crate) struct HostWork {
     /// could repeat. Sticky, so a guest that catches the rejection still
     /// fails (`invalid_input`).
     refusal: Option<String>,
+    /// Requests up to this id are in a stored journal: held ones up to it
+    /// may start.
+    journaled: u64,
+    /// A held request settled since the last journal write: writing its
+    /// answer keeps a crash from turning a finished call into
+    /// `outcome_unknown`.
+    held_settled: bool,
 }
 
 /// Sends a finished tool call back to its cell.
@@ -222,6 +236,8 @@ impl HostWork {
             counters: BridgeCounters::default(),
             restart_safe,
             refusal: None,
+            journaled: 0,
+            held_settled: false,
         }
     }
 
@@ -259,19 +275,63 @@ impl HostWork {
         id: u64,
         method: BridgeMethod,
         nested: bool,
+        hold: bool,
         task: impl Future<Output = ()> + Send + 'static,
         notify: &Notify,
     ) -> usize {
         let bridge_id = self.counters.next(method);
         let queued = nested.then(|| self.metrics.nested_call_queued());
-        self.queue.push_back(Queued { id, bridge_id, work: Work::Task(Box::pin(task)), _queued: queued });
+        self.queue.push_back(Queued { id, bridge_id, work: Work::Task(Box::pin(task)), hold, _queued: queued });
         self.pump(notify)
+    }
+
+    /// The newest held request not yet in a stored journal: a write is due.
+    pub(crate) fn awaiting_journal(&self) -> Option<u64> {
+        self.queue.iter().filter(|q| q.hold && q.id > self.journaled).map(|q| q.id).max()
+    }
+
+    /// A stored journal now records every request up to `upto`; returns
+    /// how many queued requests settled inline as they started.
+    pub(crate) fn journaled_through(&mut self, upto: u64, notify: &Notify) -> usize {
+        self.journaled = self.journaled.max(upto);
+        self.pump(notify)
+    }
+
+    /// The journal recording held requests up to `upto` could not be
+    /// written: they are not started (a crash could then run them twice)
+    /// but rejected with `message`. Returns how many settled.
+    pub(crate) fn reject_held(&mut self, upto: u64, message: &str) -> usize {
+        let before = self.queue.len();
+        let journaled = self.journaled;
+        let mut rejected = Vec::new();
+        self.queue.retain(|q| {
+            let reject = q.hold && q.id > journaled && q.id <= upto;
+            if reject {
+                rejected.push(q.id);
+            }
+            !reject
+        });
+        for id in rejected {
+            self.ready.push(Settlement::fault(id, Fault::error(message.to_owned(), "journal_unavailable")));
+        }
+        before - self.queue.len()
     }
 
     /// A request run with `submit_task` finished; false when it was
     /// cancelled meanwhile. Its slot is free: the caller pumps the queue.
     pub(crate) fn task_done(&mut self, id: u64) -> bool {
-        self.in_flight.0.remove(&id).is_some()
+        match self.in_flight.0.remove(&id) {
+            Some(call) => {
+                self.held_settled |= call.held;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a held request settled since this was last asked.
+    pub(crate) fn take_held_settled(&mut self) -> bool {
+        std::mem::take(&mut self.held_settled)
     }
 
     /// Settles a request at once.
@@ -289,10 +349,10 @@ impl HostWork {
 
     /// Queues a tool call and starts it if a slot is free. Returns how many
     /// calls settled inline (their slots are free again).
-    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, notify: &Notify) -> usize {
+    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, hold: bool, notify: &Notify) -> usize {
         let bridge_id = self.counters.next(BridgeMethod::CallValue);
         let queued = Some(self.metrics.nested_call_queued());
-        self.queue.push_back(Queued { id, bridge_id, work: Work::Native { tool, input }, _queued: queued });
+        self.queue.push_back(Queued { id, bridge_id, work: Work::Native { tool, input }, hold, _queued: queued });
         self.pump(notify)
     }
 
@@ -301,26 +361,32 @@ impl HostWork {
     pub(crate) fn pump(&mut self, notify: &Notify) -> usize {
         let mut settled = 0;
         while self.in_flight.0.len() < self.max_in_flight {
+            // In call order: a held request waits for its journal, and so
+            // does everything queued behind it.
+            if self.queue.front().is_some_and(|q| q.hold && q.id > self.journaled) {
+                break;
+            }
             let Some(queued) = self.queue.pop_front() else {
                 break;
             };
-            let Queued { id, bridge_id, work, _queued } = queued;
+            let Queued { id, bridge_id, work, hold, _queued } = queued;
             match work {
                 Work::Native { tool, input } => {
-                    if self.start(id, bridge_id, tool, input, notify) {
+                    if self.start(id, bridge_id, tool, input, hold, notify) {
                         settled += 1;
+                        self.held_settled |= hold;
                     }
                 }
                 Work::Task(task) => {
                     let task = tokio::spawn(task);
-                    self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
+                    self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle(), held: hold });
                 }
             }
         }
         settled
     }
 
-    fn start(&mut self, id: u64, bridge_id: BridgeId, tool: usize, input: Value, notify: &Notify) -> bool {
+    fn start(&mut self, id: u64, bridge_id: BridgeId, tool: usize, input: Value, hold: bool, notify: &Notify) -> bool {
         let Some(entry) = self.tools.get(tool) else {
             self.ready.push(error_settlement(id, &ToolError::new(self.tools.missing(tool))));
             return true;
@@ -368,16 +434,17 @@ impl HostWork {
         }
         let notify = Arc::clone(notify);
         let task = tokio::spawn(async move { notify(id, future.await) });
-        self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle() });
+        self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle(), held: hold });
         false
     }
 
     /// A spawned call finished. Returns false when it was not in flight
     /// (already cancelled).
     pub(crate) fn complete(&mut self, id: u64, result: ToolResult) -> bool {
-        if self.in_flight.0.remove(&id).is_none() {
+        let Some(call) = self.in_flight.0.remove(&id) else {
             return false;
-        }
+        };
+        self.held_settled |= call.held;
         self.ready.push(tool_settlement(id, result));
         true
     }

@@ -133,6 +133,12 @@ pub(crate) enum CellMsg {
     LeaseLost,
     /// Time to renew the run's lease.
     Renew,
+    /// A journal write stored every request up to this id: held requests
+    /// (not replay-safe, write-ahead) may start.
+    Journaled(u64),
+    /// The write-ahead of held requests up to this id failed: they are
+    /// rejected, not started.
+    WriteAheadFailed(u64, String),
     /// The runtime is stopping: hand a held lease over (see
     /// `release_for_shutdown`).
     ReleaseForShutdown(RpcReplyPort<()>),
@@ -225,6 +231,8 @@ pub(crate) struct CellState {
     diverged: bool,
     /// The completing cell's commit ends the run's record too.
     record_through_commit: bool,
+    /// The newest held request a write-ahead was asked for.
+    write_ahead_sent: u64,
     /// Counts this cell's actor as alive until its state, span included,
     /// is gone: declared last, so it drops after every other field.
     _alive: crate::runs::Alive,
@@ -342,6 +350,7 @@ impl Actor for CellActor {
             record_closed: false,
             diverged: false,
             record_through_commit: false,
+            write_ahead_sent: 0,
             _alive: alive,
         };
         if let (Some((journal, version)), Some(d)) = (resume, resume_args) {
@@ -434,6 +443,14 @@ impl Actor for CellActor {
             CellMsg::Evict(epoch) => state.evict(epoch),
             CellMsg::LeaseLost => state.lease_lost(),
             CellMsg::Renew => state.renew(),
+            CellMsg::Journaled(upto) => {
+                state.journaled(upto);
+                state.advance_if_observed(&myself)
+            }
+            CellMsg::WriteAheadFailed(upto, why) => {
+                state.write_ahead_failed(upto, &why);
+                state.advance_if_observed(&myself)
+            }
             CellMsg::ReleaseForShutdown(done) => state.release_for_shutdown(done),
         };
         if let Flow::Ended = flow {
@@ -571,7 +588,11 @@ impl CellState {
             }
             // After the step's requests are recorded: the journal ends at a
             // step boundary with everything that step asked for.
-            if stepped {
+            if self.host.awaiting_journal().is_some() {
+                self.write_ahead_if_due();
+            } else if stepped && self.host.take_held_settled() {
+                self.journal_held_answers();
+            } else if stepped {
                 self.journal_step();
             }
             // Settled inline, or a timer already due (`setTimeout(f, 0)`):

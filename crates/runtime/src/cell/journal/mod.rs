@@ -293,6 +293,11 @@ impl Recorder {
         }
     }
 
+    /// Requests recorded so far.
+    pub(crate) fn request_count(&self) -> u64 {
+        self.request_count
+    }
+
     /// Steps recorded so far.
     pub(crate) fn step_count(&self) -> usize {
         self.step_count

@@ -15,7 +15,7 @@ impl CellState {
             let result = catalog.search(query, limit).await;
             let _ = me.send_message(CellMsg::SearchDone(id, result));
         };
-        self.host.submit_task(id, BridgeMethod::Search, false, task, &self.notify)
+        self.host.submit_task(id, BridgeMethod::Search, false, false, task, &self.notify)
     }
 
     pub(super) fn describe(&mut self, id: u64, tool: usize) -> usize {

@@ -72,7 +72,7 @@ impl CellState {
             let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "tool_error");
             services::Done::Loaded { settlement, network: true }
         };
-        self.spawn_service(id, BridgeMethod::CallValue, true, task)
+        self.spawn_service(id, BridgeMethod::CallValue, true, replay_safe, task)
     }
 
     pub(super) fn mcp_op(&mut self, id: u64, server: usize, op: String, args: Map<String, Value>) -> usize {
@@ -86,7 +86,7 @@ impl CellState {
             let settlement = Settlement::result(id, result, "tool_error");
             services::Done::Loaded { settlement, network: true }
         };
-        self.spawn_service(id, BridgeMethod::Namespace, true, task)
+        self.spawn_service(id, BridgeMethod::Namespace, true, true, task)
     }
 
     pub(super) fn mcp_api(&mut self, id: u64, server: Option<usize>, method: Option<String>, schema: bool) -> usize {

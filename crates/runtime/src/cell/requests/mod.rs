@@ -275,6 +275,7 @@ impl CellState {
         id: u64,
         method: super::host::BridgeMethod,
         nested: bool,
+        replay_safe: bool,
         task: impl std::future::Future<Output = super::services::Done> + Send + 'static,
     ) -> usize {
         let me = self.myself.clone();
@@ -282,7 +283,8 @@ impl CellState {
             let done = task.await;
             let _ = me.send_message(super::CellMsg::HostDone(id, done));
         };
-        self.host.submit_task(id, method, nested, task, &self.notify)
+        let hold = self.write_ahead(replay_safe);
+        self.host.submit_task(id, method, nested, hold, task, &self.notify)
     }
 }
 

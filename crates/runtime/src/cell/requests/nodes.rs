@@ -66,6 +66,6 @@ impl CellState {
             let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "node_error");
             services::Done::Loaded { settlement, network: true }
         };
-        self.spawn_service(id, BridgeMethod::Nodes, true, task)
+        self.spawn_service(id, BridgeMethod::Nodes, true, false, task)
     }
 }

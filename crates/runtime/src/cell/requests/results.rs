@@ -45,7 +45,10 @@ impl CellState {
             Err(refusal) => self.settle_inline(services::refused(id, refusal)),
             Ok(scope) => {
                 let task = task(self.results.clone(), scope);
-                self.spawn_service(id, method, false, task)
+                // A load reads; a save or a delete has an effect a replay
+                // must not repeat.
+                let replay_safe = method == BridgeMethod::ResultLoad;
+                self.spawn_service(id, method, false, replay_safe, task)
             }
         }
     }

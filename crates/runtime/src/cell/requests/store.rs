@@ -16,7 +16,7 @@ impl CellState {
         let buffered: Vec<(String, Option<usize>)> =
             self.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
         let task = services::store(self.store.clone(), session, buffered, id, key, value);
-        self.spawn_service(id, BridgeMethod::Store, false, task)
+        self.spawn_service(id, BridgeMethod::Store, false, true, task)
     }
 
     pub(super) fn load(&mut self, id: u64, key: String) -> usize {
@@ -29,6 +29,6 @@ impl CellState {
             return self.settle_inline(settlement);
         }
         let task = services::load(self.store.clone(), session, id, key);
-        self.spawn_service(id, BridgeMethod::Load, false, task)
+        self.spawn_service(id, BridgeMethod::Load, false, true, task)
     }
 }

@@ -10,6 +10,8 @@ use crate::cell::CellState;
 impl CellState {
     pub(super) fn tool_call(&mut self, id: u64, tool: usize, input: Value) -> Handled {
         self.count_native_call()?;
-        Ok(self.host.submit_call(id, tool, input, &self.notify))
+        let replay_safe = self.tools.get(tool).is_some_and(|e| e.replay_safe);
+        let hold = self.write_ahead(replay_safe);
+        Ok(self.host.submit_call(id, tool, input, hold, &self.notify))
     }
 }
