@@ -22,6 +22,39 @@ impl Tool for Noop {
     }
 }
 
+/// A native tool named at will that answers `{tool, input}` and counts its
+/// calls (the deploy and golden-journal tests build tool lists of them).
+#[derive(Clone)]
+pub struct Named(pub &'static str, pub Arc<AtomicUsize>);
+
+impl Named {
+    /// A fresh `name` tool with its own counter.
+    #[must_use]
+    pub fn new(name: &'static str) -> Self {
+        Self(name, Arc::default())
+    }
+
+    /// Calls so far.
+    #[must_use]
+    pub fn calls(&self) -> usize {
+        self.1.load(Ordering::SeqCst)
+    }
+}
+
+impl Tool for Named {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn description(&self) -> &str {
+        "Answers with its own name and the input."
+    }
+    fn call(&self, input: Value) -> ToolFuture<'_> {
+        self.1.fetch_add(1, Ordering::SeqCst);
+        let name = self.0;
+        Box::pin(async move { Ok(ToolOutput::json(json!({"tool": name, "input": input}))) })
+    }
+}
+
 /// Echoes its input back as `{name, input}`.
 pub struct Echo;
 

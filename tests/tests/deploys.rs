@@ -7,39 +7,11 @@
 //! fails — saying so — as it would in a fresh cell.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use codemode_runtime::{
-    CellResult, CodeMode, CodeModeBuilder, Exec, McpServerConfig, RunsConfig, StoreBackend, Tool, ToolFuture,
-    ToolOutput,
-};
+use codemode_runtime::{CellResult, CodeMode, CodeModeBuilder, Exec, McpServerConfig, RunsConfig, StoreBackend};
+use codemode_tests::Named;
 use serde_json::{Value, json};
-
-/// A native tool that answers with its name and input, and counts calls.
-#[derive(Clone)]
-struct Named(&'static str, Arc<AtomicUsize>);
-
-impl Named {
-    fn new(name: &'static str) -> Self {
-        Self(name, Arc::default())
-    }
-}
-
-impl Tool for Named {
-    fn name(&self) -> &str {
-        self.0
-    }
-    fn description(&self) -> &str {
-        "Answers with its own name and the input."
-    }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
-        self.1.fetch_add(1, Ordering::SeqCst);
-        let name = self.0;
-        Box::pin(async move { Ok(ToolOutput::json(json!({"tool": name, "input": input}))) })
-    }
-}
 
 fn fixture(name: &str) -> McpServerConfig {
     McpServerConfig::stdio(name, env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new()).call_timeout(Duration::from_secs(5))
@@ -125,7 +97,7 @@ async fn a_run_parked_before_a_deploy_that_adds_a_tool_before_the_others_complet
     assert_eq!(value(&done)["again"], json!({"tool": "alpha", "input": {"n": 3}}));
     // Journaled calls never ran again: alpha twice (once live after the
     // resume), beta once.
-    assert_eq!((alpha.1.load(Ordering::SeqCst), beta.1.load(Ordering::SeqCst)), (2, 1));
+    assert_eq!((alpha.calls(), beta.calls()), (2, 1));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

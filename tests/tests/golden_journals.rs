@@ -5,9 +5,10 @@
 //! introduced journal format N, each beside a JSON file naming its run,
 //! session and reply, the cell that wrote it, and the result its `wait`
 //! must give. The check loads each journal into a fresh sled store as a
-//! parked run record, starts a runtime with the same tools (and, for
-//! formats that name tools by identity, in another order with a tool more),
-//! and resumes it. A change to the prelude, the request order or the
+//! parked run record, starts a runtime with the same tools (format 1, which
+//! named tools by position) or with a deploy's changed tool list (a tool
+//! added before them, the others reordered: format 2 names tools by
+//! identity), and resumes it. A change to the prelude, the request order or the
 //! journal encoding that would break runs parked by an earlier release
 //! fails here instead of in production.
 //!
@@ -22,23 +23,8 @@ use std::time::Duration;
 use codemode_runtime::{CellResult, CodeMode, McpServerConfig, RunsConfig, StoreBackend, Tool, ToolFuture, ToolOutput};
 use codemode_store::runs::{RunMeta, RunStatus, RunStore, SledRuns};
 use codemode_store::{SessionStore, StoreLimits};
+use codemode_tests::Named;
 use serde_json::{Value, json};
-
-/// A deterministic native tool: answers `{tool, input}`.
-struct Named(&'static str);
-
-impl Tool for Named {
-    fn name(&self) -> &str {
-        self.0
-    }
-    fn description(&self) -> &str {
-        "Answers with its own name and the input."
-    }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
-        let name = self.0;
-        Box::pin(async move { Ok(ToolOutput::json(json!({"tool": name, "input": input}))) })
-    }
-}
 
 /// A native tool that never answers within a test (a call in flight at
 /// the park); not replay-safe.
@@ -66,7 +52,24 @@ fn fixture() -> McpServerConfig {
 
 /// The tools the golden journals were written with, in registration order.
 fn writing_tools(builder: codemode_runtime::CodeModeBuilder) -> codemode_runtime::CodeModeBuilder {
-    builder.tool(Named("alpha")).tool(Named("beta")).tool(Hang).mcp_server(fixture())
+    builder.tool(Named::new("alpha")).tool(Named::new("beta")).tool(Hang).mcp_server(fixture())
+}
+
+/// The same tools after a deploy: one added before them, the others in
+/// another order. Format 1 named tools by position, so only journals of
+/// format 2 on resume under it.
+fn deployed_tools(builder: codemode_runtime::CodeModeBuilder) -> codemode_runtime::CodeModeBuilder {
+    builder
+        .tool(Named::new("gamma"))
+        .tool(Hang)
+        .tool(Named::new("beta"))
+        .tool(Named::new("alpha"))
+        .mcp_server(fixture())
+}
+
+/// The tools a golden journal is checked with.
+fn checking_tools(label: &str) -> fn(codemode_runtime::CodeModeBuilder) -> codemode_runtime::CodeModeBuilder {
+    if label.starts_with("v1/") { writing_tools } else { deployed_tools }
 }
 
 /// One golden case: the cell, and what resuming it must give.
@@ -189,23 +192,27 @@ async fn mcp_up(rt: &CodeMode) {
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture MCP server never connected");
 }
 
-/// Reads the journal of `run_id` from the sled store at `dir`.
-async fn stored_journal(dir: &Path, run_id: &str) -> Vec<u8> {
+/// Opens the sled store at `dir`, retrying while a stopped runtime's last
+/// handles are still being dropped.
+async fn open_store(dir: &Path) -> SessionStore {
     let mut last = None;
     for _ in 0..100 {
-        let opened = SessionStore::open(Some(dir), StoreLimits::default(), "golden-read".into());
-        if let Err(e) = &opened {
-            last = Some(e.to_string());
-        }
-        if let Ok(store) = opened {
-            let runs = SledRuns::open(&store).expect("run trees");
-            let record = runs.get(run_id).await.expect("readable").expect("the run was recorded");
-            assert_eq!(record.status, RunStatus::Parked);
-            return record.journal;
+        match SessionStore::open(Some(dir), StoreLimits::default(), "golden-open".into()) {
+            Ok(store) => return store,
+            Err(e) => last = Some(e.to_string()),
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("the store at {} never opened for reading: {last:?}", dir.display());
+    panic!("the store at {} never opened: {last:?}", dir.display());
+}
+
+/// Reads the journal of `run_id` from the sled store at `dir`.
+async fn stored_journal(dir: &Path, run_id: &str) -> Vec<u8> {
+    let store = open_store(dir).await;
+    let runs = SledRuns::open(&store).expect("run trees");
+    let record = runs.get(run_id).await.expect("readable").expect("the run was recorded");
+    assert_eq!(record.status, RunStatus::Parked);
+    record.journal
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,7 +295,8 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
         plant(&dir, &meta, std::fs::read(&journal).unwrap()).await;
         let run_id = meta["runId"].as_str().unwrap();
         let (session, reply) = (meta["session"].as_str().unwrap(), meta["reply"].as_str().unwrap());
-        let mut rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        let tools = checking_tools(&label);
+        let mut rt = runtime_on(&dir, || tools(CodeMode::builder())).await;
         mcp_up(&rt).await;
         let mut done = rt.session(session).reply(reply).wait(run_id).await.unwrap();
         while matches!(done, CellResult::Waiting { .. }) {
@@ -298,7 +306,7 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
             drop(rt);
             let stored = stored_journal(&dir, run_id).await;
             assert_eq!(&stored[..4], b"CMJ2", "{label}: a resumed run is journaled in the current format");
-            rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+            rt = runtime_on(&dir, || tools(CodeMode::builder())).await;
             mcp_up(&rt).await;
             done = rt.session(session).reply(reply).wait(run_id).await.unwrap();
         }
@@ -333,7 +341,7 @@ async fn a_damaged_or_newer_journal_is_refused_naming_the_run_and_the_run_stays_
         rt.shutdown().await;
         drop(rt);
         // Untouched: still parked, for a process that can read it.
-        let store = SessionStore::open(Some(&dir), StoreLimits::default(), "golden-check".into()).unwrap();
+        let store = open_store(&dir).await;
         let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
         assert_eq!((record.status, record.owner), (RunStatus::Parked, None), "{name}");
         drop(store);

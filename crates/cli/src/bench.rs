@@ -55,7 +55,7 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-pub(crate) const SCENARIOS: [&str; 16] = [
+pub(crate) const SCENARIOS: [&str; 18] = [
     "trivial",
     "trivial_idle",
     "seq100",
@@ -67,6 +67,8 @@ pub(crate) const SCENARIOS: [&str; 16] = [
     "hol",
     "journal",
     "park_sled",
+    "park_group",
+    "park_growth",
     "replay100",
     "pg_wait",
     "pg_commit",
@@ -459,7 +461,16 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
         max_live_cells_per_principal: live,
         ..Limits::default()
     };
-    let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;
+    // As `codemode` runs by default: a sled store on disk, default `[runs]`
+    // (parks are journaled, `durability = "process"`).
+    let store_dir = std::env::temp_dir().join(format!("codemode-bench-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&store_dir);
+    let rt = CodeMode::builder()
+        .limits(limits)
+        .tool(Noop)
+        .store_backend(codemode_runtime::StoreBackend::Sled { path: Some(store_dir.clone()) })
+        .start()
+        .await?;
     let reply = rt.session("bench").reply("r");
     let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
@@ -507,6 +518,7 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     durable::run_timing(&named, options.postgres.as_deref(), runs, warmup, &mut durable_report).await?;
     let noise_after = tokio::task::spawn_blocking(noise).await?;
     rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&store_dir);
 
     let per_call_seq = (seq100.p50 - trivial.p50) / 100.0;
     let per_call_par = (par100.p50 - trivial.p50) / 100.0;

@@ -126,3 +126,27 @@ async fn a_logged_record_older_than_what_sled_holds_is_not_re_applied() {
     assert_eq!(runs.get(&meta(3).run_id).await.unwrap().unwrap().journal, journal(3));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "timing probe"]
+async fn probe_write_costs() {
+    for durability in [Durability::Process, Durability::Machine] {
+        let dir = fresh(&format!("probe-{}", durability.as_str()));
+        let store =
+            SessionStore::open(Some(&dir), StoreLimits::default(), format!("probe-{}", durability.as_str())).unwrap();
+        store.start_actor(None).await.unwrap();
+        let runs = SledRuns::open(&store).unwrap().with_durability(durability).unwrap();
+        let (mut c, mut a) = (Duration::ZERO, Duration::ZERO);
+        for n in 0..500 {
+            let m = meta(n);
+            let t = std::time::Instant::now();
+            runs.create_before_save(&m, "p", Duration::from_secs(30)).await.unwrap();
+            c += t.elapsed();
+            let t = std::time::Instant::now();
+            runs.append(&m.run_id, "p", RunStatus::Parked, vec![7; 600], None).await.unwrap();
+            a += t.elapsed();
+        }
+        eprintln!("{}: create {:?}/op, append {:?}/op", durability.as_str(), c / 500, a / 500);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -17,6 +17,14 @@
 //!   in a directory on disk, `park` against `off`, alternating sample by
 //!   sample; the `park` time includes the journal's write and sled flush
 //!   (the observer hears `waiting` only after both).
+//!   `park_sled` runs three runtimes alternating: `durability = "process"`
+//!   (the default: the run log's one `write(2)`), `"machine"` (sled
+//!   flushed) and journal off.
+//! - `park_group`: 100 cells parked at once on a `machine` sled store; the
+//!   sled flushes (`fsync`s) they caused, per park (group commit).
+//! - `park_growth`: one cell making 2,000 tool calls and yielding after
+//!   every 100 (20 parks); the journal bytes written in all and the sled
+//!   directory's size: a park writes what happened since the last one.
 //! - `replay100`: a cell makes 100 tool calls, then yields. Evicted
 //!   (`evict_after` 20 ms, waited for until the run leaves memory) against
 //!   resident (`evict_after` none): the `wait` to completed; the replay's
@@ -38,7 +46,8 @@ use serde::Serialize;
 use super::{IN_CELL, Noop, Quantiles, SEQ100, YIELD, expect, ms, quantiles, settled_rss, timed_exec};
 
 /// The durable scenarios' `--only` names; `durable` names them all.
-pub(crate) const DURABLE: [&str; 6] = ["journal", "park_sled", "replay100", "pg_wait", "pg_commit", "evicted"];
+pub(crate) const DURABLE: [&str; 8] =
+    ["journal", "park_sled", "park_group", "park_growth", "replay100", "pg_wait", "pg_commit", "evicted"];
 
 /// 100 sequential tool calls, then a park: a journal of 100 steps.
 const REPLAY100: &str = "let n = 0; for (let i = 0; i < 100; i++) { await noop({}); n++; } \
@@ -211,6 +220,8 @@ async fn journal(runs: usize, warmup: usize) -> Result<JournalReport> {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ParkSledReport {
     park_ms: Quantiles,
+    /// The same with `durability = "machine"`.
+    machine_ms: Quantiles,
     off_ms: Quantiles,
     /// p50(park) − p50(off): the journal write with its flush.
     journal_write_ms: f64,
@@ -222,34 +233,166 @@ pub(crate) struct ParkSledReport {
 
 async fn park_sled(runs: usize, warmup: usize) -> Result<ParkSledReport> {
     let scratch = Scratch::new("park-sled")?;
+    let machine = RunsConfig { durability: codemode_runtime::Durability::Machine, ..RunsConfig::default() };
     let on = runtime(scratch.sled("park"), RunsConfig::default(), 0).await?;
+    let disk = runtime(scratch.sled("machine"), machine, 0).await?;
     let off = runtime(scratch.sled("off"), journal_off(), 0).await?;
-    let (ron, roff) = (on.session("bench").reply("r"), off.session("bench").reply("r"));
-    let (mut park, mut plain) = (Vec::new(), Vec::new());
+    let replies = [on.session("bench").reply("r"), disk.session("bench").reply("r"), off.session("bench").reply("r")];
+    let mut samples: [Vec<f64>; 3] = Default::default();
     for i in 0..warmup + runs {
-        let order = if i % 2 == 0 { [(&ron, true), (&roff, false)] } else { [(&roff, false), (&ron, true)] };
-        for (reply, is_park) in order {
+        for k in 0..3 {
+            // Rotate which runtime goes first, so drift in load is shared.
+            let which = (i + k) % 3;
+            let reply = &replies[which];
             let (r, t) = timed_exec(reply, YIELD).await?;
             expect(&r, "waiting", "park")?;
             let done = reply.wait(r.run_id().unwrap_or_default()).await?;
             expect(&done, "completed", "wait after park")?;
             if i >= warmup {
-                if is_park { park.push(t) } else { plain.push(t) }
+                samples[which].push(t);
             }
         }
     }
     let runs = on.metrics().runs;
     on.shutdown().await;
+    disk.shutdown().await;
     off.shutdown().await;
-    let (park_ms, off_ms) = (quantiles(&park), quantiles(&plain));
+    let [park, machine, plain] = samples;
+    let (park_ms, machine_ms, off_ms) = (quantiles(&park), quantiles(&machine), quantiles(&plain));
     #[allow(clippy::cast_precision_loss)]
     let journal_bytes_mean = runs.journal_bytes as f64 / runs.journal_writes.max(1) as f64;
     Ok(ParkSledReport {
         park_ms,
+        machine_ms,
         off_ms,
         journal_write_ms: park_ms.p50 - off_ms.p50,
         journal_write_metric: histogram(&runs.journal_write),
         journal_bytes_mean,
+    })
+}
+
+/// 100 parks at once on a `machine` sled store: flushes per park.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ParkGroupReport {
+    parks: usize,
+    flushes: u64,
+    flushes_per_park: f64,
+    /// The same parks on a `process` store (its checkpoints flush).
+    process_flushes_per_park: f64,
+    /// exec → `waiting` of the slowest of the 100, ms.
+    slowest_ms: f64,
+}
+
+async fn park_group() -> Result<ParkGroupReport> {
+    const PARKS: usize = 100;
+    let scratch = Scratch::new("park-group")?;
+    let mut per_park = [0.0f64; 2];
+    let mut report = ParkGroupReport {
+        parks: PARKS,
+        flushes: 0,
+        flushes_per_park: 0.0,
+        process_flushes_per_park: 0.0,
+        slowest_ms: 0.0,
+    };
+    for (i, durability) in
+        [codemode_runtime::Durability::Machine, codemode_runtime::Durability::Process].into_iter().enumerate()
+    {
+        let rt = runtime(scratch.sled(durability.as_str()), RunsConfig { durability, ..RunsConfig::default() }, PARKS)
+            .await?;
+        let reply = rt.session("bench").reply("r");
+        // Warm the store, then measure one burst.
+        let (r, _) = timed_exec(&reply, YIELD).await?;
+        expect(&r, "waiting", "park_group warm-up")?;
+        let before = rt.metrics().runs.store_flushes;
+        let start = Instant::now();
+        let parks = (0..PARKS).map(|_| {
+            let reply = reply.clone();
+            async move { timed_exec(&reply, YIELD).await }
+        });
+        let results = futures_join_all(parks).await;
+        let slowest = ms(start.elapsed());
+        for r in results {
+            let (r, _) = r?;
+            expect(&r, "waiting", "park_group")?;
+        }
+        let flushes = rt.metrics().runs.store_flushes - before;
+        #[allow(clippy::cast_precision_loss)]
+        {
+            per_park[i] = flushes as f64 / PARKS as f64;
+        }
+        if i == 0 {
+            report.flushes = flushes;
+            report.slowest_ms = slowest;
+        }
+        rt.shutdown().await;
+    }
+    report.flushes_per_park = per_park[0];
+    report.process_flushes_per_park = per_park[1];
+    Ok(report)
+}
+
+/// Runs futures concurrently and collects their outputs in order.
+async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F::Output: Send + 'static,
+    F: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut out = Vec::with_capacity(handles.len());
+    for h in handles {
+        if let Ok(v) = h.await {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// One run of 2,000 calls and 20 parks: what its journal writes cost.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ParkGrowthReport {
+    parks: u64,
+    journal_bytes_written: u64,
+    journal_writes: u64,
+    /// The first and the last park's write, bytes.
+    first_write_bytes: u64,
+    last_write_bytes: u64,
+    sled_dir_mib: f64,
+}
+
+const GROWTH: &str = "let n = 0; for (let k = 0; k < 20; k++) { for (let i = 0; i < 100; i++) { await noop({}); n++; } \
+await yield_control('park ' + k); } return n;";
+
+async fn park_growth() -> Result<ParkGrowthReport> {
+    let scratch = Scratch::new("park-growth")?;
+    let evict = RunsConfig { evict_after: None, ..RunsConfig::default() };
+    let rt = runtime(scratch.sled("growth"), evict, 0).await?;
+    let reply = rt.session("bench").reply("r");
+    let (mut r, _) = timed_exec(&reply, GROWTH).await?;
+    let run_id = r.run_id().unwrap_or_default().to_owned();
+    let mut writes = Vec::new();
+    let mut last = rt.metrics().runs.journal_bytes;
+    writes.push(last);
+    while matches!(r, codemode_runtime::CellResult::Waiting { .. }) {
+        r = reply.wait(&run_id).await?;
+        let now = rt.metrics().runs.journal_bytes;
+        writes.push(now - last);
+        last = now;
+    }
+    expect(&r, "completed", "park_growth")?;
+    let m = rt.metrics().runs;
+    rt.shutdown().await;
+    drop(rt);
+    #[allow(clippy::cast_precision_loss)]
+    let sled_dir_mib = dir_bytes(&scratch.0.join("growth")) as f64 / (1024.0 * 1024.0);
+    Ok(ParkGrowthReport {
+        parks: 20,
+        journal_bytes_written: m.journal_bytes,
+        journal_writes: m.journal_writes,
+        first_write_bytes: writes.first().copied().unwrap_or(0),
+        last_write_bytes: writes.get(writes.len().saturating_sub(2)).copied().unwrap_or(0),
+        sled_dir_mib,
     })
 }
 
@@ -470,6 +613,8 @@ async fn evicted(count: usize) -> Result<EvictedReport> {
 pub(crate) struct DurableReport {
     journal: Option<JournalReport>,
     park_sled: Option<ParkSledReport>,
+    park_group: Option<ParkGroupReport>,
+    park_growth: Option<ParkGrowthReport>,
     replay100: Option<ReplayReport>,
     pg_wait: Option<PgWaitReport>,
     pg_commit_ms: Option<Quantiles>,
@@ -481,6 +626,8 @@ impl DurableReport {
     pub(crate) fn is_empty(&self) -> bool {
         self.journal.is_none()
             && self.park_sled.is_none()
+            && self.park_group.is_none()
+            && self.park_growth.is_none()
             && self.replay100.is_none()
             && self.pg_wait.is_none()
             && self.pg_commit_ms.is_none()
@@ -518,6 +665,12 @@ pub(crate) async fn run_timing(
     if named("park_sled") {
         report.park_sled = Some(park_sled(runs, warmup).await?);
     }
+    if named("park_group") {
+        report.park_group = Some(park_group().await?);
+    }
+    if named("park_growth") {
+        report.park_growth = Some(park_growth().await?);
+    }
     if named("replay100") {
         report.replay100 = Some(replay100(runs.min(100), warmup.min(10)).await?);
     }
@@ -552,7 +705,8 @@ pub(crate) fn print(report: &DurableReport) {
         );
     }
     if let Some(p) = &report.park_sled {
-        super::row("10 park on sled (exec→waiting), park", &p.park_ms);
+        super::row("10 park on sled (exec→waiting), process", &p.park_ms);
+        super::row("  same, durability = machine", &p.machine_ms);
         super::row("  same, journal off", &p.off_ms);
         println!("  journal write with flush (p50 park − off): {:.3} ms", p.journal_write_ms);
         if let Some(h) = &p.journal_write_metric {
@@ -561,6 +715,18 @@ pub(crate) fn print(report: &DurableReport) {
                 h.mean_ms, h.p50_at_most_ms, h.count, p.journal_bytes_mean
             );
         }
+    }
+    if let Some(g) = &report.park_group {
+        println!(
+            "10b {} parks at once, machine: {} flushes ({:.3} per park), slowest {:.1} ms; process: {:.3} flushes per park",
+            g.parks, g.flushes, g.flushes_per_park, g.slowest_ms, g.process_flushes_per_park
+        );
+    }
+    if let Some(g) = &report.park_growth {
+        println!(
+            "10c 2,000 calls, {} parks: {} journal bytes in {} writes (first {} B, last park {} B); sled dir {:.2} MiB",
+            g.parks, g.journal_bytes_written, g.journal_writes, g.first_write_bytes, g.last_write_bytes, g.sled_dir_mib
+        );
     }
     if let Some(r) = &report.replay100 {
         super::row("11 wait, evicted (replay of 100)", &r.evicted_wait_ms);

@@ -103,6 +103,21 @@ impl Header {
         }
     }
 
+    /// A journal write: the new status, the lease renewed (or released,
+    /// `None`), a new version.
+    fn advance(&mut self, status: &RunStatus, lease: Option<Duration>, now: u64) {
+        self.status = status.as_str().to_owned();
+        match lease {
+            Some(lease) => self.lease_until_ms = lease_end(now, lease),
+            None => {
+                self.owner = None;
+                self.lease_until_ms = 0;
+            }
+        }
+        self.version += 1;
+        self.updated_ms = now;
+    }
+
     /// Ends the run as `label`: no owner, no lease; the journal is dropped
     /// by the caller.
     fn end(&mut self, label: &str, now: u64) {
@@ -494,7 +509,6 @@ impl SledRuns {
 
     /// Creates the record; returns it as written.
     fn create_now(&self, meta: &RunMeta, owner: &str, lease: Duration) -> Result<Entry, RunStoreError> {
-        use sled::Transactional;
         let now = now_ms();
         let header = Header {
             session: meta.session.clone(),
@@ -514,24 +528,35 @@ impl SledRuns {
         let bytes = encode(&header, &[])?;
         let run_id = meta.run_id.as_str();
         let index = time_key(meta.created_ms, run_id);
-        let outcome = (&self.runs, &self.by_time).transaction(|(runs, by_time)| {
-            if runs.get(run_id)?.is_some() {
-                return Err(ConflictableTransactionError::Abort(RunStoreError::Backend(format!(
-                    "run {run_id} already exists"
-                ))));
-            }
-            runs.insert(run_id, bytes.as_slice())?;
-            by_time.insert(index.as_slice(), &[][..])?;
-            Ok(())
-        });
-        transaction_result(outcome)?;
+        // Compare-and-swap, not a transaction: sled runs a transaction
+        // exclusively, also against a flush in progress, so on the park's
+        // path a transaction would wait out every background flush's fsync.
+        // The index goes in first: a crash between the two leaves an index
+        // entry without a run, which listing skips.
+        self.by_time.insert(index.as_slice(), &[][..]).map_err(|e| backend(&e))?;
+        let created = self.runs.compare_and_swap(run_id, None as Option<&[u8]>, Some(bytes.as_slice()));
+        if !matches!(created, Ok(Ok(()))) {
+            let _ = self.by_time.remove(index.as_slice());
+            return Err(match created {
+                Err(e) => backend(&e),
+                _ => RunStoreError::Backend(format!("run {run_id} already exists")),
+            });
+        }
         self.track(run_id, &meta.session, meta.principal.as_deref(), 0);
         Ok(Entry { run_id: run_id.to_owned(), record: bytes, chunk: None })
     }
 
     /// Writes a journal: `replace`s it, or appends `bytes` as its next chunk;
-    /// the status and lease change with it, in one transaction that checks
-    /// the lease. Returns the version and what was written.
+    /// the status and lease change with it, with the lease checked. Returns
+    /// the version and what was written.
+    ///
+    /// An append writes its chunk under the next free number, then
+    /// compare-and-swaps the record that counts it (no transaction: see
+    /// `create_now`); a record changed meanwhile (a renewal) is read again.
+    /// A chunk whose record never counted it (the lease was lost) is past
+    /// the count: never read, and pruned. A replace, which rewrites chunks
+    /// the record already counts, is one transaction (rare: an upgraded
+    /// journal's first write).
     fn write_journal(
         &self,
         run_id: &str,
@@ -539,6 +564,49 @@ impl SledRuns {
         status: &RunStatus,
         bytes: &[u8],
         replace: bool,
+        lease: Option<Duration>,
+    ) -> Result<(u64, Entry), RunStoreError> {
+        if replace || matches!(status, RunStatus::Ended(_)) {
+            return self.replace_journal(run_id, owner, status, bytes, lease);
+        }
+        let chunk_len = u32::try_from(bytes.len())
+            .map_err(|_| RunStoreError::Backend(format!("a journal chunk of {} bytes is too large", bytes.len())))?;
+        loop {
+            let Some(current) = self.runs.get(run_id).map_err(|e| backend(&e))? else {
+                return Err(RunStoreError::Missing { run_id: run_id.to_owned() });
+            };
+            let (mut header, inline) = decode(&current)?;
+            let now = now_ms();
+            if header.ended().is_some() || !header.held_by(owner, now) {
+                return Err(RunStoreError::LeaseLost { run_id: run_id.to_owned() });
+            }
+            let chunk = (!bytes.is_empty()).then_some(header.chunks);
+            if let Some(seq) = chunk {
+                self.chunks.insert(chunk_key(run_id, seq), bytes).map_err(|e| backend(&e))?;
+                header.chunks = seq + 1;
+                header.chunk_bytes += u64::from(chunk_len);
+            }
+            header.advance(status, lease, now);
+            let record = encode(&header, inline)?;
+            let swapped =
+                self.runs.compare_and_swap(run_id, Some(&current), Some(record.as_slice())).map_err(|e| backend(&e))?;
+            if swapped.is_err() {
+                continue;
+            }
+            let size = inline.len() as u64 + header.chunk_bytes;
+            self.track(run_id, &header.session, header.principal.as_deref(), size);
+            let chunk = chunk.map(|seq| (seq, bytes.to_vec()));
+            return Ok((header.version, Entry { run_id: run_id.to_owned(), record, chunk }));
+        }
+    }
+
+    /// [`write_journal`](Self::write_journal)'s replace, in one transaction.
+    fn replace_journal(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: &RunStatus,
+        bytes: &[u8],
         lease: Option<Duration>,
     ) -> Result<(u64, Entry), RunStoreError> {
         use sled::Transactional;
@@ -552,80 +620,67 @@ impl SledRuns {
             let Some(current) = runs.get(run_id)? else {
                 return Err(abort(RunStoreError::Missing { run_id: run_id.to_owned() }));
             };
-            let (mut header, inline) = decode(&current).map_err(abort)?;
+            let (mut header, _) = decode(&current).map_err(abort)?;
             let now = now_ms();
             if header.ended().is_some() || !header.held_by(owner, now) {
                 return Err(abort(RunStoreError::LeaseLost { run_id: run_id.to_owned() }));
             }
-            let mut inline = inline.to_vec();
-            let seq = if replace {
-                for old in 0..header.chunks {
-                    chunks.remove(chunk_key(run_id, old))?;
-                }
-                inline.clear();
-                header.chunks = 0;
-                header.chunk_bytes = 0;
-                0
-            } else {
-                header.chunks
-            };
-            let chunk = (!bytes.is_empty() || replace).then_some(seq);
-            if let Some(seq) = chunk {
-                chunks.insert(chunk_key(run_id, seq), bytes)?;
-                header.chunks = seq + 1;
-                header.chunk_bytes += u64::from(chunk_len);
+            // The stored journal, inline and in chunks, becomes `bytes`.
+            for old in 0..header.chunks {
+                chunks.remove(chunk_key(run_id, old))?;
             }
-            header.status = status.as_str().to_owned();
-            match lease {
-                Some(lease) => header.lease_until_ms = lease_end(now, lease),
-                None => {
-                    header.owner = None;
-                    header.lease_until_ms = 0;
-                }
-            }
-            header.version += 1;
-            header.updated_ms = now;
-            let record = encode(&header, &inline).map_err(abort)?;
+            chunks.insert(chunk_key(run_id, 0), bytes)?;
+            header.chunks = 1;
+            header.chunk_bytes = u64::from(chunk_len);
+            header.advance(status, lease, now);
+            let record = encode(&header, &[]).map_err(abort)?;
             runs.insert(run_id, record.as_slice())?;
-            let size = inline.len() as u64 + header.chunk_bytes;
-            Ok((header.version, record, chunk, (header.session, header.principal, size)))
+            Ok((header.version, record, (header.session, header.principal, header.chunk_bytes)))
         });
-        let (version, record, chunk, (session, principal, size)) = match outcome {
+        let (version, record, (session, principal, size)) = match outcome {
             Ok(done) => done,
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(backend(&e)),
         };
-        let chunk = chunk.map(|seq| (seq, bytes.to_vec()));
+        let chunk = Some((0, bytes.to_vec()));
         self.track(run_id, &session, principal.as_deref(), size);
         Ok((version, Entry { run_id: run_id.to_owned(), record, chunk }))
     }
 
-    /// The run's journal chunks, after its inline bytes; in one transaction
-    /// with the record, so a concurrent write is seen whole or not at all.
+    /// The run's record with its journal: inline bytes, then the chunks
+    /// the record counts. Read without a transaction (see `create_now`):
+    /// the record is read again after its chunks, and a read that raced a
+    /// write (the record changed) is made again, so a journal is seen whole
+    /// or not at all.
     fn read(&self, run_id: &str) -> Result<Option<RunRecord>, RunStoreError> {
-        use sled::Transactional;
-        let outcome = (&self.runs, &self.chunks).transaction(|(runs, chunks)| {
-            let abort = |e: RunStoreError| ConflictableTransactionError::Abort(e);
-            let Some(bytes) = runs.get(run_id)? else { return Ok(None) };
-            let (header, inline) = decode(&bytes).map_err(abort)?;
+        for _ in 0..64 {
+            let Some(bytes) = self.runs.get(run_id).map_err(|e| backend(&e))? else { return Ok(None) };
+            let (header, inline) = decode(&bytes)?;
             let mut journal = Vec::with_capacity(inline.len() + usize::try_from(header.chunk_bytes).unwrap_or(0));
             journal.extend_from_slice(inline);
+            let mut missing = None;
             for seq in 0..header.chunks {
-                let Some(chunk) = chunks.get(chunk_key(run_id, seq))? else {
-                    return Err(abort(RunStoreError::Backend(format!(
-                        "chunk {seq} of run {run_id}'s journal is missing ({} expected)",
-                        header.chunks
-                    ))));
-                };
-                journal.extend_from_slice(&chunk);
+                match self.chunks.get(chunk_key(run_id, seq)).map_err(|e| backend(&e))? {
+                    Some(chunk) => journal.extend_from_slice(&chunk),
+                    None => {
+                        missing = Some(seq);
+                        break;
+                    }
+                }
             }
-            Ok(Some(record(run_id, header, journal)))
-        });
-        match outcome {
-            Ok(record) => Ok(record),
-            Err(TransactionError::Abort(e)) => Err(e),
-            Err(TransactionError::Storage(e)) => Err(backend(&e)),
+            let again = self.runs.get(run_id).map_err(|e| backend(&e))?;
+            if again.as_deref() != Some(&bytes[..]) {
+                continue;
+            }
+            if let Some(seq) = missing {
+                return Err(RunStoreError::Backend(format!(
+                    "chunk {seq} of run {run_id}'s journal is missing ({} expected)",
+                    header.chunks
+                )));
+            }
+            return Ok(Some(record(run_id, header, journal)));
         }
+        Err(RunStoreError::Backend(format!("run {run_id} kept changing while it was read; retry")))
     }
 
     /// Deletes the chunks of runs that ended or no longer exist, and
@@ -763,14 +818,6 @@ impl SledRuns {
         }
         self.prune_chunks()?;
         Ok(pruned)
-    }
-}
-
-fn transaction_result(outcome: Result<(), TransactionError<RunStoreError>>) -> Result<(), RunStoreError> {
-    match outcome {
-        Ok(()) => Ok(()),
-        Err(TransactionError::Abort(e)) => Err(e),
-        Err(TransactionError::Storage(e)) => Err(backend(&e)),
     }
 }
 
