@@ -310,7 +310,7 @@ async fn park_group() -> Result<ParkGroupReport> {
             let reply = reply.clone();
             async move { timed_exec(&reply, YIELD).await }
         });
-        let results = futures_join_all(parks).await;
+        let results = futures_join_all(parks).await?;
         let slowest = ms(start.elapsed());
         for r in results {
             let (r, _) = r?;
@@ -333,19 +333,17 @@ async fn park_group() -> Result<ParkGroupReport> {
 }
 
 /// Runs futures concurrently and collects their outputs in order.
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Result<Vec<F::Output>>
 where
+    F: std::future::Future + Send + 'static,
     F::Output: Send + 'static,
-    F: Send + 'static,
 {
     let handles: Vec<_> = futures.map(tokio::spawn).collect();
     let mut out = Vec::with_capacity(handles.len());
     for h in handles {
-        if let Ok(v) = h.await {
-            out.push(v);
-        }
+        out.push(h.await.context("a concurrent park's task failed")?);
     }
-    out
+    Ok(out)
 }
 
 /// One run of 2,000 calls and 20 parks: what its journal writes cost.
