@@ -11,16 +11,15 @@
 use std::sync::Arc;
 
 use codemode_bridge::{CellResult, ErrorCode};
-use codemode_catalog::{Catalog, Registry, SearchConfig};
-use codemode_store::{ResultsCache, SessionStore};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
-use crate::cell::{CellActor, CellArgs, CellMode, CellMsg};
+use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
+use crate::durable::Meta;
+use crate::durable::journal::Journal;
+use crate::engine::vm::Vm;
 use crate::jsthreads::JsThreads;
-use crate::limits::Limits;
-use crate::runs::{EndState, LiveRun, RunHandle, Runs, new_run_id};
+use crate::run_index::{EndState, LiveRun, ParkedTime, RunHandle, new_run_id};
 use crate::source;
-use crate::telemetry::Metrics;
 
 /// A cell to start.
 pub(crate) struct ExecRequest {
@@ -31,15 +30,15 @@ pub(crate) struct ExecRequest {
     pub principal: Option<String>,
     /// The caller's span: the cell's span is its child.
     pub parent: tracing::Span,
-    /// A stored run to resume by replay (issue 17): its id, journal and
-    /// journal version. `code` is then unused: the journal has the source.
+    /// A stored run to resume by replay: its id, journal and journal
+    /// version. `code` is then unused: the journal has the source.
     pub resume: Option<Box<Resume>>,
 }
 
 /// A stored run to resume by replaying its journal.
 pub(crate) struct Resume {
     pub run_id: String,
-    pub journal: crate::cell::journal::Journal,
+    pub journal: Journal,
     pub version: u64,
 }
 
@@ -53,28 +52,13 @@ pub(crate) enum ExecutorMsg {
     Crash,
 }
 
-/// What every cell of a runtime shares.
+/// What the executor starts cells with.
 pub(crate) struct ExecutorConfig {
-    pub limits: Arc<Limits>,
-    pub tools: Registry,
-    pub catalog: Catalog,
-    pub search: SearchConfig,
-    pub store: SessionStore,
-    pub results: ResultsCache,
-    pub api_files: Arc<Vec<codemode_catalog::files::ApiFile>>,
-    pub metrics: Arc<Metrics>,
-    pub mcp: crate::mcp::McpHub,
-    /// The node registry, when the host configured nodes (GA-10).
-    pub nodes: Option<crate::nodes::NodeRegistry>,
-    pub policy: Arc<dyn codemode_catalog::policy::Policy>,
+    /// What every cell shares.
+    pub services: Arc<CellServices>,
     pub js: JsThreads,
-    /// Prepared engines and the thread that makes and frees them.
-    pub engines: crate::cell::spare::EnginePool,
-    /// The live runs, read by `wait`/`abort`/`dispose` without a hop
-    /// through the executor.
-    pub runs: Arc<Runs>,
-    /// Run journals and leases (issue 17).
-    pub durable: Option<crate::cell::durable::DurableArgs>,
+    /// How the catalog actor ranks searches.
+    pub search: codemode_catalog::SearchConfig,
 }
 
 pub(crate) struct CellExecutor;
@@ -135,7 +119,14 @@ impl ExecutorState {
                 let r = *r;
                 (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version)))
             }
-            None => (new_run_id(), source::wrap(&request.code), None),
+            None => match new_run_id() {
+                Ok(run_id) => (run_id, source::wrap(&request.code), None),
+                Err(e) => {
+                    let message = format!("the cell could not be started: {e}");
+                    let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+                    return;
+                }
+            },
         };
         let admitted = std::time::Instant::now();
         let span = cell_span(&request, &run_id, session.as_deref());
@@ -146,25 +137,25 @@ impl ExecutorState {
             principal: request.principal.clone(),
             handle: None,
             started: admitted,
-            parked: crate::runs::ParkedTime::default(),
+            parked: ParkedTime::default(),
             handed_off: None,
         };
-        self.config.runs.insert(run_id.clone(), run);
-        let start = CellStart {
-            config: Arc::clone(&self.config),
-            root: self.root.clone(),
+        let runs = Arc::clone(&self.config.services.runs);
+        runs.insert(run_id.clone(), run);
+        let plan = CellPlan {
             run_id: run_id.clone(),
             wrapped,
             mode: request.mode,
             span,
             admitted,
-            meta: crate::cell::durable::Meta { title: request.title, principal: request.principal },
+            meta: Meta { title: request.title, principal: request.principal },
             resume,
         };
+        let start = CellStart { services: Arc::clone(&self.config.services), root: self.root.clone(), plan };
         if self.config.js.run(move |lease| start.run(lease, reply)).is_err() {
             // The JS threads were shut down; the job (and its reply port) was
             // dropped, so the caller sees the runtime as unavailable.
-            self.config.runs.withdraw(&run_id);
+            runs.withdraw(&run_id);
         }
     }
 
@@ -179,11 +170,12 @@ impl ExecutorState {
             }
             source::check(&request.code).map_err(|refusal| refusal.message().to_string())?;
         }
-        let limits = &self.config.limits;
+        let services = &self.config.services;
+        let limits = &services.limits;
         let max = limits.max_live_cells;
-        let runs = &self.config.runs;
+        let runs = &services.runs;
         let refused = |reason: &'static str, message: String| {
-            self.config.metrics.admission_rejected(reason);
+            services.metrics.admission_rejected(reason);
             Err(message)
         };
         if runs.len() >= max {
@@ -246,15 +238,9 @@ fn cell_span(request: &ExecRequest, run_id: &str, session: Option<&str>) -> trac
 
 /// An admitted cell on its way to a JS thread.
 struct CellStart {
-    config: Arc<ExecutorConfig>,
+    services: Arc<CellServices>,
     root: ActorCell,
-    run_id: String,
-    wrapped: String,
-    mode: CellMode,
-    span: tracing::Span,
-    admitted: std::time::Instant,
-    meta: crate::cell::durable::Meta,
-    resume: Option<(crate::cell::journal::Journal, u64)>,
+    plan: CellPlan,
 }
 
 impl CellStart {
@@ -262,59 +248,37 @@ impl CellStart {
     /// root, registers it and starts it; a failure answers the caller as
     /// the runtime being unavailable and ends the run.
     async fn run(self, lease: crate::jsthreads::ThreadLease, reply: RpcReplyPort<CellResult>) {
-        let Self { config, root, run_id, wrapped, mode, span, admitted, meta, resume } = self;
+        let Self { services, root, plan } = self;
+        let run_id = plan.run_id.clone();
         let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
             let message = format!("the cell could not be started: {why}");
             let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
-            config.runs.ended(&run_id, EndState::Failed);
+            services.runs.ended(&run_id, EndState::Failed);
         };
         // A run resumed by replay gets the tool globals its journal names;
         // when they are not the registry's (a deploy changed the tools),
         // its engine is made here with them instead of taken from the pool.
-        let tools = match &resume {
+        let tools = match &plan.resume {
             Some((journal, _)) if journal.format >= 2 => {
-                crate::cell::ToolTable::replayed(config.tools.clone(), &journal.header.tools.0)
+                ToolTable::replayed(services.registry.clone(), &journal.header.tools.0)
             }
-            _ => crate::cell::ToolTable::live(config.tools.clone()),
+            _ => ToolTable::live(services.registry.clone()),
         };
         let vm = if tools.is_registry() {
-            config.engines.take()
+            services.engines.take()
         } else {
-            crate::cell::vm::Vm::prepare(&config.limits, &tools, &config.mcp)
+            Vm::prepare(&services.limits, &tools, &services.mcp)
         };
         let vm = match vm {
             Ok(vm) => vm,
             Err(e) => return unavailable(reply, format!("{e:?}")),
         };
         let control = Arc::clone(vm.control());
-        let args = CellArgs {
-            run_id: run_id.clone(),
-            wrapped,
-            mode,
-            limits: Arc::clone(&config.limits),
-            tools,
-            catalog: config.catalog.clone(),
-            store: config.store.clone(),
-            results: config.results.clone(),
-            api_files: Arc::clone(&config.api_files),
-            mcp: config.mcp.clone(),
-            nodes: config.nodes.clone(),
-            policy: Arc::clone(&config.policy),
-            vm,
-            engines: config.engines.clone(),
-            span,
-            admitted,
-            metrics: Arc::clone(&config.metrics),
-            runs: Arc::clone(&config.runs),
-            lease,
-            durable: config.durable.clone(),
-            meta,
-            resume,
-        };
+        let args = CellArgs { plan, services: Arc::clone(&services), tools, vm, lease };
         match Actor::spawn_linked(None, CellActor, args, root).await {
             Ok((actor, _)) => {
                 let handle = RunHandle { actor: actor.get_cell(), abort: Arc::new(move || control.abort()) };
-                if config.runs.register(&run_id, handle) {
+                if services.runs.register(&run_id, handle) {
                     let _ = actor.send_message(CellMsg::Start(reply));
                 } else {
                     // Ended before it registered (it cannot have: it

@@ -63,6 +63,7 @@
 mod cell;
 mod codemode;
 mod durable;
+mod engine;
 mod error;
 mod executor;
 mod jsthreads;
@@ -70,22 +71,19 @@ mod limits;
 mod mcp;
 mod nodes;
 mod prompt;
-mod runs;
+mod run_index;
 mod source;
 mod supervisor;
 mod telemetry;
 #[cfg(test)]
 mod unconfigured_tests;
 
-/// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
-#[doc(hidden)]
-pub use cell::journal::bench_record_calls;
+pub use codemode::builder::CodeModeBuilder;
 #[cfg(feature = "test-hooks")]
-pub use codemode::CrashTarget;
+pub use codemode::facade::CrashTarget;
+pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
-pub use codemode::{
-    CodeMode, CodeModeBuilder, Exec, Headless, MAX_TITLE_CHARS, Reply, RunDurability, SearchHit, Session,
-};
+pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
 pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
@@ -94,6 +92,9 @@ pub use codemode_mcp::{McpServerConfig, McpServerStatus, McpTransport};
 #[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
 pub use codemode_store::runs::Durability;
+/// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
+#[doc(hidden)]
+pub use durable::journal::bench_record_calls;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

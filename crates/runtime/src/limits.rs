@@ -112,7 +112,9 @@ pub struct LimitsError {
     pub range: String,
 }
 
-fn check<T: PartialOrd + fmt::Debug>(
+/// Checks that `value` of `field` lies in `min..=max` (`show` renders the
+/// values in the error).
+pub(crate) fn check_range<T: PartialOrd + fmt::Debug>(
     field: &'static str,
     value: T,
     min: T,
@@ -125,7 +127,7 @@ fn check<T: PartialOrd + fmt::Debug>(
     Ok(())
 }
 
-fn ms(d: &Duration) -> String {
+pub(crate) fn ms(d: &Duration) -> String {
     format!("{}ms", d.as_millis())
 }
 
@@ -140,24 +142,24 @@ impl Limits {
     /// The first field out of range.
     pub fn validate(&self) -> Result<(), LimitsError> {
         let sec = Duration::from_secs;
-        check("timeout", self.timeout, Duration::from_millis(100), sec(60), ms)?;
-        check("memory_limit_bytes", self.memory_limit_bytes, MIB, 1024 * MIB, n)?;
-        check("max_stack_bytes", self.max_stack_bytes, 256 * KIB, 8 * MIB, n)?;
-        check("max_output_bytes", self.max_output_bytes, 1024, 10 * MIB, n)?;
-        check("max_in_flight", self.max_in_flight, 1, 128, n)?;
-        check("max_queued", self.max_queued, 0, 4096, n)?;
-        check("max_timers", self.max_timers, 1, 100_000, n)?;
-        check("parked_ttl", self.parked_ttl, Duration::from_millis(10), sec(86_400), ms)?;
-        check("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
-        check("max_live_cells_per_session", self.max_live_cells_per_session, 1, 100_000, n)?;
-        check("max_live_cells_per_principal", self.max_live_cells_per_principal, 1, 100_000, n)?;
-        check("headless_timeout", self.headless_timeout, Duration::from_millis(100), sec(900), ms)?;
-        check("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
-        check("results_max_entries", self.results_max_entries, 1, 4096, n)?;
-        check("results_max_bytes", self.results_max_bytes, KIB, 1024 * MIB, n)?;
+        check_range("timeout", self.timeout, Duration::from_millis(100), sec(60), ms)?;
+        check_range("memory_limit_bytes", self.memory_limit_bytes, MIB, 1024 * MIB, n)?;
+        check_range("max_stack_bytes", self.max_stack_bytes, 256 * KIB, 8 * MIB, n)?;
+        check_range("max_output_bytes", self.max_output_bytes, 1024, 10 * MIB, n)?;
+        check_range("max_in_flight", self.max_in_flight, 1, 128, n)?;
+        check_range("max_queued", self.max_queued, 0, 4096, n)?;
+        check_range("max_timers", self.max_timers, 1, 100_000, n)?;
+        check_range("parked_ttl", self.parked_ttl, Duration::from_millis(10), sec(86_400), ms)?;
+        check_range("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
+        check_range("max_live_cells_per_session", self.max_live_cells_per_session, 1, 100_000, n)?;
+        check_range("max_live_cells_per_principal", self.max_live_cells_per_principal, 1, 100_000, n)?;
+        check_range("headless_timeout", self.headless_timeout, Duration::from_millis(100), sec(900), ms)?;
+        check_range("headless_max_tool_calls", self.headless_max_tool_calls, 1, 10_000, n)?;
+        check_range("results_max_entries", self.results_max_entries, 1, 4096, n)?;
+        check_range("results_max_bytes", self.results_max_bytes, KIB, 1024 * MIB, n)?;
         let (mib, tib) = (MIB as u64, (1024 * 1024 * MIB) as u64);
-        check("max_journal_bytes_per_session", self.max_journal_bytes_per_session, mib, tib, n)?;
-        check("max_journal_bytes_per_principal", self.max_journal_bytes_per_principal, mib, tib, n)?;
+        check_range("max_journal_bytes_per_session", self.max_journal_bytes_per_session, mib, tib, n)?;
+        check_range("max_journal_bytes_per_principal", self.max_journal_bytes_per_principal, mib, tib, n)?;
         Ok(())
     }
 }

@@ -184,7 +184,7 @@ mod off {
 pub(crate) fn routes(
     tree: &str,
     hub: &McpHub,
-) -> Result<Option<std::collections::HashMap<usize, crate::cell::McpRoute>>, String> {
+) -> Result<Option<std::collections::HashMap<usize, crate::engine::determinism::McpRoute>>, String> {
     #[derive(serde::Deserialize)]
     struct Tree {
         servers: Vec<Server>,
@@ -203,7 +203,7 @@ pub(crate) fn routes(
     for server in tree.servers {
         let hub_index = now(&server.server_name).map(|(i, _)| i);
         same &= hub_index == Some(server.index);
-        routes.insert(server.index, crate::cell::McpRoute { name: server.server_name, hub: hub_index });
+        routes.insert(server.index, crate::engine::determinism::McpRoute { name: server.server_name, hub: hub_index });
     }
     Ok((!same).then_some(routes))
 }

@@ -141,11 +141,11 @@ impl Actor for RootSupervisor {
             // On PostgreSQL the store and results have no actor to
             // supervise (every request is a statement); the store still
             // starts its retention sweeper.
-            if child == Child::Store && !config.store.has_actor() {
-                config.store.start_actor(None).await.map_err(|e| e.to_string())?;
+            if child == Child::Store && !config.services.store.has_actor() {
+                config.services.store.start_actor(None).await.map_err(|e| e.to_string())?;
                 continue;
             }
-            if child == Child::Results && !config.results.has_actor() {
+            if child == Child::Results && !config.services.results.has_actor() {
                 continue;
             }
             let id = start(child, &root, &state.args).await?;
@@ -153,11 +153,11 @@ impl Actor for RootSupervisor {
         }
         // MCP connections and the node registry were started before the
         // root (the registry must listen first); the root adopts them.
-        for (index, cell) in state.args.config.mcp.actors().into_iter().enumerate() {
+        for (index, cell) in state.args.config.services.mcp.actors().into_iter().enumerate() {
             cell.link(root.clone());
             state.children.insert(cell.get_id(), Child::Mcp(index));
         }
-        if let Some(nodes) = &state.args.config.nodes {
+        if let Some(nodes) = &state.args.config.services.nodes {
             let cell = nodes.actor_cell();
             cell.link(root.clone());
             state.children.insert(cell.get_id(), Child::Nodes);
@@ -175,7 +175,7 @@ impl Actor for RootSupervisor {
         match start(child, &myself.get_cell(), &state.args).await {
             Ok(id) => {
                 state.children.insert(id, child);
-                state.args.config.metrics.actor_restarted(child.kind());
+                state.args.config.services.metrics.actor_restarted(child.kind());
                 tracing::info!(actor = child.kind().label(), "supervised actor restarted");
             }
             Err(e) => state.failed(&myself, child, &e),
@@ -196,7 +196,7 @@ impl Actor for RootSupervisor {
             SupervisionEvent::ActorFailed(cell, err) => match state.children.remove(&cell.get_id()) {
                 Some(child) => state.failed(&myself, child, &err.to_string()),
                 None => {
-                    state.args.config.runs.crashed(cell.get_id());
+                    state.args.config.services.runs.crashed(cell.get_id());
                 }
             },
             SupervisionEvent::ActorTerminated(cell, _, _) => {
@@ -233,7 +233,7 @@ impl RootState {
             }
             None => {
                 tracing::error!(actor = kind.label(), "supervised actor crashed too often; not restarted again: {why}");
-                self.args.config.metrics.actor_given_up(kind);
+                self.args.config.services.metrics.actor_given_up(kind);
                 if child == Child::Executor {
                     myself.stop(Some("the executor crashed too often".into()));
                 }
@@ -248,41 +248,43 @@ impl RootState {
         // Parked runs holding a lease hand it over first (bounded): another
         // process can resume them at once.
         let mut releases = tokio::task::JoinSet::new();
-        for run in config.runs.handles() {
+        for run in config.services.runs.handles() {
             let cell: ActorRef<crate::cell::CellMsg> = run.actor.into();
             releases.spawn(async move {
-                let _ = cell.call(crate::cell::CellMsg::ReleaseForShutdown, Some(RELEASE_TIMEOUT)).await;
+                let release =
+                    |port| crate::cell::CellMsg::Durable(crate::durable::DurableMsg::ReleaseForShutdown(port));
+                let _ = cell.call(release, Some(RELEASE_TIMEOUT)).await;
             });
         }
         releases.join_all().await;
         let mut cells = tokio::task::JoinSet::new();
-        for run in config.runs.handles() {
+        for run in config.services.runs.handles() {
             (run.abort)();
             cells.spawn(async move { run.actor.stop_and_wait(Some("disposed".into()), Some(STOP_TIMEOUT)).await });
         }
         cells.join_all().await;
         // Cells that ended just before (their runs already left the index)
         // may still be dropping their state: their spans end then.
-        config.runs.all_cells_gone(STOP_TIMEOUT).await;
+        config.services.runs.all_cells_gone(STOP_TIMEOUT).await;
         let executor = self.args.executor.send_replace(None);
         if let Some(executor) = executor {
             let _ = executor.stop_and_wait(None, Some(STOP_TIMEOUT)).await;
         }
-        for name in [config.catalog.name(), config.results.name(), config.store.name()] {
+        for name in [config.services.catalog.name(), config.services.results.name(), config.services.store.name()] {
             if let Some(service) = ractor::registry::where_is(name) {
                 let _ = service.stop_and_wait(None, Some(STOP_TIMEOUT)).await;
             }
         }
-        for server in config.mcp.actors() {
+        for server in config.services.mcp.actors() {
             let _ = server.stop_and_wait(None, Some(STOP_TIMEOUT)).await;
         }
-        if let Some(nodes) = &config.nodes {
+        if let Some(nodes) = &config.services.nodes {
             let registry = nodes.actor_cell();
             nodes.stop();
             let _ = registry.wait(Some(STOP_TIMEOUT)).await;
         }
-        config.engines.stop();
-        if let Err(e) = config.store.flush().await {
+        config.services.engines.stop();
+        if let Err(e) = config.services.store.flush().await {
             tracing::warn!("the session store could not be flushed at shutdown: {e}");
         }
     }
@@ -303,25 +305,25 @@ async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorI
         }
         Child::Catalog => {
             let catalog_args = CatalogArgs {
-                registry: config.tools.clone(),
-                mcp: Arc::new(config.mcp.clone()),
+                registry: config.services.registry.clone(),
+                mcp: Arc::new(config.services.mcp.clone()),
                 config: config.search,
             };
-            let (_, cell) = Catalog::spawn(config.catalog.name().to_owned(), catalog_args, Some(root.clone()))
+            let (_, cell) = Catalog::spawn(config.services.catalog.name().to_owned(), catalog_args, Some(root.clone()))
                 .await
                 .map_err(|e| e.to_string())?;
             Ok(cell.get_id())
         }
         Child::Store => {
-            config.store.start_actor(Some(root.clone())).await.map_err(|e| e.to_string())?;
-            registered(config.store.name())
+            config.services.store.start_actor(Some(root.clone())).await.map_err(|e| e.to_string())?;
+            registered(config.services.store.name())
         }
         Child::Results => {
-            config.results.start_actor(root.clone()).await?;
-            registered(config.results.name())
+            config.services.results.start_actor(root.clone()).await?;
+            registered(config.services.results.name())
         }
-        Child::Mcp(index) => config.mcp.restart_server(index, root.clone()).await.map(|c| c.get_id()),
-        Child::Nodes => match &config.nodes {
+        Child::Mcp(index) => config.services.mcp.restart_server(index, root.clone()).await.map(|c| c.get_id()),
+        Child::Nodes => match &config.services.nodes {
             Some(nodes) => nodes.restart(root.clone()).await.map(|c| c.get_id()).map_err(|e| e.to_string()),
             None => Err("nodes are not enabled".to_owned()),
         },

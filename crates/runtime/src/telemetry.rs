@@ -14,7 +14,20 @@ use dashmap::DashMap;
 
 pub use codemode_store::ResultsHeld;
 
-use crate::runs::EndState;
+use codemode_bridge::RunEnd;
+
+/// The ends a cell reports to the run index and counts in
+/// `codemode_cells_total{status}`. A replay that diverged fails its cell
+/// (`failed` here); only its stored record says `replay_diverged`.
+pub(crate) const CELL_ENDS: [RunEnd; 7] = [
+    RunEnd::Completed,
+    RunEnd::Failed,
+    RunEnd::TimedOut,
+    RunEnd::Aborted,
+    RunEnd::Expired,
+    RunEnd::Disposed,
+    RunEnd::Crashed,
+];
 
 /// The kinds of supervised actor, the label values of
 /// `codemode_actor_restarts_total{actor}` (a fixed set: cells are not
@@ -480,7 +493,7 @@ impl Metrics {
         let per_kind = |a: &[AtomicU64; ActorKind::ALL.len()]| {
             ActorKind::ALL.iter().map(|k| (k.label().to_owned(), a[k.index()].load(Ordering::Relaxed))).collect()
         };
-        let statuses = EndState::ALL.map(EndState::label);
+        let statuses = CELL_ENDS.map(RunEnd::label);
         let mut nested_calls: Vec<NestedCallSnapshot> = self
             .calls
             .iter()

@@ -1,45 +1,29 @@
-//! A completed cell's last steps: delivering its value within the output
-//! budget, keeping an oversized one by reference (GA-6.6), committing its
-//! store writes (GA-7.6), then reporting.
+//! A completed cell's last steps: draining the host requests it did not
+//! await, delivering its value within the output budget, keeping an
+//! oversized one by reference (GA-6.6), committing its store writes
+//! (GA-7.6), then reporting.
 
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Output, Phase};
-use ractor::RpcReplyPort;
+use codemode_bridge::{CellResult, ErrorCode, Phase};
 use serde_json::Value;
 
-use super::{CellMode, CellMsg, CellState, Flow, output, services};
-use crate::runs::EndState;
-
-/// A returned cell waiting for the host requests it did not await.
-pub(super) struct Draining {
-    value: Value,
-    warnings: Vec<String>,
-}
+use super::ending::{Delivered, Draining, Ending, Finishing};
+use super::finalize::{self, Finalized};
+use super::msg::CellMsg;
+use super::requests::{Answer, session};
+use super::run::CellMode;
+use super::state::{CellState, Flow};
+use crate::run_index::EndState;
 
 impl CellState {
-    /// The top-level promise resolved with `value`. Host requests the guest
-    /// started but did not await (`store('k', 1); return 1`) still run to
-    /// the end within the window — a store issued before the return commits
-    /// with the cell — and then the cell completes. No guest code runs
-    /// meanwhile.
-    pub(super) fn returned(&mut self, value: Value) -> Flow {
-        // Requests made in the step that returned are not host work yet.
-        if let Some(flow) = self.take_submissions() {
-            return flow;
-        }
-        self.draining = Some(Draining { value, warnings: Vec::new() });
-        let deadline = self.window.as_ref().map_or_else(Instant::now, |w| w.deadline);
-        self.drain(deadline)
-    }
-
     /// Completes a returned cell once its requests are done, or at the
     /// window's deadline with a warning naming those still running.
     pub(super) fn drain(&mut self, deadline: Instant) -> Flow {
-        let Some(draining) = self.draining.as_mut() else { return Flow::Live };
+        let Some(Ending::Draining(draining)) = self.ending.as_mut() else { return Flow::Live };
         // No guest code awaits these results; a failure must still be seen.
         for settlement in std::mem::take(&mut self.host.ready) {
-            if let super::requests::reply::Reply::Fault(fault) = settlement.reply {
+            if let Answer::Fault(fault) = settlement.answer {
                 let message = fault.message;
                 draining
                     .warnings
@@ -47,11 +31,10 @@ impl CellState {
             }
         }
         if self.host.has_calls() && Instant::now() < deadline {
-            let me = self.myself.clone();
-            self.schedule_wake(&me, deadline);
+            self.windows.schedule_wake(&self.run.myself, deadline);
             return Flow::Live;
         }
-        let Some(Draining { value, mut warnings }) = self.draining.take() else { return Flow::Live };
+        let Some(Ending::Draining(Draining { value, mut warnings })) = self.ending.take() else { return Flow::Live };
         let pending: Vec<String> = self
             .host
             .pending_calls()
@@ -82,59 +65,67 @@ impl CellState {
         let delivered = self.output.deliver_value(entries, &json, &value);
         let structured = value.is_object() || value.is_array();
         let wants_reference = structured && !matches!(delivered, Ok((_, _, false)));
-        let (reference, not_retained) = match services::results_scope(&self.mode) {
-            Ok(scope) if wants_reference => (Some((scope, value, json, self.network)), None),
-            Err(refusal) if wants_reference => (None, Some(format!("Not retained: {refusal}"))),
+        self.sync_network();
+        let (reference, not_retained) = match session::results_scope(&self.run.mode) {
+            Ok(scope) if wants_reference => (Some((scope, value, json, self.effects.network)), None),
+            Err(refusal) if wants_reference => (None, Some(finalize::NotRetained(format!("Not retained: {refusal}")))),
             _ => (None, None),
         };
-        let commit_bytes: usize = self.writes.values().flatten().map(|v| v.json.len()).sum();
-        let commit = match (&self.mode, self.writes.is_empty()) {
+        let writes = &mut self.effects.writes;
+        let commit_bytes: usize = writes.values().flatten().map(|v| v.json.len()).sum();
+        let commit = match (&self.run.mode, writes.is_empty()) {
             (CellMode::Interactive { session, restart_safe: false, .. }, false) => {
-                Some((session.clone(), std::mem::take(&mut self.writes).into_iter().collect()))
+                Some((session.clone(), std::mem::take(writes).into_iter().collect()))
             }
             _ => None,
         };
         if reference.is_none() && commit.is_none() {
-            return match delivered {
-                Ok(..) | Err(_) => {
-                    let result = self.completed_result(delivered, not_retained.map(Err), warnings);
-                    let end = if matches!(result, CellResult::Completed { .. }) {
-                        EndState::Completed
-                    } else {
-                        EndState::Failed
-                    };
-                    self.finish(result, end)
-                }
-            };
+            let result = self.completed_result(delivered, not_retained.map(Err), warnings);
+            let end =
+                if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+            return self.finish(result, end);
         }
-        let me = self.myself.clone();
-        let run = commit.as_ref().and_then(|_| self.record_commit());
-        self.record_through_commit = run.is_some();
-        let task = services::finalize(self.results.clone(), self.store.clone(), reference, commit, run);
+        let me = self.run.myself.clone();
+        let run = commit.as_ref().and_then(|_| self.durability.record_commit());
+        let through_record = run.is_some();
+        let (results, store) = (self.services.results.clone(), self.services.store.clone());
+        let task = finalize::finalize(results, store, reference, commit, run);
         tokio::spawn(async move {
             let _ = me.send_message(CellMsg::Finalized(task.await));
         });
-        self.finishing = Some(Finishing { delivered, commit_bytes, warnings, also_reply: Vec::new() });
+        self.ending = Some(Ending::Finishing(Finishing {
+            delivered,
+            commit_bytes,
+            through_record,
+            warnings,
+            also_reply: Vec::new(),
+        }));
         Flow::Live
     }
 
     /// The services answered a completing cell: report its result.
-    pub(super) fn finalized(&mut self, done: services::Finalized) -> Flow {
-        let Some(finishing) = self.finishing.take() else { return Flow::Live };
+    pub(super) fn finalized(&mut self, done: Finalized) -> Flow {
+        let Some(Ending::Finishing(finishing)) = self.ending.take() else { return Flow::Live };
         let mut warnings = finishing.warnings;
         let result = match done.commit {
             Some(Err(e @ codemode_store::StoreError::SessionFull(_))) => {
                 let message = format!("RangeError: {e} The cell's store writes were not committed.");
                 self.fail(ErrorCode::InternalError, message, Phase::Guest)
             }
+            // A run's end and its writes commit together: neither happened.
+            Some(Err(e)) if finishing.through_record => {
+                let message = format!(
+                    "the cell returned, but its store writes could not be committed ({e}); nothing it stored was \
+                     kept. Run it again."
+                );
+                self.fail(ErrorCode::RuntimeUnavailable, message, Phase::Host)
+            }
             other => {
                 match other {
-                    Some(Err(_)) => warnings.push(services::PERSISTENCE_WARNING.to_owned()),
+                    Some(Err(_)) => warnings.push(finalize::PERSISTENCE_WARNING.to_owned()),
                     Some(Ok(())) => {
-                        self.metrics.store_committed(finishing.commit_bytes);
-                        if self.record_through_commit {
-                            self.record_committed();
-                        }
+                        self.services.metrics.store_committed(finishing.commit_bytes);
+                        self.durability.record_committed();
                     }
                     None => {}
                 }
@@ -150,17 +141,17 @@ impl CellState {
 
     fn completed_result(
         &mut self,
-        delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
-        reference: Option<Result<Value, String>>,
+        delivered: Delivered,
+        reference: Option<Result<Value, finalize::NotRetained>>,
         warnings: Vec<String>,
     ) -> CellResult {
-        let telemetry = self.telemetry;
+        let telemetry = self.host.telemetry();
         let untrusted = self.untrusted_id();
         match (delivered, reference) {
             (Ok((output, value, truncated)), reference) => {
                 let value = match reference {
                     Some(Ok(descriptor)) if truncated => self.reference_value(descriptor),
-                    Some(Err(reason)) if truncated => with_guidance(value, &reason),
+                    Some(Err(reason)) if truncated => with_guidance(value, &reason.0),
                     _ => value,
                 };
                 CellResult::Completed { value, output, warnings, telemetry, untrusted }
@@ -170,7 +161,7 @@ impl CellState {
                 CellResult::Completed { value, output: limit.output, warnings, telemetry, untrusted }
             }
             (Err(limit), reason) => {
-                let why = reason.and_then(Result::err).map(|r| format!(" {r}")).unwrap_or_default();
+                let why = reason.and_then(Result::err).map(|r| format!(" {}", r.0)).unwrap_or_default();
                 let error = self.output.fit_error(format!("{}{why}", limit.message));
                 CellResult::Failed {
                     code: ErrorCode::OutputLimitExceeded,
@@ -188,21 +179,10 @@ impl CellState {
     /// metadata (≤ 768 bytes) and is delivered even past the budget.
     fn reference_value(&mut self, descriptor: Value) -> Value {
         let value =
-            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
+            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": finalize::REFERENCE_GUIDANCE});
         self.output.charge_metadata(value.to_string().len());
         value
     }
-}
-
-/// A completed cell waiting for its reference and commit.
-pub(super) struct Finishing {
-    delivered: Result<(Output, Value, bool), output::OutputLimitExceeded>,
-    /// Bytes of the values being committed, for metrics.
-    commit_bytes: usize,
-    /// Warnings gathered before the commit (requests drained at the end).
-    warnings: Vec<String>,
-    /// Aborts that arrived meanwhile: they get the final result too.
-    pub(super) also_reply: Vec<RpcReplyPort<CellResult>>,
 }
 
 /// A truncation marker whose guidance says why it was not kept by reference.

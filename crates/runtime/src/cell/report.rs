@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use codemode_bridge::ErrorCode;
 
-use super::bridge::GuestError;
+use crate::engine::link::GuestError;
 use crate::source::{self, Refusal};
 
 /// The code and message for an error the guest threw (or that escaped it).

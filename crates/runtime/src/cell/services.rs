@@ -1,209 +1,40 @@
-//! Session-bound host requests: `store`/`load` (GA-7) and `results` (GA-6.5),
-//! and the work a completing cell does before it reports: keeping an
-//! oversized final value by reference (GA-6.6) and committing its store
-//! writes (GA-7.6).
-//!
-//! Writes are buffered in the cell — its own later loads see them, also
-//! after `wait` — and reach the session store only when the cell completes.
-//! Failed, timed-out, aborted, expired and disposed cells drop the buffer
-//! with the rest of their state.
+//! The services every cell of a runtime shares, passed to each cell as
+//! one value.
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use codemode_store::preview::describe;
-use codemode_store::{ResultsCache, ResultsError, Scope, SessionStore, StoreError, StoredValue};
-use serde_json::{Value, json};
+use codemode_catalog::policy::Policy;
+use codemode_catalog::{Catalog, Registry, files};
+use codemode_store::{ResultsCache, SessionStore};
 
-use super::CellMode;
-use super::requests::reply::{ErrorName, Fault, Reply, Settlement};
+use crate::durable::DurableArgs;
+use crate::engine::pool::EnginePool;
+use crate::limits::Limits;
+use crate::mcp::McpHub;
+use crate::nodes::NodeRegistry;
+use crate::run_index::RunIndex;
+use crate::telemetry::Metrics;
 
-/// Guidance of an automatic reference.
-pub(crate) const REFERENCE_GUIDANCE: &str =
-    "Full result saved for this run; use results.load(reference.id) in a later exec.";
-
-/// A cell's pending store writes: key → value, `None` deletes.
-pub(crate) type WriteBuffer = BTreeMap<String, Option<StoredValue>>;
-
-/// A commit to make: the session and its writes.
-pub(crate) type Commit = (String, Vec<(String, Option<StoredValue>)>);
-
-/// What a spawned session-bound request reports back to its cell.
-#[derive(Debug)]
-pub(crate) enum Done {
-    /// Settle the request.
-    Settle(Settlement),
-    /// A `store` passed the session check: buffer it, then settle.
-    Stored { key: String, value: Option<StoredValue>, settlement: Settlement },
-    /// A `load` or `results.load` answered; `network` marks the cell.
-    Loaded { settlement: Settlement, network: bool },
+/// What every cell of a runtime shares (cheap to share: one `Arc`).
+pub(crate) struct CellServices {
+    pub limits: Arc<Limits>,
+    /// The registry's tools: every fresh cell's globals.
+    pub registry: Registry,
+    pub catalog: Catalog,
+    pub store: SessionStore,
+    pub results: ResultsCache,
+    /// Host-provided virtual files (`results.d.ts`).
+    pub api_files: Arc<Vec<files::ApiFile>>,
+    pub mcp: McpHub,
+    /// The paired nodes, when the host configured them (GA-10).
+    pub nodes: Option<NodeRegistry>,
+    pub policy: Arc<dyn Policy>,
+    pub metrics: Arc<Metrics>,
+    /// The live runs, read by `wait`/`abort`/`dispose` without a hop
+    /// through the executor; a cell removes itself when it ends.
+    pub runs: Arc<RunIndex>,
+    /// Prepared engines, and where an ended cell's engine goes.
+    pub engines: EnginePool,
+    /// Run journals and leases, for interactive cells.
+    pub durable: Option<DurableArgs>,
 }
-
-fn store_err(id: u64, e: &StoreError) -> Settlement {
-    let name = match e.js_name() {
-        "TypeError" => ErrorName::TypeError,
-        "RangeError" => ErrorName::RangeError,
-        _ => ErrorName::Error,
-    };
-    Settlement::fault(id, Fault::new(name, e.to_string(), e.code()))
-}
-
-fn results_err(id: u64, e: &ResultsError) -> Settlement {
-    let name = if matches!(e, ResultsError::BadId) { ErrorName::TypeError } else { ErrorName::Error };
-    Settlement::fault(id, Fault::new(name, e.to_string(), "results"))
-}
-
-/// `{found: true, value}` around a stored value's JSON text.
-fn found(id: u64, json: &str) -> Settlement {
-    Settlement { id, reply: Reply::Text(format!("{{\"found\":true,\"value\":{json}}}")) }
-}
-
-/// The session of a cell that may use `store`/`load`, or the refusal.
-pub(crate) fn store_session(mode: &CellMode) -> Result<&str, &'static str> {
-    match mode {
-        CellMode::Headless => {
-            Err("Code Mode store/load is unavailable in headless execution; use an interactive session-bound cell.")
-        }
-        CellMode::Interactive { restart_safe: true, .. } => Err(
-            "Code Mode store/load is unavailable in restart-safe cells: a replay must not depend on or change session state. Run it in a cell without restartSafe.",
-        ),
-        CellMode::Interactive { session, .. } => Ok(session),
-    }
-}
-
-/// The reply scope of a cell that may use `results`, or the refusal.
-pub(crate) fn results_scope(mode: &CellMode) -> Result<Scope, &'static str> {
-    match mode {
-        CellMode::Headless => Err("Code Mode results are unavailable in headless execution; return the value instead."),
-        CellMode::Interactive { restart_safe: true, .. } => {
-            Err("Code Mode results are unavailable in restart-safe cells; return the value instead.")
-        }
-        CellMode::Interactive { session, reply, .. } => Ok(Scope { session: session.clone(), reply: reply.clone() }),
-    }
-}
-
-/// A refusal as a settlement.
-pub(crate) fn refused(id: u64, message: &str) -> Settlement {
-    Settlement::fault(id, Fault::error(message, "unavailable"))
-}
-
-/// `load(key)` answered from the cell's own buffer, when it has the key.
-pub(crate) fn load_buffered(buffer: &WriteBuffer, id: u64, key: &str) -> Option<(Settlement, bool)> {
-    let entry = buffer.get(key)?;
-    Some(match entry {
-        Some(v) => (found(id, &v.json), v.network),
-        None => (Settlement::value(id, json!({"found": false})), false),
-    })
-}
-
-/// Checks a `store` against the committed session plus the cell's buffer.
-pub(crate) async fn store(
-    store: SessionStore,
-    session: String,
-    buffer: Vec<(String, Option<usize>)>,
-    id: u64,
-    key: String,
-    value: Option<StoredValue>,
-) -> Done {
-    let mut changes = buffer;
-    changes.push((key.clone(), value.as_ref().map(|v| v.json.len())));
-    match store.check(&session, changes).await {
-        Ok(()) => Done::Stored { key, value, settlement: Settlement::value(id, Value::Null) },
-        Err(e) => Done::Settle(store_err(id, &e)),
-    }
-}
-
-/// `load(key)` from the committed session.
-pub(crate) async fn load(store: SessionStore, session: String, id: u64, key: String) -> Done {
-    match store.load(&session, &key).await {
-        Ok(Some(v)) => Done::Loaded { settlement: found(id, &v.json), network: v.network },
-        Ok(None) => Done::Settle(Settlement::value(id, json!({"found": false}))),
-        Err(e) => Done::Settle(store_err(id, &e)),
-    }
-}
-
-/// `results.save(value)`: the descriptor of the saved value.
-pub(crate) async fn result_save(
-    results: ResultsCache,
-    scope: Scope,
-    id: u64,
-    value: Value,
-    json: String,
-    network: bool,
-) -> Done {
-    match results.save(scope, StoredValue { json: json.clone(), network }).await {
-        Ok(result_id) => match serde_json::to_value(describe(&result_id, &value, &json)) {
-            Ok(descriptor) => Done::Settle(Settlement::value(id, descriptor)),
-            Err(e) => Done::Settle(Settlement::fault(
-                id,
-                Fault::error(format!("the saved result could not be described: {e}"), "results"),
-            )),
-        },
-        Err(e) => Done::Settle(results_err(id, &e)),
-    }
-}
-
-/// `results.load(id)`: a detached copy.
-pub(crate) async fn result_load(results: ResultsCache, scope: Scope, id: u64, result_id: String) -> Done {
-    match results.load(scope, result_id).await {
-        Ok(v) => Done::Loaded { settlement: Settlement { id, reply: Reply::Text(v.json) }, network: v.network },
-        Err(e) => Done::Settle(results_err(id, &e)),
-    }
-}
-
-/// `results.delete(id)`.
-pub(crate) async fn result_delete(results: ResultsCache, scope: Scope, id: u64, result_id: String) -> Done {
-    match results.delete(scope, result_id).await {
-        Ok(deleted) => Done::Settle(Settlement::value(id, json!(deleted))),
-        Err(e) => Done::Settle(results_err(id, &e)),
-    }
-}
-
-/// What a completing cell learned from the services.
-#[derive(Debug)]
-pub(crate) struct Finalized {
-    /// The automatic reference's descriptor, or why it could not be kept.
-    pub reference: Option<Result<Value, String>>,
-    /// The store commit's outcome, when there were writes.
-    pub commit: Option<Result<(), StoreError>>,
-}
-
-/// Keeps an oversized final value by reference and commits the cell's
-/// writes, in that order.
-pub(crate) async fn finalize(
-    results: ResultsCache,
-    store: SessionStore,
-    reference: Option<(Scope, Value, String, bool)>,
-    commit: Option<Commit>,
-    run: Option<super::durable::RecordCommit>,
-) -> Finalized {
-    let reference = match reference {
-        Some((scope, value, json, network)) => Some({
-            match results.save(scope, StoredValue { json: json.clone(), network }).await {
-                Ok(id) => serde_json::to_value(describe(&id, &value, &json)).map_err(|e| {
-                    format!("Not retained: the reference could not be described ({e}). Return less data.")
-                }),
-                Err(ResultsError::Full(_)) => {
-                    Err("Not retained: result-store capacity exceeded. Delete references or return less data."
-                        .to_owned())
-                }
-                Err(ResultsError::ReplyEnded) => {
-                    Err("Not retained: this cell's reply has ended, so its results expired. Return less data."
-                        .to_owned())
-                }
-                Err(_) => Err("Not retained: the results cache is unavailable. Return less data.".to_owned()),
-            }
-        }),
-        None => None,
-    };
-    let commit = match (commit, run) {
-        // A run with a record: its end and its writes in one transaction.
-        (Some((_, writes)), Some(run)) => Some(run.commit(writes).await),
-        (Some((session, writes)), None) => Some(store.commit(&session, writes).await),
-        (None, _) => None,
-    };
-    Finalized { reference, commit }
-}
-
-/// The warning of a commit whose durability could not be confirmed (GA-7.6).
-pub(crate) const PERSISTENCE_WARNING: &str = "Code Mode session store persistence could not be confirmed. The cell \
-completed; verify the stored values before relying on them in a later cell or reply.";

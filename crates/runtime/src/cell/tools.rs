@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use codemode_catalog::{Registry, ToolEntry};
 
-use super::journal::{ToolRef, ToolRefs};
+use crate::durable::journal::{ToolRef, ToolRefs};
 
 /// One global of a replayed cell whose table differs from the registry.
 #[derive(Debug)]

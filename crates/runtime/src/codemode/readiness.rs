@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ractor::rpc::CallResult;
 
-use super::CodeMode;
+use super::facade::CodeMode;
 use crate::error::CodeModeError;
 use crate::executor::ExecutorMsg;
 

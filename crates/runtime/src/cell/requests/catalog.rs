@@ -3,62 +3,170 @@
 
 use codemode_catalog::files;
 
-use crate::cell::host::BridgeMethod;
-use crate::cell::{CellMsg, CellState, catalog_api};
+use super::args::Args;
+use super::catalog_api;
+use super::done::Done;
+use super::op::{Handled, HostCx, HostOp, Rerun};
+use crate::cell::pending::PendingKind;
+use crate::durable::journal::fnv::{Fnv, Refs};
 
-impl CellState {
-    pub(super) fn search(&mut self, id: u64, query: String, limit: Option<f64>) -> usize {
-        self.telemetry.search_count += 1;
-        let catalog = self.catalog.clone();
-        let me = self.myself.clone();
-        let task = async move {
-            let result = catalog.search(query, limit).await;
-            let _ = me.send_message(CellMsg::SearchDone(id, result));
+/// A catalog handle's `describe()`.
+#[derive(Debug)]
+pub(crate) struct Describe {
+    pub tool: usize,
+}
+
+impl HostOp for Describe {
+    const NAME: &'static str = "describe";
+    const WHAT: &'static str = "describe()";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { tool: a.index(0, "the tool index")? })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>) {
+        h.bytes(b"describe");
+        refs.tool(h, self.tool);
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        cx.host.telemetry_mut().describe_count += 1;
+        let settlement = catalog_api::describe(cx.host.tools(), id, self.tool);
+        Ok(cx.settle_inline(settlement))
+    }
+}
+
+/// `catalog.search(query, {limit})`.
+#[derive(Debug)]
+pub(crate) struct Search {
+    pub query: String,
+    pub limit: Option<f64>,
+}
+
+impl HostOp for Search {
+    const NAME: &'static str = "search";
+    const WHAT: &'static str = "catalog.search";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        let limit = match a.get(1) {
+            Some(v) if v.is_null() => None,
+            Some(_) => Some(a.number(1).ok_or_else(|| a.malformed("the limit", "a number"))?),
+            None => None,
         };
-        self.host.submit_task(id, BridgeMethod::Search, false, false, task, &self.notify)
+        Ok(Self { query: a.string(0, "the query")?, limit })
     }
 
-    pub(super) fn describe(&mut self, id: u64, tool: usize) -> usize {
-        self.telemetry.describe_count += 1;
-        self.settle_inline(catalog_api::describe(&self.tools, id, tool))
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"search");
+        h.field(self.query.as_bytes());
+        h.n(self.limit.map_or(u64::MAX, f64::to_bits));
     }
 
-    pub(super) fn api_list(&mut self, id: u64, prefix: &str) -> usize {
-        let files = self.all_api_files();
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        cx.host.telemetry_mut().search_count += 1;
+        let catalog = cx.services.catalog.clone();
+        let Self { query, limit } = self;
+        let task = async move { Done::Search(catalog.search(query, limit).await) };
+        Ok(cx.spawn(id, PendingKind::Search, false, false, task))
+    }
+}
+
+/// `API.list(prefix)`.
+#[derive(Debug)]
+pub(crate) struct ApiList {
+    pub prefix: String,
+}
+
+impl HostOp for ApiList {
+    const NAME: &'static str = "apiList";
+    const WHAT: &'static str = "API.list";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { prefix: a.string(0, "the prefix")? })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"apiList");
+        h.field(self.prefix.as_bytes());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let files = all_api_files(cx);
+        let prefix = &self.prefix;
         // Listing MCP declarations shows server-provided text.
-        self.network |= !self.mcp.is_empty() && ("mcp/".starts_with(prefix) || prefix.starts_with("mcp/"));
-        self.settle_inline(catalog_api::list(&self.tools, &files, id, prefix))
+        cx.effects.network |=
+            !cx.services.mcp.is_empty() && ("mcp/".starts_with(prefix.as_str()) || prefix.starts_with("mcp/"));
+        let settlement = catalog_api::list(cx.host.tools(), &files, id, prefix);
+        Ok(cx.settle_inline(settlement))
+    }
+}
+
+/// `API.read(path)`.
+#[derive(Debug)]
+pub(crate) struct ApiRead {
+    pub path: String,
+}
+
+impl HostOp for ApiRead {
+    const NAME: &'static str = "apiRead";
+    const WHAT: &'static str = "API.read";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { path: a.string(0, "the path")? })
     }
 
-    pub(super) fn api_read(&mut self, id: u64, path: &str) -> usize {
-        let files = self.all_api_files();
-        self.network |= path.starts_with("mcp/");
-        self.settle_inline(catalog_api::read(&self.tools, &files, id, path))
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"apiRead");
+        h.field(self.path.as_bytes());
     }
 
-    /// The virtual files now: the host's, plus one declaration per MCP
-    /// server and `mcp/index.d.ts` (GA-2.3, GA-9.6).
-    fn all_api_files(&self) -> Vec<files::ApiFile> {
-        let mut all = self.api_files.as_ref().clone();
-        if self.mcp.is_empty() {
-            return all;
-        }
-        let tree = self.mcp.tree();
-        let mut add = |path: String, description: String, content: String| {
-            all.push(files::ApiFile { path, description, bytes: content.len(), content });
-        };
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let files = all_api_files(cx);
+        cx.effects.network |= self.path.starts_with("mcp/");
+        let settlement = catalog_api::read(cx.host.tools(), &files, id, &self.path);
+        Ok(cx.settle_inline(settlement))
+    }
+}
+
+/// The virtual files now: the host's, plus one declaration per MCP server
+/// and `mcp/index.d.ts` (GA-2.3, GA-9.6).
+fn all_api_files(cx: &HostCx<'_>) -> Vec<files::ApiFile> {
+    let mut all = cx.services.api_files.as_ref().clone();
+    let mcp = &cx.services.mcp;
+    if mcp.is_empty() {
+        return all;
+    }
+    let tree = mcp.tree();
+    let mut add = |path: String, description: String, content: String| {
+        all.push(files::ApiFile { path, description, bytes: content.len(), content });
+    };
+    add(
+        "mcp/index.d.ts".into(),
+        "Root MCP namespace declaration and server list.".into(),
+        crate::mcp::index_declaration(&tree),
+    );
+    for s in &tree.servers {
         add(
-            "mcp/index.d.ts".into(),
-            "Root MCP namespace declaration and server list.".into(),
-            crate::mcp::index_declaration(&tree),
+            format!("mcp/{}.d.ts", s.identifier),
+            format!("MCP server declaration for {}.", s.server_name),
+            crate::mcp::server_declaration(s),
         );
-        for s in &tree.servers {
-            add(
-                format!("mcp/{}.d.ts", s.identifier),
-                format!("MCP server declaration for {}.", s.server_name),
-                crate::mcp::server_declaration(s),
-            );
-        }
-        all
     }
+    all
 }

@@ -4,57 +4,97 @@
 
 use serde_json::{Map, Value};
 
+use super::answer::{Fault, Settlement};
+use super::args::Args;
+use super::done::Done;
 use super::nested::{CallSource, CallSpec};
+use super::op::{Handled, HostCx, HostOp, Rerun};
 use super::outcome::CallFailure;
-use super::reply::{Fault, Settlement};
-use crate::cell::host::BridgeMethod;
-use crate::cell::{CellState, services, vm_lock};
+use crate::cell::pending::PendingKind;
+use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::determinism::hub_index;
 
-impl CellState {
-    /// This process's hub index of the server the guest's namespace calls
-    /// `server`, or the settlement that says it is gone: a run resumed
-    /// after a deploy keeps the namespace it saw, whose servers are routed
-    /// by name.
-    fn mcp_route(&mut self, id: u64, server: usize) -> Result<usize, Settlement> {
-        let bridge = vm_lock(&self.bridge);
-        match bridge.determinism.mcp_hub_index(server) {
-            Some(index) => Ok(index),
-            None => {
-                let name = bridge.determinism.mcp_routes.as_ref().and_then(|r| r.get(&server)).map(|r| r.name.clone());
-                let name = name.unwrap_or_else(|| format!("#{server}"));
-                Err(Settlement::fault(
-                    id,
-                    Fault::error(
-                        format!(
-                            "MCP server `{name}` is no longer configured on this codemode process: it was removed after \
-                             this run started."
-                        ),
-                        "tool_error",
-                    ),
-                ))
-            }
+/// This process's hub index of the server the guest's namespace calls
+/// `server`, or the settlement that says it is gone: a run resumed after a
+/// deploy keeps the namespace it saw, whose servers are routed by name.
+fn route(cx: &HostCx<'_>, id: u64, server: usize) -> Result<usize, Settlement> {
+    if let Some(index) = hub_index(cx.routes, server) {
+        return Ok(index);
+    }
+    let name = cx.routes.and_then(|r| r.get(&server)).map_or_else(|| format!("#{server}"), |r| r.name.clone());
+    Err(Settlement::fault(
+        id,
+        Fault::error(
+            format!(
+                "MCP server `{name}` is no longer configured on this codemode process: it was removed after this run \
+                 started."
+            ),
+            "tool_error",
+        ),
+    ))
+}
+
+/// `MCP.<server>.<tool>(args)`.
+#[derive(Debug)]
+pub(crate) struct McpCall {
+    pub server: usize,
+    pub tool: String,
+    pub args: Map<String, Value>,
+}
+
+impl HostOp for McpCall {
+    const NAME: &'static str = "mcpCall";
+    const WHAT: &'static str = "an MCP tool call";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        let (server, tool) = (a.index(0, "the server index")?, a.string(1, "the tool name")?);
+        let mut args = a.mcp_args(2)?;
+        // Defaults and required arguments are the namespace's promise
+        // (GA-9.4): checked before the call is admitted, so a refused call
+        // takes no pending id.
+        if let Some(hub) = a.cx.hub_index(server) {
+            a.cx.mcp
+                .complete_arguments(hub, &tool, &mut args)
+                .map_err(|missing| rquickjs::Exception::throw_type(a.ctx, &missing.to_string()))?;
+        }
+        Ok(Self { server, tool, args })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>) {
+        h.bytes(b"mcpCall");
+        refs.server(h, self.server);
+        h.field(self.tool.as_bytes());
+        h.map(&self.args);
+    }
+
+    fn rerun(&self, cx: &HostCx<'_>) -> Rerun {
+        // Replay-safe by configuration or by the tool's annotations.
+        match hub_index(cx.routes, self.server) {
+            Some(server) if cx.services.mcp.replay_safe(server, &self.tool) => Rerun::ReplaySafe,
+            _ => Rerun::Once(format!("MCP tool {}", self.tool)),
         }
     }
 
-    pub(super) fn mcp_call(&mut self, id: u64, server: usize, tool: String, args: Map<String, Value>) -> usize {
-        let server = match self.mcp_route(id, server) {
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let server = match route(cx, id, self.server) {
             Ok(server) => server,
-            Err(gone) => return self.settle_inline(gone),
+            Err(gone) => return Ok(cx.settle_inline(gone)),
         };
-        // Replay-safe by configuration or by the tool's annotations.
-        let replay_safe = self.mcp.replay_safe(server, &tool);
-        if self.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), replay_safe) {
-            return 1;
+        let replay = self.rerun(cx);
+        let replay_safe = !replay.needs_write_ahead();
+        let Self { tool, args, .. } = self;
+        if cx.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), replay_safe) {
+            return Ok(1);
         }
-        self.count_remote_call();
-        let hub = self.mcp.clone();
+        cx.host.telemetry_mut().call_count += 1;
+        let hub = cx.services.mcp.clone();
         let spec = CallSpec {
             source: CallSource::Mcp,
             server: hub.server_name(server),
             tool: &tool,
             label: &tool,
             known: hub.declares(server, &tool),
-            bridge_id: None,
+            pending_id: None,
         };
         // A denial resolves like an in-band MCP error (GA-9.4).
         let denied = |reason: String| {
@@ -63,41 +103,104 @@ impl CellState {
                 "isError": true
             }))
         };
-        let hub = self.mcp.clone();
-        let call = self.host.nested.run(spec, args, Some(denied), {
+        let call = cx.host.nested.run(spec, args, Some(denied), {
             let (hub, tool) = (hub.clone(), tool.clone());
             move |args| async move { hub.call(server, tool, args).await.map_err(CallFailure::from) }
         });
         let task = async move {
             let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "tool_error");
-            services::Done::Loaded { settlement, network: true }
+            Done::Loaded { settlement, network: true }
         };
-        self.spawn_service(id, BridgeMethod::CallValue, true, replay_safe, task)
+        let hold = cx.hold(&replay);
+        Ok(cx.spawn(id, PendingKind::CallValue, true, hold, task))
+    }
+}
+
+/// `MCP.<server>.resources.list/read`, `prompts.list/get`.
+#[derive(Debug)]
+pub(crate) struct McpOp {
+    pub server: usize,
+    pub op: String,
+    pub args: Map<String, Value>,
+}
+
+impl HostOp for McpOp {
+    const NAME: &'static str = "mcpOp";
+    const WHAT: &'static str = "an MCP operation";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { server: a.index(0, "the server index")?, op: a.string(1, "the operation")?, args: a.mcp_args(2)? })
     }
 
-    pub(super) fn mcp_op(&mut self, id: u64, server: usize, op: String, args: Map<String, Value>) -> usize {
-        let server = match self.mcp_route(id, server) {
+    fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>) {
+        h.bytes(b"mcpOp");
+        refs.server(h, self.server);
+        h.field(self.op.as_bytes());
+        h.map(&self.args);
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        // Resources and prompts are read.
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let server = match route(cx, id, self.server) {
             Ok(server) => server,
-            Err(gone) => return self.settle_inline(gone),
+            Err(gone) => return Ok(cx.settle_inline(gone)),
         };
-        let hub = self.mcp.clone();
+        let hub = cx.services.mcp.clone();
+        let Self { op, args, .. } = self;
         let task = async move {
             let result = hub.operation(server, &op, args).await.map_err(|e| e.to_string());
             let settlement = Settlement::result(id, result, "tool_error");
-            services::Done::Loaded { settlement, network: true }
+            Done::Loaded { settlement, network: true }
         };
-        self.spawn_service(id, BridgeMethod::Namespace, true, true, task)
+        Ok(cx.spawn(id, PendingKind::Namespace, true, false, task))
+    }
+}
+
+/// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
+#[derive(Debug)]
+pub(crate) struct McpApi {
+    pub server: Option<usize>,
+    pub method: Option<String>,
+    pub schema: bool,
+}
+
+impl HostOp for McpApi {
+    const NAME: &'static str = "mcpApi";
+    const WHAT: &'static str = "MCP $api()";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self {
+            // A negative index is the root `MCP.$api()`.
+            server: a.number(0).filter(|n| *n >= 0.0).map(|_| a.index(0, "the server index")).transpose()?,
+            method: a.opt_string(1, "the method")?,
+            schema: a.get(2).and_then(rquickjs::Value::as_bool).unwrap_or(false),
+        })
     }
 
-    pub(super) fn mcp_api(&mut self, id: u64, server: Option<usize>, method: Option<String>, schema: bool) -> usize {
-        self.network = true;
-        let server = match server.map(|s| self.mcp_route(id, s)).transpose() {
+    fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>) {
+        h.bytes(b"mcpApi");
+        refs.opt_server(h, self.server);
+        h.opt(self.method.as_deref());
+        h.bytes(if self.schema { b"1" } else { b"0" });
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        cx.effects.network = true;
+        let server = match self.server.map(|s| route(cx, id, s)).transpose() {
             Ok(server) => server,
-            Err(gone) => return self.settle_inline(gone),
+            Err(gone) => return Ok(cx.settle_inline(gone)),
         };
-        let tree = self.mcp.tree();
+        let tree = cx.services.mcp.tree();
         let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-        let result = crate::mcp::api_response(&tree, target, method.as_deref(), schema);
-        self.settle_inline(Settlement::result(id, result, "invalid_input"))
+        let result = crate::mcp::api_response(&tree, target, self.method.as_deref(), self.schema);
+        Ok(cx.settle_inline(Settlement::result(id, result, "invalid_input")))
     }
 }

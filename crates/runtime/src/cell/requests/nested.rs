@@ -16,7 +16,7 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use super::outcome::{CallOutcome, Outcome};
-use crate::cell::host::BridgeId;
+use crate::cell::pending::PendingId;
 use crate::telemetry::{CallSeries, Metrics, UNKNOWN_TOOL};
 
 /// Where a nested call goes; the policy's and the metrics' `source`.
@@ -65,7 +65,7 @@ pub(crate) struct CallSpec<'a> {
     /// those become metrics labels, others count as [`UNKNOWN_TOOL`].
     pub known: bool,
     /// The request's bridge id, when it has one at start.
-    pub bridge_id: Option<BridgeId>,
+    pub pending_id: Option<PendingId>,
 }
 
 /// How many call series a cell keeps at hand.
@@ -124,8 +124,8 @@ impl NestedCalls {
         if let Some(server) = spec.server {
             span.record("server", server);
         }
-        if let Some(bridge_id) = &spec.bridge_id {
-            span.record("bridge_id", tracing::field::display(bridge_id));
+        if let Some(pending_id) = &spec.pending_id {
+            span.record("bridge_id", tracing::field::display(pending_id));
         }
         let decision = (self.policy.inspects_calls() && denied.is_some()).then(|| {
             self.policy.check(NestedCall {
@@ -204,7 +204,7 @@ mod tests {
                 tool: &tool,
                 label: &tool,
                 known: false,
-                bridge_id: None,
+                pending_id: None,
             };
             let failed = |_| async { Err::<Value, _>(CallFailure::error("no such tool".into())) };
             let call = calls.run(spec, Value::Null, Some(|reason| Err(CallFailure::error(reason))), failed);
@@ -216,7 +216,7 @@ mod tests {
             tool: "read",
             label: "read",
             known: true,
-            bridge_id: None,
+            pending_id: None,
         };
         let answered = |_| async { Ok::<_, CallFailure>(Value::Null) };
         assert!(calls.run(spec, Value::Null, Some(|reason| Err(CallFailure::error(reason))), answered).await.is_ok());

@@ -4,68 +4,144 @@
 
 use serde_json::Value;
 
+use super::answer::Settlement;
+use super::args::Args;
+use super::done::Done;
 use super::nested::{CallSource, CallSpec};
+use super::op::{Handled, HostCx, HostOp, Rerun};
 use super::outcome::CallFailure;
-use super::reply::Settlement;
-use crate::cell::host::BridgeMethod;
-use crate::cell::{CellMode, CellState, services};
+use crate::cell::pending::PendingKind;
+use crate::durable::journal::fnv::{Fnv, Refs};
 
-impl CellState {
-    pub(super) fn nodes_list(&mut self, id: u64) -> usize {
-        let list = self.nodes.as_ref().map(crate::nodes::NodeRegistry::list).unwrap_or_default();
-        self.network |= !list.is_empty();
-        let list = serde_json::to_value(&list).map_err(|e| format!("nodes.list could not be answered: {e}"));
-        self.settle_inline(Settlement::result(id, list, "node_error"))
+/// `nodes.list()`.
+#[derive(Debug)]
+pub(crate) struct NodesList;
+
+impl HostOp for NodesList {
+    const NAME: &'static str = "nodesList";
+    const WHAT: &'static str = "nodes.list";
+
+    fn decode(_: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self)
     }
 
-    pub(super) fn nodes_get(&mut self, id: u64, query: &str) -> usize {
-        let resolved = match &self.nodes {
-            Some(nodes) => nodes.resolve(query).map_err(|e| e.to_string()),
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"nodesList");
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let list = cx.services.nodes.as_ref().map(crate::nodes::NodeRegistry::list).unwrap_or_default();
+        cx.effects.network |= !list.is_empty();
+        let list = serde_json::to_value(&list).map_err(|e| format!("nodes.list could not be answered: {e}"));
+        Ok(cx.settle_inline(Settlement::result(id, list, "node_error")))
+    }
+}
+
+/// `nodes.get(idOrName)`.
+#[derive(Debug)]
+pub(crate) struct NodesGet {
+    pub query: String,
+}
+
+impl HostOp for NodesGet {
+    const NAME: &'static str = "nodesGet";
+    const WHAT: &'static str = "nodes.get";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { query: a.string(0, "the id or name")? })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"nodesGet");
+        h.field(self.query.as_bytes());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let resolved = match &cx.services.nodes {
+            Some(nodes) => nodes.resolve(&self.query).map_err(|e| e.to_string()),
             None => Err("no paired nodes".to_owned()),
         };
-        self.network |= resolved.is_ok();
+        cx.effects.network |= resolved.is_ok();
         let resolved = resolved
             .and_then(|node| serde_json::to_value(node).map_err(|e| format!("nodes.get could not be answered: {e}")));
-        self.settle_inline(Settlement::result(id, resolved, "node_error"))
+        Ok(cx.settle_inline(Settlement::result(id, resolved, "node_error")))
+    }
+}
+
+/// A node handle's `invoke(command, params)`.
+#[derive(Debug)]
+pub(crate) struct NodesInvoke {
+    pub node: String,
+    pub command: String,
+    pub params: Value,
+}
+
+impl HostOp for NodesInvoke {
+    const NAME: &'static str = "nodesInvoke";
+    const WHAT: &'static str = "a node invoke";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self {
+            node: a.string(0, "the node id")?,
+            command: a.string(1, "the command")?,
+            params: a.projected(2, "the nodes.invoke params")?,
+        })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"nodesInvoke");
+        h.field(self.node.as_bytes());
+        h.field(self.command.as_bytes());
+        h.value(&self.params);
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        // A device command is an effect outside the host.
+        Rerun::Once(format!("node command {} on {}", self.command, self.node))
     }
 
     /// One `invoke` through the nested-call pipeline (GA-10.3); then the
     /// registry's command policy and timeout. Dropping the task (the cell
     /// stopped) cancels the command on the node.
-    pub(super) fn nodes_invoke(&mut self, id: u64, node: String, command: String, params: Value) -> usize {
-        // A device command is an effect outside the host.
-        if self.host.refuse_unless_replay_safe(id, &format!("nodes invoke `{command}`"), false) {
-            return 1;
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        if cx.host.refuse_unless_replay_safe(id, &format!("nodes invoke `{}`", self.command), false) {
+            return Ok(1);
         }
-        self.count_remote_call();
+        cx.host.telemetry_mut().call_count += 1;
+        let hold = cx.hold(&self.rerun(cx));
+        let Self { node, command, params } = self;
+        let registry = cx.services.nodes.clone();
         let spec = CallSpec {
             source: CallSource::Node,
             server: Some(&node),
             tool: &command,
             label: &command,
-            known: self.nodes.as_ref().is_some_and(|nodes| nodes.offers(&node, &command)),
-            bridge_id: None,
+            known: registry.as_ref().is_some_and(|nodes| nodes.offers(&node, &command)),
+            pending_id: None,
         };
         // The registry puts the call to the host policy itself (GA-10.3).
         let denied = None::<fn(String) -> Result<Value, CallFailure>>;
-        let registry = self.nodes.clone();
-        let session = match &self.mode {
-            CellMode::Interactive { session, .. } => Some(session.clone()),
-            CellMode::Headless => None,
-        };
+        let session = cx.session();
         let (invoked_node, invoked_command) = (node.clone(), command.clone());
-        let call = self.host.nested.run(spec, params, denied, move |params| async move {
+        let call = cx.host.nested.run(spec, params, denied, move |params| async move {
             let (node, command) = (invoked_node, invoked_command);
             match registry {
                 None => Err(CallFailure::error(format!("node \"{node}\" is not paired"))),
-                // The registry puts the call to the host policy (GA-10.3).
                 Some(registry) => registry.invoke(session, &node, &command, params).await.map_err(CallFailure::from),
             }
         });
         let task = async move {
             let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "node_error");
-            services::Done::Loaded { settlement, network: true }
+            Done::Loaded { settlement, network: true }
         };
-        self.spawn_service(id, BridgeMethod::Nodes, true, false, task)
+        Ok(cx.spawn(id, PendingKind::Nodes, true, hold, task))
     }
 }

@@ -2,54 +2,135 @@
 
 use serde_json::Value;
 
-use crate::cell::host::BridgeMethod;
-use crate::cell::{CellState, services};
+use super::args::Args;
+use super::done::Done;
+use super::op::{Handled, HostCx, HostOp, Rerun};
+use super::session;
+use crate::cell::pending::PendingKind;
+use crate::durable::journal::fnv::{Fnv, Refs};
 
-impl CellState {
-    pub(super) fn result_save(&mut self, id: u64, value: Value, json: String) -> usize {
+/// `results.save(value)`: the value and its JSON text.
+#[derive(Debug)]
+pub(crate) struct ResultSave {
+    pub value: Value,
+    pub json: String,
+}
+
+impl HostOp for ResultSave {
+    const NAME: &'static str = "resultSave";
+    const WHAT: &'static str = "results.save";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        let value = a.projected(0, "the saved value")?;
+        let json = value.to_string();
+        Ok(Self { value, json })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"resultSave");
+        h.field(self.json.as_bytes());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Once("results.save".to_owned())
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
         // Saving is an effect a replay would repeat (GA-6.5).
-        if self.host.refuse_unless_replay_safe(id, "results.save", false) {
-            return 1;
+        if cx.host.refuse_unless_replay_safe(id, "results.save", false) {
+            return Ok(1);
         }
-        let network = self.network;
-        self.spawn_results(id, BridgeMethod::ResultSave, |results, scope| {
-            services::result_save(results, scope, id, value, json, network)
-        })
+        let network = cx.effects.network;
+        let hold = cx.hold(&self.rerun(cx));
+        let Self { value, json } = self;
+        Ok(spawn_results(id, cx, PendingKind::ResultSave, hold, |results, scope| {
+            session::result_save(results, scope, id, value, json, network)
+        }))
+    }
+}
+
+/// `results.load(id)`.
+#[derive(Debug)]
+pub(crate) struct ResultLoad {
+    pub result_id: String,
+}
+
+impl HostOp for ResultLoad {
+    const NAME: &'static str = "resultLoad";
+    const WHAT: &'static str = "results.load";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { result_id: a.result_id(0)? })
     }
 
-    pub(super) fn result_load(&mut self, id: u64, result_id: String) -> usize {
-        self.spawn_results(id, BridgeMethod::ResultLoad, |results, scope| {
-            services::result_load(results, scope, id, result_id)
-        })
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"resultLoad");
+        h.field(self.result_id.as_bytes());
     }
 
-    pub(super) fn result_delete(&mut self, id: u64, result_id: String) -> usize {
-        self.spawn_results(id, BridgeMethod::ResultDelete, |results, scope| {
-            services::result_delete(results, scope, id, result_id)
-        })
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
     }
 
-    /// Runs a results-cache request in the scope the cell's mode allows, or
-    /// refuses it at once (headless and restart-safe cells have no results).
-    /// Returns how many requests settled inline.
-    fn spawn_results<F>(
-        &mut self,
-        id: u64,
-        method: BridgeMethod,
-        task: impl FnOnce(codemode_store::ResultsCache, codemode_store::Scope) -> F,
-    ) -> usize
-    where
-        F: std::future::Future<Output = services::Done> + Send + 'static,
-    {
-        match services::results_scope(&self.mode) {
-            Err(refusal) => self.settle_inline(services::refused(id, refusal)),
-            Ok(scope) => {
-                let task = task(self.results.clone(), scope);
-                // A load reads; a save or a delete has an effect a replay
-                // must not repeat.
-                let replay_safe = method == BridgeMethod::ResultLoad;
-                self.spawn_service(id, method, false, replay_safe, task)
-            }
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let result_id = self.result_id;
+        Ok(spawn_results(id, cx, PendingKind::ResultLoad, false, |results, scope| {
+            session::result_load(results, scope, id, result_id)
+        }))
+    }
+}
+
+/// `results.delete(id)`.
+#[derive(Debug)]
+pub(crate) struct ResultDelete {
+    pub result_id: String,
+}
+
+impl HostOp for ResultDelete {
+    const NAME: &'static str = "resultDelete";
+    const WHAT: &'static str = "results.delete";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { result_id: a.result_id(0)? })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"resultDelete");
+        h.field(self.result_id.as_bytes());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        // A second delete would answer "not found" for a delete that worked.
+        Rerun::Once("results.delete".to_owned())
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let hold = cx.hold(&self.rerun(cx));
+        let result_id = self.result_id;
+        Ok(spawn_results(id, cx, PendingKind::ResultDelete, hold, |results, scope| {
+            session::result_delete(results, scope, id, result_id)
+        }))
+    }
+}
+
+/// Runs a results-cache request in the scope the cell's mode allows, or
+/// refuses it at once (headless and restart-safe cells have no results).
+/// Returns how many requests settled inline.
+fn spawn_results<F>(
+    id: u64,
+    cx: &mut HostCx<'_>,
+    kind: PendingKind,
+    hold: bool,
+    task: impl FnOnce(codemode_store::ResultsCache, codemode_store::Scope) -> F,
+) -> usize
+where
+    F: std::future::Future<Output = Done> + Send + 'static,
+{
+    match session::results_scope(cx.mode) {
+        Err(refusal) => cx.settle_inline(session::refused(id, refusal)),
+        Ok(scope) => {
+            let task = task(cx.services.results.clone(), scope);
+            cx.spawn(id, kind, false, hold, task)
         }
     }
 }

@@ -1,34 +1,100 @@
 //! `store`/`load` (GA-7): checked against the session, buffered in the
 //! cell until it completes.
 
-use codemode_store::StoredValue;
+use codemode_store::{StoreLimits, StoredValue};
+use rquickjs::Exception;
 
-use crate::cell::host::BridgeMethod;
-use crate::cell::{CellState, services};
+use super::args::Args;
+use super::op::{Handled, HostCx, HostOp, Rerun};
+use super::session;
+use crate::cell::pending::PendingKind;
+use crate::durable::journal::fnv::{Fnv, Refs};
 
-impl CellState {
-    pub(super) fn store(&mut self, id: u64, key: String, json: Option<String>) -> usize {
-        let session = match services::store_session(&self.mode) {
-            Err(refusal) => return self.settle_inline(services::refused(id, refusal)),
-            Ok(session) => session.to_owned(),
+/// `store(key, value)`: the value's JSON text (what the store keeps,
+/// already checked against the value bound); `None` deletes.
+#[derive(Debug)]
+pub(crate) struct Store {
+    pub key: String,
+    pub json: Option<String>,
+}
+
+impl HostOp for Store {
+    const NAME: &'static str = "store";
+    const WHAT: &'static str = "store";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        let key = a.store_key(0)?;
+        // No value deletes; a value is the prelude's projection.
+        let json = match a.get(1) {
+            Some(_) => Some(a.projected(1, "the stored value")?.to_string()),
+            None => None,
         };
-        let value = json.map(|json| StoredValue { json, network: self.network });
-        let buffered: Vec<(String, Option<usize>)> =
-            self.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
-        let task = services::store(self.store.clone(), session, buffered, id, key, value);
-        self.spawn_service(id, BridgeMethod::Store, false, true, task)
+        if let Some(json) = &json
+            && let Err(e) = codemode_store::validate_value(json, &StoreLimits::default())
+        {
+            // GA-7.3: an oversized value is a `RangeError`.
+            return Err(Exception::throw_range(a.ctx, &e.to_string()));
+        }
+        Ok(Self { key, json })
     }
 
-    pub(super) fn load(&mut self, id: u64, key: String) -> usize {
-        let session = match services::store_session(&self.mode) {
-            Err(refusal) => return self.settle_inline(services::refused(id, refusal)),
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"store");
+        h.field(self.key.as_bytes());
+        h.opt(self.json.as_deref());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        // Buffered in the cell; the buffer is in the journal's snapshot.
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let session = match session::store_session(cx.mode) {
+            Err(refusal) => return Ok(cx.settle_inline(session::refused(id, refusal))),
             Ok(session) => session.to_owned(),
         };
-        if let Some((settlement, network)) = services::load_buffered(&self.writes, id, &key) {
-            self.network |= network;
-            return self.settle_inline(settlement);
+        let value = self.json.map(|json| StoredValue { json, network: cx.effects.network });
+        let buffered: Vec<(String, Option<usize>)> =
+            cx.effects.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
+        let task = session::store(cx.services.store.clone(), session, buffered, id, self.key, value);
+        Ok(cx.spawn(id, PendingKind::Store, false, false, task))
+    }
+}
+
+/// `load(key)`.
+#[derive(Debug)]
+pub(crate) struct Load {
+    pub key: String,
+}
+
+impl HostOp for Load {
+    const NAME: &'static str = "load";
+    const WHAT: &'static str = "load";
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { key: a.store_key(0)? })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"load");
+        h.field(self.key.as_bytes());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Repeatable
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        let session = match session::store_session(cx.mode) {
+            Err(refusal) => return Ok(cx.settle_inline(session::refused(id, refusal))),
+            Ok(session) => session.to_owned(),
+        };
+        if let Some((settlement, network)) = session::load_buffered(&cx.effects.writes, id, &self.key) {
+            cx.effects.network |= network;
+            return Ok(cx.settle_inline(settlement));
         }
-        let task = services::load(self.store.clone(), session, id, key);
-        self.spawn_service(id, BridgeMethod::Load, false, true, task)
+        let task = session::load(cx.services.store.clone(), session, id, self.key);
+        Ok(cx.spawn(id, PendingKind::Load, false, false, task))
     }
 }

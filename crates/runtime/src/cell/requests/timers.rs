@@ -1,19 +1,71 @@
 //! `setTimeout` (GA-5) and `yield_control`: host-side timers and yields.
+//! Both are data a journal restores, never work a crash could repeat.
 
-use std::time::Instant;
+use super::args::Args;
+use super::op::{Admission, Handled, HostCx, HostOp, Rerun};
+use crate::durable::journal::fnv::{Fnv, Refs};
 
-use crate::cell::CellState;
+/// `yield_control(reason)`.
+#[derive(Debug)]
+pub(crate) struct Yield {
+    pub reason: Option<String>,
+}
 
-impl CellState {
-    pub(super) fn timer(&mut self, id: u64, delay_ms: u64, now: Instant) -> usize {
-        self.telemetry.timer_count += 1;
-        self.host.add_timer(id, delay_ms, now);
-        0
+impl HostOp for Yield {
+    const NAME: &'static str = "yield";
+    const WHAT: &'static str = "yield_control";
+    const ADMISSION: Admission = Admission::Yield;
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        Ok(Self { reason: a.opt_string(0, "the reason")? })
     }
 
-    pub(super) fn yield_control(&mut self, id: u64, reason: Option<String>) -> usize {
-        self.telemetry.yield_count += 1;
-        self.host.add_yield(id, reason);
-        0
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"yield");
+        h.opt(self.reason.as_deref());
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Restored
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        cx.host.telemetry_mut().yield_count += 1;
+        cx.host.add_yield(id, self.reason);
+        Ok(0)
+    }
+}
+
+/// `setTimeout`'s host side.
+#[derive(Debug)]
+pub(crate) struct Timer {
+    pub delay_ms: u64,
+}
+
+impl HostOp for Timer {
+    const NAME: &'static str = "timer";
+    const WHAT: &'static str = "setTimeout";
+    const ADMISSION: Admission = Admission::Timer;
+
+    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+        // The prelude has already made the delay a finite integer ≥ 0.
+        let delay = a.number(0).ok_or_else(|| a.malformed("the delay", "a number"))?;
+        Ok(Self { delay_ms: delay.clamp(0.0, 1e15) as u64 })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
+        h.bytes(b"timer");
+        h.n(self.delay_ms);
+    }
+
+    fn rerun(&self, _: &HostCx<'_>) -> Rerun {
+        Rerun::Restored
+    }
+
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        cx.host.telemetry_mut().timer_count += 1;
+        let now = cx.now;
+        cx.host.add_timer(id, self.delay_ms, now);
+        Ok(0)
     }
 }

@@ -1,24 +1,44 @@
-//! `wait` and `abort` on runs that are not live in this process (issue 17):
-//! claimed from the run store and resumed by replaying their journal, or
-//! waited for while another process holds them.
+//! `wait` and `abort` wherever the run is: a live cell here, a cell here
+//! that handed its lease off, or a stored run this process does not hold —
+//! claimed from the run store and resumed by replaying its journal, or
+//! waited for while another process holds it.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Instant;
 
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, now_ms};
 use ractor::ActorRef;
 
-use super::{CodeMode, CodeModeError};
-use crate::cell::journal::Journal;
+use super::journal::Journal;
+use super::msg::DurableMsg;
+use super::run_journal::DurableArgs;
 use crate::cell::{CellMode, CellMsg};
+use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};
-use crate::runs::{Located, NOT_HERE, RunHandle};
+use crate::limits::Limits;
+use crate::run_index::{Located, NOT_HERE, RunHandle, RunIndex, crashed};
+use crate::telemetry::Metrics;
 
 /// What a caller asked of a run.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ask {
+pub(crate) enum Ask {
     Wait,
     Abort,
+}
+
+/// Starts a cell (a run resumed by replay) through the executor.
+pub(crate) type StartCell<'a> =
+    &'a (dyn Fn(ExecRequest) -> Pin<Box<dyn Future<Output = Result<CellResult, CodeModeError>> + Send>> + Sync);
+
+/// Routes `wait` and `abort` to a run, for one runtime.
+pub(crate) struct Router<'a> {
+    pub runs: &'a RunIndex,
+    pub durable: Option<&'a DurableArgs>,
+    pub limits: &'a Limits,
+    pub metrics: &'a Metrics,
+    pub start: StartCell<'a>,
 }
 
 fn unavailable(message: impl Into<String>) -> CellResult {
@@ -59,25 +79,22 @@ fn aborted() -> CellResult {
     }
 }
 
-impl CodeMode {
+impl Router<'_> {
     /// `wait`/`abort` on run `run_id` of `session`, wherever it is.
-    pub(super) async fn route_run(
+    pub(crate) async fn route(
         &self,
         run_id: &str,
         session: &str,
         principal: Option<&String>,
         ask: Ask,
     ) -> Result<CellResult, CodeModeError> {
-        if self.is_shut_down() {
-            return Err(CodeModeError::ShutDown);
-        }
-        match self.inner.runs.locate(run_id, Some(session)) {
+        match self.runs.locate(run_id, Some(session)) {
             Located::Unreachable(why) => Ok(unavailable(why)),
             Located::Live(handle, None) => Ok(self.send_to_cell(handle, ask).await),
             Located::Live(handle, Some(version)) => {
                 self.reclaim(run_id, session, principal, ask, handle, version).await
             }
-            Located::NotHere if self.inner.durable.is_none() => Ok(unavailable(NOT_HERE)),
+            Located::NotHere if self.durable.is_none() => Ok(unavailable(NOT_HERE)),
             Located::NotHere => self.claim_stored(run_id, session, principal, ask, None).await,
         }
     }
@@ -92,7 +109,7 @@ impl CodeMode {
             cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
         match sent.await {
             Ok(ractor::rpc::CallResult::Success(result)) => result,
-            Ok(_) => super::crashed(),
+            Ok(_) => crashed(),
             Err(_) => unavailable("code mode run is unavailable: it has just ended. Start a new exec."),
         }
     }
@@ -108,17 +125,17 @@ impl CodeMode {
         handle: RunHandle,
         version: u64,
     ) -> Result<CellResult, CodeModeError> {
-        let Some(d) = self.inner.durable.clone() else { return Ok(self.send_to_cell(handle, ask).await) };
+        let Some(d) = self.durable else { return Ok(self.send_to_cell(handle, ask).await) };
         match d.store.claim(run_id, &d.owner, d.config.lease).await {
             Ok(Claim::Claimed(record)) if record.version == version => {
-                self.inner.runs.set_handed_off(run_id, None);
+                self.runs.set_handed_off(run_id, None);
                 let ask = if record.abort_requested { Ask::Abort } else { ask };
                 Ok(self.send_to_cell(handle, ask).await)
             }
             Ok(claim) => {
                 // Advanced elsewhere (or ended): this copy is stale.
-                self.inner.runs.evicted(run_id, handle.actor.get_id());
-                let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::LeaseLost);
+                self.runs.evicted(run_id, handle.actor.get_id());
+                let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::Durable(DurableMsg::LeaseLost));
                 match claim {
                     Claim::Claimed(record) => self.resume_record(record, session, principal, ask).await,
                     _ => self.claim_stored(run_id, session, principal, ask, Some(claim)).await,
@@ -139,8 +156,8 @@ impl CodeMode {
         ask: Ask,
         first: Option<Claim>,
     ) -> Result<CellResult, CodeModeError> {
-        let Some(d) = self.inner.durable.clone() else { return Ok(unavailable(NOT_HERE)) };
-        let deadline = Instant::now() + self.inner.limits.timeout;
+        let Some(d) = self.durable else { return Ok(unavailable(NOT_HERE)) };
+        let deadline = Instant::now() + self.limits.timeout;
         let mut claim = first;
         loop {
             let current = match claim.take() {
@@ -214,7 +231,7 @@ impl CodeMode {
         principal: Option<&String>,
         ask: Ask,
     ) -> Result<CellResult, CodeModeError> {
-        let Some(d) = self.inner.durable.clone() else { return Ok(unavailable(NOT_HERE)) };
+        let Some(d) = self.durable else { return Ok(unavailable(NOT_HERE)) };
         let run_id = record.meta.run_id.clone();
         if record.meta.session != session {
             // Not this session's: give the lease back untouched.
@@ -222,10 +239,10 @@ impl CodeMode {
             return Ok(unavailable("code mode run belongs to a different session."));
         }
         if record.owner.as_deref().is_some_and(|o| o != &*d.owner) {
-            crate::telemetry::RunMetrics::bump(&self.inner.metrics.runs.lease_handoffs);
+            crate::telemetry::RunMetrics::bump(&self.metrics.runs.lease_handoffs);
         }
         let idle = now_ms().saturating_sub(record.updated_ms);
-        let expired = u128::from(idle) > self.inner.limits.parked_ttl.as_millis();
+        let expired = u128::from(idle) > self.limits.parked_ttl.as_millis();
         if ask == Ask::Abort || record.abort_requested || expired {
             let label = if expired && ask != Ask::Abort && !record.abort_requested { "expired" } else { "aborted" };
             if let Err(e) = d.store.end(&run_id, &d.owner, label, Vec::new()).await {
@@ -240,7 +257,7 @@ impl CodeMode {
                 // can resume a newer format; a damaged one waits for an
                 // operator's `codemode runs abort`), and the reason is logged.
                 tracing::warn!(run_id = %run_id, error = %e, "a stored run's journal cannot be resumed");
-                crate::telemetry::RunMetrics::bump(&self.inner.metrics.runs.journal_unreadable);
+                crate::telemetry::RunMetrics::bump(&self.metrics.runs.journal_unreadable);
                 let _ = d.store.release(&run_id, &d.owner).await;
                 let message = format!("code mode run {run_id} cannot be resumed by this process: {e}");
                 return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
@@ -260,7 +277,7 @@ impl CodeMode {
             parent: tracing::Span::current(),
             resume: Some(Box::new(Resume { run_id: run_id.clone(), journal, version: record.version })),
         };
-        let result = self.start_cell(request).await?;
+        let result = (self.start)(request).await?;
         if let CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. } = &result {
             // Refused admission (a live-cell limit): nothing ran, the run
             // is unchanged; give the lease back so a retry can take it.

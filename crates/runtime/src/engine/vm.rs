@@ -21,12 +21,11 @@ use rquickjs::{
 
 use crate::mcp::McpHub;
 
-use super::bridge::{Bounds, Bridge, GuestError, Outcome};
 use super::convert;
-use super::journal::EnvKey;
-use super::requests::reply::{Reply, Settlement};
-use super::requests::{HostRequest, Op, decode};
-use super::tools::ToolTable;
+use super::link::{Bounds, GuestError, GuestLink, Outcome};
+use crate::cell::requests::{Answer, Args, DecodeCx, HostRequest, OpCode, Settlement};
+use crate::cell::tools::ToolTable;
+use crate::durable::journal::EnvKey;
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -226,14 +225,14 @@ pub(crate) struct Vm {
     // Field order matters: the context is dropped before its runtime.
     context: Context,
     runtime: Runtime,
-    bridge: Arc<Mutex<Bridge>>,
+    link: Arc<Mutex<GuestLink>>,
     control: Arc<CellControl>,
 }
 
-fn lock(bridge: &Mutex<Bridge>) -> MutexGuard<'_, Bridge> {
+pub(crate) fn lock(link: &Mutex<GuestLink>) -> MutexGuard<'_, GuestLink> {
     // A panic while holding the lock already fails the cell; its state is
     // still consistent enough to report from.
-    bridge.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    link.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Vm {
@@ -242,7 +241,7 @@ impl Vm {
     pub(crate) fn prepare(limits: &Limits, tools: &ToolTable, mcp: &McpHub) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let control = Arc::new(CellControl::new());
-        let bridge = Arc::new(Mutex::new(Bridge::new(Bounds {
+        let link = Arc::new(Mutex::new(GuestLink::new(Bounds {
             max_in_flight: limits.max_in_flight,
             max_queued: limits.max_queued,
             max_timers: limits.max_timers,
@@ -258,7 +257,7 @@ impl Vm {
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
-        let vm = Self { context, runtime, bridge, control };
+        let vm = Self { context, runtime, link, control };
         vm.install(tools, mcp)?;
         Ok(vm)
     }
@@ -274,9 +273,9 @@ impl Vm {
         &self.control
     }
 
-    /// The cell's bridge state.
-    pub(crate) fn bridge(&self) -> &Arc<Mutex<Bridge>> {
-        &self.bridge
+    /// The cell's guest link.
+    pub(crate) fn link(&self) -> &Arc<Mutex<GuestLink>> {
+        &self.link
     }
 
     fn install(&self, tools: &ToolTable, mcp: &McpHub) -> Result<(), StartError> {
@@ -343,7 +342,7 @@ impl Vm {
             drop(hooks);
             for s in settlements {
                 let ok = s.is_ok();
-                let value = match reply_value(&ctx, s.reply) {
+                let value = match answer_value(&ctx, s.answer) {
                     Ok(v) => v,
                     Err(e) => {
                         let _ = ctx.catch();
@@ -358,9 +357,9 @@ impl Vm {
                     None => settle.call::<_, ()>((s.id as f64, ok, value)),
                 };
                 if let Err(err) = delivered.catch(&ctx) {
-                    let mut bridge = lock(&self.bridge);
-                    if bridge.outcome.is_none() {
-                        bridge.outcome = Some(Outcome::Error(caught_to_guest(&ctx, &err, "in a setTimeout callback")));
+                    let mut link = lock(&self.link);
+                    if link.outcome.is_none() {
+                        link.outcome = Some(Outcome::Error(caught_to_guest(&ctx, &err, "in a setTimeout callback")));
                     }
                     return;
                 }
@@ -370,9 +369,9 @@ impl Vm {
     }
 
     fn fail_from_host(&self, message: String) {
-        let mut bridge = lock(&self.bridge);
-        if bridge.outcome.is_none() {
-            bridge.outcome = Some(Outcome::Error(GuestError::Thrown(message)));
+        let mut link = lock(&self.link);
+        if link.outcome.is_none() {
+            link.outcome = Some(Outcome::Error(GuestError::Thrown(message)));
         }
     }
 
@@ -381,9 +380,9 @@ impl Vm {
     /// synchronous ones (metadata, output, the outcome, lazy sections).
     fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &ToolTable, mcp: &McpHub) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
-        host.set("ops", wire_names(ctx, Op::ALL.iter().map(|op| op.name()))?)?;
+        host.set("ops", wire_names(ctx, OpCode::ALL.iter().map(|op| op.name()))?)?;
         host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         let control = Arc::clone(&self.control);
         let hub = mcp.clone();
         host.set(
@@ -396,10 +395,10 @@ impl Vm {
             )?,
         )?;
         // Handle metadata, looked up synchronously: serializing or reading a
-        // handle never starts a bridge request (GA-8.1). Journaled, so a
+        // handle never starts a host request (GA-8.1). Journaled, so a
         // replay after a deploy sees the metadata the run saw.
         let table = tools.clone();
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set(
             "meta",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
@@ -410,7 +409,7 @@ impl Vm {
         )?;
         // MCP: the namespace is read when a cell first touches `MCP`, so
         // it reflects the servers' tools at that moment, not at spare time.
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set("markNetwork", Function::new(ctx.clone(), move || lock(&b).network = true)?)?;
         // An unknown MCP member's closest method, by the one rule the
         // declarations' messages use (`codemode_mcp::naming::suggestion`).
@@ -428,19 +427,20 @@ impl Vm {
         // `MCP` tree even when the servers changed, are not connected yet,
         // or were removed; calls are then routed by server name.
         let hub = mcp.clone();
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set(
             "mcpTree",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>| {
-                let mut bridge = lock(&b);
+                let mut link = lock(&b);
                 let live = || serde_json::to_string(&hub.tree()).map_err(|e| e.to_string());
-                let (tree, replayed) = bridge
+                let (tree, replayed) = link
                     .determinism
                     .env_read(EnvKey::McpTree, live)
                     .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e))?;
                 if replayed {
-                    bridge.determinism.mcp_routes =
+                    let routes =
                         crate::mcp::routes(&tree, &hub).map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e))?;
+                    link.determinism.mcp_routes = routes.map(Arc::new);
                 }
                 Ok::<_, rquickjs::Error>(tree)
             })?,
@@ -457,21 +457,21 @@ impl Vm {
             })?,
         )?;
         // The clock and randomness go through the host, which records them
-        // for a replay (issue 17).
-        let b = Arc::clone(&self.bridge);
+        // for a replay.
+        let b = Arc::clone(&self.link);
         host.set("now", Function::new(ctx.clone(), move |kind: u32| lock(&b).determinism.now(u8::from(kind == 1)))?)?;
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set("random", Function::new(ctx.clone(), move || lock(&b).determinism.random())?)?;
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set(
             "emit",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, kind: u32, value: Value<'js>| {
                 emit(&ctx, &b, kind, &value)
             })?,
         )?;
-        let b = Arc::clone(&self.bridge);
+        let b = Arc::clone(&self.link);
         host.set(
             "finish",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, ok: bool, payload: Value<'js>| {
@@ -490,29 +490,24 @@ impl Vm {
 /// it returns its request id, and a refused timer throws at once.
 fn request<'js>(
     ctx: &Ctx<'js>,
-    bridge: &Mutex<Bridge>,
+    link: &Mutex<GuestLink>,
     control: &CellControl,
     mcp: &McpHub,
     op: u32,
     args: [Option<Value<'js>>; 3],
 ) -> rquickjs::Result<Value<'js>> {
-    let Some(op) = Op::from_wire(op) else {
+    let Some(op) = OpCode::from_wire(op) else {
         return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown host request {op}")));
     };
     let submit = |ctx: &Ctx<'js>| {
-        let mut request = decode::decode(ctx, op, args)?;
-        // Defaults and required arguments are the namespace's promise
-        // (GA-9.4): checked before the call is admitted, so a refused call
-        // takes no bridge id.
-        if let HostRequest::McpCall { server, tool, args } = &mut request
-            && let Some(hub_index) = lock(bridge).determinism.mcp_hub_index(*server)
-        {
-            mcp.complete_arguments(hub_index, tool, args)
-                .map_err(|missing| rquickjs::Exception::throw_type(ctx, &missing.to_string()))?;
-        }
-        lock(bridge).submit(request).map_err(|e| e.throw(ctx))
+        // Not under the link's lock: decoding may run guest code (`toJSON`),
+        // which may call back into the host.
+        let routes = lock(link).determinism.mcp_routes.clone();
+        let cx = DecodeCx { mcp, routes: routes.as_deref() };
+        let request = HostRequest::decode(op, &Args { ctx, name: op.name(), values: args, cx: &cx })?;
+        lock(link).submit(request).map_err(|e| e.throw(ctx))
     };
-    if op == Op::Timer {
+    if op == OpCode::Timer {
         return submit(ctx).map(|id| Value::new_number(ctx.clone(), id as f64));
     }
     let (promise, resolve, reject) = ctx.promise()?;
@@ -536,7 +531,7 @@ fn request<'js>(
 
 /// `emit(kind, value)`: one output entry. Returns whether console output
 /// is still open (always true for `text` and `json`).
-fn emit<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, kind: u32, value: &Value<'js>) -> rquickjs::Result<bool> {
+fn emit<'js>(ctx: &Ctx<'js>, link: &Mutex<GuestLink>, kind: u32, value: &Value<'js>) -> rquickjs::Result<bool> {
     let Some(kind) = OutputKind::from_wire(kind) else {
         return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown output kind {kind}")));
     };
@@ -545,23 +540,23 @@ fn emit<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, kind: u32, value: &Value<'j
     match kind {
         OutputKind::Json => {
             let value = convert::to_json(ctx, value, "the json() value").map_err(|e| e.throw(ctx))?;
-            lock(bridge).output.push(OutputEntry::Json { value });
+            lock(link).output.push(OutputEntry::Json { value });
             Ok(true)
         }
         OutputKind::Text => {
             let text = convert::text_lossy(ctx, value)?;
-            lock(bridge).output.push(OutputEntry::Text { text });
+            lock(link).output.push(OutputEntry::Text { text });
             Ok(true)
         }
         OutputKind::Console => {
             let text = convert::text_lossy(ctx, value)?;
-            Ok(lock(bridge).emit_console(text))
+            Ok(lock(link).emit_console(text))
         }
     }
 }
 
 /// `finish(ok, payload)`: the cell's outcome, recorded once.
-fn finish<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, ok: bool, payload: &Value<'js>) {
+fn finish<'js>(ctx: &Ctx<'js>, link: &Mutex<GuestLink>, ok: bool, payload: &Value<'js>) {
     let outcome = if ok {
         // The projected final value; a value that cannot cross fails the
         // cell with why, never becomes null.
@@ -576,20 +571,20 @@ fn finish<'js>(ctx: &Ctx<'js>, bridge: &Mutex<Bridge>, ok: bool, payload: &Value
     } else {
         Outcome::Error(describe_error_object(ctx, payload))
     };
-    let mut bridge = lock(bridge);
-    if bridge.outcome.is_none() {
-        bridge.outcome = Some(outcome);
+    let mut link = lock(link);
+    if link.outcome.is_none() {
+        link.outcome = Some(outcome);
     }
 }
 
-/// A reply as the guest value its promise settles with: a value built
+/// An answer as the guest value its promise settles with: a value built
 /// directly, stored JSON text parsed by the engine, or the fault's
 /// `{name, message, code}` for the prelude's `makeError`.
-fn reply_value<'js>(ctx: &Ctx<'js>, reply: Reply) -> rquickjs::Result<Value<'js>> {
-    match reply {
-        Reply::Value(value) => convert::from_json(ctx, &value),
-        Reply::Text(text) => ctx.json_parse(text),
-        Reply::Fault(fault) => convert::from_json(
+fn answer_value<'js>(ctx: &Ctx<'js>, answer: Answer) -> rquickjs::Result<Value<'js>> {
+    match answer {
+        Answer::Value(value) => convert::from_json(ctx, &value),
+        Answer::Text(text) => ctx.json_parse(text),
+        Answer::Fault(fault) => convert::from_json(
             ctx,
             &serde_json::json!({"name": fault.name.as_str(), "message": fault.message, "code": fault.code}),
         ),

@@ -4,8 +4,8 @@
 use codemode_catalog::{SearchError, SearchHit, files};
 use serde_json::{Value, json};
 
-use super::requests::reply::{ErrorName, Fault, Settlement};
-use super::tools::ToolTable;
+use super::answer::{ErrorName, Fault, Settlement};
+use crate::cell::tools::ToolTable;
 
 fn ok(id: u64, value: Value) -> Settlement {
     Settlement::value(id, value)

@@ -34,6 +34,7 @@
 
 mod codec;
 pub(crate) mod fingerprint;
+pub(crate) mod fnv;
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -43,10 +44,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub(crate) use codec::JournalError;
-pub(crate) use fingerprint::{Identities, describe, fingerprint, fingerprint_v1};
+pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
+pub(crate) use fnv::Identities;
 
-use super::requests::HostRequest;
-use super::requests::reply::{ErrorName, Fault, Reply, Settlement};
+use crate::cell::effects::WriteBuffer;
+use crate::cell::requests::{Answer, ErrorName, Fault, Settlement};
+
+/// The largest journal a run keeps (16 MiB); past it the run is no longer
+/// durable: it goes on in memory, and the reason is logged.
+pub(crate) const MAX_JOURNAL_BYTES: usize = 16 * 1024 * 1024;
 
 /// The journal format this build writes.
 pub(crate) const FORMAT: u32 = 2;
@@ -224,7 +230,7 @@ pub(crate) struct Reads<'a> {
     pub clock: &'a [(u8, f64)],
     pub env: &'a [(EnvKey, String)],
     /// The cell's whole write buffer (only dirty keys are written).
-    pub writes: &'a super::services::WriteBuffer,
+    pub writes: &'a WriteBuffer,
 }
 
 impl Recorder {
@@ -376,7 +382,10 @@ pub fn bench_record_calls(calls: u64) -> usize {
             None
         }
     }
-    let request = HostRequest::Call { tool: 0, input: Value::Object(serde_json::Map::new()) };
+    let request = crate::cell::requests::HostRequest::Call(crate::cell::requests::Call {
+        tool: 0,
+        input: Value::Object(serde_json::Map::new()),
+    });
     let mut reply = serde_json::Map::new();
     reply.insert("ok".to_owned(), Value::Bool(true));
     let mut settled = [Settlement::value(0, Value::Object(reply))];
@@ -407,9 +416,9 @@ pub(crate) fn read_settlement(v: Value) -> Result<Settlement, String> {
     let bad = || "a malformed settlement".to_owned();
     let id = parts.first().and_then(Value::as_u64).ok_or_else(bad)?;
     let kind = parts.get(1).and_then(Value::as_u64).ok_or_else(bad)?;
-    let reply = match kind {
-        0 if parts.len() == 3 => Reply::Value(parts.swap_remove(2)),
-        1 if parts.len() == 3 => Reply::Text(parts[2].as_str().ok_or_else(bad)?.to_owned()),
+    let answer = match kind {
+        0 if parts.len() == 3 => Answer::Value(parts.swap_remove(2)),
+        1 if parts.len() == 3 => Answer::Text(parts[2].as_str().ok_or_else(bad)?.to_owned()),
         2 if parts.len() == 5 => {
             let name = match parts[2].as_str() {
                 Some("TypeError") => ErrorName::TypeError,
@@ -418,15 +427,15 @@ pub(crate) fn read_settlement(v: Value) -> Result<Settlement, String> {
                 _ => return Err(bad()),
             };
             let text = |i: usize| parts[i].as_str().map(str::to_owned).ok_or_else(bad);
-            Reply::Fault(Fault { name, message: text(3)?, code: text(4)? })
+            Answer::Fault(Fault { name, message: text(3)?, code: text(4)? })
         }
         _ => return Err(bad()),
     };
-    Ok(Settlement { id, reply })
+    Ok(Settlement { id, answer })
 }
 
 /// The cell's buffer from a snapshot's writes.
-pub(crate) fn buffer_of(writes: Vec<(String, Option<(String, bool)>)>) -> super::services::WriteBuffer {
+pub(crate) fn buffer_of(writes: Vec<(String, Option<(String, bool)>)>) -> WriteBuffer {
     writes.into_iter().map(|(k, v)| (k, v.map(|(json, network)| StoredValue { json, network }))).collect()
 }
 

@@ -46,7 +46,7 @@ impl Fault {
 
 /// What the host answers a request with.
 #[derive(Debug)]
-pub(crate) enum Reply {
+pub(crate) enum Answer {
     /// Resolves with this value, built in the engine directly (no JSON text).
     Value(Value),
     /// Resolves with a value the store or results cache keeps as JSON
@@ -61,18 +61,18 @@ pub(crate) enum Reply {
 #[derive(Debug)]
 pub(crate) struct Settlement {
     pub id: u64,
-    pub reply: Reply,
+    pub answer: Answer,
 }
 
 impl Settlement {
     /// Resolves request `id` with `value`.
     pub(crate) fn value(id: u64, value: Value) -> Self {
-        Self { id, reply: Reply::Value(value) }
+        Self { id, answer: Answer::Value(value) }
     }
 
     /// Rejects request `id`.
     pub(crate) fn fault(id: u64, fault: Fault) -> Self {
-        Self { id, reply: Reply::Fault(fault) }
+        Self { id, answer: Answer::Fault(fault) }
     }
 
     /// A host answer: the value, or an `Error` with `message` and `code`
@@ -86,6 +86,6 @@ impl Settlement {
 
     /// Whether the request was resolved (not rejected).
     pub(crate) fn is_ok(&self) -> bool {
-        !matches!(self.reply, Reply::Fault(_))
+        !matches!(self.answer, Answer::Fault(_))
     }
 }

@@ -19,8 +19,8 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::super::requests::reply::{Reply, Settlement};
 use super::{EnvKey, FORMAT, Header, Journal, OLDEST_FORMAT, Snapshot, read_settlement};
+use crate::cell::requests::{Answer, Settlement};
 
 /// The magic's first three bytes; the fourth is the format's digit.
 const MAGIC: &[u8; 3] = b"CMJ";
@@ -33,7 +33,7 @@ const DELTA: u8 = 2;
 /// The largest stored journal this build reads: the journal bound (a run
 /// past 16 MiB stops being journaled) with room for the snapshots of its
 /// segments. Anything larger is damaged or not ours.
-pub(crate) const MAX_STORED_BYTES: usize = super::super::durable::MAX_JOURNAL_BYTES + (4 << 20);
+pub(crate) const MAX_STORED_BYTES: usize = super::MAX_JOURNAL_BYTES + (4 << 20);
 
 /// Why a stored journal cannot be used. The run it belongs to is not
 /// touched: the resuming `wait` reports this and the run stays parked.
@@ -132,16 +132,16 @@ pub(super) fn write_settlement(out: &mut Vec<u8>, s: &Settlement) {
     }
     out.push(b'[');
     out.extend_from_slice(s.id.to_string().as_bytes());
-    match &s.reply {
-        Reply::Value(value) => {
+    match &s.answer {
+        Answer::Value(value) => {
             out.extend_from_slice(b",0,");
             to(out, value);
         }
-        Reply::Text(text) => {
+        Answer::Text(text) => {
             out.extend_from_slice(b",1,");
             to(out, text);
         }
-        Reply::Fault(fault) => {
+        Answer::Fault(fault) => {
             out.extend_from_slice(b",2,");
             to(out, fault.name.as_str());
             out.push(b',');

@@ -1,5 +1,6 @@
-//! The per-cell bridge state shared between the cell's actor and the native
-//! functions installed in its JavaScript context.
+//! The guest link: what one cell's native functions record for its host —
+//! requests made, timers cleared, output emitted, the outcome — shared
+//! between the cell's actor and the functions installed in its context.
 //!
 //! Native functions run synchronously on the cell's JS thread, inside a
 //! step; they record what the guest asked for here, and the actor acts on
@@ -9,9 +10,9 @@
 
 use codemode_bridge::OutputEntry;
 
-use super::journal::EnvKey;
-use super::output::PendingOutput;
-use super::requests::{Admission, HostRequest};
+use super::determinism::Determinism;
+use crate::cell::output::PendingOutput;
+use crate::cell::requests::{Admission, HostRequest};
 
 /// A guest error, as the prelude described it.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +85,7 @@ pub(crate) struct Bounds {
 
 /// State shared with the native functions of one cell.
 #[derive(Debug)]
-pub(crate) struct Bridge {
+pub(crate) struct GuestLink {
     bounds: Bounds,
     next_id: u64,
     /// Requests made during the current step, with their ids.
@@ -107,172 +108,9 @@ pub(crate) struct Bridge {
     pub console_marker_emitted: bool,
     /// The guest read network-derived metadata synchronously.
     pub network: bool,
-    /// The clock and `Math.random`, recorded and replayed (issue 17).
+    /// The clock, `Math.random` and configuration reads, recorded and
+    /// replayed.
     pub determinism: Determinism,
-}
-
-/// The most clock reads a journal keeps; past it the run is no longer
-/// durable (it lives on in memory, and the overflow is logged).
-pub(crate) const MAX_CLOCK_READS: usize = 65_536;
-
-/// What the guest reads from the clock and `Math.random`: recorded so a
-/// replay sees the same values (issue 17).
-#[derive(Debug)]
-pub(crate) struct Determinism {
-    /// Every clock read so far, as `(kind, value)`: 0 is `Date`, 1 is
-    /// `performance.now()`.
-    pub reads: Vec<(u8, f64)>,
-    /// Reads still to answer from a journal, in order.
-    pub replay: std::collections::VecDeque<(u8, f64)>,
-    /// Replaying journaled steps: a read the journal does not have is a
-    /// divergence, not a live read.
-    pub strict: bool,
-    /// Why the replay diverged, once.
-    pub diverged: Option<String>,
-    /// More reads than a journal keeps were made.
-    pub overflow: bool,
-    /// `Math.random`'s seed and state (SplitMix64).
-    pub seed: u64,
-    rng: u64,
-    /// `performance.now()`'s origin.
-    origin: std::time::Instant,
-    /// Every synchronous read of the host's configuration so far (tool
-    /// metadata, the MCP namespace), with its answer.
-    pub env: Vec<(EnvKey, String)>,
-    /// Configuration reads still to answer from a journal, in order.
-    pub env_replay: std::collections::VecDeque<(EnvKey, String)>,
-    /// The journal has the cell's configuration reads (format 2): while
-    /// replaying, a read it does not have is a divergence.
-    pub env_journaled: bool,
-    /// Where the MCP servers of a replayed namespace are now, by the index
-    /// the guest's namespace calls them; `None` when its indexes are this
-    /// process's.
-    pub mcp_routes: Option<std::collections::HashMap<usize, McpRoute>>,
-}
-
-/// An MCP server of a replayed cell's namespace: its configured name, and
-/// its index in this process's hub (`None`: no longer configured).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct McpRoute {
-    pub name: String,
-    pub hub: Option<usize>,
-}
-
-impl Determinism {
-    fn new() -> Self {
-        Self {
-            reads: Vec::new(),
-            replay: std::collections::VecDeque::new(),
-            strict: false,
-            diverged: None,
-            overflow: false,
-            seed: 0,
-            rng: 0,
-            origin: std::time::Instant::now(),
-            env: Vec::new(),
-            env_replay: std::collections::VecDeque::new(),
-            env_journaled: false,
-            mcp_routes: None,
-        }
-    }
-
-    /// A read of the host's configuration: answered from the journal while
-    /// one is replayed, else by `live`, and recorded either way. The bool
-    /// is whether the answer came from the journal.
-    ///
-    /// # Errors
-    /// What `live` failed with.
-    pub(crate) fn env_read(
-        &mut self,
-        key: EnvKey,
-        live: impl FnOnce() -> Result<String, String>,
-    ) -> Result<(String, bool), String> {
-        let (value, replayed) = match self.env_replay.front() {
-            Some((k, _)) if *k == key => {
-                let (_, v) = self.env_replay.pop_front().unwrap_or((key, String::new()));
-                (v, true)
-            }
-            _ => {
-                if self.strict && self.env_journaled {
-                    self.diverged.get_or_insert_with(|| {
-                        "the replayed cell read the tool or MCP configuration where its journal has no such read"
-                            .to_owned()
-                    });
-                }
-                (live()?, false)
-            }
-        };
-        if self.env.len() < MAX_CLOCK_READS {
-            self.env.push((key, value.clone()));
-        } else {
-            self.overflow = true;
-        }
-        Ok((value, replayed))
-    }
-
-    /// This process's hub index of the MCP server the guest's namespace
-    /// calls `server` (`None`: the server was removed since the run began).
-    pub(crate) fn mcp_hub_index(&self, server: usize) -> Option<usize> {
-        match &self.mcp_routes {
-            None => Some(server),
-            Some(routes) => routes.get(&server).and_then(|r| r.hub),
-        }
-    }
-
-    /// Starts the cell's randomness from `seed` and its monotonic clock now.
-    pub(crate) fn start(&mut self, seed: u64) {
-        self.seed = seed;
-        self.rng = seed;
-        self.origin = std::time::Instant::now();
-    }
-
-    /// Replays `reads` before reading live; `performance.now()` then goes
-    /// on from the last replayed value, never backwards.
-    pub(crate) fn replaying(&mut self, reads: Vec<(u8, f64)>) {
-        let last = reads.iter().rev().find(|(k, _)| *k == 1).map_or(0.0, |(_, v)| *v);
-        self.origin = std::time::Instant::now()
-            .checked_sub(std::time::Duration::from_secs_f64(last.max(0.0) / 1000.0))
-            .unwrap_or_else(std::time::Instant::now);
-        self.replay = reads.into();
-        self.strict = true;
-    }
-
-    /// A clock read of `kind`.
-    pub(crate) fn now(&mut self, kind: u8) -> f64 {
-        let value = match self.replay.pop_front() {
-            Some((k, v)) if k == kind => v,
-            Some(_) | None if self.strict => {
-                self.diverged.get_or_insert_with(|| {
-                    "the replayed cell read the clock where its journal has no such read".to_owned()
-                });
-                self.live(kind)
-            }
-            _ => self.live(kind),
-        };
-        if self.reads.len() < MAX_CLOCK_READS {
-            self.reads.push((kind, value));
-        } else {
-            self.overflow = true;
-        }
-        value
-    }
-
-    fn live(&self, kind: u8) -> f64 {
-        if kind == 1 {
-            return self.origin.elapsed().as_secs_f64() * 1000.0;
-        }
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
-    }
-
-    /// `Math.random()`: SplitMix64, 53 bits in `[0, 1)`.
-    pub(crate) fn random(&mut self) -> f64 {
-        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
 }
 
 /// The cumulative console budget of a cell, in UTF-16 units of serialized
@@ -284,7 +122,7 @@ const CONSOLE_MARKER_ROOM: usize = 100;
 /// The one entry that replaces console output past its budget.
 pub(crate) const CONSOLE_TRUNCATED: &str = "[console output truncated]";
 
-impl Bridge {
+impl GuestLink {
     pub(crate) fn new(bounds: Bounds) -> Self {
         Self {
             bounds,
@@ -386,14 +224,14 @@ impl Bridge {
 mod tests {
     use super::*;
 
-    fn bridge() -> Bridge {
-        Bridge::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2, max_output_bytes: 1 << 20 })
+    fn link() -> GuestLink {
+        GuestLink::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2, max_output_bytes: 1 << 20 })
     }
 
     #[test]
     fn calls_are_admitted_up_to_in_flight_plus_queued_and_then_refused_stickily() {
-        let mut b = bridge();
-        let call = || HostRequest::Call { tool: 0, input: serde_json::json!({}) };
+        let mut b = link();
+        let call = || HostRequest::Call(crate::cell::requests::Call { tool: 0, input: serde_json::json!({}) });
         for _ in 0..3 {
             b.submit(call()).unwrap();
         }
@@ -405,7 +243,7 @@ mod tests {
 
     #[test]
     fn console_output_past_its_budget_becomes_exactly_one_marker() {
-        let mut b = bridge();
+        let mut b = link();
         let mut open = true;
         let mut calls = 0;
         while open {
@@ -423,8 +261,8 @@ mod tests {
 
     #[test]
     fn timers_are_admitted_up_to_their_own_bound() {
-        let mut b = bridge();
-        let timer = || HostRequest::Timer { delay_ms: 1 };
+        let mut b = link();
+        let timer = || HostRequest::Timer(crate::cell::requests::Timer { delay_ms: 1 });
         let first = b.submit(timer()).unwrap();
         b.submit(timer()).unwrap();
         assert_eq!(b.submit(timer()).map_err(|e| e.limit), Err(AdmissionLimit::Timers));

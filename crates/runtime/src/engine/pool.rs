@@ -18,8 +18,8 @@
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-use super::tools::ToolTable;
 use super::vm::{StartError, Vm};
+use crate::cell::tools::ToolTable;
 use crate::limits::Limits;
 use crate::mcp::McpHub;
 

@@ -3,12 +3,12 @@
 //!
 //! The executor admits a cell and inserts it here; the cell's actor is
 //! registered once it started on its JS thread; the cell removes itself
-//! when it ends ([`Runs::ended`]), before it answers its observer, so a
+//! when it ends ([`RunIndex::ended`]), before it answers its observer, so a
 //! `wait` sent after that answer always finds the run ended. The index
 //! lives outside every actor, so an executor restart loses no run.
 //!
 //! Neither the executor nor the cells own this module: both use it, which
-//! keeps the import graph a tree (executor → cell → runs).
+//! keeps the import graph a tree (executor → cell → run index).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -23,66 +23,29 @@ use crate::telemetry::Metrics;
 /// How many ended runs are remembered for precise `wait` errors.
 const TOMBSTONES: usize = 4096;
 
-/// How a cell ended (GA-1.5), plus a host crash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EndState {
-    Completed,
-    Failed,
-    TimedOut,
-    Aborted,
-    Expired,
-    Disposed,
-    Crashed,
+/// How a run ended: the one typed end the run store's records use too.
+pub(crate) use codemode_bridge::RunEnd as EndState;
+
+/// A fresh, unguessable run id: `run_` and 128 random bits in hex.
+///
+/// # Errors
+/// The OS gave no randomness: the exec is refused rather than given a
+/// predictable id.
+pub(crate) fn new_run_id() -> Result<String, codemode_bridge::ids::NoRandomness> {
+    codemode_bridge::ids::unguessable::<16>("run_")
 }
 
-impl EndState {
-    /// Every end state: the label values of `codemode_cells_total{status}`.
-    pub(crate) const ALL: [Self; 7] =
-        [Self::Completed, Self::Failed, Self::TimedOut, Self::Aborted, Self::Expired, Self::Disposed, Self::Crashed];
-
-    /// The metrics label of this end state.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::TimedOut => "timed_out",
-            Self::Aborted => "aborted",
-            Self::Expired => "expired",
-            Self::Disposed => "disposed",
-            Self::Crashed => "crashed",
-        }
+/// The result of a cell whose actor crashed (a panic in its actor).
+pub(crate) fn crashed() -> codemode_bridge::CellResult {
+    codemode_bridge::CellResult::Failed {
+        code: codemode_bridge::ErrorCode::InternalError,
+        error: "the cell's host actor crashed; the cell is gone, other cells are unaffected. Retry it in a new exec."
+            .into(),
+        phase: codemode_bridge::Phase::Host,
+        output: codemode_bridge::Output::default(),
+        telemetry: codemode_bridge::Telemetry::default(),
+        untrusted: None,
     }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Self::Completed => "it already completed",
-            Self::Failed => "it already failed",
-            Self::TimedOut => "it timed out",
-            Self::Aborted => "it was aborted",
-            Self::Expired => "it expired after being parked idle past its time-to-live",
-            Self::Disposed => "it was disposed",
-            Self::Crashed => "its host actor crashed",
-        }
-    }
-}
-
-/// A fresh, unguessable run id.
-pub(crate) fn new_run_id() -> String {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No OS randomness: fall back to time plus a counter, still unique.
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        bytes[..8].copy_from_slice(&n.to_le_bytes());
-        bytes[8..].copy_from_slice(&(t as u64).to_le_bytes());
-    }
-    let mut id = String::with_capacity(36);
-    id.push_str("run_");
-    for b in bytes {
-        id.push_str(&format!("{b:02x}"));
-    }
-    id
 }
 
 /// A started cell: its actor and how to interrupt its guest code.
@@ -166,7 +129,7 @@ pub(crate) enum Located {
 /// Only the executor inserts (admission is serial there); removals come
 /// from any thread and only lower counts, so a quota check never admits
 /// past a bound.
-pub(crate) struct Runs {
+pub(crate) struct RunIndex {
     live: DashMap<String, LiveRun>,
     by_actor: DashMap<ActorId, String>,
     ended: DashMap<String, EndState>,
@@ -189,10 +152,10 @@ pub(crate) struct Runs {
 /// Counts one cell actor's state as alive; dropped last with it. Shutdown
 /// waits for every cell's state to be gone, so the spans it closes on drop
 /// are ended before telemetry is flushed.
-pub(crate) struct Alive(Arc<Runs>);
+pub(crate) struct Alive(Arc<RunIndex>);
 
 impl Alive {
-    pub(crate) fn new(runs: &Arc<Runs>) -> Self {
+    pub(crate) fn new(runs: &Arc<RunIndex>) -> Self {
         runs.alive.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Self(Arc::clone(runs))
     }
@@ -223,7 +186,7 @@ fn remove(counts: &DashMap<String, usize>, key: Option<&String>) {
     }
 }
 
-impl Runs {
+impl RunIndex {
     pub(crate) fn new(metrics: Arc<Metrics>) -> Self {
         Self {
             live: DashMap::new(),
@@ -476,7 +439,7 @@ mod tests {
 
     #[test]
     fn an_ended_run_is_forgotten_once_and_its_tombstone_says_how_it_ended() {
-        let runs = Runs::new(Arc::new(Metrics::default()));
+        let runs = RunIndex::new(Arc::new(Metrics::default()));
         runs.insert("run_a".into(), run("s"));
         assert_eq!(runs.in_session(Some(&"s".to_owned())), 1);
         assert!(runs.route("run_a", Some("s")).unwrap_err().contains("still starting"));
@@ -490,7 +453,7 @@ mod tests {
 
     #[test]
     fn a_run_of_another_session_is_not_reachable() {
-        let runs = Runs::new(Arc::new(Metrics::default()));
+        let runs = RunIndex::new(Arc::new(Metrics::default()));
         runs.insert("run_b".into(), run("s"));
         assert!(runs.route("run_b", Some("t")).unwrap_err().contains("different session"));
         assert!(runs.dispose("run_b", Some("t")).is_none());
@@ -511,7 +474,7 @@ mod tests {
 
     #[test]
     fn a_cell_that_parked_splits_its_lifetime_into_active_and_parked_time() {
-        let runs = Runs::new(Arc::new(Metrics::default()));
+        let runs = RunIndex::new(Arc::new(Metrics::default()));
         runs.insert("run_a".into(), run("s"));
         runs.insert("run_b".into(), run("s"));
         runs.set_parked("run_a", true);

@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 use serde_json::json;
 
-use super::super::services::WriteBuffer;
 use super::codec::MAX_STORED_BYTES;
 use super::*;
+use crate::cell::effects::WriteBuffer;
 
 fn header() -> Header {
     Header {
@@ -45,7 +45,7 @@ fn two_parks() -> (Vec<u8>, Recorder) {
     let snapshot = Snapshot { delivered_steps: 1, output_used: 10, ..Snapshot::default() };
     let mut bytes = rec.segments(&header(), &Reads { clock: &clock[..1], env: &env, writes: &writes }, &snapshot).bytes;
     rec.request(3, 33);
-    rec.step(&[Settlement { id: 3, reply: Reply::Text("{\"found\":true}".into()) }]);
+    rec.step(&[Settlement { id: 3, answer: Answer::Text("{\"found\":true}".into()) }]);
     rec.wrote("gone");
     let writes = buffer(&[("k", Some("1")), ("gone", None)]);
     let snapshot = Snapshot { delivered_steps: 2, output_used: 20, ..Snapshot::default() };
@@ -66,9 +66,11 @@ fn a_journal_of_appended_writes_reads_back_whole() {
     assert_eq!(j.snapshot.delivered_steps, 2, "the last snapshot wins");
     assert_eq!(j.snapshot.writes, vec![("gone".to_owned(), None), ("k".to_owned(), Some(("1".to_owned(), false)))]);
     assert_eq!(j.steps.len(), 2);
-    assert!(matches!(&j.steps[0][0].reply, Reply::Value(v) if *v == json!({"ok": [1, 2]})));
-    assert!(matches!(&j.steps[0][1].reply, Reply::Fault(f) if f.message == "bad \"x\"" && f.code == "input_contract"));
-    assert!(matches!(&j.steps[1][0].reply, Reply::Text(t) if t == "{\"found\":true}"));
+    assert!(matches!(&j.steps[0][0].answer, Answer::Value(v) if *v == json!({"ok": [1, 2]})));
+    assert!(
+        matches!(&j.steps[0][1].answer, Answer::Fault(f) if f.message == "bad \"x\"" && f.code == "input_contract")
+    );
+    assert!(matches!(&j.steps[1][0].answer, Answer::Text(t) if t == "{\"found\":true}"));
     assert_eq!(j.stored_bytes, bytes.len());
 }
 
@@ -191,7 +193,7 @@ fn a_settlement_value_round_trips_and_never_becomes_null() {
     let v = settlement_value(&s).unwrap();
     assert_ne!(v, Value::Null);
     let back = read_settlement(v).unwrap();
-    assert!(matches!(back.reply, Reply::Fault(f) if f.message == "too big"));
+    assert!(matches!(back.answer, Answer::Fault(f) if f.message == "too big"));
     assert!(read_settlement(json!(null)).is_err());
     assert!(read_settlement(json!([1, 9, 2])).is_err());
 }

@@ -18,125 +18,24 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use codemode_bridge::PendingCall;
+use codemode_bridge::{PendingCall, Telemetry};
 use codemode_catalog::policy::Policy;
 use codemode_catalog::schema::Validator;
-
-use crate::telemetry::{Counted, Metrics};
 use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
+use super::pending::{PendingCounters, PendingId, PendingKind};
 use super::requests::nested::{CallSource, CallSpec, NestedCalls};
-use super::requests::reply::{ErrorName, Fault, Settlement};
+use super::requests::{Completion, Done, ErrorName, Fault, Settlement};
 use super::tools::ToolTable;
+use crate::telemetry::{Counted, Metrics};
 
 type ToolResult = Result<ToolOutput, ToolError>;
 type BoxedCall = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
 
-/// What a pending request is, as the model sees it in `pending_tool_calls`
-/// (`bridge:<method>:<n>`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BridgeMethod {
-    /// A native or MCP tool call.
-    CallValue,
-    /// A timer.
-    Sleep,
-    /// A `yield_control`.
-    Yield,
-    /// `catalog.search`.
-    Search,
-    /// `store`.
-    Store,
-    /// `load`.
-    Load,
-    /// `results.save`.
-    ResultSave,
-    /// `results.load`.
-    ResultLoad,
-    /// `results.delete`.
-    ResultDelete,
-    /// An MCP resources/prompts operation.
-    Namespace,
-    /// A node command.
-    Nodes,
-}
-
-/// The numbering a method's bridge ids share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Counter {
-    Calls,
-    Timers,
-    Yields,
-    Others,
-}
-
-impl BridgeMethod {
-    /// The method's name in bridge ids.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Self::CallValue => "callValue",
-            Self::Sleep => "sleep",
-            Self::Yield => "yield",
-            Self::Search => "search",
-            Self::Store => "store",
-            Self::Load => "load",
-            Self::ResultSave => "resultSave",
-            Self::ResultLoad => "resultLoad",
-            Self::ResultDelete => "resultDelete",
-            Self::Namespace => "namespace",
-            Self::Nodes => "nodes",
-        }
-    }
-
-    fn counter(self) -> Counter {
-        match self {
-            Self::CallValue => Counter::Calls,
-            Self::Sleep => Counter::Timers,
-            Self::Yield => Counter::Yields,
-            _ => Counter::Others,
-        }
-    }
-}
-
-/// A pending request's id as the model sees it: `bridge:<method>:<n>`,
-/// formatted only when shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct BridgeId {
-    method: BridgeMethod,
-    n: u32,
-}
-
-impl std::fmt::Display for BridgeId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "bridge:{}:{}", self.method.name(), self.n)
-    }
-}
-
-/// The last number given per counter.
-#[derive(Debug, Default)]
-struct BridgeCounters {
-    calls: u32,
-    timers: u32,
-    yields: u32,
-    others: u32,
-}
-
-impl BridgeCounters {
-    fn next(&mut self, method: BridgeMethod) -> BridgeId {
-        let slot = match method.counter() {
-            Counter::Calls => &mut self.calls,
-            Counter::Timers => &mut self.timers,
-            Counter::Yields => &mut self.yields,
-            Counter::Others => &mut self.others,
-        };
-        *slot += 1;
-        BridgeId { method, n: *slot }
-    }
-}
-
 /// A started call whose future is still running.
 struct InFlight {
-    bridge_id: BridgeId,
+    pending_id: PendingId,
     task: tokio::task::AbortHandle,
     /// It was held for a write-ahead (not replay-safe).
     held: bool,
@@ -146,13 +45,13 @@ struct InFlight {
 enum Work {
     /// A native tool call: registry index and input.
     Native { tool: usize, input: Value },
-    /// Any other request, as its task (it messages the cell when done).
-    Task(Pin<Box<dyn Future<Output = ()> + Send>>),
+    /// Any other request, as its task (it reports to the cell when done).
+    Task(Pin<Box<dyn Future<Output = Done> + Send>>),
 }
 
 struct Queued {
     id: u64,
-    bridge_id: BridgeId,
+    pending_id: PendingId,
     work: Work,
     /// Not replay-safe, in a run that has a journal: it starts only once a
     /// stored journal records it (write-ahead), so a crash can never make
@@ -189,11 +88,15 @@ pub(crate) struct HostWork {
     in_flight: Tasks,
     queue: VecDeque<Queued>,
     timers: BinaryHeap<Reverse<(Instant, u64)>>,
-    live_timers: HashMap<u64, BridgeId>,
-    yields: Vec<(u64, BridgeId, Option<String>)>,
+    live_timers: HashMap<u64, PendingId>,
+    yields: Vec<(u64, PendingId, Option<String>)>,
     /// Settled, not yet delivered to the guest.
     pub ready: Vec<Settlement>,
-    counters: BridgeCounters,
+    counters: PendingCounters,
+    /// Where finished work reports.
+    completion: Completion,
+    /// What the cell's requests have done so far (GA-1 telemetry).
+    telemetry: Telemetry,
     /// The cell is `restartSafe`: it may only call replay-safe tools.
     restart_safe: bool,
     /// Why a restart-safe cell must fail: it asked for something a replay
@@ -209,19 +112,22 @@ pub(crate) struct HostWork {
     held_settled: bool,
 }
 
-/// Sends a finished tool call back to its cell.
-pub(crate) type Notify = Arc<dyn Fn(u64, ToolResult) + Send + Sync>;
+/// How a cell's host work is set up.
+pub(crate) struct HostSetup {
+    pub tools: ToolTable,
+    pub max_in_flight: usize,
+    pub metrics: Arc<Metrics>,
+    /// The cell's span: each nested call gets a child span.
+    pub span: tracing::Span,
+    pub policy: Arc<dyn Policy>,
+    pub session: Option<String>,
+    pub restart_safe: bool,
+    pub completion: Completion,
+}
 
 impl HostWork {
-    pub(crate) fn new(
-        tools: ToolTable,
-        max_in_flight: usize,
-        metrics: Arc<Metrics>,
-        span: tracing::Span,
-        policy: Arc<dyn Policy>,
-        session: Option<String>,
-        restart_safe: bool,
-    ) -> Self {
+    pub(crate) fn new(setup: HostSetup) -> Self {
+        let HostSetup { tools, max_in_flight, metrics, span, policy, session, restart_safe, completion } = setup;
         Self {
             nested: NestedCalls::new(policy, session, Arc::clone(&metrics), span),
             metrics,
@@ -233,12 +139,29 @@ impl HostWork {
             live_timers: HashMap::new(),
             yields: Vec::new(),
             ready: Vec::new(),
-            counters: BridgeCounters::default(),
+            counters: PendingCounters::default(),
+            completion,
+            telemetry: Telemetry::default(),
             restart_safe,
             refusal: None,
             journaled: 0,
             held_settled: false,
         }
+    }
+
+    /// The cell's tool globals.
+    pub(crate) fn tools(&self) -> &ToolTable {
+        &self.tools
+    }
+
+    /// What the cell's requests have done so far.
+    pub(crate) fn telemetry(&self) -> Telemetry {
+        self.telemetry
+    }
+
+    /// Counts a request.
+    pub(crate) fn telemetry_mut(&mut self) -> &mut Telemetry {
+        &mut self.telemetry
     }
 
     /// In a restart-safe cell, refuses request `id` for `what` unless it is
@@ -273,16 +196,15 @@ impl HostWork {
     pub(crate) fn submit_task(
         &mut self,
         id: u64,
-        method: BridgeMethod,
+        method: PendingKind,
         nested: bool,
         hold: bool,
-        task: impl Future<Output = ()> + Send + 'static,
-        notify: &Notify,
+        task: impl Future<Output = Done> + Send + 'static,
     ) -> usize {
-        let bridge_id = self.counters.next(method);
+        let pending_id = self.counters.next(method);
         let queued = nested.then(|| self.metrics.nested_call_queued());
-        self.queue.push_back(Queued { id, bridge_id, work: Work::Task(Box::pin(task)), hold, _queued: queued });
-        self.pump(notify)
+        self.queue.push_back(Queued { id, pending_id, work: Work::Task(Box::pin(task)), hold, _queued: queued });
+        self.pump()
     }
 
     /// The newest held request not yet in a stored journal: a write is due.
@@ -292,9 +214,9 @@ impl HostWork {
 
     /// A stored journal now records every request up to `upto`; returns
     /// how many queued requests settled inline as they started.
-    pub(crate) fn journaled_through(&mut self, upto: u64, notify: &Notify) -> usize {
+    pub(crate) fn journaled_through(&mut self, upto: u64) -> usize {
         self.journaled = self.journaled.max(upto);
-        self.pump(notify)
+        self.pump()
     }
 
     /// The journal recording held requests up to `upto` could not be
@@ -317,9 +239,9 @@ impl HostWork {
         before - self.queue.len()
     }
 
-    /// A request run with `submit_task` finished; false when it was
-    /// cancelled meanwhile. Its slot is free: the caller pumps the queue.
-    pub(crate) fn task_done(&mut self, id: u64) -> bool {
+    /// A request's work finished; false when it was cancelled meanwhile.
+    /// Its slot is free: the caller pumps the queue.
+    pub(crate) fn finished(&mut self, id: u64) -> bool {
         match self.in_flight.0.remove(&id) {
             Some(call) => {
                 self.held_settled |= call.held;
@@ -349,16 +271,16 @@ impl HostWork {
 
     /// Queues a tool call and starts it if a slot is free. Returns how many
     /// calls settled inline (their slots are free again).
-    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, hold: bool, notify: &Notify) -> usize {
-        let bridge_id = self.counters.next(BridgeMethod::CallValue);
+    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, hold: bool) -> usize {
+        let pending_id = self.counters.next(PendingKind::CallValue);
         let queued = Some(self.metrics.nested_call_queued());
-        self.queue.push_back(Queued { id, bridge_id, work: Work::Native { tool, input }, hold, _queued: queued });
-        self.pump(notify)
+        self.queue.push_back(Queued { id, pending_id, work: Work::Native { tool, input }, hold, _queued: queued });
+        self.pump()
     }
 
     /// Starts queued requests while slots are free, in queue order; returns
     /// how many settled inline (their slots are free again).
-    pub(crate) fn pump(&mut self, notify: &Notify) -> usize {
+    pub(crate) fn pump(&mut self) -> usize {
         let mut settled = 0;
         while self.in_flight.0.len() < self.max_in_flight {
             // In call order: a held request waits for its journal, and so
@@ -369,24 +291,25 @@ impl HostWork {
             let Some(queued) = self.queue.pop_front() else {
                 break;
             };
-            let Queued { id, bridge_id, work, hold, _queued } = queued;
+            let Queued { id, pending_id, work, hold, _queued } = queued;
             match work {
                 Work::Native { tool, input } => {
-                    if self.start(id, bridge_id, tool, input, hold, notify) {
+                    if self.start(id, pending_id, tool, input, hold) {
                         settled += 1;
                         self.held_settled |= hold;
                     }
                 }
                 Work::Task(task) => {
-                    let task = tokio::spawn(task);
-                    self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle(), held: hold });
+                    let completion = Arc::clone(&self.completion);
+                    let task = tokio::spawn(async move { completion(id, task.await) });
+                    self.in_flight.0.insert(id, InFlight { pending_id, task: task.abort_handle(), held: hold });
                 }
             }
         }
         settled
     }
 
-    fn start(&mut self, id: u64, bridge_id: BridgeId, tool: usize, input: Value, hold: bool, notify: &Notify) -> bool {
+    fn start(&mut self, id: u64, pending_id: PendingId, tool: usize, input: Value, hold: bool) -> bool {
         let Some(entry) = self.tools.get(tool) else {
             self.ready.push(error_settlement(id, &ToolError::new(self.tools.missing(tool))));
             return true;
@@ -413,7 +336,7 @@ impl HostWork {
             label: &entry.metadata.callable_name,
             // A registered tool: its name is host-known.
             known: true,
-            bridge_id: Some(bridge_id),
+            pending_id: Some(pending_id),
         };
         // The registry is shared: names and the output schema are read in
         // place inside the call, not copied per call.
@@ -432,28 +355,17 @@ impl HostWork {
             self.ready.push(tool_settlement(id, result));
             return true;
         }
-        let notify = Arc::clone(notify);
-        let task = tokio::spawn(async move { notify(id, future.await) });
-        self.in_flight.0.insert(id, InFlight { bridge_id, task: task.abort_handle(), held: hold });
+        let completion = Arc::clone(&self.completion);
+        let task = tokio::spawn(async move { completion(id, Done::Tool(future.await)) });
+        self.in_flight.0.insert(id, InFlight { pending_id, task: task.abort_handle(), held: hold });
         false
     }
 
-    /// A spawned call finished. Returns false when it was not in flight
-    /// (already cancelled).
-    pub(crate) fn complete(&mut self, id: u64, result: ToolResult) -> bool {
-        let Some(call) = self.in_flight.0.remove(&id) else {
-            return false;
-        };
-        self.held_settled |= call.held;
-        self.ready.push(tool_settlement(id, result));
-        true
-    }
-
     pub(crate) fn add_timer(&mut self, id: u64, delay_ms: u64, now: Instant) {
-        let bridge_id = self.counters.next(BridgeMethod::Sleep);
+        let pending_id = self.counters.next(PendingKind::Sleep);
         let due = now.checked_add(Duration::from_millis(delay_ms)).unwrap_or(now + Duration::from_secs(86_400 * 365));
         self.timers.push(Reverse((due, id)));
-        self.live_timers.insert(id, bridge_id);
+        self.live_timers.insert(id, pending_id);
     }
 
     /// Cancels a timer; true when it was live.
@@ -498,8 +410,8 @@ impl HostWork {
     }
 
     pub(crate) fn add_yield(&mut self, id: u64, reason: Option<String>) {
-        let bridge_id = self.counters.next(BridgeMethod::Yield);
-        self.yields.push((id, bridge_id, reason));
+        let pending_id = self.counters.next(PendingKind::Yield);
+        self.yields.push((id, pending_id, reason));
     }
 
     /// Resolves every pending `yield_control` with `{status:"yielded", reason}`.
@@ -511,13 +423,16 @@ impl HostWork {
 
     /// Outstanding work in creation order, as the model sees it.
     pub(crate) fn pending_calls(&self) -> Vec<PendingCall> {
-        let mut all: Vec<(u64, BridgeId)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.bridge_id)).collect();
-        all.extend(self.queue.iter().map(|q| (q.id, q.bridge_id)));
+        let mut all: Vec<(u64, PendingId)> = self.in_flight.0.iter().map(|(id, c)| (*id, c.pending_id)).collect();
+        all.extend(self.queue.iter().map(|q| (q.id, q.pending_id)));
         all.extend(self.live_timers.iter().map(|(id, b)| (*id, *b)));
         all.extend(self.yields.iter().map(|(id, b, _)| (*id, *b)));
         all.sort_unstable_by_key(|(id, _)| *id);
         all.into_iter()
-            .map(|(_, bridge_id)| PendingCall { id: bridge_id.to_string(), method: bridge_id.method.name().to_owned() })
+            .map(|(_, pending_id)| PendingCall {
+                id: pending_id.to_string(),
+                method: pending_id.kind().name().to_owned(),
+            })
             .collect()
     }
 }
@@ -573,7 +488,8 @@ pub(crate) fn details_value(output: ToolOutput) -> Value {
     details
 }
 
-fn tool_settlement(id: u64, result: ToolResult) -> Settlement {
+/// The settlement of a native tool call.
+pub(crate) fn tool_settlement(id: u64, result: ToolResult) -> Settlement {
     match result {
         Ok(output) => Settlement::value(id, details_value(output)),
         Err(e) => error_settlement(id, &e),
@@ -602,15 +518,16 @@ mod tests {
 
     #[test]
     fn timers_fire_in_due_order_and_cleared_ones_never_fire() {
-        let mut work = HostWork::new(
-            ToolTable::live(codemode_catalog::Registry::default()),
-            4,
-            Arc::default(),
-            tracing::Span::none(),
-            Arc::new(codemode_catalog::policy::AllowAll),
-            None,
-            false,
-        );
+        let mut work = HostWork::new(HostSetup {
+            tools: ToolTable::live(codemode_catalog::Registry::default()),
+            max_in_flight: 4,
+            metrics: Arc::default(),
+            span: tracing::Span::none(),
+            policy: Arc::new(codemode_catalog::policy::AllowAll),
+            session: None,
+            restart_safe: false,
+            completion: Arc::new(|_, _| {}),
+        });
         let now = Instant::now();
         work.add_timer(1, 20, now);
         work.add_timer(2, 10, now);

@@ -1,0 +1,85 @@
+//! The cell actor: one per live or parked cell, pinned to one JS thread.
+//! It only dispatches messages to its [`CellState`].
+
+use codemode_bridge::{ErrorCode, Phase};
+use ractor::{Actor, ActorProcessingErr, ActorRef};
+
+use super::ending::Ending;
+use super::msg::CellMsg;
+use super::state::{CellArgs, CellState, Flow};
+use crate::run_index::EndState;
+
+/// The actor of one cell.
+pub(crate) struct CellActor;
+
+/// A cell actor's state: the cell until the actor stops, then nothing.
+///
+/// ractor hands a stopped actor's state to its supervisor inside the
+/// `ActorTerminated` event, so a state left in place would live until the
+/// root supervisor handled that event — during a shutdown, never (the root
+/// is busy stopping the tree), and under load, as long as the root's
+/// mailbox is behind, holding a whole QuickJS engine. `post_stop` drops the
+/// cell here instead, on its own JS thread.
+pub(crate) struct CellSlot(Option<Box<CellState>>);
+
+impl Actor for CellActor {
+    type Msg = CellMsg;
+    type State = CellSlot;
+    type Arguments = CellArgs;
+
+    async fn pre_start(&self, myself: ActorRef<CellMsg>, args: CellArgs) -> Result<CellSlot, ActorProcessingErr> {
+        Ok(CellSlot(Some(Box::new(CellState::new(args, myself)))))
+    }
+
+    async fn post_stop(&self, _: ActorRef<CellMsg>, slot: &mut CellSlot) -> Result<(), ActorProcessingErr> {
+        slot.0 = None;
+        Ok(())
+    }
+
+    async fn handle(
+        &self,
+        myself: ActorRef<CellMsg>,
+        msg: CellMsg,
+        slot: &mut CellSlot,
+    ) -> Result<(), ActorProcessingErr> {
+        // Messages that reach a stopping actor find no cell: nothing to do.
+        let Some(state) = slot.0.as_deref_mut() else { return Ok(()) };
+        if let Flow::Ended = dispatch(state, msg) {
+            myself.stop(None);
+        }
+        Ok(())
+    }
+}
+
+/// Hands one message to the cell.
+fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
+    match msg {
+        CellMsg::Start(reply) => state.start(reply),
+        CellMsg::Wait(reply) => state.resume(reply),
+        CellMsg::Abort(reply) => {
+            if let Some(Ending::Finishing(f)) = state.ending.as_mut() {
+                // The cell already completed and is committing: the commit
+                // cannot be taken back, so the abort gets the final result.
+                f.also_reply.push(reply);
+                return Flow::Live;
+            }
+            let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
+            let flow = state.finish(result.clone(), EndState::Aborted);
+            let _ = reply.send(result);
+            flow
+        }
+        CellMsg::Dispose => {
+            let result = state.fail(ErrorCode::Aborted, "code mode run was disposed by the host".into(), Phase::Host);
+            state.finish(result, EndState::Disposed)
+        }
+        CellMsg::Done(id, done) => state.request_done(id, done),
+        CellMsg::Finalized(finalized) => state.finalized(finalized),
+        CellMsg::Wake => {
+            state.windows.woken();
+            state.advance_if_observed()
+        }
+        CellMsg::Expire(epoch) if state.windows.idle_in(epoch) => state.finish_unobserved(EndState::Expired),
+        CellMsg::Expire(_) => Flow::Live,
+        CellMsg::Durable(msg) => state.on_durable(msg),
+    }
+}

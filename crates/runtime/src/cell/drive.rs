@@ -1,0 +1,326 @@
+//! Driving a cell through its windows: the guest runs in steps — deliver
+//! settled host requests, run every pending job — until the cell settles,
+//! parks, or waits for host work within the window's budget.
+
+use std::time::Instant;
+
+use codemode_bridge::{CellResult, ErrorCode, Phase, WaitReason};
+use ractor::RpcReplyPort;
+use serde_json::Value;
+
+use super::ending::Ending;
+use super::report;
+use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
+use super::state::{CellState, Flow, host_state};
+use super::windows::Window;
+use crate::engine::link::Outcome;
+use crate::engine::vm::StartError;
+use crate::engine::{Interruption, Requests};
+use crate::run_index::EndState;
+
+impl CellState {
+    fn open_window(&mut self, reply: RpcReplyPort<CellResult>) {
+        let limits = &self.services.limits;
+        let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
+        let deadline = Instant::now() + budget;
+        self.engine.control().set_deadline(deadline);
+        self.windows.current = Some(Window { reply, deadline });
+    }
+
+    /// The first window: compiles the cell and runs it; a resumed run is
+    /// replayed from its journal first.
+    pub(super) fn start(&mut self, reply: RpcReplyPort<CellResult>) -> Flow {
+        self.open_window(reply);
+        match self.engine.start(&self.run.wrapped) {
+            Ok(()) => {
+                if let Some(flow) = self.replay() {
+                    return flow;
+                }
+                self.advance()
+            }
+            Err(StartError::Syntax(message)) => {
+                self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed)
+            }
+            Err(StartError::Engine(message)) => {
+                let (code, end, message) = self.interrupted().unwrap_or((
+                    ErrorCode::InternalError,
+                    EndState::Failed,
+                    format!("the cell could not start: {message}"),
+                ));
+                self.fail_end(code, message, Phase::Host, end)
+            }
+        }
+    }
+
+    /// A new window on a parked cell.
+    pub(super) fn resume(&mut self, reply: RpcReplyPort<CellResult>) -> Flow {
+        if self.windows.is_open() {
+            let _ = reply.send(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                "a wait for this code mode run is already in flight; wait for its result before calling wait again.",
+            ));
+            return Flow::Live;
+        }
+        self.windows.end_park();
+        self.durability.reclaimed();
+        self.set_parked(false);
+        tracing::info!(parent: &self.run.span, "wait");
+        self.open_window(reply);
+        self.host.resolve_yields();
+        self.advance()
+    }
+
+    /// Steps on when a window is open; a parked cell only collects results.
+    pub(super) fn advance_if_observed(&mut self) -> Flow {
+        if self.windows.is_open() { self.advance() } else { Flow::Live }
+    }
+
+    /// A request's work finished: settle it, and start what was queued
+    /// behind it.
+    pub(super) fn request_done(&mut self, id: u64, done: Done) -> Flow {
+        if self.host.finished(id) {
+            let settlement = match done {
+                Done::Tool(result) => super::host_work::tool_settlement(id, result),
+                Done::Settle(s) => s,
+                Done::Stored { key, value, settlement } => {
+                    self.durability.on_store(&key);
+                    self.effects.writes.insert(key, value);
+                    settlement
+                }
+                Done::Loaded { settlement, network } => {
+                    self.effects.network |= network;
+                    settlement
+                }
+                Done::Search(result) => {
+                    self.effects.network |= super::requests::shows_mcp(&result);
+                    search_reply(self.host.tools(), id, result, self.output.remaining())
+                }
+            };
+            self.host.settle_now(settlement);
+            self.slot_freed();
+        }
+        self.advance_if_observed()
+    }
+
+    /// A request that held a slot settled: its admission slot is free, and
+    /// the next queued requests start (some may settle inline at once).
+    pub(super) fn slot_freed(&mut self) {
+        let inline = self.host.pump();
+        self.engine.release_slots(1 + inline);
+    }
+
+    /// Runs the guest and its host work until the cell settles, parks, or
+    /// must wait for host work within the window.
+    pub(super) fn advance(&mut self) -> Flow {
+        let Some(deadline) = self.windows.deadline() else { return Flow::Live };
+        match self.ending {
+            // The top-level promise has settled; nothing else runs.
+            Some(Ending::Finishing(_)) => return Flow::Live,
+            Some(Ending::Draining(_)) => return self.drain(deadline),
+            None => {}
+        }
+        loop {
+            if let Some(flow) = self.check_settled() {
+                return flow;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                // Guest code only runs with budget left: park (or, headless,
+                // fail) instead of starting a step that would be interrupted.
+                return self.out_of_budget();
+            }
+            let fired = self.host.fire_due_timers(now);
+            if !fired.is_empty() {
+                let mut link = self.engine.link();
+                for id in fired {
+                    link.timer_fired(id);
+                }
+            }
+            let ready = std::mem::take(&mut self.host.ready);
+            let stepped = !ready.is_empty();
+            if stepped {
+                self.durability.on_step(&ready);
+            }
+            self.engine.step(ready);
+            if let Some(flow) = self.check_settled() {
+                return flow;
+            }
+            if let Some(flow) = self.intake() {
+                return flow;
+            }
+            // After the step's requests are recorded: the journal ends at a
+            // step boundary with everything that step asked for.
+            self.journal_after_step(stepped);
+            // Settled inline, or a timer already due (`setTimeout(f, 0)`):
+            // go round again without a trip through the timer wheel.
+            if !self.host.ready.is_empty() || self.host.next_timer().is_some_and(|t| t <= Instant::now()) {
+                continue;
+            }
+            if !(self.host.has_calls() || self.host.has_timers() || self.host.has_yields()) {
+                let message = "code mode promise is pending without host work: the cell awaits a promise that \
+                               nothing will settle (no tool call, timer or yield is pending). Resolve it, or await \
+                               a tool call or timer instead."
+                    .to_owned();
+                return self.fail_end(ErrorCode::InternalError, message, Phase::Guest, EndState::Failed);
+            }
+            if self.host.has_yields() {
+                if self.run.mode.is_headless() {
+                    // Headless cells have no `wait`: a yield resumes at once.
+                    self.host.resolve_yields();
+                    continue;
+                }
+                let only_yields = !self.host.has_calls() && !self.host.has_timers();
+                return self.park(if only_yields { WaitReason::Yield } else { WaitReason::PendingTools });
+            }
+            let wake = self.host.next_timer().map_or(deadline, |t| t.min(deadline));
+            self.windows.schedule_wake(&self.run.myself, wake);
+            return Flow::Live;
+        }
+    }
+
+    /// Ends the cell if it was interrupted, refused admission, diverged
+    /// from its journal, or settled.
+    fn check_settled(&mut self) -> Option<Flow> {
+        if let Some((code, end, message)) = self.interrupted() {
+            return Some(self.fail_end(code, message, Phase::Guest, end));
+        }
+        if let Some(flow) = self.check_divergence() {
+            return Some(flow);
+        }
+        let (admission, outcome) = {
+            let mut link = self.engine.link();
+            (link.admission.clone(), link.outcome.take())
+        };
+        if let Some(err) = admission {
+            self.services.metrics.admission_rejected(err.limit.label());
+            return Some(self.fail_end(ErrorCode::InvalidInput, err.message, Phase::Guest, EndState::Failed));
+        }
+        if let Some(refusal) = self.host.take_refusal() {
+            return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Guest, EndState::Failed));
+        }
+        match outcome? {
+            Outcome::Value(value) => Some(self.returned(value)),
+            Outcome::Error(error) => {
+                let (limit, used) = (self.services.limits.memory_limit_bytes, self.engine.memory_used());
+                let (code, message) = report::guest_error(&error, limit, used);
+                let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
+                Some(self.fail_end(code, message, phase, EndState::Failed))
+            }
+        }
+    }
+
+    /// Why guest code was interrupted: aborted, or out of its CPU budget.
+    pub(super) fn interrupted(&self) -> Option<(ErrorCode, EndState, String)> {
+        Some(match self.engine.interruption()? {
+            Interruption::Aborted => (ErrorCode::Aborted, EndState::Aborted, "code mode execution aborted".to_owned()),
+            Interruption::Deadline => {
+                let limits = &self.services.limits;
+                let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
+                (ErrorCode::Timeout, EndState::TimedOut, report::timeout_message(budget))
+            }
+        })
+    }
+
+    fn out_of_budget(&mut self) -> Flow {
+        if self.run.mode.is_headless() {
+            let message = report::timeout_message(self.services.limits.headless_timeout);
+            return self.fail_end(ErrorCode::Timeout, message, Phase::Guest, EndState::TimedOut);
+        }
+        self.park(WaitReason::PendingTools)
+    }
+
+    /// Reports `waiting` and keeps the cell until `wait`, abort or expiry.
+    fn park(&mut self, reason: WaitReason) -> Flow {
+        let Some(window) = self.windows.current.take() else { return Flow::Live };
+        self.engine.control().clear_deadline();
+        self.set_parked(true);
+        self.windows.start_park(&self.run.myself, self.services.limits.parked_ttl);
+        tracing::info!(parent: &self.run.span, reason = reason.as_str(), "waiting");
+        let result = CellResult::Waiting {
+            run_id: self.run.run_id.clone(),
+            reason,
+            pending_tool_calls: self.host.pending_calls(),
+            output: self.take_output(),
+            telemetry: self.host.telemetry(),
+            untrusted: self.untrusted_id(),
+        };
+        self.durability.on_delivered();
+        let reply = window.reply;
+        self.park_durably(Box::new(move || {
+            let _ = reply.send(result);
+        }));
+        Flow::Live
+    }
+
+    /// Moves the guest's requests from the guest link into host work.
+    pub(super) fn intake(&mut self) -> Option<Flow> {
+        let Requests { made, cleared, network } = self.engine.take_requests();
+        // Metadata read synchronously (`$serverName`) marks later writes too.
+        self.effects.network |= network;
+        for id in cleared {
+            self.host.cancel_timer(id);
+        }
+        let now = Instant::now();
+        let mut settled_inline = 0;
+        for (id, request) in made {
+            match self.live_request(id, request, now) {
+                Ok(n) => settled_inline += n,
+                Err(failure) => return Some(self.cell_failure(failure)),
+            }
+        }
+        self.engine.release_slots(settled_inline);
+        None
+    }
+
+    /// A request made live: recorded in the journal, then handled.
+    pub(super) fn live_request(&mut self, id: u64, request: HostRequest, now: Instant) -> Handled {
+        self.record_request(id, &request);
+        self.dispatch(id, request, now)
+    }
+
+    /// Hands one request to its handler.
+    pub(super) fn dispatch(&mut self, id: u64, request: HostRequest, now: Instant) -> Handled {
+        let routes = self.engine.link().determinism.mcp_routes.clone();
+        let mut cx = HostCx {
+            services: &self.services,
+            mode: &self.run.mode,
+            host: &mut self.host,
+            effects: &mut self.effects,
+            routes: routes.as_deref(),
+            now,
+            journaled: self.durability.journaled(),
+        };
+        request.handle(id, &mut cx)
+    }
+
+    /// A request that ends the cell.
+    pub(super) fn cell_failure(&mut self, failure: CellFailure) -> Flow {
+        let CellFailure { code, message, phase, end } = failure;
+        self.fail_end(code, message, phase, end)
+    }
+
+    /// The top-level promise resolved with `value`. Host requests the guest
+    /// started but did not await (`store('k', 1); return 1`) still run to
+    /// the end within the window — a store issued before the return commits
+    /// with the cell — and then the cell completes. No guest code runs
+    /// meanwhile.
+    fn returned(&mut self, value: Value) -> Flow {
+        // Requests made in the step that returned are not host work yet.
+        if let Some(flow) = self.intake() {
+            return flow;
+        }
+        self.ending = Some(Ending::draining(value));
+        let deadline = self.windows.deadline().unwrap_or_else(Instant::now);
+        self.drain(deadline)
+    }
+
+    /// The journal snapshot's view of the cell now, for a write.
+    pub(super) fn with_host_state<T>(
+        &mut self,
+        f: impl FnOnce(&mut crate::durable::Durability, &crate::durable::HostState<'_>) -> T,
+    ) -> T {
+        let link = self.engine.link();
+        let state = host_state(&self.host, &self.output, &self.effects, &link, &self.host.ready);
+        f(&mut self.durability, &state)
+    }
+}

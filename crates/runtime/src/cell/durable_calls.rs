@@ -1,0 +1,245 @@
+//! What the cell tells its durable side, and what it does with what comes
+//! back: requests to record, steps and parks to journal, a replay to run
+//! before the first live step, the durable side's own messages.
+
+use std::time::Instant;
+
+use codemode_bridge::{ErrorCode, Phase};
+use codemode_store::runs::now_ms;
+
+use super::requests::{Fault, HostCx, HostRequest, Rerun, Settlement};
+use super::state::{CellState, Flow};
+use crate::durable::journal;
+use crate::durable::{CellIds, DurableMsg, Replayed, Resumed, WriteAhead};
+use crate::run_index::EndState;
+use crate::telemetry::RunMetrics;
+
+impl CellState {
+    /// Records request `id`'s fingerprint in the run's journal.
+    pub(super) fn record_request(&mut self, id: u64, request: &HostRequest) {
+        if !self.durability.records() {
+            return;
+        }
+        let routes = self.engine.link().determinism.mcp_routes.clone();
+        let ids = CellIds { tools: self.host.tools(), mcp: &self.services.mcp, routes: routes.as_deref() };
+        let fingerprint = ids.fingerprint(request);
+        self.durability.on_request(id, fingerprint);
+    }
+
+    /// After a step's requests are recorded: a held request waits for a
+    /// write (write-ahead), a held request's answer is written, or the
+    /// step is (`every_call`).
+    pub(super) fn journal_after_step(&mut self, stepped: bool) {
+        if let Some(newest) = self.host.awaiting_journal() {
+            let start_all = self.with_host_state(|d, state| d.write_ahead(newest, state));
+            if let WriteAhead::StartAll = start_all {
+                let inline = self.host.journaled_through(u64::MAX);
+                self.engine.release_slots(inline);
+            }
+        } else if stepped {
+            let held = self.host.take_held_settled();
+            self.with_host_state(|d, state| d.after_step(held, state));
+        }
+    }
+
+    /// Parks durably: the journal is written, then `send` reports
+    /// `waiting`.
+    pub(super) fn park_durably(&mut self, send: Box<dyn FnOnce() + Send>) {
+        let quiescent = !self.host.has_calls();
+        let epoch = self.windows.park_epoch;
+        self.with_host_state(|d, state| d.park(state, quiescent, epoch, send));
+    }
+
+    /// A message of the durable side.
+    pub(super) fn on_durable(&mut self, msg: DurableMsg) -> Flow {
+        match msg {
+            DurableMsg::HandOff(epoch) => {
+                if self.windows.idle_in(epoch) {
+                    let quiescent = !self.host.has_calls();
+                    self.with_host_state(|d, state| d.hand_off(epoch, quiescent, state));
+                }
+                Flow::Live
+            }
+            DurableMsg::Evict(epoch) => self.evict(epoch),
+            DurableMsg::LeaseLost => self.lease_lost(),
+            DurableMsg::Renew => {
+                self.durability.renew();
+                Flow::Live
+            }
+            DurableMsg::Journaled(upto) => {
+                let inline = self.host.journaled_through(upto);
+                self.engine.release_slots(inline);
+                self.advance_if_observed()
+            }
+            DurableMsg::WriteAheadFailed(upto, why) => {
+                let message = self.durability.write_ahead_failed(upto, &why);
+                let rejected = self.host.reject_held(upto, &message);
+                self.engine.release_slots(rejected);
+                self.advance_if_observed()
+            }
+            DurableMsg::ReleaseForShutdown(done) => {
+                // With a window open the run is not parked: `done` is
+                // dropped, which answers at once.
+                if !self.windows.is_open() {
+                    self.with_host_state(|d, state| d.release_for_shutdown(state, done));
+                }
+                Flow::Live
+            }
+        }
+    }
+
+    /// Idle past `evict_after` with its lease released: leave memory. The
+    /// run lives on as its journal; a `wait` replays it.
+    fn evict(&mut self, epoch: u64) -> Flow {
+        if !self.windows.idle_in(epoch) || !self.durability.evictable() || self.host.has_calls() {
+            return Flow::Live;
+        }
+        self.leave_memory();
+        RunMetrics::bump(&self.services.metrics.runs.evicted);
+        self.services.runs.evicted_to_journal(&self.run.run_id, self.services.limits.parked_ttl);
+        Flow::Ended
+    }
+
+    /// Another process holds the run now: this copy is stale. Leave memory
+    /// without ending the run.
+    fn lease_lost(&mut self) -> Flow {
+        if self.windows.is_open() {
+            // A window is open on this copy: it ends it as unavailable.
+            let result = self.fail(
+                ErrorCode::RuntimeUnavailable,
+                "code mode run moved to another codemode process (its lease was taken over); call wait again.".into(),
+                Phase::Host,
+            );
+            if let Some(window) = self.windows.current.take() {
+                let _ = window.reply.send(result);
+            }
+        }
+        self.leave_memory();
+        Flow::Ended
+    }
+
+    /// A resumed run: replays its journal into the started cell, then
+    /// restores the host side and goes on live. Returns the flow when the
+    /// replay ended the cell.
+    pub(super) fn replay(&mut self) -> Option<Flow> {
+        let (replay, recorder) = self.durability.take_replay()?;
+        let (engine, tools, mcp) = (&self.engine, self.host.tools(), &self.services.mcp);
+        let fingerprint = |request: &HostRequest| {
+            let routes = engine.link().determinism.mcp_routes.clone();
+            CellIds { tools, mcp, routes: routes.as_deref() }.fingerprint(request)
+        };
+        match replay.run(engine, recorder, &fingerprint) {
+            Replayed::Diverged(why) => Some(self.fail_diverged(&why)),
+            // Out of budget or aborted while replaying: the usual ending.
+            Replayed::Interrupted => None,
+            Replayed::Live(resumed) => {
+                if let Some(flow) = self.go_live(*resumed) {
+                    return Some(flow);
+                }
+                tracing::info!(parent: &self.run.span, "resumed by replay");
+                self.host.resolve_yields();
+                None
+            }
+        }
+    }
+
+    /// A divergence the replay left behind (read after it went live).
+    pub(super) fn check_divergence(&mut self) -> Option<Flow> {
+        if self.durability.diverged() {
+            return None;
+        }
+        let why = self.engine.link().determinism.diverged.clone()?;
+        if self.engine.interruption().is_some() {
+            // Out of budget (or aborted) while replaying: the usual ending.
+            return None;
+        }
+        Some(self.fail_diverged(&why))
+    }
+
+    /// The replay diverged: the run is stopped rather than resumed wrongly.
+    fn fail_diverged(&mut self, why: &str) -> Flow {
+        RunMetrics::bump(&self.services.metrics.runs.replay_diverged);
+        self.durability.set_diverged();
+        let message = format!(
+            "code mode run cannot be resumed: its replay diverged from its journal ({why}). The run was stopped \
+             rather than resumed wrongly; start a new exec."
+        );
+        self.fail_end(ErrorCode::ReplayDiverged, message, Phase::Host, EndState::Failed)
+    }
+
+    /// The journal is replayed: restore the host side and go on live.
+    fn go_live(&mut self, resumed: Resumed) -> Option<Flow> {
+        let Resumed { snapshot, ready, ready_ordinary, pending, timers_due, fresh, started } = resumed;
+        self.effects.writes = journal::buffer_of(snapshot.writes);
+        self.effects.network |= snapshot.network;
+        self.effects.envelope_id = snapshot.envelope_id;
+        *self.host.telemetry_mut() = snapshot.telemetry;
+        self.output.restore_used(snapshot.output_used);
+        let (now, wall) = (Instant::now(), now_ms());
+        let mut settled_inline = ready_ordinary;
+        for s in ready {
+            self.host.settle_now(s);
+        }
+        let mut failure = None;
+        for (id, request) in pending {
+            match request {
+                HostRequest::Yield(y) => self.host.add_yield(id, y.reason),
+                HostRequest::Timer(t) => {
+                    let left = timers_due.get(&id).map_or(t.delay_ms, |at| at.saturating_sub(wall));
+                    self.host.add_timer(id, left, now);
+                }
+                request => match self.reissue(id, request, now) {
+                    Ok(n) => settled_inline += n,
+                    Err(f) => failure = failure.or(Some(f)),
+                },
+            }
+        }
+        for (id, request) in fresh {
+            match self.live_request(id, request, now) {
+                Ok(n) => settled_inline += n,
+                Err(f) => failure = failure.or(Some(f)),
+            }
+        }
+        self.engine.release_slots(settled_inline);
+        let metrics = &self.services.metrics;
+        metrics.runs.replay_took(started.elapsed());
+        RunMetrics::bump(&metrics.runs.resumed_by_replay);
+        self.services.runs.resumed(&self.run.run_id);
+        failure.map(|f| self.cell_failure(f))
+    }
+
+    /// A request that was in flight when the journal was written: run it
+    /// again if that is safe, else reject it with `outcome_unknown`.
+    fn reissue(&mut self, id: u64, request: HostRequest, now: Instant) -> super::requests::Handled {
+        let class = {
+            let routes = self.engine.link().determinism.mcp_routes.clone();
+            let cx = HostCx {
+                services: &self.services,
+                mode: &self.run.mode,
+                host: &mut self.host,
+                effects: &mut self.effects,
+                routes: routes.as_deref(),
+                now,
+                journaled: false,
+            };
+            request.rerun(&cx)
+        };
+        let what = match class {
+            Rerun::Repeatable | Rerun::ReplaySafe => {
+                RunMetrics::bump(&self.services.metrics.runs.reissued);
+                return self.dispatch(id, request, now);
+            }
+            Rerun::Once(what) => what,
+            // Re-armed from the journal, never re-issued; one reaching here
+            // would be a bug, so it is not run again.
+            Rerun::Restored => request.what().to_owned(),
+        };
+        RunMetrics::bump(&self.services.metrics.runs.outcome_unknown);
+        let message = format!(
+            "{what} was in flight when this run's previous process stopped: whether it ran is unknown, and it is \
+             not replay-safe, so it was not run again. Check its effect before retrying it."
+        );
+        self.host.settle_now(Settlement::fault(id, Fault::error(message, "outcome_unknown")));
+        Ok(1)
+    }
+}

@@ -1,0 +1,47 @@
+//! A cell whose top-level promise resolved: first it drains the host
+//! requests it did not await, then it waits for its reference and commit.
+
+use codemode_bridge::{CellResult, Output};
+use ractor::RpcReplyPort;
+use serde_json::Value;
+
+use super::output::OutputLimitExceeded;
+
+/// Where a resolved cell is on its way to `completed`.
+pub(crate) enum Ending {
+    /// Waiting for the host requests it did not await.
+    Draining(Draining),
+    /// Its reference and commit are on their way.
+    Finishing(Finishing),
+}
+
+impl Ending {
+    /// A cell that resolved with `value`, now draining.
+    pub(crate) fn draining(value: Value) -> Self {
+        Self::Draining(Draining { value, warnings: Vec::new() })
+    }
+}
+
+/// A returned cell waiting for the host requests it did not await.
+pub(crate) struct Draining {
+    pub value: Value,
+    pub warnings: Vec<String>,
+}
+
+/// The value as delivered: its output, the value (or its truncation
+/// marker) and whether it was truncated; or why nothing of it fit.
+pub(crate) type Delivered = Result<(Output, Value, bool), OutputLimitExceeded>;
+
+/// A completed cell waiting for its reference and commit.
+pub(crate) struct Finishing {
+    pub delivered: Delivered,
+    /// Bytes of the values being committed, for metrics.
+    pub commit_bytes: usize,
+    /// The commit ends the run's record too: if it fails, nothing was
+    /// kept and the cell fails.
+    pub through_record: bool,
+    /// Warnings gathered before the commit (requests drained at the end).
+    pub warnings: Vec<String>,
+    /// Aborts that arrived meanwhile: they get the final result too.
+    pub also_reply: Vec<RpcReplyPort<CellResult>>,
+}

@@ -1,0 +1,30 @@
+//! What a request that ran as host work reports back to its cell: one
+//! message for every kind, settled by the cell when it arrives.
+
+use std::sync::Arc;
+
+use codemode_catalog::{SearchError, SearchHit, ToolError, ToolOutput};
+use codemode_store::StoredValue;
+
+use super::answer::Settlement;
+
+/// A request's work finished.
+#[derive(Debug)]
+pub(crate) enum Done {
+    /// A native tool call that did not answer at once.
+    Tool(Result<ToolOutput, ToolError>),
+    /// A catalog search: its reply is built when it is delivered, against
+    /// what is left of the output budget then.
+    Search(Result<Vec<SearchHit>, SearchError>),
+    /// Settle the request.
+    Settle(Settlement),
+    /// A `store` passed the session check: buffer it, then settle.
+    Stored { key: String, value: Option<StoredValue>, settlement: Settlement },
+    /// A read answered with network-derived content (a load of such a
+    /// value, an MCP or node result): it marks the cell.
+    Loaded { settlement: Settlement, network: bool },
+}
+
+/// Sends a request's [`Done`] back to its cell (the cell may have ended
+/// meanwhile; then nobody needs it).
+pub(crate) type Completion = Arc<dyn Fn(u64, Done) + Send + Sync>;

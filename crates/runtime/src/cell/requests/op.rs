@@ -1,0 +1,159 @@
+//! What every host request declares: the [`HostOp`] trait, and the context
+//! its handler acts in.
+//!
+//! A request is one type implementing `HostOp` in its family's file, so
+//! everything about it — its wire name, how it is decoded, which bound
+//! admits it, how the journal fingerprints it, whether a crash may run it
+//! again, and what the host does with it — is read and changed in one
+//! place. The table in `mod.rs` lists the types once and derives the
+//! `HostRequest` enum and the wire numbering from them.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Instant;
+
+use codemode_bridge::{ErrorCode, Phase};
+
+use super::answer::Settlement;
+use super::args::Args;
+use super::done::Done;
+use crate::cell::effects::CellEffects;
+use crate::cell::host_work::HostWork;
+use crate::cell::pending::PendingKind;
+use crate::cell::run::CellMode;
+use crate::cell::services::CellServices;
+use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::determinism::McpRoute;
+use crate::run_index::EndState;
+
+/// Which bound admits a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Admission {
+    /// Shares the in-flight and queue bounds (tool calls and the like).
+    Ordinary,
+    /// A timer: the live-timer bound.
+    Timer,
+    /// `yield_control`: no bound (one pending per `await`).
+    Yield,
+}
+
+/// What a crash may do with a request that was in flight: whether the
+/// process that resumes the run may run it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Rerun {
+    /// A read, or an effect kept in the cell itself (a `store` is buffered
+    /// in the cell, and the buffer is in the journal's snapshot): asking
+    /// again gives a valid answer.
+    Repeatable,
+    /// An effect outside the cell its tool declares safe to repeat.
+    ReplaySafe,
+    /// An effect outside the cell that must never run twice (`what` names
+    /// it): held until a stored journal records it (write-ahead), and after
+    /// a crash rejected with `outcome_unknown` instead of run again.
+    Once(String),
+    /// Restored from the journal's snapshot (timers, yields), never
+    /// re-issued.
+    Restored,
+}
+
+impl Rerun {
+    /// Whether the request may only start once a stored journal records it.
+    pub(crate) fn needs_write_ahead(&self) -> bool {
+        matches!(self, Self::Once(_))
+    }
+}
+
+/// A request that ends the cell instead of settling (a headless cell past
+/// its tool budget).
+#[derive(Debug)]
+pub(crate) struct CellFailure {
+    pub code: ErrorCode,
+    pub message: String,
+    pub phase: Phase,
+    pub end: EndState,
+}
+
+/// What handling a request did: how many ordinary requests settled inline
+/// (their call slots are free again), or the failure that ends the cell.
+pub(crate) type Handled = Result<usize, CellFailure>;
+
+/// One kind of host request. Implemented once per request, in its
+/// family's file (tools, catalog, timers, store, results, MCP, nodes).
+pub(crate) trait HostOp: Sized + std::fmt::Debug {
+    /// The name the prelude calls it by (`hostRequest(OP.<NAME>, …)`),
+    /// also in decode errors.
+    const NAME: &'static str;
+    /// How a divergence message names it (never its arguments: they may
+    /// hold guest data).
+    const WHAT: &'static str;
+    /// The bound that admits it.
+    const ADMISSION: Admission = Admission::Ordinary;
+
+    /// Reads the request from the prelude's arguments. A malformed request
+    /// is a guest `TypeError` naming the request and the argument.
+    fn decode(args: &Args<'_, '_>) -> rquickjs::Result<Self>;
+
+    /// Feeds what the request asked for into the journal's fingerprint:
+    /// what it refers to by identity (through `refs`) and its arguments.
+    /// Journals outlive builds: a change here breaks every parked run.
+    fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>);
+
+    /// Whether a crash may run it again.
+    fn rerun(&self, cx: &HostCx<'_>) -> Rerun;
+
+    /// Acts on the request: settles it at once, or queues its work.
+    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled;
+}
+
+/// What a request's handler acts on: the cell's host work and effects, the
+/// shared services, and the facts of this moment.
+pub(crate) struct HostCx<'a> {
+    pub services: &'a CellServices,
+    pub mode: &'a CellMode,
+    pub host: &'a mut HostWork,
+    pub effects: &'a mut CellEffects,
+    /// Where the MCP servers of a replayed namespace are now (`None`: its
+    /// indexes are this process's).
+    pub routes: Option<&'a HashMap<usize, McpRoute>>,
+    pub now: Instant,
+    /// The run has a stored journal: a request that must never run twice
+    /// is held until a write records it.
+    pub journaled: bool,
+}
+
+impl HostCx<'_> {
+    /// Whether a request of class `rerun` waits for a journal write
+    /// before it starts.
+    pub(crate) fn hold(&self, rerun: &Rerun) -> bool {
+        self.journaled && rerun.needs_write_ahead()
+    }
+
+    /// Settles request `id` at once; one inline settlement.
+    pub(crate) fn settle_inline(&mut self, settlement: Settlement) -> usize {
+        self.host.settle_now(settlement);
+        1
+    }
+
+    /// Queues request `id`'s `task`, run on this thread once a slot is free
+    /// (`nested`: an MCP or node call, counted as such while queued); its
+    /// answer comes back as a [`Done`]. Returns how many requests settled
+    /// inline meanwhile.
+    pub(crate) fn spawn(
+        &mut self,
+        id: u64,
+        kind: PendingKind,
+        nested: bool,
+        hold: bool,
+        task: impl Future<Output = Done> + Send + 'static,
+    ) -> usize {
+        self.host.submit_task(id, kind, nested, hold, task)
+    }
+
+    /// The cell's session, when it is bound to one.
+    pub(crate) fn session(&self) -> Option<String> {
+        match self.mode {
+            CellMode::Interactive { session, .. } => Some(session.clone()),
+            CellMode::Headless => None,
+        }
+    }
+}

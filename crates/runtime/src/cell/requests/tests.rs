@@ -1,0 +1,57 @@
+use rquickjs::{CatchResultExt, Value};
+
+use super::*;
+use crate::engine::convert;
+use crate::mcp::McpHub;
+
+/// Decodes `op` with arguments evaluated from `args` (a JS array
+/// literal); the error is the thrown message.
+fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
+    let rt = rquickjs::Runtime::new().expect("runtime");
+    let ctx = rquickjs::Context::full(&rt).expect("context");
+    let hub = McpHub::default();
+    let cx = DecodeCx { mcp: &hub, routes: None };
+    ctx.with(|ctx| {
+        convert::capture(&ctx).expect("capture");
+        let array: rquickjs::Array = ctx.eval(args).expect("args");
+        let values = [0, 1, 2].map(|i| array.get::<Value>(i).ok().filter(|v| !v.is_undefined()));
+        let args = Args { ctx: &ctx, name: op.name(), values, cx: &cx };
+        HostRequest::decode(op, &args).map(|r| format!("{r:?}")).catch(&ctx).map_err(|e| match e {
+            rquickjs::CaughtError::Exception(x) => {
+                let name: String = x.as_object().get("name").unwrap_or_default();
+                format!("{name}: {}", x.message().unwrap_or_default())
+            }
+            other => other.to_string(),
+        })
+    })
+}
+
+#[test]
+fn wire_numbers_round_trip_and_names_are_unique() {
+    for (i, op) in OpCode::ALL.iter().enumerate() {
+        assert_eq!(OpCode::from_wire(i as u32), Some(*op));
+        assert_eq!(OpCode::ALL.iter().filter(|o| o.name() == op.name()).count(), 1, "{}", op.name());
+    }
+    assert_eq!(OpCode::from_wire(OpCode::ALL.len() as u32), None);
+}
+
+#[test]
+fn a_malformed_request_is_a_type_error_naming_the_request_and_the_argument() {
+    let err = decode_js(OpCode::Search, "[42]").unwrap_err();
+    assert!(err.contains("TypeError") && err.contains("host request `search`: the query must be a string"), "{err}");
+    let err = decode_js(OpCode::Call, "[-1, {}]").unwrap_err();
+    assert!(err.starts_with("TypeError: host request `call`: the tool index must be a non-negative integer"), "{err}");
+    let err = decode_js(OpCode::McpCall, "[0, 't', [1]]").unwrap_err();
+    assert!(err.starts_with("TypeError: MCP arguments must be an object"), "{err}");
+}
+
+#[test]
+fn requests_decode_to_typed_arguments() {
+    assert_eq!(decode_js(OpCode::Call, "[3]").unwrap(), "Call { tool: 3, input: Object {} }");
+    assert_eq!(decode_js(OpCode::Store, "['k']").unwrap(), "Store { key: \"k\", json: None }");
+    assert_eq!(
+        decode_js(OpCode::McpApi, "[-1, null, false]").unwrap(),
+        "McpApi { server: None, method: None, schema: false }"
+    );
+    assert_eq!(decode_js(OpCode::Yield, "['\\ud83e']").unwrap(), "Yield { reason: Some(\"\u{fffd}\") }");
+}

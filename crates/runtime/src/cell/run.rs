@@ -1,0 +1,59 @@
+//! Who a cell is: its run, how it is bound to its host, and its span.
+
+use std::time::Instant;
+
+use ractor::ActorRef;
+
+use super::msg::CellMsg;
+
+/// How a cell is bound to its host; carried on every host request so that
+/// session-bound helpers can refuse headless and restart-safe cells.
+/// Internal: hosts choose it through `Session::reply` and `CodeMode::headless`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CellMode {
+    /// Bound to a session and a reply; can park and be resumed.
+    Interactive {
+        /// The owning session.
+        session: String,
+        /// The reply (model turn) the cell belongs to.
+        reply: String,
+        /// The cell must be safe to replay after a host restart.
+        restart_safe: bool,
+    },
+    /// An automation script: no session, runs to completion in one call.
+    Headless,
+}
+
+impl CellMode {
+    /// Whether the cell is an automation script (no session, no `wait`).
+    pub(crate) fn is_headless(&self) -> bool {
+        matches!(self, Self::Headless)
+    }
+
+    /// The session the cell belongs to.
+    pub(crate) fn session(&self) -> Option<&str> {
+        match self {
+            Self::Interactive { session, .. } => Some(session),
+            Self::Headless => None,
+        }
+    }
+
+    /// Whether the cell must be safe to replay after a host restart.
+    pub(crate) fn restart_safe(&self) -> bool {
+        matches!(self, Self::Interactive { restart_safe: true, .. })
+    }
+}
+
+/// What a cell is, fixed when it starts.
+pub(crate) struct RunInfo {
+    pub run_id: String,
+    pub mode: CellMode,
+    /// The cell's wrapped source, exactly as compiled.
+    pub wrapped: String,
+    /// When the actor started.
+    pub started: Instant,
+    /// The cell's own actor: host work and timers message it.
+    pub myself: ActorRef<CellMsg>,
+    /// The cell's span; closed when the cell's state is dropped.
+    pub span: tracing::Span,
+}

@@ -1,0 +1,281 @@
+//! The cell: a small driver over the parts it owns.
+//!
+//! - [`Engine`]: the QuickJS runtime and context, stepped by the cell.
+//! - [`HostWork`]: host requests in flight and queued (native, MCP and
+//!   node calls share one queue and one in-flight bound), timers, yields.
+//! - [`CellEffects`]: buffered store writes and the network taint.
+//! - [`OutputLedger`]: the output budget across windows.
+//! - [`Windows`]: the window observing the cell now, parks, wake-ups.
+//! - [`Durability`]: the journal, the lease and the replay.
+//!
+//! Stepping lives in `drive.rs`, the end of a completed cell in
+//! `complete.rs`, and what the cell tells its durable side in
+//! `durable_calls.rs`; none of them reads another's internals.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use codemode_bridge::{CellResult, ErrorCode, Phase};
+use ractor::ActorRef;
+
+use super::effects::CellEffects;
+use super::ending::Ending;
+use super::host_work::{HostSetup, HostWork};
+use super::msg::CellMsg;
+use super::output::OutputLedger;
+use super::requests::{Completion, Settlement};
+use super::run::{CellMode, RunInfo};
+use super::services::CellServices;
+use super::tools::ToolTable;
+use super::windows::Windows;
+use crate::durable::{Durability, DurableMsg, DurableStart, HostState, Mailbox, Meta, journal::Journal};
+use crate::engine::Engine;
+use crate::engine::link::GuestLink;
+use crate::engine::vm::Vm;
+use crate::jsthreads::ThreadLease;
+use crate::run_index::{Alive, EndState};
+
+/// What an admitted cell is: fixed at admission, handed whole to its
+/// actor.
+pub(crate) struct CellPlan {
+    pub run_id: String,
+    /// The cell's wrapped source, exactly as compiled.
+    pub wrapped: String,
+    pub mode: CellMode,
+    /// The cell's span.
+    pub span: tracing::Span,
+    /// When the executor admitted the cell: the span's `queue_ms` runs
+    /// from here to the actor's start.
+    pub admitted: Instant,
+    /// The exec's title and principal, for the run's record.
+    pub meta: Meta,
+    /// A stored run to resume by replaying its journal, at this version.
+    pub resume: Option<(Journal, u64)>,
+}
+
+/// Everything a cell actor starts with.
+pub(crate) struct CellArgs {
+    pub plan: CellPlan,
+    pub services: Arc<CellServices>,
+    /// The cell's tool globals: the registry's, or a replayed run's own.
+    pub tools: ToolTable,
+    /// The engine made (or taken from the pool) for this cell.
+    pub vm: Vm,
+    /// Counts the cell against its JS thread.
+    pub lease: ThreadLease,
+}
+
+/// What the cell does after handling a message.
+pub(crate) enum Flow {
+    /// Keep running (window open and waiting on host work, or parked).
+    Live,
+    /// The cell ended and told the run index; the actor stops.
+    Ended,
+}
+
+/// A cell actor's state.
+pub(crate) struct CellState {
+    pub(super) run: RunInfo,
+    pub(super) services: Arc<CellServices>,
+    pub(super) engine: Engine,
+    pub(super) host: HostWork,
+    pub(super) effects: CellEffects,
+    pub(super) output: OutputLedger,
+    pub(super) windows: Windows,
+    /// Set once the top-level promise resolved: draining the requests it
+    /// did not await, or committing.
+    pub(super) ending: Option<Ending>,
+    pub(super) durability: Durability,
+    /// Counts this cell's actor as alive until its state, span included,
+    /// is gone: declared last, so it drops after every other field.
+    _alive: Alive,
+}
+
+impl CellState {
+    /// The cell of `args`, on its actor `myself`; a run to resume gets its
+    /// replay ready to run at the first window.
+    pub(crate) fn new(args: CellArgs, myself: ActorRef<CellMsg>) -> Self {
+        let CellArgs { plan, services, tools, vm, lease } = args;
+        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume } = plan;
+        let started = Instant::now();
+        span.record("queue_ms", millis(started.saturating_duration_since(admitted)));
+        let me = myself.clone();
+        let completion: Completion = Arc::new(move |id, done| {
+            // The cell may have ended meanwhile; then nobody needs it.
+            let _ = me.send_message(CellMsg::Done(id, done));
+        });
+        let host = HostWork::new(HostSetup {
+            tools,
+            max_in_flight: services.limits.max_in_flight,
+            metrics: Arc::clone(&services.metrics),
+            span: span.clone(),
+            policy: Arc::clone(&services.policy),
+            session: mode.session().map(str::to_owned),
+            restart_safe: mode.restart_safe(),
+            completion,
+        });
+        let engine = Engine::new(vm, lease, services.engines.clone());
+        let me = myself.clone();
+        let mail = Mailbox::new(move |msg: DurableMsg| {
+            let _ = me.send_message(CellMsg::Durable(msg));
+        });
+        let durability = Durability::start(
+            DurableStart {
+                args: services.durable.clone(),
+                run_id: &run_id,
+                mode: &mode,
+                wrapped: &wrapped,
+                meta,
+                resume,
+                mail,
+                runs: Arc::clone(&services.runs),
+                metrics: Arc::clone(&services.metrics),
+            },
+            &mut engine.link(),
+        );
+        let alive = Alive::new(&services.runs);
+        Self {
+            run: RunInfo { run_id, mode, wrapped, started, myself, span },
+            output: OutputLedger::new(services.limits.max_output_bytes),
+            engine,
+            host,
+            effects: CellEffects::default(),
+            windows: Windows::default(),
+            ending: None,
+            durability,
+            services,
+            _alive: alive,
+        }
+    }
+
+    /// Marks the cell parked or not, in the metrics and the run index.
+    pub(super) fn set_parked(&mut self, parked: bool) {
+        if self.windows.parked != parked {
+            self.services.metrics.add_parked(if parked { 1 } else { -1 });
+            self.services.runs.set_parked(&self.run.run_id, parked);
+            self.windows.parked = parked;
+        }
+    }
+
+    /// Takes in network-derived metadata the guest read synchronously.
+    pub(super) fn sync_network(&mut self) {
+        self.effects.network |= self.engine.link().network;
+    }
+
+    /// The envelope id of this cell's model text, once it has observed
+    /// network-derived content (GA-9.3).
+    pub(super) fn untrusted_id(&mut self) -> Option<String> {
+        self.sync_network();
+        self.effects.untrusted_id(&self.run.run_id)
+    }
+
+    /// The output entries emitted since the last delivery.
+    pub(super) fn take_entries(&mut self) -> super::output::PendingOutput {
+        let (entries, marker) = self.engine.take_output();
+        if marker {
+            self.services.metrics.console_truncated();
+        }
+        entries
+    }
+
+    /// The output since the last delivery, within the budget.
+    pub(super) fn take_output(&mut self) -> codemode_bridge::Output {
+        let entries = self.take_entries();
+        self.output.deliver(entries)
+    }
+
+    /// A failed result with the output since the last delivery.
+    pub(super) fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
+        let entries = self.take_entries();
+        let (output, error) = self.output.deliver_error(entries, error);
+        let telemetry = self.host.telemetry();
+        CellResult::Failed { code, error, phase, output, telemetry, untrusted: self.untrusted_id() }
+    }
+
+    /// Fails the cell and ends it as `end`.
+    pub(super) fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
+        let result = self.fail(code, error, phase);
+        self.finish(result, end)
+    }
+
+    /// Ends the cell and reports `result` to the observer. The run index
+    /// hears of the end first, so a `wait` sent after the observer has the
+    /// result always finds the run ended, never a stopping actor.
+    pub(super) fn finish(&mut self, result: CellResult, end: EndState) -> Flow {
+        // A disposed cell is not a failure (see `finish_unobserved`).
+        if let CellResult::Failed { code, .. } = &result
+            && end != EndState::Disposed
+        {
+            self.run.span.record("error.code", code.as_str());
+        }
+        let flow = self.finish_unobserved(end);
+        if let Some(window) = self.windows.current.take() {
+            let _ = window.reply.send(result);
+        }
+        flow
+    }
+
+    /// Ends the cell as `end` with no observer to tell.
+    pub(super) fn finish_unobserved(&mut self, end: EndState) -> Flow {
+        self.set_parked(false);
+        self.windows.cancel_timers();
+        let span = &self.run.span;
+        span.record("status", end.label());
+        // Completed is OK; disposed is the host letting go, not a failure
+        // (UNSET); every other end is an error, described by the end state
+        // (never the error text, which may carry guest data).
+        match end {
+            EndState::Completed => {
+                span.record("otel.status_code", "OK");
+            }
+            EndState::Disposed => {}
+            _ => {
+                span.record("otel.status_code", "ERROR");
+                span.record("otel.status_description", end.label());
+            }
+        }
+        let telemetry = self.host.telemetry();
+        span.record("duration_ms", millis(self.run.started.elapsed()));
+        span.record("output_bytes", self.output.used());
+        span.record("tool_calls", telemetry.call_count);
+        span.record("timers", telemetry.timer_count);
+        span.record("searches", telemetry.search_count);
+        self.durability.on_end(end);
+        self.services.runs.ended(&self.run.run_id, end);
+        Flow::Ended
+    }
+
+    /// The cell leaves memory without ending its run (evicted, or another
+    /// process took its lease): the run lives on as its record.
+    pub(super) fn leave_memory(&mut self) {
+        self.set_parked(false);
+        self.windows.cancel_timers();
+        self.durability.leave_memory();
+        self.services.runs.evicted(&self.run.run_id, self.run.myself.get_id());
+    }
+}
+
+/// The host-side state a journal write snapshots, from the cell's parts.
+pub(super) fn host_state<'a>(
+    host: &'a HostWork,
+    output: &OutputLedger,
+    effects: &'a CellEffects,
+    link: &'a GuestLink,
+    undelivered: &'a [Settlement],
+) -> HostState<'a> {
+    HostState {
+        timers: host.timer_deadlines(),
+        output_used: output.used(),
+        telemetry: host.telemetry(),
+        network: effects.network || link.network,
+        envelope_id: effects.envelope_id.clone(),
+        undelivered,
+        link,
+        writes: &effects.writes,
+    }
+}
+
+/// Whole milliseconds, saturating.
+pub(super) fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}

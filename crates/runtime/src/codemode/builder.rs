@@ -1,0 +1,351 @@
+//! Building a runtime: [`CodeModeBuilder`] collects the host's choices and
+//! [`start`](CodeModeBuilder::start) checks them all before any cell runs,
+//! then opens the backend and starts the services and the supervision
+//! tree.
+
+use std::sync::Arc;
+
+use codemode_catalog::policy::{AllowAll, Policy};
+use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
+#[cfg(feature = "mcp")]
+use codemode_mcp::McpServerConfig;
+#[cfg(feature = "nodes")]
+use codemode_nodes::NodesConfig;
+#[cfg(feature = "nodes")]
+use codemode_store::SessionStore;
+use codemode_store::{ResultsLimits, StoreLimits};
+#[cfg(feature = "workspace-tools")]
+use codemode_tools::workspace;
+use ractor::Actor;
+use tokio::sync::watch;
+
+use super::facade::{CodeMode, Inner};
+use crate::cell::{CellServices, ToolTable};
+use crate::durable::{DurableArgs, RunsConfig, StoreBackend};
+use crate::engine::pool::{EnginePool, Recipe};
+use crate::error::CodeModeError;
+use crate::executor::ExecutorConfig;
+use crate::jsthreads::JsThreads;
+use crate::limits::Limits;
+use crate::mcp::McpHub;
+use crate::nodes::NodeRegistry;
+use crate::run_index::{RunIndex, new_run_id};
+use crate::supervisor::{RootArgs, RootSupervisor};
+use crate::telemetry::Metrics;
+
+/// Prepared engines kept ready per runtime: enough for a burst of cells
+/// while the factory catches up; each holds an engine's memory (measured
+/// in `docs/benchmarks.md`).
+const SPARE_ENGINES: usize = 2;
+
+impl CodeMode {
+    /// A builder with the default limits and no tools.
+    #[must_use]
+    pub fn builder() -> CodeModeBuilder {
+        CodeModeBuilder::default()
+    }
+}
+
+/// Builds a [`CodeMode`] runtime; rejects invalid limits and tools before
+/// any cell runs.
+#[derive(Default)]
+pub struct CodeModeBuilder {
+    limits: Limits,
+    tools: Vec<Arc<dyn Tool>>,
+    #[cfg(feature = "workspace-tools")]
+    workspace: Option<std::path::PathBuf>,
+    store_path: Option<std::path::PathBuf>,
+    /// `None`: the store's default retention.
+    store_retention: Option<Option<std::time::Duration>>,
+    #[cfg(feature = "mcp")]
+    mcp_servers: Vec<McpServerConfig>,
+    policy: Option<Arc<dyn Policy>>,
+    #[cfg(feature = "nodes")]
+    nodes: Option<(NodesConfig, Option<String>)>,
+    js_threads: Option<usize>,
+    /// `Some` when set with [`CodeModeBuilder::store_backend`]; else sled at
+    /// `store_path`.
+    backend: Option<StoreBackend>,
+    runs: RunsConfig,
+}
+
+impl CodeModeBuilder {
+    /// Limits for every cell (validated by [`start`](Self::start)).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets how many JS threads run guest code (default `max(4 × available
+    /// cores, 8)`, range 1–1,024; checked by [`start`](Self::start)). More
+    /// threads than cores let a new cell start while others spin in CPU
+    /// loops: the OS time-slices them. Each has a 16 MiB stack, virtual
+    /// memory that stays mostly unused.
+    #[must_use]
+    pub fn js_threads(mut self, count: usize) -> Self {
+        self.js_threads = Some(count);
+        self
+    }
+
+    /// Registers a native tool, installed in every cell as an async global.
+    #[must_use]
+    pub fn tool(self, tool: impl Tool) -> Self {
+        self.tool_arc(Arc::new(tool))
+    }
+
+    /// Adds the built-in workspace tools (`read`, `ls`, `find`, `grep`),
+    /// confined to `root` (GA-11.4, GA-12). Feature `workspace-tools`.
+    #[must_use]
+    #[cfg(feature = "workspace-tools")]
+    pub fn workspace(mut self, root: impl Into<std::path::PathBuf>) -> Self {
+        self.workspace = Some(root.into());
+        self
+    }
+
+    /// Keeps the session store (GA-7) in a sled database at `path`, so
+    /// stored values survive restarts. Without it the store is temporary:
+    /// it lasts as long as the process.
+    #[must_use]
+    pub fn session_store_path(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.store_path = Some(path.into());
+        self
+    }
+
+    /// Keeps sessions, results and run journals in `backend` (default: sled
+    /// at [`session_store_path`](Self::session_store_path), or temporary).
+    /// With [`StoreBackend::Postgres`](crate::StoreBackend) many processes
+    /// share them: a run parked by one can be resumed by any other.
+    #[must_use]
+    pub fn store_backend(mut self, backend: StoreBackend) -> Self {
+        self.backend = Some(backend);
+        self
+    }
+
+    /// How runs are journaled, leased, handed off and evicted (validated
+    /// by [`start`](Self::start)).
+    #[must_use]
+    pub fn runs(mut self, runs: RunsConfig) -> Self {
+        self.runs = runs;
+        self
+    }
+
+    /// Sets how long the session store keeps a session after it was last
+    /// used (a `load`, a `store` or a commit): past that, all its values
+    /// are deleted, so sessions that never come back (each `codemode
+    /// serve` connection gets a fresh one) do not accumulate. Default 30
+    /// days; `None` keeps every session forever; at least one second
+    /// (checked by [`start`](Self::start)). Sessions stored before
+    /// retention existed count as seen when the runtime starts.
+    #[must_use]
+    pub fn session_retention(mut self, retention: Option<std::time::Duration>) -> Self {
+        self.store_retention = Some(retention);
+        self
+    }
+
+    /// Connects an MCP server (stdio): its tools become
+    /// `MCP.<server>.<tool>` in every cell (GA-9). Feature `mcp`.
+    #[must_use]
+    #[cfg(feature = "mcp")]
+    pub fn mcp_server(mut self, config: McpServerConfig) -> Self {
+        self.mcp_servers.push(config);
+        self
+    }
+
+    /// Enables paired nodes (GA-10): cells reach them through `nodes`.
+    /// With `listen` (`host:port`, port 0 picks one) the runtime serves the
+    /// node gateway there, so node hosts (`codemode node`) can pair and
+    /// connect. Pairings live in the session store's database, so they
+    /// survive restarts when [`session_store_path`](Self::session_store_path)
+    /// is set. Feature `nodes`.
+    #[must_use]
+    #[cfg(feature = "nodes")]
+    pub fn nodes(mut self, config: NodesConfig, listen: Option<String>) -> Self {
+        self.nodes = Some((config, listen));
+        self
+    }
+
+    /// Sets the policy that decides which tools exist for cells and sees
+    /// every nested call before it runs (allow, deny, or hold for
+    /// approval). Default: allow everything.
+    #[must_use]
+    pub fn policy(mut self, policy: impl Policy) -> Self {
+        self.policy = Some(Arc::new(policy));
+        self
+    }
+
+    /// Registers a shared native tool.
+    #[must_use]
+    pub fn tool_arc(mut self, tool: Arc<dyn Tool>) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Validates the configuration and starts the executor and its JS
+    /// threads. Must be called inside a tokio runtime.
+    ///
+    /// # Errors
+    /// Invalid limits, `[runs]` settings or tools, a backend that cannot be
+    /// opened, or threads and actors that could not be started.
+    pub async fn start(self) -> Result<CodeMode, CodeModeError> {
+        self.limits.validate()?;
+        self.runs.validate()?;
+        let threads = crate::jsthreads::thread_count(self.js_threads)?;
+        let workspace = self.workspace_root();
+        let (policy, tools) = registry(self.tools, self.policy, workspace)?;
+        let js = JsThreads::start(threads).map_err(|source| CodeModeError::Threads { what: "JS", source })?;
+        let limits = Arc::new(self.limits);
+        let instance = new_run_id()?;
+        let backend = self.backend.unwrap_or(StoreBackend::Sled { path: self.store_path });
+        let results_limits =
+            ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes };
+        let opened = crate::durable::open(
+            backend,
+            self.store_retention,
+            StoreLimits::default(),
+            results_limits,
+            &instance,
+            self.runs.durability,
+        )
+        .await?;
+        let durable = opened.runs.map(|store| DurableArgs {
+            store,
+            owner: Arc::from(instance.as_str()),
+            config: Arc::new(self.runs.clone()),
+            tools: ToolTable::refs(&tools),
+        });
+        // A policy can hide nodes like any tool.
+        #[cfg(feature = "nodes")]
+        let nodes = match self.nodes {
+            Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
+                Some(start_nodes(config, listen, &opened.store, &policy).await?)
+            }
+            _ => None,
+        };
+        #[cfg(not(feature = "nodes"))]
+        let nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)> = None;
+        #[cfg(feature = "mcp")]
+        let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await?;
+        #[cfg(not(feature = "mcp"))]
+        let mcp = McpHub;
+        let recipe = Recipe { limits: Arc::clone(&limits), tools: ToolTable::live(tools.clone()), mcp: mcp.clone() };
+        let engines = EnginePool::start(recipe, SPARE_ENGINES)
+            .map_err(|source| CodeModeError::Threads { what: "engine factory", source })?;
+        let metrics = Arc::new(Metrics::default());
+        let services = Arc::new(CellServices {
+            limits: Arc::clone(&limits),
+            registry: tools,
+            catalog: Catalog::named(format!("codemode-catalog-{instance}")),
+            api_files: Arc::new(vec![results_api_file(opened.results.limits())]),
+            runs: Arc::new(RunIndex::new(Arc::clone(&metrics))),
+            metrics,
+            mcp,
+            engines,
+            nodes: nodes.as_ref().map(|(registry, _)| registry.clone()),
+            policy,
+            store: opened.store,
+            results: opened.results,
+            durable,
+        });
+        let js_queue = js.queue();
+        let config = Arc::new(ExecutorConfig { services: Arc::clone(&services), js, search: SearchConfig::default() });
+        let (slot, executor) = watch::channel(None);
+        let root = match Actor::spawn(None, RootSupervisor, RootArgs { config, executor: slot }).await {
+            Ok((root, _)) => root,
+            Err(e) => {
+                // The root's children died with it; what it did not adopt
+                // yet is stopped here.
+                services.mcp.stop();
+                services.engines.stop();
+                if let Some(nodes) = &services.nodes {
+                    nodes.stop();
+                }
+                return Err(CodeModeError::Supervisor(e));
+            }
+        };
+        let pruning = services.durable.as_ref().map(|d| {
+            crate::durable::start_pruning(Arc::clone(&d.store), Arc::clone(&d.owner), limits.parked_ttl, d.config.lease)
+        });
+        Ok(CodeMode {
+            inner: Arc::new(Inner {
+                #[cfg(feature = "mcp")]
+                mcp: services.mcp.clone(),
+                metrics: Arc::clone(&services.metrics),
+                js_queue,
+                catalog: services.catalog.clone(),
+                runs: Arc::clone(&services.runs),
+                root,
+                executor,
+                limits,
+                tools: services.registry.clone(),
+                store: services.store.clone(),
+                results: services.results.clone(),
+                nodes,
+                pruning,
+                durable: services.durable.clone(),
+            }),
+        })
+    }
+
+    /// The workspace root, when the workspace tools are configured.
+    fn workspace_root(&self) -> Option<std::path::PathBuf> {
+        #[cfg(feature = "workspace-tools")]
+        return self.workspace.clone();
+        #[cfg(not(feature = "workspace-tools"))]
+        None
+    }
+}
+
+/// The policy (allow-all by default) and the registry of the tools it
+/// lets cells see, the workspace tools under `workspace` included.
+fn registry(
+    mut tools: Vec<Arc<dyn Tool>>,
+    policy: Option<Arc<dyn Policy>>,
+    workspace: Option<std::path::PathBuf>,
+) -> Result<(Arc<dyn Policy>, Registry), CodeModeError> {
+    #[cfg(feature = "workspace-tools")]
+    if let Some(dir) = workspace {
+        let root = workspace::Root::new(&dir).map_err(|source| CodeModeError::Workspace { root: dir, source })?;
+        tools.extend(workspace::tools(&root));
+    }
+    #[cfg(not(feature = "workspace-tools"))]
+    let _ = workspace;
+    let policy: Arc<dyn Policy> = policy.unwrap_or_else(|| Arc::new(AllowAll));
+    // Hidden tools have no global and no handle.
+    tools.retain(|t| policy.visible(t.source().guest_name(), None, t.name()));
+    Ok((Arc::clone(&policy), Registry::new(tools)?))
+}
+
+/// `results.d.ts` as an `API` virtual file (GA-2.3, GA-6.5).
+fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile {
+    let content = codemode_store::results_declaration(limits);
+    codemode_catalog::files::ApiFile {
+        path: "results.d.ts".into(),
+        description: "Temporary JSON results shared across cells in the current agent run.".into(),
+        bytes: content.len(),
+        content,
+    }
+}
+
+/// Starts the node registry on the store's pairings and, with `listen`,
+/// its gateway; the address it bound.
+#[cfg(feature = "nodes")]
+async fn start_nodes(
+    config: NodesConfig,
+    listen: Option<String>,
+    store: &SessionStore,
+    policy: &Arc<dyn Policy>,
+) -> Result<(NodeRegistry, Option<std::net::SocketAddr>), CodeModeError> {
+    // Beside the sessions, in the store's backend: on PostgreSQL every
+    // process on the database shares them.
+    let pairings = store.node_pairings().await?;
+    let registry = NodeRegistry::start(config, pairings, Arc::clone(policy), None).await?;
+    let Some(addr) = listen else { return Ok((registry, None)) };
+    match registry.listen(&addr).await {
+        Ok(bound) => Ok((registry, Some(bound))),
+        Err(e) => {
+            registry.stop();
+            Err(e.into())
+        }
+    }
+}

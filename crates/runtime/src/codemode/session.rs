@@ -1,0 +1,277 @@
+//! What a host runs cells through: a [`Session`] (one conversation) and
+//! its [`Reply`]s (model turns), where `exec`, `wait` and `abort` run, and
+//! the [`Headless`] executor for automation scripts.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use codemode_bridge::{CellResult, ErrorCode};
+use codemode_store::Scope;
+use ractor::ActorRef;
+
+use super::facade::CodeMode;
+use super::quota;
+use crate::cell::{CellMode, CellMsg};
+use crate::durable::resume::{Ask, Router};
+use crate::error::CodeModeError;
+use crate::executor::ExecRequest;
+use crate::run_index::EndState;
+
+/// The longest `title` an `exec` accepts, in characters.
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// One `exec` request: the cell's source and how to run it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exec {
+    code: String,
+    title: Option<String>,
+    restart_safe: bool,
+}
+
+impl Exec {
+    /// A cell with this JavaScript source (the body of an async function).
+    pub fn code(code: impl Into<String>) -> Self {
+        Self { code: code.into(), ..Self::default() }
+    }
+
+    /// A short human title (at most 120 characters).
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Marks the cell restart-safe, so replaying it after a host restart has
+    /// no hidden effects: it may only call tools whose
+    /// [`Tool::replay_safe`](codemode_catalog::Tool::replay_safe) is true.
+    /// Calling any other tool (MCP tools and node commands included) or
+    /// `results.save` fails the cell with `invalid_input`, even if the guest
+    /// catches the rejection; `store`/`load` are unavailable in it.
+    #[must_use]
+    pub fn restart_safe(mut self, restart_safe: bool) -> Self {
+        self.restart_safe = restart_safe;
+        self
+    }
+}
+
+impl CodeMode {
+    /// A session: cells of one conversation.
+    pub fn session(&self, id: impl Into<String>) -> Session {
+        Session { rt: self.clone(), id: id.into(), principal: None }
+    }
+
+    /// The headless executor, for automation scripts with no session: each
+    /// cell runs to completion in one call under the headless budgets.
+    #[must_use]
+    pub fn headless(&self) -> Headless {
+        Headless { rt: self.clone() }
+    }
+
+    async fn exec_mode(
+        &self,
+        exec: Exec,
+        mode: CellMode,
+        principal: Option<String>,
+    ) -> Result<CellResult, CodeModeError> {
+        if exec.title.as_ref().is_some_and(|t| t.chars().count() > MAX_TITLE_CHARS) {
+            return Ok(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                format!("title must be at most {MAX_TITLE_CHARS} characters."),
+            ));
+        }
+        let request = ExecRequest {
+            code: exec.code,
+            title: exec.title,
+            mode,
+            principal,
+            parent: tracing::Span::current(),
+            resume: None,
+        };
+        if let Some(refusal) = quota::stored_quota(&self.inner, &request).await {
+            return Ok(refusal);
+        }
+        self.start_cell(request).await
+    }
+
+    /// `wait`/`abort` on run `run_id` of `session`, wherever it is.
+    async fn route(
+        &self,
+        run_id: &str,
+        session: &str,
+        principal: Option<&String>,
+        ask: Ask,
+    ) -> Result<CellResult, CodeModeError> {
+        if self.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        let inner = &self.inner;
+        let start = |request: ExecRequest| -> Pin<Box<dyn Future<Output = Result<CellResult, CodeModeError>> + Send>> {
+            let rt = self.clone();
+            Box::pin(async move { rt.start_cell(request).await })
+        };
+        let router = Router {
+            runs: &inner.runs,
+            durable: inner.durable.as_ref(),
+            limits: &inner.limits,
+            metrics: &inner.metrics,
+            start: &start,
+        };
+        router.route(run_id, session, principal, ask).await
+    }
+}
+
+/// A session: a conversation whose cells share a store (and, later,
+/// results per reply).
+#[derive(Clone, Debug)]
+pub struct Session {
+    rt: CodeMode,
+    id: String,
+    principal: Option<String>,
+}
+
+impl Session {
+    /// The session id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The same session, counted against `principal`'s quota of live cells
+    /// (`Limits::max_live_cells_per_principal`): an authenticated client
+    /// with many sessions still cannot take the whole pool. The principal
+    /// does not scope the store: give each principal's sessions their own
+    /// ids (as `codemode serve` does).
+    #[must_use]
+    pub fn for_principal(mut self, principal: impl Into<String>) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// One model reply within the session.
+    pub fn reply(&self, id: impl Into<String>) -> Reply {
+        Reply { session: self.clone(), id: id.into() }
+    }
+}
+
+/// One model reply (turn) within a session: where `exec` and `wait` run.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    session: Session,
+    id: String,
+}
+
+impl Reply {
+    /// Starts a cell in a fresh context and observes it for one window.
+    ///
+    /// # Errors
+    /// Only host failures (the runtime is shut down); every guest problem is
+    /// a [`CellResult::Failed`].
+    pub async fn exec(&self, exec: Exec) -> Result<CellResult, CodeModeError> {
+        // A reply ended and used again takes saves again (see `end`); sent
+        // before the cell starts, so it reaches the cache before the cell's
+        // first save.
+        let scope = Scope { session: self.session.id.clone(), reply: self.id.clone() };
+        self.session.rt.inner.results.reopen_reply(scope);
+        let mode = CellMode::Interactive {
+            session: self.session.id.clone(),
+            reply: self.id.clone(),
+            restart_safe: exec.restart_safe,
+        };
+        self.session.rt.exec_mode(exec, mode, self.session.principal.clone()).await
+    }
+
+    /// Resumes observing a parked cell with a fresh budget.
+    ///
+    /// # Errors
+    /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
+    pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
+        let s = &self.session;
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait).await
+    }
+
+    /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
+    /// cancelled and its pending writes discarded.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn abort(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
+        let s = &self.session;
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Abort).await
+    }
+}
+
+impl Reply {
+    /// Ends a live cell quietly: no result is produced for it (an observer
+    /// waiting on it gets `aborted`), its host work is cancelled and its
+    /// pending writes discarded. Returns whether the run was live.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn dispose(&self, run_id: &str) -> Result<bool, CodeModeError> {
+        let rt = &self.session.rt;
+        if rt.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        // Forgotten at once: the run is gone for every later request.
+        let found = rt.inner.runs.dispose(run_id, Some(&self.session.id));
+        if let Some(handle) = &found {
+            let _ = ActorRef::<CellMsg>::from(handle.actor.clone()).send_message(CellMsg::Dispose);
+        }
+        Ok(found.is_some())
+    }
+}
+
+impl Reply {
+    /// Ends the reply: its saved results expire (GA-6.5). Cells of the reply
+    /// that are still parked keep running; their later `results` calls find
+    /// nothing, and their saves — an oversized final value's automatic
+    /// reference included — are refused, so nothing outlives the end. A
+    /// later [`exec`](Self::exec) in the reply opens it again.
+    pub fn end(&self) {
+        let scope = Scope { session: self.session.id.clone(), reply: self.id.clone() };
+        self.session.rt.inner.results.end_reply(scope);
+    }
+
+    /// Disposes every live cell this reply started (running or parked),
+    /// quietly, as [`Reply::dispose`] does one; returns how many. A host
+    /// whose client went away calls this, then [`Reply::end`], so nothing
+    /// of the client outlives it.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn dispose_all(&self) -> Result<usize, CodeModeError> {
+        let rt = &self.session.rt;
+        if rt.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        let runs = rt.inner.runs.of_reply(&self.session.id, &self.id);
+        for run_id in &runs {
+            let handle = rt.inner.runs.handle(run_id);
+            if let Some(handle) = &handle {
+                (handle.abort)();
+            }
+            rt.inner.runs.ended(run_id, EndState::Disposed);
+            if let Some(handle) = handle {
+                let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::Dispose);
+            }
+        }
+        Ok(runs.len())
+    }
+}
+
+/// The headless executor: cells run to completion in one call.
+#[derive(Clone, Debug)]
+pub struct Headless {
+    rt: CodeMode,
+}
+
+impl Headless {
+    /// Runs a cell to completion under the headless wall-clock and tool
+    /// budgets; `yield_control` resumes at once.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn exec(&self, exec: Exec) -> Result<CellResult, CodeModeError> {
+        self.rt.exec_mode(exec, CellMode::Headless, None).await
+    }
+}

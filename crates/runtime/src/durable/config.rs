@@ -1,0 +1,134 @@
+//! How durable runs are configured: the backend (`[store]`) and how runs
+//! are journaled, leased and evicted (`[runs]`).
+
+use std::time::Duration;
+
+use crate::limits::{LimitsError, check_range, ms};
+
+/// Which backend keeps sessions, results and runs (`[store] backend`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreBackend {
+    /// sled on local disk (the embedded default): durable across restarts
+    /// of one process at a time. `None` is a temporary database that ends
+    /// with the process.
+    Sled {
+        /// The database directory.
+        path: Option<std::path::PathBuf>,
+    },
+    /// PostgreSQL: many processes on many machines share sessions, results
+    /// and runs. Feature `postgres`.
+    #[cfg(feature = "postgres")]
+    Postgres {
+        /// `postgres://user@host:port/db` (or `host=… user=…`).
+        url: String,
+        /// Connections in this process's pool (1–1,024).
+        pool_size: usize,
+    },
+}
+
+impl Default for StoreBackend {
+    fn default() -> Self {
+        Self::Sled { path: None }
+    }
+}
+
+/// When a run's journal is written to the backend (`[runs] journal`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JournalMode {
+    /// Before a `waiting` result is returned (the default): a crash after
+    /// the client saw `waiting` never loses the run; a crash while a window
+    /// is open loses what the cell did since its last park.
+    #[default]
+    Park,
+    /// Also after every settlement a window delivers: a crash mid-window
+    /// resumes from the last settlement, at the cost of a write per call.
+    EveryCall,
+    /// No journal: parked runs live only in this process's memory (as
+    /// before durable runs), and nothing is recorded per call.
+    Off,
+}
+
+/// How runs are journaled, leased and evicted (`[runs]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunsConfig {
+    /// When journals are written.
+    pub journal: JournalMode,
+    /// How long a live owner's lease lasts; renewed at half of it. A crashed
+    /// owner's runs can be claimed by another process after this.
+    pub lease: Duration,
+    /// How long after a park the owner keeps its lease before releasing it
+    /// (it keeps the cell in memory as a cache either way and re-checks the
+    /// lease before resuming from it). Default 0: a quiescent parked run is
+    /// released with the park's own journal write, so a `wait` on any
+    /// process resumes it at once.
+    pub handoff_after: Duration,
+    /// Idle parked cells are evicted from memory to their journal after
+    /// this long and resumed by replay on `wait`; `None` never evicts.
+    pub evict_after: Option<Duration>,
+    /// What a journal write survives once a `waiting` result is returned
+    /// (`[runs] durability`): `Process` (the default) a crash or `kill -9`
+    /// of this process and restarts — the journal is out of the process,
+    /// in the kernel or on the PostgreSQL server — but not a power loss in
+    /// the moments before the background flush; `Machine` also a power loss
+    /// (each park waits for the disk, grouped with concurrent parks).
+    pub durability: codemode_store::runs::Durability,
+}
+
+impl Default for RunsConfig {
+    fn default() -> Self {
+        Self {
+            journal: JournalMode::Park,
+            lease: Duration::from_secs(30),
+            handoff_after: Duration::ZERO,
+            evict_after: Some(Duration::from_secs(60)),
+            durability: codemode_store::runs::Durability::Process,
+        }
+    }
+}
+
+impl RunsConfig {
+    /// The allowed lease: a second (renewals run at a third of it) to ten
+    /// minutes (a crashed owner's runs wait that long).
+    pub const LEASE: std::ops::RangeInclusive<Duration> = Duration::from_secs(1)..=Duration::from_secs(600);
+    /// The longest hand-off delay: ten minutes.
+    pub const MAX_HANDOFF: Duration = Duration::from_secs(600);
+    /// The allowed eviction delay when there is one: a second to a day.
+    pub const EVICT_AFTER: std::ops::RangeInclusive<Duration> = Duration::from_secs(1)..=Duration::from_secs(86_400);
+
+    /// Checks every field against its range.
+    ///
+    /// # Errors
+    /// The first field out of range, named `runs.<field>`.
+    pub fn validate(&self) -> Result<(), LimitsError> {
+        check_range("runs.lease", self.lease, *Self::LEASE.start(), *Self::LEASE.end(), ms)?;
+        check_range("runs.handoff_after", self.handoff_after, Duration::ZERO, Self::MAX_HANDOFF, ms)?;
+        if let Some(evict) = self.evict_after {
+            check_range("runs.evict_after", evict, *Self::EVICT_AFTER.start(), *Self::EVICT_AFTER.end(), ms)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_config_ranges_are_checked_at_their_edges() {
+        let ok = |c: RunsConfig| c.validate().map_err(|e| e.to_string());
+        let base = RunsConfig::default();
+        assert_eq!(ok(base.clone()), Ok(()));
+        assert_eq!(ok(RunsConfig { lease: Duration::from_secs(1), ..base.clone() }), Ok(()));
+        assert_eq!(
+            ok(RunsConfig { lease: Duration::from_millis(999), ..base.clone() }),
+            Err("limit `runs.lease` is 999ms, outside the allowed range 1000ms..=600000ms".into())
+        );
+        assert!(ok(RunsConfig { lease: Duration::ZERO, ..base.clone() }).is_err(), "a zero lease");
+        assert_eq!(ok(RunsConfig { handoff_after: Duration::from_secs(600), ..base.clone() }), Ok(()));
+        assert!(ok(RunsConfig { handoff_after: Duration::from_millis(600_001), ..base.clone() }).is_err());
+        assert_eq!(ok(RunsConfig { evict_after: None, ..base.clone() }), Ok(()));
+        assert_eq!(ok(RunsConfig { evict_after: Some(Duration::from_secs(86_400)), ..base.clone() }), Ok(()));
+        assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(999)), ..base }).is_err());
+    }
+}

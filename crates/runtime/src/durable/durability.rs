@@ -1,0 +1,489 @@
+//! A cell's durable side: the narrow interface the cell calls when it
+//! makes a request, steps, parks and ends, and what it does on its own
+//! (lease renewals, hand-offs, eviction).
+//!
+//! - A journal is written when the cell parks (always), and after each
+//!   step when `[runs] journal = "every_call"`. The park's write finishes
+//!   before the observer hears `waiting`: a crash after that never loses
+//!   the run.
+//! - Once a run has a journal, a request that must never run twice is
+//!   held until a write records it (write-ahead), and its answer is
+//!   written when it settles.
+//! - A parked cell whose host work is quiescent (no call in flight: only
+//!   yields and timers, which are data) releases its lease after the
+//!   hand-off delay; it stays in memory as a cache until `evict_after`,
+//!   then leaves memory. A `wait` elsewhere claims the lease and replays.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use codemode_bridge::RunEnd;
+use codemode_store::runs::{Claim, RunStatus, RunStoreError};
+
+use super::commit::RecordCommit;
+use super::config::JournalMode;
+use super::journal::{self, Header, Journal, Recorder};
+use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
+use super::replay::Replay;
+use super::run_journal::{DurableArgs, HostState, Meta, RunJournal, Written};
+use crate::cell::run::CellMode;
+use crate::engine::link::GuestLink;
+use crate::run_index::RunIndex;
+use crate::telemetry::Metrics;
+
+/// What the cell must do after asking for a write-ahead.
+pub(crate) enum WriteAhead {
+    /// Nothing is held, or a write for it is on its way.
+    Pending,
+    /// The run can no longer be journaled: every held request may start
+    /// (no replay could repeat them).
+    StartAll,
+}
+
+/// The cell's durable side.
+pub(crate) struct Durability {
+    /// `None`: not durable (a headless cell, `journal = "off"`, no store).
+    journal: Option<RunJournal>,
+    /// A replay to run before the cell goes on live.
+    replay: Option<Replay>,
+    mail: Mailbox,
+    runs: Arc<RunIndex>,
+    run_id: String,
+    metrics: Arc<Metrics>,
+    /// The hand-off or eviction of the current park.
+    handoff: Option<Scheduled>,
+    /// The next lease renewal.
+    renewal: Option<Scheduled>,
+    /// Nothing here may end the run's record: the cell left memory
+    /// (evicted, or its lease was taken) and the run lives on as its
+    /// record, or the record already ended with the cell's commit.
+    record_closed: bool,
+    /// The replay diverged: the record ends as `replay_diverged`.
+    diverged: bool,
+    /// The completing cell's commit ends the run's record too.
+    record_through_commit: bool,
+    /// The newest held request a write-ahead was asked for.
+    write_ahead_sent: u64,
+}
+
+/// How a cell's durable side starts.
+pub(crate) struct DurableStart<'a> {
+    pub args: Option<DurableArgs>,
+    pub run_id: &'a str,
+    pub mode: &'a CellMode,
+    pub wrapped: &'a str,
+    pub meta: Meta,
+    /// A stored run to resume by replaying its journal, at this version.
+    pub resume: Option<(Journal, u64)>,
+    pub mail: Mailbox,
+    pub runs: Arc<RunIndex>,
+    pub metrics: Arc<Metrics>,
+}
+
+impl Durability {
+    /// The durable side of a fresh cell, or of a run resumed by replay;
+    /// sets up the clock, `Math.random` and configuration reads of `link`
+    /// to be recorded or replayed.
+    pub(crate) fn start(start: DurableStart<'_>, link: &mut GuestLink) -> Self {
+        let DurableStart { args, run_id, mode, wrapped, meta, resume, mail, runs, metrics } = start;
+        let mut this = Self {
+            journal: None,
+            replay: None,
+            mail,
+            runs,
+            run_id: run_id.to_owned(),
+            metrics: Arc::clone(&metrics),
+            handoff: None,
+            renewal: None,
+            record_closed: false,
+            diverged: false,
+            record_through_commit: false,
+            write_ahead_sent: 0,
+        };
+        match (resume, args) {
+            (Some((journal, version)), Some(args)) => this.begin_replay(journal, args, version, link),
+            (None, Some(args)) => {
+                let CellMode::Interactive { session, reply, restart_safe } = mode else { return this };
+                if args.config.journal == JournalMode::Off {
+                    return this;
+                }
+                let header = Header {
+                    format: journal::FORMAT,
+                    wrapped: wrapped.to_owned(),
+                    title: meta.title,
+                    session: session.clone(),
+                    reply: reply.clone(),
+                    principal: meta.principal,
+                    restart_safe: *restart_safe,
+                    seed: seed(),
+                    tools: args.tools.clone(),
+                };
+                link.determinism.start(header.seed);
+                this.journal = Some(RunJournal::fresh(args, run_id, header, metrics));
+            }
+            (_, None) => {}
+        }
+        this
+    }
+
+    /// Sets up a replay of `journal` before the cell starts.
+    fn begin_replay(&mut self, journal: Journal, args: DurableArgs, version: u64, link: &mut GuestLink) {
+        let det = &mut link.determinism;
+        det.start(journal.header.seed);
+        det.replaying(journal.clock.clone());
+        det.env_replay = journal.env.clone().into();
+        // Format 1 did not journal configuration reads: they are read live
+        // (and recorded, for the journal it is rewritten as).
+        det.env_journaled = journal.format >= 2;
+        let (recorder, header) = if journal.format >= 2 {
+            (Recorder::continuing(&journal), journal.header.clone())
+        } else {
+            // Rewritten in format 2 at its next write, with the tool table
+            // this replay runs with (format 1 used the registry's).
+            let mut header = journal.header.clone();
+            header.format = journal::FORMAT;
+            header.tools = args.tools.clone();
+            (Recorder::upgrading(&journal), header)
+        };
+        let delivered =
+            (journal.snapshot.delivered_steps > 0).then(|| journal.snapshot.delivered_steps.saturating_sub(1));
+        let metrics = Arc::clone(&self.metrics);
+        self.journal = Some(RunJournal::with(args, &self.run_id, header, recorder, true, version, delivered, metrics));
+        self.replay = Some(Replay::new(journal));
+    }
+
+    /// The replay to run before the cell goes live, once.
+    pub(crate) fn take_replay(&mut self) -> Option<(Replay, &mut RunJournal)> {
+        let replay = self.replay.take()?;
+        self.journal.as_mut().map(|j| (replay, j))
+    }
+
+    /// Whether the run is being recorded: its requests are fingerprinted.
+    pub(crate) fn records(&self) -> bool {
+        self.journal.as_ref().is_some_and(RunJournal::live)
+    }
+
+    /// The run has a stored journal: a request that must never run twice
+    /// waits for a write that records it.
+    pub(crate) fn journaled(&self) -> bool {
+        self.journal.as_ref().is_some_and(|j| j.created() && j.live())
+    }
+
+    /// Request `id` was made, with format-2 fingerprint `fingerprint`.
+    pub(crate) fn on_request(&mut self, id: u64, fingerprint: u64) {
+        if let Some(j) = self.journal.as_mut() {
+            j.request(id, fingerprint);
+        }
+    }
+
+    /// Store key `key` was buffered.
+    pub(crate) fn on_store(&mut self, key: &str) {
+        if let Some(j) = self.journal.as_mut() {
+            j.wrote(key);
+        }
+    }
+
+    /// A live step is about to deliver `ready`.
+    pub(crate) fn on_step(&mut self, ready: &[crate::cell::requests::Settlement]) {
+        if let Some(j) = self.journal.as_mut() {
+            j.step(ready);
+        }
+    }
+
+    /// Output so far was delivered to an observer.
+    pub(crate) fn on_delivered(&mut self) {
+        if let Some(j) = self.journal.as_mut() {
+            j.delivered();
+        }
+    }
+
+    /// Writes what is new, keeping the lease for `lease` or releasing it,
+    /// then runs `then`. A write keeping the lease schedules its renewal.
+    fn write(
+        &mut self,
+        status: RunStatus,
+        lease: Option<std::time::Duration>,
+        state: &HostState<'_>,
+        then: impl FnOnce(Written) + Send + 'static,
+    ) -> bool {
+        let Some(j) = self.journal.as_mut() else { return false };
+        if !j.live() {
+            return false;
+        }
+        if lease.is_some() {
+            let renew = self.mail.after(j.config().lease / 3, || DurableMsg::Renew);
+            reschedule(&mut self.renewal, Some(renew));
+        }
+        let mail = self.mail.clone();
+        j.write(status, lease, state, move |upto| mail.send(DurableMsg::Journaled(upto)), then)
+    }
+
+    /// A write that keeps the lease, reporting a lease another process took.
+    fn write_running(&mut self, state: &HostState<'_>) -> bool {
+        let lease = self.journal.as_ref().map(|j| j.config().lease);
+        let mail = self.mail.clone();
+        self.write(RunStatus::Running, lease, state, move |r| lease_check(&mail, &r))
+    }
+
+    /// A held request waits for a write: writes the journal now unless a
+    /// write for `newest` is on its way.
+    pub(crate) fn write_ahead(&mut self, newest: u64, state: &HostState<'_>) -> WriteAhead {
+        if self.write_ahead_sent >= newest {
+            return WriteAhead::Pending;
+        }
+        self.write_ahead_sent = newest;
+        let lease = self.journal.as_ref().map(|j| j.config().lease);
+        let mail = self.mail.clone();
+        let written = self.write(RunStatus::Running, lease, state, move |r| {
+            if let Err(e) = &r
+                && !matches!(e, RunStoreError::LeaseLost { .. })
+            {
+                mail.send(DurableMsg::WriteAheadFailed(newest, e.to_string()));
+            }
+            lease_check(&mail, &r);
+        });
+        if written { WriteAhead::Pending } else { WriteAhead::StartAll }
+    }
+
+    /// The write-ahead for requests up to `upto` failed: the message the
+    /// held requests are rejected with. A later write may record the rest;
+    /// it is retried on demand.
+    pub(crate) fn write_ahead_failed(&mut self, upto: u64, why: &str) -> String {
+        self.write_ahead_sent = self.write_ahead_sent.min(upto.saturating_sub(1));
+        format!(
+            "the call was not started: it is not replay-safe, and the run's journal could not record it first \
+             ({why}), so a crash could make it run twice. Retry it when the run store is back."
+        )
+    }
+
+    /// A step ended: a call that must not run twice settled (its answer is
+    /// journaled, so a crash replays it instead of reporting the call
+    /// `outcome_unknown`), or every step is journaled (`every_call`).
+    pub(crate) fn after_step(&mut self, held_settled: bool, state: &HostState<'_>) {
+        let every = self.journal.as_ref().is_some_and(|j| j.mode() == JournalMode::EveryCall && j.live());
+        if held_settled || every {
+            self.write_running(state);
+        }
+    }
+
+    /// Parks durably: the journal is written, then `send` reports
+    /// `waiting`; a cell that is not journaled reports at once. `epoch`
+    /// numbers the park; `quiescent`: no call is in flight.
+    pub(crate) fn park(&mut self, state: &HostState<'_>, quiescent: bool, epoch: u64, send: Box<dyn FnOnce() + Send>) {
+        let slot = Arc::new(std::sync::Mutex::new(Some(send)));
+        let fire = {
+            let slot = Arc::clone(&slot);
+            move || {
+                if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
+                    send();
+                }
+            }
+        };
+        let Some(config) = self.journal.as_ref().filter(|j| j.live()).map(|j| Arc::clone(&j.args.config)) else {
+            return fire();
+        };
+        // With no hand-off delay, a quiescent cell releases its lease with
+        // the park's own write: any process can resume it at once.
+        let release = config.handoff_after.is_zero() && quiescent;
+        let (mail, runs, run_id) = (self.mail.clone(), Arc::clone(&self.runs), self.run_id.clone());
+        let lease = (!release).then_some(config.lease);
+        // The observer hears `waiting` after the write, written or not: a
+        // failed write was logged and counted, and the run goes on in memory.
+        let written = self.write(RunStatus::Parked, lease, state, move |r| {
+            if release && let Ok(version) = &r {
+                runs.set_handed_off(&run_id, Some(*version));
+            }
+            lease_check(&mail, &r);
+            fire();
+        });
+        if !written {
+            if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
+                send();
+            }
+            return;
+        }
+        let next = match (release, config.evict_after) {
+            (true, Some(evict)) => Some(self.mail.after(evict, move || DurableMsg::Evict(epoch))),
+            (true, None) => None,
+            (false, _) => Some(self.mail.after(config.handoff_after, move || DurableMsg::HandOff(epoch))),
+        };
+        reschedule(&mut self.handoff, next);
+    }
+
+    /// The hand-off delay of park `epoch` passed: release the lease
+    /// (writing what settled meanwhile) and schedule the eviction; with a
+    /// call still running (`quiescent` false), keep the lease and look
+    /// again later.
+    pub(crate) fn hand_off(&mut self, epoch: u64, quiescent: bool, state: &HostState<'_>) {
+        let Some(config) = self.journal.as_ref().map(|j| Arc::clone(&j.args.config)) else { return };
+        if !quiescent {
+            let later = self.mail.after(config.handoff_after.max(config.lease / 3), move || DurableMsg::HandOff(epoch));
+            reschedule(&mut self.handoff, Some(later));
+            self.renew_now();
+            return;
+        }
+        let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
+        let written = self.write(RunStatus::Parked, None, state, move |r| match r {
+            Ok(version) => runs.set_handed_off(&run_id, Some(version)),
+            Err(_) => mail.send(DurableMsg::LeaseLost),
+        });
+        if written && let Some(evict) = config.evict_after {
+            let wait = evict.saturating_sub(config.handoff_after);
+            reschedule(&mut self.handoff, Some(self.mail.after(wait, move || DurableMsg::Evict(epoch))));
+        }
+    }
+
+    /// Whether the run released its lease and may leave memory.
+    pub(crate) fn evictable(&self) -> bool {
+        self.journal.as_ref().is_some_and(|j| !j.lease_held && j.live())
+    }
+
+    /// The runtime is shutting down: a parked run whose lease this process
+    /// holds (a call was still running) writes its journal once more and
+    /// releases the lease, so another process resumes it at once instead
+    /// of after the lease runs out; its calls in flight are then re-issued
+    /// or `outcome_unknown` there. `done` is told when the write is over
+    /// (dropped at once when there is nothing to hand over).
+    pub(crate) fn release_for_shutdown(&mut self, state: &HostState<'_>, done: ractor::RpcReplyPort<()>) {
+        let holds =
+            !self.record_closed && self.journal.as_ref().is_some_and(|j| j.created() && j.lease_held && j.live());
+        if holds {
+            self.write(RunStatus::Parked, None, state, move |_| drop(done.send(())));
+        }
+    }
+
+    /// The cell leaves memory without ending the run: the record is the
+    /// run now, and nothing here may end it.
+    pub(crate) fn leave_memory(&mut self) {
+        reschedule(&mut self.handoff, None);
+        reschedule(&mut self.renewal, None);
+        if let Some(j) = self.journal.as_mut() {
+            j.lease_held = false;
+        }
+        self.record_closed = true;
+    }
+
+    /// Renews a held lease, and schedules the next renewal.
+    pub(crate) fn renew(&mut self) {
+        let Some(lease) = self.journal.as_ref().filter(|j| j.lease_held).map(|j| j.config().lease) else { return };
+        self.renew_now();
+        reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+    }
+
+    /// Keeps the lease while a call is still running in a parked cell.
+    fn renew_now(&self) {
+        if let Some(j) = self.journal.as_ref() {
+            let mail = self.mail.clone();
+            j.renew(move || mail.send(DurableMsg::LeaseLost));
+        }
+    }
+
+    /// A window opens on this in-memory copy after a hand-off: the session
+    /// re-claimed the lease for it first, so it holds it again.
+    pub(crate) fn reclaimed(&mut self) {
+        reschedule(&mut self.handoff, None);
+        if let Some(j) = self.journal.as_mut()
+            && !j.lease_held
+            && j.created()
+        {
+            j.lease_held = true;
+            let lease = j.config().lease;
+            reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+        }
+        self.runs.set_handed_off(&self.run_id, None);
+    }
+
+    /// The replay diverged: the record ends as `replay_diverged`.
+    pub(crate) fn set_diverged(&mut self) {
+        self.diverged = true;
+    }
+
+    /// Whether the replay diverged (and the cell is failing for it).
+    pub(crate) fn diverged(&self) -> bool {
+        self.diverged
+    }
+
+    /// The commit that ends a completing run's record with its store
+    /// writes, when it has a record; the record then ends with it.
+    pub(crate) fn record_commit(&mut self) -> Option<RecordCommit> {
+        if self.record_closed {
+            return None;
+        }
+        let j = self.journal.as_ref().filter(|j| j.created())?;
+        self.record_through_commit = true;
+        Some(RecordCommit::new(
+            Arc::clone(&j.args.store),
+            Arc::clone(&j.args.owner),
+            Arc::clone(&j.writer),
+            self.run_id.clone(),
+        ))
+    }
+
+    /// The completing cell's commit ended the record.
+    pub(crate) fn record_committed(&mut self) {
+        if self.record_through_commit {
+            self.record_closed = true;
+        }
+    }
+
+    /// Ends the run's record as `end`, unless the run left memory or its
+    /// commit ended it.
+    pub(crate) fn on_end(&mut self, end: RunEnd) {
+        reschedule(&mut self.handoff, None);
+        reschedule(&mut self.renewal, None);
+        if self.record_closed {
+            return;
+        }
+        let Some(j) = self.journal.as_ref().filter(|j| j.created()) else { return };
+        let (store, owner, run_id) = (Arc::clone(&j.args.store), Arc::clone(&j.args.owner), self.run_id.clone());
+        let writer = Arc::clone(&j.writer);
+        let end = if self.diverged { RunEnd::ReplayDiverged } else { end };
+        let (held, lease) = (j.lease_held, j.config().lease);
+        let version = Arc::clone(&j.version);
+        tokio::spawn(async move {
+            let _order = writer.lock().await;
+            // A parked run that handed its lease off (then expired, was
+            // disposed or aborted here) takes it back first, unless another
+            // process advanced the run meanwhile: then this copy was stale
+            // and the run is not this process's to end.
+            if !held {
+                match store.claim(&run_id, &owner, lease).await {
+                    Ok(Claim::Claimed(record)) if record.version == version.load(Ordering::Acquire) => {}
+                    Ok(Claim::Claimed(_)) => {
+                        let _ = store.release(&run_id, &owner).await;
+                        return;
+                    }
+                    Ok(_) => return,
+                    Err(e) => {
+                        tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
+                        return;
+                    }
+                }
+            }
+            if let Err(e) = store.end(&run_id, &owner, end.label(), Vec::new()).await {
+                tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
+            }
+        });
+    }
+}
+
+impl Drop for Durability {
+    fn drop(&mut self) {
+        reschedule(&mut self.handoff, None);
+        reschedule(&mut self.renewal, None);
+    }
+}
+
+/// A journal write or renewal that found the lease taken: this copy stops.
+fn lease_check<T>(mail: &Mailbox, result: &Result<T, RunStoreError>) {
+    if let Err(RunStoreError::LeaseLost { .. }) = result {
+        mail.send(DurableMsg::LeaseLost);
+    }
+}
+
+/// The seed of a fresh run's `Math.random`. Without OS randomness, a
+/// time-derived seed: `Math.random` is not for secrets (GA-2), and the
+/// seed is journaled either way.
+fn seed() -> u64 {
+    codemode_bridge::ids::random_bytes::<8>().map_or_else(|_| codemode_store::runs::now_ms(), u64::from_le_bytes)
+}

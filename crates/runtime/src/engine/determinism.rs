@@ -1,0 +1,176 @@
+//! What the guest reads from the clock, `Math.random` and the host's
+//! configuration: answered live and recorded for the run's journal, or
+//! answered from a journal while a run is replayed, so a replay sees what
+//! the run saw.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::durable::journal::EnvKey;
+
+/// The most clock reads a journal keeps; past it the run is no longer
+/// durable (it lives on in memory, and the overflow is logged).
+pub(crate) const MAX_CLOCK_READS: usize = 65_536;
+
+/// What the guest reads from the clock and `Math.random`: recorded so a
+/// replay sees the same values.
+#[derive(Debug)]
+pub(crate) struct Determinism {
+    /// Every clock read so far, as `(kind, value)`: 0 is `Date`, 1 is
+    /// `performance.now()`.
+    pub reads: Vec<(u8, f64)>,
+    /// Reads still to answer from a journal, in order.
+    pub replay: VecDeque<(u8, f64)>,
+    /// Replaying journaled steps: a read the journal does not have is a
+    /// divergence, not a live read.
+    pub strict: bool,
+    /// Why the replay diverged, once.
+    pub diverged: Option<String>,
+    /// More reads than a journal keeps were made.
+    pub overflow: bool,
+    /// `Math.random`'s seed and state (SplitMix64).
+    pub seed: u64,
+    rng: u64,
+    /// `performance.now()`'s origin.
+    origin: Instant,
+    /// Every synchronous read of the host's configuration so far (tool
+    /// metadata, the MCP namespace), with its answer.
+    pub env: Vec<(EnvKey, String)>,
+    /// Configuration reads still to answer from a journal, in order.
+    pub env_replay: VecDeque<(EnvKey, String)>,
+    /// The journal has the cell's configuration reads (format 2): while
+    /// replaying, a read it does not have is a divergence.
+    pub env_journaled: bool,
+    /// Where the MCP servers of a replayed namespace are now, by the index
+    /// the guest's namespace calls them; `None` when its indexes are this
+    /// process's.
+    pub mcp_routes: Option<Arc<HashMap<usize, McpRoute>>>,
+}
+
+/// An MCP server of a replayed cell's namespace: its configured name, and
+/// its index in this process's hub (`None`: no longer configured).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct McpRoute {
+    pub name: String,
+    pub hub: Option<usize>,
+}
+
+impl Determinism {
+    pub(crate) fn new() -> Self {
+        Self {
+            reads: Vec::new(),
+            replay: VecDeque::new(),
+            strict: false,
+            diverged: None,
+            overflow: false,
+            seed: 0,
+            rng: 0,
+            origin: Instant::now(),
+            env: Vec::new(),
+            env_replay: VecDeque::new(),
+            env_journaled: false,
+            mcp_routes: None,
+        }
+    }
+
+    /// A read of the host's configuration: answered from the journal while
+    /// one is replayed, else by `live`, and recorded either way. The bool
+    /// is whether the answer came from the journal.
+    ///
+    /// # Errors
+    /// What `live` failed with.
+    pub(crate) fn env_read(
+        &mut self,
+        key: EnvKey,
+        live: impl FnOnce() -> Result<String, String>,
+    ) -> Result<(String, bool), String> {
+        let (value, replayed) = match self.env_replay.front() {
+            Some((k, _)) if *k == key => {
+                let (_, v) = self.env_replay.pop_front().unwrap_or((key, String::new()));
+                (v, true)
+            }
+            _ => {
+                if self.strict && self.env_journaled {
+                    self.diverged.get_or_insert_with(|| {
+                        "the replayed cell read the tool or MCP configuration where its journal has no such read"
+                            .to_owned()
+                    });
+                }
+                (live()?, false)
+            }
+        };
+        if self.env.len() < MAX_CLOCK_READS {
+            self.env.push((key, value.clone()));
+        } else {
+            self.overflow = true;
+        }
+        Ok((value, replayed))
+    }
+
+    /// Starts the cell's randomness from `seed` and its monotonic clock now.
+    pub(crate) fn start(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = seed;
+        self.origin = std::time::Instant::now();
+    }
+
+    /// Replays `reads` before reading live; `performance.now()` then goes
+    /// on from the last replayed value, never backwards.
+    pub(crate) fn replaying(&mut self, reads: Vec<(u8, f64)>) {
+        let last = reads.iter().rev().find(|(k, _)| *k == 1).map_or(0.0, |(_, v)| *v);
+        self.origin = std::time::Instant::now()
+            .checked_sub(std::time::Duration::from_secs_f64(last.max(0.0) / 1000.0))
+            .unwrap_or_else(std::time::Instant::now);
+        self.replay = reads.into();
+        self.strict = true;
+    }
+
+    /// A clock read of `kind`.
+    pub(crate) fn now(&mut self, kind: u8) -> f64 {
+        let value = match self.replay.pop_front() {
+            Some((k, v)) if k == kind => v,
+            Some(_) | None if self.strict => {
+                self.diverged.get_or_insert_with(|| {
+                    "the replayed cell read the clock where its journal has no such read".to_owned()
+                });
+                self.live(kind)
+            }
+            _ => self.live(kind),
+        };
+        if self.reads.len() < MAX_CLOCK_READS {
+            self.reads.push((kind, value));
+        } else {
+            self.overflow = true;
+        }
+        value
+    }
+
+    fn live(&self, kind: u8) -> f64 {
+        if kind == 1 {
+            return self.origin.elapsed().as_secs_f64() * 1000.0;
+        }
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+    }
+
+    /// `Math.random()`: SplitMix64, 53 bits in `[0, 1)`.
+    pub(crate) fn random(&mut self) -> f64 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// This process's hub index of the MCP server the guest's namespace calls
+/// `server`, given the routes of a replayed namespace (`None`: the
+/// namespace's indexes are this process's); `None` when the server was
+/// removed since the run began.
+pub(crate) fn hub_index(routes: Option<&HashMap<usize, McpRoute>>, server: usize) -> Option<usize> {
+    match routes {
+        None => Some(server),
+        Some(routes) => routes.get(&server).and_then(|r| r.hub),
+    }
+}

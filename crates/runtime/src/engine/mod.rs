@@ -1,0 +1,141 @@
+//! The QuickJS side of a cell: its runtime and context ([`vm::Vm`]), the
+//! guest link its native functions record into ([`link::GuestLink`]), the
+//! clock and configuration reads a journal records ([`determinism`]), value
+//! conversion ([`convert`]) and the pool of prepared engines ([`pool`]).
+//!
+//! [`Engine`] is the part a cell owns: it steps the guest and reads what
+//! the guest asked for, and gives the engine back to the pool when the
+//! cell ends.
+
+pub(crate) mod convert;
+pub(crate) mod determinism;
+pub(crate) mod link;
+pub(crate) mod pool;
+pub(crate) mod vm;
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::cell::output::PendingOutput;
+use crate::cell::requests::{HostRequest, Settlement};
+use crate::jsthreads::ThreadLease;
+use link::GuestLink;
+use pool::EnginePool;
+use vm::{CellControl, StartError, Vm};
+
+/// Why guest code stopped running before its window ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Interruption {
+    /// A host or client aborted the cell.
+    Aborted,
+    /// Guest code ran past its window's deadline.
+    Deadline,
+}
+
+/// One cell's engine, as the cell drives it.
+pub(crate) struct Engine {
+    /// `None` once given back (the cell's state is being dropped).
+    vm: Option<Vm>,
+    link: Arc<Mutex<GuestLink>>,
+    control: Arc<CellControl>,
+    /// Counts the cell against its JS thread; marks the thread busy while
+    /// guest code runs.
+    lease: ThreadLease,
+    /// Where the engine goes when the cell ends.
+    pool: EnginePool,
+}
+
+impl Engine {
+    /// The cell's engine `vm`, on the thread `lease` counts it on.
+    pub(crate) fn new(vm: Vm, lease: ThreadLease, pool: EnginePool) -> Self {
+        let (link, control) = (Arc::clone(vm.link()), Arc::clone(vm.control()));
+        Self { vm: Some(vm), link, control, lease, pool }
+    }
+
+    /// Compiles the wrapped cell source and runs it until it first waits
+    /// on the host. A syntax error runs nothing.
+    pub(crate) fn start(&self, wrapped: &str) -> Result<(), StartError> {
+        let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
+        let _busy = self.lease.guest_step();
+        vm.start(wrapped)
+    }
+
+    /// Delivers `settlements` and runs the guest until it is idle.
+    pub(crate) fn step(&self, settlements: Vec<Settlement>) {
+        if let Some(vm) = &self.vm {
+            let _busy = self.lease.guest_step();
+            vm.step(settlements);
+        }
+    }
+
+    /// The guest link (never contended: the cell and its native functions
+    /// run on one thread, one after the other).
+    pub(crate) fn link(&self) -> MutexGuard<'_, GuestLink> {
+        vm::lock(&self.link)
+    }
+
+    /// The cell's deadline and abort flag.
+    pub(crate) fn control(&self) -> &CellControl {
+        &self.control
+    }
+
+    /// Why guest code was interrupted, if it was.
+    pub(crate) fn interruption(&self) -> Option<Interruption> {
+        if !self.control.was_interrupted() {
+            return None;
+        }
+        Some(if self.control.is_aborted() { Interruption::Aborted } else { Interruption::Deadline })
+    }
+
+    /// Bytes the engine holds now (to tell an out-of-memory `null` from a
+    /// thrown one).
+    pub(crate) fn memory_used(&self) -> usize {
+        self.vm.as_ref().map_or(0, Vm::memory_used)
+    }
+
+    /// The requests the guest made and the timers it cleared since the
+    /// last call; `network` is whether it read network-derived metadata.
+    pub(crate) fn take_requests(&self) -> Requests {
+        let mut link = self.link();
+        Requests {
+            made: std::mem::take(&mut link.submitted),
+            cleared: std::mem::take(&mut link.cancelled),
+            network: link.network,
+        }
+    }
+
+    /// `n` ordinary requests settled: their admission slots are free.
+    pub(crate) fn release_slots(&self, n: usize) {
+        if n > 0 {
+            let mut link = self.link();
+            link.outstanding_calls = link.outstanding_calls.saturating_sub(n);
+        }
+    }
+
+    /// The output entries emitted since the last delivery, and whether
+    /// the console hit its budget since then.
+    pub(crate) fn take_output(&self) -> (PendingOutput, bool) {
+        let mut link = self.link();
+        let marker = std::mem::take(&mut link.console_marker_emitted);
+        (link.output.take(), marker)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Freeing an engine costs about a third of preparing one; the
+        // pool's thread does it, off the JS thread.
+        if let Some(vm) = self.vm.take() {
+            self.pool.retire(vm);
+        }
+    }
+}
+
+/// What the guest asked for during a step.
+pub(crate) struct Requests {
+    /// Requests made, with their ids, in order.
+    pub made: Vec<(u64, HostRequest)>,
+    /// Timers cleared.
+    pub cleared: Vec<u64>,
+    /// The guest read network-derived metadata synchronously.
+    pub network: bool,
+}
