@@ -21,6 +21,8 @@
 //! Every type here is plain data: `Send`, `Sync`, cheap to clone, and
 //! stable on the wire (field names are the contract's camelCase names).
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod budget;
 mod end;
 pub mod ids;

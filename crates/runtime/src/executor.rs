@@ -16,6 +16,7 @@ use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
 use crate::durable::Meta;
 use crate::durable::journal::Journal;
+use crate::engine::pool::EnginePool;
 use crate::engine::vm::Vm;
 use crate::jsthreads::JsThreads;
 use crate::run_index::{EndState, LiveRun, ParkedTime, RunHandle, new_run_id};
@@ -57,6 +58,8 @@ pub(crate) struct ExecutorConfig {
     /// What every cell shares.
     pub services: Arc<CellServices>,
     pub js: JsThreads,
+    /// Prepared engines, and where an ended cell's engine goes.
+    pub engines: EnginePool,
     /// How the catalog actor ranks searches.
     pub search: codemode_catalog::SearchConfig,
 }
@@ -101,8 +104,13 @@ impl Actor for CellExecutor {
     }
 }
 
-fn refuse(reply: RpcReplyPort<CellResult>, message: impl Into<String>) {
-    let _ = reply.send(CellResult::input_error(ErrorCode::InvalidInput, message));
+/// Why admission refused a cell, for the model (`invalid_input`).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Refused(String);
+
+fn refuse(reply: RpcReplyPort<CellResult>, refused: Refused) {
+    let _ = reply.send(CellResult::input_error(ErrorCode::InvalidInput, refused.0));
 }
 
 impl ExecutorState {
@@ -151,7 +159,12 @@ impl ExecutorState {
             meta: Meta { title: request.title, principal: request.principal },
             resume,
         };
-        let start = CellStart { services: Arc::clone(&self.config.services), root: self.root.clone(), plan };
+        let start = CellStart {
+            services: Arc::clone(&self.config.services),
+            engines: self.config.engines.clone(),
+            root: self.root.clone(),
+            plan,
+        };
         if self.config.js.run(move |lease| start.run(lease, reply)).is_err() {
             // The JS threads were shut down; the job (and its reply port) was
             // dropped, so the caller sees the runtime as unavailable.
@@ -162,13 +175,13 @@ impl ExecutorState {
     /// Admission: a cell with code, no shell or module syntax, within the
     /// live-cell limit and its principal's and session's quotas; otherwise
     /// why not (refusals by a limit are counted by reason).
-    fn check(&self, request: &ExecRequest) -> Result<(), String> {
+    fn check(&self, request: &ExecRequest) -> Result<(), Refused> {
         // A resumed run's source passed these checks when it started.
         if request.resume.is_none() {
             if request.code.trim().is_empty() {
-                return Err("code must be a non-empty string of JavaScript.".into());
+                return Err(Refused("code must be a non-empty string of JavaScript.".into()));
             }
-            source::check(&request.code).map_err(|refusal| refusal.message().to_string())?;
+            source::check(&request.code).map_err(|refusal| Refused(refusal.message().to_string()))?;
         }
         let services = &self.config.services;
         let limits = &services.limits;
@@ -176,7 +189,7 @@ impl ExecutorState {
         let runs = &services.runs;
         let refused = |reason: &'static str, message: String| {
             services.metrics.admission_rejected(reason);
-            Err(message)
+            Err(Refused(message))
         };
         if runs.len() >= max {
             return refused(
@@ -239,6 +252,7 @@ fn cell_span(request: &ExecRequest, run_id: &str, session: Option<&str>) -> trac
 /// An admitted cell on its way to a JS thread.
 struct CellStart {
     services: Arc<CellServices>,
+    engines: EnginePool,
     root: ActorCell,
     plan: CellPlan,
 }
@@ -248,7 +262,7 @@ impl CellStart {
     /// root, registers it and starts it; a failure answers the caller as
     /// the runtime being unavailable and ends the run.
     async fn run(self, lease: crate::jsthreads::ThreadLease, reply: RpcReplyPort<CellResult>) {
-        let Self { services, root, plan } = self;
+        let Self { services, engines, root, plan } = self;
         let run_id = plan.run_id.clone();
         let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
             let message = format!("the cell could not be started: {why}");
@@ -264,17 +278,14 @@ impl CellStart {
             }
             _ => ToolTable::live(services.registry.clone()),
         };
-        let vm = if tools.is_registry() {
-            services.engines.take()
-        } else {
-            Vm::prepare(&services.limits, &tools, &services.mcp)
-        };
+        let vm =
+            if tools.is_registry() { engines.take() } else { Vm::prepare(&services.limits, &tools, &services.mcp) };
         let vm = match vm {
             Ok(vm) => vm,
             Err(e) => return unavailable(reply, format!("{e:?}")),
         };
         let control = Arc::clone(vm.control());
-        let args = CellArgs { plan, services: Arc::clone(&services), tools, vm, lease };
+        let args = CellArgs { plan, services: Arc::clone(&services), tools, vm, lease, pool: engines };
         match Actor::spawn_linked(None, CellActor, args, root).await {
             Ok((actor, _)) => {
                 let handle = RunHandle { actor: actor.get_cell(), abort: Arc::new(move || control.abort()) };

@@ -60,6 +60,8 @@
 //!   vanishing;
 //! - a `wait` on an ended run says how it ended (expired, aborted, …).
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod cell;
 mod codemode;
 mod durable;

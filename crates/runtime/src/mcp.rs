@@ -15,7 +15,7 @@ pub(crate) use codemode_mcp::naming::suggestion;
 pub(crate) use codemode_mcp::{McpHub, api_response, index_declaration, server_declaration};
 
 #[cfg(not(feature = "mcp"))]
-pub(crate) use off::{McpHub, api_response, index_declaration, server_declaration, suggestion};
+pub(crate) use off::{McpHub, UnknownServer, api_response, index_declaration, server_declaration, suggestion};
 
 #[cfg(not(feature = "mcp"))]
 mod off {
@@ -26,9 +26,11 @@ mod off {
     use serde::ser::{Serialize, SerializeStruct, Serializer};
     use serde_json::{Map, Value, json};
 
-    /// `codemode_mcp::McpCallError::UnknownServer`'s text: the answer to a
-    /// call on a server that is not configured.
-    const UNKNOWN_SERVER: &str = "unknown MCP server";
+    /// `codemode_mcp::McpCallError::UnknownServer`: the answer to a call on
+    /// a server that is not configured (with no MCP, every server).
+    #[derive(Debug, thiserror::Error)]
+    #[error("unknown MCP server")]
+    pub(crate) struct UnknownServer;
 
     /// The method `wanted` most likely meant: none, with no server (the
     /// namespace that asks has no members to suggest).
@@ -45,7 +47,6 @@ mod off {
     pub(crate) struct McpHub;
 
     /// One server of the namespace. Never exists: there are no servers.
-    #[allow(dead_code, reason = "mirrors codemode_mcp::McpServerTree; uninhabited")]
     pub(crate) struct McpServerTree {
         pub(crate) index: usize,
         pub(crate) identifier: String,
@@ -111,8 +112,8 @@ mod off {
             _index: usize,
             _tool: String,
             _args: Map<String, Value>,
-        ) -> Result<Value, String> {
-            Err(UNKNOWN_SERVER.to_owned())
+        ) -> Result<Value, UnknownServer> {
+            Err(UnknownServer)
         }
 
         /// Every operation names an unknown server.
@@ -121,8 +122,8 @@ mod off {
             _index: usize,
             _op: &str,
             _args: Map<String, Value>,
-        ) -> Result<Value, String> {
-            Err(UNKNOWN_SERVER.to_owned())
+        ) -> Result<Value, UnknownServer> {
+            Err(UnknownServer)
         }
 
         /// Nothing to stop.
@@ -134,8 +135,12 @@ mod off {
         }
 
         /// There is no server to restart.
-        pub(crate) async fn restart_server(&self, _index: usize, _supervisor: ActorCell) -> Result<ActorCell, String> {
-            Err(UNKNOWN_SERVER.to_owned())
+        pub(crate) async fn restart_server(
+            &self,
+            _index: usize,
+            _supervisor: ActorCell,
+        ) -> Result<ActorCell, UnknownServer> {
+            Err(UnknownServer)
         }
     }
 
@@ -184,7 +189,7 @@ mod off {
 pub(crate) fn routes(
     tree: &str,
     hub: &McpHub,
-) -> Result<Option<std::collections::HashMap<usize, crate::engine::determinism::McpRoute>>, String> {
+) -> Result<Option<std::collections::HashMap<usize, crate::engine::determinism::McpRoute>>, serde_json::Error> {
     #[derive(serde::Deserialize)]
     struct Tree {
         servers: Vec<Server>,
@@ -195,8 +200,7 @@ pub(crate) fn routes(
         index: usize,
         server_name: String,
     }
-    let tree: Tree =
-        serde_json::from_str(tree).map_err(|e| format!("the journaled MCP namespace does not parse: {e}"))?;
+    let tree: Tree = serde_json::from_str(tree)?;
     let now = |name: &str| (0..).map_while(|i| hub.server_name(i).map(|n| (i, n))).find(|(_, n)| *n == name);
     let mut same = true;
     let mut routes = std::collections::HashMap::new();

@@ -17,6 +17,8 @@ pub(crate) use off::NodeRegistry;
 
 #[cfg(not(feature = "nodes"))]
 mod off {
+    use std::convert::Infallible;
+
     use ractor::ActorCell;
     use serde_json::Value;
 
@@ -31,7 +33,7 @@ mod off {
         }
 
         /// Never called.
-        pub(crate) fn resolve(&self, _query: &str) -> Result<Value, String> {
+        pub(crate) fn resolve(&self, _query: &str) -> Result<Value, Infallible> {
             match *self {}
         }
 
@@ -47,7 +49,7 @@ mod off {
             _id: &str,
             _command: &str,
             _params: Value,
-        ) -> Result<Value, String> {
+        ) -> Result<Value, Infallible> {
             match *self {}
         }
 
@@ -62,7 +64,7 @@ mod off {
         }
 
         /// Never called.
-        pub(crate) async fn restart(&self, _supervisor: ActorCell) -> Result<ActorCell, String> {
+        pub(crate) async fn restart(&self, _supervisor: ActorCell) -> Result<ActorCell, Infallible> {
             match *self {}
         }
 

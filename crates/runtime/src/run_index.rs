@@ -74,7 +74,7 @@ pub(crate) struct LiveRun {
     pub handle: Option<RunHandle>,
     /// Parked time of earlier parks, and when the current one began.
     pub parked: ParkedTime,
-    /// Set when the parked cell released its lease (issue 17): the journal
+    /// Set when the parked cell released its lease: the journal
     /// version it wrote then. A `wait` re-claims the lease before using
     /// this in-memory copy.
     pub handed_off: Option<u64>,

@@ -142,7 +142,7 @@ impl Actor for RootSupervisor {
             // supervise (every request is a statement); the store still
             // starts its retention sweeper.
             if child == Child::Store && !config.services.store.has_actor() {
-                config.services.store.start_actor(None).await.map_err(|e| e.to_string())?;
+                config.services.store.start_actor(None).await?;
                 continue;
             }
             if child == Child::Results && !config.services.results.has_actor() {
@@ -178,7 +178,7 @@ impl Actor for RootSupervisor {
                 state.args.config.services.metrics.actor_restarted(child.kind());
                 tracing::info!(actor = child.kind().label(), "supervised actor restarted");
             }
-            Err(e) => state.failed(&myself, child, &e),
+            Err(e) => state.failed(&myself, child, &e.to_string()),
         }
         Ok(())
     }
@@ -283,22 +283,43 @@ impl RootState {
             nodes.stop();
             let _ = registry.wait(Some(STOP_TIMEOUT)).await;
         }
-        config.services.engines.stop();
+        config.engines.stop();
         if let Err(e) = config.services.store.flush().await {
             tracing::warn!("the session store could not be flushed at shutdown: {e}");
         }
     }
 }
 
+/// Why a supervised child could not be (re)started.
+#[derive(Debug, thiserror::Error)]
+enum ChildError {
+    /// Its actor could not be spawned.
+    #[error("could not spawn its actor: {0}")]
+    Spawn(#[from] ractor::SpawnErr),
+    /// The service behind it failed to start.
+    #[error("{0}")]
+    Service(Box<dyn std::error::Error + Send + Sync>),
+    /// It started but did not register under its name.
+    #[error("{0} did not register")]
+    NotRegistered(String),
+    /// A node registry restart was asked with nodes off.
+    #[error("nodes are not enabled")]
+    NoNodes,
+}
+
+impl ChildError {
+    fn service(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self::Service(e.into())
+    }
+}
+
 /// Starts `child` linked to `root`; its actor id.
-async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorId, String> {
+async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorId, ChildError> {
     let config = &args.config;
     match child {
         Child::Executor => {
             let executor_args = (Arc::clone(config), root.clone());
-            let (actor, _) = Actor::spawn_linked(None, CellExecutor, executor_args, root.clone())
-                .await
-                .map_err(|e| e.to_string())?;
+            let (actor, _) = Actor::spawn_linked(None, CellExecutor, executor_args, root.clone()).await?;
             let id = actor.get_id();
             args.executor.send_replace(Some(actor));
             Ok(id)
@@ -309,30 +330,35 @@ async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorI
                 mcp: Arc::new(config.services.mcp.clone()),
                 config: config.search,
             };
-            let (_, cell) = Catalog::spawn(config.services.catalog.name().to_owned(), catalog_args, Some(root.clone()))
-                .await
-                .map_err(|e| e.to_string())?;
+            let (_, cell) =
+                Catalog::spawn(config.services.catalog.name().to_owned(), catalog_args, Some(root.clone())).await?;
             Ok(cell.get_id())
         }
         Child::Store => {
-            config.services.store.start_actor(Some(root.clone())).await.map_err(|e| e.to_string())?;
+            config.services.store.start_actor(Some(root.clone())).await.map_err(ChildError::service)?;
             registered(config.services.store.name())
         }
         Child::Results => {
-            config.services.results.start_actor(root.clone()).await?;
+            config.services.results.start_actor(root.clone()).await.map_err(ChildError::service)?;
             registered(config.services.results.name())
         }
-        Child::Mcp(index) => config.services.mcp.restart_server(index, root.clone()).await.map(|c| c.get_id()),
+        Child::Mcp(index) => config
+            .services
+            .mcp
+            .restart_server(index, root.clone())
+            .await
+            .map(|c| c.get_id())
+            .map_err(ChildError::service),
         Child::Nodes => match &config.services.nodes {
-            Some(nodes) => nodes.restart(root.clone()).await.map(|c| c.get_id()).map_err(|e| e.to_string()),
-            None => Err("nodes are not enabled".to_owned()),
+            Some(nodes) => nodes.restart(root.clone()).await.map(|c| c.get_id()).map_err(ChildError::service),
+            None => Err(ChildError::NoNodes),
         },
     }
 }
 
 /// The id of the actor registered as `name`.
-fn registered(name: &str) -> Result<ActorId, String> {
-    ractor::registry::where_is(name).map(|c| c.get_id()).ok_or_else(|| format!("{name} did not register"))
+fn registered(name: &str) -> Result<ActorId, ChildError> {
+    ractor::registry::where_is(name).map(|c| c.get_id()).ok_or_else(|| ChildError::NotRegistered(name.to_owned()))
 }
 
 #[cfg(test)]

@@ -239,11 +239,11 @@ pub(crate) struct Metrics {
     restarts: [AtomicU64; ActorKind::ALL.len()],
     /// Children given up on per [`ActorKind`].
     give_ups: [AtomicU64; ActorKind::ALL.len()],
-    /// Durable runs: journals, resumes, hand-offs (issue 17).
+    /// Durable runs: journals, resumes, hand-offs.
     pub(crate) runs: RunMetrics,
 }
 
-/// Durable-run counters and gauges (issue 17). Plain atomics; the CLI
+/// Durable-run counters and gauges. Plain atomics; the CLI
 /// renders them (see `crates/cli/src/metrics.rs`).
 #[derive(Debug, Default)]
 pub(crate) struct RunMetrics {
@@ -334,7 +334,7 @@ impl RunMetrics {
     }
 }
 
-/// The durable-run metrics at one moment (issue 17). Counters count since
+/// The durable-run metrics at one moment. Counters count since
 /// this process started; every field is present (zero before the first
 /// event), so an exposition can list each series from the start.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -127,12 +127,20 @@ impl PendingOutput {
     }
 
     /// The kept entries (when nothing spilled), or the leading JSON text.
-    fn into_parts(self) -> Result<Vec<OutputEntry>, String> {
+    fn into_parts(self) -> Emitted {
         match self.spilled {
-            None => Ok(self.entries),
-            Some(text) => Err(text),
+            None => Emitted::Entries(self.entries),
+            Some(text) => Emitted::Spilled(text),
         }
     }
+}
+
+/// What a window emitted, as kept.
+enum Emitted {
+    /// Every entry.
+    Entries(Vec<OutputEntry>),
+    /// Past the cap: the leading bytes of the entries' JSON array.
+    Spilled(String),
 }
 
 /// Appends `entry`'s JSON to `text`, cut so `text` stays within `cap` bytes.
@@ -181,12 +189,12 @@ impl OutputLedger {
         }
         let total = pending.json_len();
         let known = match pending.into_parts() {
-            Ok(entries) if total <= room => {
+            Emitted::Entries(entries) if total <= room => {
                 self.charge(total);
                 return Output::Entries(entries);
             }
-            Ok(entries) => entries_json(&entries),
-            Err(known) => known,
+            Emitted::Entries(entries) => entries_json(&entries),
+            Emitted::Spilled(known) => known,
         };
         // A marker with an empty prefix still fits nearly any budget; if even
         // that does not, it is delivered anyway: omitting output silently

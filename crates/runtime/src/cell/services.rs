@@ -8,7 +8,6 @@ use codemode_catalog::{Catalog, Registry, files};
 use codemode_store::{ResultsCache, SessionStore};
 
 use crate::durable::DurableArgs;
-use crate::engine::pool::EnginePool;
 use crate::limits::Limits;
 use crate::mcp::McpHub;
 use crate::nodes::NodeRegistry;
@@ -33,8 +32,6 @@ pub(crate) struct CellServices {
     /// The live runs, read by `wait`/`abort`/`dispose` without a hop
     /// through the executor; a cell removes itself when it ends.
     pub runs: Arc<RunIndex>,
-    /// Prepared engines, and where an ended cell's engine goes.
-    pub engines: EnginePool,
     /// Run journals and leases, for interactive cells.
     pub durable: Option<DurableArgs>,
 }

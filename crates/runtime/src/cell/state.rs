@@ -31,6 +31,7 @@ use super::windows::Windows;
 use crate::durable::{Durability, DurableMsg, DurableStart, HostState, Mailbox, Meta, journal::Journal};
 use crate::engine::Engine;
 use crate::engine::link::GuestLink;
+use crate::engine::pool::EnginePool;
 use crate::engine::vm::Vm;
 use crate::jsthreads::ThreadLease;
 use crate::run_index::{Alive, EndState};
@@ -63,6 +64,8 @@ pub(crate) struct CellArgs {
     pub vm: Vm,
     /// Counts the cell against its JS thread.
     pub lease: ThreadLease,
+    /// Where the engine goes when the cell ends.
+    pub pool: EnginePool,
 }
 
 /// What the cell does after handling a message.
@@ -95,7 +98,7 @@ impl CellState {
     /// The cell of `args`, on its actor `myself`; a run to resume gets its
     /// replay ready to run at the first window.
     pub(crate) fn new(args: CellArgs, myself: ActorRef<CellMsg>) -> Self {
-        let CellArgs { plan, services, tools, vm, lease } = args;
+        let CellArgs { plan, services, tools, vm, lease, pool } = args;
         let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume } = plan;
         let started = Instant::now();
         span.record("queue_ms", millis(started.saturating_duration_since(admitted)));
@@ -114,7 +117,7 @@ impl CellState {
             restart_safe: mode.restart_safe(),
             completion,
         });
-        let engine = Engine::new(vm, lease, services.engines.clone());
+        let engine = Engine::new(vm, lease, pool);
         let me = myself.clone();
         let mail = Mailbox::new(move |msg: DurableMsg| {
             let _ = me.send_message(CellMsg::Durable(msg));

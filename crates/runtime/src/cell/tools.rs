@@ -14,6 +14,7 @@ use std::sync::Arc;
 use codemode_catalog::{Registry, ToolEntry};
 
 use crate::durable::journal::{ToolRef, ToolRefs};
+use crate::engine::determinism::ConfigReadError;
 
 /// One global of a replayed cell whose table differs from the registry.
 #[derive(Debug)]
@@ -118,12 +119,13 @@ impl ToolTable {
     ///
     /// # Errors
     /// No such global, or the metadata did not serialize.
-    pub(crate) fn meta_json(&self, index: usize) -> Result<String, String> {
+    pub(crate) fn meta_json(&self, index: usize) -> Result<String, ConfigReadError> {
+        let what = "a tool handle's metadata";
         if let Some(entry) = self.get(index) {
-            return serde_json::to_string(&entry.metadata).map_err(|e| e.to_string());
+            return serde_json::to_string(&entry.metadata).map_err(|e| ConfigReadError { what, reason: e.to_string() });
         }
         let (Some(callable), Some(id)) = (self.callable(index), self.id(index)) else {
-            return Err(format!("no tool global #{index}"));
+            return Err(ConfigReadError { what, reason: format!("no tool global #{index}") });
         };
         let (source, name) = id.split_once(':').unwrap_or(("", id));
         let meta = serde_json::json!({

@@ -240,51 +240,13 @@ impl CodeModeBuilder {
             runs: Arc::new(RunIndex::new(Arc::clone(&metrics))),
             metrics,
             mcp,
-            engines,
             nodes: nodes.as_ref().map(|(registry, _)| registry.clone()),
             policy,
             store: opened.store,
             results: opened.results,
             durable,
         });
-        let js_queue = js.queue();
-        let config = Arc::new(ExecutorConfig { services: Arc::clone(&services), js, search: SearchConfig::default() });
-        let (slot, executor) = watch::channel(None);
-        let root = match Actor::spawn(None, RootSupervisor, RootArgs { config, executor: slot }).await {
-            Ok((root, _)) => root,
-            Err(e) => {
-                // The root's children died with it; what it did not adopt
-                // yet is stopped here.
-                services.mcp.stop();
-                services.engines.stop();
-                if let Some(nodes) = &services.nodes {
-                    nodes.stop();
-                }
-                return Err(CodeModeError::Supervisor(e));
-            }
-        };
-        let pruning = services.durable.as_ref().map(|d| {
-            crate::durable::start_pruning(Arc::clone(&d.store), Arc::clone(&d.owner), limits.parked_ttl, d.config.lease)
-        });
-        Ok(CodeMode {
-            inner: Arc::new(Inner {
-                #[cfg(feature = "mcp")]
-                mcp: services.mcp.clone(),
-                metrics: Arc::clone(&services.metrics),
-                js_queue,
-                catalog: services.catalog.clone(),
-                runs: Arc::clone(&services.runs),
-                root,
-                executor,
-                limits,
-                tools: services.registry.clone(),
-                store: services.store.clone(),
-                results: services.results.clone(),
-                nodes,
-                pruning,
-                durable: services.durable.clone(),
-            }),
-        })
+        launch(services, js, engines, nodes).await
     }
 
     /// The workspace root, when the workspace tools are configured.
@@ -294,6 +256,59 @@ impl CodeModeBuilder {
         #[cfg(not(feature = "workspace-tools"))]
         None
     }
+}
+
+/// Starts the supervision tree over `services` and returns the runtime.
+async fn launch(
+    services: Arc<CellServices>,
+    js: JsThreads,
+    engines: EnginePool,
+    nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)>,
+) -> Result<CodeMode, CodeModeError> {
+    let limits = Arc::clone(&services.limits);
+    let js_queue = js.queue();
+    let config = Arc::new(ExecutorConfig {
+        services: Arc::clone(&services),
+        js,
+        engines: engines.clone(),
+        search: SearchConfig::default(),
+    });
+    let (slot, executor) = watch::channel(None);
+    let root = match Actor::spawn(None, RootSupervisor, RootArgs { config, executor: slot }).await {
+        Ok((root, _)) => root,
+        Err(e) => {
+            // The root's children died with it; what it did not adopt
+            // yet is stopped here.
+            services.mcp.stop();
+            engines.stop();
+            if let Some(nodes) = &services.nodes {
+                nodes.stop();
+            }
+            return Err(CodeModeError::Supervisor(e));
+        }
+    };
+    let pruning = services.durable.as_ref().map(|d| {
+        crate::durable::start_pruning(Arc::clone(&d.store), Arc::clone(&d.owner), limits.parked_ttl, d.config.lease)
+    });
+    Ok(CodeMode {
+        inner: Arc::new(Inner {
+            #[cfg(feature = "mcp")]
+            mcp: services.mcp.clone(),
+            metrics: Arc::clone(&services.metrics),
+            js_queue,
+            catalog: services.catalog.clone(),
+            runs: Arc::clone(&services.runs),
+            root,
+            executor,
+            limits,
+            tools: services.registry.clone(),
+            store: services.store.clone(),
+            results: services.results.clone(),
+            nodes,
+            pruning,
+            durable: services.durable.clone(),
+        }),
+    })
 }
 
 /// The policy (allow-all by default) and the registry of the tools it

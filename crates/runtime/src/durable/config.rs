@@ -3,6 +3,11 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use codemode_store::runs::RunStore;
+
+use super::journal::ToolRefs;
 use crate::limits::{LimitsError, check_range, ms};
 
 /// Which backend keeps sessions, results and runs (`[store] backend`).
@@ -88,13 +93,16 @@ impl Default for RunsConfig {
 }
 
 impl RunsConfig {
-    /// The allowed lease: a second (renewals run at a third of it) to ten
-    /// minutes (a crashed owner's runs wait that long).
-    pub const LEASE: std::ops::RangeInclusive<Duration> = Duration::from_secs(1)..=Duration::from_secs(600);
+    /// The allowed lease: 100 ms (renewals run at a third of it; a zero
+    /// lease would be expired as it is taken) to ten minutes (a crashed
+    /// owner's runs wait that long). The CLI asks operators for at least a
+    /// second.
+    pub const LEASE: std::ops::RangeInclusive<Duration> = Duration::from_millis(100)..=Duration::from_secs(600);
     /// The longest hand-off delay: ten minutes.
     pub const MAX_HANDOFF: Duration = Duration::from_secs(600);
-    /// The allowed eviction delay when there is one: a second to a day.
-    pub const EVICT_AFTER: std::ops::RangeInclusive<Duration> = Duration::from_secs(1)..=Duration::from_secs(86_400);
+    /// The allowed eviction delay when there is one: 10 ms (as the shortest
+    /// parked TTL) to a day. The CLI asks operators for at least a second.
+    pub const EVICT_AFTER: std::ops::RangeInclusive<Duration> = Duration::from_millis(10)..=Duration::from_secs(86_400);
 
     /// Checks every field against its range.
     ///
@@ -110,6 +118,17 @@ impl RunsConfig {
     }
 }
 
+/// What every durable cell of a runtime shares.
+#[derive(Clone, Debug)]
+pub(crate) struct DurableArgs {
+    pub store: Arc<dyn RunStore>,
+    /// This process's instance id: the lease owner.
+    pub owner: Arc<str>,
+    pub config: Arc<RunsConfig>,
+    /// The registry's tool table, as fresh runs' journals name it.
+    pub tools: ToolRefs,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,16 +138,19 @@ mod tests {
         let ok = |c: RunsConfig| c.validate().map_err(|e| e.to_string());
         let base = RunsConfig::default();
         assert_eq!(ok(base.clone()), Ok(()));
-        assert_eq!(ok(RunsConfig { lease: Duration::from_secs(1), ..base.clone() }), Ok(()));
+        assert_eq!(ok(RunsConfig { lease: Duration::from_millis(100), ..base.clone() }), Ok(()));
         assert_eq!(
-            ok(RunsConfig { lease: Duration::from_millis(999), ..base.clone() }),
-            Err("limit `runs.lease` is 999ms, outside the allowed range 1000ms..=600000ms".into())
+            ok(RunsConfig { lease: Duration::from_millis(99), ..base.clone() }),
+            Err("limit `runs.lease` is 99ms, outside the allowed range 100ms..=600000ms".into())
         );
+        assert!(ok(RunsConfig { lease: Duration::from_millis(600_001), ..base.clone() }).is_err());
         assert!(ok(RunsConfig { lease: Duration::ZERO, ..base.clone() }).is_err(), "a zero lease");
         assert_eq!(ok(RunsConfig { handoff_after: Duration::from_secs(600), ..base.clone() }), Ok(()));
         assert!(ok(RunsConfig { handoff_after: Duration::from_millis(600_001), ..base.clone() }).is_err());
         assert_eq!(ok(RunsConfig { evict_after: None, ..base.clone() }), Ok(()));
         assert_eq!(ok(RunsConfig { evict_after: Some(Duration::from_secs(86_400)), ..base.clone() }), Ok(()));
-        assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(999)), ..base }).is_err());
+        assert_eq!(ok(RunsConfig { evict_after: Some(Duration::from_millis(10)), ..base.clone() }), Ok(()));
+        assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(9)), ..base.clone() }).is_err());
+        assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(86_400_001)), ..base }).is_err());
     }
 }

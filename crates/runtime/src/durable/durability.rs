@@ -21,11 +21,12 @@ use codemode_bridge::RunEnd;
 use codemode_store::runs::{Claim, RunStatus, RunStoreError};
 
 use super::commit::RecordCommit;
+use super::config::DurableArgs;
 use super::config::JournalMode;
 use super::journal::{self, Header, Journal, Recorder};
 use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
 use super::replay::Replay;
-use super::run_journal::{DurableArgs, HostState, Meta, RunJournal, Written};
+use super::run_journal::{HostState, Meta, RunJournal, Written};
 use crate::cell::run::CellMode;
 use crate::engine::link::GuestLink;
 use crate::run_index::RunIndex;

@@ -28,10 +28,11 @@ mod run_journal;
 
 pub(crate) use backends::open;
 pub(crate) use commit::RecordCommit;
+pub(crate) use config::DurableArgs;
 pub use config::{JournalMode, RunsConfig, StoreBackend};
 pub(crate) use durability::{Durability, DurableStart, WriteAhead};
 pub(crate) use housekeeping::start_pruning;
 pub(crate) use identities::CellIds;
 pub(crate) use msg::{DurableMsg, Mailbox};
 pub(crate) use replay::{Replayed, Resumed};
-pub(crate) use run_journal::{DurableArgs, HostState, Meta};
+pub(crate) use run_journal::{HostState, Meta};

@@ -11,9 +11,9 @@ use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReaso
 use codemode_store::runs::{Claim, RunRecord, now_ms};
 use ractor::ActorRef;
 
+use super::config::DurableArgs;
 use super::journal::Journal;
 use super::msg::DurableMsg;
-use super::run_journal::DurableArgs;
 use crate::cell::{CellMode, CellMsg};
 use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};

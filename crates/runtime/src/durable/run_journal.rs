@@ -15,8 +15,8 @@ use codemode_bridge::Telemetry;
 use codemode_bridge::retry::Backoff;
 use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 
-use super::config::{JournalMode, RunsConfig};
-use super::journal::{self, Header, MAX_JOURNAL_BYTES, Reads, Recorder, Segments, Snapshot, ToolRefs};
+use super::config::{DurableArgs, JournalMode, RunsConfig};
+use super::journal::{self, Header, JournalError, MAX_JOURNAL_BYTES, Reads, Recorder, Segments, Snapshot};
 use crate::cell::effects::WriteBuffer;
 use crate::cell::requests::Settlement;
 use crate::engine::link::GuestLink;
@@ -26,17 +26,6 @@ use crate::telemetry::Metrics;
 /// database restarting): past it the write fails, is counted and logged,
 /// and its bytes wait for the next write.
 const WRITE_RETRY: Duration = Duration::from_secs(5);
-
-/// What every durable cell of a runtime shares.
-#[derive(Clone, Debug)]
-pub(crate) struct DurableArgs {
-    pub store: Arc<dyn RunStore>,
-    /// This process's instance id: the lease owner.
-    pub owner: Arc<str>,
-    pub config: Arc<RunsConfig>,
-    /// The registry's tool table, as fresh runs' journals name it.
-    pub tools: ToolRefs,
-}
 
 /// What a fresh run's record says besides its mode.
 #[derive(Clone, Debug, Default)]
@@ -191,7 +180,7 @@ impl RunJournal {
 
     /// The snapshot of host-side state for a write now (its store writes
     /// travel separately, as the keys written since the last write).
-    fn snapshot(&self, state: &HostState<'_>) -> Result<Snapshot, String> {
+    fn snapshot(&self, state: &HostState<'_>) -> Result<Snapshot, JournalError> {
         let wall = now_ms();
         let now = Instant::now();
         let timers = state

@@ -83,14 +83,15 @@ impl Determinism {
     pub(crate) fn env_read(
         &mut self,
         key: EnvKey,
-        live: impl FnOnce() -> Result<String, String>,
-    ) -> Result<(String, bool), String> {
-        let (value, replayed) = match self.env_replay.front() {
-            Some((k, _)) if *k == key => {
-                let (_, v) = self.env_replay.pop_front().unwrap_or((key, String::new()));
-                (v, true)
-            }
-            _ => {
+        live: impl FnOnce() -> Result<String, ConfigReadError>,
+    ) -> Result<(String, bool), ConfigReadError> {
+        let journaled = match self.env_replay.front() {
+            Some((k, _)) if *k == key => self.env_replay.pop_front().map(|(_, v)| v),
+            _ => None,
+        };
+        let (value, replayed) = match journaled {
+            Some(v) => (v, true),
+            None => {
                 if self.strict && self.env_journaled {
                     self.diverged.get_or_insert_with(|| {
                         "the replayed cell read the tool or MCP configuration where its journal has no such read"
@@ -162,6 +163,17 @@ impl Determinism {
         z ^= z >> 31;
         (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
+}
+
+/// A synchronous read of the host's configuration (a tool handle's
+/// metadata, the MCP namespace) that could not be answered.
+#[derive(Debug, thiserror::Error)]
+#[error("{what} could not be read: {reason}")]
+pub(crate) struct ConfigReadError {
+    /// What was read.
+    pub what: &'static str,
+    /// Why it failed.
+    pub reason: String,
 }
 
 /// This process's hub index of the MCP server the guest's namespace calls

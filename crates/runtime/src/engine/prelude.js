@@ -304,7 +304,7 @@
   freeze(namespaces);
 
   // ---- the clock and randomness, through the host ------------------------
-  // A run is resumed by replaying its journal (issue 17): every value the
+  // A run is resumed by replaying its journal: every value the
   // cell reads from the clock or `Math.random` comes from the host, which
   // records it, and on replay answers with the recorded one.
   const hostNow = host.now;

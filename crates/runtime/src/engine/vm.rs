@@ -22,6 +22,7 @@ use rquickjs::{
 use crate::mcp::McpHub;
 
 use super::convert;
+use super::determinism::ConfigReadError;
 use super::link::{Bounds, GuestError, GuestLink, Outcome};
 use crate::cell::requests::{Answer, Args, DecodeCx, HostRequest, OpCode, Settlement};
 use crate::cell::tools::ToolTable;
@@ -43,26 +44,27 @@ const SECTIONS: [(&str, &str); 5] = [
     ("nodes", include_str!("prelude/nodes.js")),
 ];
 
-type Compiled = OnceLock<Result<Vec<u8>, String>>;
+type Compiled = OnceLock<Result<Vec<u8>, StartError>>;
 
 /// A prelude part compiled once per process to stripped QuickJS bytecode:
 /// loading the core takes ~50 µs per cell, parsing its source ~1 ms.
 fn bytecode(name: &str, source: &str, slot: &'static Compiled) -> Result<&'static [u8], StartError> {
     slot.get_or_init(|| {
         let source = format!("export default {};", source.trim_end().trim_end_matches(';'));
-        let runtime = Runtime::new().map_err(|e| e.to_string())?;
-        let context = Context::full(&runtime).map_err(|e| e.to_string())?;
+        let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
+        let runtime = Runtime::new().map_err(engine)?;
+        let context = Context::full(&runtime).map_err(engine)?;
         context.with(|ctx| {
             // Debug info kept: a guest-visible stack names prelude frames
             // (`codemode:prelude:LINE:COL`) instead of `<null>:0:1`.
             let options = WriteOptions { strip_source: true, strip_debug: false, ..WriteOptions::default() };
             Module::declare(ctx.clone(), format!("codemode:{name}"), source)
                 .and_then(|m| m.write(options))
-                .map_err(|e| format!("the guest prelude ({name}) does not compile: {e}"))
+                .map_err(|e| StartError::Engine(format!("the guest prelude ({name}) does not compile: {e}")))
         })
     })
     .as_deref()
-    .map_err(|e| StartError::Engine(e.clone()))
+    .map_err(Clone::clone)
 }
 
 /// Evaluates a compiled prelude part and returns its default export.
@@ -188,7 +190,7 @@ fn wire_names<'js>(ctx: &Ctx<'js>, names: impl Iterator<Item = &'static str>) ->
 }
 
 /// Why a cell could not start.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum StartError {
     /// The cell's source does not compile; `message` names the location.
     Syntax(String),
@@ -404,7 +406,7 @@ impl Vm {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
                 let live = || table.meta_json(index as usize);
                 let read = lock(&b).determinism.env_read(EnvKey::Meta(index), live);
-                read.map(|(meta, _)| meta).map_err(|e| rquickjs::Exception::throw_type(&ctx, &e))
+                read.map(|(meta, _)| meta).map_err(|e| rquickjs::Exception::throw_type(&ctx, &e.to_string()))
             })?,
         )?;
         // MCP: the namespace is read when a cell first touches `MCP`, so
@@ -432,14 +434,19 @@ impl Vm {
             "mcpTree",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>| {
                 let mut link = lock(&b);
-                let live = || serde_json::to_string(&hub.tree()).map_err(|e| e.to_string());
+                let live = || {
+                    serde_json::to_string(&hub.tree())
+                        .map_err(|e| ConfigReadError { what: "the MCP namespace", reason: e.to_string() })
+                };
                 let (tree, replayed) = link
                     .determinism
                     .env_read(EnvKey::McpTree, live)
-                    .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e))?;
+                    .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))?;
                 if replayed {
-                    let routes =
-                        crate::mcp::routes(&tree, &hub).map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e))?;
+                    let routes = crate::mcp::routes(&tree, &hub).map_err(|e| {
+                        let message = format!("the journaled MCP namespace does not parse: {e}");
+                        rquickjs::Exception::throw_internal(&ctx, &message)
+                    })?;
                     link.determinism.mcp_routes = routes.map(Arc::new);
                 }
                 Ok::<_, rquickjs::Error>(tree)
@@ -456,6 +463,13 @@ impl Vm {
                 })
             })?,
         )?;
+        self.clock_and_output(ctx, &host)?;
+        Ok(host)
+    }
+
+    /// The hooks that need no configuration: the clock and randomness,
+    /// clearing timers, output and the outcome.
+    fn clock_and_output<'js>(&self, ctx: &Ctx<'js>, host: &Object<'js>) -> rquickjs::Result<()> {
         // The clock and randomness go through the host, which records them
         // for a replay.
         let b = Arc::clone(&self.link);
@@ -478,7 +492,7 @@ impl Vm {
                 finish(&ctx, &b, ok, &payload);
             })?,
         )?;
-        Ok(host)
+        Ok(())
     }
 }
 

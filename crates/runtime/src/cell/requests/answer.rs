@@ -77,10 +77,10 @@ impl Settlement {
 
     /// A host answer: the value, or an `Error` with `message` and `code`
     /// (MCP, nodes, `$api`).
-    pub(crate) fn result(id: u64, result: Result<Value, String>, code: &str) -> Self {
+    pub(crate) fn result<E: std::fmt::Display>(id: u64, result: Result<Value, E>, code: &str) -> Self {
         match result {
             Ok(value) => Self::value(id, value),
-            Err(message) => Self::fault(id, Fault::error(message, code)),
+            Err(e) => Self::fault(id, Fault::error(e.to_string(), code)),
         }
     }
 

@@ -71,10 +71,18 @@ impl<E: Failure> From<E> for CallFailure {
     }
 }
 
-/// The MCP hub without the `mcp` feature fails with text only.
-impl Failure for String {
+/// The MCP hub without the `mcp` feature: every server is unknown.
+#[cfg(not(feature = "mcp"))]
+impl Failure for crate::mcp::UnknownServer {
     fn kind(&self) -> CallOutcome {
         CallOutcome::Error
+    }
+}
+
+/// The node registry without the `nodes` feature: never called.
+impl Failure for std::convert::Infallible {
+    fn kind(&self) -> CallOutcome {
+        match *self {}
     }
 }
 

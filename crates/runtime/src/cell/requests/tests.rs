@@ -9,7 +9,7 @@ use crate::mcp::McpHub;
 fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
     let rt = rquickjs::Runtime::new().expect("runtime");
     let ctx = rquickjs::Context::full(&rt).expect("context");
-    let hub = McpHub::default();
+    let hub: McpHub = Default::default();
     let cx = DecodeCx { mcp: &hub, routes: None };
     ctx.with(|ctx| {
         convert::capture(&ctx).expect("capture");

@@ -19,8 +19,9 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{EnvKey, FORMAT, Header, Journal, OLDEST_FORMAT, Snapshot, read_settlement};
-use crate::cell::requests::{Answer, Settlement};
+use super::model::{EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot};
+use super::values::read_settlement;
+use crate::cell::requests::Settlement;
 
 /// The magic's first three bytes; the fourth is the format's digit.
 const MAGIC: &[u8; 3] = b"CMJ";
@@ -33,26 +34,7 @@ const DELTA: u8 = 2;
 /// The largest stored journal this build reads: the journal bound (a run
 /// past 16 MiB stops being journaled) with room for the snapshots of its
 /// segments. Anything larger is damaged or not ours.
-pub(crate) const MAX_STORED_BYTES: usize = super::MAX_JOURNAL_BYTES + (4 << 20);
-
-/// Why a stored journal cannot be used. The run it belongs to is not
-/// touched: the resuming `wait` reports this and the run stays parked.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum JournalError {
-    /// Not a journal at all.
-    #[error("the stored journal is not a codemode journal ({0})")]
-    Foreign(String),
-    /// Written by a newer codemode.
-    #[error(
-        "the stored journal is in format {0}, written by a newer codemode; this build reads formats {OLDEST_FORMAT} \
-         to {FORMAT}. Resume the run on a process running the newer build (it stays parked until then)."
-    )]
-    Newer(u32),
-    /// A format this build reads, but damaged (truncated, a bad checksum,
-    /// an absurd length, an inconsistent segment).
-    #[error("the stored journal is damaged ({0}); it cannot be resumed")]
-    Damaged(String),
-}
+pub(crate) const MAX_STORED_BYTES: usize = MAX_JOURNAL_BYTES + (4 << 20);
 
 fn damaged(why: impl Into<String>) -> JournalError {
     JournalError::Damaged(why.into())
@@ -119,40 +101,6 @@ pub(super) fn write_delta(out: &mut Vec<u8>, delta: &Delta, steps: &[u8]) {
     write_segment(out, DELTA, &payload);
 }
 
-/// A settlement as `[id, 0, value]`, `[id, 1, "json text"]` or
-/// `[id, 2, name, message, code]` (the same in both formats).
-pub(super) fn write_settlement(out: &mut Vec<u8>, s: &Settlement) {
-    fn to<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
-        // Writing JSON into a Vec cannot fail for these types (string keys
-        // only); a failure would leave a malformed step that decoding
-        // reports, never a silent wrong value.
-        if let Err(e) = serde_json::to_writer(&mut *out, v) {
-            tracing::error!(error = %e, "journal step did not encode");
-        }
-    }
-    out.push(b'[');
-    out.extend_from_slice(s.id.to_string().as_bytes());
-    match &s.answer {
-        Answer::Value(value) => {
-            out.extend_from_slice(b",0,");
-            to(out, value);
-        }
-        Answer::Text(text) => {
-            out.extend_from_slice(b",1,");
-            to(out, text);
-        }
-        Answer::Fault(fault) => {
-            out.extend_from_slice(b",2,");
-            to(out, fault.name.as_str());
-            out.push(b',');
-            to(out, &fault.message);
-            out.push(b',');
-            to(out, &fault.code);
-        }
-    }
-    out.push(b']');
-}
-
 /// Reads a journal of any format this build reads.
 pub(super) fn decode(bytes: &[u8]) -> Result<Journal, JournalError> {
     if bytes.len() > MAX_STORED_BYTES {
@@ -190,9 +138,7 @@ fn take_u32(bytes: &mut &[u8], what: &str) -> Result<u32, JournalError> {
 /// Parses a step array into settlements.
 fn parse_steps(text: &[u8]) -> Result<Vec<Vec<Settlement>>, JournalError> {
     let raw: Vec<Vec<Value>> = serde_json::from_slice(text).map_err(|e| damaged(format!("steps: {e}")))?;
-    raw.into_iter()
-        .map(|step| step.into_iter().map(read_settlement).collect::<Result<Vec<_>, _>>().map_err(damaged))
-        .collect()
+    raw.into_iter().map(|step| step.into_iter().map(read_settlement).collect::<Result<Vec<_>, _>>()).collect()
 }
 
 fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
@@ -302,4 +248,15 @@ fn decode_v1(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         steps_text,
         stored_bytes,
     })
+}
+
+impl Journal {
+    /// Reads an encoded journal of any format this build reads.
+    ///
+    /// # Errors
+    /// [`JournalError`]: not a journal, a newer format, or damaged (a bad
+    /// checksum, a truncated or absurd length, an inconsistent segment).
+    pub(crate) fn decode(bytes: &[u8]) -> Result<Self, JournalError> {
+        decode(bytes)
+    }
 }

@@ -7,6 +7,9 @@ use serde_json::json;
 use super::codec::MAX_STORED_BYTES;
 use super::*;
 use crate::cell::effects::WriteBuffer;
+use crate::cell::requests::{Answer, ErrorName, Fault, Settlement};
+use codemode_store::StoredValue;
+use serde_json::Value;
 
 fn header() -> Header {
     Header {
@@ -121,6 +124,7 @@ fn recording_goes_on_after_a_replay_where_the_journal_ended() {
 /// Format-1 journals, as format-1 builds wrote them (the golden files of
 /// `tests/golden/journals/v1`), read back.
 #[test]
+#[expect(clippy::disallowed_methods, reason = "the test reads the repository's golden journals")]
 fn format_1_journals_written_by_earlier_builds_are_read() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/journals/v1");
     let mut read = 0;

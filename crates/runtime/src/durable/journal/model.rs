@@ -1,0 +1,164 @@
+//! What a journal holds: the run's header, its tool table, the reads of
+//! the configuration it made, the host side's snapshot, and the journal as
+//! read back for a replay.
+
+use std::collections::VecDeque;
+
+use codemode_bridge::Telemetry;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cell::requests::Settlement;
+
+/// The largest journal a run keeps (16 MiB); past it the run is no longer
+/// durable: it goes on in memory, and the reason is logged.
+pub(crate) const MAX_JOURNAL_BYTES: usize = 16 * 1024 * 1024;
+
+/// The journal format this build writes.
+pub(crate) const FORMAT: u32 = 2;
+/// The oldest format this build reads.
+pub(crate) const OLDEST_FORMAT: u32 = 1;
+
+/// One global of the engine's tool table: its callable name and the tool's
+/// catalog id (`openclaw:<name>`), its identity across deploys.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct ToolRef(pub String, pub String);
+
+/// A journal's tool table, shared by every cell of a runtime (it is the
+/// registry's, made once) and stored as a plain JSON array.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ToolRefs(pub std::sync::Arc<[ToolRef]>);
+
+impl Serialize for ToolRefs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolRefs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<ToolRef>::deserialize(d).map(|v| Self(v.into()))
+    }
+}
+
+/// What a run is, fixed when it starts.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub format: u32,
+    /// The cell's wrapped source, exactly as compiled.
+    pub wrapped: String,
+    pub title: Option<String>,
+    pub session: String,
+    pub reply: String,
+    pub principal: Option<String>,
+    pub restart_safe: bool,
+    /// `Math.random`'s seed.
+    pub seed: u64,
+    /// The engine's tool globals, in index order (format 2; format 1 used
+    /// the registry of the resuming process).
+    #[serde(default)]
+    pub tools: ToolRefs,
+}
+
+/// A synchronous read of the host's configuration, journaled with its
+/// answer (format 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EnvKey {
+    /// `host.meta(index)`: a tool handle's metadata.
+    Meta(u32),
+    /// `host.mcpTree()`: the MCP namespace, read when a cell first touches
+    /// `MCP`.
+    McpTree,
+}
+
+impl EnvKey {
+    pub(super) fn encode(self) -> String {
+        match self {
+            Self::Meta(i) => format!("m{i}"),
+            Self::McpTree => "t".to_owned(),
+        }
+    }
+
+    pub(super) fn decode(text: &str) -> Option<Self> {
+        match text.as_bytes().first()? {
+            b't' if text.len() == 1 => Some(Self::McpTree),
+            b'm' => text[1..].parse().ok().map(Self::Meta),
+            _ => None,
+        }
+    }
+}
+
+/// The host-side state of the cell at the moment the journal was written,
+/// restored after a replay (the guest's own state is rebuilt by the replay).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Snapshot {
+    /// Steps whose output had been delivered to an observer: output the
+    /// replay emits during them is not delivered again.
+    pub delivered_steps: usize,
+    /// Output budget used so far (GA-4).
+    pub output_used: usize,
+    pub telemetry: Telemetry,
+    /// The cell had observed network-derived content.
+    pub network: bool,
+    pub envelope_id: Option<String>,
+    /// Store writes not yet committed (GA-7.5), as `(key, json, network)`;
+    /// `None` deletes. Format 1 keeps the whole buffer here; format 2 keeps
+    /// the writes since the last segment in each delta, and the decoder
+    /// folds them back into this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<(String, Option<(String, bool)>)>,
+    /// Live timers and when they are due (ms since the epoch).
+    pub timers: Vec<(u64, u64)>,
+    /// Settled while parked, not yet delivered: delivered at the next
+    /// window, as in memory.
+    pub undelivered: Vec<Value>,
+}
+
+/// A journal read back for replay.
+#[derive(Debug)]
+pub(crate) struct Journal {
+    /// The format it was written in (1 or 2): which fingerprint function
+    /// checks its requests, and whether its reads of the configuration
+    /// were journaled.
+    pub format: u32,
+    pub header: Header,
+    /// Fingerprint of request `id` at index `id - 1`.
+    pub requests: Vec<u64>,
+    pub clock: Vec<(u8, f64)>,
+    /// Reads of the host's configuration, in order (format 2).
+    pub env: Vec<(EnvKey, String)>,
+    /// The last snapshot, with every uncommitted write folded in.
+    pub snapshot: Snapshot,
+    /// The steps not yet replayed.
+    pub steps: VecDeque<Vec<Settlement>>,
+    pub step_count: usize,
+    /// Format 1 only: the steps' encoded text, to rewrite the journal in
+    /// format 2 after the replay.
+    pub steps_text: Vec<u8>,
+    /// The encoded journal's size.
+    pub stored_bytes: usize,
+}
+
+/// Why a stored journal cannot be used. The run it belongs to is not
+/// touched: the resuming `wait` reports this and the run stays parked.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum JournalError {
+    /// Not a journal at all.
+    #[error("the stored journal is not a codemode journal ({0})")]
+    Foreign(String),
+    /// Written by a newer codemode.
+    #[error(
+        "the stored journal is in format {0}, written by a newer codemode; this build reads formats {OLDEST_FORMAT} \
+         to {FORMAT}. Resume the run on a process running the newer build (it stays parked until then)."
+    )]
+    Newer(u32),
+    /// A format this build reads, but damaged (truncated, a bad checksum,
+    /// an absurd length, an inconsistent segment).
+    #[error("the stored journal is damaged ({0}); it cannot be resumed")]
+    Damaged(String),
+    /// A value of this run could not be encoded as the journal keeps it
+    /// (an encoder bug): the run stops being journaled rather than keep a
+    /// wrong value.
+    #[error("a value of the run could not be journaled ({0})")]
+    Unencodable(String),
+}
