@@ -66,6 +66,21 @@ impl EndState {
     }
 }
 
+/// The end the run store records for a cell that ended this way.
+impl From<EndState> for codemode_bridge::RunEnd {
+    fn from(end: EndState) -> Self {
+        match end {
+            EndState::Completed => Self::Completed,
+            EndState::Failed => Self::Failed,
+            EndState::TimedOut => Self::TimedOut,
+            EndState::Aborted => Self::Aborted,
+            EndState::Expired => Self::Expired,
+            EndState::Disposed => Self::Disposed,
+            EndState::Crashed => Self::Crashed,
+        }
+    }
+}
+
 /// A fresh, unguessable run id.
 pub(crate) fn new_run_id() -> String {
     let mut bytes = [0u8; 16];

@@ -317,7 +317,7 @@ async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorI
             registered(config.store.name())
         }
         Child::Results => {
-            config.results.start_actor(root.clone()).await?;
+            config.results.start_actor(root.clone()).await.map_err(|e| e.to_string())?;
             registered(config.results.name())
         }
         Child::Mcp(index) => config.mcp.restart_server(index, root.clone()).await.map(|c| c.get_id()),

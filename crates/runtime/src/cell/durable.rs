@@ -642,7 +642,7 @@ impl CellState {
         let Some(d) = self.durable.as_ref().filter(|d| d.created()) else { return };
         let (store, owner, run_id) = (Arc::clone(&d.args.store), Arc::clone(&d.args.owner), self.run_id.clone());
         let writer = Arc::clone(&d.writer);
-        let label = if self.diverged { "replay_diverged" } else { end.label() };
+        let end = if self.diverged { codemode_bridge::RunEnd::ReplayDiverged } else { end.into() };
         let (held, lease) = (d.lease_held, d.args.config.lease);
         let version = Arc::clone(&d.version);
         tokio::spawn(async move {
@@ -665,7 +665,7 @@ impl CellState {
                     }
                 }
             }
-            if let Err(e) = store.end(&run_id, &owner, label, Vec::new()).await {
+            if let Err(e) = store.end(&run_id, &owner, end, Vec::new()).await {
                 tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
             }
         });
@@ -992,7 +992,7 @@ impl RecordCommit {
         writes: Vec<(String, Option<codemode_store::StoredValue>)>,
     ) -> Result<(), codemode_store::StoreError> {
         let _order = self.writer.lock().await;
-        match self.store.end(&self.run_id, &self.owner, "completed", writes).await {
+        match self.store.end(&self.run_id, &self.owner, codemode_bridge::RunEnd::Completed, writes).await {
             Ok(()) => Ok(()),
             Err(RunStoreError::Store(e)) => Err(e),
             Err(e) => Err(codemode_store::StoreError::Io(e.to_string())),

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
+use codemode_bridge::{CellResult, ErrorCode, Output, Phase, RunEnd, Telemetry, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, now_ms};
 use ractor::ActorRef;
 
@@ -33,19 +33,8 @@ fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
 }
 
 /// How a stored end label reads for the model.
-fn ended(label: &str) -> CellResult {
-    let how = match label {
-        "completed" => "it already completed",
-        "failed" => "it already failed",
-        "timed_out" => "it timed out",
-        "aborted" => "it was aborted",
-        "expired" => "it expired after being parked idle past its time-to-live",
-        "disposed" => "it was disposed",
-        "crashed" => "its host actor crashed",
-        "replay_diverged" => "its replay diverged from its journal",
-        _ => "it ended",
-    };
-    unavailable(format!("code mode run is unavailable: {how}. Start a new exec."))
+fn ended(end: RunEnd) -> CellResult {
+    unavailable(format!("code mode run is unavailable: {}. Start a new exec.", end.describe()))
 }
 
 fn aborted() -> CellResult {
@@ -152,7 +141,7 @@ impl CodeMode {
             };
             match current {
                 Claim::Missing => return Ok(unavailable(NOT_HERE)),
-                Claim::Ended(label) => return Ok(ended(&label)),
+                Claim::Ended(end) => return Ok(ended(end)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
                     if ask == Ask::Abort {
@@ -166,8 +155,8 @@ impl CodeMode {
                         }
                         // The holder ends it when it next looks at the run.
                         match d.store.request_abort(run_id).await {
-                            Ok(Claim::Ended(label)) if label == "aborted" => return Ok(aborted()),
-                            Ok(Claim::Ended(label)) => return Ok(ended(&label)),
+                            Ok(Claim::Ended(RunEnd::Aborted)) => return Ok(aborted()),
+                            Ok(Claim::Ended(end)) => return Ok(ended(end)),
                             Ok(_) => {}
                             Err(e) => return Ok(store_failed(&e)),
                         }
@@ -227,11 +216,12 @@ impl CodeMode {
         let idle = now_ms().saturating_sub(record.updated_ms);
         let expired = u128::from(idle) > self.inner.limits.parked_ttl.as_millis();
         if ask == Ask::Abort || record.abort_requested || expired {
-            let label = if expired && ask != Ask::Abort && !record.abort_requested { "expired" } else { "aborted" };
-            if let Err(e) = d.store.end(&run_id, &d.owner, label, Vec::new()).await {
+            let end =
+                if expired && ask != Ask::Abort && !record.abort_requested { RunEnd::Expired } else { RunEnd::Aborted };
+            if let Err(e) = d.store.end(&run_id, &d.owner, end, Vec::new()).await {
                 return Ok(store_failed(&e));
             }
-            return Ok(if label == "aborted" { aborted() } else { ended(label) });
+            return Ok(if end == RunEnd::Aborted { aborted() } else { ended(end) });
         }
         let journal = match Journal::decode(&record.journal) {
             Ok(j) => j,
