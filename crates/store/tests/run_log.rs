@@ -67,7 +67,20 @@ fn fresh(name: &str) -> PathBuf {
 }
 
 async fn reopened(dir: &Path) -> SledRuns {
-    let store = SessionStore::open(Some(dir), StoreLimits::default(), "run-log-parent".into()).unwrap();
+    // Reopened at once, the database's lock can still be held for a moment
+    // by a child another test in this process is spawning (between its fork
+    // and exec it holds copies of our descriptors). Retry briefly.
+    let mut tries = 0;
+    let store = loop {
+        match SessionStore::open(Some(dir), StoreLimits::default(), "run-log-parent".into()) {
+            Ok(store) => break store,
+            Err(codemode_store::StoreError::Locked { .. }) if tries < 100 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("the store cannot be reopened: {e}"),
+        }
+    };
     SledRuns::open(&store).unwrap()
 }
 
