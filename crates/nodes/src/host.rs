@@ -184,6 +184,8 @@ async fn first_frame(socket: &mut Socket) -> Result<GatewayFrame, Disconnect> {
 /// then (and on cancel).
 async fn serve(socket: Socket, handler: &CommandHandler) -> Ended {
     let (mut sink, mut stream) = socket.split();
+    // Unbounded: each running command sends one result, and the loop below
+    // writes each as it comes, so the running commands bound the queue.
     let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel::<NodeFrame>();
     let mut running: HashMap<u64, tokio::task::JoinHandle<()>> = HashMap::new();
     let reason = loop {
