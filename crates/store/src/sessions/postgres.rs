@@ -54,7 +54,7 @@ impl Touch {
 /// rewrites it: a busy session must not cost a write per read. At most a
 /// minute, and small against the retention so a short retention (tests,
 /// aggressive operators) is still honoured.
-pub(crate) fn write_every(retention_s: u64) -> i64 {
+fn write_every(retention_s: u64) -> i64 {
     big((retention_s / 24).min(60))
 }
 
@@ -159,7 +159,7 @@ fn full(limits: &StoreLimits) -> StoreError {
 }
 
 /// The committed value of `key` in `session`.
-pub(crate) async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Result<Option<StoredValue>, StoreError> {
+async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Result<Option<StoredValue>, StoreError> {
     let mut client = pg.client().await?;
     touch_read(&mut client, session, touch).await?;
     let row = client
@@ -175,7 +175,7 @@ pub(crate) async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Res
 
 /// Whether `changes` (new sizes; `None` deletes) on top of the committed
 /// session fit its limit. Advisory: the commit re-checks under the lock.
-pub(crate) async fn check(
+async fn check(
     pg: &Pg,
     session: &str,
     changes: &[(String, Option<usize>)],
@@ -253,7 +253,7 @@ pub(crate) async fn commit_in(
 }
 
 /// Commits a cell's writes in their own transaction.
-pub(crate) async fn commit(
+async fn commit(
     pg: &Pg,
     session: &str,
     writes: &[(String, Option<StoredValue>)],
@@ -267,7 +267,7 @@ pub(crate) async fn commit(
 }
 
 /// Starts `to` with a copy of `from`'s committed values.
-pub(crate) async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<(), StoreError> {
+async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<(), StoreError> {
     let mut client = pg.client().await?;
     let tx = client.transaction().await.map_err(|e| db(&e))?;
     // Always in name order, so two forks between the same sessions in
@@ -300,7 +300,7 @@ pub(crate) async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<
 /// batches of [`SWEEP_BATCH`] sessions; returns how many went. Sessions
 /// another process is committing to right now are skipped (they are in
 /// use), and so are rows locked by another sweeper.
-pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
+async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
     let Some(retention) = touch.retention_s else { return Ok(0) };
     let cutoff = big(touch.now_s).saturating_sub(big(retention));
     let client = pg.client().await?;
@@ -330,7 +330,7 @@ pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
 }
 
 /// The sweeper task: a sweep now, then every `interval`, until aborted.
-pub(crate) fn start_sweeper(
+fn start_sweeper(
     pg: Pg,
     interval: Duration,
     touch: impl Fn() -> Touch + Send + 'static,
