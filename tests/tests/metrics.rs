@@ -44,7 +44,7 @@ async fn unknown_node_commands_add_no_series() {
         Box::pin(async move {
             match command.as_str() {
                 "echo" => Ok(json!({"params": params})),
-                other => Err(format!("no {other}")),
+                other => Err(format!("no {other}").into()),
             }
         })
     });

@@ -64,7 +64,7 @@ fn handler(dropped: mpsc::UnboundedSender<()>) -> CommandHandler {
                     std::future::pending::<()>().await;
                     Ok(Value::Null)
                 }
-                other => Err(format!("no {other}")),
+                other => Err(format!("no {other}").into()),
             }
         })
     })

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use codemode_nodes::host::{CommandHandler, HostEvent, HostOptions, run_host};
-use codemode_nodes::protocol::{Credentials, LIST_DIR_COMMAND, MAX_FRAME_BYTES};
+use codemode_nodes::protocol::{CommandError, Credentials, LIST_DIR_COMMAND, MAX_FRAME_BYTES};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -150,8 +150,8 @@ pub(crate) async fn run(options: NodeOptions) -> Result<()> {
         let found = offered.iter().find(|(n, _)| *n == command).map(|(_, c)| c.clone());
         Box::pin(async move {
             match found {
-                Some(c) => execute(c, params, started).await,
-                None => Err(format!("this node does not offer {command:?}")),
+                Some(c) => execute(c, params, started).await.map_err(CommandError::from),
+                None => Err(CommandError::new(format!("this node does not offer {command:?}"))),
             }
         })
     });

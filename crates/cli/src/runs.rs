@@ -300,7 +300,8 @@ async fn list(
         other => (other, None),
     };
     let fetch = if by_hash.is_some() { MAX_LIST_RUNS } else { limit };
-    let filter = RunFilter { status, session: by_key, limit: Some(fetch) };
+    let filter =
+        RunFilter { status: status.as_deref().map(RunStatus::parse).transpose()?, session: by_key, limit: Some(fetch) };
     let mut found = runs.list(filter).await.map_err(RunsError::from)?;
     if let Some(prefix) = by_hash {
         found.retain(|r| session_hash(&r.meta.session).starts_with(&prefix));
@@ -416,7 +417,7 @@ async fn abort(runs: &dyn RunStore, run_id: &str) -> Result<()> {
         return Ok(());
     }
     match runs.request_abort(run_id).await.map_err(RunsError::from)? {
-        Claim::Ended(label) if label == "aborted" => {
+        Claim::Ended(codemode_bridge::RunEnd::Aborted) => {
             println!("run {run_id} had no live owner: ended now as aborted");
         }
         Claim::Ended(label) => println!("run {run_id} ended ({label}) before the abort; nothing to abort"),

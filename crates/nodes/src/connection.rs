@@ -13,11 +13,11 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::protocol::{GatewayFrame, NodeFrame};
+use crate::protocol::{CommandError, GatewayFrame, NodeFrame};
 use crate::socket::Socket;
 
-/// What the node answered: its value, or its error message.
-pub(crate) type Answer = Result<Value, String>;
+/// What the node answered: its value, or why the command failed.
+pub(crate) type Answer = Result<Value, CommandError>;
 
 /// Messages of a connection actor.
 pub(crate) enum ConnMsg {
@@ -116,7 +116,7 @@ impl Actor for Connection {
             ConnMsg::Incoming(NodeFrame::Result { call_id, value, error }) => {
                 if let Some(reply) = state.waiting.remove(&call_id) {
                     let answer = match error {
-                        Some(message) => Err(message),
+                        Some(message) => Err(CommandError::from(message)),
                         // `"value": null` deserializes as `None` (serde's
                         // `Option`), so no value is the command's `null`
                         // result, not a lost one.

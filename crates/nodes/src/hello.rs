@@ -34,6 +34,42 @@ pub(crate) enum HelloError {
     Token,
 }
 
+/// Why the registry refuses a well-formed hello: the text the node is
+/// told (and operators see among the pending nodes).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Refusal {
+    /// Too many wrong codes or tokens came from the node's address.
+    #[error("too many attempts to pair from this address; retry in {wait_secs} s")]
+    TooManyAttempts { wait_secs: u64 },
+    /// The token is none the gateway was configured with.
+    #[error("the pairing token is not one the gateway accepts")]
+    BadToken,
+    /// The code expired; a new one was issued.
+    #[error("the pairing code expired; use the new code the gateway printed")]
+    CodeExpired,
+    /// The code is wrong (the same words for every wrong code: nothing
+    /// says how close it was).
+    #[error("the pairing code is not valid (codes are one-time; use the latest code the gateway printed)")]
+    BadCode,
+    /// The node is paired, but presented no matching secret.
+    #[error("node \"{node}\" is paired with other credentials; present its secret, or pair again with a new code")]
+    OtherCredentials { node: String },
+    /// The node is not paired and presented no code or token.
+    #[error(
+        "node \"{node}\" is not paired: start it with --code <the pairing code the gateway printed> or --token <a token from the gateway's [nodes] configuration>"
+    )]
+    NotPaired { node: String },
+    /// The gateway had no randomness for the node's secret.
+    #[error("the gateway cannot issue a secret right now ({0}); retry later")]
+    NoRandomness(String),
+}
+
+impl From<codemode_bridge::ids::NoRandomness> for Refusal {
+    fn from(e: codemode_bridge::ids::NoRandomness) -> Self {
+        Self::NoRandomness(e.to_string())
+    }
+}
+
 pub(crate) fn check_hello(hello: &Hello) -> Result<(), HelloError> {
     // `chars().nth(max)` stops after max + 1 characters however long the text.
     let over = |s: &str, max: usize| s.chars().nth(max).is_some();

@@ -8,15 +8,17 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use codemode_bridge::retry::Backoff;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
+pub use crate::protocol::CommandError;
 use crate::protocol::{Credentials, GatewayFrame, MAX_FRAME_BYTES, NodeFrame, PROTOCOL_VERSION};
 
-/// A command's pending answer: its value or its error message.
-pub type CommandFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>;
+/// A command's pending answer: its value, or why it failed.
+pub type CommandFuture = Pin<Box<dyn Future<Output = Result<Value, CommandError>> + Send>>;
 
 /// Runs one command: `(command, params)`. Dropping the future (the gateway
 /// cancelled the invoke, or the connection ended) must stop the work.
@@ -49,19 +51,57 @@ pub enum HostEvent {
     /// The connection failed or ended; the host retries after `retry_in`.
     Lost {
         /// Why.
-        reason: String,
+        reason: Disconnect,
         /// The pause before the next attempt.
         retry_in: Duration,
     },
 }
 
-/// The longest pause between reconnection attempts.
+/// Why the node's connection to the gateway failed or ended. The host
+/// reconnects after each (see [`HostEvent::Lost`]); only a refusal ends it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Disconnect {
+    /// No connection could be made (the gateway is down, or the address is
+    /// wrong).
+    #[error("cannot reach {gateway}: {reason}")]
+    Unreachable {
+        /// The gateway's address.
+        gateway: String,
+        /// What the connection attempt said.
+        reason: String,
+    },
+    /// The hello could not be sent.
+    #[error("sending hello failed: {0}")]
+    Hello(String),
+    /// The gateway answered the hello with something other than a welcome
+    /// or a refusal.
+    #[error("the gateway sent no welcome")]
+    NoWelcome,
+    /// The gateway sent a frame that is not JSON of the protocol.
+    #[error("unreadable gateway frame: {0}")]
+    Unreadable(String),
+    /// The gateway closed the connection.
+    #[error("the gateway closed the connection")]
+    Closed,
+    /// The socket failed before the welcome.
+    #[error("{0}")]
+    Socket(String),
+    /// The socket failed after the welcome.
+    #[error("connection lost: {0}")]
+    Lost(String),
+}
+
+/// The first pause before reconnecting…
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+/// …and the longest, however often it failed.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// Why a connection ended.
 enum Ended {
+    /// The gateway refused the node, saying why.
     Refused(String),
-    Lost(String, bool),
+    /// It was lost; the flag says whether the node had been welcomed.
+    Lost(Disconnect, bool),
 }
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -73,19 +113,20 @@ pub async fn run_host(
     handler: CommandHandler,
     mut on_event: impl FnMut(HostEvent),
 ) -> String {
-    let mut backoff = Duration::from_millis(100);
+    let mut backoff = Backoff::new(FIRST_BACKOFF, MAX_BACKOFF);
     loop {
-        match connect(&mut options, &handler, &mut on_event).await {
+        let retry_in = match connect(&mut options, &handler, &mut on_event).await {
             Ended::Refused(reason) => return reason,
             Ended::Lost(reason, was_up) => {
                 if was_up {
-                    backoff = Duration::from_millis(100);
+                    backoff.reset();
                 }
-                on_event(HostEvent::Lost { reason, retry_in: backoff });
+                let retry_in = backoff.next_delay();
+                on_event(HostEvent::Lost { reason, retry_in });
+                retry_in
             }
-        }
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(MAX_BACKOFF);
+        };
+        tokio::time::sleep(retry_in).await;
     }
 }
 
@@ -95,7 +136,12 @@ async fn connect(options: &mut HostOptions, handler: &CommandHandler, on_event: 
     let mut socket =
         match tokio_tungstenite::connect_async_with_config(options.gateway.as_str(), Some(config), true).await {
             Ok((socket, _)) => socket,
-            Err(e) => return Ended::Lost(format!("cannot reach {}: {e}", options.gateway), false),
+            Err(e) => {
+                return Ended::Lost(
+                    Disconnect::Unreachable { gateway: options.gateway.clone(), reason: e.to_string() },
+                    false,
+                );
+            }
         };
     let hello = NodeFrame::Hello {
         version: PROTOCOL_VERSION,
@@ -106,7 +152,7 @@ async fn connect(options: &mut HostOptions, handler: &CommandHandler, on_event: 
         credentials: options.credentials.clone(),
     };
     if let Err(e) = socket.send(Message::text(serde_json::to_string(&hello).unwrap_or_default())).await {
-        return Ended::Lost(format!("sending hello failed: {e}"), false);
+        return Ended::Lost(Disconnect::Hello(e.to_string()), false);
     }
     match first_frame(&mut socket).await {
         Ok(GatewayFrame::Welcome { secret: Some(secret) }) => {
@@ -115,21 +161,21 @@ async fn connect(options: &mut HostOptions, handler: &CommandHandler, on_event: 
         }
         Ok(GatewayFrame::Welcome { secret: None }) => on_event(HostEvent::Connected),
         Ok(GatewayFrame::Refused { reason }) => return Ended::Refused(reason),
-        Ok(_) => return Ended::Lost("the gateway sent no welcome".into(), false),
+        Ok(_) => return Ended::Lost(Disconnect::NoWelcome, false),
         Err(e) => return Ended::Lost(e, false),
     }
     serve(socket, handler).await
 }
 
-async fn first_frame(socket: &mut Socket) -> Result<GatewayFrame, String> {
+async fn first_frame(socket: &mut Socket) -> Result<GatewayFrame, Disconnect> {
     loop {
         match socket.next().await {
             Some(Ok(Message::Text(t))) => {
-                return serde_json::from_str(&t).map_err(|e| format!("unreadable gateway frame: {e}"));
+                return serde_json::from_str(&t).map_err(|e| Disconnect::Unreadable(e.to_string()));
             }
-            Some(Ok(Message::Close(_))) | None => return Err("the gateway closed the connection".into()),
+            Some(Ok(Message::Close(_))) | None => return Err(Disconnect::Closed),
             Some(Ok(_)) => {}
-            Some(Err(e)) => return Err(e.to_string()),
+            Some(Err(e)) => return Err(Disconnect::Socket(e.to_string())),
         }
     }
 }
@@ -138,6 +184,8 @@ async fn first_frame(socket: &mut Socket) -> Result<GatewayFrame, String> {
 /// then (and on cancel).
 async fn serve(socket: Socket, handler: &CommandHandler) -> Ended {
     let (mut sink, mut stream) = socket.split();
+    // Unbounded: each running command sends one result, and the loop below
+    // writes each as it comes, so the running commands bound the queue.
     let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel::<NodeFrame>();
     let mut running: HashMap<u64, tokio::task::JoinHandle<()>> = HashMap::new();
     let reason = loop {
@@ -150,7 +198,7 @@ async fn serve(socket: Socket, handler: &CommandHandler) -> Ended {
                         running.insert(call_id, tokio::spawn(async move {
                             let (value, error) = match work.await {
                                 Ok(v) => (Some(v), None),
-                                Err(e) => (None, Some(e)),
+                                Err(e) => (None, Some(e.into_message())),
                             };
                             let _ = done.send(NodeFrame::Result { call_id, value, error });
                         }));
@@ -162,11 +210,11 @@ async fn serve(socket: Socket, handler: &CommandHandler) -> Ended {
                     }
                     Ok(GatewayFrame::Refused { reason }) => return Ended::Refused(reason),
                     Ok(GatewayFrame::Welcome { .. }) => {}
-                    Err(e) => break format!("unreadable gateway frame: {e}"),
+                    Err(e) => break Disconnect::Unreadable(e.to_string()),
                 },
-                Some(Ok(Message::Close(_))) | None => break "the gateway closed the connection".to_owned(),
+                Some(Ok(Message::Close(_))) | None => break Disconnect::Closed,
                 Some(Ok(_)) => {}
-                Some(Err(e)) => break format!("connection lost: {e}"),
+                Some(Err(e)) => break Disconnect::Lost(e.to_string()),
             },
             Some(frame) = done_rx.recv() => {
                 if let NodeFrame::Result { call_id, .. } = &frame {
@@ -174,7 +222,7 @@ async fn serve(socket: Socket, handler: &CommandHandler) -> Ended {
                 }
                 let text = serde_json::to_string(&frame).unwrap_or_default();
                 if let Err(e) = sink.send(Message::text(text)).await {
-                    break format!("connection lost: {e}");
+                    break Disconnect::Lost(e.to_string());
                 }
             }
         }

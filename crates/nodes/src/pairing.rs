@@ -10,6 +10,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use codemode_bridge::ids::{NoRandomness, hex_into, random_bytes, unguessable};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -175,35 +176,30 @@ pub(crate) fn now_ms() -> u64 {
 
 /// SHA-256 of `text`, hex.
 pub(crate) fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn random_bytes<const N: usize>() -> [u8; N] {
-    let mut bytes = [0u8; N];
-    // An OS without randomness cannot pair safely; all-zero bytes would
-    // make guessable codes, so fall back to the clock mixed through SHA-256.
-    if getrandom::fill(&mut bytes).is_err() {
-        let digest = Sha256::digest(format!("{:?}{}", SystemTime::now(), std::process::id()).as_bytes());
-        for (b, d) in bytes.iter_mut().zip(digest.iter().cycle()) {
-            *b = *d;
-        }
-    }
-    bytes
+    hex_into(String::new(), &Sha256::digest(text.as_bytes()))
 }
 
 /// A new node secret: 32 random bytes, hex.
-pub(crate) fn new_secret() -> String {
-    random_bytes::<32>().iter().map(|b| format!("{b:02x}")).collect()
+///
+/// # Errors
+/// [`NoRandomness`]: an OS without randomness cannot pair safely, and
+/// nothing predictable stands in for it.
+pub(crate) fn new_secret() -> Result<String, NoRandomness> {
+    unguessable::<32>("")
 }
 
 /// Letters and digits that cannot be confused when read aloud or typed.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /// A one-time pairing code such as `K7QM-2XRD` (40 bits).
-pub(crate) fn new_code() -> String {
-    let bytes = random_bytes::<8>();
-    let chars: String = bytes.iter().map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char).collect();
-    format!("{}-{}", &chars[..4], &chars[4..])
+///
+/// # Errors
+/// [`NoRandomness`], as [`new_secret`].
+pub(crate) fn new_code() -> Result<String, NoRandomness> {
+    let bytes = random_bytes::<8>()?;
+    let chars: String =
+        bytes.iter().map(|b| char::from(CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()])).collect();
+    Ok(format!("{}-{}", &chars[..4], &chars[4..]))
 }
 
 /// Normalises a typed code: case and separators do not matter.
@@ -232,7 +228,7 @@ mod tests {
 
     #[test]
     fn codes_are_two_groups_of_four_unambiguous_characters_and_typing_is_forgiving() {
-        let code = new_code();
+        let code = new_code().unwrap();
         assert_eq!(code.len(), 9);
         assert_eq!(&code[4..5], "-");
         assert!(code.chars().filter(|c| *c != '-').all(|c| CODE_ALPHABET.contains(&(c as u8))));

@@ -63,6 +63,46 @@ pub struct Credentials {
     pub token: Option<String>,
 }
 
+/// Why a node's command failed: the message the node sends back in its
+/// [`NodeFrame::Result`], which the cell that invoked it reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct CommandError {
+    message: String,
+}
+
+impl CommandError {
+    /// A failure described by `message` (what went wrong, and what the
+    /// caller can do about it).
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
+    }
+
+    /// The message.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The message, owned.
+    #[must_use]
+    pub fn into_message(self) -> String {
+        self.message
+    }
+}
+
+impl From<String> for CommandError {
+    fn from(message: String) -> Self {
+        Self { message }
+    }
+}
+
+impl From<&str> for CommandError {
+    fn from(message: &str) -> Self {
+        Self::new(message)
+    }
+}
+
 /// A frame from a node host to the gateway.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
+use codemode_bridge::ids::NoRandomness;
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 use serde_json::Value;
@@ -21,7 +22,7 @@ use serde_json::Value;
 use crate::config::NodesConfig;
 use crate::connection::{ConnArgs, ConnMsg, Connection};
 use crate::gateway::Admit;
-use crate::hello::{Hello, check_hello};
+use crate::hello::{Hello, Refusal, check_hello};
 use crate::node::{NodeInfo, PendingNode};
 use crate::pairing::{self, CODE_LIFETIME, Pairing, PairingChange, PairingStore};
 use crate::protocol::{GatewayFrame, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PLATFORM_CHARS, RESERVED_EXEC_COMMAND};
@@ -44,7 +45,7 @@ pub(crate) enum RegistryMsg {
         socket: Box<Socket>,
         peer: IpAddr,
     },
-    IssueCode(RpcReplyPort<String>),
+    IssueCode(RpcReplyPort<Result<String, NodeError>>),
     Revoke(String, RpcReplyPort<Result<bool, NodeError>>),
     Pending(RpcReplyPort<Vec<PendingNode>>),
     /// Another gateway changed the shared pairings; answered once applied.
@@ -159,27 +160,33 @@ impl RegistryState {
         *slot = Arc::new(view);
     }
 
-    /// Replaces the pairing code and returns the new one.
-    fn issue_code(&mut self) -> String {
-        let code = pairing::new_code();
+    /// Replaces the pairing code and returns the new one. Without
+    /// randomness no code is valid until one can be issued.
+    fn issue_code(&mut self) -> Result<String, NoRandomness> {
+        self.code = None;
+        let code = pairing::new_code()?;
         let expires = self.throttle.now() + CODE_LIFETIME;
         self.code = Some(Code { normalised: pairing::normalise_code(&code), expires });
         self.failed_codes = 0;
-        code
+        Ok(code)
     }
 
     /// Replaces the pairing code and shows the new one to the operator.
     fn new_code(&mut self) {
-        let code = self.issue_code();
-        if let Some(on_code) = &self.config.on_code {
-            on_code(&code);
+        match self.issue_code() {
+            Ok(code) => {
+                if let Some(on_code) = &self.config.on_code {
+                    on_code(&code);
+                }
+            }
+            Err(e) => tracing::error!("no pairing code was issued ({e}); nodes pair with a token until one is"),
         }
     }
 
     /// Decides a well-formed hello from `peer`, given the node's pairing
     /// (`stored`, see `stored_pairing`): `Ok(Some(secret))` pairs now,
     /// `Ok(None)` is a paired node reconnecting, `Err` refuses.
-    fn admit(&mut self, hello: &Hello, stored: Option<&Pairing>, peer: IpAddr) -> Result<Option<String>, String> {
+    fn admit(&mut self, hello: &Hello, stored: Option<&Pairing>, peer: IpAddr) -> Result<Option<String>, Refusal> {
         let creds = &hello.credentials;
         if let (Some(p), Some(secret)) = (stored, &creds.secret)
             && pairing::same(&p.secret_sha256, &pairing::sha256_hex(secret))
@@ -193,24 +200,21 @@ impl RegistryState {
         if (creds.token.is_some() || creds.code.is_some())
             && let Some(wait) = self.throttle.locked(peer)
         {
-            return Err(format!(
-                "too many attempts to pair from this address; retry in {} s",
-                wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
-            ));
+            return Err(Refusal::TooManyAttempts { wait_secs: wait.as_secs() + u64::from(wait.subsec_nanos() > 0) });
         }
         if let Some(token) = &creds.token {
             if self.config.tokens.iter().any(|t| pairing::same_hashed(t, token)) {
                 self.throttle.succeeded(peer);
-                return Ok(Some(pairing::new_secret()));
+                return Ok(Some(pairing::new_secret()?));
             }
             self.throttle.failed(peer);
-            return Err("the pairing token is not one the gateway accepts".to_owned());
+            return Err(Refusal::BadToken);
         }
         if let Some(code) = &creds.code {
             let valid = match &self.code {
                 Some(c) if c.expires <= self.throttle.now() => {
                     self.new_code();
-                    return Err("the pairing code expired; use the new code the gateway printed".to_owned());
+                    return Err(Refusal::CodeExpired);
                 }
                 Some(c) => pairing::same_hashed(&c.normalised, &pairing::normalise_code(code)),
                 None => false,
@@ -219,7 +223,7 @@ impl RegistryState {
                 // One use: the next node needs the next code.
                 self.new_code();
                 self.throttle.succeeded(peer);
-                return Ok(Some(pairing::new_secret()));
+                return Ok(Some(pairing::new_secret()?));
             }
             self.throttle.failed(peer);
             self.failed_codes = self.failed_codes.saturating_add(1);
@@ -229,20 +233,12 @@ impl RegistryState {
                 tracing::warn!("{} wrong pairing codes: the code was replaced; use the new one", self.failed_codes);
                 self.new_code();
             }
-            // The same words for every wrong code: nothing says how close it was.
-            return Err("the pairing code is not valid (codes are one-time; use the latest code the gateway printed)"
-                .to_owned());
+            return Err(Refusal::BadCode);
         }
         if stored.is_some() {
-            return Err(format!(
-                "node \"{}\" is paired with other credentials; present its secret, or pair again with a new code",
-                hello.id
-            ));
+            return Err(Refusal::OtherCredentials { node: hello.id.clone() });
         }
-        Err(format!(
-            "node \"{}\" is not paired: start it with --code <the pairing code the gateway printed> or --token <a token from the gateway's [nodes] configuration>",
-            hello.id
-        ))
+        Err(Refusal::NotPaired { node: hello.id.clone() })
     }
 
     /// Remembers a refused node for operators: a bounded number of
@@ -303,7 +299,7 @@ impl RegistryState {
         };
         let secret = match self.admit(&hello, stored.as_ref(), peer) {
             Ok(secret) => secret,
-            Err(reason) => return self.refuse(&hello, peer, socket, reason),
+            Err(refusal) => return self.refuse(&hello, peer, socket, refusal.to_string()),
         };
         let now = pairing::now_ms();
         let record = Pairing {
@@ -440,7 +436,7 @@ impl Actor for RegistryActor {
         match msg {
             RegistryMsg::Connect { hello, socket, peer } => state.connect(&myself, hello, *socket, peer).await,
             RegistryMsg::IssueCode(reply) => {
-                let _ = reply.send(state.issue_code());
+                let _ = reply.send(state.issue_code().map_err(NodeError::from));
             }
             RegistryMsg::Revoke(id, reply) => {
                 // The store first: when it fails nothing changed (the node
@@ -701,7 +697,7 @@ impl NodeRegistry {
         match result {
             Ok(ractor::rpc::CallResult::Success(answer)) => {
                 guard.armed = false;
-                answer.map_err(|message| InvokeError::Failed { node, command, message })
+                answer.map_err(|e| InvokeError::Failed { node, command, message: e.into_message() })
             }
             Ok(ractor::rpc::CallResult::Timeout) => {
                 Err(InvokeError::Timeout { node, command, ms: timeout.as_millis() })
@@ -717,9 +713,10 @@ impl NodeRegistry {
     /// it replaces the previous one.
     ///
     /// # Errors
-    /// [`NodeError::Unavailable`].
+    /// [`NodeError::Unavailable`]; [`NodeError::NoRandomness`] (no code
+    /// is valid then).
     pub async fn pairing_code(&self) -> Result<String, NodeError> {
-        ractor::call!(self.actor.get(), RegistryMsg::IssueCode).map_err(|e| NodeError::Unavailable(e.to_string()))
+        ractor::call!(self.actor.get(), RegistryMsg::IssueCode).map_err(|e| NodeError::Unavailable(e.to_string()))?
     }
 
     /// Forgets a pairing in the store and disconnects the node; it is

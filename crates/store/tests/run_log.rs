@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use codemode_bridge::RunEnd;
 use codemode_store::runs::{Durability, RunMeta, RunStatus, RunStore, SledRuns, now_ms};
 use codemode_store::{SessionStore, StoreLimits};
 
@@ -66,7 +67,20 @@ fn fresh(name: &str) -> PathBuf {
 }
 
 async fn reopened(dir: &Path) -> SledRuns {
-    let store = SessionStore::open(Some(dir), StoreLimits::default(), "run-log-parent".into()).unwrap();
+    // Reopened at once, the database's lock can still be held for a moment
+    // by a child another test in this process is spawning (between its fork
+    // and exec it holds copies of our descriptors). Retry briefly.
+    let mut tries = 0;
+    let store = loop {
+        match SessionStore::open(Some(dir), StoreLimits::default(), "run-log-parent".into()) {
+            Ok(store) => break store,
+            Err(codemode_store::StoreError::Locked { .. }) if tries < 100 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("the store cannot be reopened: {e}"),
+        }
+    };
     SledRuns::open(&store).unwrap()
 }
 
@@ -116,13 +130,13 @@ async fn a_logged_record_older_than_what_sled_holds_is_not_re_applied() {
         else {
             panic!("claimable");
         };
-        runs.end(&meta(4).run_id, "later", "completed", Vec::new()).await.unwrap();
+        runs.end(&meta(4).run_id, "later", RunEnd::Completed, Vec::new()).await.unwrap();
     }
     // ...and an old log turns up again (a crash between recovery and delete).
     std::fs::write(dir.join("codemode-runs.log"), &saved_log).unwrap();
     let runs = reopened(&dir).await;
     let r = runs.get(&meta(4).run_id).await.unwrap().unwrap();
-    assert_eq!(r.status, RunStatus::Ended("completed".into()), "the end is newer: the old park is not brought back");
+    assert_eq!(r.status, RunStatus::Ended(RunEnd::Completed), "the end is newer: the old park is not brought back");
     assert_eq!(runs.get(&meta(3).run_id).await.unwrap().unwrap().journal, journal(3));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,4 +1,4 @@
-//! The `RunStore` contract, one suite for every backend (issue 17).
+//! The `RunStore` contract, one suite for every backend.
 //!
 //! [`suite`] holds the cases, each a plain `async fn(Subject)` that knows
 //! nothing of the backend; the `cases!` list below turns every one into a
@@ -26,6 +26,7 @@ mod suite {
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
+    use codemode_bridge::RunEnd;
     use codemode_store::StoredValue;
     use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStoreError, RunWrites, now_ms};
     use codemode_store::{StoreError, runs::RunRecord};
@@ -142,7 +143,7 @@ mod suite {
         assert!(lost(&s.runs.renew(&m.run_id, "p1", LONG).await), "an expired lease is not held");
         assert!(matches!(s.runs.claim(&m.run_id, "p2", LONG).await.unwrap(), Claim::Claimed(_)));
         assert!(lost(&s.runs.save(&m.run_id, "p1", RunStatus::Running, vec![1], Some(LONG)).await));
-        assert!(lost(&s.runs.end(&m.run_id, "p1", "completed", Vec::new()).await));
+        assert!(lost(&s.runs.end(&m.run_id, "p1", RunEnd::Completed, Vec::new()).await));
         assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Running, "the old owner ended nothing");
     }
 
@@ -178,30 +179,30 @@ mod suite {
     pub(crate) async fn an_end_drops_the_journal_keeps_the_record_and_refuses_a_non_owner(s: Subject) {
         let m = created(&s, "p1", LONG).await;
         s.runs.save(&m.run_id, "p1", RunStatus::Running, b"journal".to_vec(), Some(LONG)).await.unwrap();
-        let refused = s.runs.end(&m.run_id, "p2", "completed", Vec::new()).await;
+        let refused = s.runs.end(&m.run_id, "p2", RunEnd::Completed, Vec::new()).await;
         assert!(matches!(refused, Err(RunStoreError::LeaseLost { .. })), "{refused:?}");
-        s.runs.end(&m.run_id, "p1", "failed", Vec::new()).await.unwrap();
+        s.runs.end(&m.run_id, "p1", RunEnd::Failed, Vec::new()).await.unwrap();
         let r = get(&s, &m.run_id).await;
-        assert_eq!(r.status, RunStatus::Ended("failed".into()));
+        assert_eq!(r.status, RunStatus::Ended(RunEnd::Failed));
         assert!(r.journal.is_empty() && r.owner.is_none() && r.lease_until_ms == 0, "{r:?}");
         assert_eq!(r.meta, m);
-        assert_eq!(s.runs.claim(&m.run_id, "p2", LONG).await.unwrap(), Claim::Ended("failed".into()));
-        let again = s.runs.end(&m.run_id, "p1", "completed", Vec::new()).await;
+        assert_eq!(s.runs.claim(&m.run_id, "p2", LONG).await.unwrap(), Claim::Ended(RunEnd::Failed));
+        let again = s.runs.end(&m.run_id, "p1", RunEnd::Completed, Vec::new()).await;
         assert!(again.is_err(), "an ended run ends once: {again:?}");
-        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Ended("failed".into()));
+        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Ended(RunEnd::Failed));
     }
 
     pub(crate) async fn an_end_with_writes_commits_them_to_the_runs_session_together(s: Subject) {
         let m = created(&s, "p1", LONG).await;
         s.sessions.commit(&m.session, vec![("old".into(), value("1"))]).await.unwrap();
         let writes: RunWrites = vec![("answer".into(), value("42")), ("old".into(), None)];
-        s.runs.end(&m.run_id, "p1", "completed", writes).await.unwrap();
-        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Ended("completed".into()));
+        s.runs.end(&m.run_id, "p1", RunEnd::Completed, writes).await.unwrap();
+        assert_eq!(get(&s, &m.run_id).await.status, RunStatus::Ended(RunEnd::Completed));
         assert_eq!(s.sessions.load(&m.session, "answer").await.unwrap(), value("42"));
         assert_eq!(s.sessions.load(&m.session, "old").await.unwrap(), None, "a `None` write deletes");
         // A non-owner's end with writes writes nothing either.
         let n = created(&s, "p1", LONG).await;
-        let refused = s.runs.end(&n.run_id, "p2", "completed", vec![("k".into(), value("1"))]).await;
+        let refused = s.runs.end(&n.run_id, "p2", RunEnd::Completed, vec![("k".into(), value("1"))]).await;
         assert!(matches!(refused, Err(RunStoreError::LeaseLost { .. })), "{refused:?}");
         assert_eq!(s.sessions.load(&n.session, "k").await.unwrap(), None);
         assert_eq!(get(&s, &n.run_id).await.status, RunStatus::Running);
@@ -213,7 +214,7 @@ mod suite {
         // Five values just under 256 KiB each: over the 1 MiB session total.
         let big = format!("\"{}\"", "x".repeat(255 * 1024));
         let writes: RunWrites = (0..5).map(|i| (format!("k{i}"), value(&big))).collect();
-        let refused = s.runs.end(&m.run_id, "p1", "completed", writes).await;
+        let refused = s.runs.end(&m.run_id, "p1", RunEnd::Completed, writes).await;
         assert!(matches!(refused, Err(RunStoreError::Store(StoreError::SessionFull(1)))), "{refused:?}");
         let r = get(&s, &m.run_id).await;
         assert_eq!((r.status, r.journal.as_slice()), (RunStatus::Running, &b"keep me"[..]), "not ended");
@@ -224,7 +225,7 @@ mod suite {
         // Exactly at the limit fits: 4 × 256 KiB of JSON.
         let at = format!("\"{}\"", "x".repeat(256 * 1024 - 2));
         let writes: RunWrites = (0..4).map(|i| (format!("k{i}"), value(&at))).collect();
-        s.runs.end(&m.run_id, "p1", "completed", writes).await.expect("1 MiB exactly fits");
+        s.runs.end(&m.run_id, "p1", RunEnd::Completed, writes).await.expect("1 MiB exactly fits");
         assert!(s.sessions.load(&m.session, "k3").await.unwrap().is_some());
         // The session store counts what the end wrote: the session is full.
         let more = s.sessions.commit(&m.session, vec![("one-more".into(), value("1"))]).await;
@@ -235,11 +236,11 @@ mod suite {
         // Parked and handed off: nobody would see a mark, so it ends now.
         let parked = created(&s, "p1", LONG).await;
         s.runs.save(&parked.run_id, "p1", RunStatus::Parked, b"j".to_vec(), None).await.unwrap();
-        assert_eq!(s.runs.request_abort(&parked.run_id).await.unwrap(), Claim::Ended("aborted".into()));
+        assert_eq!(s.runs.request_abort(&parked.run_id).await.unwrap(), Claim::Ended(RunEnd::Aborted));
         let r = get(&s, &parked.run_id).await;
-        assert_eq!(r.status, RunStatus::Ended("aborted".into()));
+        assert_eq!(r.status, RunStatus::Ended(RunEnd::Aborted));
         assert!(r.journal.is_empty());
-        assert_eq!(s.runs.request_abort(&parked.run_id).await.unwrap(), Claim::Ended("aborted".into()));
+        assert_eq!(s.runs.request_abort(&parked.run_id).await.unwrap(), Claim::Ended(RunEnd::Aborted));
         // Held: marked for its owner, which ends it.
         let held = created(&s, "p1", LONG).await;
         let Claim::Held { owner, .. } = s.runs.request_abort(&held.run_id).await.unwrap() else { panic!("held") };
@@ -254,7 +255,7 @@ mod suite {
         tokio::time::sleep(SHORT + Duration::from_millis(100)).await;
         let Claim::Claimed(r) = s.runs.claim(&expiring.run_id, "p2", LONG).await.unwrap() else { panic!("claim") };
         assert!(r.abort_requested, "the claimer ends it as aborted");
-        s.runs.end(&expiring.run_id, "p2", "aborted", Vec::new()).await.unwrap();
+        s.runs.end(&expiring.run_id, "p2", RunEnd::Aborted, Vec::new()).await.unwrap();
     }
 
     /// How long `changed` took to resolve when `act` ran 100 ms after it
@@ -289,7 +290,7 @@ mod suite {
         .await;
         assert!(t < quick, "an abort request woke it after {t:?}");
         let t = woken_after(&s, &m.run_id, async {
-            s.runs.end(&m.run_id, "p1", "aborted", Vec::new()).await.unwrap();
+            s.runs.end(&m.run_id, "p1", RunEnd::Aborted, Vec::new()).await.unwrap();
         })
         .await;
         assert!(t < quick, "end woke it after {t:?}");
@@ -339,21 +340,21 @@ mod suite {
             ids.push(m.run_id);
         }
         s.runs.save(&ids[1], "p1", RunStatus::Parked, b"12345".to_vec(), None).await.unwrap();
-        s.runs.end(&ids[2], "p1", "completed", Vec::new()).await.unwrap();
+        s.runs.end(&ids[2], "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         let elsewhere = created(&s, "p1", LONG).await;
-        let filter = |status: Option<&str>, limit| RunFilter {
-            status: status.map(str::to_owned),
-            session: Some(session.clone()),
-            limit,
-        };
+        let filter = |status: Option<RunStatus>, limit| RunFilter { status, session: Some(session.clone()), limit };
         let all = s.runs.list(filter(None, None)).await.unwrap();
         let listed: Vec<_> = all.iter().map(|r| r.meta.run_id.clone()).collect();
         assert_eq!(listed, vec![ids[2].clone(), ids[1].clone(), ids[0].clone()], "newest first, this session only");
         let parked = &all[1];
         assert_eq!((parked.status.clone(), parked.journal_bytes, parked.owner.clone()), (RunStatus::Parked, 5, None));
         assert_eq!(parked.meta.title.as_deref(), Some("a title"));
-        for (status, expected) in [("parked", &ids[1]), ("completed", &ids[2]), ("running", &ids[0])] {
-            let listed = s.runs.list(filter(Some(status), None)).await.unwrap();
+        for (status, expected) in [
+            (RunStatus::Parked, &ids[1]),
+            (RunStatus::Ended(RunEnd::Completed), &ids[2]),
+            (RunStatus::Running, &ids[0]),
+        ] {
+            let listed = s.runs.list(filter(Some(status.clone()), None)).await.unwrap();
             assert_eq!(listed.iter().map(|r| &r.meta.run_id).collect::<Vec<_>>(), vec![expected], "{status}");
         }
         let two = s.runs.list(filter(None, Some(2))).await.unwrap();
@@ -378,14 +379,14 @@ mod suite {
 
     pub(crate) async fn prune_deletes_only_ended_runs_last_changed_before_the_cutoff(s: Subject) {
         let old = created(&s, "p1", LONG).await;
-        s.runs.end(&old.run_id, "p1", "completed", Vec::new()).await.unwrap();
+        s.runs.end(&old.run_id, "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         let parked = created(&s, "p1", LONG).await;
         s.runs.save(&parked.run_id, "p1", RunStatus::Parked, b"j".to_vec(), None).await.unwrap();
         tokio::time::sleep(Duration::from_millis(20)).await;
         let cutoff = now_ms();
         tokio::time::sleep(Duration::from_millis(20)).await;
         let recent = created(&s, "p1", LONG).await;
-        s.runs.end(&recent.run_id, "p1", "failed", Vec::new()).await.unwrap();
+        s.runs.end(&recent.run_id, "p1", RunEnd::Failed, Vec::new()).await.unwrap();
         let pruned = s.runs.prune(cutoff).await.unwrap();
         assert!(pruned >= 1, "at least the old ended run: {pruned}");
         assert!(s.runs.get(&old.run_id).await.unwrap().is_none(), "old and ended: deleted");
@@ -432,7 +433,7 @@ mod suite {
         }
         s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![1; 100], Some(LONG)).await.unwrap();
         s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![2; 50], Some(LONG)).await.unwrap();
-        s.runs.end(&runs[2].run_id, "p1", "completed", Vec::new()).await.unwrap();
+        s.runs.end(&runs[2].run_id, "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         for handle in [&s.runs, &s.other] {
             let mut u = handle.usage(&session, Some(&principal), 10).await.unwrap();
             u.session.sort();
@@ -452,11 +453,11 @@ mod suite {
         assert!(matches!(lost, Err(RunStoreError::LeaseLost { .. })), "{lost:?}");
         let missing = s.runs.append("run_nope", "p1", RunStatus::Parked, b"b".to_vec(), None).await;
         assert!(matches!(missing, Err(RunStoreError::Missing { .. })), "{missing:?}");
-        let ended = s.runs.append(&m.run_id, "p1", RunStatus::Ended("completed".into()), b"c".to_vec(), None).await;
+        let ended = s.runs.append(&m.run_id, "p1", RunStatus::Ended(RunEnd::Completed), b"c".to_vec(), None).await;
         assert!(ended.is_err(), "append is not an end");
         let r = get(&s, &m.run_id).await;
         assert_eq!((r.journal.as_slice(), r.version), (&b"a"[..], 1), "nothing of the refused appends landed");
-        s.runs.end(&m.run_id, "p1", "completed", Vec::new()).await.unwrap();
+        s.runs.end(&m.run_id, "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         assert!(get(&s, &m.run_id).await.journal.is_empty(), "an end drops the appended chunks");
         let after = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"d".to_vec(), Some(LONG)).await;
         assert!(matches!(after, Err(RunStoreError::LeaseLost { .. })), "{after:?}");

@@ -52,7 +52,7 @@ impl RecordCommit {
         // (the connection dropped after the commit was sent).
         let mut uncertain = false;
         loop {
-            let end = self.store.end(&self.run_id, &self.owner, RunEnd::Completed.label(), writes.clone()).await;
+            let end = self.store.end(&self.run_id, &self.owner, RunEnd::Completed, writes.clone()).await;
             match end {
                 Ok(()) => return Ok(()),
                 Err(RunStoreError::Backend(e)) if began.elapsed() + backoff.peek() < COMMIT_RETRY => {
@@ -71,7 +71,7 @@ impl RecordCommit {
     /// done if the record says the run completed (that attempt landed).
     async fn landed(&self, lost: RunStoreError) -> Result<(), StoreError> {
         match self.store.get(&self.run_id).await {
-            Ok(Some(record)) if record.status == RunStatus::Ended(RunEnd::Completed.label().to_owned()) => Ok(()),
+            Ok(Some(record)) if record.status == RunStatus::Ended(RunEnd::Completed) => Ok(()),
             Ok(_) => Err(StoreError::Io(lost.to_string())),
             Err(e) => Err(StoreError::Io(e.to_string())),
         }

@@ -461,7 +461,7 @@ impl Durability {
                     }
                 }
             }
-            if let Err(e) = store.end(&run_id, &owner, end.label(), Vec::new()).await {
+            if let Err(e) = store.end(&run_id, &owner, end, Vec::new()).await {
                 tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
             }
         });

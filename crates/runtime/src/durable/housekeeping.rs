@@ -43,8 +43,8 @@ pub(crate) fn start_pruning(
 /// Ends as `expired` the parked runs (at most a listing's worth per round)
 /// idle past `ttl` whose lease is free.
 async fn expire_idle(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Duration) {
-    use codemode_store::runs::{Claim, RunFilter, now_ms};
-    let filter = RunFilter { status: Some("parked".into()), session: None, limit: None };
+    use codemode_store::runs::{Claim, RunFilter, RunStatus, now_ms};
+    let filter = RunFilter { status: Some(RunStatus::Parked), session: None, limit: None };
     let parked = match store.list(filter).await {
         Ok(parked) => parked,
         Err(e) => return tracing::warn!(error = %e, "could not list parked runs to expire; retrying in an hour"),
@@ -57,7 +57,7 @@ async fn expire_idle(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Du
             // Claimed as it was listed: nobody resumed it in between.
             let still_idle = now_ms().saturating_sub(record.updated_ms) > ttl;
             let done = if still_idle {
-                store.end(id, owner, "expired", Vec::new()).await
+                store.end(id, owner, codemode_bridge::RunEnd::Expired, Vec::new()).await
             } else {
                 store.release(id, owner).await
             };
@@ -102,7 +102,10 @@ mod tests {
         super::expire_idle(&runs, "me", Duration::from_secs(3600), lease).await;
         assert_eq!(runs.get("run_idle").await.unwrap().unwrap().status, RunStatus::Parked);
         super::expire_idle(&runs, "me", Duration::ZERO, lease).await;
-        assert_eq!(runs.get("run_idle").await.unwrap().unwrap().status, RunStatus::Ended("expired".into()));
+        assert_eq!(
+            runs.get("run_idle").await.unwrap().unwrap().status,
+            RunStatus::Ended(codemode_bridge::RunEnd::Expired)
+        );
         let held = runs.get("run_held").await.unwrap().unwrap();
         assert_eq!((held.status, held.owner.as_deref()), (RunStatus::Parked, Some("gone")));
     }

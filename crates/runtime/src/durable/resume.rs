@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Output, Phase, Telemetry, WaitReason};
+use codemode_bridge::{CellResult, ErrorCode, Output, Phase, RunEnd, Telemetry, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, now_ms};
 use ractor::ActorRef;
 
@@ -53,19 +53,8 @@ fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
 }
 
 /// How a stored end label reads for the model.
-fn ended(label: &str) -> CellResult {
-    let how = match label {
-        "completed" => "it already completed",
-        "failed" => "it already failed",
-        "timed_out" => "it timed out",
-        "aborted" => "it was aborted",
-        "expired" => "it expired after being parked idle past its time-to-live",
-        "disposed" => "it was disposed",
-        "crashed" => "its host actor crashed",
-        "replay_diverged" => "its replay diverged from its journal",
-        _ => "it ended",
-    };
-    unavailable(format!("code mode run is unavailable: {how}. Start a new exec."))
+fn ended(end: RunEnd) -> CellResult {
+    unavailable(format!("code mode run is unavailable: {}. Start a new exec.", end.describe()))
 }
 
 fn aborted() -> CellResult {
@@ -169,7 +158,7 @@ impl Router<'_> {
             };
             match current {
                 Claim::Missing => return Ok(unavailable(NOT_HERE)),
-                Claim::Ended(label) => return Ok(ended(&label)),
+                Claim::Ended(end) => return Ok(ended(end)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
                     if ask == Ask::Abort {
@@ -183,8 +172,8 @@ impl Router<'_> {
                         }
                         // The holder ends it when it next looks at the run.
                         match d.store.request_abort(run_id).await {
-                            Ok(Claim::Ended(label)) if label == "aborted" => return Ok(aborted()),
-                            Ok(Claim::Ended(label)) => return Ok(ended(&label)),
+                            Ok(Claim::Ended(RunEnd::Aborted)) => return Ok(aborted()),
+                            Ok(Claim::Ended(end)) => return Ok(ended(end)),
                             Ok(_) => {}
                             Err(e) => return Ok(store_failed(&e)),
                         }
@@ -244,11 +233,12 @@ impl Router<'_> {
         let idle = now_ms().saturating_sub(record.updated_ms);
         let expired = u128::from(idle) > self.limits.parked_ttl.as_millis();
         if ask == Ask::Abort || record.abort_requested || expired {
-            let label = if expired && ask != Ask::Abort && !record.abort_requested { "expired" } else { "aborted" };
-            if let Err(e) = d.store.end(&run_id, &d.owner, label, Vec::new()).await {
+            let end =
+                if expired && ask != Ask::Abort && !record.abort_requested { RunEnd::Expired } else { RunEnd::Aborted };
+            if let Err(e) = d.store.end(&run_id, &d.owner, end, Vec::new()).await {
                 return Ok(store_failed(&e));
             }
-            return Ok(if label == "aborted" { aborted() } else { ended(label) });
+            return Ok(if end == RunEnd::Aborted { aborted() } else { ended(end) });
         }
         let journal = match Journal::decode(&record.journal) {
             Ok(j) => j,

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use codemode_bridge::retry::Backoff;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{Pg, describe};
@@ -28,8 +29,27 @@ pub(crate) enum Heard<'a> {
 /// Called with everything a listener hears, on its task; must not block.
 pub(crate) type OnHeard = Arc<dyn Fn(Heard<'_>) + Send + Sync>;
 
-/// How long the listener waits before reconnecting, at most.
+/// How long the listener waits before its first reconnection attempt…
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+/// …and at most, however often it failed.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// Why a `LISTEN` connection could not be made, or ended.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ListenError {
+    /// The connection could not be opened.
+    #[error("cannot connect: {0}")]
+    Connect(String),
+    /// The server refused the `LISTEN`.
+    #[error("the LISTEN was refused: {0}")]
+    Listen(String),
+    /// The connection broke.
+    #[error("{0}")]
+    Broken(String),
+    /// The server closed the connection.
+    #[error("the server closed the connection")]
+    Closed,
+}
 
 /// The listening task; aborted (its connection closed) on drop.
 pub(crate) struct Listener(tokio::task::JoinHandle<()>);
@@ -60,14 +80,14 @@ impl Listener {
     /// `on`. `what` names the listener in logs.
     ///
     /// # Errors
-    /// The connection or the `LISTEN` failed (the reason as text).
+    /// [`ListenError`]: the connection or the `LISTEN` failed.
     pub(crate) async fn start(
         pg: &Pg,
         channel: &'static str,
         name: &'static str,
         what: &'static str,
         on: OnHeard,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ListenError> {
         let target = Target { config: Arc::clone(&pg.config), shown: pg.shown.clone(), channel, name, what, on };
         let first = target.listen().await?;
         Ok(Self(tokio::spawn(target.run(first))))
@@ -75,14 +95,14 @@ impl Listener {
 }
 
 impl Target {
-    async fn listen(&self) -> Result<Listening, String> {
+    async fn listen(&self) -> Result<Listening, ListenError> {
         let mut config = (*self.config).clone();
         config.application_name(self.name);
-        let (client, mut connection) = config.connect(NoTls).await.map_err(|e| describe(&e))?;
+        let (client, mut connection) = config.connect(NoTls).await.map_err(|e| ListenError::Connect(describe(&e)))?;
         // The connection must be driven while the LISTEN runs.
         let statement = format!("LISTEN {}", self.channel);
         tokio::select! {
-            listened = client.batch_execute(&statement) => listened.map_err(|e| describe(&e))?,
+            listened = client.batch_execute(&statement) => listened.map_err(|e| ListenError::Listen(describe(&e)))?,
             ended = self.pump(&mut connection) => return Err(ended),
         }
         Ok((client, connection))
@@ -93,14 +113,14 @@ impl Target {
     async fn pump(
         &self,
         connection: &mut tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>,
-    ) -> String {
+    ) -> ListenError {
         loop {
             match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
                 Some(Ok(AsyncMessage::Notification(n))) => (self.on)(Heard::Payload(n.payload())),
                 // Notices (and future message kinds) announce nothing.
                 Some(Ok(_)) => {}
-                Some(Err(e)) => return describe(&e),
-                None => return "the server closed the connection".to_owned(),
+                Some(Err(e)) => return ListenError::Broken(describe(&e)),
+                None => return ListenError::Closed,
             }
         }
     }
@@ -108,7 +128,7 @@ impl Target {
     /// Pumps `first`, then reconnects whenever the connection ends.
     async fn run(self, first: Listening) {
         let mut current = Some(first);
-        let mut backoff = Duration::from_millis(100);
+        let mut backoff = Backoff::new(FIRST_BACKOFF, MAX_BACKOFF);
         loop {
             if let Some((client, mut connection)) = current.take() {
                 let why = self.pump(&mut connection).await;
@@ -116,16 +136,15 @@ impl Target {
                 tracing::warn!(url = %self.shown, reason = %why, "{}: the LISTEN connection ended; reconnecting", self.what);
                 (self.on)(Heard::Gap);
             }
-            tokio::time::sleep(backoff).await;
+            tokio::time::sleep(backoff.next_delay()).await;
             match self.listen().await {
                 Ok(listening) => {
-                    backoff = Duration::from_millis(100);
+                    backoff.reset();
                     (self.on)(Heard::Gap);
                     current = Some(listening);
                 }
                 Err(e) => {
                     tracing::warn!(url = %self.shown, error = %e, "{}: cannot LISTEN again; retrying", self.what);
-                    backoff = (backoff * 2).min(MAX_BACKOFF);
                 }
             }
         }

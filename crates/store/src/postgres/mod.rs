@@ -1,11 +1,11 @@
-//! The PostgreSQL backend (feature `postgres`): sessions, results, run
-//! journals and (feature `nodes`) node pairings shared by many codemode
-//! processes on one database.
+//! What every PostgreSQL backend shares (feature `postgres`): the
+//! connection pool ([`Pg`]), the schema, and the `LISTEN` connection
+//! (`listen.rs`). The sessions, results, runs and node pairings on
+//! PostgreSQL are each in their concept's folder, built on this.
 //!
-//! One connection pool per process ([`Pg`]); the schema is created and
-//! upgraded by the embedded, versioned migrations below, applied at
-//! connect under an advisory lock so processes starting together do not
-//! race.
+//! One connection pool per process; the schema is created and upgraded by
+//! the embedded, versioned migrations below, applied at connect under an
+//! advisory lock so processes starting together do not race.
 //!
 //! Tests that need a server call [`test_database`] (feature `test-hooks`,
 //! or this crate's own tests): it reads `CODEMODE_TEST_POSTGRES_URL`, which
@@ -13,11 +13,6 @@
 //! (`scripts/postgres.sh`), and creates a fresh database per call.
 
 pub(crate) mod listen;
-#[cfg(feature = "nodes")]
-pub(crate) mod pairings;
-pub(crate) mod results;
-pub(crate) mod runs;
-pub(crate) mod sessions;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -25,7 +20,7 @@ use std::time::Duration;
 use tokio_postgres::NoTls;
 use tokio_postgres::config::Host;
 
-use crate::StoreError;
+use crate::error::StoreError;
 
 /// One embedded schema migration. Versions only grow; a migration, once
 /// released, is never edited (add a new one instead).
@@ -328,9 +323,7 @@ pub async fn test_database() -> String {
         panic!("cannot connect to CODEMODE_TEST_POSTGRES_URL ({}): {}", redact(&url), describe(&e))
     });
     let driver = tokio::spawn(connection);
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).expect("the OS random source works");
-    let name = format!("t_{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>());
+    let name = codemode_bridge::ids::unguessable::<8>("t_").unwrap_or_else(|e| panic!("{e}"));
     client
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .await

@@ -1,14 +1,9 @@
-//! The node pairings' table in the session store's database.
-//!
-//! `codemode-nodes` defines what a pairing store does ([`PairingStore`]);
-//! this is its sled implementation. It lives here, beside the other sled
-//! code, and this crate depends on `codemode-nodes` for the trait only:
-//! nodes depends on neither this crate nor sled, so the arrow adds no
-//! cycle, and the node registry stays free of any database.
+//! [`SledPairings`]: the node pairings in a tree of the session store's
+//! sled database.
 
 use codemode_nodes::{Pairing, PairingFuture, PairingStore, PairingStoreError};
 
-use crate::session::FlushGate;
+use crate::sessions::sled::FlushGate;
 
 /// The tree of the session store's database that holds the pairings.
 pub const PAIRINGS_TREE: &str = "node_pairings";

@@ -15,10 +15,16 @@
 //! reply whose process died is never ended).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::{Cache, Pg, big, db};
-use crate::session::{StoreError, StoreLimits, StoredValue};
+use ractor::ActorCell;
+
+use super::backend::{Changes, SessionBackend, Settings, StoreFuture, Writes};
+use super::retention::sweep_interval;
+use super::value::{StoreLimits, StoredValue};
+use crate::error::StoreError;
+use crate::postgres::{Cache, Pg, big, db};
 
 /// One sweep statement deletes at most this many sessions (and their
 /// values, by cascade), so no statement holds locks for long.
@@ -28,12 +34,17 @@ const SWEEP_BATCH: i64 = 64;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Touch {
     /// Now, in Unix seconds (the store's clock).
-    pub now_s: u64,
+    now_s: u64,
     /// `None` keeps sessions forever.
-    pub retention_s: Option<u64>,
+    retention_s: Option<u64>,
 }
 
 impl Touch {
+    /// Now, by `settings`' clock and retention.
+    pub(crate) fn now(settings: &Settings) -> Self {
+        Self { now_s: settings.clock.now_secs(), retention_s: settings.retention.map(|r| r.as_secs()) }
+    }
+
     fn expired(self, last_seen: i64) -> bool {
         self.retention_s.is_some_and(|r| big(self.now_s).saturating_sub(last_seen) > big(r))
     }
@@ -43,7 +54,7 @@ impl Touch {
 /// rewrites it: a busy session must not cost a write per read. At most a
 /// minute, and small against the retention so a short retention (tests,
 /// aggressive operators) is still honoured.
-pub(crate) fn write_every(retention_s: u64) -> i64 {
+fn write_every(retention_s: u64) -> i64 {
     big((retention_s / 24).min(60))
 }
 
@@ -148,7 +159,7 @@ fn full(limits: &StoreLimits) -> StoreError {
 }
 
 /// The committed value of `key` in `session`.
-pub(crate) async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Result<Option<StoredValue>, StoreError> {
+async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Result<Option<StoredValue>, StoreError> {
     let mut client = pg.client().await?;
     touch_read(&mut client, session, touch).await?;
     let row = client
@@ -164,7 +175,7 @@ pub(crate) async fn load(pg: &Pg, session: &str, key: &str, touch: Touch) -> Res
 
 /// Whether `changes` (new sizes; `None` deletes) on top of the committed
 /// session fit its limit. Advisory: the commit re-checks under the lock.
-pub(crate) async fn check(
+async fn check(
     pg: &Pg,
     session: &str,
     changes: &[(String, Option<usize>)],
@@ -242,7 +253,7 @@ pub(crate) async fn commit_in(
 }
 
 /// Commits a cell's writes in their own transaction.
-pub(crate) async fn commit(
+async fn commit(
     pg: &Pg,
     session: &str,
     writes: &[(String, Option<StoredValue>)],
@@ -256,7 +267,7 @@ pub(crate) async fn commit(
 }
 
 /// Starts `to` with a copy of `from`'s committed values.
-pub(crate) async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<(), StoreError> {
+async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<(), StoreError> {
     let mut client = pg.client().await?;
     let tx = client.transaction().await.map_err(|e| db(&e))?;
     // Always in name order, so two forks between the same sessions in
@@ -289,7 +300,7 @@ pub(crate) async fn fork(pg: &Pg, from: &str, to: &str, touch: Touch) -> Result<
 /// batches of [`SWEEP_BATCH`] sessions; returns how many went. Sessions
 /// another process is committing to right now are skipped (they are in
 /// use), and so are rows locked by another sweeper.
-pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
+async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
     let Some(retention) = touch.retention_s else { return Ok(0) };
     let cutoff = big(touch.now_s).saturating_sub(big(retention));
     let client = pg.client().await?;
@@ -313,28 +324,13 @@ pub(crate) async fn sweep(pg: &Pg, touch: Touch) -> Result<u64, StoreError> {
         tokio::task::yield_now().await;
     }
     // Saved results of replies that never ended (their process died): no
-    // reply outlives its session's retention. Measured on the server's
-    // clock, which stamped them.
-    loop {
-        let deleted = client
-            .cached()
-            .execute(
-                "DELETE FROM codemode_results WHERE id IN (
-                     SELECT id FROM codemode_results WHERE saved_s < extract(epoch FROM now())::bigint - $1
-                     LIMIT $2)",
-                &[&big(retention), &(SWEEP_BATCH * 16)],
-            )
-            .await
-            .map_err(|e| db(&e))?;
-        if deleted < u64::try_from(SWEEP_BATCH * 16).unwrap_or(0) {
-            return Ok(total);
-        }
-        tokio::task::yield_now().await;
-    }
+    // reply outlives its session's retention.
+    crate::results::postgres::delete_older_than(&client, retention).await.map_err(|e| db(&e))?;
+    Ok(total)
 }
 
 /// The sweeper task: a sweep now, then every `interval`, until aborted.
-pub(crate) fn start_sweeper(
+fn start_sweeper(
     pg: Pg,
     interval: Duration,
     touch: impl Fn() -> Touch + Send + 'static,
@@ -355,4 +351,112 @@ pub(crate) fn start_sweeper(
             }
         }
     })
+}
+
+/// The PostgreSQL retention sweeper task, shared by a store's handles and
+/// stopped when the last one is dropped (or replaced by a restart).
+#[derive(Debug, Default)]
+struct Sweeper(Mutex<Option<tokio::task::JoinHandle<()>>>);
+
+impl Sweeper {
+    fn replace(&self, task: Option<tokio::task::JoinHandle<()>>) {
+        let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(old) = std::mem::replace(&mut *slot, task) {
+            old.abort();
+        }
+    }
+}
+
+impl Drop for Sweeper {
+    fn drop(&mut self) {
+        self.replace(None);
+    }
+}
+
+/// The PostgreSQL backend of a [`SessionStore`](crate::SessionStore): a
+/// pool, and no actor — each request is a statement or a transaction on a
+/// pooled connection.
+#[derive(Clone, Debug)]
+pub(crate) struct PgSessions {
+    pg: Pg,
+    sweeper: Arc<Sweeper>,
+}
+
+impl PgSessions {
+    pub(crate) fn new(pg: Pg) -> Self {
+        Self { pg, sweeper: Arc::default() }
+    }
+
+    /// The pool.
+    pub(crate) fn pg(&self) -> &Pg {
+        &self.pg
+    }
+}
+
+impl SessionBackend for PgSessions {
+    fn load<'a>(&'a self, settings: &Settings, session: &'a str, key: &'a str) -> StoreFuture<'a, Option<StoredValue>> {
+        Box::pin(load(&self.pg, session, key, Touch::now(settings)))
+    }
+
+    fn check<'a>(&'a self, settings: &Settings, session: &'a str, changes: Changes) -> StoreFuture<'a, ()> {
+        let (limits, touch) = (settings.limits, Touch::now(settings));
+        Box::pin(async move { check(&self.pg, session, &changes, &limits, touch).await })
+    }
+
+    fn commit<'a>(&'a self, settings: &Settings, session: &'a str, writes: Writes) -> StoreFuture<'a, ()> {
+        // A task of its own, so a dropped caller does not roll the
+        // transaction back midway: as on sled, a sent commit is applied.
+        let (pg, session, limits, touch) = (self.pg.clone(), session.to_owned(), settings.limits, Touch::now(settings));
+        let task = tokio::spawn(async move { commit(&pg, &session, &writes, &limits, touch).await });
+        Box::pin(async move { task.await.map_err(|e| StoreError::Database(format!("the commit task failed: {e}")))? })
+    }
+
+    fn fork<'a>(&'a self, settings: &Settings, from: &'a str, to: &'a str) -> StoreFuture<'a, ()> {
+        let (pg, from, to, touch) = (self.pg.clone(), from.to_owned(), to.to_owned(), Touch::now(settings));
+        let task = tokio::spawn(async move { fork(&pg, &from, &to, touch).await });
+        Box::pin(async move { task.await.map_err(|e| StoreError::Database(format!("the fork task failed: {e}")))? })
+    }
+
+    fn flush(&self) -> StoreFuture<'_, ()> {
+        // Every commit was durable when it returned.
+        Box::pin(async { Ok(()) })
+    }
+
+    fn start(&self, settings: &Settings, _: Option<ActorCell>) -> StoreFuture<'_, ()> {
+        let task = settings.retention.map(|retention| {
+            let settings = settings.clone();
+            start_sweeper(self.pg.clone(), sweep_interval(retention.as_secs()), move || Touch::now(&settings))
+        });
+        self.sweeper.replace(task);
+        Box::pin(async { Ok(()) })
+    }
+
+    fn has_actor(&self) -> bool {
+        false
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn persists(&self) -> bool {
+        true
+    }
+
+    fn flushes(&self) -> u64 {
+        0
+    }
+
+    #[cfg(feature = "nodes")]
+    fn node_pairings(&self) -> StoreFuture<'_, Arc<dyn codemode_nodes::PairingStore>> {
+        Box::pin(async move {
+            let pairings = crate::pairings::PgPairings::start(&self.pg).await?;
+            Ok(Arc::new(pairings) as Arc<dyn codemode_nodes::PairingStore>)
+        })
+    }
+
+    #[cfg(feature = "test-hooks")]
+    fn crash_for_test(&self) -> bool {
+        false
+    }
 }

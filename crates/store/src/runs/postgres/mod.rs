@@ -6,7 +6,7 @@
 //! row lock orders concurrent claims, and the loser re-reads the winner's
 //! row and matches nothing, so exactly one process holds a run. A run's end
 //! and its store writes are one transaction (the session's commit runs
-//! inside it, [`commit_in`](super::sessions::commit_in)).
+//! inside it: `sessions/postgres.rs`, `commit_in`).
 //!
 //! Every change a waiter cares about (all but a create and a renew) sends
 //! `NOTIFY codemode_runs` with the run id as payload, in the same statement
@@ -15,32 +15,34 @@
 //! keeps one dedicated connection that `LISTEN`s and wakes the local
 //! waiters of [`RunStore::changed`] — no polling. When that connection
 //! drops it is re-established, and every waiter is woken (changes in the
-//! gap were not seen); waiters re-read the run either way.
+//! gap were not seen); waiters re-read the run either way (`waiters.rs`).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+mod rows;
+#[cfg(test)]
+mod tests;
+mod waiters;
+
+use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Notify;
+use codemode_bridge::RunEnd;
 
-use super::listen::{Heard, Listener};
-use super::{Cache, Pg, big, describe, unbig};
-use crate::runs::{
-    Claim, Durability, RunFilter, RunFuture, RunMeta, RunRecord, RunStatus, RunStore, RunStoreError, RunSummary,
-    RunUsage, RunWrites,
+use self::rows::{COLUMNS, RETURNED, backend, record, status, store_error, summary};
+use self::waiters::Waiters;
+use crate::postgres::listen::{Heard, Listener};
+use crate::postgres::{Cache, Pg, big, pool_reason, unbig};
+use crate::runs::store::{RunFuture, RunStore};
+use crate::runs::types::{
+    Claim, Durability, MAX_LIST_RUNS, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage,
+    RunWrites, now_ms,
 };
-use crate::session::{SessionStore, StoreError};
+use crate::sessions::SessionStore;
+use crate::sessions::backend::Settings;
+use crate::sessions::postgres::{Touch, commit_in};
 
 /// The notification channel (channels are per database, so every process
 /// on the database shares it).
 const CHANNEL: &str = "codemode_runs";
-
-/// At most this many [`RunStore::changed`] calls wait at once per process;
-/// more fail rather than grow the waiter map without bound.
-const MAX_WAITERS: usize = 65_536;
-
-/// The most runs [`RunStore::list`] returns.
-const MAX_LIST: usize = 1000;
 
 /// `prune` deletes in batches of this many rows, so no statement holds
 /// locks long.
@@ -52,23 +54,13 @@ pub(crate) const LISTENER_NAME: &str = "codemode-runs-listener";
 /// Tells [`PgRuns`] the time in milliseconds since the Unix epoch.
 pub type MsClock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
-/// The columns of a [`RunRecord`], in [`record`]'s order, as a query of
-/// `codemode_runs` computes them: the journal is the stored bytes followed
-/// by the appended chunks.
-const COLUMNS: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, \
-     journal || coalesce((SELECT string_agg(c.bytes, ''::bytea ORDER BY c.seq) FROM codemode_run_chunks c \
-     WHERE c.run_id = codemode_runs.run_id), ''::bytea) AS journal, version, abort_requested, updated_ms";
-
-/// The same columns read from a CTE that returned [`COLUMNS`].
-const RETURNED: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, journal, version, abort_requested, updated_ms";
-
 /// Run journals and leases on PostgreSQL (see the module docs).
 pub struct PgRuns {
     pg: Pg,
     /// How journal writes commit (see [`Durability`]).
     durability: Durability,
     /// The sessions a run's end commits to: their limits and retention.
-    sessions: SessionStore,
+    sessions: Settings,
     clock: MsClock,
     waiters: Arc<Waiters>,
     /// The `LISTEN` connection; closed on drop.
@@ -92,10 +84,10 @@ impl PgRuns {
     /// [`RunStoreError::Backend`] when `sessions` is not on PostgreSQL or
     /// the listening connection cannot be made.
     pub async fn start(sessions: &SessionStore) -> Result<Self, RunStoreError> {
-        let pg = sessions
-            .pg()
-            .cloned()
+        let (pg, settings) = sessions
+            .postgres_parts()
             .ok_or_else(|| RunStoreError::Backend("PgRuns needs a session store on PostgreSQL".into()))?;
+        let (pg, settings) = (pg.clone(), settings.clone());
         let waiters = Arc::new(Waiters::default());
         let heard = Arc::clone(&waiters);
         // A gap wakes every waiter: changes in it went unseen.
@@ -109,8 +101,8 @@ impl PgRuns {
         Ok(Self {
             pg,
             durability: Durability::Machine,
-            sessions: sessions.clone_without_sweeper(),
-            clock: Arc::new(crate::runs::now_ms),
+            sessions: settings,
+            clock: Arc::new(now_ms),
             waiters,
             _listener: listener,
         })
@@ -149,7 +141,7 @@ impl PgRuns {
     /// How many `changed` calls of this process are waiting (tests).
     #[cfg(test)]
     pub(crate) fn waiter_count(&self) -> usize {
-        self.waiters.lock().total
+        self.waiters.total()
     }
 
     fn now(&self) -> u64 {
@@ -161,7 +153,7 @@ impl PgRuns {
     }
 
     async fn client(&self) -> Result<deadpool_postgres::Object, RunStoreError> {
-        self.pg.pool.get().await.map_err(|e| RunStoreError::Backend(super::pool_reason(&e)))
+        self.pg.pool.get().await.map_err(|e| RunStoreError::Backend(pool_reason(&e)))
     }
 
     /// Why a write guarded by the lease matched no row: no such run, or
@@ -223,7 +215,7 @@ impl PgRuns {
         lease: Option<Duration>,
         append: bool,
     ) -> Result<u64, RunStoreError> {
-        if matches!(status, RunStatus::Ended(_)) {
+        if !status.is_live() {
             return Err(RunStoreError::Backend(format!(
                 "save can only store a running or parked run; end run {run_id} with `end`"
             )));
@@ -300,9 +292,8 @@ impl PgRuns {
                 .await
                 .map_err(|e| backend(&e))?;
             let Some(row) = row else { return Ok(Claim::Missing) };
-            let status = RunStatus::parse(row.get(0));
-            if let RunStatus::Ended(label) = status {
-                return Ok(Claim::Ended(label));
+            if let RunStatus::Ended(end) = status(&run_id, row.try_get(0).map_err(|e| backend(&e))?)? {
+                return Ok(Claim::Ended(end));
             }
             let holder: Option<String> = row.get(1);
             let until: i64 = row.get(2);
@@ -350,10 +341,7 @@ impl PgRuns {
         Ok(())
     }
 
-    async fn do_end(&self, run_id: String, owner: String, end: String, writes: RunWrites) -> Result<(), RunStoreError> {
-        if end.is_empty() || end == "running" || end == "parked" {
-            return Err(RunStoreError::Backend(format!("`{end}` is not an end state of run {run_id}")));
-        }
+    async fn do_end(&self, run_id: String, owner: String, end: RunEnd, writes: RunWrites) -> Result<(), RunStoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(|e| backend(&e))?;
         // Locks the run: a concurrent claim waits, then sees it ended.
@@ -373,7 +361,7 @@ impl PgRuns {
             return Err(RunStoreError::LeaseLost { run_id });
         }
         let session: String = row.get(0);
-        super::sessions::commit_in(&tx, &session, &writes, self.sessions.limits(), self.sessions.touch())
+        commit_in(&tx, &session, &writes, &self.sessions.limits, Touch::now(&self.sessions))
             .await
             .map_err(store_error)?;
         tx.cached()
@@ -381,7 +369,7 @@ impl PgRuns {
                 "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = '\\x',
                  journal_chunks = 0, journal_chunk_bytes = 0, version = version + 1, updated_ms = $3
              WHERE run_id = $1",
-                &[&run_id, &end, &now],
+                &[&run_id, &end.label(), &now],
             )
             .await
             .map_err(|e| backend(&e))?;
@@ -412,7 +400,7 @@ impl PgRuns {
 
     async fn do_list(&self, filter: RunFilter) -> Result<Vec<RunSummary>, RunStoreError> {
         let client = self.client().await?;
-        let limit = big(filter.limit.unwrap_or(MAX_LIST).min(MAX_LIST) as u64);
+        let limit = big(filter.limit.unwrap_or(MAX_LIST_RUNS).min(MAX_LIST_RUNS) as u64);
         let rows = client
             .cached()
             .query(
@@ -421,23 +409,11 @@ impl PgRuns {
                  FROM codemode_runs
                  WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR session = $2)
                  ORDER BY created_ms DESC, run_id DESC LIMIT $3",
-                &[&filter.status, &filter.session, &limit],
+                &[&filter.status.as_ref().map(RunStatus::as_str), &filter.session, &limit],
             )
             .await
             .map_err(|e| backend(&e))?;
-        rows.iter()
-            .map(|r| {
-                Ok(RunSummary {
-                    meta: meta(r)?,
-                    status: RunStatus::parse(r.try_get(6).map_err(|e| backend(&e))?),
-                    owner: r.try_get(7).map_err(|e| backend(&e))?,
-                    lease_until_ms: unbig(r.try_get(8).map_err(|e| backend(&e))?),
-                    journal_bytes: unbig(r.try_get(9).map_err(|e| backend(&e))?),
-                    updated_ms: unbig(r.try_get(10).map_err(|e| backend(&e))?),
-                    abort_requested: r.try_get(11).map_err(|e| backend(&e))?,
-                })
-            })
-            .collect()
+        rows.iter().map(summary).collect()
     }
 
     async fn do_request_abort(&self, run_id: String) -> Result<Claim, RunStoreError> {
@@ -452,8 +428,8 @@ impl PgRuns {
             .await
             .map_err(|e| backend(&e))?;
         let Some(row) = row else { return Ok(Claim::Missing) };
-        if let RunStatus::Ended(label) = RunStatus::parse(row.get(0)) {
-            return Ok(Claim::Ended(label));
+        if let RunStatus::Ended(end) = status(&run_id, row.try_get(0).map_err(|e| backend(&e))?)? {
+            return Ok(Claim::Ended(end));
         }
         let now = big(self.now());
         let holder: Option<String> = row.get(1);
@@ -483,7 +459,7 @@ impl PgRuns {
                     )
                     .await
                     .map_err(|e| backend(&e))?;
-                Claim::Ended("aborted".to_owned())
+                Claim::Ended(RunEnd::Aborted)
             }
         };
         tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
@@ -498,7 +474,7 @@ impl PgRuns {
         limit: usize,
     ) -> Result<RunUsage, RunStoreError> {
         let client = self.client().await?;
-        let limit = big(limit.min(MAX_LIST * 100) as u64);
+        let limit = big(limit.min(MAX_LIST_RUNS * 100) as u64);
         let rows = |r: Vec<tokio_postgres::Row>| -> Result<Vec<(String, u64)>, RunStoreError> {
             r.iter()
                 .map(|row| {
@@ -597,8 +573,8 @@ impl RunStore for PgRuns {
         Box::pin(self.do_release(run_id.to_owned(), owner.to_owned()))
     }
 
-    fn end(&self, run_id: &str, owner: &str, end: &str, writes: RunWrites) -> RunFuture<'_, ()> {
-        Box::pin(self.do_end(run_id.to_owned(), owner.to_owned(), end.to_owned(), writes))
+    fn end(&self, run_id: &str, owner: &str, end: RunEnd, writes: RunWrites) -> RunFuture<'_, ()> {
+        Box::pin(self.do_end(run_id.to_owned(), owner.to_owned(), end, writes))
     }
 
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>> {
@@ -633,113 +609,5 @@ impl RunStore for PgRuns {
 
     fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunFuture<'_, RunUsage> {
         Box::pin(self.do_usage(session.to_owned(), principal.map(str::to_owned), limit))
-    }
-}
-
-fn backend(e: &tokio_postgres::Error) -> RunStoreError {
-    RunStoreError::Backend(describe(e))
-}
-
-/// A session commit's failure inside a run's end: limits stay typed store
-/// errors, a failed statement is the backend's.
-fn store_error(e: StoreError) -> RunStoreError {
-    match e {
-        StoreError::Database(reason) => RunStoreError::Backend(reason),
-        other => RunStoreError::Store(other),
-    }
-}
-
-fn meta(r: &tokio_postgres::Row) -> Result<RunMeta, RunStoreError> {
-    Ok(RunMeta {
-        run_id: r.try_get(0).map_err(|e| backend(&e))?,
-        session: r.try_get(1).map_err(|e| backend(&e))?,
-        reply: r.try_get(2).map_err(|e| backend(&e))?,
-        principal: r.try_get(3).map_err(|e| backend(&e))?,
-        title: r.try_get(4).map_err(|e| backend(&e))?,
-        created_ms: unbig(r.try_get(5).map_err(|e| backend(&e))?),
-    })
-}
-
-/// A row of [`COLUMNS`] as a record.
-fn record(r: &tokio_postgres::Row) -> Result<RunRecord, RunStoreError> {
-    Ok(RunRecord {
-        meta: meta(r)?,
-        status: RunStatus::parse(r.try_get(6).map_err(|e| backend(&e))?),
-        owner: r.try_get(7).map_err(|e| backend(&e))?,
-        lease_until_ms: unbig(r.try_get(8).map_err(|e| backend(&e))?),
-        journal: r.try_get(9).map_err(|e| backend(&e))?,
-        version: unbig(r.try_get(10).map_err(|e| backend(&e))?),
-        abort_requested: r.try_get(11).map_err(|e| backend(&e))?,
-        updated_ms: unbig(r.try_get(12).map_err(|e| backend(&e))?),
-    })
-}
-
-/// The local waiters of [`RunStore::changed`], by run id.
-#[derive(Default)]
-struct Waiters {
-    map: Mutex<WaitMap>,
-}
-
-#[derive(Default)]
-struct WaitMap {
-    /// Per run: its wake-up and how many calls wait on it.
-    runs: HashMap<String, (Arc<Notify>, usize)>,
-    /// All waiting calls, kept so the bound is checked in O(1).
-    total: usize,
-}
-
-/// One `changed` call's registration; unregisters on drop (also when the
-/// call is cancelled), so the map holds only live waiters.
-struct Waiting {
-    waiters: Arc<Waiters>,
-    run_id: String,
-    notified: std::pin::Pin<Box<tokio::sync::futures::OwnedNotified>>,
-}
-
-impl Waiters {
-    fn lock(&self) -> std::sync::MutexGuard<'_, WaitMap> {
-        self.map.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn register(self: &Arc<Self>, run_id: &str) -> Result<Waiting, RunStoreError> {
-        let mut map = self.lock();
-        if map.total >= MAX_WAITERS {
-            return Err(RunStoreError::Backend(format!(
-                "more than {MAX_WAITERS} waits for run changes at once in this process; retry later"
-            )));
-        }
-        map.total += 1;
-        let entry = map.runs.entry(run_id.to_owned()).or_insert_with(|| (Arc::new(Notify::new()), 0));
-        entry.1 += 1;
-        let mut notified = Box::pin(Arc::clone(&entry.0).notified_owned());
-        // Counts as waiting from now: a `notify_waiters` before the first
-        // poll still completes it.
-        notified.as_mut().enable();
-        Ok(Waiting { waiters: Arc::clone(self), run_id: run_id.to_owned(), notified })
-    }
-
-    fn wake(&self, run_id: &str) {
-        if let Some((notify, _)) = self.lock().runs.get(run_id) {
-            notify.notify_waiters();
-        }
-    }
-
-    fn wake_all(&self) {
-        for (notify, _) in self.lock().runs.values() {
-            notify.notify_waiters();
-        }
-    }
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        let mut map = self.waiters.lock();
-        map.total = map.total.saturating_sub(1);
-        if let Some(entry) = map.runs.get_mut(&self.run_id) {
-            entry.1 -= 1;
-            if entry.1 == 0 {
-                map.runs.remove(&self.run_id);
-            }
-        }
     }
 }

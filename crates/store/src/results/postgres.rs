@@ -6,9 +6,14 @@
 //! result keeps a tombstone row (`json` NULL) so loading it says "deleted";
 //! tombstones are bounded per reply and go with the reply.
 
-use super::{Cache, Pg, describe};
-use crate::results::{ResultsError, ResultsLimits, Scope, new_id};
-use crate::session::StoredValue;
+use std::sync::Arc;
+
+use ractor::ActorCell;
+
+use super::backend::{ResultsBackend, ResultsFuture};
+use super::types::{ResultsError, ResultsLimits, ResultsStats, Scope, new_id};
+use crate::postgres::{Cache, Pg, big, describe, pool_reason};
+use crate::sessions::value::StoredValue;
 
 /// Deleted ids remembered per reply for precise errors (as the actor's
 /// tombstones); older ones then read as unavailable.
@@ -19,16 +24,11 @@ fn db(e: &tokio_postgres::Error) -> ResultsError {
 }
 
 async fn client(pg: &Pg) -> Result<deadpool_postgres::Object, ResultsError> {
-    pg.pool.get().await.map_err(|e| ResultsError::Database(super::pool_reason(&e)))
+    pg.pool.get().await.map_err(|e| ResultsError::Database(pool_reason(&e)))
 }
 
 /// Saves `value` in the reply; returns its new id.
-pub(crate) async fn save(
-    pg: &Pg,
-    limits: &ResultsLimits,
-    scope: &Scope,
-    value: &StoredValue,
-) -> Result<String, ResultsError> {
+async fn save(pg: &Pg, limits: &ResultsLimits, scope: &Scope, value: &StoredValue) -> Result<String, ResultsError> {
     let mut client = client(pg).await?;
     let tx = client.transaction().await.map_err(|e| db(&e))?;
     // Two processes saving into one reply must not both pass the bounds.
@@ -61,7 +61,7 @@ pub(crate) async fn save(
             value.json.len()
         )));
     }
-    let id = new_id();
+    let id = new_id()?;
     tx.cached()
         .execute(
             "INSERT INTO codemode_results (id, session, reply, json, network) VALUES ($1, $2, $3, $4, $5)",
@@ -93,12 +93,12 @@ async fn find(client: &deadpool_postgres::Object, scope: &Scope, id: &str) -> Re
 }
 
 /// A saved value of the reply.
-pub(crate) async fn load(pg: &Pg, scope: &Scope, id: &str) -> Result<StoredValue, ResultsError> {
+async fn load(pg: &Pg, scope: &Scope, id: &str) -> Result<StoredValue, ResultsError> {
     find(&client(pg).await?, scope, id).await
 }
 
 /// Deletes a saved value, freeing its capacity; leaves a tombstone.
-pub(crate) async fn delete(pg: &Pg, scope: &Scope, id: &str) -> Result<bool, ResultsError> {
+async fn delete(pg: &Pg, scope: &Scope, id: &str) -> Result<bool, ResultsError> {
     let client = client(pg).await?;
     find(&client, scope, id).await?;
     let changed = client
@@ -124,11 +124,115 @@ pub(crate) async fn delete(pg: &Pg, scope: &Scope, id: &str) -> Result<bool, Res
 }
 
 /// Deletes every result of the reply, tombstones included.
-pub(crate) async fn end_reply(pg: &Pg, scope: &Scope) -> Result<(), ResultsError> {
+async fn end_reply(pg: &Pg, scope: &Scope) -> Result<(), ResultsError> {
     client(pg)
         .await?
         .execute("DELETE FROM codemode_results WHERE session = $1 AND reply = $2", &[&scope.session, &scope.reply])
         .await
         .map_err(|e| db(&e))?;
     Ok(())
+}
+
+/// How many stale results one statement of [`delete_older_than`] deletes,
+/// so none holds locks for long.
+const STALE_BATCH: i64 = 1024;
+
+/// Deletes the saved results older than `retention_s` seconds, by the
+/// server's clock (which stamped them): those of replies that never ended
+/// because their process died. The session store's retention sweep calls
+/// it, so no reply outlives its session's retention.
+///
+/// # Errors
+/// A statement failed.
+pub(crate) async fn delete_older_than(
+    client: &deadpool_postgres::Object,
+    retention_s: u64,
+) -> Result<(), tokio_postgres::Error> {
+    loop {
+        let deleted = client
+            .cached()
+            .execute(
+                "DELETE FROM codemode_results WHERE id IN (
+                     SELECT id FROM codemode_results WHERE saved_s < extract(epoch FROM now())::bigint - $1
+                     LIMIT $2)",
+                &[&big(retention_s), &STALE_BATCH],
+            )
+            .await?;
+        if deleted < u64::try_from(STALE_BATCH).unwrap_or(0) {
+            return Ok(());
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
+/// The PostgreSQL backend of a [`ResultsCache`](super::ResultsCache):
+/// results are rows of the shared database, so a reply's results are
+/// visible to every process on it (a run resumed elsewhere still finds
+/// them); no actor.
+#[derive(Clone, Debug)]
+pub(super) struct PgResults {
+    pg: Pg,
+    limits: ResultsLimits,
+    stats: Arc<ResultsStats>,
+}
+
+impl PgResults {
+    pub(super) fn new(pg: Pg, limits: ResultsLimits, stats: Arc<ResultsStats>) -> Self {
+        Self { pg, limits, stats }
+    }
+}
+
+impl ResultsBackend for PgResults {
+    fn save(&self, scope: Scope, value: StoredValue) -> ResultsFuture<'_, String> {
+        Box::pin(async move {
+            let id = save(&self.pg, &self.limits, &scope, &value).await?;
+            self.stats.saved(value.json.len());
+            Ok(id)
+        })
+    }
+
+    fn load(&self, scope: Scope, id: String) -> ResultsFuture<'_, StoredValue> {
+        Box::pin(async move { load(&self.pg, &scope, &id).await })
+    }
+
+    fn delete(&self, scope: Scope, id: String) -> ResultsFuture<'_, bool> {
+        Box::pin(async move { delete(&self.pg, &scope, &id).await })
+    }
+
+    fn end_reply(&self, scope: Scope) {
+        let pg = self.pg.clone();
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    if let Err(e) = end_reply(&pg, &scope).await {
+                        tracing::warn!(error = %e, "results cache: a reply's results could not be deleted");
+                    }
+                });
+            }
+            Err(_) => tracing::warn!("results cache: a reply ended outside a tokio runtime; its results were kept"),
+        }
+    }
+
+    fn end_reply_wait(&self, scope: Scope) -> ResultsFuture<'_, ()> {
+        Box::pin(async move { end_reply(&self.pg, &scope).await })
+    }
+
+    fn reopen_reply(&self, _: Scope) {
+        // No memory of ended replies to forget: a late save's row is
+        // deleted by the retention sweep.
+    }
+
+    fn start(&self, _: Option<ActorCell>) -> ResultsFuture<'_, ()> {
+        // Nothing to run: every request is a statement.
+        Box::pin(async { Ok(()) })
+    }
+
+    fn has_actor(&self) -> bool {
+        false
+    }
+
+    #[cfg(feature = "test-hooks")]
+    fn crash_for_test(&self) -> bool {
+        false
+    }
 }

@@ -5,7 +5,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{SessionStore, StoreError, StoreLimits, StoredValue};
+use super::{SessionStore, StoreLimits, StoredValue};
+use crate::error::StoreError;
 
 /// Which backend a case runs on.
 #[derive(Clone, Copy, Debug)]
@@ -191,8 +192,8 @@ mod postgres_only {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
 
-    use super::super::Clock;
     use super::*;
+    use crate::sessions::Clock;
 
     const DAY: u64 = 86_400;
     const START: u64 = 1_700_000_000;
@@ -264,5 +265,60 @@ mod postgres_only {
         }
         assert_eq!(store.load("back", "fresh").await.unwrap(), v("2"), "written after it came back: kept");
         assert_eq!(store.load("kept", "k").await.unwrap(), v("1"), "seen at START + DAY: kept");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_postgres_commit_whose_caller_goes_away_is_still_applied_ga_7_6() {
+        let url = crate::postgres::test_database().await;
+        let store =
+            SessionStore::postgres(crate::Pg::connect(&url, 2).await.unwrap(), StoreLimits::default(), "cancel".into());
+        for i in 0..20 {
+            // Dropped after its first poll: the commit is under way.
+            let commit = store.commit("s", vec![(format!("k{i}"), v("1"))]);
+            let _ = tokio::time::timeout(Duration::from_micros(1), commit).await;
+        }
+        let mut missing = 20;
+        for _ in 0..200 {
+            missing = 0;
+            for i in 0..20 {
+                if store.load("s", &format!("k{i}")).await.unwrap().is_none() {
+                    missing += 1;
+                }
+            }
+            if missing == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(missing, 0, "commits whose callers went away were lost");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn pooled_connections_the_server_kills_are_typed_errors_at_worst_and_then_replaced() {
+        let url = crate::postgres::test_database().await;
+        let pg = crate::Pg::connect(&url, 2).await.unwrap();
+        let store = SessionStore::postgres(pg.clone(), StoreLimits::default(), "killed".into());
+        store.commit("s", vec![("k".into(), v("1"))]).await.unwrap();
+        let admin = crate::Pg::connect(&url, 1).await.unwrap();
+        let admin = admin.client().await.unwrap();
+        admin
+            .execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                &[],
+            )
+            .await
+            .unwrap();
+        let mut loaded = None;
+        for _ in 0..5 {
+            match store.load("s", "k").await {
+                Ok(value) => {
+                    loaded = value;
+                    break;
+                }
+                Err(e) => assert!(matches!(e, StoreError::Database(_)), "{e:?}"),
+            }
+        }
+        assert_eq!(loaded, v("1"));
     }
 }

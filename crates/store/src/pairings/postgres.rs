@@ -14,9 +14,9 @@ use std::sync::Arc;
 use codemode_nodes::{Pairing, PairingChange, PairingFuture, PairingStore, PairingStoreError};
 use tokio::sync::broadcast;
 
-use super::listen::{Heard, Listener};
-use super::{Cache, Pg, big, describe, unbig};
-use crate::StoreError;
+use crate::error::StoreError;
+use crate::postgres::listen::{Heard, Listener};
+use crate::postgres::{Cache, Pg, big, describe, unbig};
 
 /// The notification channel (channels are per database, so every process
 /// on the database shares it).
@@ -58,9 +58,8 @@ impl PgPairings {
     /// [`StoreError::Database`] when the listening connection cannot be
     /// made.
     pub async fn start(pg: &Pg) -> Result<Self, StoreError> {
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).map_err(|e| StoreError::Database(format!("no randomness for an origin: {e}")))?;
-        let origin: Arc<str> = format!("{}:", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()).into();
+        let origin = codemode_bridge::ids::random_bytes::<8>().map_err(StoreError::NoRandomness)?;
+        let origin: Arc<str> = format!("{}:", codemode_bridge::ids::hex_into(String::new(), &origin)).into();
         let (changes, _) = broadcast::channel(ANNOUNCED);
         let (own, sender) = (Arc::clone(&origin), changes.clone());
         let on = Arc::new(move |heard: Heard<'_>| {

@@ -1,4 +1,4 @@
-//! In-process wake-ups for [`RunStore::changed`](super::RunStore::changed)
+//! In-process wake-ups for [`RunStore::changed`](crate::runs::RunStore::changed)
 //! on sled: one process owns the database, so a change and its waiters
 //! always meet here, and nothing polls.
 

@@ -8,9 +8,11 @@
 //! forgotten), so applying one twice — a change that raced the first build
 //! — counts nothing twice.
 //!
-//! [`RunStore::usage`]: super::RunStore::usage
+//! [`RunStore::usage`]: crate::runs::RunStore::usage
 
 use std::collections::{BTreeSet, HashMap};
+
+use crate::runs::types::RunUsage;
 
 /// What is counted of one stored run.
 #[derive(Debug)]
@@ -79,8 +81,8 @@ impl UsageIndex {
     }
 
     /// The stored runs of `session` and `principal`, at most `limit` each.
-    pub(crate) fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> super::RunUsage {
-        super::RunUsage {
+    pub(crate) fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunUsage {
+        RunUsage {
             session: self.list(self.by_session.get(session), limit),
             principal: principal.map_or_else(Vec::new, |p| self.list(self.by_principal.get(p), limit)),
         }

@@ -1,0 +1,101 @@
+//! [`RunStore`]: the contract every run backend keeps
+//! (`tests/run_store.rs` checks it on each).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use codemode_bridge::RunEnd;
+
+use super::types::{Claim, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage, RunWrites};
+
+/// A boxed future a [`RunStore`] returns (the trait is used as `dyn`).
+pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, RunStoreError>> + Send + 'a>>;
+
+/// The run journals and leases of one backend.
+///
+/// Every method is safe to call from many processes at once (PostgreSQL)
+/// or many tasks of one process (sled). Timestamps come from the caller's
+/// clock (`now_ms`) so tests can move time; leases compare against the
+/// stored `lease_until_ms`.
+pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
+    /// Creates the run with `owner` holding a lease until `now + lease`,
+    /// status `running`, empty journal. A run id that exists is an error.
+    fn create(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()>;
+
+    /// [`create`](Self::create), for a caller that [`save`](Self::save)s
+    /// the run's first journal right after: the record need only be durable
+    /// once that save returns, so a backend that makes every write durable
+    /// with one flush of everything before it (sled) skips its own flush
+    /// here. The default is `create`.
+    fn create_before_save(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()> {
+        self.create(meta, owner, lease)
+    }
+
+    /// Replaces the journal and status (`running` or `parked`) if `owner`
+    /// holds the lease, renewing it to `now + lease`, or releasing it
+    /// (`lease = None`: `owner` cleared, `lease_until_ms = 0`) — a parked
+    /// run hand-off. Returns the new version.
+    fn save(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: RunStatus,
+        journal: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> RunFuture<'_, u64>;
+
+    /// [`save`](Self::save), except that `chunk` is added after the stored
+    /// journal instead of replacing it: a write costs its own size, not the
+    /// journal's. [`get`](Self::get) returns the stored journal followed by
+    /// every appended chunk, in order.
+    fn append(
+        &self,
+        run_id: &str,
+        owner: &str,
+        status: RunStatus,
+        chunk: Vec<u8>,
+        lease: Option<Duration>,
+    ) -> RunFuture<'_, u64>;
+
+    /// Atomically takes the lease for `owner` until `now + lease` when it
+    /// is free, expired, or already `owner`'s.
+    fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim>;
+
+    /// Extends `owner`'s lease to `now + lease`; `LeaseLost` if not held.
+    fn renew(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, ()>;
+
+    /// Clears `owner`'s lease (no-op if not held) without touching the journal.
+    fn release(&self, run_id: &str, owner: &str) -> RunFuture<'_, ()>;
+
+    /// Ends the run as `end` if `owner` holds the lease,
+    /// and in the same transaction commits `writes` to the run's session
+    /// (a completed cell; empty otherwise) with the session limits
+    /// re-checked: either both happen or neither. The journal is dropped
+    /// (an ended run cannot be resumed); the record stays for `show`.
+    fn end(&self, run_id: &str, owner: &str, end: RunEnd, writes: RunWrites) -> RunFuture<'_, ()>;
+
+    /// The stored run, journal included.
+    fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>>;
+
+    /// Runs matching `filter`, newest first, without journals.
+    fn list(&self, filter: RunFilter) -> RunFuture<'_, Vec<RunSummary>>;
+
+    /// Marks the run for abort. A parked run with no live lease is ended
+    /// as `aborted` at once (returns `Ended(RunEnd::Aborted)`); a run whose lease
+    /// is held is marked, and its owner ends it (returns `Held`).
+    fn request_abort(&self, run_id: &str) -> RunFuture<'_, Claim>;
+
+    /// Resolves at the next change of `run_id` (save, release, end, abort
+    /// request) after this call, or after `timeout`, whichever is first.
+    /// On PostgreSQL a `NOTIFY` wakes it, never polling.
+    fn changed(&self, run_id: &str, timeout: Duration) -> RunFuture<'_, ()>;
+
+    /// Deletes ended runs last changed before `before_ms`; returns how many.
+    fn prune(&self, before_ms: u64) -> RunFuture<'_, u64>;
+
+    /// The stored runs not yet ended of `session` and of `principal` (any
+    /// order, at most `limit` of each), with their journals' sizes: what
+    /// the per-session and per-principal quotas count.
+    fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunFuture<'_, RunUsage>;
+}
