@@ -19,7 +19,9 @@ use crate::durable::journal::Journal;
 use crate::engine::pool::EnginePool;
 use crate::engine::vm::Vm;
 use crate::jsthreads::JsThreads;
-use crate::run_index::{EndState, LiveRun, ParkedTime, RunHandle, new_run_id};
+use codemode_bridge::RunEnd;
+
+use crate::run_index::{LiveRun, ParkedTime, RunHandle, new_run_id};
 use crate::source;
 
 /// A cell to start.
@@ -267,7 +269,7 @@ impl CellStart {
         let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
             let message = format!("the cell could not be started: {why}");
             let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
-            services.runs.ended(&run_id, EndState::Failed);
+            services.runs.ended(&run_id, RunEnd::Failed);
         };
         // A run resumed by replay gets the tool globals its journal names;
         // when they are not the registry's (a deploy changed the tools),

@@ -23,8 +23,7 @@ use crate::telemetry::Metrics;
 /// How many ended runs are remembered for precise `wait` errors.
 const TOMBSTONES: usize = 4096;
 
-/// How a run ended: the one typed end the run store's records use too.
-pub(crate) use codemode_bridge::RunEnd as EndState;
+use codemode_bridge::RunEnd;
 
 /// A fresh, unguessable run id: `run_` and 128 random bits in hex.
 ///
@@ -132,7 +131,7 @@ pub(crate) enum Located {
 pub(crate) struct RunIndex {
     live: DashMap<String, LiveRun>,
     by_actor: DashMap<ActorId, String>,
-    ended: DashMap<String, EndState>,
+    ended: DashMap<String, RunEnd>,
     /// Oldest tombstone first; bounded by [`TOMBSTONES`].
     ended_order: Mutex<VecDeque<String>>,
     per_session: DashMap<String, usize>,
@@ -361,7 +360,7 @@ impl RunIndex {
     /// returns it, so the caller can end it quietly.
     pub(crate) fn dispose(&self, run_id: &str, session: Option<&str>) -> Option<RunHandle> {
         let handle = self.live.get(run_id).filter(|r| r.session.as_deref() == session)?.handle.clone()?;
-        self.ended(run_id, EndState::Disposed);
+        self.ended(run_id, RunEnd::Disposed);
         Some(handle)
     }
 
@@ -386,7 +385,7 @@ impl RunIndex {
 
     /// The run ended as `end`: forgotten, counted, remembered for late
     /// `wait`s. The first end reported wins; later ones are ignored.
-    pub(crate) fn ended(&self, run_id: &str, end: EndState) {
+    pub(crate) fn ended(&self, run_id: &str, end: RunEnd) {
         if !self.live.contains_key(run_id) {
             return;
         }
@@ -416,7 +415,7 @@ impl RunIndex {
     /// Returns whether the actor was a cell.
     pub(crate) fn crashed(&self, actor: ActorId) -> bool {
         let Some(run_id) = self.by_actor.get(&actor).map(|r| r.value().clone()) else { return false };
-        self.ended(&run_id, EndState::Crashed);
+        self.ended(&run_id, RunEnd::Crashed);
         true
     }
 }
@@ -443,8 +442,8 @@ mod tests {
         runs.insert("run_a".into(), run("s"));
         assert_eq!(runs.in_session(Some(&"s".to_owned())), 1);
         assert!(runs.route("run_a", Some("s")).unwrap_err().contains("still starting"));
-        runs.ended("run_a", EndState::Aborted);
-        runs.ended("run_a", EndState::Completed);
+        runs.ended("run_a", RunEnd::Aborted);
+        runs.ended("run_a", RunEnd::Completed);
         assert_eq!((runs.len(), runs.in_session(Some(&"s".to_owned()))), (0, 0));
         assert!(runs.route("run_a", Some("s")).unwrap_err().contains("aborted"));
         assert_eq!(runs.metrics.snapshot().cells_by_status.get("aborted"), Some(&1));
@@ -478,8 +477,8 @@ mod tests {
         runs.insert("run_a".into(), run("s"));
         runs.insert("run_b".into(), run("s"));
         runs.set_parked("run_a", true);
-        runs.ended("run_a", EndState::Expired);
-        runs.ended("run_b", EndState::Completed);
+        runs.ended("run_a", RunEnd::Expired);
+        runs.ended("run_b", RunEnd::Completed);
         let s = runs.metrics.snapshot();
         assert_eq!(s.cell_active.count, 2, "every cell has active time");
         assert_eq!(s.cell_parked.count, 1, "only the cell that parked has parked time");

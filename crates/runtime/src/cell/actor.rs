@@ -7,7 +7,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef};
 use super::ending::Ending;
 use super::msg::CellMsg;
 use super::state::{CellArgs, CellState, Flow};
-use crate::run_index::EndState;
+use codemode_bridge::RunEnd;
 
 /// The actor of one cell.
 pub(crate) struct CellActor;
@@ -64,13 +64,13 @@ fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
                 return Flow::Live;
             }
             let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
-            let flow = state.finish(result.clone(), EndState::Aborted);
+            let flow = state.finish(result.clone(), RunEnd::Aborted);
             let _ = reply.send(result);
             flow
         }
         CellMsg::Dispose => {
             let result = state.fail(ErrorCode::Aborted, "code mode run was disposed by the host".into(), Phase::Host);
-            state.finish(result, EndState::Disposed)
+            state.finish(result, RunEnd::Disposed)
         }
         CellMsg::Done(id, done) => state.request_done(id, done),
         CellMsg::Finalized(finalized) => state.finalized(finalized),
@@ -78,7 +78,7 @@ fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
             state.windows.woken();
             state.advance_if_observed()
         }
-        CellMsg::Expire(epoch) if state.windows.idle_in(epoch) => state.finish_unobserved(EndState::Expired),
+        CellMsg::Expire(epoch) if state.windows.idle_in(epoch) => state.finish_unobserved(RunEnd::Expired),
         CellMsg::Expire(_) => Flow::Live,
         CellMsg::Durable(msg) => state.on_durable(msg),
     }

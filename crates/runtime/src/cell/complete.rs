@@ -14,7 +14,7 @@ use super::msg::CellMsg;
 use super::requests::{Answer, session};
 use super::run::CellMode;
 use super::state::{CellState, Flow};
-use crate::run_index::EndState;
+use codemode_bridge::RunEnd;
 
 impl CellState {
     /// Completes a returned cell once its requests are done, or at the
@@ -81,8 +81,7 @@ impl CellState {
         };
         if reference.is_none() && commit.is_none() {
             let result = self.completed_result(delivered, not_retained.map(Err), warnings);
-            let end =
-                if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+            let end = if matches!(result, CellResult::Completed { .. }) { RunEnd::Completed } else { RunEnd::Failed };
             return self.finish(result, end);
         }
         let me = self.run.myself.clone();
@@ -132,7 +131,7 @@ impl CellState {
                 self.completed_result(finishing.delivered, done.reference, warnings)
             }
         };
-        let end = if matches!(result, CellResult::Completed { .. }) { EndState::Completed } else { EndState::Failed };
+        let end = if matches!(result, CellResult::Completed { .. }) { RunEnd::Completed } else { RunEnd::Failed };
         for reply in finishing.also_reply {
             let _ = reply.send(result.clone());
         }

@@ -16,7 +16,7 @@ use super::windows::Window;
 use crate::engine::link::Outcome;
 use crate::engine::vm::StartError;
 use crate::engine::{Interruption, Requests};
-use crate::run_index::EndState;
+use codemode_bridge::RunEnd;
 
 impl CellState {
     fn open_window(&mut self, reply: RpcReplyPort<CellResult>) {
@@ -39,12 +39,12 @@ impl CellState {
                 self.advance()
             }
             Err(StartError::Syntax(message)) => {
-                self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, EndState::Failed)
+                self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, RunEnd::Failed)
             }
             Err(StartError::Engine(message)) => {
                 let (code, end, message) = self.interrupted().unwrap_or((
                     ErrorCode::InternalError,
-                    EndState::Failed,
+                    RunEnd::Failed,
                     format!("the cell could not start: {message}"),
                 ));
                 self.fail_end(code, message, Phase::Host, end)
@@ -161,7 +161,7 @@ impl CellState {
                                nothing will settle (no tool call, timer or yield is pending). Resolve it, or await \
                                a tool call or timer instead."
                     .to_owned();
-                return self.fail_end(ErrorCode::InternalError, message, Phase::Guest, EndState::Failed);
+                return self.fail_end(ErrorCode::InternalError, message, Phase::Guest, RunEnd::Failed);
             }
             if self.host.has_yields() {
                 if self.run.mode.is_headless() {
@@ -193,10 +193,10 @@ impl CellState {
         };
         if let Some(err) = admission {
             self.services.metrics.admission_rejected(err.limit.label());
-            return Some(self.fail_end(ErrorCode::InvalidInput, err.message, Phase::Guest, EndState::Failed));
+            return Some(self.fail_end(ErrorCode::InvalidInput, err.message, Phase::Guest, RunEnd::Failed));
         }
         if let Some(refusal) = self.host.take_refusal() {
-            return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Guest, EndState::Failed));
+            return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Guest, RunEnd::Failed));
         }
         match outcome? {
             Outcome::Value(value) => Some(self.returned(value)),
@@ -204,19 +204,19 @@ impl CellState {
                 let (limit, used) = (self.services.limits.memory_limit_bytes, self.engine.memory_used());
                 let (code, message) = report::guest_error(&error, limit, used);
                 let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
-                Some(self.fail_end(code, message, phase, EndState::Failed))
+                Some(self.fail_end(code, message, phase, RunEnd::Failed))
             }
         }
     }
 
     /// Why guest code was interrupted: aborted, or out of its CPU budget.
-    pub(super) fn interrupted(&self) -> Option<(ErrorCode, EndState, String)> {
+    pub(super) fn interrupted(&self) -> Option<(ErrorCode, RunEnd, String)> {
         Some(match self.engine.interruption()? {
-            Interruption::Aborted => (ErrorCode::Aborted, EndState::Aborted, "code mode execution aborted".to_owned()),
+            Interruption::Aborted => (ErrorCode::Aborted, RunEnd::Aborted, "code mode execution aborted".to_owned()),
             Interruption::Deadline => {
                 let limits = &self.services.limits;
                 let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
-                (ErrorCode::Timeout, EndState::TimedOut, report::timeout_message(budget))
+                (ErrorCode::Timeout, RunEnd::TimedOut, report::timeout_message(budget))
             }
         })
     }
@@ -224,7 +224,7 @@ impl CellState {
     fn out_of_budget(&mut self) -> Flow {
         if self.run.mode.is_headless() {
             let message = report::timeout_message(self.services.limits.headless_timeout);
-            return self.fail_end(ErrorCode::Timeout, message, Phase::Guest, EndState::TimedOut);
+            return self.fail_end(ErrorCode::Timeout, message, Phase::Guest, RunEnd::TimedOut);
         }
         self.park(WaitReason::PendingTools)
     }

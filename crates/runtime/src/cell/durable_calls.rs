@@ -11,8 +11,8 @@ use super::requests::{Fault, HostCx, HostRequest, Rerun, Settlement};
 use super::state::{CellState, Flow};
 use crate::durable::journal;
 use crate::durable::{CellIds, DurableMsg, Replayed, Resumed, WriteAhead};
-use crate::run_index::EndState;
 use crate::telemetry::RunMetrics;
+use codemode_bridge::RunEnd;
 
 impl CellState {
     /// Records request `id`'s fingerprint in the run's journal.
@@ -164,7 +164,7 @@ impl CellState {
             "code mode run cannot be resumed: its replay diverged from its journal ({why}). The run was stopped \
              rather than resumed wrongly; start a new exec."
         );
-        self.fail_end(ErrorCode::ReplayDiverged, message, Phase::Host, EndState::Failed)
+        self.fail_end(ErrorCode::ReplayDiverged, message, Phase::Host, RunEnd::Failed)
     }
 
     /// The journal is replayed: restore the host side and go on live.

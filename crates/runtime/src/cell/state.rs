@@ -34,7 +34,9 @@ use crate::engine::link::GuestLink;
 use crate::engine::pool::EnginePool;
 use crate::engine::vm::Vm;
 use crate::jsthreads::ThreadLease;
-use crate::run_index::{Alive, EndState};
+use codemode_bridge::RunEnd;
+
+use crate::run_index::Alive;
 
 /// What an admitted cell is: fixed at admission, handed whole to its
 /// actor.
@@ -196,7 +198,7 @@ impl CellState {
     }
 
     /// Fails the cell and ends it as `end`.
-    pub(super) fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: EndState) -> Flow {
+    pub(super) fn fail_end(&mut self, code: ErrorCode, error: String, phase: Phase, end: RunEnd) -> Flow {
         let result = self.fail(code, error, phase);
         self.finish(result, end)
     }
@@ -204,10 +206,10 @@ impl CellState {
     /// Ends the cell and reports `result` to the observer. The run index
     /// hears of the end first, so a `wait` sent after the observer has the
     /// result always finds the run ended, never a stopping actor.
-    pub(super) fn finish(&mut self, result: CellResult, end: EndState) -> Flow {
+    pub(super) fn finish(&mut self, result: CellResult, end: RunEnd) -> Flow {
         // A disposed cell is not a failure (see `finish_unobserved`).
         if let CellResult::Failed { code, .. } = &result
-            && end != EndState::Disposed
+            && end != RunEnd::Disposed
         {
             self.run.span.record("error.code", code.as_str());
         }
@@ -219,7 +221,7 @@ impl CellState {
     }
 
     /// Ends the cell as `end` with no observer to tell.
-    pub(super) fn finish_unobserved(&mut self, end: EndState) -> Flow {
+    pub(super) fn finish_unobserved(&mut self, end: RunEnd) -> Flow {
         self.set_parked(false);
         self.windows.cancel_timers();
         let span = &self.run.span;
@@ -228,10 +230,10 @@ impl CellState {
         // (UNSET); every other end is an error, described by the end state
         // (never the error text, which may carry guest data).
         match end {
-            EndState::Completed => {
+            RunEnd::Completed => {
                 span.record("otel.status_code", "OK");
             }
-            EndState::Disposed => {}
+            RunEnd::Disposed => {}
             _ => {
                 span.record("otel.status_code", "ERROR");
                 span.record("otel.status_description", end.label());

@@ -15,7 +15,7 @@ use crate::cell::{CellMode, CellMsg};
 use crate::durable::resume::{Ask, Router};
 use crate::error::CodeModeError;
 use crate::executor::ExecRequest;
-use crate::run_index::EndState;
+use codemode_bridge::RunEnd;
 
 /// The longest `title` an `exec` accepts, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -250,7 +250,7 @@ impl Reply {
             if let Some(handle) = &handle {
                 (handle.abort)();
             }
-            rt.inner.runs.ended(run_id, EndState::Disposed);
+            rt.inner.runs.ended(run_id, RunEnd::Disposed);
             if let Some(handle) = handle {
                 let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::Dispose);
             }

@@ -24,7 +24,7 @@ use crate::cell::run::CellMode;
 use crate::cell::services::CellServices;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::determinism::McpRoute;
-use crate::run_index::EndState;
+use codemode_bridge::RunEnd;
 
 /// Which bound admits a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub(crate) struct CellFailure {
     pub code: ErrorCode,
     pub message: String,
     pub phase: Phase,
-    pub end: EndState,
+    pub end: RunEnd,
 }
 
 /// What handling a request did: how many ordinary requests settled inline

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::args::Args;
 use super::op::{CellFailure, Handled, HostCx, HostOp, Rerun};
 use crate::durable::journal::fnv::{Fnv, Refs};
-use crate::run_index::EndState;
+use codemode_bridge::RunEnd;
 
 /// A native tool call: the engine's tool index and the input.
 #[derive(Debug)]
@@ -59,7 +59,7 @@ fn count_native_call(cx: &mut HostCx<'_>) -> Result<(), CellFailure> {
                 "headless code mode tool budget exceeded ({budget} tool calls); make fewer calls per script."
             ),
             phase: Phase::Guest,
-            end: EndState::Failed,
+            end: RunEnd::Failed,
         });
     }
     Ok(())
