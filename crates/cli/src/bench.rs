@@ -18,6 +18,78 @@ use tokio::io::AsyncBufReadExt;
 
 mod durable;
 
+/// `codemode bench`'s arguments, as given.
+#[derive(clap::Args)]
+pub(crate) struct BenchArgs {
+    /// Measured runs per scenario.
+    #[arg(long, default_value_t = 200)]
+    runs: usize,
+    /// Warm-up runs per scenario.
+    #[arg(long, default_value_t = 20)]
+    warmup: usize,
+    /// Parked-cell counts for the RSS scenario.
+    #[arg(long, default_value = "32,1000,10000")]
+    parked: String,
+    /// Fresh processes spawned for the first-exec scenario.
+    #[arg(long, default_value_t = 20)]
+    cold_runs: usize,
+    /// How long the throughput scenario runs, in milliseconds.
+    #[arg(long, default_value_t = 3000)]
+    throughput_ms: u64,
+    /// Also write the report as JSON to FILE.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Run the reference benchmark too (needs NODE24 and
+    /// OPENCLAW_PROJECT from the oracle's setup.sh) and print ratios.
+    #[arg(long)]
+    compare: bool,
+    /// Compare with this saved reference report (`bench.mjs --json
+    /// FILE`) instead of running the reference.
+    #[arg(long)]
+    reference_json: Option<PathBuf>,
+    /// The reference-oracle directory (default
+    /// $CODEMODE_REFERENCE_ORACLE, else ../shared/reference-oracle).
+    #[arg(long)]
+    oracle: Option<PathBuf>,
+    /// Run only these scenarios (comma-separated): trivial,
+    /// trivial_idle, seq100, par100, yield, parked, cold, throughput, hol;
+    /// the durable-run scenarios journal, park_sled, replay100, pg_wait,
+    /// pg_commit, evicted (`durable`: all six) run only when named.
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(SCENARIOS))]
+    only: Vec<String>,
+    /// PostgreSQL URL for pg_wait and pg_commit (default
+    /// $CODEMODE_TEST_POSTGRES_URL; `scripts/postgres.sh start DIR`
+    /// starts a throwaway server).
+    #[arg(long)]
+    postgres: Option<String>,
+    /// Run counts for the evicted-runs memory scenario.
+    #[arg(long, default_value = "10000")]
+    evicted: String,
+}
+
+impl BenchArgs {
+    /// The options the arguments ask for.
+    ///
+    /// # Errors
+    /// `--parked` or `--evicted` is not a comma-separated list of counts.
+    pub(crate) fn options(self) -> Result<BenchOptions> {
+        Ok(BenchOptions {
+            runs: self.runs,
+            warmup: self.warmup,
+            parked: parse_counts(&self.parked)?,
+            cold_runs: self.cold_runs,
+            throughput_ms: self.throughput_ms,
+            json: self.json,
+            compare: self.compare,
+            reference_json: self.reference_json,
+            oracle: self.oracle.unwrap_or_else(default_oracle),
+            only: self.only,
+            postgres: self.postgres,
+            evicted: parse_counts(&self.evicted)?,
+        })
+    }
+}
+
 /// What `codemode bench` was asked to do.
 #[derive(Clone, Debug)]
 pub(crate) struct BenchOptions {

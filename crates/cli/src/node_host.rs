@@ -26,16 +26,35 @@ use crate::config::CommandToolConfig;
 /// Directories listed at most per `fs.listDir`.
 const MAX_LIST_ENTRIES: usize = 1000;
 
-/// What `codemode node` was asked to do.
-#[derive(Clone, Debug)]
+/// What `codemode node` was asked to do: its arguments.
+#[derive(Clone, Debug, clap::Args)]
 pub(crate) struct NodeOptions {
+    /// The gateway's address, `ws://HOST:PORT`.
+    #[arg(long)]
     pub gateway: String,
+    /// The node's display name.
+    #[arg(long)]
     pub name: String,
+    /// The node's stable id (default: from --credentials, else a new
+    /// random one).
+    #[arg(long)]
     pub id: Option<String>,
+    /// Offer `fs.listDir` over the directories under DIR.
+    #[arg(long)]
     pub root: Option<PathBuf>,
+    /// The one-time pairing code the gateway printed.
+    #[arg(long)]
     pub code: Option<String>,
+    /// A pre-approved token from the gateway's `[nodes] tokens`.
+    #[arg(long)]
     pub token: Option<String>,
+    /// Keep the node's id and secret in FILE, so a restarted node
+    /// reconnects without pairing again.
+    #[arg(long)]
     pub credentials: Option<PathBuf>,
+    /// Offer NAME, run as PROGRAM ARGS with the params JSON on stdin and
+    /// its stdout JSON as the result (repeatable).
+    #[arg(long = "command", value_name = "NAME=PROGRAM ARGS")]
     pub commands: Vec<String>,
 }
 

@@ -155,7 +155,7 @@ pub(crate) fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf
     if path != crate::config::StoreConfig::default().path || path.exists() {
         return path;
     }
-    crate::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
+    crate::start::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
 }
 
 fn open_sled(path: &Path) -> Result<Arc<dyn RunStore>, RunsError> {

@@ -55,8 +55,9 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tracing::Instrument;
 
-use crate::config::ServeSection;
+use crate::config::{Config, ServeSection};
 use crate::lifecycle::Lifecycle;
+use crate::start::Running;
 
 mod http;
 pub(crate) mod sessions;
@@ -255,6 +256,59 @@ fn tool_result(result: &CellResult) -> Result<CallToolResult, ErrorData> {
     answer.structured_content = Some(structured);
     answer.is_error = Some(matches!(result, CellResult::Failed { .. }));
     Ok(answer)
+}
+
+/// `codemode serve`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct ServeArgs {
+    /// Serve MCP over streamable HTTP at this address (path `/mcp`)
+    /// instead of stdio.
+    #[arg(long)]
+    http: Option<String>,
+    /// Also serve Prometheus metrics at `/metrics`, liveness at
+    /// `/health` and readiness at `/ready` here.
+    #[arg(long)]
+    metrics: Option<String>,
+    /// How long running calls may take to finish after SIGTERM or
+    /// SIGINT, in milliseconds (overrides `[serve] shutdown_grace_ms`;
+    /// default 10000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=crate::config::MAX_SHUTDOWN_GRACE_MS))]
+    shutdown_grace_ms: Option<u64>,
+    /// Over stdio: keep this session key (letters, digits, `_.:-`) so a
+    /// restarted server finds the same store; default: a fresh session
+    /// per process. Over HTTP, clients name keys with the
+    /// `codemode-session` header.
+    #[arg(long)]
+    session: Option<String>,
+}
+
+/// Serves MCP on stdio, or over HTTP with `--http`, and the probes with
+/// `--metrics`, until a shutdown signal has drained the calls; then stops
+/// the runtime and flushes the exporters.
+///
+/// # Errors
+/// A listener cannot be bound, the signal handlers cannot be installed, or
+/// the transport failed.
+pub(crate) async fn run(running: Running, config: &Config, args: ServeArgs) -> Result<()> {
+    let Running { rt, telemetry } = running;
+    let grace = args.shutdown_grace_ms.unwrap_or(config.serve.shutdown_grace_ms);
+    let lifecycle = Lifecycle::new(Duration::from_millis(grace));
+    crate::lifecycle::listen(Arc::clone(&lifecycle))?;
+    if let Some(addr) = &args.metrics {
+        let required_mcp = config.mcp_servers.iter().filter(|s| s.required).map(|s| s.name.clone()).collect();
+        let probes = crate::health::Probes { rt: rt.clone(), lifecycle: Arc::clone(&lifecycle), required_mcp };
+        let local = crate::health::serve(addr, probes).await?;
+        eprintln!("codemode: serving /metrics, /health and /ready at http://{local}");
+    }
+    let served = match (args.http, args.session) {
+        (Some(_), Some(_)) => Err(anyhow::anyhow!(
+            "--session is for stdio; over HTTP each client names its session key with the `{SESSION_HEADER}` header"
+        )),
+        (Some(addr), None) => http(rt.clone(), &addr, &config.serve, lifecycle).await,
+        (None, session) => stdio(rt.clone(), session, &config.serve, lifecycle).await,
+    };
+    crate::lifecycle::finish(&rt, telemetry).await;
+    served
 }
 
 /// The principal of unauthenticated clients (stdio, loopback HTTP without
