@@ -87,10 +87,15 @@ pub(crate) enum RunsCommand {
     },
 }
 
+/// A command-line argument that is not a run id.
+#[derive(Debug, thiserror::Error)]
+#[error("a run id is `run_` followed by 32 hex digits")]
+struct NotARunId;
+
 /// A run id as the runtime makes them; anything else is a usage error.
-fn parse_run_id(text: &str) -> Result<String, String> {
+fn parse_run_id(text: &str) -> Result<String, NotARunId> {
     let ok = text.strip_prefix("run_").is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
-    if ok { Ok(text.to_owned()) } else { Err("a run id is `run_` followed by 32 hex digits".to_owned()) }
+    if ok { Ok(text.to_owned()) } else { Err(NotARunId) }
 }
 
 /// Why `codemode runs` could not answer.

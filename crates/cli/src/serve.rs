@@ -45,6 +45,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
+use codemode_bridge::ids::{self, NoRandomness};
 use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, Exec, Reply};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, Implementation, ListToolsResult,
@@ -332,14 +333,23 @@ pub(crate) fn valid_key(key: &str) -> bool {
         && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
 }
 
-/// A fresh unguessable id: `prefix` + 128 random bits in hex.
-fn random_id(prefix: &str) -> Result<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no OS randomness for a connection id: {e}"))?;
-    Ok(bytes.iter().fold(prefix.to_owned(), |mut s, b| {
-        s.push_str(&format!("{b:02x}"));
-        s
-    }))
+/// Why a call cannot act in the session it names.
+#[derive(Debug, thiserror::Error)]
+enum BindingError {
+    /// The session key has characters or a length a key cannot have.
+    #[error("the session key must be 1-{max} characters of letters, digits, `_`, `.`, `:` or `-`.", max = MAX_KEY_CHARS)]
+    InvalidKey,
+    /// The connection already acts for another principal or session key.
+    #[error(
+        "this MCP connection is bound to session `{key}` of principal `{principal}`; open a new connection to use \
+         another session or credential."
+    )]
+    Bound {
+        /// The session key it is bound to.
+        key: String,
+        /// The principal it acts for.
+        principal: String,
+    },
 }
 
 /// What one connection is bound to once its first call arrives.
@@ -387,24 +397,16 @@ impl Drop for Connection {
 
 impl Connection {
     /// The reply a call of `principal` naming `key` (if any) acts in.
-    fn reply(&self, principal: &str, key: Option<&str>) -> Result<Reply, String> {
+    fn reply(&self, principal: &str, key: Option<&str>) -> Result<Reply, BindingError> {
         let key = match key.or(self.default_key.as_deref()) {
-            Some(k) if !valid_key(k) => {
-                return Err(format!(
-                    "the session key must be 1-{MAX_KEY_CHARS} characters of letters, digits, `_`, `.`, `:` or `-`."
-                ));
-            }
+            Some(k) if !valid_key(k) => return Err(BindingError::InvalidKey),
             Some(k) => k.to_owned(),
             None => self.id.clone(),
         };
         let mut binding = self.binding.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match binding.as_ref() {
             Some(b) if b.principal == principal && b.key == key => Ok(b.reply.clone()),
-            Some(b) => Err(format!(
-                "this MCP connection is bound to session `{}` of principal `{}`; open a new connection to use another \
-                 session or credential.",
-                b.key, b.principal
-            )),
+            Some(b) => Err(BindingError::Bound { key: b.key.clone(), principal: b.principal.clone() }),
             None => {
                 let scope = format!("{principal}/{key}");
                 let reply = self.rt.session(scope).for_principal(principal).reply(self.id.clone());
@@ -428,7 +430,12 @@ fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
 }
 
 impl CodeModeServer {
-    fn new(rt: CodeMode, default_key: Option<String>, grace: Duration, lifecycle: Arc<Lifecycle>) -> Result<Self> {
+    fn new(
+        rt: CodeMode,
+        default_key: Option<String>,
+        grace: Duration,
+        lifecycle: Arc<Lifecycle>,
+    ) -> Result<Self, NoRandomness> {
         let d = rt.exec_tool_description();
         let output_schema = schema_object(&result_schema());
         let tools = [&d.exec, &d.wait]
@@ -441,7 +448,7 @@ impl CodeModeServer {
             .collect();
         let connection = Connection {
             rt,
-            id: random_id("mcp_")?,
+            id: ids::unguessable::<16>("mcp_")?,
             default_key,
             grace,
             binding: Mutex::new(None),
@@ -520,7 +527,7 @@ impl ServerHandler for CodeModeServer {
             (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
             // The cell's span is a child of the span current at `exec`.
             (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).instrument(span).await,
-            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
+            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal.to_string()),
         };
         Ok(tool_result(&result)?.into())
     }

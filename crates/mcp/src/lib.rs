@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use dts::{api_response, index_declaration, server_declaration, unknown_tool};
-pub use error::{McpCallError, McpHubError, MissingArguments};
+pub use error::{McpCallError, McpHubError, McpRestartError, MissingArguments, UnknownTool, UnknownToolHint};
 pub use probe::{ProbeReport, probe};
 use server::{McpServerActor, ServerHandle, ServerView};
 pub use server::{McpStartError, RequestTooLarge};
@@ -327,12 +327,12 @@ impl McpHub {
     ///
     /// # Errors
     /// An unknown server, or the actor could not be spawned.
-    pub async fn restart_server(&self, index: usize, supervisor: ActorCell) -> Result<ActorCell, String> {
-        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+    pub async fn restart_server(&self, index: usize, supervisor: ActorCell) -> Result<ActorCell, McpRestartError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpRestartError::UnknownServer)?;
         let (actor, _) =
             Actor::spawn_linked(None, McpServerActor, (config.clone(), Arc::clone(&handle.view)), supervisor)
                 .await
-                .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
+                .map_err(|source| McpHubError { server: config.name.clone(), source })?;
         let cell = actor.get_cell();
         *handle.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = actor;
         Ok(cell)

@@ -39,6 +39,17 @@ mod off {
     /// Missing MCP arguments: never, with no server to call.
     pub(crate) type MissingArguments = Infallible;
 
+    /// An unknown `$api` selector: never, with no server to select in.
+    pub(crate) type UnknownTool = Infallible;
+
+    /// `codemode_mcp::McpRestartError`: with no server, only an unknown one.
+    #[derive(Debug, thiserror::Error)]
+    pub(crate) enum McpRestartError {
+        /// No configured server has this index.
+        #[error("unknown MCP server")]
+        UnknownServer,
+    }
+
     /// The MCP hub with no servers: the only one there is without the
     /// `mcp` feature.
     #[derive(Clone, Debug, Default)]
@@ -134,8 +145,12 @@ mod off {
         }
 
         /// There is no server to restart.
-        pub(crate) async fn restart_server(&self, _index: usize, _supervisor: ActorCell) -> Result<ActorCell, String> {
-            Err(UNKNOWN_SERVER.to_owned())
+        pub(crate) async fn restart_server(
+            &self,
+            _index: usize,
+            _supervisor: ActorCell,
+        ) -> Result<ActorCell, McpRestartError> {
+            Err(McpRestartError::UnknownServer)
         }
     }
 
@@ -163,7 +178,7 @@ mod off {
         server: Option<&McpServerTree>,
         _selector: Option<&str>,
         _schema: bool,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, UnknownTool> {
         if let Some(server) = server {
             match server.never {}
         }

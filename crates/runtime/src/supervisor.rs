@@ -320,7 +320,9 @@ async fn start(child: Child, root: &ActorCell, args: &RootArgs) -> Result<ActorI
             config.results.start_actor(root.clone()).await?;
             registered(config.results.name())
         }
-        Child::Mcp(index) => config.mcp.restart_server(index, root.clone()).await.map(|c| c.get_id()),
+        Child::Mcp(index) => {
+            config.mcp.restart_server(index, root.clone()).await.map(|c| c.get_id()).map_err(|e| e.to_string())
+        }
         Child::Nodes => match &config.nodes {
             Some(nodes) => nodes.restart(root.clone()).await.map(|c| c.get_id()).map_err(|e| e.to_string()),
             None => Err("nodes are not enabled".to_owned()),

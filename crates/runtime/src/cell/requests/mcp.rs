@@ -97,7 +97,7 @@ impl CellState {
         };
         let tree = self.mcp.tree();
         let target = server.and_then(|i| tree.servers.iter().find(|s| s.index == i));
-        let result = crate::mcp::api_response(&tree, target, method.as_deref(), schema);
+        let result = crate::mcp::api_response(&tree, target, method.as_deref(), schema).map_err(|e| e.to_string());
         self.settle_inline(Settlement::result(id, result, "invalid_input"))
     }
 }
