@@ -322,7 +322,7 @@ async fn duplicate_and_invalid_registrations_fail_before_any_cell_runs() {
 }
 
 /// A native tool whose input schema uses `if`/`then`/`else`: a `file`
-/// target needs a `path`, any other needs a `url` (issue 16).
+/// target needs a `path`, any other needs a `url`.
 struct Fetcher;
 
 impl Tool for Fetcher {

@@ -1,4 +1,4 @@
-//! Durable runs in one process (issue 17): an idle parked run leaves memory
+//! Durable runs in one process: an idle parked run leaves memory
 //! for its journal and is resumed by replay, with the same clock, the same
 //! random sequence, its uncommitted store writes and no output twice; a
 //! second runtime on the same sled store resumes what the first parked.

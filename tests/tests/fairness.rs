@@ -1,6 +1,6 @@
 //! Fair admission: one session or one principal cannot take the whole pool
 //! of live cells, and a departed client's cells can be disposed at once
-//! (issue 13, items 4 and 11; GA-1.5).
+//! (GA-1.5).
 
 use codemode_runtime::{Exec, Limits};
 use codemode_tests::*;

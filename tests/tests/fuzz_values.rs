@@ -1,6 +1,6 @@
 //! Property tests over what guests send the host: console inspection, the
-//! output channel and returned values, with arbitrary nested data (issue 13,
-//! fuzzing; GA-4.1, GA-4.4, GA-1.4). No input may panic the host or fail a
+//! output channel and returned values, with arbitrary nested data (GA-4.1,
+//! GA-4.4, GA-1.4). No input may panic the host or fail a
 //! cell that only logs and returns data.
 
 use codemode_runtime::CodeMode;

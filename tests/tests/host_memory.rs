@@ -1,5 +1,4 @@
-//! Host memory per cell is bounded by the cell's limits (issue 13, item 2;
-//! GA-4.8). Its own test binary: it reads this process's resident memory,
+//! Host memory per cell is bounded by the cell's limits (GA-4.8). Its own test binary: it reads this process's resident memory,
 //! which other tests running beside it would disturb.
 
 use codemode_runtime::Limits;

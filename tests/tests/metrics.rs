@@ -1,4 +1,4 @@
-//! The runtime's metrics (issue 16): bounded labels a cell cannot grow,
+//! The runtime's metrics: bounded labels a cell cannot grow,
 //! call outcomes, and label values exported from the start. Real
 //! runtimes, cells, a real node over the gateway's WebSocket and the MCP
 //! fixture server as a child process.

@@ -1,4 +1,4 @@
-//! Scheduling on JS threads (issue 13 item 12): a cell never waits to
+//! Scheduling on JS threads: a cell never waits to
 //! start behind another cell's CPU loop while a JS thread could take it.
 //!
 //! Busy loops get a 20 s budget; every bound below is far inside it, so a

@@ -1,5 +1,6 @@
-//! Load and soak benchmarks against a real `codemode serve --http` process
-//! (issue 13: "Show" and "No leaks"). Not a test: run it by hand.
+//! Load and soak benchmarks against a real `codemode serve --http` process:
+//! how it holds up under many clients, and that a long soak leaks nothing.
+//! Not a test: run it by hand.
 //!
 //! ```sh
 //! cargo build --release -p codemode-cli
@@ -528,7 +529,6 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
     let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
     sorted[rank - 1]
 }
@@ -559,9 +559,7 @@ async fn timed_cell(peer: &Peer<RoleClient>, kind: Kind, i: u64, timer_ms: u64, 
 }
 
 fn mib(kib: u64) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let v = kib as f64 / 1024.0;
-    v
+    kib as f64 / 1024.0
 }
 
 fn print_stats(label: &str, st: ProcStats, cells: Option<(u64, u64)>) {
@@ -687,7 +685,6 @@ async fn held(o: &Options) -> Result<u64> {
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let total = clients * per_client;
     for (round, elapsed, max_seen, peaks, before, after) in &summary {
-        #[allow(clippy::cast_precision_loss)]
         let rate = total as f64 / elapsed.as_secs_f64();
         println!(
             "| {round} | {total} | {:.1} | {rate:.0} | {max_seen} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
@@ -855,7 +852,6 @@ async fn parked(o: &Options) -> Result<u64> {
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for (round, park_time, wait_time, parked_n, base, held, waited, after) in &summary {
-        #[allow(clippy::cast_precision_loss)]
         let per_cell = held.rss_kib.saturating_sub(base.rss_kib) as f64 / (*parked_n).max(1) as f64;
         println!(
             "| {round} | {parked_n} | {:.1} | {:.1} | {:.1} | {:.1} | {per_cell:.0} | {:.1} | {:.1} | {:.1} |",
@@ -955,7 +951,6 @@ fn print_sample(s: &Sample) {
 
 /// Least-squares slope of `y` over `x`.
 fn slope(points: &[(f64, f64)]) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
     let n = points.len() as f64;
     if n < 2.0 {
         return 0.0;
@@ -967,7 +962,6 @@ fn slope(points: &[(f64, f64)]) -> f64 {
     if sxx == 0.0 { 0.0 } else { sxy / sxx }
 }
 
-#[allow(clippy::too_many_lines)]
 async fn soak(o: &Options) -> Result<u64> {
     let timeout_ms = 200;
     let grace_ms = 1000;
@@ -1104,7 +1098,6 @@ async fn soak(o: &Options) -> Result<u64> {
     print_sample(&end);
     let alive = server.alive();
     println!();
-    #[allow(clippy::cast_precision_loss)]
     let rate = total as f64 / elapsed.as_secs_f64();
     println!(
         "{total} cells in {:.0} s ({rate:.0} cells/s) over {} sessions ({} left a parked cell behind); server alive \
@@ -1135,7 +1128,6 @@ fn analyse(samples: &[Sample]) {
         println!("too few samples for a trend (need at least 6 rows; use a longer run)");
         return;
     }
-    #[allow(clippy::cast_precision_loss)]
     let series = |f: &dyn Fn(&Sample) -> f64| -> (f64, f64, f64, f64, f64) {
         let pts: Vec<(f64, f64)> = half.iter().map(|s| (s.cells as f64 / 1000.0, f(s))).collect();
         let k = slope(&pts);
@@ -1157,7 +1149,6 @@ fn analyse(samples: &[Sample]) {
     /// A reported metric: its name, how to read it from a sample, and the
     /// relative tolerance that still counts as flat (0: a count).
     type Row<'a> = (&'a str, &'a dyn Fn(&Sample) -> f64, f64);
-    #[allow(clippy::cast_precision_loss)]
     let rows: [Row<'_>; 6] = [
         ("RSS MiB", &|s| mib(s.stats.rss_kib), 0.05),
         ("threads", &|s| s.stats.threads as f64, 0.0),

@@ -188,7 +188,6 @@ fn quantiles(samples: &[f64]) -> Quantiles {
         if sorted.is_empty() {
             return f64::NAN;
         }
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
         let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
         sorted[rank - 1]
     };
@@ -310,7 +309,6 @@ struct Parked {
     resume_wait_ms: Quantiles,
 }
 
-#[allow(clippy::cast_precision_loss)]
 async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
     let before = settled_rss().await;
     let mut ids = Vec::with_capacity(count);
@@ -395,7 +393,6 @@ struct Throughput {
 }
 
 /// Trivial cells back to back from many concurrent clients.
-#[allow(clippy::cast_precision_loss)]
 async fn throughput(rt: &CodeMode, clients: usize, duration: Duration) -> Result<Throughput> {
     let start = Instant::now();
     let deadline = start + duration;
@@ -455,7 +452,6 @@ const BUSY: &str = "while (true) {}";
 /// ones included; the latency is that of the trivial cells, from `exec` to
 /// the result text. A trivial cell that queued behind a busy loop would
 /// take up to the busy budget.
-#[allow(clippy::cast_precision_loss)]
 async fn head_of_line(clients: usize, duration: Duration) -> Result<HeadOfLine> {
     let limits = Limits { timeout: HOL_BUSY_TIMEOUT, ..Limits::default() };
     let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;

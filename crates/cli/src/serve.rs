@@ -18,7 +18,7 @@
 //! **Lifetime.** A connection is one reply: when the client goes away, its
 //! saved results are freed after `[serve] dispose_grace_ms`, and so are the
 //! live cells of its connection-derived session (nobody else can reach
-//! them). Runs of a *named* session key stay: they are durable (issue 17),
+//! them). Runs of a *named* session key stay: they are durable,
 //! so another connection of the same principal and key — on this process
 //! or any other on the same store — may `wait` on them later; a parked run
 //! expires by its TTL. Once the connection's reply has ended they save no
@@ -378,7 +378,7 @@ impl Drop for Connection {
         let (Some(binding), Ok(handle)) = (binding, tokio::runtime::Handle::try_current()) else { return };
         let closing = self.open.take().map(sessions::Open::close);
         let grace = self.grace;
-        // A named session's runs are durable (issue 17): another connection,
+        // A named session's runs are durable: another connection,
         // here or on another process, may `wait` on them later, so they stay
         // (parked runs expire by their TTL). A connection's own session is
         // unreachable once it closes: its runs are disposed.

@@ -1,4 +1,4 @@
-//! `codemode serve` lifecycle (issue 16): graceful shutdown on real
+//! `codemode serve` lifecycle: graceful shutdown on real
 //! signals, `/ready` against `/health`, and the probe listener's HTTP.
 
 use std::io::{BufRead, BufReader, Read, Write};

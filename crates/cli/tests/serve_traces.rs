@@ -1,4 +1,4 @@
-//! Traces of `codemode serve` (issue 16), end to end: the real binary,
+//! Traces of `codemode serve`, end to end: the real binary,
 //! driven by the official Python MCP client over stdio, exports its spans
 //! over OTLP/HTTP (JSON) to a receiver in this test.
 

@@ -71,7 +71,7 @@ fn fixture_tools() -> Vec<Tool> {
             "Sleeps for ms milliseconds.",
             json!({"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]}),
         ),
-        // Annotated read-only: replay-safe by default (issue 14).
+        // Annotated read-only: replay-safe by default.
         tool("picture", "Returns an image block.", json!({"type": "object"}))
             .annotate(rmcp::model::ToolAnnotations::default().read_only(true)),
         tool("constructor", "A tool with a reserved name.", json!({"type": "object"})),
