@@ -8,6 +8,8 @@
 
 mod dts;
 mod error;
+#[cfg(test)]
+mod golden_tests;
 pub mod naming;
 mod probe;
 mod server;
@@ -252,6 +254,29 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
     out
 }
 
+/// The namespace of `servers` — `(index, configured name, what its
+/// connection published)` — ordered by configured name, each server's
+/// identifier unique among them.
+fn tree_of(mut servers: Vec<(usize, &str, ServerView)>) -> McpTree {
+    servers.sort_by(|a, b| a.1.cmp(b.1));
+    let mut used: HashSet<String> = HashSet::new();
+    let reserved = naming::server_reserved();
+    let servers = servers
+        .into_iter()
+        .map(|(index, name, view)| McpServerTree {
+            index,
+            identifier: naming::unique(&naming::to_identifier(name, "server"), &mut used, &reserved),
+            server_name: name.to_owned(),
+            up: view.up,
+            error: if view.up { None } else { view.last_error.clone() },
+            resources: view.resources,
+            prompts: view.prompts,
+            methods: methods(&view.tools),
+        })
+        .collect();
+    McpTree { servers }
+}
+
 /// One server's state, for operators (`codemode config check`, logs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -398,33 +423,20 @@ impl McpHub {
     /// The namespace new cells see now.
     #[must_use]
     pub fn tree(&self) -> McpTree {
-        let mut order: Vec<usize> = (0..self.servers.len()).collect();
-        order.sort_by(|a, b| self.servers[*a].0.name.cmp(&self.servers[*b].0.name));
-        let mut used: HashSet<String> = HashSet::new();
-        let reserved = naming::server_reserved();
-        let servers = order
-            .into_iter()
-            .map(|index| {
-                let (config, handle) = &self.servers[index];
+        let views = self
+            .servers
+            .iter()
+            .enumerate()
+            .map(|(index, (config, handle))| {
                 let mut view = handle.view.read().map(|v| v.clone()).unwrap_or_default();
                 // Tools the policy hides have no MCP path at all.
                 if let Some(policy) = &self.visible {
                     view.tools.retain(|t| policy.visible("mcp", Some(&config.name), &t.name));
                 }
-                let identifier = naming::unique(&naming::to_identifier(&config.name, "server"), &mut used, &reserved);
-                McpServerTree {
-                    index,
-                    identifier,
-                    server_name: config.name.clone(),
-                    up: view.up,
-                    error: if view.up { None } else { view.last_error.clone() },
-                    resources: view.resources,
-                    prompts: view.prompts,
-                    methods: methods(&view.tools),
-                }
+                (index, config.name.as_str(), view)
             })
             .collect();
-        McpTree { servers }
+        tree_of(views)
     }
 
     /// An MCP operation (`resources/list`, `resources/read`, `prompts/list`,

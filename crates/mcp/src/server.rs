@@ -263,7 +263,7 @@ impl ClientHandler for Handler {
     }
 }
 
-fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
+pub(crate) fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
     McpToolInfo {
         name: t.name.to_string(),
         description: t.description.map(|d| d.to_string()).unwrap_or_default(),
