@@ -484,6 +484,24 @@ pub(crate) struct ServerHandle {
     pub max_request_bytes: Option<usize>,
 }
 
+/// Why an operation failed; the reason of
+/// [`McpCallError::OperationFailed`].
+#[derive(Debug, thiserror::Error)]
+enum OperationError {
+    /// A required argument is missing.
+    #[error("{0}")]
+    Missing(&'static str),
+    /// Not one of the four operations.
+    #[error("unknown MCP operation {0}")]
+    Unknown(String),
+    /// The server answered with an error, or went away.
+    #[error(transparent)]
+    Server(#[from] rmcp::ServiceError),
+    /// The answer could not be read as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 impl ServerHandle {
     /// The current connection actor.
     pub(crate) fn actor(&self) -> ActorRef<McpMsg> {
@@ -511,27 +529,27 @@ impl ServerHandle {
         let text = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_owned);
         let work = async {
             let value = match op {
-                "resources/list" => serde_json::to_value(peer.list_resources(None).await.map_err(|e| e.to_string())?),
+                "resources/list" => serde_json::to_value(peer.list_resources(None).await?),
                 "resources/read" => {
-                    let uri = text("uri").ok_or("resources.read needs {uri}")?;
-                    let read =
-                        peer.read_resource(ReadResourceRequestParams::new(uri)).await.map_err(|e| e.to_string())?;
-                    serde_json::to_value(read)
+                    let uri = text("uri").ok_or(OperationError::Missing("resources.read needs {uri}"))?;
+                    serde_json::to_value(peer.read_resource(ReadResourceRequestParams::new(uri)).await?)
                 }
-                "prompts/list" => serde_json::to_value(peer.list_prompts(None).await.map_err(|e| e.to_string())?),
+                "prompts/list" => serde_json::to_value(peer.list_prompts(None).await?),
                 "prompts/get" => {
-                    let prompt = text("name").ok_or("prompts.get needs {name}")?;
+                    let prompt = text("name").ok_or(OperationError::Missing("prompts.get needs {name}"))?;
                     let mut params = GetPromptRequestParams::new(prompt);
                     params.arguments = args.get("arguments").and_then(Value::as_object).cloned();
-                    serde_json::to_value(peer.get_prompt(params).await.map_err(|e| e.to_string())?)
+                    serde_json::to_value(peer.get_prompt(params).await?)
                 }
-                other => return Err(format!("unknown MCP operation {other}")),
+                other => return Err(OperationError::Unknown(other.to_owned())),
             };
-            value.map_err(|e| e.to_string())
+            Ok(value?)
         };
         let (server, op) = (name.to_owned(), op.to_owned());
         match tokio::time::timeout(timeout, work).await {
-            Ok(result) => result.map_err(|reason: String| McpCallError::OperationFailed { server, op, reason }),
+            Ok(result) => {
+                result.map_err(|e: OperationError| McpCallError::OperationFailed { server, op, reason: e.to_string() })
+            }
             Err(_) => Err(McpCallError::OperationTimeout { server, op, ms: timeout.as_millis() }),
         }
     }
