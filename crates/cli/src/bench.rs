@@ -6,7 +6,6 @@
 //! host uses it: `exec`/`wait` until the model-facing result text exists
 //! (the reference measures its `exec` tool's `execute` to result text).
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -17,136 +16,13 @@ use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
 mod durable;
+mod options;
+mod reference;
 
-/// `codemode bench`'s arguments, as given.
-#[derive(clap::Args)]
-pub(crate) struct BenchArgs {
-    /// Measured runs per scenario.
-    #[arg(long, default_value_t = 200)]
-    runs: usize,
-    /// Warm-up runs per scenario.
-    #[arg(long, default_value_t = 20)]
-    warmup: usize,
-    /// Parked-cell counts for the RSS scenario.
-    #[arg(long, default_value = "32,1000,10000")]
-    parked: String,
-    /// Fresh processes spawned for the first-exec scenario.
-    #[arg(long, default_value_t = 20)]
-    cold_runs: usize,
-    /// How long the throughput scenario runs, in milliseconds.
-    #[arg(long, default_value_t = 3000)]
-    throughput_ms: u64,
-    /// Also write the report as JSON to FILE.
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// Run the reference benchmark too (needs NODE24 and
-    /// OPENCLAW_PROJECT from the oracle's setup.sh) and print ratios.
-    #[arg(long)]
-    compare: bool,
-    /// Compare with this saved reference report (`bench.mjs --json
-    /// FILE`) instead of running the reference.
-    #[arg(long)]
-    reference_json: Option<PathBuf>,
-    /// The reference-oracle directory (default
-    /// $CODEMODE_REFERENCE_ORACLE, else ../shared/reference-oracle).
-    #[arg(long)]
-    oracle: Option<PathBuf>,
-    /// Run only these scenarios (comma-separated): trivial,
-    /// trivial_idle, seq100, par100, yield, parked, cold, throughput, hol;
-    /// the durable-run scenarios journal, park_sled, replay100, pg_wait,
-    /// pg_commit, evicted (`durable`: all six) run only when named.
-    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(SCENARIOS))]
-    only: Vec<String>,
-    /// PostgreSQL URL for pg_wait and pg_commit (default
-    /// $CODEMODE_TEST_POSTGRES_URL; `scripts/postgres.sh start DIR`
-    /// starts a throwaway server).
-    #[arg(long)]
-    postgres: Option<String>,
-    /// Run counts for the evicted-runs memory scenario.
-    #[arg(long, default_value = "10000")]
-    evicted: String,
-}
-
-impl BenchArgs {
-    /// The options the arguments ask for.
-    ///
-    /// # Errors
-    /// `--parked` or `--evicted` is not a comma-separated list of counts.
-    pub(crate) fn options(self) -> Result<BenchOptions> {
-        Ok(BenchOptions {
-            runs: self.runs,
-            warmup: self.warmup,
-            parked: parse_counts(&self.parked)?,
-            cold_runs: self.cold_runs,
-            throughput_ms: self.throughput_ms,
-            json: self.json,
-            compare: self.compare,
-            reference_json: self.reference_json,
-            oracle: self.oracle.unwrap_or_else(default_oracle),
-            only: self.only,
-            postgres: self.postgres,
-            evicted: parse_counts(&self.evicted)?,
-        })
-    }
-}
-
-/// What `codemode bench` was asked to do.
-#[derive(Clone, Debug)]
-pub(crate) struct BenchOptions {
-    pub runs: usize,
-    pub warmup: usize,
-    pub parked: Vec<usize>,
-    pub cold_runs: usize,
-    pub throughput_ms: u64,
-    pub json: Option<PathBuf>,
-    pub compare: bool,
-    /// A saved reference report (`bench.mjs --json`) to compare with
-    /// instead of running the reference.
-    pub reference_json: Option<PathBuf>,
-    pub oracle: PathBuf,
-    /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
-    /// parked, cold, throughput, hol; the durable-run ones (journal,
-    /// park_sled, replay100, pg_wait, pg_commit, evicted, or `durable` for
-    /// all six) only when named.
-    pub only: Vec<String>,
-    /// PostgreSQL for `pg_wait`/`pg_commit` (else `CODEMODE_TEST_POSTGRES_URL`).
-    pub postgres: Option<String>,
-    /// Run counts for the `evicted` scenario.
-    pub evicted: Vec<usize>,
-}
-
-impl BenchOptions {
-    fn runs(&self, scenario: &str) -> bool {
-        self.only.is_empty() || self.named(scenario)
-    }
-
-    /// Named by `--only` (the durable scenarios run only so).
-    fn named(&self, scenario: &str) -> bool {
-        self.only.iter().any(|s| s == scenario || (s == "durable" && durable::DURABLE.contains(&scenario)))
-    }
-}
-
-/// The scenario names `--only` accepts.
-pub(crate) const SCENARIOS: [&str; 18] = [
-    "trivial",
-    "trivial_idle",
-    "seq100",
-    "par100",
-    "yield",
-    "parked",
-    "cold",
-    "throughput",
-    "hol",
-    "journal",
-    "park_sled",
-    "park_group",
-    "park_growth",
-    "replay100",
-    "pg_wait",
-    "pg_commit",
-    "evicted",
-    "durable",
-];
+#[cfg(test)]
+use options::parse_counts;
+pub(crate) use options::{BenchArgs, BenchOptions};
+use reference::{compare, reference};
 
 /// The reference's `noop` fixture: input `{}`, returns `{ok: true}`.
 #[derive(Debug)]
@@ -735,100 +611,6 @@ fn print_report(m: &Measured, options: &BenchOptions) {
         "noise (fixed CPU loop p50/p90): before {:.2}/{:.2} ms, after {:.2}/{:.2} ms",
         m.noise_before.p50, m.noise_before.p90, m.noise_after.p50, m.noise_after.p90
     );
-}
-
-/// Runs the reference benchmark (`bench.mjs` of the oracle) and returns
-/// its JSON report.
-async fn reference(options: &BenchOptions, runs: usize, warmup: usize) -> Result<Value> {
-    let (Ok(node), Ok(_project)) = (std::env::var("NODE24"), std::env::var("OPENCLAW_PROJECT")) else {
-        bail!(
-            "--compare needs NODE24 and OPENCLAW_PROJECT: run `eval \"$({}/setup.sh)\"` first",
-            options.oracle.display()
-        );
-    };
-    let script = options.oracle.join("bench.mjs");
-    if !script.exists() {
-        bail!("{} not found: point --oracle at the reference-oracle directory", script.display());
-    }
-    let out = std::env::temp_dir().join(format!("codemode-reference-bench-{}.json", std::process::id()));
-    // The reference refuses more than 64 live runs; it parks its own 32.
-    let parked = 32;
-    eprintln!("codemode bench: running the reference benchmark ({})", script.display());
-    let status = tokio::process::Command::new(node)
-        .arg("--expose-gc")
-        .arg(&script)
-        .args(["--executor", "both", "--runs", &runs.to_string(), "--warmup", &warmup.to_string()])
-        .args(["--parked", &parked.to_string(), "--json"])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .status()
-        .await
-        .context("running the reference benchmark")?;
-    if !status.success() {
-        bail!("the reference benchmark failed ({status})");
-    }
-    let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
-    let _ = std::fs::remove_file(&out);
-    Ok(serde_json::from_str(&text)?)
-}
-
-/// The reference's best (lowest) figure over its executors.
-fn best(reference: &Value, path: &[&str]) -> Option<f64> {
-    reference["results"]
-        .as_array()?
-        .iter()
-        .filter_map(|r| path.iter().try_fold(r, |v, k| v.get(*k)).and_then(Value::as_f64))
-        .min_by(f64::total_cmp)
-}
-
-fn compare(ours: &Value, reference: &Value) {
-    let get = |path: &[&str]| path.iter().try_fold(ours, |v, k| v.get(*k)).and_then(Value::as_f64);
-    let parked_32 = ours["parked"]
-        .as_array()
-        .and_then(|p| p.iter().find(|p| p["count"] == 32).or(p.first()))
-        .and_then(|p| p["rssPerParkedCellKib"].as_f64());
-    let rows: [(&str, Option<f64>, Option<f64>, &str); 6] = [
-        ("trivial cell p50", get(&["trivial", "p50"]), best(reference, &["trivial", "p50"]), "ms"),
-        ("per sequential call", get(&["perCallOverheadSeqMs"]), best(reference, &["perCallOverheadSeqMs"]), "ms"),
-        ("100 calls via Promise.all p50", get(&["par100", "p50"]), best(reference, &["par100", "p50"]), "ms"),
-        ("yield + wait p50", get(&["yieldTotal", "p50"]), best(reference, &["yieldTotal", "p50"]), "ms"),
-        (
-            "RSS per parked cell",
-            parked_32,
-            best(reference, &["parked", "rssPerParkedCellMiB"]).map(|m| m * 1024.0),
-            "KiB",
-        ),
-        ("first exec", get(&["coldFirstExecMs", "p50"]), best(reference, &["coldFirstExecMs"]), "ms"),
-    ];
-    println!("\nside by side (reference: its faster executor per row)");
-    println!("{:<32} {:>14} {:>14} {:>12}", "scenario", "reference", "codemode", "ratio");
-    for (name, ours, theirs, unit) in rows {
-        let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4} {unit}"));
-        let ratio = match (theirs, ours) {
-            (Some(t), Some(o)) if o > 0.0 => format!("{:.1}x", t / o),
-            _ => "—".to_owned(),
-        };
-        println!("{name:<32} {:>14} {:>14} {:>12}", cell(theirs), cell(ours), ratio);
-    }
-    println!(
-        "(first exec: codemode from process start; the reference from its first exec in a warm process. \
-         Reference noise p50 {:.2} ms before, {:.2} ms after.)",
-        reference["noiseBefore"]["p50"].as_f64().unwrap_or(f64::NAN),
-        reference["noiseAfter"]["p50"].as_f64().unwrap_or(f64::NAN)
-    );
-}
-
-/// The default oracle directory: `../shared/reference-oracle` from here.
-pub(crate) fn default_oracle() -> PathBuf {
-    std::env::var_os("CODEMODE_REFERENCE_ORACLE")
-        .map_or_else(|| Path::new("..").join("shared").join("reference-oracle"), PathBuf::from)
-}
-
-/// Parses `--parked 32,1000`.
-pub(crate) fn parse_counts(text: &str) -> Result<Vec<usize>> {
-    text.split(',')
-        .map(|s| s.trim().parse::<usize>().with_context(|| format!("--parked {text:?}: expected counts like 32,1000")))
-        .collect()
 }
 
 #[cfg(test)]
