@@ -1,5 +1,5 @@
-//! The durable-run journal's in-memory recording cost per tool call
-//! (issue 17): a request's fingerprint and its step's encoded reply, as a
+//! The durable-run journal's in-memory recording cost per tool call: a
+//! request's fingerprint and its step's encoded reply, as a
 //! cell with `journal = "park"` records them, without a QuickJS context
 //! around (`codemode_runtime::bench_record_calls`, a hidden hook).
 //!

@@ -1,4 +1,4 @@
-//! Tool schema validation cost per call (issue 16): a realistic tool input
+//! Tool schema validation cost per call: a realistic tool input
 //! schema (typed properties, `required`, an `enum`, a nested array of
 //! objects) with a valid and an invalid input, a `type`-only schema (the
 //! common `{type: "object", properties: {}}`), and compiling the realistic

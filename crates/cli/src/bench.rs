@@ -6,7 +6,6 @@
 //! host uses it: `exec`/`wait` until the model-facing result text exists
 //! (the reference measures its `exec` tool's `execute` to result text).
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -17,64 +16,13 @@ use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
 mod durable;
+mod options;
+mod reference;
 
-/// What `codemode bench` was asked to do.
-#[derive(Clone, Debug)]
-pub(crate) struct BenchOptions {
-    pub runs: usize,
-    pub warmup: usize,
-    pub parked: Vec<usize>,
-    pub cold_runs: usize,
-    pub throughput_ms: u64,
-    pub json: Option<PathBuf>,
-    pub compare: bool,
-    /// A saved reference report (`bench.mjs --json`) to compare with
-    /// instead of running the reference.
-    pub reference_json: Option<PathBuf>,
-    pub oracle: PathBuf,
-    /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
-    /// parked, cold, throughput, hol; the durable-run ones (journal,
-    /// park_sled, replay100, pg_wait, pg_commit, evicted, or `durable` for
-    /// all six) only when named.
-    pub only: Vec<String>,
-    /// PostgreSQL for `pg_wait`/`pg_commit` (else `CODEMODE_TEST_POSTGRES_URL`).
-    pub postgres: Option<String>,
-    /// Run counts for the `evicted` scenario.
-    pub evicted: Vec<usize>,
-}
-
-impl BenchOptions {
-    fn runs(&self, scenario: &str) -> bool {
-        self.only.is_empty() || self.named(scenario)
-    }
-
-    /// Named by `--only` (the durable scenarios run only so).
-    fn named(&self, scenario: &str) -> bool {
-        self.only.iter().any(|s| s == scenario || (s == "durable" && durable::DURABLE.contains(&scenario)))
-    }
-}
-
-/// The scenario names `--only` accepts.
-pub(crate) const SCENARIOS: [&str; 18] = [
-    "trivial",
-    "trivial_idle",
-    "seq100",
-    "par100",
-    "yield",
-    "parked",
-    "cold",
-    "throughput",
-    "hol",
-    "journal",
-    "park_sled",
-    "park_group",
-    "park_growth",
-    "replay100",
-    "pg_wait",
-    "pg_commit",
-    "evicted",
-    "durable",
-];
+#[cfg(test)]
+use options::parse_counts;
+pub(crate) use options::{BenchArgs, BenchOptions};
+use reference::{compare, reference};
 
 /// The reference's `noop` fixture: input `{}`, returns `{ok: true}`.
 #[derive(Debug)]
@@ -116,7 +64,6 @@ fn quantiles(samples: &[f64]) -> Quantiles {
         if sorted.is_empty() {
             return f64::NAN;
         }
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
         let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
         sorted[rank - 1]
     };
@@ -238,7 +185,6 @@ struct Parked {
     resume_wait_ms: Quantiles,
 }
 
-#[allow(clippy::cast_precision_loss)]
 async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
     let before = settled_rss().await;
     let mut ids = Vec::with_capacity(count);
@@ -323,7 +269,6 @@ struct Throughput {
 }
 
 /// Trivial cells back to back from many concurrent clients.
-#[allow(clippy::cast_precision_loss)]
 async fn throughput(rt: &CodeMode, clients: usize, duration: Duration) -> Result<Throughput> {
     let start = Instant::now();
     let deadline = start + duration;
@@ -383,7 +328,6 @@ const BUSY: &str = "while (true) {}";
 /// ones included; the latency is that of the trivial cells, from `exec` to
 /// the result text. A trivial cell that queued behind a busy loop would
 /// take up to the busy budget.
-#[allow(clippy::cast_precision_loss)]
 async fn head_of_line(clients: usize, duration: Duration) -> Result<HeadOfLine> {
     let limits = Limits { timeout: HOL_BUSY_TIMEOUT, ..Limits::default() };
     let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;
@@ -453,6 +397,54 @@ fn row(name: &str, q: &Quantiles) {
 
 /// Runs the benchmark and prints (and optionally writes) the report.
 pub(crate) async fn run(options: BenchOptions) -> Result<()> {
+    let m = measure(&options).await?;
+    print_report(&m, &options);
+    let mut report = m.to_json(&options);
+    if options.compare || options.reference_json.is_some() {
+        let reference = match &options.reference_json {
+            Some(path) => serde_json::from_str(
+                &std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+            )
+            .with_context(|| format!("{} is not a reference report", path.display()))?,
+            None => reference(&options, options.runs, options.warmup).await?,
+        };
+        compare(&report, &reference);
+        report["reference"] = reference;
+    }
+    if let Some(path) = &options.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// What one `codemode bench` measured; a scenario that did not run has
+/// empty quantiles or `None`.
+struct Measured {
+    cpus: usize,
+    load: String,
+    noise_before: Quantiles,
+    noise_after: Quantiles,
+    trivial: Quantiles,
+    trivial_idle: Quantiles,
+    seq100: Quantiles,
+    par100: Quantiles,
+    /// Per-call µs inside one cell: sequential, concurrent.
+    in_cell: Option<(f64, f64)>,
+    yield_exec: Quantiles,
+    yield_wait: Quantiles,
+    yield_total: Quantiles,
+    parked: Vec<Parked>,
+    cold: Quantiles,
+    cold_exit: Quantiles,
+    throughput: Option<Throughput>,
+    hol: Option<HeadOfLine>,
+    durable: durable::DurableReport,
+}
+
+/// Runs the scenarios `options` asks for, on a runtime set up as
+/// `codemode` runs by default.
+async fn measure(options: &BenchOptions) -> Result<Measured> {
     let largest = options.parked.iter().copied().max().unwrap_or(0);
     let live = (largest + 64).clamp(1_024, 100_000);
     let limits = Limits {
@@ -501,7 +493,6 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     let in_cell = if options.runs("seq100") || options.runs("par100") { Some(in_cell(&reply).await?) } else { None };
     let [y_exec, y_wait, y_total] =
         if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
-    let (yield_exec, yield_wait, yield_total) = (quantiles(&y_exec), quantiles(&y_wait), quantiles(&y_total));
     let (cold, cold_exit) = if options.runs("cold") {
         let (result, exit) = cold(options.cold_runs).await?;
         (quantiles(&result), quantiles(&exit))
@@ -519,44 +510,88 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
     let noise_after = tokio::task::spawn_blocking(noise).await?;
     rt.shutdown().await;
     let _ = std::fs::remove_dir_all(&store_dir);
+    Ok(Measured {
+        cpus,
+        load,
+        noise_before,
+        noise_after,
+        trivial,
+        trivial_idle,
+        seq100,
+        par100,
+        in_cell,
+        yield_exec: quantiles(&y_exec),
+        yield_wait: quantiles(&y_wait),
+        yield_total: quantiles(&y_total),
+        parked: parked_reports,
+        cold,
+        cold_exit,
+        throughput,
+        hol,
+        durable: durable_report,
+    })
+}
 
-    let per_call_seq = (seq100.p50 - trivial.p50) / 100.0;
-    let per_call_par = (par100.p50 - trivial.p50) / 100.0;
-    println!("\ncodemode bench ({runs} runs after {warmup} warm-up; times in ms)");
+impl Measured {
+    /// Per noop call, from the p50s: (sequential, concurrent) ms.
+    fn per_call(&self) -> (f64, f64) {
+        ((self.seq100.p50 - self.trivial.p50) / 100.0, (self.par100.p50 - self.trivial.p50) / 100.0)
+    }
+
+    /// The JSON report (`--json`), before any reference is added.
+    fn to_json(&self, options: &BenchOptions) -> Value {
+        let (per_call_seq, per_call_par) = self.per_call();
+        json!({
+            "meta": {"cpus": self.cpus, "loadavg": self.load.trim(), "runs": options.runs, "warmup": options.warmup},
+            "noiseBefore": self.noise_before, "noiseAfter": self.noise_after,
+            "trivial": self.trivial, "trivialIdle": self.trivial_idle, "seq100": self.seq100, "par100": self.par100,
+            "perCallOverheadSeqMs": per_call_seq, "perCallOverheadParMs": per_call_par,
+            "inCellPerCallMicros": self.in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
+            "yieldExec": self.yield_exec, "yieldWait": self.yield_wait, "yieldTotal": self.yield_total,
+            "parked": self.parked, "coldFirstExecMs": self.cold, "coldExitMs": self.cold_exit,
+            "throughput": self.throughput, "headOfLine": self.hol, "durable": self.durable,
+        })
+    }
+}
+
+/// Prints the report as a table.
+fn print_report(m: &Measured, options: &BenchOptions) {
+    let (per_call_seq, per_call_par) = m.per_call();
+    println!("\ncodemode bench ({} runs after {} warm-up; times in ms)", options.runs, options.warmup);
     println!("{:<34} {:>10} {:>10} {:>10} {:>10}", "scenario", "min", "p50", "p90", "p99");
-    row("1 trivial cell `return 1`", &trivial);
-    row("  same, 2 ms between cells", &trivial_idle);
-    row("2 100 sequential noop calls", &seq100);
-    if trivial.n > 0 && seq100.n > 0 {
+    row("1 trivial cell `return 1`", &m.trivial);
+    row("  same, 2 ms between cells", &m.trivial_idle);
+    row("2 100 sequential noop calls", &m.seq100);
+    if m.trivial.n > 0 && m.seq100.n > 0 {
         println!("  per sequential call (p50 2-1)/100: {per_call_seq:.4} ms");
     }
-    row("3 100 noop calls via Promise.all", &par100);
-    if trivial.n > 0 && par100.n > 0 {
+    row("3 100 noop calls via Promise.all", &m.par100);
+    if m.trivial.n > 0 && m.par100.n > 0 {
         println!("  per concurrent call (p50 3-1)/100: {per_call_par:.4} ms");
     }
-    if let Some((seq, par)) = in_cell {
+    if let Some((seq, par)) = m.in_cell {
         println!(
             "  inside one cell (2,000 calls, median of 9): {seq:.2} µs sequential, {par:.2} µs concurrent per call"
         );
     }
-    row("4 yield_control + wait: total", &yield_total);
-    row("  exec (to waiting)", &yield_exec);
-    row("  wait (to completed)", &yield_wait);
-    for p in &parked_reports {
+    row("4 yield_control + wait: total", &m.yield_total);
+    row("  exec (to waiting)", &m.yield_exec);
+    row("  wait (to completed)", &m.yield_wait);
+    for p in &m.parked {
         println!(
             "5 parked x{:<6} RSS per parked cell: {:.1} KiB (before {:.1} MiB, parked {:.1} MiB, after resume {:.1} MiB)",
             p.count, p.rss_per_parked_cell_kib, p.rss_before_mib, p.rss_parked_mib, p.rss_after_resume_mib
         );
     }
-    row("6 first exec, fresh process", &cold);
-    row("  same, to the process's exit", &cold_exit);
-    if let Some(t) = &throughput {
+    row("6 first exec, fresh process", &m.cold);
+    row("  same, to the process's exit", &m.cold_exit);
+    if let Some(t) = &m.throughput {
         println!(
             "7 throughput: {:.0} trivial cells/s ({} clients, {} cores, {} cells in {:.1} s; latency p50 {:.3} ms, p99 {:.3} ms)",
-            t.cells_per_second, t.clients, cpus, t.cells, t.seconds, t.latency_ms.p50, t.latency_ms.p99
+            t.cells_per_second, t.clients, m.cpus, t.cells, t.seconds, t.latency_ms.p50, t.latency_ms.p99
         );
     }
-    if let Some(h) = &hol {
+    if let Some(h) = &m.hol {
         println!(
             "8 head-of-line: trivial cells p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms (target p99 <= 50 ms; \
              {} trivial + {} busy-loop cells with a {} ms budget, {} clients, {:.1} s)",
@@ -571,132 +606,11 @@ pub(crate) async fn run(options: BenchOptions) -> Result<()> {
             h.seconds
         );
     }
-    durable::print(&durable_report);
+    durable::print(&m.durable);
     println!(
         "noise (fixed CPU loop p50/p90): before {:.2}/{:.2} ms, after {:.2}/{:.2} ms",
-        noise_before.p50, noise_before.p90, noise_after.p50, noise_after.p90
+        m.noise_before.p50, m.noise_before.p90, m.noise_after.p50, m.noise_after.p90
     );
-
-    let mut report = json!({
-        "meta": {"cpus": cpus, "loadavg": load.trim(), "runs": runs, "warmup": warmup},
-        "noiseBefore": noise_before, "noiseAfter": noise_after,
-        "trivial": trivial, "trivialIdle": trivial_idle, "seq100": seq100, "par100": par100,
-        "perCallOverheadSeqMs": per_call_seq, "perCallOverheadParMs": per_call_par,
-        "inCellPerCallMicros": in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
-        "yieldExec": yield_exec, "yieldWait": yield_wait, "yieldTotal": yield_total,
-        "parked": parked_reports, "coldFirstExecMs": cold, "coldExitMs": cold_exit, "throughput": throughput,
-        "headOfLine": hol, "durable": durable_report,
-    });
-    if options.compare || options.reference_json.is_some() {
-        let reference = match &options.reference_json {
-            Some(path) => serde_json::from_str(
-                &std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
-            )
-            .with_context(|| format!("{} is not a reference report", path.display()))?,
-            None => reference(&options, runs, warmup).await?,
-        };
-        compare(&report, &reference);
-        report["reference"] = reference;
-    }
-    if let Some(path) = &options.json {
-        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// Runs the reference benchmark (`bench.mjs` of the oracle) and returns
-/// its JSON report.
-async fn reference(options: &BenchOptions, runs: usize, warmup: usize) -> Result<Value> {
-    let (Ok(node), Ok(_project)) = (std::env::var("NODE24"), std::env::var("OPENCLAW_PROJECT")) else {
-        bail!(
-            "--compare needs NODE24 and OPENCLAW_PROJECT: run `eval \"$({}/setup.sh)\"` first",
-            options.oracle.display()
-        );
-    };
-    let script = options.oracle.join("bench.mjs");
-    if !script.exists() {
-        bail!("{} not found: point --oracle at the reference-oracle directory", script.display());
-    }
-    let out = std::env::temp_dir().join(format!("codemode-reference-bench-{}.json", std::process::id()));
-    // The reference refuses more than 64 live runs; it parks its own 32.
-    let parked = 32;
-    eprintln!("codemode bench: running the reference benchmark ({})", script.display());
-    let status = tokio::process::Command::new(node)
-        .arg("--expose-gc")
-        .arg(&script)
-        .args(["--executor", "both", "--runs", &runs.to_string(), "--warmup", &warmup.to_string()])
-        .args(["--parked", &parked.to_string(), "--json"])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .status()
-        .await
-        .context("running the reference benchmark")?;
-    if !status.success() {
-        bail!("the reference benchmark failed ({status})");
-    }
-    let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
-    let _ = std::fs::remove_file(&out);
-    Ok(serde_json::from_str(&text)?)
-}
-
-/// The reference's best (lowest) figure over its executors.
-fn best(reference: &Value, path: &[&str]) -> Option<f64> {
-    reference["results"]
-        .as_array()?
-        .iter()
-        .filter_map(|r| path.iter().try_fold(r, |v, k| v.get(*k)).and_then(Value::as_f64))
-        .min_by(f64::total_cmp)
-}
-
-fn compare(ours: &Value, reference: &Value) {
-    let get = |path: &[&str]| path.iter().try_fold(ours, |v, k| v.get(*k)).and_then(Value::as_f64);
-    let parked_32 = ours["parked"]
-        .as_array()
-        .and_then(|p| p.iter().find(|p| p["count"] == 32).or(p.first()))
-        .and_then(|p| p["rssPerParkedCellKib"].as_f64());
-    let rows: [(&str, Option<f64>, Option<f64>, &str); 6] = [
-        ("trivial cell p50", get(&["trivial", "p50"]), best(reference, &["trivial", "p50"]), "ms"),
-        ("per sequential call", get(&["perCallOverheadSeqMs"]), best(reference, &["perCallOverheadSeqMs"]), "ms"),
-        ("100 calls via Promise.all p50", get(&["par100", "p50"]), best(reference, &["par100", "p50"]), "ms"),
-        ("yield + wait p50", get(&["yieldTotal", "p50"]), best(reference, &["yieldTotal", "p50"]), "ms"),
-        (
-            "RSS per parked cell",
-            parked_32,
-            best(reference, &["parked", "rssPerParkedCellMiB"]).map(|m| m * 1024.0),
-            "KiB",
-        ),
-        ("first exec", get(&["coldFirstExecMs", "p50"]), best(reference, &["coldFirstExecMs"]), "ms"),
-    ];
-    println!("\nside by side (reference: its faster executor per row)");
-    println!("{:<32} {:>14} {:>14} {:>12}", "scenario", "reference", "codemode", "ratio");
-    for (name, ours, theirs, unit) in rows {
-        let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4} {unit}"));
-        let ratio = match (theirs, ours) {
-            (Some(t), Some(o)) if o > 0.0 => format!("{:.1}x", t / o),
-            _ => "—".to_owned(),
-        };
-        println!("{name:<32} {:>14} {:>14} {:>12}", cell(theirs), cell(ours), ratio);
-    }
-    println!(
-        "(first exec: codemode from process start; the reference from its first exec in a warm process. \
-         Reference noise p50 {:.2} ms before, {:.2} ms after.)",
-        reference["noiseBefore"]["p50"].as_f64().unwrap_or(f64::NAN),
-        reference["noiseAfter"]["p50"].as_f64().unwrap_or(f64::NAN)
-    );
-}
-
-/// The default oracle directory: `../shared/reference-oracle` from here.
-pub(crate) fn default_oracle() -> PathBuf {
-    std::env::var_os("CODEMODE_REFERENCE_ORACLE")
-        .map_or_else(|| Path::new("..").join("shared").join("reference-oracle"), PathBuf::from)
-}
-
-/// Parses `--parked 32,1000`.
-pub(crate) fn parse_counts(text: &str) -> Result<Vec<usize>> {
-    text.split(',')
-        .map(|s| s.trim().parse::<usize>().with_context(|| format!("--parked {text:?}: expected counts like 32,1000")))
-        .collect()
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use bytes::Bytes;
+use codemode_bridge::retry::Backoff;
 use codemode_runtime::{CodeMode, NotReady};
 use http_body_util::Full;
 use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue};
@@ -32,6 +33,10 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 const CONNECTION_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest request head read (hyper's smallest allowed buffer is 8 KiB).
 const MAX_HEAD_BYTES: usize = 16 * 1024;
+/// The pause after a failed accept (out of file descriptors, usually),
+/// every time: descriptors free up as connections close, however long
+/// accepting has failed.
+const ACCEPT_RETRY: Duration = Duration::from_millis(100);
 /// The methods every endpoint answers.
 const ALLOWED: &str = "GET, HEAD";
 
@@ -178,13 +183,17 @@ pub(crate) async fn serve(addr: &str, probes: Probes) -> Result<std::net::Socket
     let local = listener.local_addr()?;
     let probes = Arc::new(probes);
     tokio::spawn(async move {
+        let mut backoff = Backoff::new(ACCEPT_RETRY, ACCEPT_RETRY);
         loop {
             let stream = match listener.accept().await {
-                Ok((stream, _)) => stream,
+                Ok((stream, _)) => {
+                    backoff.reset();
+                    stream
+                }
                 Err(e) => {
                     // Out of file descriptors, usually: back off, keep serving.
                     tracing::warn!("metrics listener: accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    tokio::time::sleep(backoff.next_delay()).await;
                     continue;
                 }
             };

@@ -26,16 +26,35 @@ use crate::config::CommandToolConfig;
 /// Directories listed at most per `fs.listDir`.
 const MAX_LIST_ENTRIES: usize = 1000;
 
-/// What `codemode node` was asked to do.
-#[derive(Clone, Debug)]
+/// What `codemode node` was asked to do: its arguments.
+#[derive(Clone, Debug, clap::Args)]
 pub(crate) struct NodeOptions {
+    /// The gateway's address, `ws://HOST:PORT`.
+    #[arg(long)]
     pub gateway: String,
+    /// The node's display name.
+    #[arg(long)]
     pub name: String,
+    /// The node's stable id (default: from --credentials, else a new
+    /// random one).
+    #[arg(long)]
     pub id: Option<String>,
+    /// Offer `fs.listDir` over the directories under DIR.
+    #[arg(long)]
     pub root: Option<PathBuf>,
+    /// The one-time pairing code the gateway printed.
+    #[arg(long)]
     pub code: Option<String>,
+    /// A pre-approved token from the gateway's `[nodes] tokens`.
+    #[arg(long)]
     pub token: Option<String>,
+    /// Keep the node's id and secret in FILE, so a restarted node
+    /// reconnects without pairing again.
+    #[arg(long)]
     pub credentials: Option<PathBuf>,
+    /// Offer NAME, run as PROGRAM ARGS with the params JSON on stdin and
+    /// its stdout JSON as the result (repeatable).
+    #[arg(long = "command", value_name = "NAME=PROGRAM ARGS")]
     pub commands: Vec<String>,
 }
 
@@ -96,12 +115,6 @@ fn commands(options: &NodeOptions) -> Result<Vec<(String, Command)>> {
     Ok(out)
 }
 
-fn random_id() -> String {
-    let mut bytes = [0u8; 4];
-    let _ = getrandom::fill(&mut bytes);
-    format!("node-{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
-}
-
 fn load_saved(path: Option<&Path>) -> Result<Saved> {
     let Some(path) = path else { return Ok(Saved::default()) };
     match std::fs::read_to_string(path) {
@@ -126,7 +139,12 @@ fn save(path: &Path, saved: &Saved) -> Result<()> {
 pub(crate) async fn run(options: NodeOptions) -> Result<()> {
     let offered = commands(&options)?;
     let mut saved = load_saved(options.credentials.as_deref())?;
-    let id = options.id.clone().or_else(|| saved.id.clone()).unwrap_or_else(random_id);
+    let id = match options.id.clone().or_else(|| saved.id.clone()) {
+        Some(id) => id,
+        // A name, not a credential (the secret the gateway issues is): 32
+        // random bits tell nodes apart.
+        None => codemode_bridge::ids::unguessable::<4>("node-").context("choosing a node id")?,
+    };
     if saved.id.as_deref() != Some(id.as_str()) {
         // Another id's secret is of no use.
         saved = Saved { id: Some(id.clone()), secret: None };
@@ -149,10 +167,12 @@ pub(crate) async fn run(options: NodeOptions) -> Result<()> {
     let handler: CommandHandler = Arc::new(move |command: String, params: Value| {
         let found = offered.iter().find(|(n, _)| *n == command).map(|(_, c)| c.clone());
         Box::pin(async move {
-            match found {
-                Some(c) => execute(c, params, started).await.map_err(CommandError::from),
-                None => Err(CommandError::new(format!("this node does not offer {command:?}"))),
-            }
+            let done = match found {
+                Some(c) => execute(c, params, started).await,
+                None => Err(LocalError::NotOffered(command)),
+            };
+            // The gateway relays the failure's text to the cell.
+            done.map_err(|e| CommandError::new(e.to_string()))
         })
     });
     let gateway = options.gateway.clone();
@@ -175,20 +195,49 @@ pub(crate) async fn run(options: NodeOptions) -> Result<()> {
     bail!("the gateway refused this node: {refusal}")
 }
 
-async fn execute(command: Command, params: Value, started: Instant) -> Result<Value, String> {
+/// Why a command this node offers failed; the text is what the cell reads.
+#[derive(Debug, thiserror::Error)]
+enum LocalError {
+    /// The gateway asked for a command this node does not advertise.
+    #[error("this node does not offer {0:?}")]
+    NotOffered(String),
+    /// `fs.listDir` params without a string `path`.
+    #[error("fs.listDir takes {{path: string}}")]
+    ListDirParams,
+    /// The path cannot be resolved or read.
+    #[error("cannot list {path:?}: {source}")]
+    CannotList {
+        /// The path as asked.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The path resolves outside `--root`.
+    #[error("{0:?} is outside the node's root")]
+    OutsideRoot(String),
+    /// The path is not a directory.
+    #[error("{0:?} is not a directory")]
+    NotADirectory(String),
+    /// The listing's blocking task panicked or was cancelled.
+    #[error(transparent)]
+    Listing(#[from] tokio::task::JoinError),
+    /// A `--command` program failed.
+    #[error(transparent)]
+    Program(#[from] codemode_runtime::ToolError),
+}
+
+async fn execute(command: Command, params: Value, started: Instant) -> Result<Value, LocalError> {
     match command {
         Command::Status => Ok(device_status(started)),
         Command::ListDir(root) => {
             let path = match params.get("path") {
                 None | Some(Value::Null) => ".".to_owned(),
                 Some(Value::String(p)) => p.clone(),
-                Some(_) => return Err("fs.listDir takes {path: string}".to_owned()),
+                Some(_) => return Err(LocalError::ListDirParams),
             };
-            tokio::task::spawn_blocking(move || list_dir(&root, &path)).await.map_err(|e| e.to_string())?
+            tokio::task::spawn_blocking(move || list_dir(&root, &path)).await?
         }
-        Command::Program(config) => {
-            crate::command_tool::run(*config, params).await.map(|out| out.details).map_err(|e| e.message)
-        }
+        Command::Program(config) => Ok(crate::command_tool::run(*config, params).await?.details),
     }
 }
 
@@ -211,18 +260,19 @@ fn device_status(started: Instant) -> Value {
 
 /// The directories directly under `path`, which must stay inside `root`
 /// (symbolic links are resolved before the check).
-fn list_dir(root: &Path, path: &str) -> Result<Value, String> {
+fn list_dir(root: &Path, path: &str) -> Result<Value, LocalError> {
+    let cannot_list = |source| LocalError::CannotList { path: path.to_owned(), source };
     let relative = path.trim_start_matches('/');
     let target = root.join(if relative.is_empty() { "." } else { relative });
-    let target = target.canonicalize().map_err(|e| format!("cannot list {path:?}: {e}"))?;
+    let target = target.canonicalize().map_err(cannot_list)?;
     let Ok(inside) = target.strip_prefix(root) else {
-        return Err(format!("{path:?} is outside the node's root"));
+        return Err(LocalError::OutsideRoot(path.to_owned()));
     };
     if !target.is_dir() {
-        return Err(format!("{path:?} is not a directory"));
+        return Err(LocalError::NotADirectory(path.to_owned()));
     }
     let mut names: Vec<String> = std::fs::read_dir(&target)
-        .map_err(|e| format!("cannot list {path:?}: {e}"))?
+        .map_err(cannot_list)?
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -257,9 +307,9 @@ mod tests {
         assert_eq!(top["path"], ".");
         assert_eq!(top["entries"], json!([{"name": "a", "path": "a"}, {"name": "b", "path": "b"}]));
         assert_eq!(list_dir(&root, "/a").unwrap()["entries"], json!([{"name": "inner", "path": "a/inner"}]));
-        assert!(list_dir(&root, "../").unwrap_err().contains("outside the node's root"));
-        assert!(list_dir(&root, "file.txt").unwrap_err().contains("not a directory"));
-        assert!(list_dir(&root, "missing").unwrap_err().contains("cannot list"));
+        assert!(list_dir(&root, "../").unwrap_err().to_string().contains("outside the node's root"));
+        assert!(list_dir(&root, "file.txt").unwrap_err().to_string().contains("not a directory"));
+        assert!(list_dir(&root, "missing").unwrap_err().to_string().contains("cannot list"));
         let _ = std::fs::remove_dir_all(&root);
     }
 

@@ -61,7 +61,7 @@ pub(crate) enum PairingsError {
     #[error("{0}")]
     Open(#[from] codemode_store::StoreError),
     /// This build cannot reach PostgreSQL.
-    #[cfg_attr(feature = "postgres", allow(dead_code, reason = "built without the `postgres` feature only"))]
+    #[cfg_attr(feature = "postgres", expect(dead_code, reason = "built without the `postgres` feature only"))]
     #[error(
         "this codemode was built without PostgreSQL support for `codemode pairings` (build codemode-cli with the `postgres` feature)"
     )]
@@ -126,8 +126,8 @@ async fn open_postgres(config: &Config) -> Result<Arc<dyn PairingStore>, Pairing
     Ok(sessions.node_pairings().await?)
 }
 
+// Async only for the same signature as the PostgreSQL build's.
 #[cfg(not(feature = "postgres"))]
-#[allow(clippy::unused_async, reason = "the same signature as the PostgreSQL build's")]
 async fn open_postgres(_: &Config) -> Result<Arc<dyn PairingStore>, PairingsError> {
     Err(PairingsError::NoPostgres)
 }

@@ -39,6 +39,30 @@ const CONTINUATION_PROMPT: &str = "...> ";
 const REFERENCE_ERROR_HINT: &str = "hint: variables do not carry over between entries (each entry runs in a fresh context); \
      keep a value with `await store(\"key\", value)` and read it in a later entry with `await load(\"key\")`";
 
+/// `codemode repl`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct ReplArgs {
+    /// Keep the entry history in FILE (default on a terminal:
+    /// $XDG_DATA_HOME/codemode/repl_history, else
+    /// ~/.local/share/codemode/repl_history; from a pipe, none unless
+    /// this is given).
+    #[arg(long, value_name = "FILE")]
+    history: Option<PathBuf>,
+    /// Keep no history file.
+    #[arg(long, conflicts_with = "history")]
+    no_history: bool,
+    /// The most entries the history file keeps; older ones are dropped.
+    #[arg(long, default_value_t = DEFAULT_HISTORY_SIZE, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    history_size: u32,
+}
+
+impl ReplArgs {
+    /// The options the arguments ask for.
+    pub(crate) fn options(self) -> ReplOptions {
+        ReplOptions { history: history_choice(self.history, self.no_history), history_size: self.history_size as usize }
+    }
+}
+
 /// How `codemode repl` was asked to run.
 #[derive(Debug)]
 pub(crate) struct ReplOptions {

@@ -1,6 +1,5 @@
-//! `codemode runs list|show|abort`: the operator's view of durable runs
-//! (issue 17), read straight from the configured backend — no runtime, no
-//! cells.
+//! `codemode runs list|show|abort`: the operator's view of durable runs,
+//! read straight from the configured backend — no runtime, no cells.
 //!
 //! Session keys are capabilities (whoever knows one can `wait` on its
 //! runs), so they are shown as a SHA-256 prefix unless `--show-sessions`
@@ -87,10 +86,15 @@ pub(crate) enum RunsCommand {
     },
 }
 
+/// A command-line argument that is not a run id.
+#[derive(Debug, thiserror::Error)]
+#[error("a run id is `run_` followed by 32 hex digits")]
+struct NotARunId;
+
 /// A run id as the runtime makes them; anything else is a usage error.
-fn parse_run_id(text: &str) -> Result<String, String> {
+fn parse_run_id(text: &str) -> Result<String, NotARunId> {
     let ok = text.strip_prefix("run_").is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
-    if ok { Ok(text.to_owned()) } else { Err("a run id is `run_` followed by 32 hex digits".to_owned()) }
+    if ok { Ok(text.to_owned()) } else { Err(NotARunId) }
 }
 
 /// Why `codemode runs` could not answer.
@@ -110,7 +114,7 @@ pub(crate) enum RunsError {
     #[error("{0}")]
     Open(#[from] codemode_store::StoreError),
     /// This build cannot reach PostgreSQL.
-    #[cfg_attr(feature = "postgres", allow(dead_code, reason = "built without the `postgres` feature only"))]
+    #[cfg_attr(feature = "postgres", expect(dead_code, reason = "built without the `postgres` feature only"))]
     #[error(
         "this codemode was built without PostgreSQL support for `codemode runs` (build codemode-cli with the `postgres` feature)"
     )]
@@ -155,7 +159,7 @@ pub(crate) fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf
     if path != crate::config::StoreConfig::default().path || path.exists() {
         return path;
     }
-    crate::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
+    crate::start::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
 }
 
 fn open_sled(path: &Path) -> Result<Arc<dyn RunStore>, RunsError> {
@@ -182,8 +186,8 @@ async fn open_postgres(config: &Config) -> Result<Arc<dyn RunStore>, RunsError> 
     Ok(Arc::new(codemode_store::runs::PgRuns::start(&sessions).await?))
 }
 
+// Async only for the same signature as the PostgreSQL build's.
 #[cfg(not(feature = "postgres"))]
-#[allow(clippy::unused_async, reason = "the same signature as the PostgreSQL build's")]
 async fn open_postgres(_: &Config) -> Result<Arc<dyn RunStore>, RunsError> {
     Err(RunsError::NoPostgres)
 }
@@ -224,7 +228,6 @@ pub(crate) fn human_ms(ms: u64) -> String {
 
 /// `512 B`, `12.0 KiB`, `3.4 MiB`.
 fn human_bytes(n: u64) -> String {
-    #[allow(clippy::cast_precision_loss, reason = "one decimal shown")]
     let f = n as f64;
     if n < 1024 {
         format!("{n} B")

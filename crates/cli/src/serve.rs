@@ -18,7 +18,7 @@
 //! **Lifetime.** A connection is one reply: when the client goes away, its
 //! saved results are freed after `[serve] dispose_grace_ms`, and so are the
 //! live cells of its connection-derived session (nobody else can reach
-//! them). Runs of a *named* session key stay: they are durable (issue 17),
+//! them). Runs of a *named* session key stay: they are durable,
 //! so another connection of the same principal and key — on this process
 //! or any other on the same store — may `wait` on them later; a parked run
 //! expires by its TTL. Once the connection's reply has ended they save no
@@ -45,6 +45,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
+use codemode_bridge::ids::{self, NoRandomness};
 use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, Exec, Reply};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, Implementation, ListToolsResult,
@@ -55,8 +56,9 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tracing::Instrument;
 
-use crate::config::ServeSection;
+use crate::config::{Config, ServeSection};
 use crate::lifecycle::Lifecycle;
+use crate::start::Running;
 
 mod http;
 pub(crate) mod sessions;
@@ -257,6 +259,59 @@ fn tool_result(result: &CellResult) -> Result<CallToolResult, ErrorData> {
     Ok(answer)
 }
 
+/// `codemode serve`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct ServeArgs {
+    /// Serve MCP over streamable HTTP at this address (path `/mcp`)
+    /// instead of stdio.
+    #[arg(long)]
+    http: Option<String>,
+    /// Also serve Prometheus metrics at `/metrics`, liveness at
+    /// `/health` and readiness at `/ready` here.
+    #[arg(long)]
+    metrics: Option<String>,
+    /// How long running calls may take to finish after SIGTERM or
+    /// SIGINT, in milliseconds (overrides `[serve] shutdown_grace_ms`;
+    /// default 10000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=crate::config::MAX_SHUTDOWN_GRACE_MS))]
+    shutdown_grace_ms: Option<u64>,
+    /// Over stdio: keep this session key (letters, digits, `_.:-`) so a
+    /// restarted server finds the same store; default: a fresh session
+    /// per process. Over HTTP, clients name keys with the
+    /// `codemode-session` header.
+    #[arg(long)]
+    session: Option<String>,
+}
+
+/// Serves MCP on stdio, or over HTTP with `--http`, and the probes with
+/// `--metrics`, until a shutdown signal has drained the calls; then stops
+/// the runtime and flushes the exporters.
+///
+/// # Errors
+/// A listener cannot be bound, the signal handlers cannot be installed, or
+/// the transport failed.
+pub(crate) async fn run(running: Running, config: &Config, args: ServeArgs) -> Result<()> {
+    let Running { rt, telemetry } = running;
+    let grace = args.shutdown_grace_ms.unwrap_or(config.serve.shutdown_grace_ms);
+    let lifecycle = Lifecycle::new(Duration::from_millis(grace));
+    crate::lifecycle::listen(Arc::clone(&lifecycle))?;
+    if let Some(addr) = &args.metrics {
+        let required_mcp = config.mcp_servers.iter().filter(|s| s.required).map(|s| s.name.clone()).collect();
+        let probes = crate::health::Probes { rt: rt.clone(), lifecycle: Arc::clone(&lifecycle), required_mcp };
+        let local = crate::health::serve(addr, probes).await?;
+        eprintln!("codemode: serving /metrics, /health and /ready at http://{local}");
+    }
+    let served = match (args.http, args.session) {
+        (Some(_), Some(_)) => Err(anyhow::anyhow!(
+            "--session is for stdio; over HTTP each client names its session key with the `{SESSION_HEADER}` header"
+        )),
+        (Some(addr), None) => http(rt.clone(), &addr, &config.serve, lifecycle).await,
+        (None, session) => stdio(rt.clone(), session, &config.serve, lifecycle).await,
+    };
+    crate::lifecycle::finish(&rt, telemetry).await;
+    served
+}
+
 /// The principal of unauthenticated clients (stdio, loopback HTTP without
 /// tokens).
 pub(crate) const LOCAL_PRINCIPAL: &str = "local";
@@ -278,14 +333,23 @@ pub(crate) fn valid_key(key: &str) -> bool {
         && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
 }
 
-/// A fresh unguessable id: `prefix` + 128 random bits in hex.
-fn random_id(prefix: &str) -> Result<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no OS randomness for a connection id: {e}"))?;
-    Ok(bytes.iter().fold(prefix.to_owned(), |mut s, b| {
-        s.push_str(&format!("{b:02x}"));
-        s
-    }))
+/// Why a call cannot act in the session it names.
+#[derive(Debug, thiserror::Error)]
+enum BindingError {
+    /// The session key has characters or a length a key cannot have.
+    #[error("the session key must be 1-{max} characters of letters, digits, `_`, `.`, `:` or `-`.", max = MAX_KEY_CHARS)]
+    InvalidKey,
+    /// The connection already acts for another principal or session key.
+    #[error(
+        "this MCP connection is bound to session `{key}` of principal `{principal}`; open a new connection to use \
+         another session or credential."
+    )]
+    Bound {
+        /// The session key it is bound to.
+        key: String,
+        /// The principal it acts for.
+        principal: String,
+    },
 }
 
 /// What one connection is bound to once its first call arrives.
@@ -314,7 +378,7 @@ impl Drop for Connection {
         let (Some(binding), Ok(handle)) = (binding, tokio::runtime::Handle::try_current()) else { return };
         let closing = self.open.take().map(sessions::Open::close);
         let grace = self.grace;
-        // A named session's runs are durable (issue 17): another connection,
+        // A named session's runs are durable: another connection,
         // here or on another process, may `wait` on them later, so they stay
         // (parked runs expire by their TTL). A connection's own session is
         // unreachable once it closes: its runs are disposed.
@@ -333,24 +397,16 @@ impl Drop for Connection {
 
 impl Connection {
     /// The reply a call of `principal` naming `key` (if any) acts in.
-    fn reply(&self, principal: &str, key: Option<&str>) -> Result<Reply, String> {
+    fn reply(&self, principal: &str, key: Option<&str>) -> Result<Reply, BindingError> {
         let key = match key.or(self.default_key.as_deref()) {
-            Some(k) if !valid_key(k) => {
-                return Err(format!(
-                    "the session key must be 1-{MAX_KEY_CHARS} characters of letters, digits, `_`, `.`, `:` or `-`."
-                ));
-            }
+            Some(k) if !valid_key(k) => return Err(BindingError::InvalidKey),
             Some(k) => k.to_owned(),
             None => self.id.clone(),
         };
         let mut binding = self.binding.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match binding.as_ref() {
             Some(b) if b.principal == principal && b.key == key => Ok(b.reply.clone()),
-            Some(b) => Err(format!(
-                "this MCP connection is bound to session `{}` of principal `{}`; open a new connection to use another \
-                 session or credential.",
-                b.key, b.principal
-            )),
+            Some(b) => Err(BindingError::Bound { key: b.key.clone(), principal: b.principal.clone() }),
             None => {
                 let scope = format!("{principal}/{key}");
                 let reply = self.rt.session(scope).for_principal(principal).reply(self.id.clone());
@@ -374,7 +430,12 @@ fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
 }
 
 impl CodeModeServer {
-    fn new(rt: CodeMode, default_key: Option<String>, grace: Duration, lifecycle: Arc<Lifecycle>) -> Result<Self> {
+    fn new(
+        rt: CodeMode,
+        default_key: Option<String>,
+        grace: Duration,
+        lifecycle: Arc<Lifecycle>,
+    ) -> Result<Self, NoRandomness> {
         let d = rt.exec_tool_description();
         let output_schema = schema_object(&result_schema());
         let tools = [&d.exec, &d.wait]
@@ -387,7 +448,7 @@ impl CodeModeServer {
             .collect();
         let connection = Connection {
             rt,
-            id: random_id("mcp_")?,
+            id: ids::unguessable::<16>("mcp_")?,
             default_key,
             grace,
             binding: Mutex::new(None),
@@ -466,7 +527,7 @@ impl ServerHandler for CodeModeServer {
             (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
             // The cell's span is a child of the span current at `exec`.
             (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).instrument(span).await,
-            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal),
+            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal.to_string()),
         };
         Ok(tool_result(&result)?.into())
     }

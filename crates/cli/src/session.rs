@@ -92,34 +92,52 @@ fn finish(mut line: Vec<u8>, len: usize, max: usize) -> Line {
     Line::Bytes(line)
 }
 
-/// What a line asks for, or why it cannot be a request.
-fn parse(line: &Line, max: usize) -> Result<Option<Request>, String> {
+/// Why a line cannot be a request; answered as an `invalid_input` result.
+#[derive(Debug, thiserror::Error)]
+enum BadLine {
+    /// Longer than `--max-line-bytes`.
+    #[error(
+        "invalid session request: the line is {len} bytes, over the {max}-byte limit (--max-line-bytes). \
+         Send smaller requests; for a large input, save it to a file a tool can read."
+    )]
+    TooLong {
+        /// The line's length.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Starts with a UTF-8 byte-order mark.
+    #[error(
+        "invalid session request: the line starts with a UTF-8 byte-order mark (EF BB BF); \
+         send plain UTF-8 JSON without a BOM."
+    )]
+    ByteOrderMark,
+    /// Not UTF-8.
+    #[error("invalid session request: the line is not valid UTF-8 (bad byte at offset {offset}); send UTF-8 JSON.")]
+    NotUtf8 {
+        /// Where the first bad byte is.
+        offset: usize,
+    },
+    /// Not a request object.
+    #[error("invalid session request: {0}. Send one JSON object per line with op exec, wait or abort.")]
+    NotARequest(#[source] serde_json::Error),
+}
+
+/// What a line asks for (`None`: a blank line), or why it cannot be a
+/// request.
+fn parse(line: &Line, max: usize) -> Result<Option<Request>, BadLine> {
     let bytes = match line {
-        Line::TooLong(len) => {
-            return Err(format!(
-                "invalid session request: the line is {len} bytes, over the {max}-byte limit (--max-line-bytes). \
-                 Send smaller requests; for a large input, save it to a file a tool can read."
-            ));
-        }
+        Line::TooLong(len) => return Err(BadLine::TooLong { len: *len, max }),
         Line::Bytes(bytes) => bytes,
     };
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err("invalid session request: the line starts with a UTF-8 byte-order mark (EF BB BF); \
-                    send plain UTF-8 JSON without a BOM."
-            .to_owned());
+        return Err(BadLine::ByteOrderMark);
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "invalid session request: the line is not valid UTF-8 (bad byte at offset {}); send UTF-8 JSON.",
-            e.valid_up_to()
-        )
-    })?;
+    let text = std::str::from_utf8(bytes).map_err(|e| BadLine::NotUtf8 { offset: e.valid_up_to() })?;
     if text.trim().is_empty() {
         return Ok(None);
     }
-    serde_json::from_str::<Request>(text).map(Some).map_err(|e| {
-        format!("invalid session request: {e}. Send one JSON object per line with op exec, wait or abort.")
-    })
+    serde_json::from_str::<Request>(text).map(Some).map_err(BadLine::NotARequest)
 }
 
 async fn answer(reply: &Reply, request: Request) -> CellResult {
@@ -147,7 +165,7 @@ pub(crate) async fn serve(rt: &CodeMode, session: &str, max_line_bytes: usize) -
         let result = match parse(&line, max_line_bytes) {
             Ok(None) => continue,
             Ok(Some(request)) => answer(&reply, request).await,
-            Err(message) => CellResult::input_error(ErrorCode::InvalidInput, message),
+            Err(bad) => CellResult::input_error(ErrorCode::InvalidInput, bad.to_string()),
         };
         let mut text = result.to_model_json();
         text.push('\n');
@@ -183,11 +201,11 @@ mod tests {
 
     #[tokio::test]
     async fn bad_lines_are_named_not_fatal() {
-        let bom = parse(&Line::Bytes(b"\xEF\xBB\xBF{}".to_vec()), 10).unwrap_err();
+        let bom = parse(&Line::Bytes(b"\xEF\xBB\xBF{}".to_vec()), 10).unwrap_err().to_string();
         assert!(bom.contains("byte-order mark"), "{bom}");
-        let utf8 = parse(&Line::Bytes(b"{\"op\":\xff}".to_vec()), 10).unwrap_err();
+        let utf8 = parse(&Line::Bytes(b"{\"op\":\xff}".to_vec()), 10).unwrap_err().to_string();
         assert!(utf8.contains("not valid UTF-8 (bad byte at offset 6)"), "{utf8}");
-        let long = parse(&Line::TooLong(11), 10).unwrap_err();
+        let long = parse(&Line::TooLong(11), 10).unwrap_err().to_string();
         assert!(long.contains("11 bytes, over the 10-byte limit"), "{long}");
         assert!(parse(&Line::Bytes(b"  ".to_vec()), 10).unwrap().is_none());
     }

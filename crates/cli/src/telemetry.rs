@@ -10,12 +10,10 @@
 //! - Logs go to stderr (never stdout: `serve` speaks MCP there), filtered by
 //!   `RUST_LOG` (default `warn`, and `info` for `serve`'s shutdown phases).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use codemode_runtime::CodeMode;
-use opentelemetry::KeyValue;
 use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::{Protocol, WithExportConfig};
@@ -28,6 +26,7 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
 mod export_log;
+mod instruments;
 use export_log::Logged;
 pub(crate) use export_log::{failures as export_failures, spans_lost};
 
@@ -111,7 +110,7 @@ impl Telemetry {
             .build();
         let provider =
             SdkMeterProvider::builder().with_reader(reader).with_resource(resource(&self.config.service_name)).build();
-        register(&provider.meter("codemode"), rt);
+        instruments::register(&provider.meter("codemode"), rt);
         self.meter = Some(provider);
         Ok(())
     }
@@ -167,146 +166,4 @@ impl Telemetry {
             }
         }
     }
-}
-
-/// Observable instruments over the runtime's metrics snapshot.
-fn register(meter: &opentelemetry::metrics::Meter, rt: &CodeMode) {
-    let rt = Arc::new(rt.clone());
-    let r = Arc::clone(&rt);
-    meter
-        .u64_observable_counter("codemode.cells")
-        .with_description("Cells that ended, by end state.")
-        .with_callback(move |o| {
-            for (status, n) in r.metrics().cells_by_status {
-                o.observe(n, &[KeyValue::new("status", status)]);
-            }
-        })
-        .build();
-    type Read = fn(&codemode_runtime::MetricsSnapshot) -> u64;
-    let gauges: [(&'static str, &'static str, Read); 7] = [
-        ("codemode.parked_cells", "Cells parked now.", |s| s.parked_cells),
-        ("codemode.live_cells", "Cells alive now.", |s| s.live_cells),
-        ("codemode.store.committed_bytes", "Bytes of store values committed.", |s| s.store_committed_bytes),
-        ("codemode.results.saved", "Results saved, explicitly and automatically.", |s| s.results_saved),
-        ("codemode.results.saved_bytes", "Bytes of results saved, explicitly and automatically.", |s| {
-            s.results_saved_bytes
-        }),
-        ("codemode.console_truncations", "Cells whose console hit its budget.", |s| s.console_truncations),
-        ("codemode.cell.duration.count", "Cells timed.", |s| s.cell_duration.count),
-    ];
-    for (name, description, read) in gauges {
-        let r = Arc::clone(&rt);
-        meter
-            .u64_observable_gauge(name)
-            .with_description(description)
-            .with_callback(move |o| o.observe(read(&r.metrics()), &[]))
-            .build();
-    }
-    // Held results: none on PostgreSQL, where the process holds none.
-    type Held = fn(&codemode_runtime::ResultsHeld) -> u64;
-    let held: [(&'static str, &'static str, Held); 2] = [
-        ("codemode.results.held", "Saved results held in memory now.", |h| h.entries),
-        ("codemode.results.held_bytes", "Bytes of the results held in memory now.", |h| h.bytes),
-    ];
-    for (name, description, read) in held {
-        let r = Arc::clone(&rt);
-        meter
-            .u64_observable_gauge(name)
-            .with_description(description)
-            .with_callback(move |o| {
-                if let Some(held) = r.metrics().results_held {
-                    o.observe(read(&held), &[]);
-                }
-            })
-            .build();
-    }
-    meter
-        .u64_observable_gauge("codemode.mcp_sessions")
-        .with_description("MCP sessions of serve: open, or closing (within the dispose grace).")
-        .with_callback(|o| {
-            let (open, closing) = crate::serve::sessions::counts();
-            o.observe(open, &[KeyValue::new("state", "open")]);
-            o.observe(closing, &[KeyValue::new("state", "closing")]);
-        })
-        .build();
-    let r = Arc::clone(&rt);
-    meter
-        .f64_observable_gauge("codemode.cell.duration.sum")
-        .with_unit("s")
-        .with_description("Total cell lifetime, seconds.")
-        .with_callback(move |o| o.observe(r.metrics().cell_duration.sum_seconds, &[]))
-        .build();
-    let r = Arc::clone(&rt);
-    meter
-        .f64_observable_gauge("codemode.nested_call.duration.sum")
-        .with_unit("s")
-        .with_description("Total nested call latency by tool, source and server, seconds.")
-        .with_callback(move |o| {
-            for c in r.metrics().nested_calls {
-                let labels = [
-                    KeyValue::new("tool", c.tool),
-                    KeyValue::new("source", c.source),
-                    KeyValue::new("server", c.server),
-                ];
-                o.observe(c.latency.sum_seconds, &labels);
-            }
-        })
-        .build();
-    let r = rt.clone();
-    meter
-        .u64_observable_counter("codemode.admission_rejections")
-        .with_description("Requests refused by admission limits.")
-        .with_callback(move |o| {
-            for (reason, n) in r.metrics().admission_rejections {
-                o.observe(n, &[KeyValue::new("reason", reason)]);
-            }
-        })
-        .build();
-    // Durable runs (issue 17): the counters of `/metrics`; the histograms
-    // are on `/metrics` only.
-    let run_counters: [(&'static str, &'static str, Read); 7] = [
-        ("codemode.run.journal.bytes", "Bytes of run journals written.", |s| s.runs.journal_bytes),
-        ("codemode.run.journal.writes", "Run journal writes that succeeded.", |s| s.runs.journal_writes),
-        ("codemode.run.journal.write_failures", "Run journal writes the backend failed.", |s| {
-            s.runs.journal_write_failures
-        }),
-        ("codemode.runs.resumed", "Runs resumed by replaying their journal.", |s| s.runs.resumed_by_replay),
-        ("codemode.run.replay.divergences", "Replays that diverged from their journal.", |s| s.runs.replay_diverged),
-        ("codemode.run.lease_handoffs", "Run leases taken over from another owner.", |s| s.runs.lease_handoffs),
-        ("codemode.runs.evicted", "Parked runs evicted to their journal.", |s| s.runs.evicted),
-    ];
-    for (name, description, read) in run_counters {
-        let r = Arc::clone(&rt);
-        meter
-            .u64_observable_counter(name)
-            .with_description(description)
-            .with_callback(move |o| o.observe(read(&r.metrics()), &[]))
-            .build();
-    }
-    let r = Arc::clone(&rt);
-    meter
-        .u64_observable_gauge("codemode.evicted_runs")
-        .with_description("Runs evicted by this process, held only as a journal now.")
-        .with_callback(move |o| o.observe(r.metrics().runs.evicted_now, &[]))
-        .build();
-    let r = Arc::clone(&rt);
-    meter
-        .u64_observable_counter("codemode.run.inflight_calls_after_crash")
-        .with_description("Calls in flight when their run's owner crashed, by outcome.")
-        .with_callback(move |o| {
-            let runs = r.metrics().runs;
-            o.observe(runs.reissued, &[KeyValue::new("outcome", "reissued")]);
-            o.observe(runs.outcome_unknown, &[KeyValue::new("outcome", "outcome_unknown")]);
-        })
-        .build();
-    let r = rt;
-    meter
-        .u64_observable_counter("codemode.actor_restarts")
-        .with_description("Supervised actors restarted after a crash, by kind.")
-        .with_callback(move |o| {
-            for (actor, n) in r.metrics().actor_restarts {
-                o.observe(n, &[KeyValue::new("actor", actor)]);
-            }
-        })
-        .build();
 }

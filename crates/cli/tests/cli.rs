@@ -5,6 +5,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+mod common;
+
+use common::OtlpReceiver;
+
 fn codemode() -> Command {
     Command::new(env!("CARGO_BIN_EXE_codemode"))
 }
@@ -382,58 +386,10 @@ fn prompt_and_search_show_configured_tools() {
     assert!(text.contains("invoice_lookup"), "{text}");
 }
 
-/// What the OTLP receiver got: (path, JSON body) per request.
-type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>;
-
-/// A minimal OTLP/HTTP receiver: stores each POSTed JSON body by path.
-fn otlp_receiver() -> (u16, Received) {
-    use std::io::Read;
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let store = std::sync::Arc::clone(&received);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut data = Vec::new();
-            let mut buf = [0u8; 65536];
-            // Read headers, then exactly content-length bytes of body.
-            let (head_end, length) = loop {
-                let n = stream.read(&mut buf).unwrap_or(0);
-                if n == 0 {
-                    break (None, 0);
-                }
-                data.extend_from_slice(&buf[..n]);
-                if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-                    let head = String::from_utf8_lossy(&data[..at]).to_lowercase();
-                    let len = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)))
-                        .unwrap_or(0);
-                    break (Some(at + 4), len);
-                }
-            };
-            let Some(start) = head_end else { continue };
-            while data.len() < start + length {
-                let n = stream.read(&mut buf).unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                data.extend_from_slice(&buf[..n]);
-            }
-            let path = String::from_utf8_lossy(&data).split_whitespace().nth(1).unwrap_or("").to_owned();
-            if let Ok(body) = serde_json::from_slice::<Value>(&data[start..(start + length).min(data.len())]) {
-                store.lock().unwrap().push((path, body));
-            }
-            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}");
-        }
-    });
-    (port, received)
-}
-
 #[test]
 fn spans_reach_an_otlp_receiver_with_a_child_per_nested_call() {
-    let (port, received) = otlp_receiver();
+    let receiver = OtlpReceiver::start();
+    let port = receiver.port;
     let dir = temp_store("otlp");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("echo.py"), "import json, sys\nprint(json.dumps(json.load(sys.stdin)))\n").unwrap();
@@ -452,22 +408,7 @@ fn spans_reach_an_otlp_receiver_with_a_child_per_nested_call() {
         "const a = await echo({n: 1}); const b = await echo({n: 2}); return [a, b]",
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    let spans: Vec<Value> = received
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(path, _)| path == "/v1/traces")
-        .flat_map(|(_, body)| {
-            body["resourceSpans"].as_array().cloned().unwrap_or_default().into_iter().flat_map(|rs| {
-                rs["scopeSpans"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .flat_map(|ss| ss["spans"].as_array().cloned().unwrap_or_default())
-            })
-        })
-        .collect();
+    let spans = receiver.spans();
     let cell = spans.iter().find(|s| s["name"] == "cell").unwrap_or_else(|| panic!("no cell span in {spans:?}"));
     let calls: Vec<&Value> = spans.iter().filter(|s| s["name"] == "host_call").collect();
     assert_eq!(calls.len(), 2, "{spans:?}");

@@ -1,4 +1,4 @@
-//! Durable runs (issue 17) with real processes on a real sled store: a
+//! Durable runs with real processes on a real sled store: a
 //! parked run survives `kill -9` and is resumed by replaying its journal,
 //! journaled calls never run again, a call in flight at the crash is
 //! re-issued only when replay-safe, and a replay that diverges is stopped.

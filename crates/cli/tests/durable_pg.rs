@@ -1,4 +1,4 @@
-//! Durable runs (issue 17) on PostgreSQL with real processes: two
+//! Durable runs on PostgreSQL with real processes: two
 //! `codemode serve --http` on one database; a run started on one is resumed
 //! on the other, also after the first is `kill -9`ed while the run is
 //! parked or while a tool call is in flight.

@@ -1,4 +1,4 @@
-//! Operators' view, end to end (issue 16): a real Prometheus (Debian's
+//! Operators' view, end to end: a real Prometheus (Debian's
 //! `prometheus` package; `scripts/test.sh` installs it) scrapes a real
 //! `codemode serve --metrics` while mixed cells run — completed, failing,
 //! timed out, parked, tool calls, store writes, saved results, console

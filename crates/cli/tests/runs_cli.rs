@@ -1,5 +1,5 @@
 //! `codemode runs list|show|abort`, run as a real process on a sled store
-//! the test seeds through `SledRuns` (issue 17).
+//! the test seeds through `SledRuns`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

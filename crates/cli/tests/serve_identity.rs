@@ -1,6 +1,6 @@
 //! `codemode serve --http` as a shared service: bearer tokens name
 //! principals, session keys are scoped to them, ids are never reused across
-//! restarts (issue 13, item 3; GA-7).
+//! restarts (GA-7).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -138,7 +138,7 @@ fn a_closed_connection_s_named_session_runs_stay_resumable_past_the_grace_ga_1_5
     // may still wait on the run.
     let resumed = exec(port, "relay:await yield_control(); return 'kept'", ALICE, "k");
     assert_eq!(resumed["value"], "kept", "{resumed}");
-    // Past the grace too: a named session's runs are durable (issue 17),
+    // Past the grace too: a named session's runs are durable,
     // only the closed connection's saved results are freed.
     let second = exec(port, "await yield_control(); return 'still here'", ALICE, "k");
     let run_id = second["runId"].as_str().unwrap().to_owned();

@@ -1,4 +1,4 @@
-//! `codemode serve` lifecycle (issue 16): graceful shutdown on real
+//! `codemode serve` lifecycle: graceful shutdown on real
 //! signals, `/ready` against `/health`, and the probe listener's HTTP.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -11,7 +11,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{PATIENCE, Server, http, temp};
+use common::{OtlpReceiver, PATIENCE, Server, http, temp};
 
 /// A server with `config` and a shutdown grace of `grace_ms`.
 fn start(name: &str, config: &str, grace_ms: u64) -> Server {
@@ -304,49 +304,10 @@ fn sigterm_ends_a_stdio_server_with_status_0() {
     assert!(log.contains("shutdown: complete"), "{log}");
 }
 
-/// What the OTLP receiver got: each POST's path and body, as text.
-type Received = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
-
-/// A minimal OTLP/HTTP receiver on a free port.
-fn otlp_receiver() -> (u16, Received) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let store = std::sync::Arc::clone(&received);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            let mut reader = BufReader::new(stream);
-            let (mut request_line, mut length) = (String::new(), 0);
-            if reader.read_line(&mut request_line).is_err() {
-                continue;
-            }
-            loop {
-                let mut header = String::new();
-                if reader.read_line(&mut header).unwrap_or(0) == 0 || header.trim().is_empty() {
-                    break;
-                }
-                if let Some(value) = header.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            if reader.read_exact(&mut body).is_err() {
-                continue;
-            }
-            let path = request_line.split_whitespace().nth(1).unwrap_or_default().to_owned();
-            store.lock().unwrap().push((path, String::from_utf8_lossy(&body).into_owned()));
-            let _ = reader.get_mut().write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
-            );
-        }
-    });
-    (port, received)
-}
-
 #[test]
 fn the_span_of_a_cell_that_finished_during_the_drain_is_exported_before_the_exit() {
-    let (port, received) = otlp_receiver();
+    let receiver = OtlpReceiver::start();
+    let port = receiver.port;
     // The batch exporter would hold the span for seconds: only the flush
     // at shutdown can deliver it before the process is gone.
     let config = format!("[telemetry]\notlp_endpoint = \"http://127.0.0.1:{port}\"\n");
@@ -359,19 +320,7 @@ fn the_span_of_a_cell_that_finished_during_the_drain_is_exported_before_the_exit
     let log = server.rest_of_log();
     assert!(status.success(), "{status:?}\n{log}");
     assert!(log.contains("shutdown: flushing telemetry"), "{log}");
-    let traces: Vec<Value> = received
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(path, _)| path == "/v1/traces")
-        .filter_map(|(_, body)| serde_json::from_str(body).ok())
-        .collect();
-    let names: Vec<&Value> = traces
-        .iter()
-        .flat_map(|t| t["resourceSpans"].as_array().into_iter().flatten())
-        .flat_map(|rs| rs["scopeSpans"].as_array().into_iter().flatten())
-        .flat_map(|ss| ss["spans"].as_array().into_iter().flatten())
-        .map(|span| &span["name"])
-        .collect();
-    assert!(names.contains(&&Value::from("cell")), "no cell span in {traces:?}");
+    let spans = receiver.spans();
+    let names: Vec<&Value> = spans.iter().map(|span| &span["name"]).collect();
+    assert!(names.contains(&&Value::from("cell")), "no cell span in {spans:?}");
 }

@@ -1,5 +1,5 @@
 //! `codemode serve` as an MCP server, driven by the official Python MCP
-//! client against a real `codemode` process (issue 14): structured results
+//! client against a real `codemode` process: structured results
 //! with an output schema, unknown arguments refused, `command` as an alias
 //! of `code`, sessions closed with 200, one-shot clients told why they
 //! cannot `wait`, and network-derived results wrapped for the model

@@ -1,19 +1,19 @@
-//! Traces of `codemode serve` (issue 16), end to end: the real binary,
+//! Traces of `codemode serve`, end to end: the real binary,
 //! driven by the official Python MCP client over stdio, exports its spans
 //! over OTLP/HTTP (JSON) to a receiver in this test.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+
+mod common;
+
+use common::OtlpReceiver;
 
 /// The caller's trace and span, as its `traceparent` names them.
 const CALLER_TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CALLER_SPAN: &str = "00f067aa0ba902b7";
-
-/// Largest request body the receiver keeps.
-const MAX_BODY: usize = 16 << 20;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("codemode-traces-{name}-{}", std::process::id()));
@@ -22,84 +22,21 @@ fn temp(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// What the receiver got: (path, JSON body) per request.
-type Received = Arc<Mutex<Vec<(String, Value)>>>;
-
-/// A minimal OTLP/HTTP receiver on loopback: stores each POSTed JSON body
-/// by path and answers 200.
-fn otlp_receiver() -> (u16, Received) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let received = Arc::new(Mutex::new(Vec::new()));
-    let store = Arc::clone(&received);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut data = Vec::new();
-            let mut buf = [0u8; 65536];
-            let (head_end, length) = loop {
-                let n = stream.read(&mut buf).unwrap_or(0);
-                if n == 0 {
-                    break (None, 0);
-                }
-                data.extend_from_slice(&buf[..n]);
-                if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-                    let head = String::from_utf8_lossy(&data[..at]).to_lowercase();
-                    let len = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)))
-                        .unwrap_or(0);
-                    break (Some(at + 4), len.min(MAX_BODY));
-                }
-            };
-            let Some(start) = head_end else { continue };
-            while data.len() < start + length {
-                let n = stream.read(&mut buf).unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                data.extend_from_slice(&buf[..n]);
-            }
-            let path = String::from_utf8_lossy(&data).split_whitespace().nth(1).unwrap_or("").to_owned();
-            if let Ok(body) = serde_json::from_slice::<Value>(&data[start..(start + length).min(data.len())]) {
-                store.lock().unwrap().push((path, body));
-            }
-            let _ = stream.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
-            );
-        }
-    });
-    (port, received)
-}
-
 /// Every span the receiver got. Each export must decode as the official
 /// OTLP `ExportTraceServiceRequest` (opentelemetry-proto), with as many
 /// spans as the JSON the assertions read.
-fn spans(received: &Received) -> Vec<Value> {
+fn spans(receiver: &OtlpReceiver) -> Vec<Value> {
     use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-    let received = received.lock().unwrap();
-    let exports: Vec<&Value> = received.iter().filter(|(path, _)| path == "/v1/traces").map(|(_, b)| b).collect();
+    let exports = receiver.bodies("/v1/traces");
     let typed: usize = exports
         .iter()
         .map(|body| {
-            let request: ExportTraceServiceRequest = serde_json::from_value((*body).clone())
+            let request: ExportTraceServiceRequest = serde_json::from_value(body.clone())
                 .unwrap_or_else(|e| panic!("not an OTLP trace export: {e}: {body}"));
             request.resource_spans.iter().flat_map(|rs| &rs.scope_spans).map(|ss| ss.spans.len()).sum::<usize>()
         })
         .sum();
-    let spans: Vec<Value> = exports
-        .iter()
-        .flat_map(|body| {
-            body["resourceSpans"].as_array().cloned().unwrap_or_default().into_iter().flat_map(|rs| {
-                rs["scopeSpans"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .flat_map(|ss| ss["spans"].as_array().cloned().unwrap_or_default())
-            })
-        })
-        .collect();
+    let spans = common::spans_of(&exports);
     assert_eq!(typed, spans.len(), "the typed decoding and the JSON disagree");
     spans
 }
@@ -151,15 +88,15 @@ fn client(args: &[&std::ffi::OsStr]) -> Vec<Value> {
 /// The spans received once `cells` cell spans and `calls` `tools/call`
 /// spans are among them. Spans come in batches, the last when the server
 /// flushes as it exits, which may be after the client has returned.
-fn exported(received: &Received, cells: usize, calls: usize) -> Vec<Value> {
+fn exported(receiver: &OtlpReceiver, cells: usize, calls: usize) -> Vec<Value> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let count = |spans: &[Value], prefix: &str| {
         spans.iter().filter(|s| s["name"].as_str().is_some_and(|n| n.starts_with(prefix))).count()
     };
-    let mut got = spans(received);
+    let mut got = spans(receiver);
     while (count(&got, "cell") < cells || count(&got, "tools/call") < calls) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));
-        got = spans(received);
+        got = spans(receiver);
     }
     got
 }
@@ -173,8 +110,8 @@ fn serve(name: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
 
 /// [`serve`] with `extra` config.
 fn serve_with(name: &str, extra: &str, calls: Value) -> (Vec<Value>, Vec<Value>) {
-    let (port, received) = otlp_receiver();
-    let dir = configured(name, port, extra);
+    let receiver = OtlpReceiver::start();
+    let dir = configured(name, receiver.port, extra);
     // One cell per exec.
     let (cells, call_count) =
         calls.as_array().map_or((0, 0), |calls| (calls.iter().filter(|c| c[0] == "exec").count(), calls.len()));
@@ -182,7 +119,7 @@ fn serve_with(name: &str, extra: &str, calls: Value) -> (Vec<Value>, Vec<Value>)
     let binary = std::ffi::OsStr::new(env!("CARGO_BIN_EXE_codemode"));
     let results =
         client(&["stdio".as_ref(), binary, config.as_os_str(), store.as_os_str(), std::ffi::OsStr::new(&calls)]);
-    let spans = exported(&received, cells, call_count);
+    let spans = exported(&receiver, cells, call_count);
     let _ = std::fs::remove_dir_all(&dir);
     (results, spans)
 }
@@ -319,8 +256,8 @@ fn with_the_collector_down_a_failed_export_is_logged_at_warn() {
 #[test]
 fn over_http_the_traceparent_header_parents_the_call() {
     use std::io::BufRead;
-    let (port, received) = otlp_receiver();
-    let dir = configured("http", port, "");
+    let receiver = OtlpReceiver::start();
+    let dir = configured("http", receiver.port, "");
     let mut server = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .arg("--config")
         .arg(dir.join("codemode.toml"))
@@ -348,7 +285,7 @@ fn over_http_the_traceparent_header_parents_the_call() {
         nix::sys::signal::Signal::SIGTERM,
     )
     .unwrap();
-    let spans = exported(&received, 1, 1);
+    let spans = exported(&receiver, 1, 1);
     let _ = server.kill();
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(&dir);

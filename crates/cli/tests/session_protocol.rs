@@ -1,5 +1,5 @@
 //! `codemode session` as a real process: bad input lines are answered, never
-//! fatal (issue 13, item 5).
+//! fatal.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

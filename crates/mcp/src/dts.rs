@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{McpMethod, McpServerTree, McpTree};
+use crate::error::{UnknownTool, UnknownToolHint};
 use codemode_catalog::hints::declaration_type;
 
 const DOC_LINES: usize = 12;
@@ -158,15 +159,15 @@ fn server_entry(server: &McpServerTree) -> Value {
 /// The error for a name that is no tool of `server`: the closest method
 /// when one is close, and why the list is empty when the server is down.
 #[must_use]
-pub fn unknown_tool(server: &McpServerTree, name: &str) -> String {
-    let mut out = format!("no tool `{name}` on server `{}`", server.identifier);
-    if let Some(error) = server.error.as_deref().filter(|_| !server.up) {
-        out.push_str(&format!(": the server is not connected ({error})"));
+pub fn unknown_tool(server: &McpServerTree, name: &str) -> UnknownTool {
+    let hint = if let Some(error) = server.error.as_deref().filter(|_| !server.up) {
+        UnknownToolHint::ServerDown(error.to_owned())
     } else if let Some(m) = super::naming::suggestion(name, server.methods.iter().map(|m| m.method.as_str())) {
-        out.push_str(&format!("; did you mean `{m}`?"));
-    }
-    out.push_str(&format!(" Call MCP.{}.$api() to list its tools.", server.identifier));
-    out
+        UnknownToolHint::DidYouMean(m.to_owned())
+    } else {
+        UnknownToolHint::None
+    };
+    UnknownTool { name: name.to_owned(), server: server.identifier.clone(), hint }
 }
 
 /// `MCP.$api()` (server `None`) or `MCP.<server>.$api(method, {schema})`.
@@ -178,7 +179,7 @@ pub fn api_response(
     server: Option<&McpServerTree>,
     selector: Option<&str>,
     schema: bool,
-) -> Result<Value, String> {
+) -> Result<Value, UnknownTool> {
     let Some(server) = server else {
         let servers: Vec<Value> = tree
             .servers
@@ -320,12 +321,13 @@ mod tests {
     fn an_unknown_tool_names_the_closest_method_or_why_the_server_is_down_ga_9() {
         let mut server = tree_of(vec![tool("get_current_time", json!({}), None)]);
         assert_eq!(
-            unknown_tool(&server, "getCurentTime"),
+            unknown_tool(&server, "getCurentTime").to_string(),
             "no tool `getCurentTime` on server `s`; did you mean `getCurrentTime`? Call MCP.s.$api() to list its tools."
         );
         server.up = false;
         server.methods.clear();
         server.error = Some("could not start `x`: No such file or directory (os error 2)".into());
-        assert!(unknown_tool(&server, "getCurrentTime").contains("the server is not connected (could not start `x`"));
+        let down = unknown_tool(&server, "getCurrentTime").to_string();
+        assert!(down.contains("the server is not connected (could not start `x`"), "{down}");
     }
 }

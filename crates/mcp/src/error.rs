@@ -93,6 +93,53 @@ pub struct McpHubError {
     pub source: ractor::SpawnErr,
 }
 
+/// Why [`McpHub::restart_server`](crate::McpHub::restart_server) started
+/// no new connection actor.
+#[derive(Debug, thiserror::Error)]
+pub enum McpRestartError {
+    /// No configured server has this index.
+    #[error("unknown MCP server")]
+    UnknownServer,
+    /// Its connection actor could not be spawned.
+    #[error(transparent)]
+    Spawn(#[from] McpHubError),
+}
+
+/// A `$api` selector that names no tool of a server. The text is the
+/// guest's error message: the closest method when one is close, and why
+/// the list is empty when the server is down.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no tool `{name}` on server `{server}`{hint} Call MCP.{server}.$api() to list its tools.")]
+pub struct UnknownTool {
+    /// The name asked for.
+    pub name: String,
+    /// The server's identifier (`MCP.<identifier>`).
+    pub server: String,
+    /// What might help.
+    pub hint: UnknownToolHint,
+}
+
+/// What [`UnknownTool`] suggests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnknownToolHint {
+    /// The server is down, so it lists no tools; its last error.
+    ServerDown(String),
+    /// The method the name most likely meant.
+    DidYouMean(String),
+    /// Nothing comes close.
+    None,
+}
+
+impl std::fmt::Display for UnknownToolHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::ServerDown(error) => write!(f, ": the server is not connected ({error})"),
+            Self::DidYouMean(method) => write!(f, "; did you mean `{method}`?"),
+            Self::None => Ok(()),
+        }
+    }
+}
+
 /// Required top-level arguments of an MCP tool call that are missing after
 /// its defaults were filled in (GA-9.4). The text is the guest's
 /// `TypeError` message, as the reference system words it.

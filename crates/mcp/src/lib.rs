@@ -8,6 +8,8 @@
 
 mod dts;
 mod error;
+#[cfg(test)]
+mod golden_tests;
 pub mod naming;
 mod probe;
 mod server;
@@ -23,7 +25,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use dts::{api_response, index_declaration, server_declaration, unknown_tool};
-pub use error::{McpCallError, McpHubError, MissingArguments};
+pub use error::{McpCallError, McpHubError, McpRestartError, MissingArguments, UnknownTool, UnknownToolHint};
 pub use probe::{ProbeReport, probe};
 use server::{McpServerActor, ServerHandle, ServerView};
 pub use server::{McpStartError, RequestTooLarge};
@@ -252,6 +254,29 @@ fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
     out
 }
 
+/// The namespace of `servers` — `(index, configured name, what its
+/// connection published)` — ordered by configured name, each server's
+/// identifier unique among them.
+fn tree_of(mut servers: Vec<(usize, &str, ServerView)>) -> McpTree {
+    servers.sort_by(|a, b| a.1.cmp(b.1));
+    let mut used: HashSet<String> = HashSet::new();
+    let reserved = naming::server_reserved();
+    let servers = servers
+        .into_iter()
+        .map(|(index, name, view)| McpServerTree {
+            index,
+            identifier: naming::unique(&naming::to_identifier(name, "server"), &mut used, &reserved),
+            server_name: name.to_owned(),
+            up: view.up,
+            error: if view.up { None } else { view.last_error.clone() },
+            resources: view.resources,
+            prompts: view.prompts,
+            methods: methods(&view.tools),
+        })
+        .collect();
+    McpTree { servers }
+}
+
 /// One server's state, for operators (`codemode config check`, logs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -327,12 +352,12 @@ impl McpHub {
     ///
     /// # Errors
     /// An unknown server, or the actor could not be spawned.
-    pub async fn restart_server(&self, index: usize, supervisor: ActorCell) -> Result<ActorCell, String> {
-        let (config, handle) = self.servers.get(index).ok_or("unknown MCP server")?;
+    pub async fn restart_server(&self, index: usize, supervisor: ActorCell) -> Result<ActorCell, McpRestartError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpRestartError::UnknownServer)?;
         let (actor, _) =
             Actor::spawn_linked(None, McpServerActor, (config.clone(), Arc::clone(&handle.view)), supervisor)
                 .await
-                .map_err(|e| format!("MCP server `{}`: {e}", config.name))?;
+                .map_err(|source| McpHubError { server: config.name.clone(), source })?;
         let cell = actor.get_cell();
         *handle.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = actor;
         Ok(cell)
@@ -398,33 +423,20 @@ impl McpHub {
     /// The namespace new cells see now.
     #[must_use]
     pub fn tree(&self) -> McpTree {
-        let mut order: Vec<usize> = (0..self.servers.len()).collect();
-        order.sort_by(|a, b| self.servers[*a].0.name.cmp(&self.servers[*b].0.name));
-        let mut used: HashSet<String> = HashSet::new();
-        let reserved = naming::server_reserved();
-        let servers = order
-            .into_iter()
-            .map(|index| {
-                let (config, handle) = &self.servers[index];
+        let views = self
+            .servers
+            .iter()
+            .enumerate()
+            .map(|(index, (config, handle))| {
                 let mut view = handle.view.read().map(|v| v.clone()).unwrap_or_default();
                 // Tools the policy hides have no MCP path at all.
                 if let Some(policy) = &self.visible {
                     view.tools.retain(|t| policy.visible("mcp", Some(&config.name), &t.name));
                 }
-                let identifier = naming::unique(&naming::to_identifier(&config.name, "server"), &mut used, &reserved);
-                McpServerTree {
-                    index,
-                    identifier,
-                    server_name: config.name.clone(),
-                    up: view.up,
-                    error: if view.up { None } else { view.last_error.clone() },
-                    resources: view.resources,
-                    prompts: view.prompts,
-                    methods: methods(&view.tools),
-                }
+                (index, config.name.as_str(), view)
             })
             .collect();
-        McpTree { servers }
+        tree_of(views)
     }
 
     /// An MCP operation (`resources/list`, `resources/read`, `prompts/list`,

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
+use codemode_bridge::retry::Backoff;
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, GetPromptRequestParams, Implementation,
@@ -27,7 +28,10 @@ use tokio::io::AsyncBufReadExt;
 use super::{McpServerConfig, McpToolInfo, McpTransport};
 use crate::error::McpCallError;
 
-const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// The first pause before reconnecting to a server that went away, and the
+/// longest: a server that keeps failing is retried every 30 s.
+const FIRST_RECONNECT: Duration = Duration::from_millis(100);
+const MAX_RECONNECT: Duration = Duration::from_secs(30);
 
 /// How long `initialize` plus `tools/list` may take: a server that starts
 /// but never answers is reported, not waited on forever.
@@ -219,7 +223,7 @@ pub(crate) struct McpState {
     config: McpServerConfig,
     view: Arc<RwLock<ServerView>>,
     peer: Option<Peer<RoleClient>>,
-    backoff: Duration,
+    backoff: Backoff,
     connecting: bool,
     /// The reason last logged, so a server failing the same way on every
     /// retry logs it once, not every backoff step.
@@ -259,7 +263,7 @@ impl ClientHandler for Handler {
     }
 }
 
-fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
+pub(crate) fn tool_info(t: rmcp::model::Tool) -> McpToolInfo {
     McpToolInfo {
         name: t.name.to_string(),
         description: t.description.map(|d| d.to_string()).unwrap_or_default(),
@@ -361,7 +365,7 @@ impl Actor for McpServerActor {
             config,
             view,
             peer: None,
-            backoff: Duration::from_millis(100),
+            backoff: Backoff::new(FIRST_RECONNECT, MAX_RECONNECT),
             connecting: false,
             logged: None,
             session: None,
@@ -382,7 +386,7 @@ impl Actor for McpServerActor {
             McpMsg::Connect => {}
             McpMsg::Connected(peer, tools) => {
                 state.connecting = false;
-                state.backoff = Duration::from_millis(100);
+                state.backoff.reset();
                 let caps = peer.peer_info().map(|info| info.capabilities.clone()).unwrap_or_default();
                 state.peer = Some(peer.clone());
                 if state.logged.take().is_some() {
@@ -410,7 +414,7 @@ impl Actor for McpServerActor {
                 // Once per distinct reason: operators see why at start
                 // (stderr), not a line per backoff step.
                 if state.logged.as_deref() != Some(reason.as_str()) {
-                    tracing::warn!(server = %state.config.name, retry_in_ms = state.backoff.as_millis() as u64, "MCP server is down: {reason}");
+                    tracing::warn!(server = %state.config.name, retry_in_ms = u64::try_from(state.backoff.peek().as_millis()).unwrap_or(u64::MAX), "MCP server is down: {reason}");
                     state.logged = Some(reason.clone());
                 }
                 state.connecting = false;
@@ -422,8 +426,7 @@ impl Actor for McpServerActor {
                     view.last_error = Some(reason);
                     view.attempt_failed = attempt_failed;
                 }
-                myself.send_after(state.backoff, || McpMsg::Connect);
-                state.backoff = (state.backoff * 2).min(MAX_BACKOFF);
+                myself.send_after(state.backoff.next_delay(), || McpMsg::Connect);
             }
             McpMsg::Refresh => {
                 if let Some(peer) = state.peer.clone() {
@@ -481,6 +484,24 @@ pub(crate) struct ServerHandle {
     pub max_request_bytes: Option<usize>,
 }
 
+/// Why an operation failed; the reason of
+/// [`McpCallError::OperationFailed`].
+#[derive(Debug, thiserror::Error)]
+enum OperationError {
+    /// A required argument is missing.
+    #[error("{0}")]
+    Missing(&'static str),
+    /// Not one of the four operations.
+    #[error("unknown MCP operation {0}")]
+    Unknown(String),
+    /// The server answered with an error, or went away.
+    #[error(transparent)]
+    Server(#[from] rmcp::ServiceError),
+    /// The answer could not be read as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 impl ServerHandle {
     /// The current connection actor.
     pub(crate) fn actor(&self) -> ActorRef<McpMsg> {
@@ -508,27 +529,27 @@ impl ServerHandle {
         let text = |key: &str| args.get(key).and_then(Value::as_str).map(str::to_owned);
         let work = async {
             let value = match op {
-                "resources/list" => serde_json::to_value(peer.list_resources(None).await.map_err(|e| e.to_string())?),
+                "resources/list" => serde_json::to_value(peer.list_resources(None).await?),
                 "resources/read" => {
-                    let uri = text("uri").ok_or("resources.read needs {uri}")?;
-                    let read =
-                        peer.read_resource(ReadResourceRequestParams::new(uri)).await.map_err(|e| e.to_string())?;
-                    serde_json::to_value(read)
+                    let uri = text("uri").ok_or(OperationError::Missing("resources.read needs {uri}"))?;
+                    serde_json::to_value(peer.read_resource(ReadResourceRequestParams::new(uri)).await?)
                 }
-                "prompts/list" => serde_json::to_value(peer.list_prompts(None).await.map_err(|e| e.to_string())?),
+                "prompts/list" => serde_json::to_value(peer.list_prompts(None).await?),
                 "prompts/get" => {
-                    let prompt = text("name").ok_or("prompts.get needs {name}")?;
+                    let prompt = text("name").ok_or(OperationError::Missing("prompts.get needs {name}"))?;
                     let mut params = GetPromptRequestParams::new(prompt);
                     params.arguments = args.get("arguments").and_then(Value::as_object).cloned();
-                    serde_json::to_value(peer.get_prompt(params).await.map_err(|e| e.to_string())?)
+                    serde_json::to_value(peer.get_prompt(params).await?)
                 }
-                other => return Err(format!("unknown MCP operation {other}")),
+                other => return Err(OperationError::Unknown(other.to_owned())),
             };
-            value.map_err(|e| e.to_string())
+            Ok(value?)
         };
         let (server, op) = (name.to_owned(), op.to_owned());
         match tokio::time::timeout(timeout, work).await {
-            Ok(result) => result.map_err(|reason: String| McpCallError::OperationFailed { server, op, reason }),
+            Ok(result) => {
+                result.map_err(|e: OperationError| McpCallError::OperationFailed { server, op, reason: e.to_string() })
+            }
             Err(_) => Err(McpCallError::OperationTimeout { server, op, ms: timeout.as_millis() }),
         }
     }

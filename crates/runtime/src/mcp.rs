@@ -41,6 +41,9 @@ mod off {
     /// Missing MCP arguments: never, with no server to call.
     pub(crate) type MissingArguments = Infallible;
 
+    /// An unknown `$api` selector: never, with no server to select in.
+    pub(crate) type UnknownTool = Infallible;
+
     /// The MCP hub with no servers: the only one there is without the
     /// `mcp` feature.
     #[derive(Clone, Debug, Default)]
@@ -168,7 +171,7 @@ mod off {
         server: Option<&McpServerTree>,
         _selector: Option<&str>,
         _schema: bool,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, UnknownTool> {
         if let Some(server) = server {
             match server.never {}
         }

@@ -1,4 +1,4 @@
-//! Durable-run scenarios (issue 17): the journal's cost per tool call, a
+//! Durable-run scenarios: the journal's cost per tool call, a
 //! park with its journal written to sled on disk, a resume by replay, a
 //! `wait` on another process over PostgreSQL, a PostgreSQL store commit,
 //! and the memory a parked run keeps once evicted to its journal.
@@ -129,7 +129,6 @@ pub(crate) struct Histogram {
     p50_at_most_ms: f64,
 }
 
-#[allow(clippy::cast_precision_loss)]
 fn histogram(h: &HistogramSnapshot) -> Option<Histogram> {
     if h.count == 0 {
         return None;
@@ -259,7 +258,6 @@ async fn park_sled(runs: usize, warmup: usize) -> Result<ParkSledReport> {
     off.shutdown().await;
     let [park, machine, plain] = samples;
     let (park_ms, machine_ms, off_ms) = (quantiles(&park), quantiles(&machine), quantiles(&plain));
-    #[allow(clippy::cast_precision_loss)]
     let journal_bytes_mean = runs.journal_bytes as f64 / runs.journal_writes.max(1) as f64;
     Ok(ParkSledReport {
         park_ms,
@@ -317,7 +315,6 @@ async fn park_group() -> Result<ParkGroupReport> {
             expect(&r, "waiting", "park_group")?;
         }
         let flushes = rt.metrics().runs.store_flushes - before;
-        #[allow(clippy::cast_precision_loss)]
         {
             per_park[i] = flushes as f64 / PARKS as f64;
         }
@@ -382,7 +379,6 @@ async fn park_growth() -> Result<ParkGrowthReport> {
     let m = rt.metrics().runs;
     rt.shutdown().await;
     drop(rt);
-    #[allow(clippy::cast_precision_loss)]
     let sled_dir_mib = dir_bytes(&scratch.0.join("growth")) as f64 / (1024.0 * 1024.0);
     Ok(ParkGrowthReport {
         parks: 20,
@@ -541,7 +537,6 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
     })
 }
 
-#[allow(clippy::cast_precision_loss)]
 async fn evicted(count: usize) -> Result<EvictedReport> {
     let scratch = Scratch::new(&format!("evicted-{count}"))?;
     let runs = RunsConfig { evict_after: Some(Duration::from_millis(200)), ..RunsConfig::default() };
@@ -688,7 +683,7 @@ pub(crate) fn print(report: &DurableReport) {
     if report.is_empty() {
         return;
     }
-    println!("\ndurable runs (issue 17; times in ms unless noted)");
+    println!("\ndurable runs (times in ms unless noted)");
     if let Some(j) = &report.journal {
         println!(
             "9 journal overhead per call (park − off, median of {} rounds): {:.3} µs from seq100 p50s, {:.3} µs inside one cell",

@@ -43,7 +43,7 @@ impl HistoryFile {
             HistoryChoice::File(path) => Some(path),
             HistoryChoice::Off => None,
             HistoryChoice::Default if !interactive => None,
-            HistoryChoice::Default => match crate::data_dir() {
+            HistoryChoice::Default => match crate::start::data_dir() {
                 Some(dir) => Some(dir.join(FILE_NAME)),
                 None => {
                     eprintln!(

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use codemode_runtime::CodeMode;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use sha2::{Digest, Sha256};
 
 use super::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, Principal};
@@ -132,15 +134,48 @@ impl hyper::body::Body for Tracked {
     }
 }
 
+/// What every request to the MCP endpoint needs.
+struct Endpoint {
+    service: StreamableHttpService<CodeModeServer, LocalSessionManager>,
+    sessions: Arc<LocalSessionManager>,
+    tokens: Tokens,
+    lifecycle: Arc<Lifecycle>,
+}
+
+impl Endpoint {
+    /// Authenticates `request` (with tokens configured), then hands it to
+    /// the MCP transport.
+    async fn handle(&self, mut request: hyper::Request<hyper::body::Incoming>) -> hyper::Response<Body> {
+        use http_body_util::BodyExt;
+        if !self.tokens.0.is_empty() {
+            match self.tokens.principal(request.headers()) {
+                Some(principal) => {
+                    request.extensions_mut().insert(Principal(principal));
+                }
+                None => return unauthorized(),
+            }
+        }
+        if request.method() == hyper::Method::DELETE {
+            return close_session(&self.service, self.sessions.as_ref(), request).await;
+        }
+        // Tool calls arrive as POSTs; the call is done for the shutdown
+        // once its response is written, not when the handler returns.
+        if request.method() == hyper::Method::POST {
+            let call = self.lifecycle.track_response();
+            let response = self.service.handle(request).await;
+            return response.map(|body| Tracked { body, _call: call }.boxed());
+        }
+        self.service.handle(request).await
+    }
+}
+
 /// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until a
 /// shutdown has drained (see `serve`'s module docs). Each MCP session gets its
 /// own connection identity.
 pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecycle: Arc<Lifecycle>) -> Result<()> {
-    use http_body_util::BodyExt;
     use hyper_util::rt::{TokioExecutor, TokioIo};
     use hyper_util::server::conn::auto::Builder;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let local = listener.local_addr()?;
@@ -158,12 +193,13 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
     let sessions = Arc::new(LocalSessionManager::default());
     let stop_sessions = http_config.cancellation_token.clone();
     let for_handlers = Arc::clone(&lifecycle);
-    let service = Arc::new(StreamableHttpService::new(
+    let service = StreamableHttpService::new(
         move || CodeModeServer::new(rt.clone(), None, grace, Arc::clone(&for_handlers)).map_err(std::io::Error::other),
         Arc::clone(&sessions),
         http_config,
-    ));
-    let tokens = Arc::new(Tokens::new(config));
+    );
+    let endpoint =
+        Arc::new(Endpoint { service, sessions, tokens: Tokens::new(config), lifecycle: Arc::clone(&lifecycle) });
     let auth = if config.tokens.is_empty() { "no authentication (loopback)" } else { "bearer tokens" };
     eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
     lifecycle.mark_serving();
@@ -179,33 +215,10 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
         };
         // Reap the connections that ended, so the set stays bounded.
         while connections.try_join_next().is_some() {}
-        let (service, tokens, sessions) = (Arc::clone(&service), Arc::clone(&tokens), Arc::clone(&sessions));
-        let lifecycle = Arc::clone(&lifecycle);
-        let handler = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
-            let (service, tokens, sessions) = (Arc::clone(&service), Arc::clone(&tokens), Arc::clone(&sessions));
-            let lifecycle = Arc::clone(&lifecycle);
-            async move {
-                if !tokens.0.is_empty() {
-                    match tokens.principal(request.headers()) {
-                        Some(principal) => {
-                            request.extensions_mut().insert(Principal(principal));
-                        }
-                        None => return Ok::<_, std::convert::Infallible>(unauthorized()),
-                    }
-                }
-                if request.method() == hyper::Method::DELETE {
-                    return Ok(close_session(&service, &sessions, request).await);
-                }
-                // Tool calls arrive as POSTs; the call is done for the
-                // shutdown once its response is written, not when the
-                // handler returns.
-                if request.method() == hyper::Method::POST {
-                    let call = lifecycle.track_response();
-                    let response = service.handle(request).await;
-                    return Ok(response.map(|body| Tracked { body, _call: call }.boxed()));
-                }
-                Ok(service.handle(request).await)
-            }
+        let endpoint = Arc::clone(&endpoint);
+        let handler = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            let endpoint = Arc::clone(&endpoint);
+            async move { Ok::<_, std::convert::Infallible>(endpoint.handle(request).await) }
         });
         let mut close = close.clone();
         connections.spawn(async move {

@@ -1,10 +1,11 @@
 //! Shared by the CLI's process tests: a real `codemode serve` over
-//! streamable HTTP with its probe listener, and a plain HTTP client.
+//! streamable HTTP with its probe listener, a plain HTTP client, and an
+//! OTLP/HTTP receiver.
 #![allow(dead_code, reason = "each test binary uses a different part")]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// Generous bound for anything a test waits on.
@@ -165,4 +166,94 @@ command = ["python3", "{count}", "{slow}", "{slow_secs}"]
 replay_safe = true
 "#
     )
+}
+
+/// The largest request body the OTLP receiver keeps; a longer one is cut
+/// there (and then is not JSON).
+const MAX_OTLP_BODY: usize = 16 << 20;
+
+/// A minimal OTLP/HTTP receiver on loopback: keeps each POSTed JSON body by
+/// path and answers 200 `{}`.
+pub(crate) struct OtlpReceiver {
+    /// The port it listens on: `otlp_endpoint = "http://127.0.0.1:<port>"`.
+    pub(crate) port: u16,
+    received: Arc<Mutex<Vec<(String, serde_json::Value)>>>,
+}
+
+impl OtlpReceiver {
+    /// Listens on a free loopback port, on a thread of its own.
+    pub(crate) fn start() -> Self {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let store = Arc::clone(&received);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                if let Some((path, body)) = read_post(&mut stream)
+                    && let Ok(body) = serde_json::from_slice(&body)
+                {
+                    store.lock().unwrap().push((path, body));
+                }
+                let _ = stream.write_all(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
+                );
+            }
+        });
+        Self { port, received }
+    }
+
+    /// The JSON bodies POSTed to `path` (`/v1/traces`) so far, in order.
+    pub(crate) fn bodies(&self, path: &str) -> Vec<serde_json::Value> {
+        self.received.lock().unwrap().iter().filter(|(p, _)| p == path).map(|(_, body)| body.clone()).collect()
+    }
+
+    /// Every span exported so far, in order.
+    pub(crate) fn spans(&self) -> Vec<serde_json::Value> {
+        spans_of(&self.bodies("/v1/traces"))
+    }
+}
+
+/// The spans of OTLP/JSON trace exports, in order.
+pub(crate) fn spans_of(exports: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    let list = |v: &serde_json::Value, key: &str| v[key].as_array().cloned().unwrap_or_default();
+    exports
+        .iter()
+        .flat_map(|body| list(body, "resourceSpans"))
+        .flat_map(|rs| list(&rs, "scopeSpans"))
+        .flat_map(|ss| list(&ss, "spans"))
+        .collect()
+}
+
+/// One request's path and body: the head, then exactly `content-length`
+/// bytes of body (at most [`MAX_OTLP_BODY`]). `None`: the client sent no
+/// complete head.
+fn read_post(stream: &mut std::net::TcpStream) -> Option<(String, Vec<u8>)> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 65536];
+    let (start, length) = loop {
+        let n = stream.read(&mut buf).unwrap_or(0);
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+        if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&data[..at]).to_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)))
+                .unwrap_or(0);
+            break (at + 4, length.min(MAX_OTLP_BODY));
+        }
+    };
+    while data.len() < start + length {
+        let n = stream.read(&mut buf).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        data.extend_from_slice(&buf[..n]);
+    }
+    let path = String::from_utf8_lossy(&data).split_whitespace().nth(1).unwrap_or("").to_owned();
+    let end = (start + length).min(data.len());
+    Some((path, data[start..end].to_vec()))
 }

@@ -38,7 +38,7 @@ impl Default for StoreBackend {
 }
 
 /// When a run's journal is written to the backend (`[runs] journal`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JournalMode {
     /// Before a `waiting` result is returned (the default): a crash after

@@ -12,7 +12,8 @@ pub const MAX_LIST_RUNS: usize = 1_000;
 /// How durable a journal write ([`RunStore::save`], [`RunStore::append`],
 /// a run's [`end`](RunStore::end) without store writes) is when it returns.
 /// Store writes a completing cell commits are always flushed to disk.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Durability {
     /// Out of the process: it survives the process being killed (`kill -9`)
     /// and restarted, and (PostgreSQL) a database restart, but writes of the

@@ -27,7 +27,7 @@ struct Probe;
 
 // SAFETY: every method forwards to `System` unchanged; the bookkeeping only
 // touches const thread-locals, which never allocate.
-#[allow(unsafe_code)]
+#[expect(unsafe_code, reason = "a global allocator is an unsafe trait")]
 unsafe impl GlobalAlloc for Probe {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded with the caller's guarantees.

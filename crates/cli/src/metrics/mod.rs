@@ -8,13 +8,17 @@
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use codemode_runtime::{HistogramSnapshot, MetricsSnapshot, RunsSnapshot};
+use codemode_runtime::{HistogramSnapshot, MetricsSnapshot};
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
+
+pub(crate) mod catalogue;
+
+use catalogue::{CATALOGUE, Kind, Metric, Read};
 
 /// When this process started serving, seconds since the Unix epoch
 /// (`codemode_start_time_seconds`); set by [`mark_start`].
@@ -50,7 +54,6 @@ pub(crate) fn render(snapshot: &MetricsSnapshot) -> Result<String, std::fmt::Err
     let mut registry = Registry::default();
     registry.register_collector(Box::new(SnapshotCollector(snapshot.clone())));
     registry.register_collector(Box::new(ProcessCollector));
-    registry.register_collector(Box::new(ServeCollector));
     let mut out = String::new();
     prometheus_client::encoding::prometheus_text::encode(&mut out, &registry)?;
     Ok(out)
@@ -82,29 +85,30 @@ fn single(
     value.encode(encoder.encode_descriptor(name, help, None, value.metric_type())?)
 }
 
-/// A counter family from a label-value map.
-fn counters(
-    encoder: &mut DescriptorEncoder<'_>,
-    name: &str,
-    help: &str,
-    label: &str,
-    values: &std::collections::BTreeMap<String, u64>,
-) -> Result<(), std::fmt::Error> {
-    let samples = values.iter().map(|(v, n)| (vec![(label, v.clone())], ConstCounter::new(*n)));
-    family(encoder, name, help, MetricType::Counter, samples)
+/// The encoder's type of a catalogue kind.
+fn metric_type(kind: Kind) -> MetricType {
+    match kind {
+        Kind::Counter => MetricType::Counter,
+        Kind::Gauge => MetricType::Gauge,
+        Kind::Histogram => MetricType::Histogram,
+    }
 }
 
-/// One unlabelled gauge.
-fn gauge<N>(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, value: N) -> Result<(), std::fmt::Error>
-where
-    ConstGauge<N>: EncodeMetric,
-{
-    single(encoder, name, help, &ConstGauge::new(value))
-}
+/// A counter or gauge sample, encoded as its family's kind.
+#[derive(Debug)]
+struct Sample(Kind, u64);
 
-/// One unlabelled counter (`name` without `_total`).
-fn counter(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, value: u64) -> Result<(), std::fmt::Error> {
-    single(encoder, name, help, &ConstCounter::new(value))
+impl EncodeMetric for Sample {
+    fn encode(&self, encoder: prometheus_client::encoding::MetricEncoder) -> Result<(), std::fmt::Error> {
+        match self.0 {
+            Kind::Counter => ConstCounter::new(self.1).encode(encoder),
+            Kind::Gauge | Kind::Histogram => ConstGauge::new(self.1).encode(encoder),
+        }
+    }
+
+    fn metric_type(&self) -> MetricType {
+        metric_type(self.0)
+    }
 }
 
 /// A histogram sample: the encoder wants per-bucket counts, the snapshot
@@ -138,205 +142,56 @@ impl EncodeMetric for Histogram<'_> {
     }
 }
 
-/// The runtime's metrics, read from one snapshot taken at scrape time.
+/// Encodes the catalogue's family `metric`, named `name`, from `s`.
+fn encode_metric(
+    e: &mut DescriptorEncoder<'_>,
+    name: &str,
+    metric: &Metric,
+    s: &MetricsSnapshot,
+) -> Result<(), std::fmt::Error> {
+    let (help, kind) = (metric.help, metric.kind);
+    match metric.read {
+        Read::Value(read) => single(e, name, help, &Sample(kind, read(s))),
+        Read::Maybe(read) => read(s).map_or(Ok(()), |n| single(e, name, help, &Sample(kind, n))),
+        Read::ByLabel(label, read) => {
+            let samples = read(s).iter().map(|(v, n)| (vec![(label, v.clone())], Sample(kind, *n)));
+            family(e, name, help, metric_type(kind), samples)
+        }
+        Read::Labelled(read) => {
+            let samples = read(s).into_iter().map(|(labels, n)| (labels, Sample(kind, n)));
+            family(e, name, help, metric_type(kind), samples)
+        }
+        Read::Seconds(read) => {
+            let samples = read(s).into_iter().map(|(labels, secs)| (labels, ConstGauge::new(secs)));
+            family(e, name, help, MetricType::Gauge, samples)
+        }
+        Read::Histogram(read) => single(e, name, help, &Histogram(read(s))),
+        Read::Histograms(read) => {
+            let samples = read(s).into_iter().map(|(labels, h)| (labels, Histogram(h)));
+            family(e, name, help, MetricType::Histogram, samples)
+        }
+    }
+}
+
+/// The runtime's metrics, read from one snapshot taken at scrape time:
+/// this build, then every catalogue family on `/metrics`.
 #[derive(Debug)]
 struct SnapshotCollector(MetricsSnapshot);
 
 impl Collector for SnapshotCollector {
     fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
-        let s = &self.0;
         let build = [(vec![("version", env!("CARGO_PKG_VERSION").to_owned())], ConstGauge::new(1i64))];
         family(&mut e, "codemode_build_info", "This build's version; always 1.", MetricType::Gauge, build)?;
         if let Some(started) = STARTED.get() {
-            gauge(&mut e, "codemode_start_time_seconds", "When this process started, Unix seconds.", *started)?;
+            let help = "When this process started, Unix seconds.";
+            single(&mut e, "codemode_start_time_seconds", help, &ConstGauge::new(*started))?;
         }
-        counters(&mut e, "codemode_cells", "Cells that ended, by end state.", "status", &s.cells_by_status)?;
-        // Lifetime is split: parked cells live up to their TTL, far past
-        // the active buckets.
-        let histograms = [
-            ("codemode_cell_active_seconds", "Cell lifetime less parked time, admission to end.", &s.cell_active),
-            ("codemode_cell_parked_seconds", "Total parked time of cells that parked.", &s.cell_parked),
-            ("codemode_cell_queue_seconds", "From admission until the cell started.", &s.cell_queue),
-        ];
-        for (name, help, h) in histograms {
-            single(&mut e, name, help, &Histogram(h))?;
+        for metric in CATALOGUE {
+            if let Some(name) = metric.prometheus {
+                encode_metric(&mut e, name, metric, &self.0)?;
+            }
         }
-        let call_labels = |c: &codemode_runtime::NestedCallSnapshot| {
-            vec![("tool", c.tool.clone()), ("source", c.source.clone()), ("server", c.server.clone())]
-        };
-        let latency = s.nested_calls.iter().map(|c| (call_labels(c), Histogram(&c.latency)));
-        family(
-            &mut e,
-            "codemode_nested_call_duration_seconds",
-            "Latency of nested tool calls that ran (denied calls are not timed).",
-            MetricType::Histogram,
-            latency,
-        )?;
-        let ends = s.nested_calls.iter().flat_map(|c| {
-            c.outcomes.iter().map(move |(outcome, n)| {
-                let mut labels = call_labels(c);
-                labels.push(("outcome", outcome.clone()));
-                (labels, ConstCounter::new(*n))
-            })
-        });
-        family(
-            &mut e,
-            "codemode_nested_calls",
-            "Nested tool calls that ended, by outcome.",
-            MetricType::Counter,
-            ends,
-        )?;
-        gauge(&mut e, "codemode_parked_cells", "Cells parked now.", s.parked_cells)?;
-        gauge(&mut e, "codemode_nested_calls_in_flight", "Nested tool calls running now.", s.nested_calls_in_flight)?;
-        gauge(
-            &mut e,
-            "codemode_nested_calls_queued",
-            "Native tool calls waiting for a free slot of their cell.",
-            s.nested_calls_queued,
-        )?;
-        gauge(
-            &mut e,
-            "codemode_js_queue_depth",
-            "Cells admitted but not yet running guest code (waiting for a JS thread).",
-            s.js_queue_depth,
-        )?;
-        let servers = s
-            .mcp_servers_connected
-            .iter()
-            .map(|(name, up)| (vec![("server", name.clone())], ConstGauge::new(i64::from(*up))));
-        family(
-            &mut e,
-            "codemode_mcp_server_connected",
-            "1 when the MCP server is connected.",
-            MetricType::Gauge,
-            servers,
-        )?;
-        if let Some(n) = s.nodes_connected {
-            gauge(&mut e, "codemode_nodes_connected", "Paired nodes connected now.", n)?;
-        }
-        gauge(&mut e, "codemode_live_cells", "Cells alive now, running or parked.", s.live_cells)?;
-        counter(&mut e, "codemode_store_committed_bytes", "Bytes of store values committed.", s.store_committed_bytes)?;
-        counter(
-            &mut e,
-            "codemode_results_saved",
-            "Results saved, by results.save and automatically (an oversized final value).",
-            s.results_saved,
-        )?;
-        counter(
-            &mut e,
-            "codemode_results_saved_bytes",
-            "Bytes of JSON of the results saved, by results.save and automatically.",
-            s.results_saved_bytes,
-        )?;
-        // Absent on PostgreSQL: the results are rows of the shared
-        // database, and this process holds none.
-        if let Some(held) = s.results_held {
-            gauge(
-                &mut e,
-                "codemode_results_held",
-                "Saved results held in memory now: not deleted, their reply not ended.",
-                held.entries,
-            )?;
-            gauge(
-                &mut e,
-                "codemode_results_held_bytes",
-                "Bytes of JSON of the results held in memory now.",
-                held.bytes,
-            )?;
-        }
-        counter(
-            &mut e,
-            "codemode_console_truncations",
-            "Cells whose console output hit its budget.",
-            s.console_truncations,
-        )?;
-        counters(
-            &mut e,
-            "codemode_admission_rejections",
-            "Requests refused by admission limits.",
-            "reason",
-            &s.admission_rejections,
-        )?;
-        counters(
-            &mut e,
-            "codemode_actor_restarts",
-            "Supervised actors restarted after a crash.",
-            "actor",
-            &s.actor_restarts,
-        )?;
-        counters(
-            &mut e,
-            "codemode_actor_give_ups",
-            "Supervised actors not restarted again: too many crashes in the window.",
-            "actor",
-            &s.actor_give_ups,
-        )?;
-        runs(&mut e, &s.runs)
-    }
-}
-
-/// The durable-run families (issue 17), every series from the start.
-fn runs(e: &mut DescriptorEncoder<'_>, r: &RunsSnapshot) -> Result<(), std::fmt::Error> {
-    counter(e, "codemode_run_journal_bytes", "Bytes of run journals written to the backend.", r.journal_bytes)?;
-    counter(e, "codemode_run_journal_writes", "Run journal writes that succeeded.", r.journal_writes)?;
-    counter(
-        e,
-        "codemode_run_journal_write_failures",
-        "Run journal writes the store backend failed.",
-        r.journal_write_failures,
-    )?;
-    single(e, "codemode_run_journal_write_seconds", "Time of each run journal write.", &Histogram(&r.journal_write))?;
-    counter(e, "codemode_runs_resumed", "Runs resumed by replaying their journal.", r.resumed_by_replay)?;
-    single(e, "codemode_run_replay_seconds", "Time to resume a run by replaying its journal.", &Histogram(&r.replay))?;
-    counter(
-        e,
-        "codemode_run_replay_divergences",
-        "Replays that diverged from their journal (the run ends replay_diverged).",
-        r.replay_diverged,
-    )?;
-    counter(
-        e,
-        "codemode_run_journals_unreadable",
-        "Resumes refused because the stored journal was damaged or of a newer format (the run stays parked).",
-        r.journal_unreadable,
-    )?;
-    counter(e, "codemode_store_flushes", "Flushes (fsync) of the sled store since it was opened.", r.store_flushes)?;
-    counter(
-        e,
-        "codemode_run_lease_handoffs",
-        "Run leases taken over from another owner that released them or let them expire.",
-        r.lease_handoffs,
-    )?;
-    counter(e, "codemode_runs_evicted", "Parked runs evicted from memory to their journal.", r.evicted)?;
-    gauge(e, "codemode_evicted_runs", "Runs evicted by this process, held only as a journal now.", r.evicted_now)?;
-    let after_crash = [("reissued", r.reissued), ("outcome_unknown", r.outcome_unknown)]
-        .map(|(outcome, n)| (vec![("outcome", outcome.to_owned())], ConstCounter::new(n)));
-    family(
-        e,
-        "codemode_run_inflight_calls_after_crash",
-        "Calls in flight when their run's owner crashed, by what the replay did: reissued or outcome_unknown.",
-        MetricType::Counter,
-        after_crash,
-    )
-}
-
-/// `serve`'s own metrics: its MCP sessions.
-#[derive(Debug)]
-struct ServeCollector;
-
-impl Collector for ServeCollector {
-    fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
-        let (open, closing) = crate::serve::sessions::counts();
-        let samples = [("open", open), ("closing", closing)]
-            .map(|(state, n)| (vec![("state", state.to_owned())], ConstGauge::new(n)));
-        family(
-            &mut e,
-            "codemode_mcp_sessions",
-            "MCP sessions of serve: open (client connected; stdio is one) or closing (client gone, its cells and \
-             results released once the dispose grace has passed).",
-            MetricType::Gauge,
-            samples,
-        )
+        Ok(())
     }
 }
 
@@ -359,13 +214,14 @@ impl Collector for ProcessCollector {
         }
         match process::status() {
             Ok(status) => {
-                gauge(&mut e, "process_resident_memory_bytes", "Resident memory size, bytes.", status.resident_bytes)?;
-                gauge(&mut e, "process_threads", "OS threads in the process.", status.threads)?;
+                let rss = ConstGauge::new(status.resident_bytes);
+                single(&mut e, "process_resident_memory_bytes", "Resident memory size, bytes.", &rss)?;
+                single(&mut e, "process_threads", "OS threads in the process.", &ConstGauge::new(status.threads))?;
             }
             Err(err) => report("/proc/self/status", &err),
         }
         match process::open_fds() {
-            Ok(n) => gauge(&mut e, "process_open_fds", "Open file descriptors.", n)?,
+            Ok(n) => single(&mut e, "process_open_fds", "Open file descriptors.", &ConstGauge::new(n))?,
             Err(err) => report("/proc/self/fd", &err),
         }
         // OTLP exports that failed (collector down): zero without an
@@ -379,12 +235,8 @@ impl Collector for ProcessCollector {
             MetricType::Counter,
             failures,
         )?;
-        counter(
-            &mut e,
-            "codemode_otlp_spans_lost",
-            "Spans in OTLP exports that failed: lost.",
-            crate::telemetry::spans_lost(),
-        )?;
+        let lost = ConstCounter::new(crate::telemetry::spans_lost());
+        single(&mut e, "codemode_otlp_spans_lost", "Spans in OTLP exports that failed: lost.", &lost)?;
         Ok(())
     }
 }
@@ -444,6 +296,8 @@ mod process {
 
 #[cfg(test)]
 mod tests {
+    use codemode_runtime::RunsSnapshot;
+
     use super::*;
 
     #[test]
@@ -588,7 +442,7 @@ mod tests {
     /// The shipped dashboard queries only families this exposition has.
     #[test]
     fn every_metric_the_dashboard_queries_is_exported() {
-        let dashboard = include_str!("../../../deploy/grafana/codemode.json");
+        let dashboard = include_str!("../../../../deploy/grafana/codemode.json");
         let snapshot = MetricsSnapshot {
             nodes_connected: Some(0),
             results_held: Some(codemode_runtime::ResultsHeld::default()),

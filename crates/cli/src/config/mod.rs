@@ -1,0 +1,104 @@
+//! `codemode.toml`: the CLI's configuration.
+//!
+//! Found with `--config PATH`, else `./codemode.toml` when it exists, else
+//! defaults. Unknown keys and out-of-range values are errors that name the
+//! key and the allowed range; nothing is silently replaced.
+//!
+//! One module per section: `limits`, `store`, `runs`, `serve`, `mcp`
+//! (`[[mcp_servers]]`), `nodes`, `tools` (`[[tools]]` and `[workspace]`);
+//! `check` is the `codemode config check` command. Each section checks its
+//! own ranges; [`Config::parse`] runs every check.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+pub(crate) mod check;
+mod limits;
+mod mcp;
+mod nodes;
+mod runs;
+mod serve;
+mod store;
+mod tools;
+
+pub(crate) use limits::LimitsConfig;
+pub(crate) use mcp::McpServerEntry;
+pub(crate) use nodes::NodesSection;
+pub(crate) use runs::RunsSection;
+#[cfg(test)]
+pub(crate) use serve::{DEFAULT_SHUTDOWN_GRACE_MS, ServeToken};
+pub(crate) use serve::{MAX_SHUTDOWN_GRACE_MS, ServeSection};
+pub(crate) use store::{BackendKind, StoreConfig, redact_url};
+pub(crate) use tools::{CommandToolConfig, WorkspaceConfig};
+
+/// The whole configuration file.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct Config {
+    pub limits: LimitsConfig,
+    pub store: StoreConfig,
+    /// Durable runs: when journals are written, leases, eviction.
+    pub runs: RunsSection,
+    pub workspace: WorkspaceConfig,
+    pub telemetry: crate::telemetry::TelemetryConfig,
+    pub tools: Vec<CommandToolConfig>,
+    pub mcp_servers: Vec<McpServerEntry>,
+    /// Paired nodes; present enables them (GA-10).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<NodesSection>,
+    /// `codemode serve`: who may connect, and how long a closed
+    /// connection's cells are kept.
+    pub serve: ServeSection,
+}
+
+/// A duration in whole milliseconds, the config's unit.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Config {
+    /// Reads `path`, or `./codemode.toml` when present, or the defaults.
+    pub(crate) fn load(path: Option<&Path>) -> Result<(Self, Option<PathBuf>)> {
+        let found = match path {
+            Some(p) => Some(p.to_path_buf()),
+            None => Some(PathBuf::from("codemode.toml")).filter(|p| p.exists()),
+        };
+        let Some(file) = found else { return Ok((Self::default(), None)) };
+        let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+        let config = Self::parse(&text).with_context(|| format!("in {}", file.display()))?;
+        Ok((config, Some(file)))
+    }
+
+    /// Parses and checks a configuration.
+    pub(crate) fn parse(text: &str) -> Result<Self> {
+        let config: Self = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
+        config.limits.to_limits()?;
+        if let Some(nodes) = &config.nodes {
+            nodes.check()?;
+        }
+        config.serve.check()?;
+        config.store.check()?;
+        config.runs.check()?;
+        for (i, server) in config.mcp_servers.iter().enumerate() {
+            server.check(i)?;
+        }
+        for (i, tool) in config.tools.iter().enumerate() {
+            tool.check(i)?;
+        }
+        Ok(config)
+    }
+
+    /// The effective configuration as TOML; a store URL's password is
+    /// shown as `***`.
+    pub(crate) fn to_toml(&self) -> String {
+        let mut shown = self.clone();
+        shown.store.url = shown.store.url.as_deref().map(redact_url);
+        toml::to_string_pretty(&shown).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests;

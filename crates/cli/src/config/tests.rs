@@ -1,0 +1,163 @@
+use super::*;
+
+#[test]
+fn unknown_keys_are_named() {
+    let err = Config::parse("[limits]\ntimeout = 5\n").unwrap_err().to_string();
+    assert!(err.contains("unknown field `timeout`"), "{err}");
+    let err = Config::parse("colour = 1\n").unwrap_err().to_string();
+    assert!(err.contains("unknown field `colour`"), "{err}");
+}
+
+#[test]
+fn out_of_range_values_name_the_key_and_the_range() {
+    let err = Config::parse("[limits]\ntimeout_ms = 50\n").unwrap_err().to_string();
+    assert_eq!(err, "limits.timeout_ms = 50 is out of range: allowed 100..=60000");
+    let err = Config::parse("[limits]\nmax_in_flight = 129\n").unwrap_err().to_string();
+    assert_eq!(err, "limits.max_in_flight = 129 is out of range: allowed 1..=128");
+    let ok = Config::parse("[limits]\nmax_in_flight = 128\ntimeout_ms = 100\n").unwrap();
+    assert_eq!(ok.limits.max_in_flight, 128);
+}
+
+#[test]
+fn nodes_settings_are_checked_at_their_edges() {
+    let nodes = |extra: &str| Config::parse(&format!("[nodes]\n{extra}\n"));
+    assert!(nodes("invoke_timeout_ms = 600000").is_ok());
+    assert_eq!(
+        nodes("invoke_timeout_ms = 600001").unwrap_err().to_string(),
+        "nodes.invoke_timeout_ms = 600001 is out of range: allowed 1..=600000"
+    );
+    assert!(nodes("invoke_timeout_ms = 0").is_err());
+    assert!(nodes("tokens = [\"0123456789abcdef\"]").is_ok(), "16 characters");
+    assert_eq!(
+        nodes("tokens = [\"0123456789abcde\"]").unwrap_err().to_string(),
+        "nodes.tokens[0] is too short: use at least 16 characters"
+    );
+    assert!(nodes("listen = \"127.0.0.1:0\"\nallow_commands = [\"fs.*\"]").unwrap().nodes.is_some());
+}
+
+#[test]
+fn store_retention_days_is_checked_at_its_edges_and_zero_keeps_sessions_forever_ga_7_1() {
+    let store = |extra: &str| Config::parse(&format!("[store]\n{extra}\n"));
+    assert_eq!(Config::default().store.retention(), Some(codemode_store::DEFAULT_SESSION_RETENTION));
+    assert_eq!(store("retention_days = 0").unwrap().store.retention(), None);
+    assert_eq!(store("retention_days = 1").unwrap().store.retention(), Some(Duration::from_secs(86_400)));
+    assert_eq!(store("retention_days = 3650").unwrap().store.retention(), Some(Duration::from_secs(3650 * 86_400)));
+    assert_eq!(
+        store("retention_days = 3651").unwrap_err().to_string(),
+        "store.retention_days = 3651 is out of range: allowed 0..=3650 (0 keeps sessions forever)"
+    );
+    assert!(store("retention_days = -1").is_err(), "negative days are refused");
+    assert!(store("retention_days = 1.5").is_err(), "whole days only");
+}
+
+#[test]
+fn the_store_backend_defaults_to_sled_and_postgres_needs_a_url_and_no_sled_path() {
+    let store = |extra: &str| Config::parse(&format!("[store]\n{extra}\n"));
+    let default = Config::default().store;
+    assert_eq!((default.backend, default.pool_size, default.url.as_deref()), (BackendKind::Sled, 8, None));
+    assert_eq!(default.backend(Some("db".into())), codemode_runtime::StoreBackend::Sled { path: Some("db".into()) });
+    assert_eq!(
+        store("backend = \"sled\"\nurl = \"postgres://h/db\"").unwrap_err().to_string(),
+        "store.url is for backend = \"postgres\"; the sled backend keeps its database at store.path (remove store.url, or set store.backend = \"postgres\")"
+    );
+    assert_eq!(
+        store("backend = \"postgres\"").unwrap_err().to_string(),
+        "store.backend = \"postgres\" needs store.url (postgres://user:password@host:port/db)"
+    );
+    assert!(store("backend = \"postgres\"\nurl = \" \"").unwrap_err().to_string().contains("store.url is empty"));
+    let err = store("backend = \"postgres\"\nurl = \"postgres://h/db\"\npath = \"elsewhere\"").unwrap_err();
+    assert!(err.to_string().starts_with("store.path is the sled database directory"), "{err}");
+    assert!(store("backend = \"mysql\"").unwrap_err().to_string().contains("unknown variant `mysql`"));
+    let pg = store("backend = \"postgres\"\nurl = \"postgres://u:secret@h:5432/db\"\npool_size = 3").unwrap();
+    assert_eq!(
+        pg.store.backend(Some("ignored".into())),
+        codemode_runtime::StoreBackend::Postgres { url: "postgres://u:secret@h:5432/db".into(), pool_size: 3 }
+    );
+    assert_eq!(pg.store.describe(), "postgres at postgres://u:***@h:5432/db (pool of 3)");
+    assert!(!pg.to_toml().contains("secret"), "config check never prints the password");
+    assert!(Config::parse(&pg.to_toml()).is_ok(), "the redacted form still parses");
+}
+
+#[test]
+fn the_pool_size_is_checked_at_its_edges() {
+    let pool = |n: &str| Config::parse(&format!("[store]\npool_size = {n}\n"));
+    assert_eq!(pool("1").unwrap().store.pool_size, 1);
+    assert_eq!(pool("1024").unwrap().store.pool_size, 1024);
+    assert_eq!(pool("1025").unwrap_err().to_string(), "store.pool_size = 1025 is out of range: allowed 1..=1024");
+    assert_eq!(pool("0").unwrap_err().to_string(), "store.pool_size = 0 is out of range: allowed 1..=1024");
+}
+
+#[test]
+fn a_store_url_password_is_redacted_in_both_forms() {
+    assert_eq!(redact_url("postgres://u:p@ss@h/db?x=1"), "postgres://u:***@h/db?x=1");
+    assert_eq!(redact_url("postgresql://u@h/db"), "postgresql://u@h/db");
+    assert_eq!(redact_url("postgres://h/a@b"), "postgres://h/a@b");
+    assert_eq!(redact_url("postgres://u:pa/ss@h/db"), "postgres://u:***@h/db");
+    assert_eq!(redact_url("host=h user=u password=secret dbname=d"), "host=h user=u password=*** dbname=d");
+}
+
+#[test]
+fn runs_settings_default_to_the_runtimes_and_are_checked_at_their_edges() {
+    let runs = |extra: &str| Config::parse(&format!("[runs]\n{extra}\n"));
+    assert_eq!(Config::default().runs.to_runs_config(), codemode_runtime::RunsConfig::default());
+    let every = runs("journal = \"every_call\"").unwrap().runs.to_runs_config();
+    assert_eq!(every.journal, codemode_runtime::JournalMode::EveryCall);
+    assert_eq!(every.durability, codemode_runtime::Durability::Process, "the default");
+    let machine = runs("durability = \"machine\"").unwrap().runs.to_runs_config();
+    assert_eq!(machine.durability, codemode_runtime::Durability::Machine);
+    assert!(runs("durability = \"disk\"").unwrap_err().to_string().contains("unknown variant `disk`"));
+    assert!(runs("journal = \"always\"").unwrap_err().to_string().contains("unknown variant `always`"));
+    assert_eq!(runs("lease_ms = 1000").unwrap().runs.to_runs_config().lease, Duration::from_secs(1));
+    assert_eq!(runs("lease_ms = 600000").unwrap().runs.lease_ms, 600_000);
+    assert_eq!(
+        runs("lease_ms = 999").unwrap_err().to_string(),
+        "runs.lease_ms = 999 is out of range: allowed 1000..=600000"
+    );
+    assert_eq!(
+        runs("lease_ms = 600001").unwrap_err().to_string(),
+        "runs.lease_ms = 600001 is out of range: allowed 1000..=600000"
+    );
+    assert_eq!(runs("handoff_ms = 0").unwrap().runs.to_runs_config().handoff_after, Duration::ZERO);
+    assert_eq!(runs("handoff_ms = 600000").unwrap().runs.handoff_ms, 600_000);
+    assert_eq!(
+        runs("handoff_ms = 600001").unwrap_err().to_string(),
+        "runs.handoff_ms = 600001 is out of range: allowed 0..=600000"
+    );
+    assert_eq!(runs("evict_after_ms = 0").unwrap().runs.to_runs_config().evict_after, None);
+    assert_eq!(runs("evict_after_ms = 1000").unwrap().runs.to_runs_config().evict_after, Some(Duration::from_secs(1)));
+    assert_eq!(runs("evict_after_ms = 86400000").unwrap().runs.evict_after_ms, 86_400_000);
+    let range = "is out of range: allowed 0 (never evict) or 1000..=86400000";
+    assert_eq!(runs("evict_after_ms = 999").unwrap_err().to_string(), format!("runs.evict_after_ms = 999 {range}"));
+    assert_eq!(
+        runs("evict_after_ms = 86400001").unwrap_err().to_string(),
+        format!("runs.evict_after_ms = 86400001 {range}")
+    );
+    assert!(runs("lease = 5").unwrap_err().to_string().contains("unknown field `lease`"));
+}
+
+#[test]
+fn the_shutdown_grace_is_checked_at_its_edges() {
+    let serve = |extra: &str| Config::parse(&format!("[serve]\n{extra}\n"));
+    assert_eq!(Config::default().serve.shutdown_grace_ms, DEFAULT_SHUTDOWN_GRACE_MS);
+    assert_eq!(serve("shutdown_grace_ms = 0").unwrap().serve.shutdown_grace_ms, 0);
+    assert_eq!(serve("shutdown_grace_ms = 600000").unwrap().serve.shutdown_grace_ms, 600_000);
+    assert_eq!(
+        serve("shutdown_grace_ms = 600001").unwrap_err().to_string(),
+        "serve.shutdown_grace_ms = 600001 is out of range: allowed 0..=600000"
+    );
+}
+
+#[test]
+fn an_mcp_server_is_optional_unless_marked_required() {
+    let entry = |extra: &str| Config::parse(&format!("[[mcp_servers]]\nname = \"a\"\nurl = \"http://x\"\n{extra}\n"));
+    assert!(!entry("").unwrap().mcp_servers[0].required);
+    assert!(entry("required = true").unwrap().mcp_servers[0].required);
+    assert!(entry("required = \"yes\"").is_err(), "a boolean only");
+}
+
+#[test]
+fn defaults_round_trip_through_toml() {
+    let text = Config::default().to_toml();
+    let back = Config::parse(&text).unwrap();
+    assert_eq!(back.limits.timeout_ms, 10_000);
+}
