@@ -17,6 +17,8 @@
 //! The catalog neither connects to MCP servers (`codemode-mcp`) nor
 //! touches the filesystem (`codemode-tools`); both build on it.
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod actor;
 pub mod collate;
 pub mod files;

@@ -1,6 +1,8 @@
 //! `codemode`: run code-mode cells from the command line, or serve them to
 //! any MCP client.
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod bench;
 mod command_tool;
 mod config;

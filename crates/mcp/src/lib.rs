@@ -6,6 +6,8 @@
 //! snapshot of every server's tools — the [`McpTree`] a new cell builds its
 //! `MCP` namespace from — and routes calls to the right connection.
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod dts;
 mod error;
 #[cfg(test)]

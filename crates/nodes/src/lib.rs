@@ -24,6 +24,8 @@
 //!   address for wrong codes and tokens, a code replaced after repeated
 //!   wrong guesses, and rate-limited refusal logs.
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 // Modules depend one way, top to bottom: `protocol`, `throttle`, `peer`,
 // `node` and `pairing` know nothing else of the crate, `error` only
 // `pairing`; `hello`, `socket` and

@@ -36,6 +36,8 @@
 //! directory), and its PostgreSQL test helper reads the test server's URL
 //! from the environment (`postgres::test_database`, tests only).
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod error;
 mod lru;
 #[cfg(feature = "nodes")]

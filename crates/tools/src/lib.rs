@@ -5,4 +5,6 @@
 //! one root directory (GA-11.4, GA-12). Each is an ordinary
 //! [`Tool`](codemode_catalog::Tool); a host registers the ones it wants.
 
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod workspace;
