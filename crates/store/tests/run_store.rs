@@ -564,3 +564,35 @@ async fn the_run_store_suite_holds_on_postgresql() {
     })
     .await;
 }
+
+/// An append writes its chunk before the record that counts it: pruning
+/// between the two must not delete that chunk (a journal then misses it
+/// and the run cannot be resumed). Chunks of ended runs still go.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pruning_keeps_a_live_runs_chunk_its_record_does_not_count_yet_and_drops_an_ended_runs() {
+    use codemode_bridge::RunEnd;
+    use codemode_store::runs::{RUN_CHUNKS_TREE, RunMeta, RunStatus, now_ms};
+    let (s, _dir) = sled_subject("prune-race").await;
+    let meta = RunMeta {
+        run_id: "run_prune_race".into(),
+        session: "s".into(),
+        reply: "r".into(),
+        principal: None,
+        title: None,
+        created_ms: now_ms(),
+    };
+    let lease = std::time::Duration::from_secs(30);
+    s.runs.create(&meta, "me", lease).await.unwrap();
+    s.runs.append(&meta.run_id, "me", RunStatus::Parked, b"first".to_vec(), Some(lease)).await.unwrap();
+    // The next append's chunk, written, its record not yet swapped.
+    let chunks = s.sessions.tree(RUN_CHUNKS_TREE).unwrap();
+    let mut key = meta.run_id.as_bytes().to_vec();
+    key.push(0);
+    key.extend_from_slice(&1u32.to_be_bytes());
+    chunks.insert(&key, b"second".as_slice()).unwrap();
+    s.runs.prune(now_ms() + 1).await.unwrap();
+    assert!(chunks.contains_key(&key).unwrap(), "the chunk on its way was pruned");
+    s.runs.end(&meta.run_id, "me", RunEnd::Failed, Vec::new()).await.unwrap();
+    s.runs.prune(0).await.unwrap();
+    assert!(!chunks.contains_key(&key).unwrap(), "an ended run's chunks go");
+}

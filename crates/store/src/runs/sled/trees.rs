@@ -375,9 +375,13 @@ impl Trees {
         Ok(pruned)
     }
 
-    /// Deletes the chunks of runs that ended or no longer exist, and
-    /// chunks past a record's count (left by a run's end, whose record
-    /// drops its journal before the chunks go, or by a replaced journal).
+    /// Deletes the chunks of runs that ended or no longer exist (left by a
+    /// run's end, whose record drops its journal before the chunks go).
+    /// A live run's chunks are all kept, also past its record's count: an
+    /// append writes its chunk before the record that counts it, so a
+    /// chunk past the count may be one on its way; a leftover of a lost
+    /// lease there is overwritten by the run's next append, or goes with
+    /// its end.
     fn prune_chunks(&self) -> Result<u64, RunStoreError> {
         let mut removed = 0;
         let mut current: Option<(Vec<u8>, u32)> = None;
@@ -389,7 +393,7 @@ impl Trees {
                 let kept = match self.runs.get(run).map_err(|e| backend(&e))? {
                     Some(bytes) => {
                         let (header, _) = decode(&bytes)?;
-                        if header.live() { header.chunks } else { 0 }
+                        if header.live() { u32::MAX } else { 0 }
                     }
                     None => 0,
                 };
