@@ -5,139 +5,31 @@
 //! Every time is measured end to end through the embedding API the way a
 //! host uses it: `exec`/`wait` until the model-facing result text exists
 //! (the reference measures its `exec` tool's `execute` to result text).
+//!
+//! The scenarios are here and in `durable`; `cells` holds the cells they
+//! run and the timed exec, `stats` the quantiles and report rows.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use codemode_runtime::{CellResult, CodeMode, Exec, Limits, Reply, Tool, ToolFuture, ToolOutput};
+use codemode_runtime::{CodeMode, Limits, Reply};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
+mod cells;
 mod durable;
 mod options;
 mod reference;
+mod stats;
 
+use cells::{Noop, PAR100, SEQ100, TRIVIAL, YIELD, cell, expect, in_cell, timed_exec};
 #[cfg(test)]
 use options::parse_counts;
 pub(crate) use options::{BenchArgs, BenchOptions};
 use reference::{compare, reference};
-
-/// The reference's `noop` fixture: input `{}`, returns `{ok: true}`.
-#[derive(Debug)]
-struct Noop;
-
-impl Tool for Noop {
-    fn name(&self) -> &str {
-        "noop"
-    }
-
-    fn description(&self) -> &str {
-        "Does nothing and returns {ok: true}."
-    }
-
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {}})
-    }
-
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
-        Box::pin(std::future::ready(Ok(ToolOutput::json(json!({"ok": true})))))
-    }
-}
-
-/// Quantiles of samples in milliseconds (nearest rank, as the reference).
-#[derive(Clone, Copy, Debug, Serialize)]
-struct Quantiles {
-    n: usize,
-    min: f64,
-    p50: f64,
-    p90: f64,
-    p99: f64,
-    max: f64,
-}
-
-fn quantiles(samples: &[f64]) -> Quantiles {
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let q = |p: f64| {
-        if sorted.is_empty() {
-            return f64::NAN;
-        }
-        let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-        sorted[rank - 1]
-    };
-    Quantiles {
-        n: sorted.len(),
-        min: sorted.first().copied().unwrap_or(f64::NAN),
-        p50: q(0.5),
-        p90: q(0.9),
-        p99: q(0.99),
-        max: sorted.last().copied().unwrap_or(f64::NAN),
-    }
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-const TRIVIAL: &str = "return 1";
-const SEQ100: &str = "for (let i = 0; i < 100; i++) await noop({}); return 1;";
-const PAR100: &str = "await Promise.all(Array.from({ length: 100 }, () => noop({}))); return 1;";
-const YIELD: &str = "await yield_control('bench'); return 1;";
-/// The per-call cost seen from inside one cell, without cell start-up:
-/// 2,000 sequential awaits, and 20 rounds of 100 concurrent calls.
-const IN_CELL: &str = "for (let i = 0; i < 200; i++) await noop({}); let t = performance.now(); \
-for (let i = 0; i < 2000; i++) await noop({}); const seq = (performance.now() - t) * 1000 / 2000; \
-t = performance.now(); for (let r = 0; r < 20; r++) await Promise.all(Array.from({ length: 100 }, () => noop({}))); \
-return [seq, (performance.now() - t) * 1000 / 2000];";
-
-/// Median over 9 runs of [`IN_CELL`]: (sequential, concurrent) µs per call.
-async fn in_cell(reply: &Reply) -> Result<(f64, f64)> {
-    let mut seq = Vec::new();
-    let mut par = Vec::new();
-    for _ in 0..9 {
-        let (r, _) = timed_exec(reply, IN_CELL).await?;
-        expect(&r, "completed", "in-cell calls")?;
-        if let CellResult::Completed { value, .. } = &r {
-            seq.push(value[0].as_f64().unwrap_or(f64::NAN));
-            par.push(value[1].as_f64().unwrap_or(f64::NAN));
-        }
-    }
-    Ok((quantiles(&seq).p50, quantiles(&par).p50))
-}
-
-fn expect(result: &CellResult, status: &str, what: &str) -> Result<()> {
-    if result.status() != status {
-        bail!("{what}: expected {status}, got {}", result.to_model_json());
-    }
-    Ok(())
-}
-
-/// One exec to its model-facing text; returns the result and the time.
-async fn timed_exec(reply: &Reply, code: &str) -> Result<(CellResult, f64)> {
-    let start = Instant::now();
-    let result = reply.exec(Exec::code(code).title("bench")).await?;
-    let text = result.to_model_text();
-    let elapsed = ms(start.elapsed());
-    std::hint::black_box(text);
-    Ok((result, elapsed))
-}
-
-async fn cell(reply: &Reply, code: &str, runs: usize, warmup: usize, gap: Option<Duration>) -> Result<Vec<f64>> {
-    let mut samples = Vec::with_capacity(runs);
-    for i in 0..warmup + runs {
-        if let Some(gap) = gap {
-            tokio::time::sleep(gap).await;
-        }
-        let (result, t) = timed_exec(reply, code).await?;
-        expect(&result, "completed", code)?;
-        if i >= warmup {
-            samples.push(t);
-        }
-    }
-    Ok(samples)
-}
+use stats::{Quantiles, ms, quantiles, row, settled_rss};
 
 /// exec → waiting, wait → completed: (exec, wait, total) samples.
 async fn yield_round_trip(reply: &Reply, runs: usize, warmup: usize) -> Result<[Vec<f64>; 3]> {
@@ -160,17 +52,6 @@ async fn yield_round_trip(reply: &Reply, runs: usize, warmup: usize) -> Result<[
         }
     }
     Ok(out)
-}
-
-fn rss_bytes() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    pages * 4096
-}
-
-async fn settled_rss() -> u64 {
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    rss_bytes()
 }
 
 #[derive(Debug, Serialize)]
@@ -386,13 +267,6 @@ fn noise() -> Quantiles {
         samples.push(ms(start.elapsed()));
     }
     quantiles(&samples)
-}
-
-fn row(name: &str, q: &Quantiles) {
-    if q.n == 0 {
-        return;
-    }
-    println!("{name:<34} {:>10.3} {:>10.3} {:>10.3} {:>10.3}   n={}", q.min, q.p50, q.p90, q.p99, q.n);
 }
 
 /// Runs the benchmark and prints (and optionally writes) the report.
@@ -616,14 +490,6 @@ fn print_report(m: &Measured, options: &BenchOptions) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quantiles_use_the_nearest_rank_like_the_reference() {
-        let q = quantiles(&[5.0, 1.0, 3.0, 2.0, 4.0]);
-        assert_eq!((q.min, q.p50, q.p90, q.p99, q.max, q.n), (1.0, 3.0, 5.0, 5.0, 5.0, 5));
-        let q = quantiles(&(1..=100).map(f64::from).collect::<Vec<_>>());
-        assert_eq!((q.p50, q.p90, q.p99), (50.0, 90.0, 99.0));
-    }
 
     #[test]
     fn parked_counts_are_a_comma_list() {

@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::{McpMethod, McpServerTree, McpTree};
 use crate::error::{UnknownTool, UnknownToolHint};
+use crate::tree::{McpMethod, McpServerTree, McpTree};
 use codemode_catalog::hints::declaration_type;
 
 const DOC_LINES: usize = 12;
@@ -162,7 +162,7 @@ fn server_entry(server: &McpServerTree) -> Value {
 pub fn unknown_tool(server: &McpServerTree, name: &str) -> UnknownTool {
     let hint = if let Some(error) = server.error.as_deref().filter(|_| !server.up) {
         UnknownToolHint::ServerDown(error.to_owned())
-    } else if let Some(m) = super::naming::suggestion(name, server.methods.iter().map(|m| m.method.as_str())) {
+    } else if let Some(m) = crate::naming::suggestion(name, server.methods.iter().map(|m| m.method.as_str())) {
         UnknownToolHint::DidYouMean(m.to_owned())
     } else {
         UnknownToolHint::None
@@ -245,7 +245,7 @@ pub fn api_response(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{McpToolInfo, methods};
+    use crate::tree::{McpToolInfo, methods};
 
     fn tree_of(tools: Vec<McpToolInfo>) -> McpServerTree {
         McpServerTree {

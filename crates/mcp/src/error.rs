@@ -1,8 +1,6 @@
 //! Why an MCP call or operation failed. The text of each is what the guest
 //! reads as the error's message.
 
-use crate::server::RequestTooLarge;
-
 /// Why [`McpHub::call`](crate::McpHub::call) or
 /// [`McpHub::operation`](crate::McpHub::operation) produced no result.
 #[derive(Debug, thiserror::Error)]
@@ -146,3 +144,20 @@ impl std::fmt::Display for UnknownToolHint {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("Missing required MCP namespace {}: {}", if .0.len() > 1 { "arguments" } else { "argument" }, .0.join(", "))]
 pub struct MissingArguments(pub Vec<String>);
+
+/// A request too large for the server to read; it was not sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "MCP server `{server}`: the {what} request is {size} bytes of JSON, over the {limit}-byte ({mib} MiB) limit of a stdio MCP server; it was not sent. Pass less data, e.g. a path or an id instead of the content.",
+    mib = limit / (1024 * 1024)
+)]
+pub struct RequestTooLarge {
+    /// The configured server name.
+    pub server: String,
+    /// The tool or operation.
+    pub what: String,
+    /// The request's size in bytes (params plus envelope).
+    pub size: usize,
+    /// The limit in bytes.
+    pub limit: usize,
+}

@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::dts::{api_response, index_declaration, server_declaration};
+use crate::hub::tree_of;
 use crate::server::{ServerView, tool_info};
-use crate::{McpTree, api_response, index_declaration, server_declaration, tree_of};
+use crate::tree::McpTree;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/declarations")

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use super::McpServerConfig;
-use super::server::{Handler, McpStartError, open};
+use crate::config::McpServerConfig;
+use crate::server::{Handler, McpStartError, open};
 
 /// What a successful probe found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,8 +25,9 @@ use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value};
 use tokio::io::AsyncBufReadExt;
 
-use super::{McpServerConfig, McpToolInfo, McpTransport};
-use crate::error::McpCallError;
+use crate::config::{McpServerConfig, McpTransport};
+use crate::error::{McpCallError, RequestTooLarge};
+use crate::tree::McpToolInfo;
 
 /// The first pause before reconnecting to a server that went away, and the
 /// longest: a server that keeps failing is retried every 30 s.
@@ -152,23 +153,6 @@ pub(crate) const MAX_STDIO_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 /// (`{"jsonrpc":"2.0","id":…,"method":"tools/call","params":…}` and the
 /// newline), with room to spare.
 const ENVELOPE_BYTES: usize = 256;
-
-/// A request too large for the server to read; it was not sent.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "MCP server `{server}`: the {what} request is {size} bytes of JSON, over the {limit}-byte ({mib} MiB) limit of a stdio MCP server; it was not sent. Pass less data, e.g. a path or an id instead of the content.",
-    mib = limit / (1024 * 1024)
-)]
-pub struct RequestTooLarge {
-    /// The configured server name.
-    pub server: String,
-    /// The tool or operation.
-    pub what: String,
-    /// The request's size in bytes (params plus envelope).
-    pub size: usize,
-    /// The limit in bytes.
-    pub limit: usize,
-}
 
 /// Fails when `params` serialize to more than `limit` bytes with the
 /// envelope. Counting does not allocate a copy of the request.

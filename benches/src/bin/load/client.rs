@@ -41,3 +41,33 @@ pub(crate) async fn wait_out(peer: &Peer<RoleClient>, mut result: Value) -> Resu
     }
     bail!("still waiting after {MAX_WAITS} waits: {}", clip(&result.to_string()))
 }
+
+/// Connects `clients` MCP clients, each allowing `max_concurrent` requests
+/// at once, then runs one warm-up cell on each, which binds its session.
+pub(crate) async fn connect_warm(
+    url: &str,
+    clients: usize,
+    max_concurrent: usize,
+) -> Result<(Vec<Peer<RoleClient>>, Vec<Client>)> {
+    let mut peers = Vec::new();
+    let mut handles = Vec::new();
+    for _ in 0..clients {
+        let c = connect(url, max_concurrent).await?;
+        peers.push(c.peer().clone());
+        handles.push(c);
+    }
+    for p in &peers {
+        let r = call(p, "exec", json!({"code": "return 0"})).await?;
+        if status(&r) != "completed" {
+            bail!("warm-up: {r}");
+        }
+    }
+    Ok((peers, handles))
+}
+
+/// Disconnects every client, giving each 10 s.
+pub(crate) async fn disconnect_all(handles: Vec<Client>) {
+    for c in handles {
+        let _ = tokio::time::timeout(Duration::from_secs(10), c.cancel()).await;
+    }
+}

@@ -89,6 +89,27 @@ pub(crate) fn slope(points: &[(f64, f64)]) -> f64 {
     if sxx == 0.0 { 0.0 } else { sxy / sxx }
 }
 
+/// What the soak's workers and its sampler share.
+struct Soak {
+    server: Arc<Server>,
+    /// The mix left after `--without`.
+    chosen: Vec<(Kind, u64)>,
+    cells_done: AtomicU64,
+    sessions: AtomicU64,
+    /// Sessions that left a parked cell behind.
+    abandoned: AtomicU64,
+    failures: Failures,
+    lat: Latencies,
+    /// The rows taken so far; held while a row is taken, so rows come one
+    /// at a time.
+    samples: Mutex<Vec<Sample>>,
+    start: Instant,
+    deadline: Instant,
+    max_cells: u64,
+    /// A row every this many cells.
+    every: u64,
+}
+
 pub(crate) async fn soak(o: &Options) -> Result<u64> {
     let timeout_ms = 200;
     let grace_ms = 1000;
@@ -106,146 +127,156 @@ pub(crate) async fn soak(o: &Options) -> Result<u64> {
         o.max_cells
     );
     println!("config: timeout_ms = {timeout_ms}, dispose_grace_ms = {grace_ms}, max_live_cells(_per_principal) = 4096");
-    let chosen: Arc<Vec<(Kind, u64)>> = Arc::new(
-        MIX.iter().copied().filter(|(k, _)| !o.without.iter().any(|w| k.name().starts_with(w.as_str()))).collect(),
-    );
+    let chosen = chosen_mix(o)?;
+    let server = Arc::new(Server::start(o, "soak", &config)?);
+    settle(500).await;
+    let start = Instant::now();
+    let soak = Arc::new(Soak {
+        server,
+        chosen,
+        cells_done: AtomicU64::new(0),
+        sessions: AtomicU64::new(0),
+        abandoned: AtomicU64::new(0),
+        failures: Failures::default(),
+        lat: Arc::default(),
+        samples: Mutex::default(),
+        start,
+        deadline: start + o.duration,
+        max_cells: o.max_cells,
+        every: o.sample_every,
+    });
+    print_sample_header();
+    soak.take_sample(0);
+    let mut tasks = tokio::task::JoinSet::new();
+    for w in 0..workers {
+        tasks.spawn(worker(Arc::clone(&soak), w));
+    }
+    while let Some(r) = tasks.join_next().await {
+        if let Err(e) = r {
+            soak.failures.record("worker", &anyhow!("{e}"));
+        }
+    }
+    let elapsed = start.elapsed();
+    let total = soak.cells_done.load(Ordering::Relaxed);
+    // Let the last sessions' grace pass.
+    settle(grace_ms + 2000).await;
+    soak.report(total, elapsed, grace_ms);
+    Ok(soak.failures.count.load(Ordering::Relaxed))
+}
+
+/// The mix without the kinds `--without` leaves out; prints it.
+fn chosen_mix(o: &Options) -> Result<Vec<(Kind, u64)>> {
+    let chosen: Vec<(Kind, u64)> =
+        MIX.iter().copied().filter(|(k, _)| !o.without.iter().any(|w| k.name().starts_with(w.as_str()))).collect();
     if chosen.is_empty() {
         bail!("--without left no cells to run");
     }
     let total_w: u64 = chosen.iter().map(|m| m.1).sum();
     let mix: Vec<String> = chosen.iter().map(|(k, w)| format!("{} {w}/{total_w}", k.name())).collect();
     println!("mix: {}; 1 in 4 sessions leaves a parked cell behind\n", mix.join(", "));
-    let server = Arc::new(Server::start(o, "soak", &config)?);
-    settle(500).await;
-    let cells_done = Arc::new(AtomicU64::new(0));
-    let sessions = Arc::new(AtomicU64::new(0));
-    let abandoned = Arc::new(AtomicU64::new(0));
-    let failures = Arc::new(Failures::default());
-    let lat: Latencies = Arc::default();
-    let samples: Arc<Mutex<Vec<Sample>>> = Arc::default();
-    let start = Instant::now();
-    let deadline = start + o.duration;
-    let take_sample = {
-        let (server, failures, samples, sessions) =
-            (Arc::clone(&server), Arc::clone(&failures), Arc::clone(&samples), Arc::clone(&sessions));
-        move |cells: u64| {
-            let (live, parked) = server.cells().unwrap_or((u64::MAX, u64::MAX));
-            let s = Sample {
-                cells,
-                secs: start.elapsed().as_secs_f64(),
-                stats: server.stats(),
-                live,
-                parked,
-                store_kib: server.store_kib(),
-                sessions: sessions.load(Ordering::Relaxed),
-                failures: failures.count.load(Ordering::Relaxed),
-            };
-            print_sample(&s);
-            samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(s);
-        }
-    };
-    let take_sample = Arc::new(Mutex::new(take_sample));
-    print_sample_header();
-    (take_sample.lock().unwrap_or_else(std::sync::PoisonError::into_inner))(0);
-    let mut tasks = tokio::task::JoinSet::new();
-    for w in 0..workers {
-        let (server, cells_done, sessions, abandoned) =
-            (Arc::clone(&server), Arc::clone(&cells_done), Arc::clone(&sessions), Arc::clone(&abandoned));
-        let (failures, lat, take_sample) = (Arc::clone(&failures), Arc::clone(&lat), Arc::clone(&take_sample));
-        let (max_cells, every) = (o.max_cells, o.sample_every);
-        let chosen = Arc::clone(&chosen);
-        tasks.spawn(async move {
-            let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ ((w as u64 + 1) << 17));
-            let mut i = (w as u64) << 40;
-            while Instant::now() < deadline && cells_done.load(Ordering::Relaxed) < max_cells {
-                let client = match connect(&server.url, 8).await {
-                    Ok(c) => c,
-                    Err(e) => {
-                        failures.record("connect", &e);
-                        settle(200).await;
-                        continue;
-                    }
-                };
-                sessions.fetch_add(1, Ordering::Relaxed);
-                let peer = client.peer().clone();
-                let n = 3 + rng.next() % 6;
-                for _ in 0..n {
-                    let kind = pick(&chosen, rng.next());
-                    i += 1;
-                    if let Err(e) = timed_cell(&peer, kind, i, 20, &lat).await {
-                        failures.record(&format!("cell {i} ({})", kind.name()), &e);
-                    }
-                    let done = cells_done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if done % every == 0 {
-                        let f = Arc::clone(&take_sample);
-                        let _ = tokio::task::spawn_blocking(move || {
-                            (f.lock().unwrap_or_else(std::sync::PoisonError::into_inner))(done);
-                        })
-                        .await;
-                    }
-                }
-                if rng.next().is_multiple_of(4) {
-                    // Leave a parked cell behind: serve disposes it after the grace.
-                    match call(&peer, "exec", json!({"code": "await yield_control('left'); return 1"})).await {
-                        Ok(r) if status(&r) == "waiting" => {
-                            abandoned.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Ok(r) => failures.record("abandoned park", &anyhow!("{}", clip(&r.to_string()))),
-                        Err(e) => failures.record("abandoned park", &e),
-                    }
-                }
-                if tokio::time::timeout(Duration::from_secs(10), client.cancel()).await.is_err() {
-                    failures.record("disconnect", &anyhow!("cancel took over 10 s"));
-                }
+    Ok(chosen)
+}
+
+/// One soak worker: until the deadline or the cell budget, connects a
+/// client, runs 3-8 cells of the mix, sometimes leaves a parked cell
+/// behind, and disconnects.
+async fn worker(soak: Arc<Soak>, w: usize) {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ ((w as u64 + 1) << 17));
+    let mut i = (w as u64) << 40;
+    while Instant::now() < soak.deadline && soak.cells_done.load(Ordering::Relaxed) < soak.max_cells {
+        let client = match connect(&soak.server.url, 8).await {
+            Ok(c) => c,
+            Err(e) => {
+                soak.failures.record("connect", &e);
+                settle(200).await;
+                continue;
             }
-        });
-    }
-    while let Some(r) = tasks.join_next().await {
-        if let Err(e) = r {
-            failures.record("worker", &anyhow!("{e}"));
+        };
+        soak.sessions.fetch_add(1, Ordering::Relaxed);
+        let peer = client.peer().clone();
+        let n = 3 + rng.next() % 6;
+        for _ in 0..n {
+            let kind = pick(&soak.chosen, rng.next());
+            i += 1;
+            if let Err(e) = timed_cell(&peer, kind, i, 20, &soak.lat).await {
+                soak.failures.record(&format!("cell {i} ({})", kind.name()), &e);
+            }
+            let done = soak.cells_done.fetch_add(1, Ordering::Relaxed) + 1;
+            if done.is_multiple_of(soak.every) {
+                let s = Arc::clone(&soak);
+                let _ = tokio::task::spawn_blocking(move || s.take_sample(done)).await;
+            }
+        }
+        if rng.next().is_multiple_of(4) {
+            // Leave a parked cell behind: serve disposes it after the grace.
+            match call(&peer, "exec", json!({"code": "await yield_control('left'); return 1"})).await {
+                Ok(r) if status(&r) == "waiting" => {
+                    soak.abandoned.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(r) => soak.failures.record("abandoned park", &anyhow!("{}", clip(&r.to_string()))),
+                Err(e) => soak.failures.record("abandoned park", &e),
+            }
+        }
+        if tokio::time::timeout(Duration::from_secs(10), client.cancel()).await.is_err() {
+            soak.failures.record("disconnect", &anyhow!("cancel took over 10 s"));
         }
     }
-    let elapsed = start.elapsed();
-    let total = cells_done.load(Ordering::Relaxed);
-    // Let the last sessions' grace pass.
-    settle(grace_ms + 2000).await;
-    let (live, parked) = server.cells().unwrap_or((u64::MAX, u64::MAX));
-    let end = Sample {
-        cells: total,
-        secs: start.elapsed().as_secs_f64(),
-        stats: server.stats(),
-        live,
-        parked,
-        store_kib: server.store_kib(),
-        sessions: sessions.load(Ordering::Relaxed),
-        failures: failures.count.load(Ordering::Relaxed),
-    };
-    println!("\nidle, {} ms after the last disconnect:\n", grace_ms + 2000);
-    print_sample_header();
-    print_sample(&end);
-    let alive = server.alive();
-    println!();
-    let rate = total as f64 / elapsed.as_secs_f64();
-    println!(
-        "{total} cells in {:.0} s ({rate:.0} cells/s) over {} sessions ({} left a parked cell behind); server alive \
-         at the end: {alive}",
-        elapsed.as_secs_f64(),
-        end.sessions,
-        abandoned.load(Ordering::Relaxed)
-    );
-    if !alive {
-        println!("server stderr:\n{}", server.stderr_tail());
+}
+
+impl Soak {
+    /// The server's state after `cells` cells.
+    fn sample(&self, cells: u64) -> Sample {
+        let (live, parked) = self.server.cells().unwrap_or((u64::MAX, u64::MAX));
+        Sample {
+            cells,
+            secs: self.start.elapsed().as_secs_f64(),
+            stats: self.server.stats(),
+            live,
+            parked,
+            store_kib: self.server.store_kib(),
+            sessions: self.sessions.load(Ordering::Relaxed),
+            failures: self.failures.count.load(Ordering::Relaxed),
+        }
     }
-    let samples = samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-    analyse(&samples);
-    println!();
-    print_latencies(&lat);
-    if !server.alive() {
-        println!("the server exited; its stderr:\n{}", server.stderr_tail());
+
+    /// Takes, prints and keeps one row.
+    fn take_sample(&self, cells: u64) {
+        let mut samples = self.samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let s = self.sample(cells);
+        print_sample(&s);
+        samples.push(s);
     }
-    failures.report();
-    println!();
-    Ok(failures.count.load(Ordering::Relaxed))
+
+    /// The idle row after the run, the totals, the trend, the latencies and
+    /// the failures.
+    fn report(&self, total: u64, elapsed: Duration, grace_ms: u64) {
+        let end = self.sample(total);
+        println!("\nidle, {} ms after the last disconnect:\n", grace_ms + 2000);
+        print_sample_header();
+        print_sample(&end);
+        let alive = self.server.alive();
+        println!();
+        let rate = total as f64 / elapsed.as_secs_f64();
+        println!(
+            "{total} cells in {:.0} s ({rate:.0} cells/s) over {} sessions ({} left a parked cell behind); server \
+             alive at the end: {alive}",
+            elapsed.as_secs_f64(),
+            end.sessions,
+            self.abandoned.load(Ordering::Relaxed)
+        );
+        if !alive {
+            println!("server stderr:\n{}", self.server.stderr_tail());
+        }
+        let samples = self.samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        analyse(&samples);
+        println!();
+        print_latencies(&self.lat);
+        if !self.server.alive() {
+            println!("the server exited; its stderr:\n{}", self.server.stderr_tail());
+        }
+        self.failures.report();
+        println!();
+    }
 }
 
 /// Slopes over the second half of the samples: is it flat after warm-up?

@@ -43,7 +43,8 @@ use codemode_runtime::{CodeMode, HistogramSnapshot, JournalMode, Limits, RunsCon
 use codemode_store::{SessionStore, StoreLimits, StoredValue};
 use serde::Serialize;
 
-use super::{IN_CELL, Noop, Quantiles, SEQ100, YIELD, expect, ms, quantiles, settled_rss, timed_exec};
+use super::cells::{IN_CELL, Noop, SEQ100, YIELD, cell, expect, timed_exec};
+use super::stats::{Quantiles, ms, quantiles, row, settled_rss};
 
 /// The durable scenarios' `--only` names; `durable` names them all.
 pub(crate) const DURABLE: [&str; 8] =
@@ -195,7 +196,7 @@ async fn journal(runs: usize, warmup: usize) -> Result<JournalReport> {
         let order: [(&codemode_runtime::Reply, bool); 2] =
             if round % 2 == 0 { [(&rp, true), (&ro, false)] } else { [(&ro, false), (&rp, true)] };
         for (reply, is_park) in order {
-            let samples = super::cell(reply, SEQ100, per_round, warmup.min(10), None).await?;
+            let samples = cell(reply, SEQ100, per_round, warmup.min(10), None).await?;
             let seq = in_cell_seq(reply).await?;
             if is_park {
                 report.seq100_park_p50_ms.push(quantiles(&samples).p50);
@@ -698,9 +699,9 @@ pub(crate) fn print(report: &DurableReport) {
         );
     }
     if let Some(p) = &report.park_sled {
-        super::row("10 park on sled (exec→waiting), process", &p.park_ms);
-        super::row("  same, durability = machine", &p.machine_ms);
-        super::row("  same, journal off", &p.off_ms);
+        row("10 park on sled (exec→waiting), process", &p.park_ms);
+        row("  same, durability = machine", &p.machine_ms);
+        row("  same, journal off", &p.off_ms);
         println!("  journal write with flush (p50 park − off): {:.3} ms", p.journal_write_ms);
         if let Some(h) = &p.journal_write_metric {
             println!(
@@ -722,8 +723,8 @@ pub(crate) fn print(report: &DurableReport) {
         );
     }
     if let Some(r) = &report.replay100 {
-        super::row("11 wait, evicted (replay of 100)", &r.evicted_wait_ms);
-        super::row("  wait, resident", &r.resident_wait_ms);
+        row("11 wait, evicted (replay of 100)", &r.evicted_wait_ms);
+        row("  wait, resident", &r.resident_wait_ms);
         println!("  replay of 100 journaled calls (p50 evicted − resident): {:.3} ms", r.replay_ms);
         if let Some(h) = &r.replay_metric {
             println!(
@@ -733,12 +734,12 @@ pub(crate) fn print(report: &DurableReport) {
         }
     }
     if let Some(p) = &report.pg_wait {
-        super::row("12 pg: wait on the other runtime", &p.remote_wait_ms);
-        super::row("  pg: wait on the parking runtime", &p.local_wait_ms);
-        super::row("  pg: exec to waiting (journal)", &p.park_exec_ms);
+        row("12 pg: wait on the other runtime", &p.remote_wait_ms);
+        row("  pg: wait on the parking runtime", &p.local_wait_ms);
+        row("  pg: exec to waiting (journal)", &p.park_exec_ms);
     }
     if let Some(q) = &report.pg_commit_ms {
-        super::row("13 pg: store commit, one value", q);
+        row("13 pg: store commit, one value", q);
     }
     for e in &report.evicted {
         println!(

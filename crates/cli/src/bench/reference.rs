@@ -6,7 +6,7 @@ use std::process::Stdio;
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use super::BenchOptions;
+use super::options::BenchOptions;
 
 /// Runs the reference benchmark (`bench.mjs` of the oracle) and returns
 /// its JSON report.

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use codemode_runtime::Limits;
 use serde::{Deserialize, Serialize};
 
-use super::millis;
+use super::units::millis;
 
 /// `[limits]`: every cell limit, in config units.
 #[derive(Clone, Debug, Deserialize, Serialize)]

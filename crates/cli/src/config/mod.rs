@@ -6,11 +6,11 @@
 //!
 //! One module per section: `limits`, `store`, `runs`, `serve`, `mcp`
 //! (`[[mcp_servers]]`), `nodes`, `tools` (`[[tools]]` and `[workspace]`);
-//! `check` is the `codemode config check` command. Each section checks its
+//! `check` is the `codemode config check` command; `units` holds the
+//! millisecond conversions the sections share. Each section checks its
 //! own ranges; [`Config::parse`] runs every check.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -23,6 +23,7 @@ mod runs;
 mod serve;
 mod store;
 mod tools;
+mod units;
 
 pub(crate) use limits::LimitsConfig;
 pub(crate) use mcp::McpServerEntry;
@@ -52,11 +53,6 @@ pub(crate) struct Config {
     /// `codemode serve`: who may connect, and how long a closed
     /// connection's cells are kept.
     pub serve: ServeSection,
-}
-
-/// A duration in whole milliseconds, the config's unit.
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Config {

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use codemode_runtime::{Durability, JournalMode};
 use serde::{Deserialize, Serialize};
 
-use super::millis;
+use super::units::millis;
 
 /// `[runs]`: how runs are journaled, leased, handed off and evicted.
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -11,7 +11,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use sha2::{Digest, Sha256};
 
-use super::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, Principal};
+use super::connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, Principal};
 use crate::config::ServeSection;
 use crate::lifecycle::{InFlight, Lifecycle};
 

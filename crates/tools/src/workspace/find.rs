@@ -2,9 +2,11 @@
 
 use serde_json::{Value, json};
 
+use super::args::{output, required_string, string_arg, usize_arg};
+use super::blocking::blocking;
 use super::glob::{Glob, MAX_GLOB_CHARS};
+use super::root::Root;
 use super::walk::{Found, Skip, Skipped, walk_files};
-use super::{Root, blocking, output, required_string, string_arg, usize_arg};
 use codemode_catalog::{Tool, ToolFuture};
 
 const DEFAULT_LIMIT: usize = 100;

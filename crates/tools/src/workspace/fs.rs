@@ -4,7 +4,7 @@ use std::fs::{File, FileType, Metadata, OpenOptions};
 use std::io::Read as _;
 use std::path::Path;
 
-use super::Cancel;
+use super::blocking::Cancel;
 use codemode_catalog::ToolError;
 
 /// Why a path was not opened.

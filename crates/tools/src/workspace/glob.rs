@@ -8,7 +8,7 @@
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
-use super::invalid;
+use super::args::invalid;
 use codemode_catalog::ToolError;
 
 /// Longest glob accepted, in characters.

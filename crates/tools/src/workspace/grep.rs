@@ -5,10 +5,12 @@ use std::path::Path;
 use regex::{Regex, RegexBuilder};
 use serde_json::{Value, json};
 
+use super::args::{invalid, output, required_string, string_arg, usize_arg};
+use super::blocking::{Cancel, blocking};
 use super::fs::{OpenError, ReadError, open_regular, read_bounded};
 use super::glob::{Glob, MAX_GLOB_CHARS};
+use super::root::Root;
 use super::walk::{Found, Skip, Skipped, walk_files};
-use super::{Cancel, Root, blocking, invalid, output, required_string, string_arg, usize_arg};
 use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput};
 
 const DEFAULT_LIMIT: usize = 100;

@@ -5,7 +5,9 @@ use std::ffi::OsString;
 
 use serde_json::{Value, json};
 
-use super::{Root, blocking, invalid, output, string_arg, usize_arg};
+use super::args::{invalid, output, string_arg, usize_arg};
+use super::blocking::blocking;
+use super::root::Root;
 use codemode_catalog::{Tool, ToolError, ToolFuture};
 
 const DEFAULT_LIMIT: usize = 200;

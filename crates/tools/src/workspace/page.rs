@@ -13,7 +13,8 @@
 
 use std::io::BufRead;
 
-use super::{Cancel, invalid};
+use super::args::invalid;
+use super::blocking::Cancel;
 use codemode_catalog::ToolError;
 
 /// What page to cut.

@@ -11,9 +11,11 @@ use std::io::{BufReader, Read as _};
 
 use serde_json::{Value, json};
 
+use super::args::{invalid, output, required_string, usize_arg};
+use super::blocking::{Cancel, blocking};
 use super::fs::{OpenError, open_regular};
 use super::page::{Request, page};
-use super::{Cancel, Root, blocking, invalid, output, required_string, usize_arg};
+use super::root::Root;
 use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput};
 
 /// Bytes of file text per page at most.

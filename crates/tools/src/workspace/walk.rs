@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::blocking::Cancel;
 use super::fs::special_kind;
-use super::{Cancel, Root};
+use super::root::Root;
 use codemode_catalog::ToolError;
 
 /// Directory entries visited at most per call.

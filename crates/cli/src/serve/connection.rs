@@ -1,0 +1,260 @@
+//! One MCP connection of `codemode serve`: its handler
+//! ([`CodeModeServer`]), the principal and session key it acts for, and
+//! the connection constants both transports share.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use codemode_bridge::ids::{self, NoRandomness};
+use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, Reply};
+use rmcp::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value};
+use tracing::Instrument;
+
+use super::calls::{ArgumentError, WAIT_ALIASES, check_known, exec_request, result_schema, tool_result, wait_run_id};
+use super::{sessions, trace_context};
+use crate::lifecycle::Lifecycle;
+
+/// How long open connections (idle keep-alives, the clients' event
+/// streams) or the stdio service get to close once the transport stops.
+pub(super) const CONNECTIONS_CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// The principal of unauthenticated clients (stdio, loopback HTTP without
+/// tokens).
+pub(crate) const LOCAL_PRINCIPAL: &str = "local";
+/// The HTTP header a client names its session key with.
+pub(crate) const SESSION_HEADER: &str = "codemode-session";
+/// Longest session key.
+pub(super) const MAX_KEY_CHARS: usize = 128;
+
+/// The authenticated principal of an HTTP request, put in its extensions
+/// by the auth layer and read by the MCP handler.
+#[derive(Clone, Debug)]
+pub(super) struct Principal(pub(super) String);
+
+/// Whether `key` may name a session: 1–128 of `A-Z a-z 0-9 _ . : -`, so
+/// the scoped session id `principal/key` is unambiguous.
+pub(crate) fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.chars().count() <= MAX_KEY_CHARS
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+}
+
+/// Why a call cannot act in the session it names.
+#[derive(Debug, thiserror::Error)]
+enum BindingError {
+    /// The session key has characters or a length a key cannot have.
+    #[error("the session key must be 1-{max} characters of letters, digits, `_`, `.`, `:` or `-`.", max = MAX_KEY_CHARS)]
+    InvalidKey,
+    /// The connection already acts for another principal or session key.
+    #[error(
+        "this MCP connection is bound to session `{key}` of principal `{principal}`; open a new connection to use \
+         another session or credential."
+    )]
+    Bound {
+        /// The session key it is bound to.
+        key: String,
+        /// The principal it acts for.
+        principal: String,
+    },
+}
+
+/// What one connection is bound to once its first call arrives.
+struct Binding {
+    principal: String,
+    key: String,
+    reply: Reply,
+}
+
+/// One MCP connection: its id, and the session and reply it acts in.
+struct Connection {
+    rt: CodeMode,
+    id: String,
+    /// `serve --session KEY` (stdio): the key when the request names none.
+    default_key: Option<String>,
+    grace: Duration,
+    binding: Mutex<Option<Binding>>,
+    /// Counts the connection in `codemode_mcp_sessions`.
+    open: Option<sessions::Open>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let binding = self.binding.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        // Without a binding the connection made no call: it holds nothing.
+        let (Some(binding), Ok(handle)) = (binding, tokio::runtime::Handle::try_current()) else { return };
+        let closing = self.open.take().map(sessions::Open::close);
+        let grace = self.grace;
+        // A named session's runs are durable: another connection,
+        // here or on another process, may `wait` on them later, so they stay
+        // (parked runs expire by their TTL). A connection's own session is
+        // unreachable once it closes: its runs are disposed.
+        let named = binding.key != self.id;
+        handle.spawn(async move {
+            tokio::time::sleep(grace).await;
+            // Shut down meanwhile: nothing is left to dispose.
+            if !named {
+                let _ = binding.reply.dispose_all().await;
+            }
+            binding.reply.end();
+            drop(closing);
+        });
+    }
+}
+
+impl Connection {
+    /// The reply a call of `principal` naming `key` (if any) acts in.
+    fn reply(&self, principal: &str, key: Option<&str>) -> Result<Reply, BindingError> {
+        let key = match key.or(self.default_key.as_deref()) {
+            Some(k) if !valid_key(k) => return Err(BindingError::InvalidKey),
+            Some(k) => k.to_owned(),
+            None => self.id.clone(),
+        };
+        let mut binding = self.binding.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match binding.as_ref() {
+            Some(b) if b.principal == principal && b.key == key => Ok(b.reply.clone()),
+            Some(b) => Err(BindingError::Bound { key: b.key.clone(), principal: b.principal.clone() }),
+            None => {
+                let scope = format!("{principal}/{key}");
+                let reply = self.rt.session(scope).for_principal(principal).reply(self.id.clone());
+                *binding = Some(Binding { principal: principal.to_owned(), key, reply: reply.clone() });
+                Ok(reply)
+            }
+        }
+    }
+}
+
+/// The MCP handler of one connection.
+#[derive(Clone)]
+pub(crate) struct CodeModeServer {
+    connection: Arc<Connection>,
+    tools: Arc<Vec<Tool>>,
+    lifecycle: Arc<Lifecycle>,
+}
+
+fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
+    Arc::new(v.as_object().cloned().unwrap_or_default())
+}
+
+impl CodeModeServer {
+    pub(super) fn new(
+        rt: CodeMode,
+        default_key: Option<String>,
+        grace: Duration,
+        lifecycle: Arc<Lifecycle>,
+    ) -> Result<Self, NoRandomness> {
+        let d = rt.exec_tool_description();
+        let output_schema = schema_object(&result_schema());
+        let tools = [&d.exec, &d.wait]
+            .into_iter()
+            .map(|t| {
+                let mut tool = Tool::new(t.name, t.description.clone(), schema_object(&t.input_schema));
+                tool.output_schema = Some(Arc::clone(&output_schema));
+                tool
+            })
+            .collect();
+        let connection = Connection {
+            rt,
+            id: ids::unguessable::<16>("mcp_")?,
+            default_key,
+            grace,
+            binding: Mutex::new(None),
+            open: Some(sessions::Open::new()),
+        };
+        Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools), lifecycle })
+    }
+
+    /// The input schema of the tool named `name`.
+    fn input_schema(&self, name: &str) -> Option<&Map<String, Value>> {
+        self.tools.iter().find(|t| t.name == name).map(|t| t.input_schema.as_ref())
+    }
+
+    /// Runs one call; every refusal of its arguments is a `failed` result
+    /// with `invalid_input`, so clients always get the one result shape.
+    async fn call(&self, reply: &Reply, name: &str, args: &Map<String, Value>) -> CellResult {
+        let refused = |e: ArgumentError| CellResult::input_error(ErrorCode::InvalidInput, e.to_string());
+        let unavailable = |e: CodeModeError| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string());
+        match (name, self.input_schema(name)) {
+            ("exec", Some(schema)) => match check_known("exec", schema, &[], args).and_then(|()| exec_request(args)) {
+                Ok(exec) => reply.exec(exec).await.unwrap_or_else(unavailable),
+                Err(e) => refused(e),
+            },
+            ("wait", Some(schema)) => {
+                match check_known("wait", schema, WAIT_ALIASES, args).and_then(|()| wait_run_id(args)) {
+                    Ok(run_id) => reply.wait(run_id).await.unwrap_or_else(unavailable),
+                    Err(e) => refused(e),
+                }
+            }
+            _ => refused(ArgumentError::UnknownTool(name.to_owned())),
+        }
+    }
+}
+
+/// The principal and session key an MCP request carries over HTTP; none
+/// over stdio.
+fn identity(context: &RequestContext<RoleServer>) -> (String, Option<String>) {
+    let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() else {
+        return (LOCAL_PRINCIPAL.to_owned(), None);
+    };
+    let principal = parts.extensions.get::<Principal>().map_or_else(|| LOCAL_PRINCIPAL.to_owned(), |p| p.0.clone());
+    // A header that is not text cannot be a valid key: keep its bytes'
+    // lossy form so the refusal names it rather than ignoring it.
+    let key = parts.headers.get(SESSION_HEADER).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    (principal, key)
+}
+
+impl ServerHandler for CodeModeServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
+            .with_instructions("Write JavaScript cells with `exec`; resume parked cells with `wait`.")
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let carrier = trace_context::Carrier::of_call(&context, request.meta.as_ref());
+        let span = trace_context::call_span(&request.name, &carrier);
+        let args = request.arguments.unwrap_or_default();
+        let (principal, key) = identity(&context);
+        // Only `exec` starts cells; a `wait` may still collect a result
+        // during the shutdown grace.
+        let admitted = if request.name == "exec" { self.lifecycle.admit() } else { Ok(self.lifecycle.track()) };
+        let result = match (admitted, self.connection.reply(&principal, key.as_deref())) {
+            (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
+            // The cell's span is a child of the span current at `exec`.
+            (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).instrument(span).await,
+            (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal.to_string()),
+        };
+        Ok(tool_result(&result)?.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_keys_are_bounded_and_cannot_cross_a_principal() {
+        assert!(valid_key("a"));
+        assert!(valid_key(&"k".repeat(MAX_KEY_CHARS)));
+        assert!(!valid_key(&"k".repeat(MAX_KEY_CHARS + 1)));
+        assert!(!valid_key(""));
+        assert!(!valid_key("alice/x"), "a key cannot reach into another principal's scope");
+    }
+}
