@@ -1,8 +1,9 @@
-//! Golden tests: every `tests/golden/*.js` cell runs to the end (calling
-//! `wait` while it parks) and its results must equal the `.json` file beside
-//! it. A first-line comment `// limits: {"max_output_bytes": 1024}` sets
-//! limits. Run with `UPDATE_GOLDEN=1` to rewrite the expected files, then
-//! review the diff.
+//! Golden tests: every `tests/golden/*.js` cell, and every
+//! `tests/golden/typescript/*.ts` cell (TypeScript as models write it,
+//! stripped or refused), runs to the end (calling `wait` while it parks)
+//! and its results must equal the `.json` file beside it. A first-line
+//! comment `// limits: {"max_output_bytes": 1024}` sets limits. Run with
+//! `UPDATE_GOLDEN=1` to rewrite the expected files, then review the diff.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -69,12 +70,12 @@ fn diff(expected: &str, actual: &str) -> String {
     out
 }
 
-fn cases() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+fn cases(dir: &str, extension: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/golden exists")
+        .expect("the golden directory exists")
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
         .collect();
     files.sort();
     files
@@ -82,10 +83,23 @@ fn cases() -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn golden_cells_produce_their_expected_results() {
+    check_golden(cases("golden", "js"), 1).await;
+}
+
+/// GA-1.1: TypeScript cells in the style models write (annotations,
+/// interfaces, generics, `as`, `satisfies`, `!`, classes with modifiers, a
+/// type guard) run with their types stripped; what cannot be stripped
+/// (`enum`, `namespace`, parameter properties, decorators, `<T>x`) fails
+/// naming the construct and what to write instead, at its position.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typescript_golden_cells_produce_their_expected_results() {
+    check_golden(cases("golden/typescript", "ts"), 40).await;
+}
+
+async fn check_golden(files: Vec<PathBuf>, at_least: usize) {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut failures = Vec::new();
-    let files = cases();
-    assert!(!files.is_empty(), "no golden cells found");
+    assert!(files.len() >= at_least, "{} golden cells, expected at least {at_least}", files.len());
     for file in files {
         let code = std::fs::read_to_string(&file).unwrap();
         let rt = runtime_with(limits_for(&code)).await;

@@ -179,12 +179,18 @@ impl ErrorCode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// Before any guest code ran: nothing was executed.
+    /// The cell's input broke a rule: before any guest code ran (a syntax
+    /// error, refused source), or a request its rules refuse (a queue past
+    /// its bound, a call a restart-safe cell may not make; it fails the
+    /// cell even if caught).
     Input,
     /// While guest code ran.
     Guest,
     /// In the host, outside guest code.
     Host,
+    /// A host request the cell made (a tool call) failed, and the cell did
+    /// not catch its error.
+    Bridge,
 }
 
 impl Phase {
@@ -194,6 +200,7 @@ impl Phase {
             Self::Input => "input",
             Self::Guest => "guest",
             Self::Host => "host",
+            Self::Bridge => "bridge",
         }
     }
 }
@@ -276,7 +283,7 @@ mod tests {
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }
-        for phase in [Phase::Input, Phase::Guest, Phase::Host] {
+        for phase in [Phase::Input, Phase::Guest, Phase::Host, Phase::Bridge] {
             assert_eq!(serde_json::to_value(phase).unwrap(), phase.as_str());
             assert_eq!(phase.to_string(), phase.as_str());
         }

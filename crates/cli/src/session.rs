@@ -2,7 +2,8 @@
 //!
 //! Each input line is one request object:
 //!
-//! - `{"op":"exec","code":"…","title":"…","restartSafe":false}`
+//! - `{"op":"exec","code":"…","title":"…","restartSafe":false}` (`command`
+//!   is an alias of `code`, as in `serve`'s `exec`)
 //! - `{"op":"wait","runId":"…"}`
 //! - `{"op":"abort","runId":"…"}`
 //!
@@ -25,7 +26,11 @@ pub(crate) const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 #[serde(tag = "op", rename_all = "lowercase", deny_unknown_fields)]
 enum Request {
     Exec {
-        code: String,
+        #[serde(default)]
+        code: Option<String>,
+        /// An alias of `code`, as in `codemode serve`'s `exec`.
+        #[serde(default)]
+        command: Option<String>,
         #[serde(default)]
         title: Option<String>,
         #[serde(default, rename = "restartSafe")]
@@ -142,7 +147,11 @@ fn parse(line: &Line, max: usize) -> Result<Option<Request>, BadLine> {
 
 async fn answer(reply: &Reply, request: Request) -> CellResult {
     let outcome = match request {
-        Request::Exec { code, title, restart_safe } => {
+        Request::Exec { code, command, title, restart_safe } => {
+            let code = match crate::serve::code_or_command(code.as_deref(), command.as_deref()) {
+                Ok(code) => code,
+                Err(e) => return CellResult::input_error(ErrorCode::InvalidInput, e.to_string()),
+            };
             let mut exec = Exec::code(code).restart_safe(restart_safe);
             if let Some(title) = title {
                 exec = exec.title(title);

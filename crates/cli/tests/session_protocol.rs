@@ -60,3 +60,38 @@ fn bad_session_lines_get_invalid_input_and_parked_cells_survive_them() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+/// `command` is an alias of `code` in the session protocol as in `serve`'s
+/// `exec`; both given must agree. TypeScript cells run here too.
+#[test]
+fn the_session_protocol_takes_command_as_an_alias_of_code_and_typescript_cells() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--store")
+        .arg(temp_store("command-alias"))
+        .arg("session")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |bytes: &[u8]| -> Value {
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    };
+    let aliased = send(br#"{"op":"exec","command":"return 41 + 1"}"#);
+    assert_eq!((aliased["status"].as_str(), aliased["value"].as_i64()), (Some("completed"), Some(42)), "{aliased}");
+    let both = send(br#"{"op":"exec","code":"return 1","command":"return 2"}"#);
+    assert_eq!(both["code"], "invalid_input");
+    assert!(both["error"].as_str().unwrap().contains("code and command must match"), "{both}");
+    let neither = send(br#"{"op":"exec","title":"t"}"#);
+    assert!(neither["error"].as_str().unwrap().contains("code or command must be a non-empty string"), "{neither}");
+    let typed = send(br#"{"op":"exec","code":"const n: number = 2;\nreturn (n as number) * 21;"}"#);
+    assert_eq!(typed["value"].as_i64(), Some(42), "{typed}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

@@ -17,7 +17,7 @@ use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices
 use crate::durable::Meta;
 use crate::durable::journal::Journal;
 use crate::engine::pool::EnginePool;
-use crate::engine::vm::Vm;
+use crate::engine::vm::{PreludeGeneration, Vm};
 use crate::jsthreads::JsThreads;
 use codemode_bridge::RunEnd;
 
@@ -280,8 +280,17 @@ impl CellStart {
             }
             _ => ToolTable::live(services.registry.clone()),
         };
-        let vm =
-            if tools.is_registry() { engines.take() } else { Vm::prepare(&services.limits, &tools, &services.mcp) };
+        // A run started by a build whose prelude behaved otherwise replays
+        // with that behaviour.
+        let prelude = match &plan.resume {
+            Some((journal, _)) => PreludeGeneration(journal.header.prelude),
+            None => PreludeGeneration::CURRENT,
+        };
+        let vm = if tools.is_registry() && prelude == PreludeGeneration::CURRENT {
+            engines.take()
+        } else {
+            Vm::prepare(&services.limits, &tools, &services.mcp, prelude)
+        };
         let vm = match vm {
             Ok(vm) => vm,
             Err(e) => return unavailable(reply, format!("{e:?}")),

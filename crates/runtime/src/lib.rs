@@ -77,6 +77,7 @@ mod run_index;
 mod source;
 mod supervisor;
 mod telemetry;
+mod typescript;
 #[cfg(test)]
 mod unconfigured_tests;
 
@@ -97,6 +98,11 @@ pub use codemode_store::runs::Durability;
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]
 pub use durable::journal::bench_record_calls;
+/// The TypeScript stripping micro-benchmark's hook (`benches/typescript.rs`);
+/// not an API.
+#[doc(hidden)]
+#[cfg(feature = "typescript")]
+pub use typescript::bench_strip;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

@@ -34,9 +34,21 @@ pub struct ExecToolDescriptions {
     pub wait: ToolDescription,
 }
 
+#[cfg(feature = "typescript")]
+const CODE_DESCRIPTION: &str = "JavaScript (TypeScript annotations are stripped) run as the body of an async \
+function: no Python or shell commands. Use await freely and `return` the final value; a trailing expression yields \
+`null`. Node.js modules, `require`, or `import` are not available: call the enabled tool globals.";
+#[cfg(not(feature = "typescript"))]
 const CODE_DESCRIPTION: &str = "JavaScript run as the body of an async function: no Python, shell commands or \
 TypeScript types. Use await freely and `return` the final value; a trailing expression yields `null`. Node.js \
 modules, `require`, or `import` are not available: call the enabled tool globals.";
+
+/// The exec description's line on TypeScript, when it is accepted.
+#[cfg(feature = "typescript")]
+const TYPESCRIPT_LINE: &str =
+    "- TypeScript annotations are accepted (types are stripped); no `enum`/`namespace`: use a `const` object.\n";
+#[cfg(not(feature = "typescript"))]
+const TYPESCRIPT_LINE: &str = "";
 
 /// `command` is accepted in place of `code` (the reference's runtime alias),
 /// for clients that name the source that way.
@@ -59,6 +71,7 @@ fn exec_description(limits: &Limits, quick_index: &str, nodes: bool) -> String {
 Return the final value.\n\
 - JavaScript only, never a shell command; do not retry failed shell source as code. No Node.js modules: \
 `require`/`import` are NOT available, and neither are fetch or the file system.\n\
+{TYPESCRIPT_LINE}\
 - Enabled tools are async global functions taking one object argument. Run independent calls together with \
 `await Promise.all([...])`.\n\
 - When the index below omits a tool: `const [tool] = await catalog.search(\"...\"); return await tool({{...}});`. \

@@ -174,34 +174,103 @@ pub(crate) fn user_line(wrapped_line: u32) -> u32 {
     wrapped_line.saturating_sub(WRAPPER_LINES).max(1)
 }
 
-/// Rewrites a QuickJS stack so that it shows only user frames, with line
-/// numbers of the submitted code.
-pub(crate) fn user_frames(stack: &str) -> Vec<String> {
-    let needle = format!("{USER_FILE}:");
-    stack
-        .lines()
-        .filter_map(|line| {
-            let at = line.find(&needle)?;
-            let rest = &line[at + needle.len()..];
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            let wrapped: u32 = digits.parse().ok()?;
-            let tail = &rest[digits.len()..];
-            let head = line[..at].trim();
-            let mapped = format!("{head}{USER_FILE}:{}{}", user_line(wrapped), tail);
-            Some(format!("    {}", mapped.trim()))
-        })
-        .collect()
-}
 
-/// The first `LINE:COL` of a user frame in `stack`, mapped to user lines.
-pub(crate) fn first_user_location(stack: &str) -> Option<(u32, u32)> {
+/// The first `LINE:COL` of a user frame in `stack`, in the wrapped source.
+pub(crate) fn first_wrapped_location(stack: &str) -> Option<(u32, u32)> {
     let needle = format!("{USER_FILE}:");
     let at = stack.find(&needle)?;
     let rest = &stack[at + needle.len()..];
     let mut parts = rest.split(|c: char| !c.is_ascii_digit());
     let line: u32 = parts.next()?.parse().ok()?;
     let col: u32 = parts.next()?.parse().ok()?;
-    Some((user_line(line), col))
+    Some((line, col))
+}
+
+/// Where the engine's positions in a cell's compiled source are in the
+/// cell as written. Lines never move (the wrapper adds one before the
+/// cell, and stripped TypeScript keeps every line); columns move only on a
+/// line whose erased types held non-ASCII text, which the stripper blanks
+/// one space per UTF-16 unit while the engine counts bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Positions {
+    /// Wrapped line number → (line as written, line as compiled), for the
+    /// lines whose byte lengths differ.
+    moved: Vec<(u32, String, String)>,
+}
+
+impl Positions {
+    /// The positions of `compiled`, stripped from `written` (both wrapped).
+    pub(crate) fn stripped(written: &str, compiled: &str) -> Self {
+        let moved = written
+            .lines()
+            .zip(compiled.lines())
+            .enumerate()
+            .filter(|(_, (w, c))| w.len() != c.len())
+            .map(|(i, (w, c))| (u32::try_from(i + 1).unwrap_or(u32::MAX), w.to_owned(), c.to_owned()))
+            .collect();
+        Self { moved }
+    }
+
+    /// `(line, col)` in the wrapped compiled source, as the user's line and
+    /// the column in the cell as written.
+    pub(crate) fn user(&self, line: u32, col: u32) -> (u32, u32) {
+        let col = match self.moved.iter().find(|(l, ..)| *l == line) {
+            Some((_, written, compiled)) => written_column(written, compiled, col),
+            None => col,
+        };
+        (user_line(line), col)
+    }
+
+    /// Rewrites a QuickJS stack so that it shows only user frames, at
+    /// their positions in the cell as written.
+    pub(crate) fn user_frames(&self, stack: &str) -> Vec<String> {
+        let needle = format!("{USER_FILE}:");
+        stack
+            .lines()
+            .filter_map(|line| {
+                let at = line.find(&needle)?;
+                let rest = &line[at + needle.len()..];
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let wrapped: u32 = digits.parse().ok()?;
+                let mut tail = &rest[digits.len()..];
+                let mut col = None;
+                if let Some(after) = tail.strip_prefix(':') {
+                    let c: String = after.chars().take_while(char::is_ascii_digit).collect();
+                    if let Ok(n) = c.parse::<u32>() {
+                        col = Some(n);
+                        tail = &after[c.len()..];
+                    }
+                }
+                let head = line[..at].trim();
+                let mapped = match col {
+                    Some(c) => {
+                        let (l, c) = self.user(wrapped, c);
+                        format!("{head}{USER_FILE}:{l}:{c}{tail}")
+                    }
+                    None => format!("{head}{USER_FILE}:{}{tail}", user_line(wrapped)),
+                };
+                Some(format!("    {}", mapped.trim()))
+            })
+            .collect()
+    }
+}
+
+/// The byte column (1-based) in `written` of byte column `col` in
+/// `compiled`, a copy of it whose erased text is one space per UTF-16 unit.
+fn written_column(written: &str, compiled: &str, col: u32) -> u32 {
+    let mut b = (col.max(1) as usize - 1).min(compiled.len());
+    while !compiled.is_char_boundary(b) {
+        b -= 1;
+    }
+    let units: usize = compiled[..b].encode_utf16().count();
+    let mut seen = 0;
+    for (i, c) in written.char_indices() {
+        if seen >= units {
+            return u32::try_from(i + 1).unwrap_or(u32::MAX);
+        }
+        seen += c.len_utf16();
+    }
+    u32::try_from(written.len() + 1).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -247,7 +316,21 @@ mod tests {
     #[test]
     fn stack_frames_are_mapped_to_user_lines() {
         let stack = "    at f (user.js:3:5)\n    at run (codemode:prelude:10:2)\n    at <anonymous> (user.js:4:1)\n";
-        assert_eq!(user_frames(stack), vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]);
-        assert_eq!(first_user_location(stack), Some((2, 5)));
+        let positions = Positions::default();
+        assert_eq!(positions.user_frames(stack), vec!["    at f (user.js:2:5)", "    at <anonymous> (user.js:3:1)"]);
+        assert_eq!(first_wrapped_location(stack), Some((3, 5)));
+    }
+
+    #[test]
+    fn columns_after_erased_non_ascii_types_are_the_written_ones() {
+        // `: "é"` erased as one space per UTF-16 unit: the compiled line is
+        // one byte shorter before `z`.
+        let written = wrap("let a: \"é\" = 1; z.x");
+        let compiled = wrap("let a      = 1; z.x");
+        let positions = Positions::stripped(&written, &compiled);
+        let z_compiled = u32::try_from(compiled.lines().nth(1).unwrap().find('z').unwrap() + 1).unwrap();
+        let z_written = u32::try_from(written.lines().nth(1).unwrap().find('z').unwrap() + 1).unwrap();
+        assert_eq!(positions.user(2, z_compiled), (1, z_written));
+        assert_eq!(Positions::default().user(2, 7), (1, 7));
     }
 }

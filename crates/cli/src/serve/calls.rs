@@ -13,7 +13,7 @@ pub(super) const WAIT_ALIASES: &[&str] = &["run_id"];
 /// with `invalid_input` and this message (the reference's wording where it
 /// has one).
 #[derive(Debug, thiserror::Error)]
-pub(super) enum ArgumentError {
+pub(crate) enum ArgumentError {
     /// An argument the tool's input schema does not list.
     #[error("{tool} does not take `{name}`; its arguments are {allowed}.")]
     Unknown {
@@ -71,6 +71,20 @@ pub(super) fn check_known(
     }
 }
 
+/// The cell's source from `code` and its alias `command` (blank ones
+/// count as absent): they must agree when both are given.
+///
+/// # Errors
+/// Both given and different, or neither.
+pub(crate) fn code_or_command<'a>(code: Option<&'a str>, command: Option<&'a str>) -> Result<&'a str, ArgumentError> {
+    let given = |s: Option<&'a str>| s.filter(|s| !s.trim().is_empty());
+    match (given(code), given(command)) {
+        (Some(code), Some(command)) if code != command => Err(ArgumentError::CodeMismatch),
+        (Some(code), _) | (None, Some(code)) => Ok(code),
+        (None, None) => Err(ArgumentError::NoCode),
+    }
+}
+
 /// The `exec` request `args` describe: `command` is an alias of `code`.
 pub(super) fn exec_request(args: &Map<String, Value>) -> Result<Exec, ArgumentError> {
     let source = |key: &str| match args.get(key) {
@@ -78,11 +92,7 @@ pub(super) fn exec_request(args: &Map<String, Value>) -> Result<Exec, ArgumentEr
         Some(Value::String(s)) => Ok(Some(s.as_str()).filter(|s| !s.trim().is_empty())),
         Some(_) => Err(ArgumentError::NoCode),
     };
-    let code = match (source("code")?, source("command")?) {
-        (Some(code), Some(command)) if code != command => return Err(ArgumentError::CodeMismatch),
-        (Some(code), _) | (None, Some(code)) => code,
-        (None, None) => return Err(ArgumentError::NoCode),
-    };
+    let code = code_or_command(source("code")?, source("command")?)?;
     let mut exec = Exec::code(code);
     match args.get("title") {
         None => {}
@@ -172,7 +182,7 @@ pub(super) fn result_schema() -> Value {
                         "output_limit_exceeded", "internal_error", "tool_budget_exceeded"
                     ]},
                     "error": {"type": "string"},
-                    "phase": {"enum": ["input", "guest", "host"]},
+                    "phase": {"enum": ["input", "guest", "host", "bridge"]},
                     "output": output, "telemetry": telemetry, "untrusted": untrusted
                 },
                 "required": ["status", "code", "error", "phase", "output", "telemetry"]

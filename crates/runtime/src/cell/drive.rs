@@ -13,7 +13,7 @@ use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
 use super::state::{CellState, Flow, host_state};
 use super::windows::Window;
-use crate::engine::link::Outcome;
+use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
 use crate::engine::{Interruption, Requests};
 use codemode_bridge::RunEnd;
@@ -38,8 +38,8 @@ impl CellState {
                 }
                 self.advance()
             }
-            Err(StartError::Syntax(message)) => {
-                self.fail_end(ErrorCode::InvalidInput, message, Phase::Input, RunEnd::Failed)
+            Err(StartError::Syntax(failure)) => {
+                self.fail_end(ErrorCode::InvalidInput, failure.to_string(), Phase::Input, RunEnd::Failed)
             }
             Err(StartError::Engine(message)) => {
                 let (code, end, message) = self.interrupted().unwrap_or((
@@ -191,19 +191,26 @@ impl CellState {
             let mut link = self.engine.link();
             (link.admission.clone(), link.outcome.take())
         };
+        // Both are the input breaking a rule of the cell (as the reference
+        // reports them), though guest code ran before it did.
         if let Some(err) = admission {
             self.services.metrics.admission_rejected(err.limit.label());
-            return Some(self.fail_end(ErrorCode::InvalidInput, err.message, Phase::Guest, RunEnd::Failed));
+            return Some(self.fail_end(ErrorCode::InvalidInput, err.message, Phase::Input, RunEnd::Failed));
         }
         if let Some(refusal) = self.host.take_refusal() {
-            return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Guest, RunEnd::Failed));
+            return Some(self.fail_end(ErrorCode::InvalidInput, refusal, Phase::Input, RunEnd::Failed));
         }
         match outcome? {
             Outcome::Value(value) => Some(self.returned(value)),
             Outcome::Error(error) => {
                 let (limit, used) = (self.services.limits.memory_limit_bytes, self.engine.memory_used());
-                let (code, message) = report::guest_error(&error, limit, used);
-                let phase = if code == ErrorCode::InvalidInput { Phase::Input } else { Phase::Guest };
+                let (code, message) = report::guest_error(&error, limit, used, self.engine.positions());
+                let phase = match &error {
+                    _ if code == ErrorCode::InvalidInput => Phase::Input,
+                    // A failed host request the cell did not catch.
+                    GuestError::Error { bridge: true, .. } => Phase::Bridge,
+                    _ => Phase::Guest,
+                };
                 Some(self.fail_end(code, message, phase, RunEnd::Failed))
             }
         }

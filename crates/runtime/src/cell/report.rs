@@ -5,12 +5,17 @@ use std::time::Duration;
 use codemode_bridge::ErrorCode;
 
 use crate::engine::link::GuestError;
-use crate::source::{self, Refusal};
+use crate::source::{Positions, Refusal};
 
 /// The code and message for an error the guest threw (or that escaped it).
 /// `memory_used`: what the engine holds now; a bare `null` near the limit is
 /// the engine's out-of-memory exception.
-pub(crate) fn guest_error(error: &GuestError, memory_limit: usize, memory_used: usize) -> (ErrorCode, String) {
+pub(crate) fn guest_error(
+    error: &GuestError,
+    memory_limit: usize,
+    memory_used: usize,
+    positions: &Positions,
+) -> (ErrorCode, String) {
     let near_limit = memory_used >= memory_limit / 10 * 9;
     match error {
         GuestError::Thrown(text) => (ErrorCode::InternalError, format!("Uncaught {text}")),
@@ -37,7 +42,7 @@ pub(crate) fn guest_error(error: &GuestError, memory_limit: usize, memory_used: 
                  a message."
             ),
         ),
-        GuestError::Error { name, message, stack } => {
+        GuestError::Error { name, message, stack, .. } => {
             if name == "ReferenceError"
                 && ["require", "module", "process"].iter().any(|m| message == &format!("{m} is not defined"))
             {
@@ -50,7 +55,7 @@ pub(crate) fn guest_error(error: &GuestError, memory_limit: usize, memory_used: 
                 ));
             }
             text.push('\n');
-            for frame in source::user_frames(stack) {
+            for frame in positions.user_frames(stack) {
                 text.push_str(&frame);
                 text.push('\n');
             }
@@ -78,8 +83,9 @@ mod tests {
             name: "TypeError".into(),
             message: "bad".into(),
             stack: "    at <anonymous> (user.js:3:7)\n    at run (codemode:prelude:1:1)\n".into(),
+            bridge: false,
         };
-        assert_eq!(guest_error(&e, 1, 0).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
+        assert_eq!(guest_error(&e, 1, 0, &Positions::default()).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
     }
 
     #[test]
@@ -88,7 +94,8 @@ mod tests {
             name: "ReferenceError".into(),
             message: "process is not defined".into(),
             stack: String::new(),
+            bridge: false,
         };
-        assert_eq!(guest_error(&e, 1, 0).0, ErrorCode::InvalidInput);
+        assert_eq!(guest_error(&e, 1, 0, &Positions::default()).0, ErrorCode::InvalidInput);
     }
 }

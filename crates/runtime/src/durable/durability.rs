@@ -118,6 +118,7 @@ impl Durability {
                     restart_safe: *restart_safe,
                     seed: seed(),
                     tools: args.tools.clone(),
+                    prelude: crate::engine::vm::PreludeGeneration::CURRENT.0,
                 };
                 link.determinism.start(header.seed);
                 this.journal = Some(RunJournal::fresh(args, run_id, header, metrics));

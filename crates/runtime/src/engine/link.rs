@@ -18,7 +18,9 @@ use crate::cell::requests::{Admission, HostRequest};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum GuestError {
     /// An `Error` object.
-    Error { name: String, message: String, stack: String },
+    /// `bridge`: an error a host request rejected with (a failed tool
+    /// call) that the cell did not catch.
+    Error { name: String, message: String, stack: String, bridge: bool },
     /// Any other thrown value, rendered as text.
     Thrown(String),
     /// A bare `null` or `undefined` (`value`): thrown by the cell, or what
@@ -111,6 +113,9 @@ pub(crate) struct GuestLink {
     /// The clock, `Math.random` and configuration reads, recorded and
     /// replayed.
     pub determinism: Determinism,
+    /// Where the compiled source's positions are in the cell as written
+    /// (a tool error's call site is reported there).
+    pub positions: crate::source::Positions,
 }
 
 /// The cumulative console budget of a cell, in UTF-16 units of serialized
@@ -138,6 +143,7 @@ impl GuestLink {
             console_marker_emitted: false,
             network: false,
             determinism: Determinism::new(),
+            positions: crate::source::Positions::default(),
         }
     }
 

@@ -18,9 +18,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::cell::output::PendingOutput;
 use crate::cell::requests::{HostRequest, Settlement};
 use crate::jsthreads::ThreadLease;
+use crate::source::Positions;
 use link::GuestLink;
 use pool::EnginePool;
-use vm::{CellControl, StartError, Vm};
+use vm::{CellControl, StartError, SyntaxFailure, Vm};
 
 /// Why guest code stopped running before its window ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,21 +43,86 @@ pub(crate) struct Engine {
     lease: ThreadLease,
     /// Where the engine goes when the cell ends.
     pool: EnginePool,
+    /// Where the compiled source's positions are in the cell as written.
+    positions: Positions,
 }
 
 impl Engine {
     /// The cell's engine `vm`, on the thread `lease` counts it on.
     pub(crate) fn new(vm: Vm, lease: ThreadLease, pool: EnginePool) -> Self {
         let (link, control) = (Arc::clone(vm.link()), Arc::clone(vm.control()));
-        Self { vm: Some(vm), link, control, lease, pool }
+        Self { vm: Some(vm), link, control, lease, pool, positions: Positions::default() }
     }
 
     /// Compiles the wrapped cell source and runs it until it first waits
-    /// on the host. A syntax error runs nothing.
-    pub(crate) fn start(&self, wrapped: &str) -> Result<(), StartError> {
+    /// on the host; a cell that does not compile as JavaScript is compiled
+    /// again with its TypeScript types stripped. A syntax error runs
+    /// nothing; its position is in the cell as written.
+    pub(crate) fn start(&mut self, wrapped: &str) -> Result<(), StartError> {
         let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
         let _busy = self.lease.guest_step();
-        vm.start(wrapped)
+        match vm.start(wrapped) {
+            Err(StartError::Syntax(js)) => {
+                let js = self.mapped(js, false);
+                self.start_typescript(wrapped, js)
+            }
+            other => other,
+        }
+    }
+
+    /// `failure` from the engine, at its position in the cell as written.
+    fn mapped(&self, mut failure: SyntaxFailure, typescript: bool) -> SyntaxFailure {
+        failure.at = failure.at.map(|(line, col)| self.positions.user(line, col));
+        failure.typescript = typescript;
+        failure
+    }
+
+    /// A cell that is not JavaScript: strips its types and compiles it
+    /// again. The error reported is TypeScript's when its parser read the
+    /// cell further than the engine did (the cell is TypeScript) or found
+    /// a construct it cannot strip; otherwise the engine's.
+    #[cfg(feature = "typescript")]
+    fn start_typescript(&mut self, wrapped: &str, js: SyntaxFailure) -> Result<(), StartError> {
+        let stripped = match crate::typescript::strip(wrapped) {
+            Ok(stripped) if stripped != wrapped => stripped,
+            // Nothing to strip: a JavaScript syntax error.
+            Ok(_) => return Err(StartError::Syntax(js)),
+            Err(diagnostics) => {
+                let Some(d) = diagnostics.into_iter().next() else { return Err(StartError::Syntax(js)) };
+                let further = js.at.is_none_or(|at| (d.line, d.column) > at);
+                if !(d.unsupported || further) {
+                    return Err(StartError::Syntax(js));
+                }
+                let failure = SyntaxFailure { message: d.message, at: Some((d.line, d.column)), typescript: true };
+                return Err(StartError::Syntax(failure));
+            }
+        };
+        self.positions = Positions::stripped(wrapped, &stripped);
+        self.link().positions = self.positions.clone();
+        let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
+        match vm.start(&stripped) {
+            Err(StartError::Syntax(failure)) => Err(StartError::Syntax(self.mapped(failure, true))),
+            other => other,
+        }
+    }
+
+    /// A cell that is not JavaScript, in a build without TypeScript
+    /// support: the engine's error, saying so when the cell looks like
+    /// TypeScript.
+    #[cfg(not(feature = "typescript"))]
+    fn start_typescript(&mut self, wrapped: &str, mut js: SyntaxFailure) -> Result<(), StartError> {
+        if crate::typescript::looks_like_typescript(wrapped) {
+            js.message.push_str(
+                " (this looks like TypeScript, which this build of codemode does not accept: it was built without \
+                 its `typescript` feature; write plain JavaScript)",
+            );
+        }
+        Err(StartError::Syntax(js))
+    }
+
+    /// Where the compiled source's positions are in the cell as written.
+    pub(crate) fn positions(&self) -> &Positions {
+        &self.positions
     }
 
     /// Delivers `settlements` and runs the guest until it is idle.

@@ -18,7 +18,7 @@
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-use super::vm::{StartError, Vm};
+use super::vm::{PreludeGeneration, StartError, Vm};
 use crate::cell::tools::ToolTable;
 use crate::limits::Limits;
 use crate::mcp::McpHub;
@@ -89,7 +89,7 @@ impl EnginePool {
             Some(vm) => Ok(vm),
             None => {
                 let r = &self.inner.recipe;
-                Vm::prepare(&r.limits, &r.tools, &r.mcp)
+                Vm::prepare(&r.limits, &r.tools, &r.mcp, PreludeGeneration::CURRENT)
             }
         }
     }
@@ -132,7 +132,7 @@ fn factory(inner: &Inner) {
         if !state.failing && state.spares.len() < inner.depth {
             drop(state);
             let r = &inner.recipe;
-            match Vm::prepare(&r.limits, &r.tools, &r.mcp) {
+            match Vm::prepare(&r.limits, &r.tools, &r.mcp, PreludeGeneration::CURRENT) {
                 Ok(vm) => lock().spares.push(vm),
                 Err(_) => lock().failing = true,
             }

@@ -29,6 +29,7 @@
   const isArray = Array.isArray;
   const hasOwn = O.prototype.hasOwnProperty;
   const JSONstringify = JSON.stringify;
+  const JSONparse = JSON.parse;
   // Bound before guest code: lone surrogates become U+FFFD in JSON text
   // the host reads (the host converts every other string itself).
   const isWellFormed = Function.prototype.call.bind(String.prototype.isWellFormed);
@@ -50,6 +51,7 @@
       default: err = new Error(e && e.message !== undefined ? e.message : String(e));
     }
     if (e && e.code !== undefined) err.code = e.code;
+    if (e && e.effectStatus !== undefined) err.effectStatus = e.effectStatus;
     return err;
   }
 
@@ -59,8 +61,20 @@
   const request = hostRequest;
 
   // The host rejects a request's promise with the guest error `fault` names.
-  function rejectWith(reject, fault) {
-    reject(makeError(fault));
+  // Errors the host rejected a request with: one the cell lets escape
+  // fails it in the `bridge` phase, like the reference's.
+  const bridgeErrors = new WeakSet();
+  function rejectWith(reject, fault, location) {
+    const err = makeError(fault);
+    if (location !== undefined) err.location = location;
+    bridgeErrors.add(err);
+    reject(err);
+  }
+
+  // The guest's stack where it made a nested call: a rejected call's
+  // error carries its user frames as `.location`.
+  function callSite() {
+    return new ErrorCtor().stack;
   }
 
   // The host settles a timer. Returns nothing; errors thrown by timer
@@ -79,6 +93,31 @@
   const createObject = O.create;
 
   const handleMetadata = new WeakMap(); // handle -> metadata (plain data)
+
+  // ---- catalog handles (GA-8) ---------------------------------------------
+  // A handle is a callable function carrying its tool's metadata as
+  // enumerable properties, plus describe() and toJSON(). Handles are made on
+  // first use from metadata the host returns synchronously, cached (the same
+  // tool gives the same object: its global, a search hit, catalog.all())
+  // and frozen.
+  const handles = new Map(); // tool global index -> handle
+  function handle(index) {
+    let h = handles.get(index);
+    if (h !== undefined) return h;
+    const meta = JSONparse(hostMeta(index));
+    h = function (input) { return hostRequest(OP.call, index, input); };
+    defineProperty(h, "name", { value: meta.callableName });
+    const keys = objectKeys(meta);
+    for (let i = 0; i < keys.length; i++) {
+      defineProperty(h, keys[i], { value: meta[keys[i]], enumerable: true });
+    }
+    defineProperty(h, "describe", { value: function describe() { return hostRequest(OP.describe, index); } });
+    defineProperty(h, "toJSON", { value: function toJSON() { return JSONparse(JSONstringify(meta)); } });
+    freeze(h);
+    handles.set(index, h);
+    handleMetadata.set(h, meta);
+    return h;
+  }
 
   // Both projections walk the value depth-first into null-prototype copies.
   // Output projection (text/json, `dataOnly`): data properties only —
@@ -181,7 +220,9 @@
     try {
       if (e === null || e === undefined) return { bare: String(e), stage };
       if (e instanceof Error) {
-        return { name: String(e.name), message: String(e.message), stack: String(e.stack || "") };
+        return {
+          name: String(e.name), message: String(e.message), stack: String(e.stack || ""), bridge: bridgeErrors.has(e),
+        };
       }
       if (typeof e === "string") return { thrown: e };
       return { thrown: textOf(e) };
@@ -267,7 +308,7 @@
     if (value === undefined) {
       if (internals === undefined) {
         internals = freeze({
-          handleMetadata, hostMeta, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze, hostEmit,
+          handleMetadata, handle, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze, hostEmit,
           isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify,
           Promise: PromiseCtor, Error: ErrorCtor, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork,
         });
@@ -351,13 +392,21 @@
   install("namespaces", namespaces);
   lazyGlobal("nodes", () => section("nodes"));
   defineProperty(globalObject, "MCP", { get: mcp, enumerable: false, configurable: true });
+  // Each tool global is its catalog handle, made (and its metadata read)
+  // the first time the cell touches it. Runs journaled by builds whose
+  // globals were plain functions replay with plain functions
+  // (`host.globalHandles` false), as they ran.
   const OP_CALL = OP.call;
   for (let i = 0; i < toolNames.length; i++) {
     const index = i;
     const name = toolNames[i];
-    const call = function (input) { return request(OP_CALL, index, input); };
-    defineProperty(call, "name", { value: name });
-    install(name, call);
+    if (host.globalHandles) {
+      lazyGlobal(name, () => handle(index));
+    } else {
+      const call = function (input) { return request(OP_CALL, index, input); };
+      defineProperty(call, "name", { value: name });
+      install(name, call);
+    }
   }
 
   // Reports the outcome of the cell's promise (the host called the cell
@@ -379,5 +428,5 @@
     );
   }
 
-  return { settle, rejectWith, run };
+  return { settle, rejectWith, run, callSite };
 })

@@ -189,11 +189,58 @@ fn wire_names<'js>(ctx: &Ctx<'js>, names: impl Iterator<Item = &'static str>) ->
     Ok(object)
 }
 
+/// What the prelude does that a journal depends on, by the build that
+/// started the run: a run replays with the behaviour it ran with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct PreludeGeneration(pub u32);
+
+impl PreludeGeneration {
+    /// Tool globals are plain functions.
+    pub(crate) const PLAIN_GLOBALS: Self = Self(0);
+    /// Tool globals are their catalog handles, made (their metadata read,
+    /// and journaled) the first time a cell touches them.
+    pub(crate) const HANDLE_GLOBALS: Self = Self(1);
+    /// What this build starts runs with.
+    pub(crate) const CURRENT: Self = Self::HANDLE_GLOBALS;
+
+    fn global_handles(self) -> bool {
+        self >= Self::HANDLE_GLOBALS
+    }
+}
+
+/// A cell that does not compile: the message and where. [`Vm::start`]
+/// gives the engine's position in the wrapped source; the cell's
+/// [`Engine`](super::Engine) maps it to the cell as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SyntaxFailure {
+    pub message: String,
+    /// Line and column.
+    pub at: Option<(u32, u32)>,
+    /// The cell was read as TypeScript (stripped, or refused by the
+    /// stripper).
+    pub typescript: bool,
+}
+
+impl std::fmt::Display for SyntaxFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SyntaxError")?;
+        if let Some((line, col)) = self.at {
+            write!(f, " at {USER_FILE}:{line}:{col}")?;
+        }
+        let (language, message) = if self.typescript {
+            ("TypeScript", self.message.trim_end_matches('.'))
+        } else {
+            ("JavaScript", self.message.as_str())
+        };
+        write!(f, ": {message}. No tools were dispatched; correct the {language} source and submit it again.")
+    }
+}
+
 /// Why a cell could not start.
 #[derive(Clone, Debug)]
 pub(crate) enum StartError {
     /// The cell's source does not compile; `message` names the location.
-    Syntax(String),
+    Syntax(SyntaxFailure),
     /// The engine failed (out of memory while installing the prelude, …).
     Engine(String),
 }
@@ -210,7 +257,15 @@ struct Hooks<'js> {
     /// request id: the host settles a promise directly, with no JS-side
     /// table or settle frame in between.
     promises: RefCell<HashMap<u64, (Function<'js>, Function<'js>)>>,
+    /// `callSite()`: the guest's stack where a nested call was made.
+    call_site: Function<'js>,
+    /// The call-site frames of nested calls not yet settled: a rejected
+    /// one's error carries them as `.location`.
+    sites: RefCell<HashMap<u64, String>>,
 }
+
+/// The longest `.location` a tool error carries, in bytes.
+const MAX_LOCATION_BYTES: usize = 8192;
 
 #[expect(
     unsafe_code,
@@ -240,7 +295,12 @@ pub(crate) fn lock(link: &Mutex<GuestLink>) -> MutexGuard<'_, GuestLink> {
 impl Vm {
     /// A fresh runtime and context with the cell's limits and the guest
     /// API installed. No guest code has run in it.
-    pub(crate) fn prepare(limits: &Limits, tools: &ToolTable, mcp: &McpHub) -> Result<Self, StartError> {
+    pub(crate) fn prepare(
+        limits: &Limits,
+        tools: &ToolTable,
+        mcp: &McpHub,
+        prelude: PreludeGeneration,
+    ) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let control = Arc::new(CellControl::new());
         let link = Arc::new(Mutex::new(GuestLink::new(Bounds {
@@ -260,7 +320,7 @@ impl Vm {
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
         let vm = Self { context, runtime, link, control };
-        vm.install(tools, mcp)?;
+        vm.install(tools, mcp, prelude)?;
         Ok(vm)
     }
 
@@ -280,12 +340,13 @@ impl Vm {
         &self.link
     }
 
-    fn install(&self, tools: &ToolTable, mcp: &McpHub) -> Result<(), StartError> {
+    fn install(&self, tools: &ToolTable, mcp: &McpHub, prelude: PreludeGeneration) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
             // Before any guest code: the host's lossy string reads use it.
             convert::capture(&ctx).map_err(engine)?;
             let host = self.host_object(&ctx, tools, mcp).map_err(engine)?;
+            host.set("globalHandles", prelude.global_handles()).map_err(engine)?;
             let names = Array::new(ctx.clone()).map_err(engine)?;
             for i in 0..tools.len() {
                 names.set(i, tools.callable(i).unwrap_or_default()).map_err(engine)?;
@@ -295,7 +356,15 @@ impl Vm {
             let settle: Function = api.get("settle").map_err(engine)?;
             let reject_with: Function = api.get("rejectWith").map_err(engine)?;
             let run: Function = api.get("run").map_err(engine)?;
-            let hooks = Hooks { settle, reject_with, run, promises: RefCell::default() };
+            let call_site: Function = api.get("callSite").map_err(engine)?;
+            let hooks = Hooks {
+                settle,
+                reject_with,
+                run,
+                promises: RefCell::default(),
+                call_site,
+                sites: RefCell::default(),
+            };
             if ctx.store_userdata(hooks).is_err() {
                 return Err(StartError::Engine("could not store the cell hooks".into()));
             }
@@ -304,7 +373,8 @@ impl Vm {
     }
 
     /// Compiles the wrapped cell source and runs it until it first waits on
-    /// the host. A syntax error runs nothing.
+    /// the host. A syntax error runs nothing (and another source may be
+    /// started instead).
     pub(crate) fn start(&self, wrapped: &str) -> Result<(), StartError> {
         // The engine may have been made on another thread: point QuickJS's
         // stack-overflow check at this thread's stack before compiling
@@ -313,7 +383,7 @@ impl Vm {
         self.context.with(|ctx| {
             let cell: Function = match eval(&ctx, wrapped, USER_FILE).catch(&ctx) {
                 Ok(cell) => cell,
-                Err(e) => return Err(StartError::Syntax(syntax_message(&e))),
+                Err(e) => return Err(StartError::Syntax(syntax_failure(&e))),
             };
             let Some(run) = ctx.userdata::<Hooks>().map(|h| h.run.clone()) else {
                 return Err(StartError::Engine("the cell hooks are missing".into()));
@@ -352,10 +422,12 @@ impl Vm {
                         return;
                     }
                 };
-                let promise = ctx.userdata::<Hooks>().and_then(|h| h.promises.borrow_mut().remove(&s.id));
+                let (promise, site) = ctx.userdata::<Hooks>().map_or((None, None), |h| {
+                    (h.promises.borrow_mut().remove(&s.id), h.sites.borrow_mut().remove(&s.id))
+                });
                 let delivered = match promise {
                     Some((resolve, _)) if ok => resolve.call::<_, ()>((value,)),
-                    Some((_, reject)) => reject_with.call::<_, ()>((reject, value)),
+                    Some((_, reject)) => reject_with.call::<_, ()>((reject, value, site)),
                     None => settle.call::<_, ()>((s.id as f64, ok, value)),
                 };
                 if let Err(err) = delivered.catch(&ctx) {
@@ -457,7 +529,8 @@ impl Vm {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, name: String| {
                 load_section(&ctx, &name).map_err(|e| {
                     let message = match e {
-                        StartError::Engine(m) | StartError::Syntax(m) => m,
+                        StartError::Engine(m) => m,
+                        StartError::Syntax(f) => f.message,
                     };
                     rquickjs::Exception::throw_internal(&ctx, &message)
                 })
@@ -531,6 +604,13 @@ fn request<'js>(
                 return Err(rquickjs::Exception::throw_internal(ctx, "the cell hooks are missing"));
             };
             hooks.promises.borrow_mut().insert(id, (resolve, reject));
+            // A tool error says where the guest made the call (`.location`).
+            if matches!(op, OpCode::Call | OpCode::McpCall | OpCode::NodesInvoke) {
+                let stack: String = hooks.call_site.call(()).unwrap_or_default();
+                let frames = lock(link).positions.user_frames(&stack).join("\n");
+                let site = codemode_bridge::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned();
+                hooks.sites.borrow_mut().insert(id, site);
+            }
         }
         // An interrupted cell (deadline, abort) must not see its
         // interruption as a catchable rejection: it propagates.
@@ -580,6 +660,7 @@ fn finish<'js>(ctx: &Ctx<'js>, link: &Mutex<GuestLink>, ok: bool, payload: &Valu
                 name: e.js_name().to_owned(),
                 message: e.to_string(),
                 stack: String::new(),
+                bridge: false,
             }),
         }
     } else {
@@ -600,7 +681,12 @@ fn answer_value<'js>(ctx: &Ctx<'js>, answer: Answer) -> rquickjs::Result<Value<'
         Answer::Text(text) => ctx.json_parse(text),
         Answer::Fault(fault) => convert::from_json(
             ctx,
-            &serde_json::json!({"name": fault.name.as_str(), "message": fault.message, "code": fault.code}),
+            &serde_json::json!({
+                "name": fault.name.as_str(),
+                "effectStatus": fault.effect_status(),
+                "message": fault.message,
+                "code": fault.code,
+            }),
         ),
     }
 }
@@ -642,6 +728,7 @@ fn describe_error_object<'js>(ctx: &Ctx<'js>, payload: &Value<'js>) -> GuestErro
         name: string_field(ctx, obj, "name").unwrap_or_else(|| "Error".into()),
         message: string_field(ctx, obj, "message").unwrap_or_default(),
         stack: string_field(ctx, obj, "stack").unwrap_or_default(),
+        bridge: obj.get::<_, bool>("bridge").unwrap_or(false),
     }
 }
 
@@ -652,7 +739,7 @@ fn caught_to_guest<'js>(ctx: &Ctx<'js>, err: &CaughtError<'js>, context: &str) -
             let message = string_field(ctx, obj, "message").unwrap_or_default();
             let name = string_field(ctx, obj, "name").unwrap_or_else(|| "Error".into());
             let stack = string_field(ctx, obj, "stack").unwrap_or_default();
-            GuestError::Error { name, message: format!("{message} ({context})"), stack }
+            GuestError::Error { name, message: format!("{message} ({context})"), stack, bridge: false }
         }
         CaughtError::Value(v) if v.is_null() || v.is_undefined() => {
             let value = if v.is_null() { "null" } else { "undefined" };
@@ -664,15 +751,10 @@ fn caught_to_guest<'js>(ctx: &Ctx<'js>, err: &CaughtError<'js>, context: &str) -
 }
 
 /// `SyntaxError at user.js:LINE:COL: message…` with user-relative lines.
-fn syntax_message(err: &CaughtError<'_>) -> String {
+fn syntax_failure(err: &CaughtError<'_>) -> SyntaxFailure {
     let (message, stack) = match err {
         CaughtError::Exception(e) => (e.message().unwrap_or_default(), e.stack().unwrap_or_default()),
         other => (other.to_string(), String::new()),
     };
-    let location = crate::source::first_user_location(&stack)
-        .map(|(line, col)| format!(" at {USER_FILE}:{line}:{col}"))
-        .unwrap_or_default();
-    format!(
-        "SyntaxError{location}: {message}. No tools were dispatched; correct the JavaScript source and submit it again."
-    )
+    SyntaxFailure { message, at: crate::source::first_wrapped_location(&stack), typescript: false }
 }

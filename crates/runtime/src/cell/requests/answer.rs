@@ -42,6 +42,20 @@ impl Fault {
     pub(crate) fn error(message: impl Into<String>, code: impl Into<String>) -> Self {
         Self::new(ErrorName::Error, message, code)
     }
+
+    /// What the guest's error says of the request's effect
+    /// (`.effectStatus`): `"none"` when it was refused before it could run
+    /// (its input contract, the policy, a bound, a write-ahead that could
+    /// not be journaled, a helper unavailable in this cell), `"unknown"`
+    /// when it may have run (the tool failed, its output broke its
+    /// contract, it was in flight at a crash).
+    pub(crate) fn effect_status(&self) -> &'static str {
+        match self.code.as_str() {
+            "input_contract" | "policy_denied" | "invalid_input" | "journal_unavailable" | "unavailable"
+            | "store_range" | "store_type" | "results" => "none",
+            _ => "unknown",
+        }
+    }
 }
 
 /// What the host answers a request with.

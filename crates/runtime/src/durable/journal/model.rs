@@ -58,6 +58,10 @@ pub(crate) struct Header {
     /// the registry of the resuming process).
     #[serde(default)]
     pub tools: ToolRefs,
+    /// The prelude's behaviour the run started with (its generation: 0
+    /// for journals written before tool globals were handles).
+    #[serde(default)]
+    pub prelude: u32,
 }
 
 /// A synchronous read of the host's configuration, journaled with its

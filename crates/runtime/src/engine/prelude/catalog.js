@@ -4,31 +4,8 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { handleMetadata, hostMeta, request, OP, mcp, toolNames, defineProperty, objectKeys, freeze } = k;
+  const { handleMetadata, handle, request, OP, mcp, toolNames, defineProperty, objectKeys, freeze } = k;
 
-  // ---- catalog handles (GA-8) ---------------------------------------------
-  // A handle is a callable function carrying its tool's metadata as
-  // enumerable properties, plus describe() and toJSON(). Handles are made on
-  // first use from metadata the host returns synchronously, cached (the same
-  // tool gives the same object) and frozen.
-  const handles = new Map();       // registry index -> handle
-  function handle(index) {
-    let h = handles.get(index);
-    if (h !== undefined) return h;
-    const meta = JSON.parse(hostMeta(index));
-    h = function (input) { return request(OP.call, index, input); };
-    defineProperty(h, "name", { value: meta.callableName });
-    const keys = objectKeys(meta);
-    for (let i = 0; i < keys.length; i++) {
-      defineProperty(h, keys[i], { value: meta[keys[i]], enumerable: true });
-    }
-    defineProperty(h, "describe", { value: function describe() { return request(OP.describe, index); } });
-    defineProperty(h, "toJSON", { value: function toJSON() { return JSON.parse(JSON.stringify(meta)); } });
-    freeze(h);
-    handles.set(index, h);
-    handleMetadata.set(h, meta);
-    return h;
-  }
   // An MCP handle calls through the `MCP` namespace (GA-9.4); describe()
   // is that tool's `$api(method, {schema: true})` (GA-9.5).
   const mcpHandles = new Map(); // callableName -> handle

@@ -1,0 +1,303 @@
+//! TypeScript in cells: types are stripped, never compiled.
+//!
+//! Models write what the declarations they read teach them — annotations,
+//! interfaces, generics, `as`, `!` — so a cell may be TypeScript. A cell is
+//! compiled as JavaScript first; only when QuickJS reports a syntax error
+//! is it stripped (plain JavaScript pays nothing) with `swc_ts_fast_strip`,
+//! the stripper Node.js uses for `--experimental-strip-types`: it replaces
+//! types with whitespace, so every line (and, for ASCII text, every
+//! column) stays where the model wrote it, and errors point at the cell as
+//! written. Syntax that needs code generated (`enum`, `namespace` with
+//! values, parameter properties, decorators, `<T>x`) is refused with its
+//! position and what to write instead: the stripper cannot transform it
+//! without moving lines.
+//!
+//! The stripper parses recursively on the cell's JS thread, so input
+//! nested past [`MAX_NESTING`] is not stripped (a deep enough nesting would
+//! overflow the thread's stack, which no error can catch).
+
+use crate::source::WRAPPER_LINES;
+
+/// The deepest bracket nesting a cell may have to be stripped.
+pub(crate) const MAX_NESTING: usize = 512;
+
+/// Why a cell could not be stripped: where, and what the model should do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TsDiagnostic {
+    /// 1-based line and column in the cell as written.
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// Valid TypeScript that type stripping cannot run (as opposed to a
+    /// syntax error).
+    pub unsupported: bool,
+}
+
+/// The wrapped cell with its types replaced by whitespace, or why not.
+///
+/// # Errors
+/// The diagnostics of the stripper, mapped to the cell's own lines, with
+/// guidance for constructs it cannot strip.
+#[cfg(feature = "typescript")]
+pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
+    use std::sync::{Arc, Mutex};
+
+    use swc_common::errors::{DiagnosticBuilder, Emitter, HANDLER, Handler};
+    use swc_common::sync::Lrc;
+    use swc_common::{GLOBALS, SourceMap};
+    use swc_ts_fast_strip::{Mode, Options, TsErrorCode, operate};
+
+    struct Collect {
+        cm: Lrc<SourceMap>,
+        user_lines: u32,
+        out: Arc<Mutex<Vec<TsDiagnostic>>>,
+        source: Arc<str>,
+    }
+
+    impl Emitter for Collect {
+        fn emit(&mut self, db: &mut DiagnosticBuilder<'_>) {
+            let at = db.span.primary_span().and_then(|sp| self.cm.try_lookup_char_pos(sp.lo()).ok());
+            let (line, column, at_char) = at.map_or((1, 1, None), |loc| {
+                let wrapped_line = u32::try_from(loc.line).unwrap_or(u32::MAX);
+                let line = wrapped_line.saturating_sub(WRAPPER_LINES).clamp(1, self.user_lines.max(1));
+                // Past the cell's last line is the wrapper's: the end of input.
+                let past_end = wrapped_line > self.user_lines + WRAPPER_LINES;
+                let column = if past_end { 1 } else { u32::try_from(loc.col.0).unwrap_or(u32::MAX) + 1 };
+                let at_char = (!past_end)
+                    .then(|| self.source.lines().nth(loc.line.saturating_sub(1)))
+                    .flatten()
+                    .and_then(|l| l.chars().nth(loc.col.0));
+                (line, column, at_char)
+            });
+            let message = guidance(&db.message(), at_char);
+            self.out.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(TsDiagnostic {
+                line,
+                column,
+                message,
+                unsupported: false,
+            });
+        }
+    }
+
+    if nesting(wrapped) > MAX_NESTING {
+        return Err(vec![TsDiagnostic {
+            line: 1,
+            column: 1,
+            message: format!(
+                "the cell nests brackets more than {MAX_NESTING} deep, too deep to strip TypeScript types from; \
+                 write plain JavaScript or flatten the expression"
+            ),
+            unsupported: false,
+        }]);
+    }
+    let user_lines = u32::try_from(wrapped.lines().count()).unwrap_or(u32::MAX).saturating_sub(WRAPPER_LINES + 1);
+    let cm: Lrc<SourceMap> = Lrc::default();
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let emitter = Collect { cm: cm.clone(), user_lines, out: Arc::clone(&out), source: Arc::from(wrapped) };
+    let handler = Handler::with_emitter(false, false, Box::new(emitter));
+    let options = Options { module: Some(false), mode: Mode::StripOnly, ..Options::default() };
+    let run = || {
+        GLOBALS.set(&swc_common::Globals::default(), || {
+            HANDLER.set(&handler, || operate(&cm, &handler, wrapped.to_owned(), options))
+        })
+    };
+    // The stripper is third-party code fed guest input: a panic in it is
+    // a refusal of this cell, never a crashed thread.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
+    let mut diagnostics = std::mem::take(&mut *out.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    match result {
+        Ok(Ok(output)) => Ok(output.code),
+        Ok(Err(e)) => {
+            let unsupported = matches!(e.code, TsErrorCode::UnsupportedSyntax);
+            if diagnostics.is_empty() {
+                diagnostics.push(TsDiagnostic { line: 1, column: 1, message: e.message, unsupported });
+            }
+            for d in &mut diagnostics {
+                d.unsupported = unsupported;
+            }
+            Err(diagnostics)
+        }
+        Err(_) => Err(vec![TsDiagnostic {
+            line: 1,
+            column: 1,
+            message: "the TypeScript stripper failed on this cell; write plain JavaScript".to_owned(),
+            unsupported: false,
+        }]),
+    }
+}
+
+/// Strips `code` (a cell) and returns the stripped source's length. Only
+/// for the stripping micro-benchmark (`benches/typescript.rs`). Not part
+/// of the API.
+#[doc(hidden)]
+#[cfg(feature = "typescript")]
+pub fn bench_strip(code: &str) -> usize {
+    strip(&crate::source::wrap(code)).map_or(0, |s| s.len())
+}
+
+/// The deepest nesting of `(`, `[`, `{` and type arguments `<…>` in
+/// `source`: brackets inside strings and comments count too, and a `<`
+/// that is a comparison counts until the statement ends (`;`), so this
+/// over-estimates, which is the safe side.
+pub(crate) fn nesting(source: &str) -> usize {
+    let (mut brackets, mut angles, mut deepest) = (0usize, 0usize, 0usize);
+    for b in source.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => brackets += 1,
+            b')' | b']' | b'}' => brackets = brackets.saturating_sub(1),
+            b'<' => angles += 1,
+            b'>' => angles = angles.saturating_sub(1),
+            b';' => angles = 0,
+            _ => continue,
+        }
+        deepest = deepest.max(brackets + angles);
+    }
+    deepest
+}
+
+/// The stripper's message, with what to write instead for the constructs
+/// type stripping cannot run.
+#[cfg_attr(not(feature = "typescript"), allow(dead_code))]
+fn guidance(message: &str, at: Option<char>) -> String {
+    let instead = if message.contains("enum") {
+        Some("TypeScript `enum` needs code generated, which codemode does not do; write a `const` object instead: \
+              `const Color = { Red: \"Red\", Green: \"Green\" } as const;`")
+    } else if message.contains("namespace") || message.contains("module declaration") {
+        Some("a TypeScript `namespace` with values needs code generated; use a plain object or top-level functions")
+    } else if message.contains("parameter property") {
+        Some("constructor parameter properties (`constructor(private x: T)`) need code generated; declare the field \
+              and assign it in the constructor: `x: T; constructor(x: T) { this.x = x; }`")
+    } else if at == Some('@') {
+        Some("decorators are not supported; call the decorator function on the class or method instead")
+    } else {
+        None
+    };
+    match instead {
+        Some(instead) => format!("{instead} ({message})"),
+        None => message.to_owned(),
+    }
+}
+
+/// Whether a cell that failed to compile looks like TypeScript: a cheap
+/// scan for the syntax models write most (for the message of a build
+/// without TypeScript support).
+#[cfg_attr(feature = "typescript", allow(dead_code))]
+pub(crate) fn looks_like_typescript(code: &str) -> bool {
+    const MARKS: [&str; 12] = [
+        ": string",
+        ": number",
+        ": boolean",
+        ": any",
+        ": unknown",
+        "[]>",
+        "interface ",
+        "type ",
+        " as const",
+        " satisfies ",
+        "!.",
+        ": Promise<",
+    ];
+    MARKS.iter().any(|m| code.contains(m))
+}
+
+#[cfg(all(test, feature = "typescript"))]
+mod tests {
+    use super::*;
+    use crate::source::wrap;
+
+    fn strip_cell(code: &str) -> Result<String, Vec<TsDiagnostic>> {
+        strip(&wrap(code)).map(|js| {
+            let wrapped = wrap(code);
+            assert_eq!(js.lines().count(), wrapped.lines().count(), "lines moved");
+            js
+        })
+    }
+
+    #[test]
+    fn annotations_interfaces_generics_and_assertions_become_whitespace_in_place() {
+        let code = "interface Row { id: number }\nconst rows: Row[] = [{ id: 1 }];\nreturn (rows[0] as Row).id!;";
+        let js = strip_cell(code).unwrap();
+        let lines: Vec<&str> = js.lines().collect();
+        assert_eq!(lines[2].trim_end(), "const rows        = [{ id: 1 }];");
+        assert_eq!(lines[3].trim_end(), "return (rows[0]       ).id ;");
+    }
+
+    #[test]
+    fn plain_javascript_strips_to_itself() {
+        let code = "const a = [1, 2].map((x) => x * 2);\nif (a[0] < 2 > 0) return a;\nreturn `t${a}`;";
+        assert_eq!(strip_cell(code).unwrap(), wrap(code));
+    }
+
+    #[test]
+    fn an_enum_is_refused_at_its_line_with_what_to_write_instead() {
+        let err = strip_cell("const x = 1;\nenum Color { Red }\nreturn Color.Red;").unwrap_err();
+        assert_eq!((err[0].line, err[0].column), (2, 1), "{err:?}");
+        assert!(err[0].unsupported && err[0].message.contains("`const` object"), "{err:?}");
+    }
+
+    #[test]
+    fn a_type_syntax_error_points_at_the_cell_as_written() {
+        let err = strip_cell("const ok: number = 1;\nconst x: number = ;").unwrap_err();
+        assert_eq!((err[0].line, err[0].column), (2, 19), "{err:?}");
+        assert!(!err[0].unsupported);
+    }
+
+    /// A plain-JavaScript cell built from expressions models write,
+    /// comparisons that read like type arguments (`a < b > (c)`) included.
+    fn js_cell() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            (0u32..1000).prop_map(|n| n.to_string()),
+            "[a-z]{1,6}".prop_map(|s| format!("'{s}'")),
+            Just("v0".to_owned()),
+            Just("v1".to_owned()),
+        ];
+        let expr = leaf.prop_recursive(4, 32, 3, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} + {b})")),
+                (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| format!("{a} < {b} > ({c})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("[{a}, {b}]")),
+                inner.clone().prop_map(|a| format!("((x) => x)({a})")),
+                inner.clone().prop_map(|a| format!("`t${{{a}}}`")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({{ k: {a}, j: {b} }})")),
+                (inner.clone(), inner.clone(), inner).prop_map(|(a, b, c)| format!("({a} ? {b} : {c})")),
+            ]
+        });
+        proptest::collection::vec(expr, 1..5).prop_map(|exprs| {
+            let mut cell = "let v0 = 1, v1 = 'one';\n".to_owned();
+            for (i, e) in exprs.iter().enumerate() {
+                cell.push_str(&format!("const e{i} = {e};\n"));
+            }
+            cell.push_str("return [e0];");
+            cell
+        })
+    }
+
+    proptest::proptest! {
+        /// Plain JavaScript pays nothing and changes nothing: a cell that
+        /// compiles as JavaScript is never stripped (the engine compiles it
+        /// first), so its results are the same with and without the
+        /// feature; and where stripping it would change its text, that is
+        /// only because TypeScript reads it differently.
+        #[test]
+        fn plain_javascript_cells_compile_as_javascript_and_are_never_stripped(cell in js_cell()) {
+            let wrapped = wrap(&cell);
+            let rt = rquickjs::Runtime::new().expect("runtime");
+            let ctx = rquickjs::Context::full(&rt).expect("context");
+            let compiles = ctx.with(|ctx| ctx.eval::<rquickjs::Value, _>(wrapped.as_str()).is_ok());
+            proptest::prop_assert!(compiles, "not JavaScript: {cell}");
+            if !cell.contains(" > (") {
+                proptest::prop_assert_eq!(strip(&wrapped).ok(), Some(wrapped.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_not_stripped() {
+        let deep = format!("return {}1{};", "(".repeat(MAX_NESTING + 1), ")".repeat(MAX_NESTING + 1));
+        let err = strip_cell(&deep).unwrap_err();
+        assert!(err[0].message.contains("too deep"), "{err:?}");
+        let at_bound = format!("return {}1{};", "(".repeat(MAX_NESTING - 2), ")".repeat(MAX_NESTING - 2));
+        assert!(strip_cell(&at_bound).is_ok());
+    }
+}

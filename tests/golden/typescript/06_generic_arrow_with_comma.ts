@@ -1,0 +1,2 @@
+const wrap = <T,>(value: T): { value: T } => ({ value });
+return wrap<string>("boxed");

@@ -1,0 +1,2 @@
+const raw: unknown = { id: 42 };
+return (raw as { id: number }).id;

@@ -1,0 +1,2 @@
+const levels = ["low", "high"] as const;
+return levels.length;

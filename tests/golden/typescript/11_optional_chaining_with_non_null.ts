@@ -1,0 +1,3 @@
+type User = { profile?: { name?: string } };
+const user: User | null = { profile: { name: "Lin" } };
+return user!.profile?.name!.toUpperCase();

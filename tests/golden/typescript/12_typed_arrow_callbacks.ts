@@ -1,0 +1,3 @@
+const words: string[] = ["a", "bb", "ccc"];
+const lengths = words.map((w: string): number => w.length);
+return lengths;

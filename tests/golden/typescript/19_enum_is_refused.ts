@@ -1,0 +1,5 @@
+enum Color {
+  Red,
+  Green,
+}
+return Color.Red;

@@ -1,0 +1,2 @@
+const enum Direction { Up = "UP" }
+return Direction.Up;

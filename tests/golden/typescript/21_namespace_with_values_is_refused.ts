@@ -1,0 +1,4 @@
+namespace Util {
+  export const twice = (n: number) => n * 2;
+}
+return Util.twice(2);

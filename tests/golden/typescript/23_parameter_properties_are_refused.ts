@@ -1,0 +1,4 @@
+class Point {
+  constructor(public x: number, private y: number) {}
+}
+return new Point(1, 2).x;

@@ -1,0 +1,4 @@
+function logged(target: unknown) { return target; }
+@logged
+class Service {}
+return typeof Service;

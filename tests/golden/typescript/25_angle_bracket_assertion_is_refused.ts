@@ -1,0 +1,3 @@
+const value: unknown = "text";
+const length = (<string>value).length;
+return length;

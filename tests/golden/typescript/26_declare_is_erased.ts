@@ -1,0 +1,3 @@
+declare const injected: number;
+declare function helper(x: string): void;
+return typeof injected;

@@ -1,0 +1,3 @@
+import type { Ticket } from "./types";
+const t: Ticket = {} as Ticket;
+return t;

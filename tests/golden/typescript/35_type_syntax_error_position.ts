@@ -1,0 +1,3 @@
+const fine: number = 1;
+const broken: number = ;
+return fine;

@@ -1,0 +1,3 @@
+type N = { n?: { m: number } };
+const v: N = {};
+return v.n!.m;

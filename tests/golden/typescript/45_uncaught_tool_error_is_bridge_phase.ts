@@ -1,0 +1,2 @@
+const out = await fail_tool({});
+return out;

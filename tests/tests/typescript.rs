@@ -1,0 +1,104 @@
+//! TypeScript cells (GA-1.1): types stripped in place, so errors point at
+//! the cell as written; what cannot be stripped is refused naming the
+//! construct; stripped cells are journaled as written and replay the same
+//! on another runtime; restart-safe cells take TypeScript too.
+
+use std::time::Duration;
+
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Phase, RunsConfig, StoreBackend};
+use codemode_tests::*;
+use serde_json::json;
+
+fn failed(result: &CellResult) -> (ErrorCode, Phase, &str) {
+    match result {
+        CellResult::Failed { code, phase, error, .. } => (*code, *phase, error.as_str()),
+        other => panic!("expected failed, got {}", other.to_model_json()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runtime_throw_after_multi_line_interfaces_reports_its_own_line_ga_1_1() {
+    let rt = runtime().await;
+    let code = "interface Order {\n  id: number;\n  lines: Array<{\n    sku: string;\n    qty: number;\n  }>;\n}\n\
+                const order: Order = { id: 7, lines: [] };\nthrow new Error(`empty order ${order.id}`);";
+    let (code_, _, error) = failed(&exec(&rt, code).await);
+    assert_eq!(code_, ErrorCode::InternalError);
+    assert!(error.starts_with("Error: empty order 7\n"), "{error}");
+    assert!(error.contains("user.js:9:"), "the throw is on line 9 as written: {error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_type_error_column_is_the_one_in_the_cell_as_written_ga_1_1() {
+    let rt = runtime().await;
+    // `v.n!.m` throws at `.m`, column 11 of line 3 as written.
+    let code = "type N = { n?: { m: number } };\nconst v: N = {};\nreturn v.n!.m;";
+    let (_, _, error) = failed(&exec(&rt, code).await);
+    assert!(error.starts_with("TypeError:"), "{error}");
+    assert!(error.contains("user.js:3:"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_syntax_error_in_typescript_points_at_its_position_as_written_ga_1_1() {
+    let rt = runtime().await;
+    let r = exec(&rt, "const ok: number = 1;\nconst bad: string = ;\nreturn ok;").await;
+    let (code, phase, error) = failed(&r);
+    assert_eq!((code, phase), (ErrorCode::InvalidInput, Phase::Input));
+    assert!(error.starts_with("SyntaxError at user.js:2:21: "), "{error}");
+    assert!(error.contains("correct the TypeScript source"), "{error}");
+    // Plain JavaScript keeps the engine's own error.
+    let js = exec(&rt, "const a = 1;\nconst b = ;").await;
+    let (_, _, error) = failed(&js);
+    assert!(error.starts_with("SyntaxError at user.js:2:11: ") && error.contains("JavaScript source"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_enum_is_refused_naming_it_and_what_to_write_instead_ga_1_1() {
+    let rt = runtime().await;
+    let r = exec(&rt, "const x = 1;\nenum Color { Red }\nreturn Color.Red;").await;
+    let (code, phase, error) = failed(&r);
+    assert_eq!((code, phase), (ErrorCode::InvalidInput, Phase::Input));
+    assert!(error.starts_with("SyntaxError at user.js:2:1: "), "{error}");
+    assert!(error.contains("enum") && error.contains("`const` object"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_safe_cell_may_be_typescript_ga_1_1_ga_7_8() {
+    let rt = runtime().await;
+    let r = reply(&rt).exec(Exec::code("const n: number = 2;\nreturn n * 3;").restart_safe(true)).await.unwrap();
+    assert_eq!(value(&r), &json!(6));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parked_typescript_cell_is_replayed_from_its_source_as_written_ga_1_3() {
+    let dir = std::env::temp_dir().join(format!("codemode-ts-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let runtime_on = |evict: Option<Duration>| {
+        let dir = dir.clone();
+        async move {
+            CodeMode::builder()
+                .tool(Echo)
+                .store_backend(StoreBackend::Sled { path: Some(dir) })
+                .runs(RunsConfig { evict_after: evict, ..RunsConfig::default() })
+                .start()
+                .await
+                .unwrap()
+        }
+    };
+    let code = "interface Echoed { input: { value: string } }\n\
+                const first = (await echo_tool({ value: 'a' })) as Echoed;\n\
+                await yield_control('park');\n\
+                const second = (await echo_tool({ value: 'b' })) as Echoed;\n\
+                return [first.input.value, second.input.value];";
+    let first = runtime_on(None).await;
+    let parked = reply(&first).exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked").to_owned();
+    first.shutdown().await;
+    drop(first);
+    // Another runtime on the same store replays the run from its journal.
+    let second = runtime_on(None).await;
+    let done = reply(&second).wait(&run_id).await.unwrap();
+    assert_eq!(value(&done), &json!(["a", "b"]));
+    second.shutdown().await;
+    drop(second);
+    let _ = std::fs::remove_dir_all(&dir);
+}
