@@ -18,12 +18,18 @@ async fn printed(rt: &CodeMode, code: &str) -> String {
     }
 }
 
+/// GA-1.1 says cells are plain JavaScript; codemode does better and accepts
+/// TypeScript by erasing its types, while a plain JavaScript cell is never
+/// touched and TypeScript that needs code generated is refused by name.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn type_annotations_are_a_syntax_error_because_cells_are_plain_javascript_ga_1_1() {
+async fn type_annotations_are_erased_and_plain_javascript_is_unchanged_ga_1_1() {
     let rt = runtime().await;
-    let r = exec(&rt, "const n: number = 1; return n").await;
-    assert_eq!(failure(&r).0, ErrorCode::InvalidInput, "{r:?}");
+    assert_eq!(value(&exec(&rt, "const n: number = 1; return n").await), &json!(1));
     assert_eq!(value(&exec(&rt, "const n = 1; return n").await), &json!(1));
+    let r = exec(&rt, "enum E { A } return E.A").await;
+    let (code, message) = failure(&r);
+    assert_eq!(code, ErrorCode::InvalidInput, "{r:?}");
+    assert!(message.contains("enum"), "{message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,7 +21,8 @@ async fn a_runtime_throw_after_multi_line_interfaces_reports_its_own_line_ga_1_1
     let rt = runtime().await;
     let code = "interface Order {\n  id: number;\n  lines: Array<{\n    sku: string;\n    qty: number;\n  }>;\n}\n\
                 const order: Order = { id: 7, lines: [] };\nthrow new Error(`empty order ${order.id}`);";
-    let (code_, _, error) = failed(&exec(&rt, code).await);
+    let r = exec(&rt, code).await;
+    let (code_, _, error) = failed(&r);
     assert_eq!(code_, ErrorCode::InternalError);
     assert!(error.starts_with("Error: empty order 7\n"), "{error}");
     assert!(error.contains("user.js:9:"), "the throw is on line 9 as written: {error}");
@@ -32,7 +33,8 @@ async fn a_type_error_column_is_the_one_in_the_cell_as_written_ga_1_1() {
     let rt = runtime().await;
     // `v.n!.m` throws at `.m`, column 11 of line 3 as written.
     let code = "type N = { n?: { m: number } };\nconst v: N = {};\nreturn v.n!.m;";
-    let (_, _, error) = failed(&exec(&rt, code).await);
+    let r = exec(&rt, code).await;
+    let (_, _, error) = failed(&r);
     assert!(error.starts_with("TypeError:"), "{error}");
     assert!(error.contains("user.js:3:"), "{error}");
 }

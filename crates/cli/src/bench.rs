@@ -24,7 +24,7 @@ mod options;
 mod reference;
 mod stats;
 
-use cells::{Noop, PAR100, SEQ100, TRIVIAL, YIELD, cell, expect, in_cell, timed_exec};
+use cells::{Noop, PAR100, SEQ100, SMALL_JS, SMALL_TS, TRIVIAL, YIELD, cell, expect, in_cell, timed_exec};
 #[cfg(test)]
 use options::parse_counts;
 pub(crate) use options::{BenchArgs, BenchOptions};
@@ -98,45 +98,51 @@ async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
 }
 
 /// Process start to the first completed result, and to the process's exit,
-/// spawning this binary.
-async fn cold(runs: usize) -> Result<(Vec<f64>, Vec<f64>)> {
+/// spawning this binary on each of `cells` (`(file name, source)`) in
+/// turn, `runs` times: one (first exec, exit) sample list per cell.
+async fn cold(runs: usize, cells: &[(&str, &str)]) -> Result<Vec<(Vec<f64>, Vec<f64>)>> {
     let exe = std::env::current_exe().context("finding the codemode binary")?;
     let dir = std::env::temp_dir().join(format!("codemode-bench-cold-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    let cell = dir.join("cell.js");
-    std::fs::write(&cell, TRIVIAL)?;
-    let mut samples = Vec::with_capacity(runs);
-    let mut exits = Vec::with_capacity(runs);
-    // Two warm-up spawns fill the page cache with the binary.
+    let mut files = Vec::with_capacity(cells.len());
+    for (name, code) in cells {
+        let file = dir.join(name);
+        std::fs::write(&file, code)?;
+        files.push(file);
+    }
+    let mut samples = vec![(Vec::with_capacity(runs), Vec::with_capacity(runs)); cells.len()];
+    // Two warm-up rounds fill the page cache with the binary.
     for i in 0..runs + 2 {
-        let store = dir.join(format!("store-{i}"));
-        let start = Instant::now();
-        let mut child = tokio::process::Command::new(&exe)
-            .current_dir(&dir)
-            .arg("--store")
-            .arg(&store)
-            .args(["exec", "--json"])
-            .arg(&cell)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("spawning codemode exec")?;
-        let stdout = child.stdout.take().context("no stdout")?;
-        let mut line = String::new();
-        tokio::io::BufReader::new(stdout).read_line(&mut line).await?;
-        let elapsed = ms(start.elapsed());
-        child.wait().await?;
-        let exited = ms(start.elapsed());
-        if !line.contains("\"completed\"") {
-            bail!("cold exec printed {line:?}");
-        }
-        if i >= 2 {
-            samples.push(elapsed);
-            exits.push(exited);
+        for (n, file) in files.iter().enumerate() {
+            let store = dir.join(format!("store-{i}-{n}"));
+            let start = Instant::now();
+            let mut child = tokio::process::Command::new(&exe)
+                .current_dir(&dir)
+                .arg("--store")
+                .arg(&store)
+                .args(["exec", "--json"])
+                .arg(file)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .context("spawning codemode exec")?;
+            let stdout = child.stdout.take().context("no stdout")?;
+            let mut line = String::new();
+            tokio::io::BufReader::new(stdout).read_line(&mut line).await?;
+            let elapsed = ms(start.elapsed());
+            child.wait().await?;
+            let exited = ms(start.elapsed());
+            if !line.contains("\"completed\"") {
+                bail!("cold exec of {} printed {line:?}", file.display());
+            }
+            if i >= 2 {
+                samples[n].0.push(elapsed);
+                samples[n].1.push(exited);
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    Ok((samples, exits))
+    Ok(samples)
 }
 
 #[derive(Debug, Serialize)]
@@ -311,6 +317,10 @@ struct Measured {
     parked: Vec<Parked>,
     cold: Quantiles,
     cold_exit: Quantiles,
+    /// First exec in a fresh process: a small TypeScript cell, and its
+    /// JavaScript twin in alternation.
+    cold_ts: Quantiles,
+    cold_ts_twin: Quantiles,
     throughput: Option<Throughput>,
     hol: Option<HeadOfLine>,
     durable: durable::DurableReport,
@@ -367,9 +377,18 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
     let in_cell = if options.runs("seq100") || options.runs("par100") { Some(in_cell(&reply).await?) } else { None };
     let [y_exec, y_wait, y_total] =
         if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
-    let (cold, cold_exit) = if options.runs("cold") {
-        let (result, exit) = cold(options.cold_runs).await?;
-        (quantiles(&result), quantiles(&exit))
+    let (cold_first, cold_exit) = if options.runs("cold") {
+        let runs = cold(options.cold_runs, &[("cell.js", TRIVIAL)]).await?;
+        runs.first().map_or_else(|| (none(), none()), |(first, exit)| (quantiles(first), quantiles(exit)))
+    } else {
+        (none(), none())
+    };
+    let (cold_ts, cold_ts_twin) = if options.runs("cold_ts") {
+        let runs = cold(options.cold_runs, &[("cell.ts", SMALL_TS), ("twin.js", SMALL_JS)]).await?;
+        match runs.as_slice() {
+            [(ts, _), (js, _)] => (quantiles(ts), quantiles(js)),
+            _ => (none(), none()),
+        }
     } else {
         (none(), none())
     };
@@ -398,8 +417,10 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
         yield_wait: quantiles(&y_wait),
         yield_total: quantiles(&y_total),
         parked: parked_reports,
-        cold,
+        cold: cold_first,
         cold_exit,
+        cold_ts,
+        cold_ts_twin,
         throughput,
         hol,
         durable: durable_report,
@@ -423,6 +444,7 @@ impl Measured {
             "inCellPerCallMicros": self.in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
             "yieldExec": self.yield_exec, "yieldWait": self.yield_wait, "yieldTotal": self.yield_total,
             "parked": self.parked, "coldFirstExecMs": self.cold, "coldExitMs": self.cold_exit,
+            "coldTypeScriptMs": self.cold_ts, "coldTypeScriptTwinMs": self.cold_ts_twin,
             "throughput": self.throughput, "headOfLine": self.hol, "durable": self.durable,
         })
     }
@@ -459,6 +481,11 @@ fn print_report(m: &Measured, options: &BenchOptions) {
     }
     row("6 first exec, fresh process", &m.cold);
     row("  same, to the process's exit", &m.cold_exit);
+    row("6b first exec, small TypeScript cell", &m.cold_ts);
+    row("  its JavaScript twin, alternating", &m.cold_ts_twin);
+    if m.cold_ts.n > 0 && m.cold_ts_twin.n > 0 {
+        println!("  TypeScript costs (p50 6b - twin): {:+.3} ms", m.cold_ts.p50 - m.cold_ts_twin.p50);
+    }
     if let Some(t) = &m.throughput {
         println!(
             "7 throughput: {:.0} trivial cells/s ({} clients, {} cores, {} cells in {:.1} s; latency p50 {:.3} ms, p99 {:.3} ms)",

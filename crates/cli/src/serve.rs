@@ -61,8 +61,8 @@ mod connection;
 mod http;
 pub(crate) mod sessions;
 mod trace_context;
-use connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, MAX_KEY_CHARS, SESSION_HEADER, valid_key};
 pub(crate) use calls::code_or_command;
+use connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, MAX_KEY_CHARS, SESSION_HEADER, valid_key};
 pub(crate) use http::http;
 
 /// `codemode serve`'s arguments.

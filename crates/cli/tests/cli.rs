@@ -68,6 +68,20 @@ fn exec_keeps_waiting_until_the_cell_settles_and_prints_each_result() {
     assert_eq!(lines[1]["value"], 2);
 }
 
+/// GA-1.1: `exec --json` takes a TypeScript cell, across a yield.
+#[test]
+fn exec_json_runs_a_typescript_cell_across_a_yield() {
+    let mut child =
+        codemode().args(["exec", "--json", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let code = "interface R { n: number }\nconst r: R = { n: 2 };\nawait yield_control('x' as string);\nreturn r.n!;";
+    child.stdin.take().unwrap().write_all(code.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[1]["value"], 2, "{lines:?}");
+}
+
 #[test]
 fn exec_exits_non_zero_when_the_cell_fails() {
     let mut child = isolated("fails").args(["exec", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
@@ -499,10 +513,15 @@ fn bench_runs_every_scenario_and_writes_a_json_report() {
         assert!(stdout.contains(row), "missing {row:?} in\n{stdout}");
     }
     assert!(stdout.contains("6 first exec, fresh process") && stdout.contains("7 throughput"), "{stdout}");
+    assert!(stdout.contains("TypeScript costs (p50 6b - twin)"), "{stdout}");
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(json["trivial"]["n"], 3);
     assert_eq!(json["parked"][1]["count"], 3);
     assert_eq!(json["coldFirstExecMs"]["n"], 1);
+    assert_eq!(
+        (&json["coldTypeScriptMs"]["n"], &json["coldTypeScriptTwinMs"]["n"]),
+        (&serde_json::json!(1), &serde_json::json!(1))
+    );
     assert!(json["throughput"]["cells"].as_u64().unwrap() > 0);
     // --compare without the reference installed says what to do.
     let out = codemode()

@@ -43,6 +43,18 @@ fn lines_with_open_brackets_make_one_cell_through_a_pipe() {
     assert!(!out.contains("codemode> ") && !out.contains("...> "), "no prompts on a pipe: {out}");
 }
 
+/// GA-1.1: a cell may be TypeScript; an interface over several lines and
+/// the code after it are one entry, and an error points at the entry's
+/// own line.
+#[test]
+fn a_multi_line_typescript_entry_is_one_cell_with_its_types_stripped() {
+    let input = "interface Row {\n  id: number;\n}\nconst rows: Row[] = [{ id: 41 }]; return rows[0]!.id + 1\n\
+                 (function (n: number): never {\n  throw new Error(`at ${n}`);\n})(1)\n";
+    let (out, _) = repl("typescript", &[], input);
+    assert!(out.contains("completed: 42"), "{out}");
+    assert!(out.contains("user.js:2:"), "the error is on the entry's second line: {out}");
+}
+
 #[test]
 fn a_function_defined_over_two_lines_is_one_entry_and_the_next_line_another() {
     let (out, _) = repl("twoentries", &[], "function f() {\nreturn 1 }\nreturn typeof f\n");

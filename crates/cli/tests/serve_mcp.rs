@@ -154,7 +154,8 @@ fn an_unknown_argument_is_refused_with_invalid_input_naming_it() {
     }
     assert_eq!(
         structured(&s.calls[2])["error"],
-        "Code Mode accepts JavaScript only. Remove language and typecheck; use API.read(...) for tool types."
+        "Code Mode takes no language or typecheck: write JavaScript, or TypeScript whose types are stripped \
+         (not checked). Remove language and typecheck; use API.read(...) for tool types."
     );
     assert_eq!(structured(&s.calls[3])["error"], "restartSafe must be a boolean.");
     let _ = std::fs::remove_dir_all(&dir);
@@ -171,9 +172,11 @@ fn command_is_an_alias_of_code_and_must_match_it_when_both_are_given() {
             ["exec", {"code": "return 1", "command": "return 1"}],
             ["exec", {"code": "return 1", "command": "return 2"}],
             ["exec", {"title": "nothing to run"}],
+            ["exec", {"command": "type V = string;\nconst v: V = 'typed';\nreturn v as V;"}],
         ]),
     );
     assert_eq!(structured(&s.calls[0])["value"], "via command");
+    assert_eq!(structured(&s.calls[4])["value"], "typed", "GA-1.1: serve takes TypeScript");
     assert_eq!(structured(&s.calls[1])["value"], 1);
     assert_eq!(structured(&s.calls[2])["error"], "code and command must match when both are provided.");
     assert_eq!(structured(&s.calls[3])["error"], "code or command must be a non-empty string.");

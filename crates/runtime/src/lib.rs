@@ -98,13 +98,13 @@ pub use codemode_store::runs::Durability;
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]
 pub use durable::journal::bench_record_calls;
-/// The TypeScript stripping micro-benchmark's hook (`benches/typescript.rs`);
-/// not an API.
-#[doc(hidden)]
-#[cfg(feature = "typescript")]
-pub use typescript::bench_strip;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
 pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, ResultsHeld, RunsSnapshot, UNKNOWN_TOOL};
+/// The TypeScript stripping micro-benchmark's hook (`benches/typescript.rs`);
+/// not an API.
+#[doc(hidden)]
+#[cfg(feature = "typescript")]
+pub use typescript::bench_strip;

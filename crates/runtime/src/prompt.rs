@@ -36,8 +36,8 @@ pub struct ExecToolDescriptions {
 
 #[cfg(feature = "typescript")]
 const CODE_DESCRIPTION: &str = "JavaScript (TypeScript annotations are stripped) run as the body of an async \
-function: no Python or shell commands. Use await freely and `return` the final value; a trailing expression yields \
-`null`. Node.js modules, `require`, or `import` are not available: call the enabled tool globals.";
+function: no Python, shell commands or `enum`s. Use await freely and `return` the final value; a trailing \
+expression yields `null`. Node.js modules, `require`, or `import` are not available: call the enabled tool globals.";
 #[cfg(not(feature = "typescript"))]
 const CODE_DESCRIPTION: &str = "JavaScript run as the body of an async function: no Python, shell commands or \
 TypeScript types. Use await freely and `return` the final value; a trailing expression yields `null`. Node.js \
@@ -194,6 +194,7 @@ mod tests {
         assert_eq!(d.exec.input_schema["required"], json!(["code"]));
         assert_eq!(d.exec.input_schema["properties"]["command"]["type"], json!("string"), "`command` aliases `code`");
         assert!(text.contains("`restartSafe` cell only replay-safe tools"));
+        assert_eq!(text.contains("TypeScript annotations are accepted"), cfg!(feature = "typescript"));
     }
 }
 

@@ -155,6 +155,7 @@ fn uses_modules(code: &str) -> bool {
         let at_statement_start = before.trim_end().is_empty() || before.trim_end().ends_with([';', '\n', '}', '{']);
         after.starts_with('(')
             || (at_statement_start
+                && !type_only_import(after)
                 && (after.starts_with(['{', '*', '"']) || after.chars().next().is_some_and(is_ident_char)))
     });
     let require = word_followers(code, "require").any(|(_, after)| after.starts_with('('));
@@ -168,12 +169,26 @@ fn uses_modules(code: &str) -> bool {
     dynamic_or_static_import || require || export
 }
 
+/// Whether the `import` that `after` follows is `import type { … }` or
+/// `import type X`: no module is loaded, and a TypeScript cell has it
+/// erased (in a build with TypeScript support).
+fn type_only_import(after: &str) -> bool {
+    if !cfg!(feature = "typescript") {
+        return false;
+    }
+    let Some(rest) = after.strip_prefix("type") else { return false };
+    let names = rest.trim_start();
+    // `import type from "m"` imports a value named `type`.
+    let word_end = names.find(|c: char| !is_ident_char(c)).unwrap_or(names.len());
+    rest.starts_with(char::is_whitespace)
+        && (names.starts_with(['{', '*']) || (word_end > 0 && &names[..word_end] != "from"))
+}
+
 /// Maps a `user.js:LINE:COL` location in wrapped source back to the user's
 /// 1-based line.
 pub(crate) fn user_line(wrapped_line: u32) -> u32 {
     wrapped_line.saturating_sub(WRAPPER_LINES).max(1)
 }
-
 
 /// The first `LINE:COL` of a user frame in `stack`, in the wrapped source.
 pub(crate) fn first_wrapped_location(stack: &str) -> Option<(u32, u32)> {
@@ -200,6 +215,7 @@ pub(crate) struct Positions {
 
 impl Positions {
     /// The positions of `compiled`, stripped from `written` (both wrapped).
+    #[cfg(any(feature = "typescript", test))]
     pub(crate) fn stripped(written: &str, compiled: &str) -> Self {
         let moved = written
             .lines()
@@ -310,6 +326,18 @@ mod tests {
             "return obj.import(1)",
         ] {
             assert_eq!(check(s), Ok(()), "{s}");
+        }
+    }
+
+    #[test]
+    fn type_only_imports_load_no_module_and_are_left_to_the_stripper() {
+        let typed = ["import type { Row } from './api'; return 1", "import type Row from 'api'\nreturn 1"];
+        let expected = if cfg!(feature = "typescript") { Ok(()) } else { Err(Refusal::Module) };
+        for s in typed {
+            assert_eq!(check(s), expected, "{s}");
+        }
+        for s in ["import type from 'api'", "import typeface from 'fonts'", "import { type Row } from 'api'"] {
+            assert_eq!(check(s), Err(Refusal::Module), "{s}");
         }
     }
 

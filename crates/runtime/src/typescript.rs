@@ -12,16 +12,28 @@
 //! position and what to write instead: the stripper cannot transform it
 //! without moving lines.
 //!
-//! The stripper parses recursively on the cell's JS thread, so input
-//! nested past [`MAX_NESTING`] is not stripped (a deep enough nesting would
-//! overflow the thread's stack, which no error can catch).
+//! The stripper's parser recurses once per nesting level of the input
+//! (brackets, arrows, type arguments, unary chains: up to ~7 KiB of stack
+//! per source byte in a debug build), and a stack overflow aborts the
+//! process, so it runs on a thread of its own with a 512 MiB stack, on a
+//! cell of at most [`MAX_TYPESCRIPT_BYTES`], one cell at a time; the thread
+//! and its stack are gone when it is done.
 
+#[cfg(feature = "typescript")]
 use crate::source::WRAPPER_LINES;
 
-/// The deepest bracket nesting a cell may have to be stripped.
-pub(crate) const MAX_NESTING: usize = 512;
+/// The largest cell stripped of TypeScript types (64 KiB); a larger cell
+/// must be JavaScript.
+#[cfg(feature = "typescript")]
+pub(crate) const MAX_TYPESCRIPT_BYTES: usize = 64 * 1024;
+
+/// The stack of the thread a cell is stripped on: the worst input of
+/// [`MAX_TYPESCRIPT_BYTES`] needs under half of it in a debug build.
+#[cfg(feature = "typescript")]
+const STRIP_STACK_BYTES: usize = 512 * 1024 * 1024;
 
 /// Why a cell could not be stripped: where, and what the model should do.
+#[cfg(feature = "typescript")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct TsDiagnostic {
     /// 1-based line and column in the cell as written.
@@ -37,15 +49,42 @@ pub(crate) struct TsDiagnostic {
 ///
 /// # Errors
 /// The diagnostics of the stripper, mapped to the cell's own lines, with
-/// guidance for constructs it cannot strip.
+/// guidance for constructs it cannot strip; a cell past
+/// [`MAX_TYPESCRIPT_BYTES`] is not stripped.
 #[cfg(feature = "typescript")]
 pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let refused = |message: String| Err(vec![TsDiagnostic { line: 1, column: 1, message, unsupported: false }]);
+    if wrapped.len() > MAX_TYPESCRIPT_BYTES {
+        return refused(format!(
+            "the cell is not JavaScript, and at {} bytes it is past the {MAX_TYPESCRIPT_BYTES} bytes TypeScript \
+             types are stripped from; write plain JavaScript",
+            wrapped.len()
+        ));
+    }
+    // Bounded: each waiting JS thread holds one cell.
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let source = wrapped.to_owned();
+    let stripping = std::thread::Builder::new()
+        .name("codemode-ts-strip".into())
+        .stack_size(STRIP_STACK_BYTES)
+        .spawn(move || strip_here(&source));
+    match stripping.map(std::thread::JoinHandle::join) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => refused("the TypeScript stripper failed on this cell; write plain JavaScript".to_owned()),
+        Err(e) => refused(format!("the TypeScript stripper could not start ({e}); write plain JavaScript")),
+    }
+}
+
+/// [`strip`] on this thread.
+#[cfg(feature = "typescript")]
+fn strip_here(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
     use std::sync::{Arc, Mutex};
 
     use swc_common::errors::{DiagnosticBuilder, Emitter, HANDLER, Handler};
     use swc_common::sync::Lrc;
     use swc_common::{GLOBALS, SourceMap};
-    use swc_ts_fast_strip::{Mode, Options, TsErrorCode, operate};
+    use swc_ts_fast_strip::{ErrorCode as TsErrorCode, Mode, Options, operate};
 
     struct Collect {
         cm: Lrc<SourceMap>,
@@ -79,17 +118,6 @@ pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
         }
     }
 
-    if nesting(wrapped) > MAX_NESTING {
-        return Err(vec![TsDiagnostic {
-            line: 1,
-            column: 1,
-            message: format!(
-                "the cell nests brackets more than {MAX_NESTING} deep, too deep to strip TypeScript types from; \
-                 write plain JavaScript or flatten the expression"
-            ),
-            unsupported: false,
-        }]);
-    }
     let user_lines = u32::try_from(wrapped.lines().count()).unwrap_or(u32::MAX).saturating_sub(WRAPPER_LINES + 1);
     let cm: Lrc<SourceMap> = Lrc::default();
     let out = Arc::new(Mutex::new(Vec::new()));
@@ -98,7 +126,8 @@ pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
     let options = Options { module: Some(false), mode: Mode::StripOnly, ..Options::default() };
     let run = || {
         GLOBALS.set(&swc_common::Globals::default(), || {
-            HANDLER.set(&handler, || operate(&cm, &handler, wrapped.to_owned(), options))
+            let source = erase_leading_type_imports(wrapped);
+            HANDLER.set(&handler, || operate(&cm, &handler, source, options))
         })
     };
     // The stripper is third-party code fed guest input: a panic in it is
@@ -126,6 +155,81 @@ pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
     }
 }
 
+/// `wrapped` with the `import type … from "…";` statements its cell starts
+/// with replaced by whitespace (newlines kept).
+///
+/// A cell is the body of a function, where the stripper (rightly) refuses
+/// any `import`; a type-only import has no effect at run time, so one at
+/// the top of a cell — where models put them — is erased like any other
+/// type. Found with the stripper's own lexer, so strings, comments and
+/// templates are read as TypeScript reads them.
+#[cfg(feature = "typescript")]
+fn erase_leading_type_imports(wrapped: &str) -> String {
+    use swc_common::BytePos;
+    use swc_ecma_parser::lexer::Lexer;
+    use swc_ecma_parser::unstable::Token;
+    use swc_ecma_parser::{StringInput, Syntax, TsSyntax};
+
+    let body_start = wrapped.find('\n').map_or(wrapped.len(), |i| i + 1);
+    let body = &wrapped[body_start..];
+    if !body.contains("import") {
+        return wrapped.to_owned();
+    }
+    // Spans count from 1 (0 is swc's "no position").
+    let end = u32::try_from(body.len()).unwrap_or(u32::MAX).saturating_add(1);
+    let input = StringInput::new(body, BytePos(1), BytePos(end));
+    let mut tokens =
+        Lexer::new(Syntax::Typescript(TsSyntax::default()), swc_ecma_ast::EsVersion::latest(), input, None)
+            .map(|t| (t.token, t.span.lo.0.saturating_sub(1) as usize, t.span.hi.0.saturating_sub(1) as usize))
+            .peekable();
+    let mut erase: Vec<(usize, usize)> = Vec::new();
+    // `import type <names> from "<module>" [;]`, one after another.
+    'statements: while let Some(&(Token::Import, start, _)) = tokens.peek() {
+        tokens.next();
+        if !matches!(tokens.next(), Some((Token::Type, ..))) {
+            break;
+        }
+        let mut previous = Token::Type;
+        let end = loop {
+            match tokens.next() {
+                Some((Token::Str, _, end)) if previous == Token::From => break end,
+                // `import type from "m"` imports a value named `type`.
+                Some((Token::From, ..)) if previous == Token::Type => break 'statements,
+                Some((token, ..)) if !matches!(token, Token::Import | Token::Semi) => previous = token,
+                _ => break 'statements,
+            }
+        };
+        let end = match tokens.peek() {
+            Some(&(Token::Semi, _, semi_end)) => {
+                tokens.next();
+                semi_end
+            }
+            _ => end,
+        };
+        erase.push((body_start + start, body_start + end));
+    }
+    if erase.is_empty() {
+        return wrapped.to_owned();
+    }
+    // Byte for byte, as the stripper erases: columns stay where they were.
+    let mut out = String::with_capacity(wrapped.len());
+    let mut at = 0;
+    for (start, end) in erase {
+        // Token spans are on character boundaries.
+        let (Some(kept), Some(erased)) = (wrapped.get(at..start), wrapped.get(start..end)) else { continue };
+        out.push_str(kept);
+        for c in erased.chars() {
+            match c {
+                '\n' | '\r' => out.push(c),
+                _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+            }
+        }
+        at = end;
+    }
+    out.push_str(wrapped.get(at..).unwrap_or_default());
+    out
+}
+
 /// Strips `code` (a cell) and returns the stripped source's length. Only
 /// for the stripping micro-benchmark (`benches/typescript.rs`). Not part
 /// of the API.
@@ -135,38 +239,22 @@ pub fn bench_strip(code: &str) -> usize {
     strip(&crate::source::wrap(code)).map_or(0, |s| s.len())
 }
 
-/// The deepest nesting of `(`, `[`, `{` and type arguments `<…>` in
-/// `source`: brackets inside strings and comments count too, and a `<`
-/// that is a comparison counts until the statement ends (`;`), so this
-/// over-estimates, which is the safe side.
-pub(crate) fn nesting(source: &str) -> usize {
-    let (mut brackets, mut angles, mut deepest) = (0usize, 0usize, 0usize);
-    for b in source.bytes() {
-        match b {
-            b'(' | b'[' | b'{' => brackets += 1,
-            b')' | b']' | b'}' => brackets = brackets.saturating_sub(1),
-            b'<' => angles += 1,
-            b'>' => angles = angles.saturating_sub(1),
-            b';' => angles = 0,
-            _ => continue,
-        }
-        deepest = deepest.max(brackets + angles);
-    }
-    deepest
-}
-
 /// The stripper's message, with what to write instead for the constructs
 /// type stripping cannot run.
-#[cfg_attr(not(feature = "typescript"), allow(dead_code))]
+#[cfg(feature = "typescript")]
 fn guidance(message: &str, at: Option<char>) -> String {
     let instead = if message.contains("enum") {
-        Some("TypeScript `enum` needs code generated, which codemode does not do; write a `const` object instead: \
-              `const Color = { Red: \"Red\", Green: \"Green\" } as const;`")
+        Some(
+            "TypeScript `enum` needs code generated, which codemode does not do; write a `const` object instead: \
+              `const Color = { Red: \"Red\", Green: \"Green\" } as const;`",
+        )
     } else if message.contains("namespace") || message.contains("module declaration") {
         Some("a TypeScript `namespace` with values needs code generated; use a plain object or top-level functions")
     } else if message.contains("parameter property") {
-        Some("constructor parameter properties (`constructor(private x: T)`) need code generated; declare the field \
-              and assign it in the constructor: `x: T; constructor(x: T) { this.x = x; }`")
+        Some(
+            "constructor parameter properties (`constructor(private x: T)`) need code generated; declare the field \
+              and assign it in the constructor: `x: T; constructor(x: T) { this.x = x; }`",
+        )
     } else if at == Some('@') {
         Some("decorators are not supported; call the decorator function on the class or method instead")
     } else {
@@ -181,7 +269,7 @@ fn guidance(message: &str, at: Option<char>) -> String {
 /// Whether a cell that failed to compile looks like TypeScript: a cheap
 /// scan for the syntax models write most (for the message of a build
 /// without TypeScript support).
-#[cfg_attr(feature = "typescript", allow(dead_code))]
+#[cfg(not(feature = "typescript"))]
 pub(crate) fn looks_like_typescript(code: &str) -> bool {
     const MARKS: [&str; 12] = [
         ": string",
@@ -206,10 +294,8 @@ mod tests {
     use crate::source::wrap;
 
     fn strip_cell(code: &str) -> Result<String, Vec<TsDiagnostic>> {
-        strip(&wrap(code)).map(|js| {
-            let wrapped = wrap(code);
-            assert_eq!(js.lines().count(), wrapped.lines().count(), "lines moved");
-            js
+        strip(&wrap(code)).inspect(|js| {
+            assert_eq!(js.lines().count(), wrap(code).lines().count(), "lines moved");
         })
     }
 
@@ -220,6 +306,19 @@ mod tests {
         let lines: Vec<&str> = js.lines().collect();
         assert_eq!(lines[2].trim_end(), "const rows        = [{ id: 1 }];");
         assert_eq!(lines[3].trim_end(), "return (rows[0]       ).id ;");
+    }
+
+    #[test]
+    fn type_only_imports_a_cell_starts_with_are_erased_in_place() {
+        let code =
+            "import type { Row } from \"./api\";\nimport type {\n  Id,\n} from './ids'\nconst r: Row = 1;\nreturn r;";
+        let js = strip_cell(code).unwrap();
+        let lines: Vec<&str> = js.lines().map(str::trim_end).collect();
+        assert_eq!(&lines[1..6], ["", "", "", "", "const r      = 1;"], "{js}");
+        // Not at the top, it is an `import` inside the cell's function.
+        assert!(strip_cell("const a = 1;\nimport type { Row } from 'api';\nreturn a;").is_err());
+        // A value import named `type` is not a type import.
+        assert!(strip_cell("import type from 'api';\nreturn 1;").is_err());
     }
 
     #[test]
@@ -292,12 +391,20 @@ mod tests {
         }
     }
 
+    /// The worst nesting a cell of the bound can have strips without
+    /// overflowing a stack (it would abort the test process).
     #[test]
-    fn nesting_past_the_bound_is_not_stripped() {
-        let deep = format!("return {}1{};", "(".repeat(MAX_NESTING + 1), ")".repeat(MAX_NESTING + 1));
-        let err = strip_cell(&deep).unwrap_err();
-        assert!(err[0].message.contains("too deep"), "{err:?}");
-        let at_bound = format!("return {}1{};", "(".repeat(MAX_NESTING - 2), ")".repeat(MAX_NESTING - 2));
-        assert!(strip_cell(&at_bound).is_ok());
+    fn the_deepest_cell_at_the_size_bound_strips_and_one_byte_over_is_refused() {
+        let wrapper = wrap("").len();
+        let depth = (MAX_TYPESCRIPT_BYTES - wrapper - "const x: number = 1;".len()) / 2;
+        let deep = format!("const x: number = {}1{};", "(".repeat(depth), ")".repeat(depth));
+        assert!(wrap(&deep).len() <= MAX_TYPESCRIPT_BYTES);
+        assert!(strip_cell(&deep).is_ok(), "nested {depth} deep");
+        let arrows = format!("const f: number = {}1;", "x=>".repeat(depth * 2 / 3));
+        assert!(strip_cell(&arrows).is_ok());
+        let over = format!("const x: number = 1;{}", " ".repeat(MAX_TYPESCRIPT_BYTES - wrapper - 19));
+        assert!(wrap(&over).len() == MAX_TYPESCRIPT_BYTES + 1);
+        let err = strip_cell(&over).unwrap_err();
+        assert!(err[0].message.contains("past the 65536 bytes"), "{err:?}");
     }
 }

@@ -2,7 +2,8 @@
 //! configured. The same test runs with every feature set, so a build
 //! without `mcp`, `nodes` or `workspace-tools` must show cells exactly what
 //! the full build shows with nothing configured (the guest API's shape
-//! never depends on features; only what is configured does).
+//! never depends on features; only what is configured does). Also what a
+//! TypeScript cell meets with and without the `typescript` feature.
 
 use serde_json::json;
 
@@ -43,5 +44,26 @@ async fn unconfigured_mcp_nodes_and_workspace_look_the_same_in_every_build() {
     let description = rt.exec_tool_description().exec.description;
     assert!(!description.contains("MCP tools use"), "no MCP line without servers");
     assert!(!description.contains("- nodes:"), "no nodes hint without a registry");
+    rt.shutdown().await;
+}
+
+/// GA-1.1: with the `typescript` feature a TypeScript cell runs; without
+/// it, it fails as a JavaScript syntax error that says why. A JavaScript
+/// cell runs the same in both builds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typescript_cell_runs_only_in_a_build_with_the_feature_and_otherwise_says_so() {
+    let rt = CodeMode::builder().start().await.expect("runtime starts");
+    let reply = rt.session("s").reply("r");
+    let typed = reply.exec(Exec::code("const n: number = 1;\nreturn n")).await.expect("runtime is up");
+    if cfg!(feature = "typescript") {
+        assert!(matches!(&typed, CellResult::Completed { value, .. } if value == &json!(1)), "{typed:?}");
+    } else {
+        let CellResult::Failed { code, error, .. } = &typed else { panic!("expected failed: {typed:?}") };
+        assert_eq!(*code, crate::ErrorCode::InvalidInput);
+        assert!(error.contains("SyntaxError at user.js:1:"), "{error}");
+        assert!(error.contains("built without its `typescript` feature"), "{error}");
+    }
+    let plain = reply.exec(Exec::code("const n = 1;\nreturn n")).await.expect("runtime is up");
+    assert!(matches!(&plain, CellResult::Completed { value, .. } if value == &json!(1)), "{plain:?}");
     rt.shutdown().await;
 }

@@ -35,6 +35,15 @@ impl Tool for Noop {
 /// The scenarios' cells: a trivial one, 100 sequential and 100 concurrent
 /// `noop` calls, and one park.
 pub(super) const TRIVIAL: &str = "return 1";
+/// A short TypeScript cell as models write one, and its JavaScript twin:
+/// the first exec of each in a fresh process, alternating, is what
+/// TypeScript support costs a cell that needs it.
+pub(super) const SMALL_TS: &str = "interface Row { id: number; name: string }\n\
+                                   const rows: Row[] = [{ id: 1, name: \"a\" }];\n\
+                                   return rows.map((r: Row): number => r.id)[0]!;";
+pub(super) const SMALL_JS: &str = "\n\
+                                   const rows = [{ id: 1, name: \"a\" }];\n\
+                                   return rows.map((r) => r.id)[0];";
 pub(super) const SEQ100: &str = "for (let i = 0; i < 100; i++) await noop({}); return 1;";
 pub(super) const PAR100: &str = "await Promise.all(Array.from({ length: 100 }, () => noop({}))); return 1;";
 pub(super) const YIELD: &str = "await yield_control('bench'); return 1;";

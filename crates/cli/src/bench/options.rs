@@ -40,7 +40,8 @@ pub(crate) struct BenchArgs {
     #[arg(long)]
     oracle: Option<PathBuf>,
     /// Run only these scenarios (comma-separated): trivial,
-    /// trivial_idle, seq100, par100, yield, parked, cold, throughput, hol;
+    /// trivial_idle, seq100, par100, yield, parked, cold, cold_ts,
+    /// throughput, hol;
     /// the durable-run scenarios journal, park_sled, replay100, pg_wait,
     /// pg_commit, evicted (`durable`: all six) run only when named.
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(SCENARIOS))]
@@ -115,7 +116,7 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-const SCENARIOS: [&str; 18] = [
+const SCENARIOS: [&str; 19] = [
     "trivial",
     "trivial_idle",
     "seq100",
@@ -123,6 +124,7 @@ const SCENARIOS: [&str; 18] = [
     "yield",
     "parked",
     "cold",
+    "cold_ts",
     "throughput",
     "hol",
     "journal",

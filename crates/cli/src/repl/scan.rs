@@ -304,6 +304,15 @@ mod tests {
     }
 
     #[test]
+    fn typescript_types_hold_an_entry_open_only_by_their_brackets() {
+        assert_eq!(balance("interface Row {\n  id: number;\n"), Balance::Open);
+        assert_eq!(balance("interface Row {\n  id: number;\n}\n"), Balance::Complete);
+        assert!(submits("const ids: Array<number> = [1]; return ids as number[]"));
+        assert_eq!(balance("function first<T>(xs: T[]): T {"), Balance::Open);
+        assert!(submits("const f = <T,>(x: T): T => x; return f<string>('a')!"));
+    }
+
+    #[test]
     fn an_unfinished_block_comment_keeps_the_entry_open() {
         assert_eq!(balance("/* a comment\n"), Balance::Open);
         assert_eq!(balance("/* a comment\n*/ 1\n"), Balance::Complete);

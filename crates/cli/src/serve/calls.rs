@@ -24,8 +24,12 @@ pub(crate) enum ArgumentError {
         /// What it does take.
         allowed: String,
     },
-    /// The retired `language`/`typecheck` fields.
-    #[error("Code Mode accepts JavaScript only. Remove language and typecheck; use API.read(...) for tool types.")]
+    /// The retired `language`/`typecheck` fields (the reference's refusal,
+    /// saying what codemode does instead: types are stripped, not checked).
+    #[error(
+        "Code Mode takes no language or typecheck: write JavaScript, or TypeScript whose types are stripped \
+         (not checked). Remove language and typecheck; use API.read(...) for tool types."
+    )]
     Retired,
     /// `code` and `command` both given, and different.
     #[error("code and command must match when both are provided.")]

@@ -85,7 +85,10 @@ mod tests {
             stack: "    at <anonymous> (user.js:3:7)\n    at run (codemode:prelude:1:1)\n".into(),
             bridge: false,
         };
-        assert_eq!(guest_error(&e, 1, 0, &Positions::default()).1, "TypeError: bad\n    at <anonymous> (user.js:2:7)\n");
+        assert_eq!(
+            guest_error(&e, 1, 0, &Positions::default()).1,
+            "TypeError: bad\n    at <anonymous> (user.js:2:7)\n"
+        );
     }
 
     #[test]

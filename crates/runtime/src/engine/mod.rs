@@ -59,9 +59,12 @@ impl Engine {
     /// again with its TypeScript types stripped. A syntax error runs
     /// nothing; its position is in the cell as written.
     pub(crate) fn start(&mut self, wrapped: &str) -> Result<(), StartError> {
-        let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-        let _busy = self.lease.guest_step();
-        match vm.start(wrapped) {
+        let first = {
+            let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
+            let _busy = self.lease.guest_step();
+            vm.start(wrapped)
+        };
+        match first {
             Err(StartError::Syntax(js)) => {
                 let js = self.mapped(js, false);
                 self.start_typescript(wrapped, js)
@@ -100,7 +103,11 @@ impl Engine {
         self.positions = Positions::stripped(wrapped, &stripped);
         self.link().positions = self.positions.clone();
         let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-        match vm.start(&stripped) {
+        let started = {
+            let _busy = self.lease.guest_step();
+            vm.start(&stripped)
+        };
+        match started {
             Err(StartError::Syntax(failure)) => Err(StartError::Syntax(self.mapped(failure, true))),
             other => other,
         }

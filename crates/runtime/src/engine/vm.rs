@@ -204,7 +204,7 @@ impl PreludeGeneration {
     pub(crate) const CURRENT: Self = Self::HANDLE_GLOBALS;
 
     fn global_handles(self) -> bool {
-        self >= Self::HANDLE_GLOBALS
+        self > Self::PLAIN_GLOBALS
     }
 }
 
@@ -357,14 +357,8 @@ impl Vm {
             let reject_with: Function = api.get("rejectWith").map_err(engine)?;
             let run: Function = api.get("run").map_err(engine)?;
             let call_site: Function = api.get("callSite").map_err(engine)?;
-            let hooks = Hooks {
-                settle,
-                reject_with,
-                run,
-                promises: RefCell::default(),
-                call_site,
-                sites: RefCell::default(),
-            };
+            let hooks =
+                Hooks { settle, reject_with, run, promises: RefCell::default(), call_site, sites: RefCell::default() };
             if ctx.store_userdata(hooks).is_err() {
                 return Err(StartError::Engine("could not store the cell hooks".into()));
             }

@@ -51,8 +51,14 @@ impl Fault {
     /// contract, it was in flight at a crash).
     pub(crate) fn effect_status(&self) -> &'static str {
         match self.code.as_str() {
-            "input_contract" | "policy_denied" | "invalid_input" | "journal_unavailable" | "unavailable"
-            | "store_range" | "store_type" | "results" => "none",
+            "input_contract"
+            | "policy_denied"
+            | "invalid_input"
+            | "journal_unavailable"
+            | "unavailable"
+            | "store_range"
+            | "store_type"
+            | "results" => "none",
             _ => "unknown",
         }
     }

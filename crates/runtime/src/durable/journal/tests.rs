@@ -22,6 +22,7 @@ fn header() -> Header {
         restart_safe: false,
         seed: 7,
         tools: ToolRefs(vec![ToolRef("alpha".into(), "openclaw:alpha".into())].into()),
+        prelude: 1,
     }
 }
 

@@ -1,0 +1,5 @@
+import type { Ticket } from "./types";
+import type * as Api from "./api";
+const t: Ticket = { id: 7 } as Ticket;
+const id: Api.Id = t.id;
+return id;

@@ -1,3 +1,0 @@
-import type { Ticket } from "./types";
-const t: Ticket = {} as Ticket;
-return t;

@@ -1,0 +1,2 @@
+import { type Ticket, load } from "./api";
+return load as Ticket;
