@@ -16,8 +16,13 @@ const CELL: &str = include_str!("typescript_cell.ts");
 fn typescript(c: &mut Criterion) {
     let mut group = c.benchmark_group("typescript");
     group.throughput(Throughput::Bytes(CELL.len() as u64));
+    // As a JS thread strips a cell of up to 4 KiB: where it is.
     group.bench_function("strip a 2 KB cell", |b| {
-        b.iter(|| codemode_runtime::bench_strip(std::hint::black_box(CELL)));
+        b.iter(|| codemode_runtime::bench_strip(std::hint::black_box(CELL), true));
+    });
+    // As a larger cell is: on a thread of its own.
+    group.bench_function("strip a 2 KB cell on a thread of its own", |b| {
+        b.iter(|| codemode_runtime::bench_strip(std::hint::black_box(CELL), false));
     });
     group.finish();
 }

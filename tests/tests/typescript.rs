@@ -104,3 +104,24 @@ async fn a_parked_typescript_cell_is_replayed_from_its_source_as_written_ga_1_3(
     drop(second);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The deepest nesting a 4 KiB TypeScript cell can have (the stripper's
+/// worst case, stripped on the JS thread) neither crashes the process nor
+/// harms the next cell; nor does a 60 KiB one (stripped on a thread of its
+/// own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_most_deeply_nested_typescript_cells_end_without_harm_ga_1_1() {
+    let rt = runtime().await;
+    for size in [4_000, 60_000] {
+        let depth = (size - 40) / 2;
+        let code = format!("const x: number = {}1{};\nreturn x", "(".repeat(depth), ")".repeat(depth));
+        let r = exec(&rt, &code).await;
+        // QuickJS may refuse the nesting itself; either way the cell ends.
+        assert!(
+            matches!(&r, CellResult::Completed { .. }) || failed(&r).0 == ErrorCode::InvalidInput,
+            "{}",
+            r.to_model_json()
+        );
+    }
+    assert_eq!(value(&exec(&rt, "const n: number = 2; return n").await), &json!(2));
+}

@@ -31,9 +31,10 @@ use tokio::sync::Notify;
 use crate::limits::LimitsError;
 
 /// Native stack of a JS thread: well above the largest JS stack limit
-/// (8 MiB), because QuickJS checks its limit against this stack. It is
+/// (8 MiB), because QuickJS checks its limit against this stack, and room
+/// to strip a small TypeScript cell where it is (`typescript.rs`). It is
 /// virtual memory: only the pages a deep recursion touches become resident.
-const JS_THREAD_STACK_BYTES: usize = 16 * 1024 * 1024;
+const JS_THREAD_STACK_BYTES: usize = crate::typescript::STACK_FOR_SMALL_CELLS;
 
 /// JS threads per core by default: enough idle threads that a few guest
 /// CPU loops do not leave a new cell without one.
@@ -274,6 +275,7 @@ impl JsThreads {
             let shared = Arc::clone(&threads.shared);
             std::thread::Builder::new().name(format!("codemode-js-{index}")).stack_size(JS_THREAD_STACK_BYTES).spawn(
                 move || {
+                    crate::typescript::reserve_stack_for_small_cells();
                     runtime.block_on(async move {
                         // The loop runs only when no guest code runs on this
                         // thread, so whatever it takes starts soon.

@@ -13,11 +13,16 @@
 //! without moving lines.
 //!
 //! The stripper's parser recurses once per nesting level of the input
-//! (brackets, arrows, type arguments, unary chains: up to ~7 KiB of stack
-//! per source byte in a debug build), and a stack overflow aborts the
-//! process, so it runs on a thread of its own with a 512 MiB stack, on a
-//! cell of at most [`MAX_TYPESCRIPT_BYTES`], one cell at a time; the thread
-//! and its stack are gone when it is done.
+//! (brackets, arrows, type arguments, unary chains: up to ~7.4 KiB of
+//! stack per source byte in a debug build, ~1.6 KiB in a release build),
+//! and a stack overflow aborts the process. A cell of up to
+//! [`SMALL_CELL_BYTES`] — nearly every cell a model writes — is stripped
+//! where it is, on a thread that declared the stack for it
+//! ([`reserve_stack_for_small_cells`]: the JS threads, whose stacks hold
+//! the worst such cell besides the deepest guest code); a larger one, up
+//! to [`MAX_TYPESCRIPT_BYTES`], or one on any other thread, gets a thread
+//! of its own with a 1 GiB stack, one such cell at a time, gone (stack
+//! and all) when it is done.
 
 #[cfg(feature = "typescript")]
 use crate::source::WRAPPER_LINES;
@@ -27,10 +32,38 @@ use crate::source::WRAPPER_LINES;
 #[cfg(feature = "typescript")]
 pub(crate) const MAX_TYPESCRIPT_BYTES: usize = 64 * 1024;
 
-/// The stack of the thread a cell is stripped on: the worst input of
-/// [`MAX_TYPESCRIPT_BYTES`] needs under half of it in a debug build.
+/// The stack of the thread a large cell is stripped on (reserved, not
+/// used): the worst cell of [`MAX_TYPESCRIPT_BYTES`] needs under half of
+/// it in a debug build (nested parentheses: ~7.4 KiB per byte) and a
+/// tenth in a release build (~1.6 KiB per byte).
 #[cfg(feature = "typescript")]
-const STRIP_STACK_BYTES: usize = 512 * 1024 * 1024;
+const LARGE_STACK_BYTES: usize = 1024 * 1024 * 1024;
+
+/// Cells up to this size (wrapped) are stripped on the thread that asks,
+/// if it declared the stack for it: the worst such cell touches under
+/// 7 MiB of stack in a release build (less than the deepest guest code
+/// may) and 30 MiB in a debug build.
+#[cfg(feature = "typescript")]
+pub(crate) const SMALL_CELL_BYTES: usize = 4 * 1024;
+
+/// The stack a thread needs to strip small cells where they are: twice
+/// the worst small cell in a debug build.
+pub(crate) const STACK_FOR_SMALL_CELLS: usize = 64 * 1024 * 1024;
+
+#[cfg(feature = "typescript")]
+thread_local! {
+    /// Whether this thread has [`STACK_FOR_SMALL_CELLS`] (less what it
+    /// uses besides).
+    static SMALL_CELLS_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Declares that the calling thread was started with a stack of
+/// [`STACK_FOR_SMALL_CELLS`] or more, so small cells are stripped on it
+/// without the hand-off to a thread of their own (most of their cost).
+pub(crate) fn reserve_stack_for_small_cells() {
+    #[cfg(feature = "typescript")]
+    SMALL_CELLS_HERE.with(|here| here.set(true));
+}
 
 /// Why a cell could not be stripped: where, and what the model should do.
 #[cfg(feature = "typescript")]
@@ -62,12 +95,15 @@ pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
             wrapped.len()
         ));
     }
+    if wrapped.len() <= SMALL_CELL_BYTES && SMALL_CELLS_HERE.with(std::cell::Cell::get) {
+        return strip_here(wrapped);
+    }
     // Bounded: each waiting JS thread holds one cell.
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let source = wrapped.to_owned();
     let stripping = std::thread::Builder::new()
         .name("codemode-ts-strip".into())
-        .stack_size(STRIP_STACK_BYTES)
+        .stack_size(LARGE_STACK_BYTES)
         .spawn(move || strip_here(&source));
     match stripping.map(std::thread::JoinHandle::join) {
         Ok(Ok(result)) => result,
@@ -76,9 +112,13 @@ pub(crate) fn strip(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
     }
 }
 
+/// A stripped cell, or why it could not be stripped.
+#[cfg(feature = "typescript")]
+type Stripped = Result<String, Vec<TsDiagnostic>>;
+
 /// [`strip`] on this thread.
 #[cfg(feature = "typescript")]
-fn strip_here(wrapped: &str) -> Result<String, Vec<TsDiagnostic>> {
+fn strip_here(wrapped: &str) -> Stripped {
     use std::sync::{Arc, Mutex};
 
     use swc_common::errors::{DiagnosticBuilder, Emitter, HANDLER, Handler};
@@ -230,13 +270,17 @@ fn erase_leading_type_imports(wrapped: &str) -> String {
     out
 }
 
-/// Strips `code` (a cell) and returns the stripped source's length. Only
-/// for the stripping micro-benchmark (`benches/typescript.rs`). Not part
-/// of the API.
+/// Strips `code` (a cell) and returns the stripped source's length:
+/// `here`, on the calling thread, as a JS thread strips a small cell;
+/// otherwise on a thread of its own, as a large cell is. Only for the
+/// stripping micro-benchmark (`benches/typescript.rs`); `code` must not
+/// nest deeper than the calling thread's stack holds. Not part of the API.
 #[doc(hidden)]
 #[cfg(feature = "typescript")]
-pub fn bench_strip(code: &str) -> usize {
-    strip(&crate::source::wrap(code)).map_or(0, |s| s.len())
+pub fn bench_strip(code: &str, here: bool) -> usize {
+    let wrapped = crate::source::wrap(code);
+    let stripped = if here { strip_here(&wrapped) } else { strip(&wrapped) };
+    stripped.map_or(0, |s| s.len())
 }
 
 /// The stripper's message, with what to write instead for the constructs
@@ -391,17 +435,48 @@ mod tests {
         }
     }
 
+    /// The worst nesting a cell of the bound can have, in each of its
+    /// forms, at `size` bytes wrapped.
+    fn deepest_cells(size: usize) -> [String; 7] {
+        let room = size - wrap("").len() - "const x: number = ;".len() - 1;
+        let n = |unit: &str| room / unit.len();
+        [
+            format!("const x: number = {}1{};", "(".repeat(n("()")), ")".repeat(n("()"))),
+            format!("const x: number = {}1;", "x=>".repeat(n("x=>"))),
+            format!("const x: number = {}1;", "!".repeat(n("!"))),
+            format!("const x: number = {}1{};", "[".repeat(n("[]")), "]".repeat(n("[]"))),
+            format!("const x: number = {}1;", "a?a:".repeat(n("a?a:"))),
+            format!("const x: {}n{} = 1;", "A<".repeat(n("A<>")), ">".repeat(n("A<>"))),
+            format!("const x: number = {}1{};", "`${".repeat(n("`${}`")), "}`".repeat(n("`${}`"))),
+        ]
+    }
+
+    /// A thread with the stack for small cells strips the worst one where
+    /// it is (an overflow would abort the test process).
+    #[test]
+    fn the_deepest_small_cell_strips_on_a_thread_with_the_stack_for_it() {
+        let strips = std::thread::Builder::new()
+            .stack_size(STACK_FOR_SMALL_CELLS)
+            .spawn(|| {
+                reserve_stack_for_small_cells();
+                deepest_cells(SMALL_CELL_BYTES).iter().all(|cell| {
+                    assert!(wrap(cell).len() <= SMALL_CELL_BYTES);
+                    strip_cell(cell).is_ok()
+                })
+            })
+            .unwrap();
+        assert!(strips.join().unwrap());
+    }
+
     /// The worst nesting a cell of the bound can have strips without
     /// overflowing a stack (it would abort the test process).
     #[test]
     fn the_deepest_cell_at_the_size_bound_strips_and_one_byte_over_is_refused() {
+        for cell in deepest_cells(MAX_TYPESCRIPT_BYTES) {
+            assert!(wrap(&cell).len() <= MAX_TYPESCRIPT_BYTES);
+            assert!(strip_cell(&cell).is_ok(), "{}", &cell[..40]);
+        }
         let wrapper = wrap("").len();
-        let depth = (MAX_TYPESCRIPT_BYTES - wrapper - "const x: number = 1;".len()) / 2;
-        let deep = format!("const x: number = {}1{};", "(".repeat(depth), ")".repeat(depth));
-        assert!(wrap(&deep).len() <= MAX_TYPESCRIPT_BYTES);
-        assert!(strip_cell(&deep).is_ok(), "nested {depth} deep");
-        let arrows = format!("const f: number = {}1;", "x=>".repeat(depth * 2 / 3));
-        assert!(strip_cell(&arrows).is_ok());
         let over = format!("const x: number = 1;{}", " ".repeat(MAX_TYPESCRIPT_BYTES - wrapper - 19));
         assert!(wrap(&over).len() == MAX_TYPESCRIPT_BYTES + 1);
         let err = strip_cell(&over).unwrap_err();
