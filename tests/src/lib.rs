@@ -212,6 +212,14 @@ pub fn value(result: &CellResult) -> &Value {
     }
 }
 
+/// The phase a failed result failed in (panics otherwise).
+pub fn failed_phase(result: &CellResult) -> codemode_runtime::Phase {
+    match result {
+        CellResult::Failed { phase, .. } => *phase,
+        other => panic!("expected failed, got {}", other.to_model_json()),
+    }
+}
+
 /// The error code and message of a failed result (panics otherwise).
 pub fn failure(result: &CellResult) -> (codemode_runtime::ErrorCode, &str) {
     match result {

@@ -64,6 +64,31 @@ async fn catalog_all_lists_native_handles_sorted_by_callable_name_ga_8_8() {
     );
 }
 
+/// A refused call says its effect is `none`, a call that ran and failed
+/// `unknown`; both carry the user frames of the call site. A failure the
+/// cell does not catch fails it in phase `bridge`, as in the reference.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_errors_carry_their_effect_status_and_call_site_and_an_uncaught_one_is_a_bridge_failure_ga_11_2() {
+    let rt = runtime().await;
+    let r = exec(
+        &rt,
+        "const seen = [];\n\
+         try { await echo_tool({value: 3}) } catch (e) { seen.push([e.code, e.effectStatus, e.location]) }\n\
+         try {\n  await fail_tool({})\n} catch (e) { seen.push([e.code, e.effectStatus, e.location]) }\n\
+         return seen",
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!((&v[0][0], &v[0][1]), (&json!("input_contract"), &json!("none")), "{v}");
+    assert_eq!(v[1][1], json!("unknown"), "{v}");
+    assert!(v[0][2].as_str().is_some_and(|l| l.contains("user.js:2:")), "the refused call's line: {v}");
+    assert!(v[1][2].as_str().is_some_and(|l| l.contains("user.js:4:")), "the failed call's line: {v}");
+    let uncaught = exec(&rt, "return await fail_tool({})").await;
+    assert_eq!(failed_phase(&uncaught), codemode_runtime::Phase::Bridge, "{}", uncaught.to_model_json());
+    let thrown = exec(&rt, "throw new Error('mine')").await;
+    assert_eq!(failed_phase(&thrown), codemode_runtime::Phase::Guest, "the guest's own error stays guest");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_input_is_a_type_error_naming_the_field_and_the_tool_does_not_run_ga_11_2() {
     let rt = runtime().await;

@@ -58,6 +58,8 @@ async fn host_requests_are_admitted_up_to_in_flight_plus_queued_exactly() {
         error.starts_with("code mode bridge queue limit exceeded (128 requests queued; 16 in-flight slots)"),
         "{error}"
     );
+    // As the reference: the cell asked for more than it may (GA-11.2).
+    assert_eq!(failed_phase(&over), codemode_runtime::Phase::Input);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, McpServerConfig, Tool, ToolFuture, ToolOutput};
-use codemode_tests::{Echo, failure, value};
+use codemode_tests::{Echo, failed_phase, failure, value};
 use serde_json::{Value, json};
 
 /// A read-only lookup that declares itself replay-safe and counts its calls.
@@ -84,6 +84,7 @@ async fn a_restart_safe_cell_calling_a_tool_that_is_not_replay_safe_fails_with_i
     let (code, message) = failure(&r);
     assert_eq!(code, ErrorCode::InvalidInput, "{message}");
     assert!(message.starts_with("send_mail is not replay-safe, so a restartSafe cell cannot use it"), "{message}");
+    assert_eq!(failed_phase(&r), codemode_runtime::Phase::Input, "as the reference (GA-11.2)");
     assert_eq!(f.sends.load(Ordering::SeqCst), 0, "the tool never ran");
     // A replay-safe call before it does not change that.
     let r = run(&f.rt, "await lookup({}); await echo_tool({value: 'x'}); return 1", true).await;
