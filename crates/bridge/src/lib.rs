@@ -12,6 +12,8 @@
 //! - [`OutputEntry`]: one item of the ordered output channel (`text`, `json`,
 //!   `console`), and [`Output`], the list delivered by one call (or a
 //!   truncation marker once the output budget is spent).
+//! - [`approval`]: pending approvals a parked cell lists and the
+//!   [`Decisions`] a `wait` carries.
 //! - [`budget`]: JSON budget helpers — UTF-16 lengths as JavaScript counts
 //!   them, surrogate-safe truncation, UTF-8 byte budgets.
 //! - [`ids`]: unguessable identities (the one place that reads OS
@@ -23,6 +25,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+pub mod approval;
 pub mod budget;
 mod end;
 pub mod ids;
@@ -31,6 +34,7 @@ mod result;
 pub mod retry;
 pub mod untrusted;
 
+pub use approval::{Decisions, Denial, PendingApproval, Verdict};
 pub use end::{RunEnd, UnknownRunEnd};
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};

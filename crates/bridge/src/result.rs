@@ -38,6 +38,9 @@ pub enum CellResult {
         reason: WaitReason,
         /// Host work still outstanding (tool calls, timers, yields).
         pending_tool_calls: Vec<PendingCall>,
+        /// Calls waiting for a decision (`approve`/`deny` in `wait`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pending_approvals: Vec<crate::approval::PendingApproval>,
         /// Output produced since the previous observation.
         output: Output,
         /// Counters so far.
@@ -219,6 +222,8 @@ pub enum WaitReason {
     Yield,
     /// Host work was still pending when the call's budget ran out.
     PendingTools,
+    /// A call waits for a person's decision (`pendingApprovals`).
+    Approval,
 }
 
 impl WaitReason {
@@ -228,6 +233,7 @@ impl WaitReason {
         match self {
             Self::Yield => "yield",
             Self::PendingTools => "pending_tools",
+            Self::Approval => "approval",
         }
     }
 }
@@ -314,6 +320,7 @@ mod tests {
             run_id: "run_1".into(),
             reason: WaitReason::PendingTools,
             pending_tool_calls: vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }],
+            pending_approvals: vec![],
             output: Output::default(),
             telemetry: Telemetry::default(),
             untrusted: None,

@@ -3,9 +3,12 @@
 //! A [`Policy`] decides, before anything runs, which tools exist for cells
 //! at all — a hidden tool has no global, no catalog handle and no `MCP`
 //! path — and then sees every nested call with its arguments: it may
-//! allow it, deny it (the model sees the reason), or hold it for approval
-//! (its future simply resolves later; the cell parks meanwhile like for any
-//! slow tool).
+//! allow it, deny it (the model sees the reason), or ask for approval: the
+//! call does not run until someone decides, and the cell parks with
+//! `reason: "approval"` and the call among its `pendingApprovals`. An
+//! asked call survives restarts (its decision is journaled before it takes
+//! effect); a future that merely takes its time also holds the call, but
+//! only in memory.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -36,6 +39,10 @@ pub enum Decision {
     Allow,
     /// Do not run it; the model is told why.
     Deny(String),
+    /// Run it only once someone approves; the string says why it needs
+    /// approval (shown with the pending approval). A cell with no one to
+    /// ask (headless) has the call denied.
+    Ask(String),
 }
 
 /// A pending decision.

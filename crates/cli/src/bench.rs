@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
+mod approvals;
 mod cells;
 mod durable;
 mod options;

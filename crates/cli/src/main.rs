@@ -15,6 +15,7 @@ mod node_host;
 mod output;
 mod pairings;
 mod repl;
+mod run_approvals;
 mod runs;
 mod serve;
 mod session;

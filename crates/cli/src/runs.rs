@@ -1,4 +1,4 @@
-//! `codemode runs list|show|abort`: the operator's view of durable runs,
+//! `codemode runs list|show|abort|approve|deny`: the operator's view of durable runs,
 //! read straight from the configured backend — no runtime, no cells.
 //!
 //! Session keys are capabilities (whoever knows one can `wait` on its
@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::Subcommand;
@@ -77,6 +78,37 @@ pub(crate) enum RunsCommand {
         #[arg(long)]
         show_sessions: bool,
     },
+    /// Approve pending approvals of a parked run, as an operator: the run
+    /// takes the decision when it next resumes (its next wait, on any
+    /// process). While a process holds the run, waits up to --wait-ms.
+    Approve {
+        /// The run id (`run_` and 32 hex digits).
+        #[arg(value_parser = parse_run_id)]
+        run: String,
+        /// Approval ids (`appr_…`, from the run's `pendingApprovals` or
+        /// `runs show`).
+        #[arg(required = true, num_args = 1..=64)]
+        ids: Vec<String>,
+        /// How long to wait for a process holding the run to let it go.
+        #[arg(long, default_value_t = crate::run_approvals::DEFAULT_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+        wait_ms: u64,
+    },
+    /// Deny pending approvals of a parked run, as an operator: the calls
+    /// reject with `code: "denied"` when the run next resumes.
+    Deny {
+        /// The run id (`run_` and 32 hex digits).
+        #[arg(value_parser = parse_run_id)]
+        run: String,
+        /// Approval ids (`appr_…`).
+        #[arg(required = true, num_args = 1..=64)]
+        ids: Vec<String>,
+        /// Why: the guest's error says it.
+        #[arg(long)]
+        reason: Option<String>,
+        /// How long to wait for a process holding the run to let it go.
+        #[arg(long, default_value_t = crate::run_approvals::DEFAULT_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+        wait_ms: u64,
+    },
     /// Abort a run: a parked run nobody holds ends now; a run a process
     /// holds is marked, and that process ends it.
     Abort {
@@ -136,6 +168,12 @@ pub(crate) async fn run(config: &Config, store_flag: Option<PathBuf>, command: R
         }
         RunsCommand::Show { run, json, show_sessions } => show(runs.as_ref(), &run, json, show_sessions).await,
         RunsCommand::Abort { run } => abort(runs.as_ref(), &run).await,
+        RunsCommand::Approve { run, ids, wait_ms } => {
+            crate::run_approvals::decide(&runs, &run, ids, false, None, Duration::from_millis(wait_ms)).await
+        }
+        RunsCommand::Deny { run, ids, reason, wait_ms } => {
+            crate::run_approvals::decide(&runs, &run, ids, true, reason, Duration::from_millis(wait_ms)).await
+        }
     }
 }
 
@@ -381,8 +419,15 @@ async fn show(runs: &dyn RunStore, run_id: &str, json: bool, show_sessions: bool
         abort_requested: r.abort_requested,
         version: Some(r.version),
     };
+    // Approvals live in the journal: an ended run's is gone with it.
+    let approvals = crate::run_approvals::shown(&r.journal);
     if json {
-        println!("{}", serde_json::to_string_pretty(&row.to_json(show_sessions, now))?);
+        let mut v = row.to_json(show_sessions, now);
+        match &approvals {
+            Ok(log) => v["approvals"] = crate::run_approvals::to_json(log),
+            Err(e) => v["approvals_error"] = json!(e),
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
     let optional = |v: Option<&str>| v.map_or_else(|| "-".to_owned(), clean);
@@ -406,6 +451,10 @@ async fn show(runs: &dyn RunStore, run_id: &str, json: bool, show_sessions: bool
         human_ms(now.saturating_sub(r.updated_ms)),
         r.updated_ms
     );
+    match approvals {
+        Ok(log) => crate::run_approvals::print(&log),
+        Err(e) => println!("approvals:       unreadable ({})", clean(&e)),
+    }
     Ok(())
 }
 

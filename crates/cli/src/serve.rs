@@ -58,6 +58,7 @@ use crate::start::Running;
 
 mod calls;
 mod connection;
+mod elicit;
 mod http;
 pub(crate) mod sessions;
 mod trace_context;

@@ -4,7 +4,8 @@
 //!
 //! - `{"op":"exec","code":"…","title":"…","restartSafe":false}` (`command`
 //!   is an alias of `code`, as in `serve`'s `exec`)
-//! - `{"op":"wait","runId":"…"}`
+//! - `{"op":"wait","runId":"…"}`, with decisions on pending approvals:
+//!   `"approve":["appr_…"]`, `"deny":[{"id":"appr_…","reason":"…"}]`
 //! - `{"op":"abort","runId":"…"}`
 //!
 //! Each request gets exactly one output line: the compact model-facing
@@ -15,7 +16,7 @@
 //! handled in order, in one process, so parked cells live across requests.
 
 use anyhow::Result;
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Reply};
+use codemode_runtime::{CellResult, CodeMode, Decisions, Denial, ErrorCode, Exec, Reply};
 use serde::Deserialize;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -39,6 +40,10 @@ enum Request {
     Wait {
         #[serde(rename = "runId")]
         run_id: String,
+        #[serde(default)]
+        approve: Vec<String>,
+        #[serde(default)]
+        deny: Vec<Denial>,
     },
     Abort {
         #[serde(rename = "runId")]
@@ -158,7 +163,7 @@ async fn answer(reply: &Reply, request: Request) -> CellResult {
             }
             reply.exec(exec).await
         }
-        Request::Wait { run_id } => reply.wait(&run_id).await,
+        Request::Wait { run_id, approve, deny } => reply.wait_with(&run_id, Decisions { approve, deny }).await,
         Request::Abort { run_id } => reply.abort(&run_id).await,
     };
     // The runtime failing one request (it is shutting down, say) is an

@@ -175,6 +175,9 @@ async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Result<CodeMo
     for server in &config.mcp_servers {
         builder = builder.mcp_server(server.to_config());
     }
+    if !config.policy.is_empty() {
+        builder = builder.policy(crate::config::policy::RulesPolicy::new(&config.policy)?);
+    }
     if let Some(nodes) = &config.nodes {
         let on_code = Arc::new(|code: &str| {
             eprintln!(

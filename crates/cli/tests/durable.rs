@@ -5,9 +5,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -36,51 +36,7 @@ fn config_with(dir: &Path, timeout_ms: u64, extra: &str) -> PathBuf {
     path
 }
 
-/// `codemode session` on `store`: send a request line, get its result.
-struct Session {
-    child: Child,
-    stdin: std::process::ChildStdin,
-    stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Session {
-    fn start(config: &Path, store: &Path) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-            .arg("--config")
-            .arg(config)
-            .arg("--store")
-            .arg(store)
-            .arg("session")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Self { child, stdin, stdout }
-    }
-
-    fn ask(&mut self, request: &Value) -> Value {
-        writeln!(self.stdin, "{request}").unwrap();
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
-    }
-
-    fn exec(&mut self, code: &str) -> Value {
-        self.ask(&serde_json::json!({"op": "exec", "code": code}))
-    }
-
-    fn wait(&mut self, run_id: &str) -> Value {
-        self.ask(&serde_json::json!({"op": "wait", "runId": run_id}))
-    }
-
-    /// `kill -9`: no clean shutdown, nothing flushed on the way out.
-    fn kill_9(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
+use common::Session;
 
 fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).map_or(0, |s| s.lines().count())

@@ -221,3 +221,43 @@ fn a_server_stopped_gracefully_hands_its_runs_leases_over_at_once() {
 fn pid_of(server: &Server) -> String {
     server.child.id().to_string()
 }
+
+#[test]
+fn a_pending_approval_survives_kill_9_and_is_decided_on_another_server_or_by_an_operator_once_ga_1_3() {
+    let url = database();
+    let tools = tools_dir("approvals");
+    let config_text = format!("{}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\n", config(&url, &tools));
+    let a = Server::start("durable-pg", "a6", &config_text, &[]);
+    let b = Server::start("durable-pg", "b6", &config_text, &[]);
+    let calls = tools.join("calls");
+
+    // Asked on A; A is killed; B takes the decision and runs the call once.
+    let parked = call(&a, "const r = await count({}); return r.n", "k");
+    assert_eq!(parked["reason"], "approval", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    let id = parked["pendingApprovals"][0]["id"].as_str().unwrap().to_owned();
+    kill_9(a);
+    let done = call(&b, &format!("approve:{run_id}:{id}"), "k");
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], 1, "{done}");
+    assert_eq!(lines(&calls), 1, "the approved call ran once");
+
+    // Asked on B; an operator denies it from another process while B runs;
+    // B's next wait takes the operator's decision.
+    let parked = call(&b, "try { await count({}) } catch (e) { return e.code }", "k");
+    assert_eq!(parked["reason"], "approval", "{parked}");
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    let id = parked["pendingApprovals"][0]["id"].as_str().unwrap().to_owned();
+    let denied = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--config")
+        .arg(b.dir.join("codemode.toml"))
+        .args(["runs", "deny", &run_id, &id, "--reason", "operator says no"])
+        .output()
+        .unwrap();
+    assert!(denied.status.success(), "{}", String::from_utf8_lossy(&denied.stderr));
+    let done = wait_done(&b, &run_id, "k");
+    assert_eq!(done["value"], "denied", "{done}");
+    assert_eq!(lines(&calls), 1, "the denied call never ran");
+    drop(b);
+    let _ = std::fs::remove_dir_all(&tools);
+}

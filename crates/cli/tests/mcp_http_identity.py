@@ -2,12 +2,13 @@
 
 Usage: mcp_http_identity.py URL CODE [TOKEN|-] [SESSION_KEY|-]
 Prints the exec result (the model-facing JSON) on one line. A CODE of
-`wait:RUN_ID` calls wait on that run instead; `relay:CODE` runs CODE on one
+`wait:RUN_ID` calls wait on that run instead, `approve:RUN_ID:ID` and
+`deny:RUN_ID:ID` wait on it approving or denying a pending approval;
+`relay:CODE` runs CODE on one
 connection, closes it (DELETE), and waits on the run from a second
 connection at once. The MCP session is closed (DELETE) when the script ends.
 """
 import asyncio
-import json
 import json
 import sys
 
@@ -33,6 +34,10 @@ async def main(url, code, token, key):
     if code.startswith("relay:"):
         parked = json.loads(await call(url, headers, "exec", {"code": code[6:]}))
         print(await call(url, headers, "wait", {"runId": parked["runId"]}))
+    elif code.startswith("approve:") or code.startswith("deny:"):
+        verb, run_id, approval = code.split(":", 2)
+        decision = [approval] if verb == "approve" else [{"id": approval, "reason": "not now"}]
+        print(await call(url, headers, "wait", {"runId": run_id, verb: decision}))
     elif code.startswith("wait:"):
         print(await call(url, headers, "wait", {"runId": code[5:]}))
     else:

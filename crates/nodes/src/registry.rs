@@ -656,16 +656,29 @@ impl NodeRegistry {
                 arguments: params.clone(),
                 session,
             };
-            if let Decision::Deny(reason) = self.policy.check(call).await {
-                return Err(InvokeError::PolicyDenied { node: id.to_owned(), command: command.to_owned(), reason });
+            match self.policy.check(call).await {
+                Decision::Allow => {}
+                Decision::Deny(reason) => {
+                    return Err(InvokeError::PolicyDenied { node: id.to_owned(), command: command.to_owned(), reason });
+                }
+                // Approvals live in a cell's run; a direct invoke has no
+                // one to ask.
+                Decision::Ask(reason) => {
+                    let reason = format!("it needs approval ({reason}), and a direct invoke has no one to ask");
+                    return Err(InvokeError::PolicyDenied { node: id.to_owned(), command: command.to_owned(), reason });
+                }
             }
         }
-        self.run(id, command, params).await
+        self.invoke_allowed(id, command, params).await
     }
 
-    /// An invoke the host policy allowed: the gateway's checks, then the
-    /// round trip to the node.
-    async fn run(&self, id: &str, command: &str, params: Value) -> Result<Value, InvokeError> {
+    /// An invoke the host policy already allowed (a cell puts its calls to
+    /// the policy itself, where an approval can be asked and journaled):
+    /// the gateway's checks, then the round trip to the node.
+    ///
+    /// # Errors
+    /// [`InvokeError`], naming what went wrong.
+    pub async fn invoke_allowed(&self, id: &str, command: &str, params: Value) -> Result<Value, InvokeError> {
         let view = self.view();
         let Some(node) = view.paired.iter().find(|n| n.id == id) else {
             return Err(InvokeError::NotPaired(id.to_owned()));

@@ -43,6 +43,8 @@ pub(crate) struct Resume {
     pub run_id: String,
     pub journal: Journal,
     pub version: u64,
+    /// Decisions the resuming `wait` brings.
+    pub decide: Option<crate::cell::approvals::Decide>,
 }
 
 pub(crate) enum ExecutorMsg {
@@ -124,13 +126,13 @@ impl ExecutorState {
             CellMode::Interactive { session, reply, .. } => (Some(session.clone()), Some(reply.clone())),
             CellMode::Headless => (None, None),
         };
-        let (run_id, wrapped, resume) = match request.resume.take() {
+        let (run_id, wrapped, resume, decide) = match request.resume.take() {
             Some(r) => {
                 let r = *r;
-                (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version)))
+                (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version)), r.decide)
             }
             None => match new_run_id() {
-                Ok(run_id) => (run_id, source::wrap(&request.code), None),
+                Ok(run_id) => (run_id, source::wrap(&request.code), None, None),
                 Err(e) => {
                     let message = format!("the cell could not be started: {e}");
                     let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
@@ -160,6 +162,7 @@ impl ExecutorState {
             admitted,
             meta: Meta { title: request.title, principal: request.principal },
             resume,
+            decide,
         };
         let start = CellStart {
             services: Arc::clone(&self.config.services),

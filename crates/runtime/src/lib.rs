@@ -87,7 +87,10 @@ pub use codemode::facade::CrashTarget;
 pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
 pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
-pub use codemode_bridge::{CellResult, ErrorCode, Output, OutputEntry, Phase, Telemetry, WaitReason};
+pub use codemode_bridge::{
+    CellResult, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, Telemetry, Verdict,
+    WaitReason,
+};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 #[cfg(feature = "mcp")]
@@ -98,6 +101,8 @@ pub use codemode_store::runs::Durability;
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]
 pub use durable::journal::bench_record_calls;
+pub use durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
+pub use durable::operator;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
 pub use limits::{Limits, LimitsError};

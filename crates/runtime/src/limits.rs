@@ -40,6 +40,11 @@ pub struct Limits {
     /// Idle time a parked cell is kept before it expires (default 900 s,
     /// range 10 ms–1 day). Counters abandoned cells holding memory.
     pub parked_ttl: Duration,
+    /// How long a pending approval waits for a decision (default 600 s,
+    /// range 10 ms–1 day; in effect at most `parked_ttl`, which ends the
+    /// whole run). Past it the asked call rejects with
+    /// `code: "approval_expired"`.
+    pub approval_ttl: Duration,
     /// Cells alive at once, running or parked (default 1,024, range
     /// 1–100,000). A new `exec` past it is refused, so an admitted cell can
     /// always park.
@@ -87,6 +92,7 @@ impl Default for Limits {
             max_queued: 128,
             max_timers: 10_000,
             parked_ttl: Duration::from_secs(900),
+            approval_ttl: Duration::from_secs(600),
             max_live_cells: 1_024,
             max_live_cells_per_session: 256,
             max_live_cells_per_principal: 512,
@@ -150,6 +156,7 @@ impl Limits {
         check_range("max_queued", self.max_queued, 0, 4096, n)?;
         check_range("max_timers", self.max_timers, 1, 100_000, n)?;
         check_range("parked_ttl", self.parked_ttl, Duration::from_millis(10), sec(86_400), ms)?;
+        check_range("approval_ttl", self.approval_ttl, Duration::from_millis(10), sec(86_400), ms)?;
         check_range("max_live_cells", self.max_live_cells, 1, 100_000, n)?;
         check_range("max_live_cells_per_session", self.max_live_cells_per_session, 1, 100_000, n)?;
         check_range("max_live_cells_per_principal", self.max_live_cells_per_principal, 1, 100_000, n)?;

@@ -43,9 +43,8 @@ mod off {
         }
 
         /// Never called.
-        pub(crate) async fn invoke(
+        pub(crate) async fn invoke_allowed(
             &self,
-            _session: Option<String>,
             _id: &str,
             _command: &str,
             _params: Value,

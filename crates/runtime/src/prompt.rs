@@ -5,6 +5,7 @@
 //! index of tool globals (GA-6.2). It never contains tool descriptions, so
 //! catalog prose cannot steer the model.
 
+use codemode_bridge::approval::MAX_DECISIONS;
 use codemode_catalog::{Registry, index};
 #[cfg(feature = "mcp")]
 use codemode_mcp::McpTree;
@@ -118,11 +119,29 @@ pub(crate) fn descriptions(limits: &Limits, tools: &Registry, nodes: bool) -> Ex
         wait: ToolDescription {
             name: "wait",
             description: "Resume a parked code mode cell (a `waiting` result) with a fresh budget; returns its new \
-                          output and its status."
+                          output and its status. A cell waiting with reason `approval` lists pendingApprovals: \
+                          approve or deny their ids here."
                 .to_owned(),
             input_schema: json!({
                 "type": "object",
-                "properties": {"runId": {"type": "string", "description": "The runId of the waiting result."}},
+                "properties": {
+                    "runId": {"type": "string", "description": "The runId of the waiting result."},
+                    "approve": {
+                        "type": "array", "items": {"type": "string"}, "maxItems": MAX_DECISIONS,
+                        "description": "Ids of pendingApprovals to approve: those calls run."
+                    },
+                    "deny": {
+                        "type": "array", "maxItems": MAX_DECISIONS,
+                        "items": {
+                            "type": "object",
+                            "properties": {"id": {"type": "string"}, "reason": {"type": "string"}},
+                            "required": ["id"],
+                            "additionalProperties": false
+                        },
+                        "description": "pendingApprovals to deny, each with an optional reason: those calls reject \
+                                        with code \"denied\"."
+                    }
+                },
                 "required": ["runId"],
                 "additionalProperties": false
             }),

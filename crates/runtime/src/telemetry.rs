@@ -270,6 +270,14 @@ pub(crate) struct RunMetrics {
     pub reissued: AtomicU64,
     /// See `reissued`.
     pub outcome_unknown: AtomicU64,
+    /// Nested calls the policy asked a person about.
+    pub approvals_requested: AtomicU64,
+    /// Approvals decided, by verdict.
+    pub approvals_approved: AtomicU64,
+    /// See `approvals_approved`.
+    pub approvals_denied: AtomicU64,
+    /// See `approvals_approved`.
+    pub approvals_expired: AtomicU64,
     /// Journal writes the backend failed (I/O, connection, a malformed
     /// row: `RunStoreError::Backend`); not counted in `journal_writes` or
     /// `journal_bytes`. A write refused because another process holds the
@@ -287,6 +295,16 @@ impl RunMetrics {
     /// Adds one to `counter`.
     pub(crate) fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// An approval was decided with `verdict`.
+    pub(crate) fn approval_decided(&self, verdict: codemode_bridge::Verdict) {
+        use codemode_bridge::Verdict;
+        Self::bump(match verdict {
+            Verdict::Approved => &self.approvals_approved,
+            Verdict::Denied => &self.approvals_denied,
+            Verdict::Expired => &self.approvals_expired,
+        });
     }
 
     /// A journal of `bytes` was written.
@@ -330,6 +348,10 @@ impl RunMetrics {
             evicted_now: self.evicted_now.load(Ordering::Relaxed).max(0) as u64,
             reissued: load(&self.reissued),
             outcome_unknown: load(&self.outcome_unknown),
+            approvals_requested: load(&self.approvals_requested),
+            approvals_approved: load(&self.approvals_approved),
+            approvals_denied: load(&self.approvals_denied),
+            approvals_expired: load(&self.approvals_expired),
         }
     }
 }
@@ -383,6 +405,16 @@ pub struct RunsSnapshot {
     /// guest saw an `outcome_unknown` error
     /// (`codemode_run_inflight_calls_after_crash_total{outcome="outcome_unknown"}`).
     pub outcome_unknown: u64,
+    /// Nested calls the policy asked a person about
+    /// (`codemode_approvals_requested_total`).
+    pub approvals_requested: u64,
+    /// Approvals decided `approved`
+    /// (`codemode_approvals_decided_total{verdict="approved"}`).
+    pub approvals_approved: u64,
+    /// Approvals decided `denied` (`…{verdict="denied"}`).
+    pub approvals_denied: u64,
+    /// Approvals nobody decided within their TTL (`…{verdict="expired"}`).
+    pub approvals_expired: u64,
 }
 
 impl Default for Metrics {

@@ -35,6 +35,8 @@
 //! - `pg_commit`: `SessionStore::commit` of one small value on PostgreSQL.
 //! - `evicted`: park N runs on sled on disk with `evict_after` 200 ms, wait
 //!   until no cell is live, RSS growth over N; then resume 100 of them.
+//! - `approval`, `pg_approval`: a decision's way to the call it approves
+//!   (see `approvals.rs`).
 
 use std::time::{Duration, Instant};
 
@@ -47,8 +49,18 @@ use super::cells::{IN_CELL, Noop, SEQ100, YIELD, cell, expect, timed_exec};
 use super::stats::{Quantiles, ms, quantiles, row, settled_rss};
 
 /// The durable scenarios' `--only` names; `durable` names them all.
-pub(crate) const DURABLE: [&str; 8] =
-    ["journal", "park_sled", "park_group", "park_growth", "replay100", "pg_wait", "pg_commit", "evicted"];
+pub(crate) const DURABLE: [&str; 10] = [
+    "journal",
+    "park_sled",
+    "park_group",
+    "park_growth",
+    "replay100",
+    "pg_wait",
+    "pg_commit",
+    "evicted",
+    "approval",
+    "pg_approval",
+];
 
 /// 100 sequential tool calls, then a park: a journal of 100 steps.
 const REPLAY100: &str = "let n = 0; for (let i = 0; i < 100; i++) { await noop({}); n++; } \
@@ -613,6 +625,8 @@ pub(crate) struct DurableReport {
     pg_wait: Option<PgWaitReport>,
     pg_commit_ms: Option<Quantiles>,
     evicted: Vec<EvictedReport>,
+    approval: Option<super::approvals::ApprovalReport>,
+    pg_approval: Option<super::approvals::ApprovalReport>,
 }
 
 impl DurableReport {
@@ -626,6 +640,8 @@ impl DurableReport {
             && self.pg_wait.is_none()
             && self.pg_commit_ms.is_none()
             && self.evicted.is_empty()
+            && self.approval.is_none()
+            && self.pg_approval.is_none()
     }
 }
 
@@ -652,7 +668,11 @@ pub(crate) async fn run_timing(
     report: &mut DurableReport,
 ) -> Result<()> {
     // Fail before any work when a PostgreSQL scenario has no server.
-    let url = if named("pg_wait") || named("pg_commit") { Some(postgres_url(postgres)?) } else { None };
+    let url = if named("pg_wait") || named("pg_commit") || named("pg_approval") {
+        Some(postgres_url(postgres)?)
+    } else {
+        None
+    };
     if named("journal") {
         report.journal = Some(journal(runs, warmup).await?);
     }
@@ -675,6 +695,12 @@ pub(crate) async fn run_timing(
         if named("pg_wait") {
             report.pg_wait = Some(pg_wait(url, runs, warmup).await?);
         }
+        if named("pg_approval") {
+            report.pg_approval = Some(super::approvals::across_processes(url, runs, warmup).await?);
+        }
+    }
+    if named("approval") {
+        report.approval = Some(super::approvals::same_process(runs, warmup).await?);
     }
     Ok(())
 }
@@ -740,6 +766,12 @@ pub(crate) fn print(report: &DurableReport) {
     }
     if let Some(q) = &report.pg_commit_ms {
         row("13 pg: store commit, one value", q);
+    }
+    if let Some(a) = &report.approval {
+        super::approvals::print("15 approval, same process (sled)", a);
+    }
+    if let Some(a) = &report.pg_approval {
+        super::approvals::print("16 approval on the other runtime (pg)", a);
     }
     for e in &report.evicted {
         println!(

@@ -42,8 +42,9 @@ pub(crate) struct BenchArgs {
     /// Run only these scenarios (comma-separated): trivial,
     /// trivial_idle, seq100, par100, yield, parked, cold, cold_ts,
     /// throughput, hol;
-    /// the durable-run scenarios journal, park_sled, replay100, pg_wait,
-    /// pg_commit, evicted (`durable`: all six) run only when named.
+    /// the durable-run scenarios journal, park_sled, park_group,
+    /// park_growth, replay100, pg_wait, pg_commit, evicted, approval,
+    /// pg_approval (`durable`: all of them) run only when named.
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(SCENARIOS))]
     only: Vec<String>,
     /// PostgreSQL URL for pg_wait and pg_commit (default
@@ -95,8 +96,9 @@ pub(crate) struct BenchOptions {
     pub oracle: PathBuf,
     /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
     /// parked, cold, throughput, hol; the durable-run ones (journal,
-    /// park_sled, replay100, pg_wait, pg_commit, evicted, or `durable` for
-    /// all six) only when named.
+    /// park_sled, park_group, park_growth, replay100, pg_wait, pg_commit,
+    /// evicted, approval, pg_approval, or `durable` for all of them) only
+    /// when named.
     pub only: Vec<String>,
     /// PostgreSQL for `pg_wait`/`pg_commit` (else `CODEMODE_TEST_POSTGRES_URL`).
     pub postgres: Option<String>,
@@ -116,7 +118,7 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-const SCENARIOS: [&str; 19] = [
+const SCENARIOS: [&str; 21] = [
     "trivial",
     "trivial_idle",
     "seq100",
@@ -135,6 +137,8 @@ const SCENARIOS: [&str; 19] = [
     "pg_wait",
     "pg_commit",
     "evicted",
+    "approval",
+    "pg_approval",
     "durable",
 ];
 

@@ -25,6 +25,14 @@ pub(crate) async fn run(config: &Config, file: Option<&Path>, store_flag: Option
         _ => config.store.describe(),
     };
     println!("# store backend: {backend}");
+    if config.policy.is_empty() {
+        println!("# policy: no [[policy]] rules; every nested call is allowed");
+    } else {
+        println!("# policy: {} rules, the first match decides (no match: allow):", config.policy.len());
+        for (i, rule) in config.policy.iter().enumerate() {
+            println!("#   {}. {}", i + 1, rule.describe());
+        }
+    }
     let mut failed = 0;
     for server in &config.mcp_servers {
         match codemode_mcp::probe(&server.to_config()).await {

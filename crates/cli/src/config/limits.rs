@@ -21,6 +21,8 @@ pub(crate) struct LimitsConfig {
     pub max_queued: usize,
     pub max_timers: usize,
     pub parked_ttl_seconds: u64,
+    /// How long a pending approval waits for a decision.
+    pub approval_ttl_ms: u64,
     pub max_live_cells: usize,
     pub max_live_cells_per_session: usize,
     pub max_live_cells_per_principal: usize,
@@ -47,6 +49,7 @@ impl Default for LimitsConfig {
             max_queued: l.max_queued,
             max_timers: l.max_timers,
             parked_ttl_seconds: l.parked_ttl.as_secs(),
+            approval_ttl_ms: millis(l.approval_ttl),
             max_live_cells: l.max_live_cells,
             max_live_cells_per_session: l.max_live_cells_per_session,
             max_live_cells_per_principal: l.max_live_cells_per_principal,
@@ -63,7 +66,7 @@ impl Default for LimitsConfig {
 /// The config key of each `Limits` field, for error messages.
 fn limit_key(field: &str) -> String {
     match field {
-        "timeout" | "headless_timeout" => format!("limits.{field}_ms"),
+        "timeout" | "headless_timeout" | "approval_ttl" => format!("limits.{field}_ms"),
         "parked_ttl" => "limits.parked_ttl_seconds".to_owned(),
         other => format!("limits.{other}"),
     }
@@ -84,6 +87,7 @@ impl LimitsConfig {
             max_queued: self.max_queued,
             max_timers: self.max_timers,
             parked_ttl: Duration::from_secs(self.parked_ttl_seconds),
+            approval_ttl: Duration::from_millis(self.approval_ttl_ms),
             max_live_cells: self.max_live_cells,
             max_live_cells_per_session: self.max_live_cells_per_session,
             max_live_cells_per_principal: self.max_live_cells_per_principal,

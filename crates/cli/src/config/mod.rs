@@ -7,7 +7,8 @@
 //! One module per section: `limits`, `store`, `runs`, `serve`, `mcp`
 //! (`[[mcp_servers]]`), `nodes`, `tools` (`[[tools]]` and `[workspace]`);
 //! `check` is the `codemode config check` command; `units` holds the
-//! millisecond conversions the sections share. Each section checks its
+//! millisecond conversions the sections share; `policy` holds the
+//! `[[policy]]` rules over nested calls. Each section checks its
 //! own ranges; [`Config::parse`] runs every check.
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ pub(crate) mod check;
 mod limits;
 mod mcp;
 mod nodes;
+pub(crate) mod policy;
 mod runs;
 mod serve;
 mod store;
@@ -53,6 +55,9 @@ pub(crate) struct Config {
     /// `codemode serve`: who may connect, and how long a closed
     /// connection's cells are kept.
     pub serve: ServeSection,
+    /// `[[policy]]`: rules over nested calls, first match wins.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub policy: Vec<policy::PolicyRule>,
 }
 
 impl Config {
@@ -83,6 +88,12 @@ impl Config {
         }
         for (i, tool) in config.tools.iter().enumerate() {
             tool.check(i)?;
+        }
+        if config.policy.len() > policy::MAX_RULES {
+            anyhow::bail!("{} [[policy]] rules; at most {} are allowed", config.policy.len(), policy::MAX_RULES);
+        }
+        for (i, rule) in config.policy.iter().enumerate() {
+            rule.check(i)?;
         }
         Ok(config)
     }

@@ -381,6 +381,30 @@ pub(crate) static CATALOGUE: &[Metric] = &[
     )
     .otlp("codemode.run.inflight_calls_after_crash")
     .otlp_help("Calls in flight when their run's owner crashed, by outcome."),
+    family(
+        "codemode_approvals_requested",
+        Counter,
+        "Nested calls the policy asked a person about (pending approvals).",
+        Value(|s| s.runs.approvals_requested),
+    )
+    .otlp("codemode.approvals.requested"),
+    family(
+        "codemode_approvals_decided",
+        Counter,
+        "Approvals decided, by verdict: approved, denied, or expired (nobody decided within the TTL).",
+        Labelled(|s| {
+            [
+                ("approved", s.runs.approvals_approved),
+                ("denied", s.runs.approvals_denied),
+                ("expired", s.runs.approvals_expired),
+            ]
+            .into_iter()
+            .map(|(verdict, n)| (vec![("verdict", verdict.to_owned())], n))
+            .collect()
+        }),
+    )
+    .otlp("codemode.approvals.decided")
+    .otlp_help("Approvals decided, by verdict."),
     // `serve`'s own: read from its session count, not the snapshot.
     family(
         "codemode_mcp_sessions",

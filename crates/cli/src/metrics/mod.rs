@@ -382,6 +382,10 @@ mod tests {
             evicted_now: 5,
             reissued: 8,
             outcome_unknown: 9,
+            approvals_requested: 3,
+            approvals_approved: 1,
+            approvals_denied: 1,
+            approvals_expired: 1,
         };
         let text = render(&MetricsSnapshot { runs, ..MetricsSnapshot::default() }).expect("renders");
         for line in [
@@ -403,6 +407,8 @@ mod tests {
             "codemode_evicted_runs 5",
             "codemode_run_inflight_calls_after_crash_total{outcome=\"reissued\"} 8",
             "codemode_run_inflight_calls_after_crash_total{outcome=\"outcome_unknown\"} 9",
+            "codemode_approvals_requested_total 3",
+            "codemode_approvals_decided_total{verdict=\"expired\"} 1",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} missing: {text}");
         }

@@ -2,7 +2,7 @@
 //! against the tool's input schema (`exec`, `wait`), and the shape of its
 //! answer (`structuredContent` and its `outputSchema`).
 
-use codemode_runtime::{CellResult, Exec};
+use codemode_runtime::{CellResult, Decisions, Exec};
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
 use serde_json::{Map, Value, json};
 
@@ -46,6 +46,9 @@ pub(crate) enum ArgumentError {
     /// `runId` is missing, blank or not a string.
     #[error("runId must be a non-empty string.")]
     RunId,
+    /// `approve`/`deny` are not what the schema says, or break a bound.
+    #[error("{0}")]
+    Decisions(String),
     /// A tool this server does not have.
     #[error("unknown tool `{0}`; this server has `exec` and `wait`.")]
     UnknownTool(String),
@@ -118,6 +121,23 @@ pub(super) fn wait_run_id(args: &Map<String, Value>) -> Result<&str, ArgumentErr
         .ok_or(ArgumentError::RunId)
 }
 
+/// The decisions a `wait` brings on pending approvals (`approve`, `deny`).
+pub(super) fn wait_decisions(args: &Map<String, Value>) -> Result<Decisions, ArgumentError> {
+    let mut given = Map::new();
+    for key in ["approve", "deny"] {
+        if let Some(v) = args.get(key) {
+            given.insert(key.to_owned(), v.clone());
+        }
+    }
+    let decisions: Decisions = serde_json::from_value(Value::Object(given)).map_err(|e| {
+        ArgumentError::Decisions(format!(
+            "approve must be an array of approval ids and deny an array of {{id, reason?}} ({e})."
+        ))
+    })?;
+    decisions.check().map_err(ArgumentError::Decisions)?;
+    Ok(decisions)
+}
+
 /// The JSON Schema of `structuredContent`: one of the three result shapes
 /// of `CellResult` (its serde form, `to_model_json`), plus `untrusted`.
 pub(super) fn result_schema() -> Value {
@@ -168,12 +188,28 @@ pub(super) fn result_schema() -> Value {
                 "properties": {
                     "status": {"const": "waiting"},
                     "runId": {"type": "string", "description": "Call wait with it to go on observing the cell."},
-                    "reason": {"enum": ["yield", "pending_tools"]},
+                    "reason": {"enum": ["yield", "pending_tools", "approval"]},
                     "pendingToolCalls": {"type": "array", "items": {
                         "type": "object",
                         "properties": {"id": {"type": "string"}, "method": {"type": "string"}},
                         "required": ["id", "method"]
                     }},
+                    "pendingApprovals": {
+                        "type": "array",
+                        "description": "Calls waiting for a decision: approve or deny their ids with wait.",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string"}, "source": {"type": "string"}, "server": {"type": "string"},
+                                "tool": {"type": "string"},
+                                "arguments": {"type": "string", "description": "The call's arguments (a preview)."},
+                                "argumentsTruncated": {"type": "boolean"},
+                                "reason": {"type": "string", "description": "Why it needs approval."},
+                                "expiresAtMs": {"type": "integer"}
+                            },
+                            "required": ["id", "source", "tool", "arguments", "reason", "expiresAtMs"]
+                        }
+                    },
                     "output": output, "telemetry": telemetry, "untrusted": untrusted
                 },
                 "required": ["status", "runId", "reason", "pendingToolCalls", "output", "telemetry"]

@@ -16,7 +16,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tracing::Instrument;
 
-use super::calls::{ArgumentError, WAIT_ALIASES, check_known, exec_request, result_schema, tool_result, wait_run_id};
+use super::calls::{
+    ArgumentError, WAIT_ALIASES, check_known, exec_request, result_schema, tool_result, wait_decisions, wait_run_id,
+};
 use super::{sessions, trace_context};
 use crate::lifecycle::Lifecycle;
 
@@ -185,8 +187,10 @@ impl CodeModeServer {
                 Err(e) => refused(e),
             },
             ("wait", Some(schema)) => {
-                match check_known("wait", schema, WAIT_ALIASES, args).and_then(|()| wait_run_id(args)) {
-                    Ok(run_id) => reply.wait(run_id).await.unwrap_or_else(unavailable),
+                let asked = check_known("wait", schema, WAIT_ALIASES, args)
+                    .and_then(|()| Ok((wait_run_id(args)?, wait_decisions(args)?)));
+                match asked {
+                    Ok((run_id, decisions)) => reply.wait_with(run_id, decisions).await.unwrap_or_else(unavailable),
                     Err(e) => refused(e),
                 }
             }
@@ -238,7 +242,14 @@ impl ServerHandler for CodeModeServer {
         let result = match (admitted, self.connection.reply(&principal, key.as_deref())) {
             (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
             // The cell's span is a child of the span current at `exec`.
-            (Ok(_in_flight), Ok(reply)) => self.call(&reply, &request.name, &args).instrument(span).await,
+            (Ok(_in_flight), Ok(reply)) => {
+                let result = self.call(&reply, &request.name, &args).instrument(span.clone()).await;
+                if super::elicit::can_ask(&context.peer) {
+                    super::elicit::settle(&context.peer, &reply, result).instrument(span).await
+                } else {
+                    result
+                }
+            }
             (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal.to_string()),
         };
         Ok(tool_result(&result)?.into())

@@ -19,6 +19,52 @@ pub(crate) fn temp(prefix: &str, name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// `codemode session` on `store`: send a request line, get its result.
+pub(crate) struct Session {
+    child: Child,
+    pub(crate) stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Session {
+    pub(crate) fn start(config: &std::path::Path, store: &std::path::Path) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("--config")
+            .arg(config)
+            .arg("--store")
+            .arg(store)
+            .arg("session")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self { child, stdin, stdout }
+    }
+
+    pub(crate) fn ask(&mut self, request: &serde_json::Value) -> serde_json::Value {
+        writeln!(self.stdin, "{request}").unwrap();
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+
+    pub(crate) fn exec(&mut self, code: &str) -> serde_json::Value {
+        self.ask(&serde_json::json!({"op": "exec", "code": code}))
+    }
+
+    pub(crate) fn wait(&mut self, run_id: &str) -> serde_json::Value {
+        self.ask(&serde_json::json!({"op": "wait", "runId": run_id}))
+    }
+
+    /// `kill -9`: no clean shutdown, nothing flushed on the way out.
+    pub(crate) fn kill_9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
 /// A running `codemode serve --http 127.0.0.1:0 --metrics 127.0.0.1:0`,
 /// its stderr lines arriving on a channel. Killed when dropped.
 pub(crate) struct Server {

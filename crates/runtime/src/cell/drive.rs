@@ -8,6 +8,7 @@ use codemode_bridge::{CellResult, ErrorCode, Phase, WaitReason};
 use ractor::RpcReplyPort;
 use serde_json::Value;
 
+use super::approvals::Decide;
 use super::ending::Ending;
 use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
@@ -36,6 +37,11 @@ impl CellState {
                 if let Some(flow) = self.replay() {
                     return flow;
                 }
+                // The resuming wait's decisions, on the run as replayed.
+                let decide = self.resume_decide.take();
+                if let Err(refused) = self.take_decisions(decide) {
+                    return self.park_refusing(refused);
+                }
                 self.advance()
             }
             Err(StartError::Syntax(failure)) => {
@@ -52,8 +58,9 @@ impl CellState {
         }
     }
 
-    /// A new window on a parked cell.
-    pub(super) fn resume(&mut self, reply: RpcReplyPort<CellResult>) -> Flow {
+    /// A new window on a parked cell, with the decisions its `wait`
+    /// brings on pending approvals.
+    pub(super) fn resume(&mut self, reply: RpcReplyPort<CellResult>, decide: Option<Decide>) -> Flow {
         if self.windows.is_open() {
             let _ = reply.send(CellResult::input_error(
                 ErrorCode::InvalidInput,
@@ -66,6 +73,9 @@ impl CellState {
         self.set_parked(false);
         tracing::info!(parent: &self.run.span, "wait");
         self.open_window(reply);
+        if let Err(refused) = self.take_decisions(decide) {
+            return self.park_refusing(refused);
+        }
         self.host.resolve_yields();
         self.advance()
     }
@@ -78,6 +88,11 @@ impl CellState {
     /// A request's work finished: settle it, and start what was queued
     /// behind it.
     pub(super) fn request_done(&mut self, id: u64, done: Done) -> Flow {
+        let done = match done {
+            // Not finished: the call waits for a decision.
+            Done::Asked(asked) => return self.asked(id, asked),
+            done => done,
+        };
         if self.host.finished(id) {
             let settlement = match done {
                 Done::Tool(result) => super::host_work::tool_settlement(id, result),
@@ -95,6 +110,7 @@ impl CellState {
                     self.effects.network |= super::requests::shows_mcp(&result);
                     search_reply(self.host.tools(), id, result, self.output.remaining())
                 }
+                Done::Asked(_) => return Flow::Live,
             };
             self.host.settle_now(settlement);
             self.slot_freed();
@@ -155,6 +171,11 @@ impl CellState {
             // go round again without a trip through the timer wheel.
             if !self.host.ready.is_empty() || self.host.next_timer().is_some_and(|t| t <= Instant::now()) {
                 continue;
+            }
+            if self.approvals.has_pending() && self.staged.is_none() {
+                // Asked calls wait for a person: the window's budget does
+                // not run down meanwhile.
+                return self.park(WaitReason::Approval);
             }
             if !(self.host.has_calls() || self.host.has_timers() || self.host.has_yields()) {
                 let message = "code mode promise is pending without host work: the cell awaits a promise that \
@@ -238,20 +259,38 @@ impl CellState {
 
     /// Reports `waiting` and keeps the cell until `wait`, abort or expiry.
     fn park(&mut self, reason: WaitReason) -> Flow {
+        self.park_as(reason, None)
+    }
+
+    /// Parks again at once, answering the window with `refused` (its
+    /// decisions were refused): no output is taken, nothing else changes.
+    pub(super) fn park_refusing(&mut self, (code, message): (ErrorCode, String)) -> Flow {
+        let reason = if self.approvals.has_pending() { WaitReason::Approval } else { WaitReason::PendingTools };
+        self.park_as(reason, Some(CellResult::input_error(code, message)))
+    }
+
+    fn park_as(&mut self, reason: WaitReason, refused: Option<CellResult>) -> Flow {
         let Some(window) = self.windows.current.take() else { return Flow::Live };
         self.engine.control().clear_deadline();
         self.set_parked(true);
         self.windows.start_park(&self.run.myself, self.services.limits.parked_ttl);
         tracing::info!(parent: &self.run.span, reason = reason.as_str(), "waiting");
-        let result = CellResult::Waiting {
-            run_id: self.run.run_id.clone(),
-            reason,
-            pending_tool_calls: self.host.pending_calls(),
-            output: self.take_output(),
-            telemetry: self.host.telemetry(),
-            untrusted: self.untrusted_id(),
+        let result = match refused {
+            Some(refused) => refused,
+            None => {
+                let result = CellResult::Waiting {
+                    run_id: self.run.run_id.clone(),
+                    reason,
+                    pending_tool_calls: self.host.pending_calls(),
+                    pending_approvals: self.approvals.shown(),
+                    output: self.take_output(),
+                    telemetry: self.host.telemetry(),
+                    untrusted: self.untrusted_id(),
+                };
+                self.durability.on_delivered();
+                result
+            }
         };
-        self.durability.on_delivered();
         let reply = window.reply;
         self.park_durably(Box::new(move || {
             let _ = reply.send(result);
@@ -327,7 +366,8 @@ impl CellState {
         f: impl FnOnce(&mut crate::durable::Durability, &crate::durable::HostState<'_>) -> T,
     ) -> T {
         let link = self.engine.link();
-        let state = host_state(&self.host, &self.output, &self.effects, &link, &self.host.ready);
+        let state =
+            host_state(&self.host, &self.output, &self.effects, &link, &self.host.ready, self.approvals.records());
         f(&mut self.durability, &state)
     }
 }

@@ -7,12 +7,14 @@ use std::time::Instant;
 use codemode_bridge::{ErrorCode, Phase};
 use codemode_store::runs::now_ms;
 
+use super::requests::nested::{Approval, Refusal};
 use super::requests::{Fault, HostCx, HostRequest, Rerun, Settlement};
 use super::state::{CellState, Flow};
 use crate::durable::journal;
 use crate::durable::{CellIds, DurableMsg, Replayed, Resumed, WriteAhead};
 use crate::telemetry::RunMetrics;
 use codemode_bridge::RunEnd;
+use codemode_bridge::Verdict;
 
 impl CellState {
     /// Records request `id`'s fingerprint in the run's journal.
@@ -45,7 +47,7 @@ impl CellState {
     /// Parks durably: the journal is written, then `send` reports
     /// `waiting`.
     pub(super) fn park_durably(&mut self, send: Box<dyn FnOnce() + Send>) {
-        let quiescent = !self.host.has_calls();
+        let quiescent = !self.host.has_running_calls();
         let epoch = self.windows.park_epoch;
         self.with_host_state(|d, state| d.park(state, quiescent, epoch, send));
     }
@@ -55,7 +57,7 @@ impl CellState {
         match msg {
             DurableMsg::HandOff(epoch) => {
                 if self.windows.idle_in(epoch) {
-                    let quiescent = !self.host.has_calls();
+                    let quiescent = !self.host.has_running_calls();
                     self.with_host_state(|d, state| d.hand_off(epoch, quiescent, state));
                 }
                 Flow::Live
@@ -77,6 +79,7 @@ impl CellState {
                 self.engine.release_slots(rejected);
                 self.advance_if_observed()
             }
+            DurableMsg::Decided(written) => self.decisions_written(written),
             DurableMsg::ReleaseForShutdown(done) => {
                 // With a window open the run is not parked: `done` is
                 // dropped, which answers at once.
@@ -91,7 +94,7 @@ impl CellState {
     /// Idle past `evict_after` with its lease released: leave memory. The
     /// run lives on as its journal; a `wait` replays it.
     fn evict(&mut self, epoch: u64) -> Flow {
-        if !self.windows.idle_in(epoch) || !self.durability.evictable() || self.host.has_calls() {
+        if !self.windows.idle_in(epoch) || !self.durability.evictable() || self.host.has_running_calls() {
             return Flow::Live;
         }
         self.leave_memory();
@@ -188,10 +191,15 @@ impl CellState {
                     let left = timers_due.get(&id).map_or(t.delay_ms, |at| at.saturating_sub(wall));
                     self.host.add_timer(id, left, now);
                 }
-                request => match self.reissue(id, request, now) {
-                    Ok(n) => settled_inline += n,
-                    Err(f) => failure = failure.or(Some(f)),
-                },
+                request => {
+                    let handled = self.restart_call(id, request, now);
+                    // The snapshot's telemetry counted the call already.
+                    *self.host.telemetry_mut() = snapshot.telemetry;
+                    match handled {
+                        Ok(n) => settled_inline += n,
+                        Err(f) => failure = failure.or(Some(f)),
+                    }
+                }
             }
         }
         for (id, request) in fresh {
@@ -206,6 +214,35 @@ impl CellState {
         RunMetrics::bump(&metrics.runs.resumed_by_replay);
         self.services.runs.resumed(&self.run.run_id);
         failure.map(|f| self.cell_failure(f))
+    }
+
+    /// A request that was in flight when the journal was written, as its
+    /// approval left it: one waiting for a decision waits again (it never
+    /// ran); one denied or expired is refused as it was; one approved, or
+    /// one that never asked, is re-issued if that is safe.
+    fn restart_call(&mut self, id: u64, request: HostRequest, now: Instant) -> super::requests::Handled {
+        let Some(record) = self.approvals.of_request(id) else { return self.reissue(id, request, now) };
+        match record.decision.as_ref().map(|d| (d.verdict, d.reason.clone())) {
+            None => {
+                let Some(rx) = self.approvals.rewait(id) else { return self.reissue(id, request, now) };
+                self.host.set_approval(id, Approval::Awaiting(rx));
+                self.host.set_deciding(id, true);
+                self.dispatch(id, request, now)
+            }
+            Some((Verdict::Approved, _)) => {
+                self.host.set_approval(id, Approval::Approved);
+                self.reissue(id, request, now)
+            }
+            Some((verdict, reason)) => {
+                let refusal = match verdict {
+                    Verdict::Expired => Refusal::Expired(self.approvals.ttl()),
+                    _ => Refusal::Denied(reason),
+                };
+                let message = refusal.message(&record.what);
+                self.host.settle_now(Settlement::fault(id, Fault::error(message, refusal.code())));
+                Ok(1)
+            }
+        }
     }
 
     /// A request that was in flight when the journal was written: run it
@@ -234,6 +271,8 @@ impl CellState {
             // would be a bug, so it is not run again.
             Rerun::Restored => request.what().to_owned(),
         };
+        // An approval restored for it is not needed: it does not run.
+        drop(self.host.gate(id));
         RunMetrics::bump(&self.services.metrics.runs.outcome_unknown);
         let message = format!(
             "{what} was in flight when this run's previous process stopped: whether it ran is unknown, and it is \

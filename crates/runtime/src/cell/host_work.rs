@@ -11,7 +11,7 @@
 //! when done; every other request runs as a task from the start.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
 use super::pending::{PendingCounters, PendingId, PendingKind};
-use super::requests::nested::{CallSource, CallSpec, NestedCalls};
+use super::requests::nested::{Approval, CallSource, CallSpec, Gate, NestedCalls};
 use super::requests::{Completion, Done, ErrorName, Fault, Settlement};
 use super::tools::ToolTable;
 use crate::telemetry::{Counted, Metrics};
@@ -110,6 +110,12 @@ pub(crate) struct HostWork {
     /// answer keeps a crash from turning a finished call into
     /// `outcome_unknown`.
     held_settled: bool,
+    /// Where calls restored by a replay stand with approvals (absent: a
+    /// fresh call, put to the policy).
+    approvals: HashMap<u64, Approval>,
+    /// Calls in flight that wait on a decision, not on work: a run whose
+    /// only calls are these is quiescent (it may hand off and leave memory).
+    deciding: HashSet<u64>,
 }
 
 /// How a cell's host work is set up.
@@ -146,7 +152,40 @@ impl HostWork {
             refusal: None,
             journaled: 0,
             held_settled: false,
+            approvals: HashMap::new(),
+            deciding: HashSet::new(),
         }
+    }
+
+    /// How request `id` meets the policy when it starts.
+    pub(crate) fn gate(&mut self, id: u64) -> Gate {
+        let approval = self.approvals.remove(&id).unwrap_or_default();
+        Gate { request: id, completion: Arc::clone(&self.completion), approval }
+    }
+
+    /// Sets where restored request `id` stands with approvals.
+    pub(crate) fn set_approval(&mut self, id: u64, approval: Approval) {
+        self.approvals.insert(id, approval);
+    }
+
+    /// Request `id` waits on a decision (true) or on its work again.
+    pub(crate) fn set_deciding(&mut self, id: u64, deciding: bool) {
+        if deciding {
+            self.deciding.insert(id);
+        } else {
+            self.deciding.remove(&id);
+        }
+    }
+
+    /// Whether request `id` is still in flight.
+    pub(crate) fn in_flight(&self, id: u64) -> bool {
+        self.in_flight.0.contains_key(&id)
+    }
+
+    /// Whether any host request is running or queued, other than calls
+    /// waiting on a decision.
+    pub(crate) fn has_running_calls(&self) -> bool {
+        !self.queue.is_empty() || self.in_flight.0.keys().any(|id| !self.deciding.contains(id))
     }
 
     /// The cell's tool globals.
@@ -242,6 +281,7 @@ impl HostWork {
     /// A request's work finished; false when it was cancelled meanwhile.
     /// Its slot is free: the caller pumps the queue.
     pub(crate) fn finished(&mut self, id: u64) -> bool {
+        self.deciding.remove(&id);
         match self.in_flight.0.remove(&id) {
             Some(call) => {
                 self.held_settled |= call.held;
@@ -310,6 +350,7 @@ impl HostWork {
     }
 
     fn start(&mut self, id: u64, pending_id: PendingId, tool: usize, input: Value, hold: bool) -> bool {
+        let gate = self.gate(id);
         let Some(entry) = self.tools.get(tool) else {
             self.ready.push(error_settlement(id, &ToolError::new(self.tools.missing(tool))));
             return true;
@@ -345,7 +386,7 @@ impl HostWork {
             let name = denied_tools.get(index).map_or("the tool", |e| e.metadata.callable_name.as_str());
             Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
         };
-        let mut future: BoxedCall = Box::pin(self.nested.run(spec, input, Some(denied), move |input| async move {
+        let mut future: BoxedCall = Box::pin(self.nested.run(spec, gate, input, denied, move |input| async move {
             let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
             let result = entry.tool.call(input).await;
             check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)

@@ -10,7 +10,9 @@
 //! The guest's host requests are declared in [`requests`], one type each.
 
 mod actor;
+pub(crate) mod approvals;
 mod complete;
+mod deciding;
 mod drive;
 mod durable_calls;
 pub(crate) mod effects;

@@ -12,8 +12,9 @@ use crate::durable::DurableMsg;
 pub(crate) enum CellMsg {
     /// Run the first window.
     Start(RpcReplyPort<CellResult>),
-    /// Open a new window on a parked cell.
-    Wait(RpcReplyPort<CellResult>),
+    /// Open a new window on a parked cell, with decisions on its pending
+    /// approvals.
+    Wait(RpcReplyPort<CellResult>, Option<super::approvals::Decide>),
     /// End the cell as aborted.
     Abort(RpcReplyPort<CellResult>),
     /// End the cell quietly (the host no longer needs it).

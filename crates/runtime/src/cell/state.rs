@@ -18,6 +18,7 @@ use std::time::Instant;
 use codemode_bridge::{CellResult, ErrorCode, Phase};
 use ractor::ActorRef;
 
+use super::approvals::{Approvals, Decide, Staged};
 use super::effects::CellEffects;
 use super::ending::Ending;
 use super::host_work::{HostSetup, HostWork};
@@ -54,6 +55,8 @@ pub(crate) struct CellPlan {
     pub meta: Meta,
     /// A stored run to resume by replaying its journal, at this version.
     pub resume: Option<(Journal, u64)>,
+    /// Decisions the resuming `wait` brings, taken once the run is live.
+    pub decide: Option<Decide>,
 }
 
 /// Everything a cell actor starts with.
@@ -91,6 +94,13 @@ pub(crate) struct CellState {
     /// did not await, or committing.
     pub(super) ending: Option<Ending>,
     pub(super) durability: Durability,
+    /// Calls waiting on a person's decision, and the decisions taken.
+    pub(super) approvals: Approvals,
+    /// Decisions being journaled: they take effect once written.
+    pub(super) staged: Option<Staged>,
+    /// Decisions of the `wait` that resumed this run, taken once it is
+    /// live.
+    pub(super) resume_decide: Option<Decide>,
     /// Counts this cell's actor as alive until its state, span included,
     /// is gone: declared last, so it drops after every other field.
     _alive: Alive,
@@ -101,7 +111,16 @@ impl CellState {
     /// replay ready to run at the first window.
     pub(crate) fn new(args: CellArgs, myself: ActorRef<CellMsg>) -> Self {
         let CellArgs { plan, services, tools, vm, lease, pool } = args;
-        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume } = plan;
+        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, decide } = plan;
+        // A resumed run's approvals belong to the principal that started it.
+        let owner = match &resume {
+            Some((journal, _)) => journal.header.principal.clone(),
+            None => meta.principal.clone(),
+        };
+        let mut approvals = Approvals::new(services.limits.approval_ttl.min(services.limits.parked_ttl), owner);
+        if let Some((journal, _)) = &resume {
+            approvals.restore(journal.approvals.clone());
+        }
         let started = Instant::now();
         span.record("queue_ms", millis(started.saturating_duration_since(admitted)));
         let me = myself.clone();
@@ -148,6 +167,9 @@ impl CellState {
             windows: Windows::default(),
             ending: None,
             durability,
+            approvals,
+            staged: None,
+            resume_decide: decide,
             services,
             _alive: alive,
         }
@@ -267,6 +289,7 @@ pub(super) fn host_state<'a>(
     effects: &'a CellEffects,
     link: &'a GuestLink,
     undelivered: &'a [Settlement],
+    approvals: &'a crate::durable::journal::ApprovalLog,
 ) -> HostState<'a> {
     HostState {
         timers: host.timer_deadlines(),
@@ -277,6 +300,7 @@ pub(super) fn host_state<'a>(
         undelivered,
         link,
         writes: &effects.writes,
+        approvals,
     }
 }
 

@@ -5,12 +5,13 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use codemode_bridge::{CellResult, ErrorCode};
+use codemode_bridge::{CellResult, Decisions, ErrorCode};
 use codemode_store::Scope;
 use ractor::ActorRef;
 
 use super::facade::CodeMode;
 use super::quota;
+use crate::cell::approvals::{Decide, Decider};
 use crate::cell::{CellMode, CellMsg};
 use crate::durable::resume::{Ask, Router};
 use crate::error::CodeModeError;
@@ -186,7 +187,23 @@ impl Reply {
     /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let s = &self.session;
-        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait).await
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(None)).await
+    }
+
+    /// [`wait`](Self::wait) with decisions on the run's pending approvals
+    /// (`pendingApprovals` of its `waiting` result), taken as this
+    /// session's principal. Each decision is journaled before it takes
+    /// effect: an approved call runs (once, also across a crash), a denied
+    /// one rejects in the guest with `code: "denied"`. Naming an id that
+    /// is not pending, deciding one twice, or deciding another principal's
+    /// run is a `failed`/`invalid_input` result that changes nothing.
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn wait_with(&self, run_id: &str, decisions: Decisions) -> Result<CellResult, CodeModeError> {
+        let s = &self.session;
+        let decide = (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone()) });
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide)).await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are

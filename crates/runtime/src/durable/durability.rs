@@ -227,6 +227,24 @@ impl Durability {
         self.write(RunStatus::Running, lease, state, move |r| lease_check(&mail, &r))
     }
 
+    /// Writes what is new now, keeping the lease (a call asked for
+    /// approval while the cell is parked).
+    pub(crate) fn write_now(&mut self, state: &HostState<'_>) {
+        self.write_running(state);
+    }
+
+    /// Decisions were staged: writes them, keeping the lease, and reports
+    /// the outcome as [`DurableMsg::Decided`]. False when the run is not
+    /// journaled (the decisions take effect at once).
+    pub(crate) fn write_decisions(&mut self, state: &HostState<'_>) -> bool {
+        let lease = self.journal.as_ref().map(|j| j.config().lease);
+        let mail = self.mail.clone();
+        self.write(RunStatus::Running, lease, state, move |r| {
+            mail.send(DurableMsg::Decided(r.as_ref().map(|_| ()).map_err(ToString::to_string)));
+            lease_check(&mail, &r);
+        })
+    }
+
     /// A held request waits for a write: writes the journal now unless a
     /// write for `newest` is on its way.
     pub(crate) fn write_ahead(&mut self, newest: u64, state: &HostState<'_>) -> WriteAhead {

@@ -22,6 +22,7 @@ mod housekeeping;
 mod identities;
 pub(crate) mod journal;
 mod msg;
+pub mod operator;
 mod replay;
 pub(crate) mod resume;
 mod run_journal;

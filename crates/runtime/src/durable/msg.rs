@@ -21,6 +21,9 @@ pub(crate) enum DurableMsg {
     /// The write-ahead of held requests up to this id failed: they are
     /// rejected, not started.
     WriteAheadFailed(u64, String),
+    /// The journal write of staged decisions finished: they take effect,
+    /// or (an error) are taken back.
+    Decided(Result<(), String>),
     /// The runtime is stopping: hand a held lease over.
     ReleaseForShutdown(ractor::RpcReplyPort<()>),
 }

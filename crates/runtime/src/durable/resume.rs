@@ -14,6 +14,7 @@ use ractor::ActorRef;
 use super::config::DurableArgs;
 use super::journal::Journal;
 use super::msg::DurableMsg;
+use crate::cell::approvals::Decide;
 use crate::cell::{CellMode, CellMsg};
 use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};
@@ -22,10 +23,23 @@ use crate::run_index::{Located, NOT_HERE, RunHandle, RunIndex, crashed};
 use crate::telemetry::Metrics;
 
 /// What a caller asked of a run.
-#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Ask {
-    Wait,
+    /// A window, with decisions on pending approvals.
+    Wait(Option<Decide>),
     Abort,
+}
+
+impl Ask {
+    fn is_abort(&self) -> bool {
+        matches!(self, Self::Abort)
+    }
+
+    fn into_decide(self) -> Option<Decide> {
+        match self {
+            Self::Wait(decide) => decide,
+            Self::Abort => None,
+        }
+    }
 }
 
 /// Starts a cell (a run resumed by replay) through the executor.
@@ -90,12 +104,14 @@ impl Router<'_> {
 
     /// Opens a window on (or aborts) a live cell here.
     async fn send_to_cell(&self, handle: RunHandle, ask: Ask) -> CellResult {
-        if ask == Ask::Abort {
+        let abort = ask.is_abort();
+        if abort {
             (handle.abort)();
         }
+        let decide = ask.into_decide();
         let cell: ActorRef<CellMsg> = handle.actor.into();
         let sent =
-            cell.call(|reply| if ask == Ask::Abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply) }, None);
+            cell.call(move |reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply, decide) }, None);
         match sent.await {
             Ok(ractor::rpc::CallResult::Success(result)) => result,
             Ok(_) => crashed(),
@@ -161,7 +177,7 @@ impl Router<'_> {
                 Claim::Ended(end) => return Ok(ended(end)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
-                    if ask == Ask::Abort {
+                    if ask.is_abort() {
                         // Only the run's own session may abort it.
                         match d.store.get(run_id).await {
                             Ok(Some(record)) if record.meta.session != session => {
@@ -180,7 +196,7 @@ impl Router<'_> {
                     }
                     let now = Instant::now();
                     if now >= deadline {
-                        return Ok(self.held_elsewhere(run_id, ask));
+                        return Ok(self.held_elsewhere(run_id, &ask));
                     }
                     // Woken by the holder's next write, or when its lease
                     // runs out (a crashed holder writes nothing more).
@@ -194,17 +210,25 @@ impl Router<'_> {
     }
 
     /// The run stayed with another process for a whole window.
-    fn held_elsewhere(&self, run_id: &str, ask: Ask) -> CellResult {
-        if ask == Ask::Abort {
+    fn held_elsewhere(&self, run_id: &str, ask: &Ask) -> CellResult {
+        if ask.is_abort() {
             return unavailable(
                 "code mode run is running on another codemode process: it was marked for abort, and that process \
                  ends it when it next parks or is resumed.",
+            );
+        }
+        if matches!(ask, Ask::Wait(Some(_))) {
+            // Decisions are never dropped quietly.
+            return unavailable(
+                "code mode run stayed with another codemode process for this whole wait; nothing was decided. Call \
+                 wait with the decisions again.",
             );
         }
         CellResult::Waiting {
             run_id: run_id.to_owned(),
             reason: WaitReason::PendingTools,
             pending_tool_calls: Vec::new(),
+            pending_approvals: Vec::new(),
             output: Output::default(),
             telemetry: Telemetry::default(),
             untrusted: None,
@@ -232,9 +256,9 @@ impl Router<'_> {
         }
         let idle = now_ms().saturating_sub(record.updated_ms);
         let expired = u128::from(idle) > self.limits.parked_ttl.as_millis();
-        if ask == Ask::Abort || record.abort_requested || expired {
+        if ask.is_abort() || record.abort_requested || expired {
             let end =
-                if expired && ask != Ask::Abort && !record.abort_requested { RunEnd::Expired } else { RunEnd::Aborted };
+                if expired && !ask.is_abort() && !record.abort_requested { RunEnd::Expired } else { RunEnd::Aborted };
             if let Err(e) = d.store.end(&run_id, &d.owner, end, Vec::new()).await {
                 return Ok(store_failed(&e));
             }
@@ -265,7 +289,12 @@ impl Router<'_> {
             mode,
             principal: principal.cloned().or_else(|| header.principal.clone()),
             parent: tracing::Span::current(),
-            resume: Some(Box::new(Resume { run_id: run_id.clone(), journal, version: record.version })),
+            resume: Some(Box::new(Resume {
+                run_id: run_id.clone(),
+                journal,
+                version: record.version,
+                decide: ask.into_decide(),
+            })),
         };
         let result = (self.start)(request).await?;
         if let CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. } = &result {

@@ -49,6 +49,8 @@ pub(crate) struct HostState<'a> {
     pub link: &'a GuestLink,
     /// Store writes not yet committed.
     pub writes: &'a WriteBuffer,
+    /// The run's approvals, pending or decided and not yet settled.
+    pub approvals: &'a journal::ApprovalLog,
 }
 
 /// The outcome of a write: the journal's new version.
@@ -227,7 +229,7 @@ impl RunJournal {
             self.disable("it read the clock or the configuration more often than a journal keeps".into());
             return false;
         }
-        let reads = Reads { clock: &det.reads, env: &det.env, writes: state.writes };
+        let reads = Reads { clock: &det.reads, env: &det.env, writes: state.writes, approvals: state.approvals };
         let segments = self.recorder.segments(&self.header, &reads, &snapshot);
         if self.recorder.len() > MAX_JOURNAL_BYTES {
             self.disable(too_big());

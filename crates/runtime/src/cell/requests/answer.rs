@@ -45,7 +45,8 @@ impl Fault {
 
     /// What the guest's error says of the request's effect
     /// (`.effectStatus`): `"none"` when it was refused before it could run
-    /// (its input contract, the policy, a bound, a write-ahead that could
+    /// (its input contract, the policy or a person, an approval that
+    /// expired, a bound, a write-ahead that could
     /// not be journaled, a helper unavailable in this cell), `"unknown"`
     /// when it may have run (the tool failed, its output broke its
     /// contract, it was in flight at a crash).
@@ -53,6 +54,8 @@ impl Fault {
         match self.code.as_str() {
             "input_contract"
             | "policy_denied"
+            | "denied"
+            | "approval_expired"
             | "invalid_input"
             | "journal_unavailable"
             | "unavailable"

@@ -23,6 +23,9 @@ pub(crate) enum Done {
     /// A read answered with network-derived content (a load of such a
     /// value, an MCP or node result): it marks the cell.
     Loaded { settlement: Settlement, network: bool },
+    /// A nested call the policy asked about: not finished, waiting on a
+    /// decision (the request keeps its slot).
+    Asked(super::nested::Asked),
 }
 
 /// Sends a request's [`Done`] back to its cell (the cell may have ended

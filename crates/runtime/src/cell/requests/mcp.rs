@@ -103,12 +103,13 @@ impl HostOp for McpCall {
                 "isError": true
             }))
         };
-        let call = cx.host.nested.run(spec, args, Some(denied), {
+        let gate = cx.host.gate(id);
+        let call = cx.host.nested.run(spec, gate, args, denied, {
             let (hub, tool) = (hub.clone(), tool.clone());
             move |args| async move { hub.call(server, tool, args).await.map_err(CallFailure::from) }
         });
         let task = async move {
-            let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "tool_error");
+            let settlement = CallFailure::settle(id, call.await, "tool_error");
             Done::Loaded { settlement, network: true }
         };
         let hold = cx.hold(&replay);

@@ -1,7 +1,7 @@
 //! The one pipeline every nested call runs through — native tools, MCP
 //! tools and node commands alike (GA-10.3): the host's policy (which may
-//! hold the call for approval), a `host_call` span, call metrics, then the
-//! call itself. The cell's limits (tool budget, replay safety) are checked
+//! ask for approval: the call then waits on its cell's decision), a
+//! `host_call` span, call metrics, then the call itself. The cell's limits (tool budget, replay safety) are checked
 //! before a call gets here, and its family turns the outcome into a
 //! settlement.
 
@@ -12,9 +12,11 @@ use std::time::Instant;
 use codemode_catalog::ToolSource;
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
 use serde_json::Value;
+use tokio::sync::oneshot;
 use tracing::Instrument;
 use tracing::field::Empty;
 
+use super::done::{Completion, Done};
 use super::outcome::{CallOutcome, Outcome};
 use crate::cell::pending::PendingId;
 use crate::telemetry::{CallSeries, Metrics, UNKNOWN_TOOL};
@@ -68,6 +70,106 @@ pub(crate) struct CallSpec<'a> {
     pub pending_id: Option<PendingId>,
 }
 
+/// Why an asked call does not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// Someone denied it, maybe saying why.
+    Denied(Option<String>),
+    /// Nobody decided within the approval TTL.
+    Expired(std::time::Duration),
+    /// The cell has no one to ask (headless); the policy's reason.
+    NoApprover(String),
+}
+
+impl Refusal {
+    /// The guest error's code.
+    pub(crate) fn code(&self) -> &'static str {
+        match self {
+            Self::Denied(_) | Self::NoApprover(_) => "denied",
+            Self::Expired(_) => "approval_expired",
+        }
+    }
+
+    /// The guest error's message, for the call described as `what`.
+    pub(crate) fn message(&self, what: &str) -> String {
+        match self {
+            Self::Denied(Some(reason)) => format!("{what} was denied: {reason}"),
+            Self::Denied(None) => format!("{what} was denied; it did not run."),
+            Self::Expired(ttl) => format!(
+                "{what} was not approved within {} ms, so the approval expired and it did not run. Call it again to \
+                 ask again.",
+                ttl.as_millis()
+            ),
+            Self::NoApprover(reason) => format!(
+                "{what} needs approval ({reason}), and a headless cell has no one to ask; it did not run. Run it in \
+                 a session, where a wait can approve it."
+            ),
+        }
+    }
+}
+
+/// The cell's answer to an asked call.
+#[derive(Debug)]
+pub(crate) enum Answer {
+    /// Approved: run it.
+    Run,
+    /// Do not run it.
+    Refuse(Refusal),
+}
+
+/// The call an approval is asked for, as the approver sees it.
+#[derive(Debug)]
+pub(crate) struct AskedCall {
+    pub source: &'static str,
+    pub server: Option<String>,
+    pub tool: String,
+    pub arguments: Value,
+    /// The call as the guest's errors name it.
+    pub what: String,
+}
+
+/// A call the policy asked about: the cell records a pending approval and
+/// answers on `answer` once decided.
+#[derive(Debug)]
+pub(crate) struct Asked {
+    pub call: AskedCall,
+    pub reason: String,
+    pub answer: oneshot::Sender<Answer>,
+}
+
+/// Where a call stands with approvals before it starts.
+#[derive(Debug, Default)]
+pub(crate) enum Approval {
+    /// Put it to the policy (a fresh call).
+    #[default]
+    Policy,
+    /// A pending approval restored from the journal: wait for its answer,
+    /// without asking the policy again.
+    Awaiting(oneshot::Receiver<Answer>),
+    /// Approved before a restart: run it.
+    Approved,
+}
+
+/// How one call meets the policy: the request it belongs to, where an
+/// approval is asked, and where it stands.
+pub(crate) struct Gate {
+    pub request: u64,
+    pub completion: Completion,
+    pub approval: Approval,
+}
+
+impl CallSpec<'_> {
+    /// The call as the guest's errors name it.
+    pub(crate) fn what(&self) -> String {
+        let server = self.server.unwrap_or_default();
+        match self.source {
+            CallSource::Native(_) => self.label.to_owned(),
+            CallSource::Mcp => format!("MCP tool {server}.{}", self.tool),
+            CallSource::Node => format!("nodes.invoke \"{}\" on node \"{server}\"", self.tool),
+        }
+    }
+}
+
 /// How many call series a cell keeps at hand.
 const KEPT_SERIES: usize = 16;
 
@@ -96,18 +198,19 @@ impl NestedCalls {
 
     /// The call as a future: the policy decides first (a policy that never
     /// looks at calls costs nothing: no decision, no copy of `arguments`);
-    /// a denial becomes `denied(reason)` and the call does not run;
-    /// otherwise `call(arguments)` runs inside the span, and how it ended
-    /// (its result's [`Outcome`]) and its latency are recorded on the span
-    /// and in the call metrics.
-    /// `denied` is `None` when the callee puts the call to the policy
-    /// itself (the node registry does: no handle invokes around it), so
-    /// asking here too would ask — or hold for approval — twice.
+    /// a denial becomes `denied(reason)` and the call does not run; an
+    /// *ask* reports the call to its cell through `gate` and waits for the
+    /// answer (approved: it runs; otherwise it is refused with the answer's
+    /// code). A call approved or asked before a restart skips the policy.
+    /// Then `call(arguments)` runs inside the span, and how it ended (its
+    /// result's [`Outcome`]) and its latency are recorded on the span and
+    /// in the call metrics. `what` names the call in refusals.
     pub(crate) fn run<A, T, F, Fut>(
         &mut self,
         spec: CallSpec<'_>,
+        gate: Gate,
         arguments: A,
-        denied: Option<impl FnOnce(String) -> T + Send + 'static>,
+        denied: impl FnOnce(String) -> T + Send + 'static,
         call: F,
     ) -> impl Future<Output = T> + Send + 'static
     where
@@ -127,27 +230,60 @@ impl NestedCalls {
         if let Some(pending_id) = &spec.pending_id {
             span.record("bridge_id", tracing::field::display(pending_id));
         }
-        let decision = (self.policy.inspects_calls() && denied.is_some()).then(|| {
-            self.policy.check(NestedCall {
-                source,
-                server: spec.server.map(str::to_owned),
-                tool: spec.tool.to_owned(),
-                arguments: arguments.clone().into(),
-                session: self.session.clone(),
-            })
-        });
+        let Gate { request, completion, approval } = gate;
+        let mut awaiting = None;
+        let decision = match approval {
+            Approval::Policy => self.policy.inspects_calls().then(|| {
+                self.policy.check(NestedCall {
+                    source,
+                    server: spec.server.map(str::to_owned),
+                    tool: spec.tool.to_owned(),
+                    arguments: arguments.clone().into(),
+                    session: self.session.clone(),
+                })
+            }),
+            Approval::Awaiting(rx) => {
+                awaiting = Some(rx);
+                None
+            }
+            Approval::Approved => None,
+        };
+        let (server, tool, what) = (spec.server.map(str::to_owned), spec.tool.to_owned(), spec.what());
         let series = self.series(&spec);
         let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
         let call_span = span.clone();
         async move {
-            if let Some(decision) = decision
-                && let Decision::Deny(reason) = decision.await
-                && let Some(denied) = denied
-            {
-                CallOutcome::Denied.record(&call_span);
-                series.record(CallOutcome::Denied, started.elapsed());
-                return denied(reason);
+            if let Some(decision) = decision {
+                match decision.await {
+                    Decision::Allow => {}
+                    Decision::Deny(reason) => {
+                        CallOutcome::Denied.record(&call_span);
+                        series.record(CallOutcome::Denied, started.elapsed());
+                        return denied(reason);
+                    }
+                    Decision::Ask(reason) => {
+                        let (answer, rx) = oneshot::channel();
+                        let call =
+                            AskedCall { source, server, tool, arguments: arguments.clone().into(), what: what.clone() };
+                        completion(request, Done::Asked(Asked { call, reason, answer }));
+                        awaiting = Some(rx);
+                    }
+                }
+            }
+            if let Some(rx) = awaiting {
+                // A dropped sender means the cell ended: nothing awaits
+                // this call any more.
+                let refusal = match rx.await {
+                    Ok(Answer::Run) => None,
+                    Ok(Answer::Refuse(refusal)) => Some(refusal),
+                    Err(_) => Some(Refusal::Denied(Some("the cell ended before anyone decided".into()))),
+                };
+                if let Some(refusal) = refusal {
+                    CallOutcome::Denied.record(&call_span);
+                    series.record(CallOutcome::Denied, started.elapsed());
+                    return T::refused(refusal.message(&what), refusal.code());
+                }
             }
             let running = metrics.nested_call_started();
             let out = call(arguments).await;
@@ -189,6 +325,10 @@ mod tests {
     use super::super::outcome::CallFailure;
     use super::*;
 
+    fn gate() -> Gate {
+        Gate { request: 1, completion: Arc::new(|_, _| {}), approval: Approval::Policy }
+    }
+
     /// MCP tool names reach the host from the cell's request; a name its
     /// server never listed must not become a label (the guest's namespace
     /// only offers listed tools, so this is the host's own guard).
@@ -207,7 +347,7 @@ mod tests {
                 pending_id: None,
             };
             let failed = |_| async { Err::<Value, _>(CallFailure::error("no such tool".into())) };
-            let call = calls.run(spec, Value::Null, Some(|reason| Err(CallFailure::error(reason))), failed);
+            let call = calls.run(spec, gate(), Value::Null, |reason| Err(CallFailure::error(reason)), failed);
             assert!(call.await.is_err());
         }
         let spec = CallSpec {
@@ -219,7 +359,7 @@ mod tests {
             pending_id: None,
         };
         let answered = |_| async { Ok::<_, CallFailure>(Value::Null) };
-        assert!(calls.run(spec, Value::Null, Some(|reason| Err(CallFailure::error(reason))), answered).await.is_ok());
+        assert!(calls.run(spec, gate(), Value::Null, |reason| Err(CallFailure::error(reason)), answered).await.is_ok());
         let s = metrics.snapshot();
         let keys: Vec<(&str, &str, &str)> =
             s.nested_calls.iter().map(|c| (c.source.as_str(), c.server.as_str(), c.tool.as_str())).collect();

@@ -9,7 +9,7 @@ use super::args::Args;
 use super::done::Done;
 use super::nested::{CallSource, CallSpec};
 use super::op::{Handled, HostCx, HostOp, Rerun};
-use super::outcome::CallFailure;
+use super::outcome::{CallFailure, CallOutcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 
@@ -108,8 +108,9 @@ impl HostOp for NodesInvoke {
         Rerun::Once(format!("node command {} on {}", self.command, self.node))
     }
 
-    /// One `invoke` through the nested-call pipeline (GA-10.3); then the
-    /// registry's command policy and timeout. Dropping the task (the cell
+    /// One `invoke` through the nested-call pipeline (GA-10.3: the host
+    /// policy, which may ask for approval); then the registry's command
+    /// policy and timeout. Dropping the task (the cell
     /// stopped) cancels the command on the node.
     fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
         if cx.host.refuse_unless_replay_safe(id, &format!("nodes invoke `{}`", self.command), false) {
@@ -127,19 +128,24 @@ impl HostOp for NodesInvoke {
             known: registry.as_ref().is_some_and(|nodes| nodes.offers(&node, &command)),
             pending_id: None,
         };
-        // The registry puts the call to the host policy itself (GA-10.3).
-        let denied = None::<fn(String) -> Result<Value, CallFailure>>;
-        let session = cx.session();
+        let denied = {
+            let (node, command) = (node.clone(), command.clone());
+            move |reason: String| {
+                let message = format!("nodes.invoke \"{command}\" on node \"{node}\" was denied by policy: {reason}");
+                Err(CallFailure { message, kind: CallOutcome::Denied, code: None })
+            }
+        };
+        let gate = cx.host.gate(id);
         let (invoked_node, invoked_command) = (node.clone(), command.clone());
-        let call = cx.host.nested.run(spec, params, denied, move |params| async move {
+        let call = cx.host.nested.run(spec, gate, params, denied, move |params| async move {
             let (node, command) = (invoked_node, invoked_command);
             match registry {
                 None => Err(CallFailure::error(format!("node \"{node}\" is not paired"))),
-                Some(registry) => registry.invoke(session, &node, &command, params).await.map_err(CallFailure::from),
+                Some(registry) => registry.invoke_allowed(&node, &command, params).await.map_err(CallFailure::from),
             }
         });
         let task = async move {
-            let settlement = Settlement::result(id, call.await.map_err(|f| f.message), "node_error");
+            let settlement = CallFailure::settle(id, call.await, "node_error");
             Done::Loaded { settlement, network: true }
         };
         Ok(cx.spawn(id, PendingKind::Nodes, true, hold, task))

@@ -148,12 +148,4 @@ impl HostCx<'_> {
     ) -> usize {
         self.host.submit_task(id, kind, nested, hold, task)
     }
-
-    /// The cell's session, when it is bound to one.
-    pub(crate) fn session(&self) -> Option<String> {
-        match self.mode {
-            CellMode::Interactive { session, .. } => Some(session.clone()),
-            CellMode::Headless => None,
-        }
-    }
 }

@@ -28,6 +28,10 @@ impl CallOutcome {
 pub(crate) trait Outcome {
     /// How the call ended.
     fn outcome(&self) -> CallOutcome;
+
+    /// The call was refused before it ran (an approval denied or expired):
+    /// the guest's error says `message` with `code`.
+    fn refused(message: String, code: &'static str) -> Self;
 }
 
 impl Outcome for Result<ToolOutput, ToolError> {
@@ -40,6 +44,10 @@ impl Outcome for Result<ToolOutput, ToolError> {
             Err(_) => CallOutcome::Error,
         }
     }
+
+    fn refused(message: String, code: &'static str) -> Self {
+        Err(ToolError { message, code: code.into() })
+    }
 }
 
 /// A failed MCP or node call: the guest's message and what kind of failure
@@ -50,12 +58,24 @@ pub(crate) struct CallFailure {
     pub message: String,
     /// `Error`, `Timeout` or `Denied`.
     pub kind: CallOutcome,
+    /// The guest error's code, when it is not the family's own
+    /// (`denied`, `approval_expired`).
+    pub code: Option<&'static str>,
 }
 
 impl CallFailure {
     /// A failure that is neither a timeout nor a denial.
     pub(crate) fn error(message: String) -> Self {
-        Self { message, kind: CallOutcome::Error }
+        Self { message, kind: CallOutcome::Error, code: None }
+    }
+
+    /// The settlement of an MCP or node call: its value, or a fault with
+    /// the failure's own code or else the family's `code`.
+    pub(crate) fn settle(id: u64, result: Result<Value, Self>, code: &str) -> super::Settlement {
+        match result {
+            Ok(value) => super::Settlement::value(id, value),
+            Err(f) => super::Settlement::fault(id, super::Fault::error(f.message, f.code.unwrap_or(code))),
+        }
     }
 }
 
@@ -67,7 +87,7 @@ pub(crate) trait Failure: std::fmt::Display {
 
 impl<E: Failure> From<E> for CallFailure {
     fn from(e: E) -> Self {
-        Self { kind: e.kind(), message: e.to_string() }
+        Self { kind: e.kind(), message: e.to_string(), code: None }
     }
 }
 
@@ -118,6 +138,10 @@ impl Outcome for Result<Value, CallFailure> {
             Err(f) => f.kind,
         }
     }
+
+    fn refused(message: String, code: &'static str) -> Self {
+        Err(CallFailure { message, kind: CallOutcome::Denied, code: Some(code) })
+    }
 }
 
 #[cfg(test)]
@@ -131,7 +155,7 @@ mod tests {
         let fine: Result<Value, CallFailure> = Ok(serde_json::json!({"content": []}));
         assert_eq!(fine.outcome(), CallOutcome::Ok);
         let timed_out: Result<Value, CallFailure> =
-            Err(CallFailure { message: "late".into(), kind: CallOutcome::Timeout });
+            Err(CallFailure { message: "late".into(), kind: CallOutcome::Timeout, code: None });
         assert_eq!(timed_out.outcome().label(), "timeout");
         let denied: Result<ToolOutput, ToolError> =
             Err(ToolError { message: "no".into(), code: "policy_denied".into() });

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::model::{EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot};
+use super::model::{ApprovalLog, EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot};
 use super::values::read_settlement;
 use crate::cell::requests::Settlement;
 
@@ -30,6 +30,9 @@ const MAGIC: &[u8; 3] = b"CMJ";
 const HEADER: u8 = 1;
 /// A segment holding one write's delta.
 const DELTA: u8 = 2;
+/// A segment holding the run's approvals as of the delta before it (the
+/// last one wins).
+const APPROVALS: u8 = 3;
 
 /// The largest stored journal this build reads: the journal bound (a run
 /// past 16 MiB stops being journaled) with room for the snapshots of its
@@ -101,6 +104,11 @@ pub(super) fn write_delta(out: &mut Vec<u8>, delta: &Delta, steps: &[u8]) {
     write_segment(out, DELTA, &payload);
 }
 
+/// Writes the run's approvals as they are now.
+pub(crate) fn write_approvals(out: &mut Vec<u8>, approvals: &ApprovalLog) {
+    write_segment(out, APPROVALS, &json(&approvals));
+}
+
 /// Reads a journal of any format this build reads.
 pub(super) fn decode(bytes: &[u8]) -> Result<Journal, JournalError> {
     if bytes.len() > MAX_STORED_BYTES {
@@ -150,6 +158,7 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
     let mut writes: BTreeMap<String, Option<(String, bool)>> = BTreeMap::new();
     let mut snapshot: Option<Snapshot> = None;
     let mut steps = VecDeque::new();
+    let mut approvals = ApprovalLog::default();
     let mut segment = 0usize;
     while !bytes.is_empty() {
         segment += 1;
@@ -194,6 +203,10 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
                 snapshot = Some(delta.snapshot);
                 steps.extend(parse_steps(p)?);
             }
+            (APPROVALS, None) => return Err(damaged(at("approvals before the header"))),
+            (APPROVALS, Some(_)) => {
+                approvals = serde_json::from_slice(payload).map_err(|e| damaged(at(&format!("approvals: {e}"))))?;
+            }
             (other, _) => {
                 return Err(damaged(at(&format!("unknown segment kind {other}"))));
             }
@@ -210,6 +223,7 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         clock,
         env,
         snapshot,
+        approvals,
         steps,
         step_count,
         steps_text: Vec::new(),
@@ -243,6 +257,7 @@ fn decode_v1(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         clock: head.clock,
         env: Vec::new(),
         snapshot: head.snapshot,
+        approvals: ApprovalLog::default(),
         steps,
         step_count,
         steps_text,

@@ -29,11 +29,14 @@
 //! of the journal appends one *delta* segment with what is new since the
 //! last write, so a park costs what happened since the previous one, not
 //! the whole run. Format 1 (`CMJ1`, one JSON header and every step, written
-//! whole at each park) is still read; the first write after resuming such
+//! whole at each park) is still read; a run with approvals also appends an
+//! *approvals* segment (kind 3) with each write: a build that predates
+//! approvals refuses such a journal (an unknown segment kind) and leaves
+//! the run parked, rather than run an asked call unasked; the first write after resuming such
 //! a journal replaces it with format 2.
 
 mod bench;
-mod codec;
+pub(crate) mod codec;
 pub(crate) mod fingerprint;
 pub(crate) mod fnv;
 mod model;
@@ -43,6 +46,7 @@ mod values;
 pub use bench::bench_record_calls;
 pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
 pub(crate) use fnv::Identities;
+pub use model::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 pub(crate) use model::{EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, ToolRef, ToolRefs};
 pub(crate) use recorder::{Reads, Recorder, Segments};
 pub(crate) use values::{buffer_of, read_settlement, settlement_value};

@@ -118,6 +118,87 @@ pub(crate) struct Snapshot {
     pub undelivered: Vec<Value>,
 }
 
+/// A pending approval of a run, or one decided whose call has not settled
+/// yet, as journaled: a replay restores it, so a decision is never lost
+/// and an approved call never runs twice.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalRecord {
+    /// The approval's id (what `approve`/`deny` name).
+    pub id: String,
+    /// The request the asked call is.
+    pub request: u64,
+    /// Where the call goes (`openclaw`, `client`, `mcp`, `nodes`).
+    pub source: String,
+    /// The MCP server's name, or the node's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The tool's own name.
+    pub tool: String,
+    /// The arguments' bounded preview.
+    pub arguments: String,
+    /// The preview was cut.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arguments_truncated: bool,
+    /// Why the policy asked.
+    pub reason: String,
+    /// The call as the guest's errors name it.
+    pub what: String,
+    /// When it was asked (ms since the Unix epoch).
+    pub asked_at_ms: u64,
+    /// When it expires unless decided.
+    pub expires_at_ms: u64,
+    /// The decision, once taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<DecisionRecord>,
+}
+
+/// Decisions an operator left for a run while no process held it: the
+/// run takes them (as if a `wait` brought them) when it next resumes.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct InboxEntry {
+    /// What the operator decided.
+    pub decisions: codemode_bridge::Decisions,
+    /// When.
+    pub at_ms: u64,
+}
+
+/// A run's approvals as its journal keeps them.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ApprovalLog {
+    /// Pending approvals, and decided ones (the newest few, and every one
+    /// whose call has not settled).
+    pub records: Vec<ApprovalRecord>,
+    /// Operators' decisions not yet taken.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inbox: Vec<InboxEntry>,
+}
+
+impl ApprovalLog {
+    /// Nothing to keep.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty() && self.inbox.is_empty()
+    }
+}
+
+/// A decision on an approval, as journaled before it took effect.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionRecord {
+    /// What was decided.
+    pub verdict: codemode_bridge::Verdict,
+    /// Who decided: the session's principal, `session`, `operator`, or
+    /// `ttl` for an expiry.
+    pub by: String,
+    /// When (ms since the Unix epoch).
+    pub at_ms: u64,
+    /// A denial's reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
 /// A journal read back for replay.
 #[derive(Debug)]
 pub(crate) struct Journal {
@@ -133,6 +214,8 @@ pub(crate) struct Journal {
     pub env: Vec<(EnvKey, String)>,
     /// The last snapshot, with every uncommitted write folded in.
     pub snapshot: Snapshot,
+    /// The run's approvals, as last written.
+    pub approvals: ApprovalLog,
     /// The steps not yet replayed.
     pub steps: VecDeque<Vec<Settlement>>,
     pub step_count: usize,

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::codec;
-use super::model::{EnvKey, Header, Journal, Snapshot};
+use super::model::{ApprovalLog, EnvKey, Header, Journal, Snapshot};
 use crate::cell::effects::WriteBuffer;
 use crate::cell::requests::Settlement;
 
@@ -33,6 +33,9 @@ pub(crate) struct Recorder {
     encoded_bytes: usize,
     /// The next write replaces the stored journal (one of an older format).
     replace: bool,
+    /// The run has had approvals: every write carries them (an empty list
+    /// clears the ones written before).
+    approvals: bool,
 }
 
 /// One journal write: bytes to append to the stored journal, or (`replace`)
@@ -49,6 +52,8 @@ pub(crate) struct Reads<'a> {
     pub env: &'a [(EnvKey, String)],
     /// The cell's whole write buffer (only dirty keys are written).
     pub writes: &'a WriteBuffer,
+    /// The run's approvals now.
+    pub approvals: &'a ApprovalLog,
 }
 
 impl Recorder {
@@ -62,6 +67,7 @@ impl Recorder {
             env_written: journal.env.len(),
             header_written: true,
             encoded_bytes: journal.stored_bytes,
+            approvals: !journal.approvals.is_empty(),
             ..Self::default()
         }
     }
@@ -168,6 +174,10 @@ impl Recorder {
             snapshot: snapshot.clone(),
         };
         codec::write_delta(&mut bytes, &delta, &self.steps);
+        self.approvals |= !reads.approvals.is_empty();
+        if self.approvals {
+            codec::write_approvals(&mut bytes, reads.approvals);
+        }
         self.steps.clear();
         self.unwritten_steps = 0;
         self.clock_written = reads.clock.len();

@@ -47,13 +47,23 @@ fn two_parks() -> (Vec<u8>, Recorder) {
     let env = [(EnvKey::Meta(0), "{\"callableName\":\"alpha\"}".to_owned())];
     let writes = buffer(&[("k", Some("1"))]);
     let snapshot = Snapshot { delivered_steps: 1, output_used: 10, ..Snapshot::default() };
-    let mut bytes = rec.segments(&header(), &Reads { clock: &clock[..1], env: &env, writes: &writes }, &snapshot).bytes;
+    let mut bytes = rec
+        .segments(
+            &header(),
+            &Reads { clock: &clock[..1], env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+            &snapshot,
+        )
+        .bytes;
     rec.request(3, 33);
     rec.step(&[Settlement { id: 3, answer: Answer::Text("{\"found\":true}".into()) }]);
     rec.wrote("gone");
     let writes = buffer(&[("k", Some("1")), ("gone", None)]);
     let snapshot = Snapshot { delivered_steps: 2, output_used: 20, ..Snapshot::default() };
-    let second = rec.segments(&header(), &Reads { clock: &clock, env: &env, writes: &writes }, &snapshot);
+    let second = rec.segments(
+        &header(),
+        &Reads { clock: &clock, env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+        &snapshot,
+    );
     assert!(!second.replace);
     bytes.extend(second.bytes);
     (bytes, rec)
@@ -84,13 +94,25 @@ fn a_write_appends_only_what_happened_since_the_last_one() {
     let writes = WriteBuffer::new();
     let reads = |clock: &'static [(u8, f64)]| (clock, Vec::<(EnvKey, String)>::new());
     let (clock, env) = reads(&[]);
-    let first = rec.segments(&header(), &Reads { clock, env: &env, writes: &writes }, &Snapshot::default()).bytes;
+    let first = rec
+        .segments(
+            &header(),
+            &Reads { clock, env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+            &Snapshot::default(),
+        )
+        .bytes;
     let mut sizes = Vec::new();
     let mut all = first.clone();
     for id in 1..=50u64 {
         rec.request(id, id);
         rec.step(&[Settlement::value(id, json!({"ok": true, "n": id}))]);
-        let seg = rec.segments(&header(), &Reads { clock, env: &env, writes: &writes }, &Snapshot::default()).bytes;
+        let seg = rec
+            .segments(
+                &header(),
+                &Reads { clock, env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+                &Snapshot::default(),
+            )
+            .bytes;
         sizes.push(seg.len());
         all.extend(seg);
     }
@@ -109,7 +131,11 @@ fn recording_goes_on_after_a_replay_where_the_journal_ended() {
     more.step(&[Settlement::value(4, json!(null))]);
     let writes = WriteBuffer::new();
     let clock = j.clock.clone();
-    let seg = more.segments(&j.header, &Reads { clock: &clock, env: &j.env, writes: &writes }, &Snapshot::default());
+    let seg = more.segments(
+        &j.header,
+        &Reads { clock: &clock, env: &j.env, writes: &writes, approvals: &ApprovalLog::default() },
+        &Snapshot::default(),
+    );
     bytes.extend(seg.bytes);
     let again = Journal::decode(&bytes).unwrap();
     assert_eq!(again.requests, vec![11, 22, 33, 44]);
@@ -117,7 +143,11 @@ fn recording_goes_on_after_a_replay_where_the_journal_ended() {
     // A delta that does not continue its journal is refused.
     let mut stale = Recorder::continuing(&j);
     stale.request(4, 44);
-    let dup = stale.segments(&j.header, &Reads { clock: &clock, env: &j.env, writes: &writes }, &Snapshot::default());
+    let dup = stale.segments(
+        &j.header,
+        &Reads { clock: &clock, env: &j.env, writes: &writes, approvals: &ApprovalLog::default() },
+        &Snapshot::default(),
+    );
     bytes.extend(dup.bytes);
     assert!(Journal::decode(&bytes).unwrap_err().to_string().contains("does not continue"));
 }
@@ -228,4 +258,37 @@ proptest! {
             prop_assert!(j.requests.len() <= whole + 1);
         }
     }
+}
+
+fn approval(id: &str) -> ApprovalRecord {
+    ApprovalRecord {
+        id: id.into(),
+        request: 1,
+        source: "openclaw".into(),
+        server: None,
+        tool: "deploy".into(),
+        arguments: "{}".into(),
+        arguments_truncated: false,
+        reason: "a person decides".into(),
+        what: "deploy".into(),
+        asked_at_ms: 1,
+        expires_at_ms: 2,
+        decision: None,
+    }
+}
+
+#[test]
+fn a_runs_approvals_are_journaled_and_the_last_write_wins() {
+    let mut rec = Recorder::default();
+    let writes = buffer(&[]);
+    let asked = ApprovalLog { records: vec![approval("appr_1")], inbox: vec![] };
+    let none = ApprovalLog::default();
+    let reads = |approvals| Reads { clock: &[], env: &[], writes: &writes, approvals };
+    let mut bytes = rec.segments(&header(), &reads(&asked), &Snapshot::default()).bytes;
+    assert_eq!(Journal::decode(&bytes).unwrap().approvals, asked);
+    bytes.extend(rec.segments(&header(), &reads(&none), &Snapshot::default()).bytes);
+    assert!(Journal::decode(&bytes).unwrap().approvals.is_empty(), "an empty log clears what was written");
+    let mut plain = Recorder::default();
+    let bytes = plain.segments(&header(), &reads(&none), &Snapshot::default()).bytes;
+    assert!(Journal::decode(&bytes).unwrap().approvals.is_empty());
 }

@@ -1,0 +1,165 @@
+//! Approvals with real processes on a real sled store: a `[[policy]]`
+//! rule asks, the session's `wait` approves or denies, and a pending
+//! approval survives `kill -9` — an operator's `codemode runs approve`
+//! then has the call run exactly once in the next process (GA-1.3,
+//! GA-10.3).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Session;
+use serde_json::{Value, json};
+
+/// A configuration with the counting tools, `count` asked about.
+fn config(dir: &Path) -> PathBuf {
+    let tools = common::counting_tools(dir, 3);
+    let text = format!(
+        "{tools}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\nreason = \"counting needs a person\"\n\n\
+         [[policy]]\ntool = \"slow*\"\naction = \"deny\"\nreason = \"too slow today\"\n"
+    );
+    let path = dir.join("codemode.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+/// `codemode --config … --store … <args>`: exit code and stdout+stderr.
+fn codemode(config: &Path, store: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--config")
+        .arg(config)
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The one pending approval's id of a result parked for approval.
+fn pending_id(parked: &Value) -> String {
+    assert_eq!((parked["status"].as_str(), parked["reason"].as_str()), (Some("waiting"), Some("approval")), "{parked}");
+    let approvals = parked["pendingApprovals"].as_array().unwrap();
+    assert_eq!(approvals.len(), 1, "{parked}");
+    assert_eq!(approvals[0]["tool"], "count");
+    assert_eq!(approvals[0]["reason"], "counting needs a person");
+    approvals[0]["id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn policy_rules_ask_and_deny_and_a_session_wait_decides_ga_10_3() {
+    let dir = common::temp("approvals", "session");
+    let config = config(&dir);
+    let (code, shown) = codemode(&config, &dir.join("store"), &["config", "check"]);
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("# policy: 2 rules, the first match decides"), "{shown}");
+    assert!(shown.contains("tool=count -> ask (counting needs a person)"), "{shown}");
+    let mut session = Session::start(&config, &dir.join("store"));
+    let denied = session.exec("try { await slow({}) } catch (e) { return [e.code, e.message] }");
+    assert_eq!(denied["value"], json!(["policy_denied", "slow was denied by policy: too slow today"]), "{denied}");
+    let parked = session.exec("const a = await count({}); return a.n");
+    let id = pending_id(&parked);
+    assert_eq!(lines(&dir.join("calls")), 0, "the call waits for a decision");
+    let run_id = parked["runId"].as_str().unwrap();
+    let refused = session.ask(&json!({"op": "wait", "runId": run_id, "approve": ["appr_nope"]}));
+    assert_eq!(refused["code"], "invalid_input", "{refused}");
+    let done = session.ask(&json!({"op": "wait", "runId": run_id, "approve": [id]}));
+    assert_eq!(done["value"], 1, "{done}");
+    assert_eq!(lines(&dir.join("calls")), 1);
+    let parked = session.exec("try { await count({}) } catch (e) { return [e.code, e.message] }");
+    let id = pending_id(&parked);
+    let run_id = parked["runId"].as_str().unwrap();
+    let done = session.ask(&json!({"op": "wait", "runId": run_id, "deny": [{"id": id, "reason": "enough counting"}]}));
+    assert_eq!(done["value"], json!(["denied", "count was denied: enough counting"]), "{done}");
+    assert_eq!(lines(&dir.join("calls")), 1);
+    session.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pending_approval_survives_kill_9_and_an_operators_approval_runs_the_call_once_ga_1_3() {
+    let dir = common::temp("approvals", "kill");
+    let config = config(&dir);
+    let store = dir.join("store");
+    let mut first = Session::start(&config, &store);
+    let parked = first.exec("text('asked'); const a = await count({}); text('ran'); return a.n");
+    let id = pending_id(&parked);
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    first.kill_9();
+
+    let (code, shown) = codemode(&config, &store, &["runs", "show", &run_id]);
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains(&format!("{id}  count [openclaw]  pending")), "{shown}");
+    let (code, out) = codemode(&config, &store, &["runs", "approve", &run_id, "appr_nope"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("appr_nope is not pending"), "{out}");
+    let (code, out) = codemode(&config, &store, &["runs", "approve", &run_id, &id]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(&format!("approved {id} (count)")), "{out}");
+    let (code, out) = codemode(&config, &store, &["runs", "approve", &run_id, &id]);
+    assert_eq!(code, 1, "deciding twice is an error: {out}");
+    let (_, shown) = codemode(&config, &store, &["runs", "show", &run_id, "--json"]);
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(shown["approvals"]["inbox"][0]["decisions"]["approve"][0], id.as_str(), "{shown}");
+    assert_eq!(lines(&dir.join("calls")), 0, "an operator's decision runs nothing by itself");
+
+    let mut second = Session::start(&config, &store);
+    let done = second.wait(&run_id);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], 1, "{done}");
+    let texts: Vec<&Value> = done["output"].as_array().unwrap().iter().map(|e| &e["text"]).collect();
+    assert_eq!(texts, ["ran"], "output delivered once: {done}");
+    assert_eq!(lines(&dir.join("calls")), 1, "the approved call ran exactly once");
+    second.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One `exec` through `serve` by a client that answers elicitations with
+/// `answers`.
+fn elicited(dir: &Path, config: &Path, code: &str, answers: &Value) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_elicitation.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_codemode"))
+        .arg(config)
+        .arg(dir.join("store"))
+        .arg(code)
+        .arg(answers.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn serve_asks_a_client_that_declares_elicitation_and_the_cell_goes_on_in_the_same_call_ga_10_3() {
+    let dir = common::temp("approvals", "elicit");
+    let config = config(&dir);
+    let code = "text('start'); const a = await count({}); let b, c; \
+                try { await count({}) } catch (e) { b = e.message } \
+                try { await count({}) } catch (e) { c = e.code } return [a.n, b, c]";
+    let answers = json!([{"approve": true}, {"approve": false, "reason": "twice is enough"}, "decline"]);
+    let out = elicited(&dir, &config, code, &answers);
+    let result = &out["result"];
+    assert_eq!(result["status"], "completed", "{out}");
+    assert_eq!(result["value"], json!([1, "count was denied: twice is enough", "denied"]), "{out}");
+    assert_eq!(result["output"][0]["text"], "start", "earlier output is kept: {out}");
+    let asked = out["asked"].as_array().unwrap();
+    assert_eq!(asked.len(), 3, "{out}");
+    assert!(
+        asked[0].as_str().unwrap().contains("count") && asked[0].as_str().unwrap().contains("counting needs a person")
+    );
+    assert_eq!(lines(&dir.join("calls")), 1);
+
+    // Cancelled: the approval stays pending and the model gets `waiting`.
+    let out = elicited(&dir, &config, "return (await count({})).n", &json!(["cancel"]));
+    assert_eq!(out["result"]["reason"], "approval", "{out}");
+    assert_eq!(lines(&dir.join("calls")), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,133 @@
+//! Approvals in the cell's life: a call the policy asked about becomes a
+//! pending approval and the cell parks (`reason: "approval"`); a `wait`'s
+//! decisions are journaled, then answered; expired approvals are refused.
+
+use codemode_bridge::{ErrorCode, Verdict};
+use codemode_store::runs::now_ms;
+
+use super::approvals::Decide;
+use super::requests::nested::{Answer, Asked, Refusal};
+use super::state::{CellState, Flow};
+use crate::durable::journal::ApprovalRecord;
+use crate::telemetry::RunMetrics;
+
+impl CellState {
+    /// Request `id`'s call asked for approval.
+    pub(super) fn asked(&mut self, id: u64, asked: Asked) -> Flow {
+        if !self.host.in_flight(id) {
+            // Cancelled meanwhile: dropping `asked` refuses the call.
+            return Flow::Live;
+        }
+        if self.run.mode.is_headless() {
+            let _ = asked.answer.send(Answer::Refuse(Refusal::NoApprover(asked.reason)));
+            return Flow::Live;
+        }
+        let approval = match codemode_bridge::ids::unguessable::<16>("appr_") {
+            Ok(approval) => approval,
+            Err(e) => {
+                let refusal = Refusal::Denied(Some(format!("no approval id could be made ({e})")));
+                let _ = asked.answer.send(Answer::Refuse(refusal));
+                return Flow::Live;
+            }
+        };
+        tracing::info!(
+            parent: &self.run.span, approval = %approval, tool = %asked.call.tool, source = asked.call.source,
+            "approval requested"
+        );
+        self.host.set_deciding(id, true);
+        self.approvals.ask(approval, id, asked, now_ms());
+        RunMetrics::bump(&self.services.metrics.runs.approvals_requested);
+        if !self.windows.is_open() {
+            // Asked while parked: journal it now, so a crash keeps the
+            // pending approval instead of an in-flight call.
+            self.with_host_state(|d, state| d.write_now(state));
+        }
+        self.advance_if_observed()
+    }
+
+    /// A window opened: approvals past their TTL are refused, then the
+    /// window's decisions (if any) are checked and staged — journaled
+    /// before they take effect. A refused decision is returned: nothing of
+    /// it happened.
+    pub(super) fn take_decisions(&mut self, decide: Option<Decide>) -> Result<(), (ErrorCode, String)> {
+        let expired = self.approvals.expire_due(now_ms());
+        let expired = self.approvals.apply(expired);
+        self.decided(&expired);
+        if self.staged.is_some() {
+            if decide.is_none() {
+                return Ok(());
+            }
+            return Err((
+                ErrorCode::InvalidInput,
+                "the decisions of a previous wait are still being journaled; nothing was decided. Call wait again."
+                    .to_owned(),
+            ));
+        }
+        let mut staged = self.approvals.stage_inbox();
+        if let Some(decide) = decide {
+            match self.approvals.stage(&decide, now_ms()) {
+                Ok(more) => staged.merge(more),
+                Err(e) => {
+                    self.approvals.undo(staged);
+                    return Err((ErrorCode::InvalidInput, e.to_string()));
+                }
+            }
+        }
+        if staged.is_empty() {
+            // An inbox whose decisions were all moot is emptied all the same.
+            return Ok(());
+        }
+        if self.with_host_state(|d, state| d.write_decisions(state)) {
+            self.staged = Some(staged);
+        } else {
+            // Not journaled: nothing to wait for.
+            let applied = self.approvals.apply(staged);
+            self.decided(&applied);
+        }
+        Ok(())
+    }
+
+    /// The staged decisions were journaled (or could not be).
+    pub(super) fn decisions_written(&mut self, written: Result<(), String>) -> Flow {
+        let Some(staged) = self.staged.take() else { return Flow::Live };
+        match written {
+            Ok(()) => {
+                let applied = self.approvals.apply(staged);
+                self.decided(&applied);
+                self.advance_if_observed()
+            }
+            Err(why) => {
+                tracing::warn!(parent: &self.run.span, error = %why, "decisions could not be journaled");
+                self.approvals.undo(staged);
+                if self.windows.is_open() {
+                    let message = format!(
+                        "the decisions could not be journaled ({why}); nothing was decided and the approvals are \
+                         still pending. Call wait with them again."
+                    );
+                    return self.park_refusing((ErrorCode::RuntimeUnavailable, message));
+                }
+                Flow::Live
+            }
+        }
+    }
+
+    /// Decisions took effect: approved calls run now (their slot is work
+    /// again), every one is counted and recorded on the cell's span.
+    fn decided(&mut self, applied: &[ApprovalRecord]) {
+        for record in applied {
+            let Some(decision) = &record.decision else { continue };
+            if decision.verdict == Verdict::Approved {
+                self.host.set_deciding(record.request, false);
+            }
+            self.services.metrics.runs.approval_decided(decision.verdict);
+            tracing::info!(
+                parent: &self.run.span, approval = %record.id, verdict = decision.verdict.as_str(),
+                by = %decision.by, tool = %record.tool, "approval decided"
+            );
+        }
+        if !applied.is_empty() {
+            let host = &self.host;
+            self.approvals.prune(|request| host.in_flight(request));
+        }
+    }
+}

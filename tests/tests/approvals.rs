@@ -1,0 +1,315 @@
+//! Approvals: a policy that asks parks the cell with `reason: "approval"`;
+//! a `wait` approves (the call runs once) or denies (`code: "denied"`);
+//! approvals expire; bad decisions change nothing; decisions and pending
+//! approvals survive eviction and a second runtime on the same store
+//! (GA-1.3, GA-10.3).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use codemode_runtime::operator::{OperatorError, decide_stored};
+use codemode_runtime::{
+    CellResult, CodeMode, Decision, DecisionFuture, Decisions, Denial, ErrorCode, Exec, Limits, NestedCall, Policy,
+    RunsConfig, StoreBackend, WaitReason,
+};
+use codemode_store::StoreLimits;
+use codemode_store::runs::{RunStore, SledRuns};
+use codemode_tests::*;
+use serde_json::json;
+
+/// Asks about every call of a tool whose name starts with `deploy`.
+struct AskDeploys;
+
+impl Policy for AskDeploys {
+    fn check(&self, call: NestedCall) -> DecisionFuture {
+        let decision = if call.tool.starts_with("deploy") {
+            Decision::Ask(format!("{} changes production", call.tool))
+        } else {
+            Decision::Allow
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+fn builder(deploy: &Named, limits: Limits) -> codemode_runtime::CodeModeBuilder {
+    CodeMode::builder().policy(AskDeploys).tool(deploy.clone()).tool(Echo).limits(limits)
+}
+
+async fn runtime(deploy: &Named) -> CodeMode {
+    builder(deploy, Limits::default()).start().await.unwrap()
+}
+
+fn store_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("codemode-approvals-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A runtime on the sled store at `path`; retried while a runtime shut
+/// down just before still holds the database (its last handles go with its
+/// tasks, just after).
+async fn durable(deploy: &Named, path: &std::path::Path, evict_after: Option<Duration>) -> CodeMode {
+    for _ in 0..100 {
+        let started = builder(deploy, Limits::default())
+            .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
+            .runs(RunsConfig { evict_after, ..RunsConfig::default() })
+            .start()
+            .await;
+        match started {
+            Ok(rt) => return rt,
+            Err(e) if e.to_string().contains("in use") || e.to_string().contains("ocked") => {}
+            Err(e) => panic!("{e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the store stayed locked");
+}
+
+/// The run store at `path`, as an operator's command opens it.
+async fn operator_store(path: &std::path::Path) -> Arc<dyn RunStore> {
+    for _ in 0..100 {
+        match codemode_store::SessionStore::open(Some(path), StoreLimits::default(), "operator".into()) {
+            Ok(store) => return Arc::new(SledRuns::open(&store).unwrap()),
+            Err(codemode_store::StoreError::Locked { .. }) => tokio::time::sleep(Duration::from_millis(20)).await,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    panic!("the store stayed locked");
+}
+
+/// The pending approvals of a `waiting` result parked for approval.
+fn pending(result: &CellResult) -> Vec<codemode_runtime::PendingApproval> {
+    match result {
+        CellResult::Waiting { reason: WaitReason::Approval, pending_approvals, .. } => pending_approvals.clone(),
+        other => panic!("expected waiting for approval, got {}", other.to_model_json()),
+    }
+}
+
+fn approve(id: &str) -> Decisions {
+    Decisions { approve: vec![id.to_owned()], deny: vec![] }
+}
+
+const DEPLOY: &str = "text('asking'); const r = await deploy_prod({env: 'prod'}); return r";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_asked_call_parks_for_approval_and_runs_once_when_approved_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let rt = runtime(&deploy).await;
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code(DEPLOY)).await.unwrap();
+    let asked = pending(&parked);
+    assert_eq!(asked.len(), 1);
+    let a = &asked[0];
+    assert!(a.id.starts_with("appr_") && a.id.len() > 20, "unguessable: {}", a.id);
+    assert_eq!(
+        (a.source.as_str(), a.tool.as_str(), a.arguments.as_str()),
+        ("openclaw", "deploy_prod", r#"{"env":"prod"}"#)
+    );
+    assert_eq!(a.reason, "deploy_prod changes production");
+    let json = parked.to_model_json();
+    assert!(json.contains(r#""reason":"approval""#) && json.contains(r#""pendingApprovals":[{"id":"appr_"#), "{json}");
+    assert_eq!(deploy.calls(), 0, "the call waits for a decision");
+    // A plain wait decides nothing: still parked, the call still not run.
+    let again = reply.wait(parked.run_id().unwrap()).await.unwrap();
+    assert_eq!(pending(&again)[0].id, a.id);
+    assert_eq!(deploy.calls(), 0);
+    let done = reply.wait_with(parked.run_id().unwrap(), approve(&a.id)).await.unwrap();
+    assert_eq!(value(&done), &json!({"tool": "deploy_prod", "input": {"env": "prod"}}));
+    assert_eq!(deploy.calls(), 1);
+    let runs = rt.metrics().runs;
+    assert_eq!((runs.approvals_requested, runs.approvals_approved), (1, 1));
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denied_call_rejects_with_code_denied_and_the_reason_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let rt = runtime(&deploy).await;
+    let reply = reply(&rt);
+    let code = "try { await deploy_prod({}) } catch (e) { return [e.code, e.message, e.effectStatus] }";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    let deny = Decisions { approve: vec![], deny: vec![Denial { id, reason: Some("not on a Friday".into()) }] };
+    let done = reply.wait_with(parked.run_id().unwrap(), deny).await.unwrap();
+    assert_eq!(value(&done), &json!(["denied", "deploy_prod was denied: not on a Friday", "none"]));
+    assert_eq!(deploy.calls(), 0);
+    assert_eq!(rt.metrics().runs.approvals_denied, 1);
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_nobody_decides_in_time_expires_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let limits = Limits { approval_ttl: Duration::from_millis(50), ..Limits::default() };
+    let rt = builder(&deploy, limits).start().await.unwrap();
+    let reply = reply(&rt);
+    let code = "try { await deploy_prod({}) } catch (e) { return [e.code, e.message] }";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    // Approving it now is refused: it expired.
+    let late = reply.wait_with(parked.run_id().unwrap(), approve(&id)).await.unwrap();
+    assert_eq!(failure(&late).0, ErrorCode::InvalidInput, "{}", late.to_model_json());
+    let done = reply.wait(parked.run_id().unwrap()).await.unwrap();
+    let v = value(&done);
+    assert_eq!(v[0], "approval_expired");
+    assert!(v[1].as_str().unwrap().contains("was not approved within 50 ms"), "{v}");
+    assert_eq!(deploy.calls(), 0);
+    assert_eq!(rt.metrics().runs.approvals_expired, 1);
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_repeated_and_foreign_decisions_are_errors_that_change_nothing_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let rt = runtime(&deploy).await;
+    let alice = rt.session("s").for_principal("alice").reply("r");
+    let mallory = rt.session("s").for_principal("mallory").reply("r");
+    let parked = alice.exec(Exec::code(DEPLOY)).await.unwrap();
+    let run_id = parked.run_id().unwrap().to_owned();
+    let id = pending(&parked)[0].id.clone();
+    let unknown = alice.wait_with(&run_id, approve("appr_0000")).await.unwrap();
+    let (code, message) = failure(&unknown);
+    assert_eq!(code, ErrorCode::InvalidInput);
+    assert!(message.contains("appr_0000 is not pending"), "{message}");
+    let twice = Decisions { approve: vec![id.clone()], deny: vec![Denial { id: id.clone(), reason: None }] };
+    assert!(failure(&alice.wait_with(&run_id, twice).await.unwrap()).1.contains("twice"));
+    let foreign = mallory.wait_with(&run_id, approve(&id)).await.unwrap();
+    assert!(failure(&foreign).1.contains("another principal"), "{}", foreign.to_model_json());
+    assert_eq!(deploy.calls(), 0, "nothing ran");
+    // Still pending, with its output not yet taken: a good decision works.
+    let done = alice.wait_with(&run_id, approve(&id)).await.unwrap();
+    assert_eq!(value(&done)["tool"], "deploy_prod");
+    assert_eq!(unknown.output().entries().map(<[_]>::len), Some(0), "a refused wait takes no output");
+    // Deciding it again once it ran: not pending.
+    let after = alice.wait_with(&run_id, approve(&id)).await.unwrap();
+    assert_eq!(failure(&after).0, ErrorCode::InvalidInput);
+    assert_eq!(deploy.calls(), 1);
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_headless_cell_has_no_one_to_ask_so_the_call_is_denied_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let rt = runtime(&deploy).await;
+    let code = "try { await deploy_prod({}) } catch (e) { return [e.code, e.message] }";
+    let done = rt.headless().exec(Exec::code(code)).await.unwrap();
+    let v = value(&done);
+    assert_eq!(v[0], "denied");
+    assert!(v[1].as_str().unwrap().contains("headless cell has no one to ask"), "{v}");
+    assert_eq!(deploy.calls(), 0);
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_calls_go_on_while_one_waits_for_approval_ga_6() {
+    let deploy = Named::new("deploy_prod");
+    let rt = runtime(&deploy).await;
+    let reply = reply(&rt);
+    let code = "const [d, e] = await Promise.all([deploy_prod({n: 1}), echo_tool({value: 'x'})]); return [d.tool, e.input.value]";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    let done = reply.wait_with(parked.run_id().unwrap(), approve(&id)).await.unwrap();
+    assert_eq!(value(&done), &json!(["deploy_prod", "x"]));
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pending_approval_survives_eviction_and_the_approved_call_runs_once_ga_1_3() {
+    let deploy = Named::new("deploy_prod");
+    let dir = store_dir("evicted");
+    let rt = durable(&deploy, &dir, Some(Duration::from_millis(50))).await;
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code(DEPLOY)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    for _ in 0..200 {
+        if rt.live_cells().await.unwrap() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(rt.live_cells().await.unwrap(), 0, "a run waiting only on a decision leaves memory");
+    // Replayed: the same approval id is pending again.
+    let again = reply.wait(parked.run_id().unwrap()).await.unwrap();
+    assert_eq!(pending(&again)[0].id, id);
+    assert_eq!(again.output().entries().map(<[_]>::len), Some(0), "output delivered once");
+    let done = reply.wait_with(parked.run_id().unwrap(), approve(&id)).await.unwrap();
+    assert_eq!(value(&done)["tool"], "deploy_prod");
+    assert_eq!(deploy.calls(), 1);
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_runtime_on_the_store_takes_the_decision_and_runs_the_call_once_ga_1_3() {
+    let deploy = Named::new("deploy_prod");
+    let dir = store_dir("second");
+    let first = durable(&deploy, &dir, None).await;
+    let parked = reply(&first).exec(Exec::code(DEPLOY)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    let run_id = parked.run_id().unwrap().to_owned();
+    first.shutdown().await;
+    drop(first);
+    let second = durable(&deploy, &dir, None).await;
+    let done = reply(&second).wait_with(&run_id, approve(&id)).await.unwrap();
+    assert_eq!(value(&done)["tool"], "deploy_prod");
+    assert_eq!(deploy.calls(), 1);
+    second.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_3() {
+    let deploy = Named::new("deploy_prod");
+    let dir = store_dir("operator");
+    let first = durable(&deploy, &dir, None).await;
+    let code = "const a = await deploy_prod({n: 1}); let b; try { await deploy_prod({n: 2}) } catch (e) { b = [e.code, e.message] } return [a.input, b]";
+    let parked = reply(&first).exec(Exec::code(code)).await.unwrap();
+    let first_id = pending(&parked)[0].id.clone();
+    let run_id = parked.run_id().unwrap().to_owned();
+    first.shutdown().await;
+    drop(first);
+    let store = operator_store(&dir).await;
+    let wait = Duration::from_millis(100);
+    let refused = decide_stored(&store, &run_id, approve("appr_nope"), wait).await;
+    assert!(
+        matches!(refused, Err(OperatorError::Refused(ref m)) if m.contains("appr_nope is not pending")),
+        "{refused:?}"
+    );
+    let missing = decide_stored(&store, "run_00000000000000000000000000000000", approve(&first_id), wait).await;
+    assert!(matches!(missing, Err(OperatorError::NoSuchRun(_))), "{missing:?}");
+    let named = decide_stored(&store, &run_id, approve(&first_id), wait).await.unwrap();
+    assert_eq!(named[0].tool, "deploy_prod");
+    let twice = decide_stored(&store, &run_id, approve(&first_id), wait).await;
+    assert!(matches!(twice, Err(OperatorError::Refused(_))), "an id already in the inbox: {twice:?}");
+    let log = codemode_runtime::operator::approvals_of(&store.get(&run_id).await.unwrap().unwrap().journal).unwrap();
+    assert_eq!(log.inbox.len(), 1);
+    drop(store);
+    let second = durable(&deploy, &dir, None).await;
+    let reply = reply(&second);
+    // The next wait takes the operator's approval: the first call runs,
+    // the second asks.
+    let next = reply.wait(&run_id).await.unwrap();
+    let second_id = pending(&next)[0].id.clone();
+    assert_ne!(second_id, first_id);
+    assert_eq!(deploy.calls(), 1);
+    drop(reply);
+    second.shutdown().await;
+    drop(second);
+    // The run's record keeps its approvals, who decided each included.
+    let store = operator_store(&dir).await;
+    let log = codemode_runtime::operator::approvals_of(&store.get(&run_id).await.unwrap().unwrap().journal).unwrap();
+    let by: Vec<(&str, Option<&str>)> =
+        log.records.iter().map(|r| (r.id.as_str(), r.decision.as_ref().map(|d| d.by.as_str()))).collect();
+    assert_eq!(by, [(first_id.as_str(), Some("operator")), (second_id.as_str(), None)]);
+    assert!(log.inbox.is_empty(), "the inbox was taken");
+    drop(store);
+    let third = durable(&deploy, &dir, None).await;
+    let deny = Decisions { approve: vec![], deny: vec![Denial { id: second_id, reason: None }] };
+    let done = codemode_tests::reply(&third).wait_with(&run_id, deny).await.unwrap();
+    assert_eq!(value(&done)[0], json!({"n": 1}));
+    assert_eq!(value(&done)[1][0], "denied");
+    assert_eq!(deploy.calls(), 1);
+    third.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
