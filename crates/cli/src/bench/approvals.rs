@@ -68,8 +68,17 @@ pub(crate) struct ApprovalReport {
 }
 
 async fn runtime(backend: StoreBackend, started: &Arc<Mutex<Option<Instant>>>) -> Result<CodeMode> {
+    // Room for the runs a bench leaves behind: a run approved on B stays
+    // cached on A (as a stale copy) until its eviction.
+    let live = 100_000;
+    let limits = Limits {
+        max_live_cells: live,
+        max_live_cells_per_session: live,
+        max_live_cells_per_principal: live,
+        ..Limits::default()
+    };
     Ok(CodeMode::builder()
-        .limits(Limits::default())
+        .limits(limits)
         .policy(AskDeploy)
         .tool(Deploy(Arc::clone(started)))
         .store_backend(backend)
