@@ -10,7 +10,7 @@ use std::time::Duration;
 use codemode_runtime::operator::{OperatorError, decide_stored};
 use codemode_runtime::{
     CellResult, CodeMode, Decision, DecisionFuture, Decisions, Denial, ErrorCode, Exec, Limits, NestedCall, Policy,
-    RunsConfig, StoreBackend, WaitReason,
+    RunEnd, RunEvent, RunsConfig, StoreBackend, Verdict, WaitReason,
 };
 use codemode_store::StoreLimits;
 use codemode_store::runs::{RunStore, SledRuns};
@@ -312,4 +312,78 @@ async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_
     assert_eq!(deploy.calls(), 1);
     third.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Asks about every MCP tool named `echo` (server `accounting`).
+struct AskMcpEcho;
+
+impl Policy for AskMcpEcho {
+    fn check(&self, call: NestedCall) -> DecisionFuture {
+        let ask = call.source == "mcp" && call.server.as_deref() == Some("accounting") && call.tool == "echo";
+        Box::pin(std::future::ready(if ask { Decision::Ask("it talks to accounting".into()) } else { Decision::Allow }))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_asked_mcp_call_names_its_server_and_runs_once_approved_or_rejects_denied_ga_9_ga_10_3() {
+    let server = codemode_runtime::McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
+        .call_timeout(Duration::from_secs(5));
+    let rt = CodeMode::builder().policy(AskMcpEcho).mcp_server(server).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await);
+    let reply = reply(&rt);
+    let code = "const r = await MCP.accounting.echo({n: 1}); let d; \
+                try { await MCP.accounting.echo({n: 2}) } catch (e) { d = [e.code, e.message] } \
+                return [r.structuredContent, d]";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let first = pending(&parked);
+    assert_eq!((first[0].source.as_str(), first[0].server.as_deref()), ("mcp", Some("accounting")));
+    assert_eq!(first[0].arguments, r#"{"n":1}"#);
+    let next = reply.wait_with(parked.run_id().unwrap(), approve(&first[0].id)).await.unwrap();
+    let second = pending(&next);
+    let deny = Decisions { approve: vec![], deny: vec![Denial { id: second[0].id.clone(), reason: None }] };
+    let done = reply.wait_with(parked.run_id().unwrap(), deny).await.unwrap();
+    assert_eq!(value(&done), &json!([{"n": 1}, ["denied", "MCP tool accounting.echo was denied; it did not run."]]));
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_subscribed_to_run_events_hears_the_park_the_approval_its_decision_and_the_end_ga_1_3() {
+    let deploy = Named::new("deploy_prod");
+    let rt = runtime(&deploy).await;
+    let mut events = rt.run_events();
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code(DEPLOY)).await.unwrap();
+    let run_id = parked.run_id().unwrap().to_owned();
+    let id = pending(&parked)[0].id.clone();
+    reply.wait_with(&run_id, approve(&id)).await.unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 4 {
+        let event = tokio::time::timeout(Duration::from_secs(5), events.recv()).await.unwrap().unwrap();
+        seen.push(event);
+    }
+    let session = Some("s".to_owned());
+    match &seen[0] {
+        RunEvent::ApprovalRequested { run_id: r, session: s, approval } => {
+            assert_eq!((r, s, approval.id.as_str()), (&run_id, &session, id.as_str()));
+        }
+        other => panic!("{other:?}"),
+    }
+    match &seen[1] {
+        RunEvent::Parked { reason, pending_approvals, .. } => {
+            assert_eq!((*reason, pending_approvals.len()), (WaitReason::Approval, 1));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        seen[2],
+        RunEvent::ApprovalDecided {
+            run_id: run_id.clone(),
+            session: session.clone(),
+            approval: id,
+            verdict: Verdict::Approved,
+            by: "session".into()
+        }
+    );
+    assert_eq!(seen[3], RunEvent::Ended { run_id, session, end: RunEnd::Completed });
+    rt.shutdown().await;
 }

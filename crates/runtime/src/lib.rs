@@ -67,6 +67,7 @@ mod codemode;
 mod durable;
 mod engine;
 mod error;
+mod events;
 mod executor;
 mod jsthreads;
 mod limits;
@@ -88,7 +89,7 @@ pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
 pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
 pub use codemode_bridge::{
-    CellResult, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, Telemetry, Verdict,
+    CellResult, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, RunEnd, Telemetry, Verdict,
     WaitReason,
 };
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
@@ -105,6 +106,7 @@ pub use durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEnt
 pub use durable::operator;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use error::CodeModeError;
+pub use events::{EVENTS_BUFFERED, RunEvent, RunEventError, RunEvents};
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
 pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, ResultsHeld, RunsSnapshot, UNKNOWN_TOOL};

@@ -18,6 +18,25 @@ fn out_of_range_values_name_the_key_and_the_range() {
     assert_eq!(err, "limits.max_in_flight = 129 is out of range: allowed 1..=128");
     let ok = Config::parse("[limits]\nmax_in_flight = 128\ntimeout_ms = 100\n").unwrap();
     assert_eq!(ok.limits.max_in_flight, 128);
+    let err = Config::parse("[limits]\napproval_ttl_ms = 9\n").unwrap_err().to_string();
+    assert_eq!(err, "limits.approval_ttl_ms = 9 is out of range: allowed 10..=86400000");
+    assert!(Config::parse("[limits]\napproval_ttl_ms = 10\n").is_ok());
+    assert!(Config::parse("[limits]\napproval_ttl_ms = 86400000\n").is_ok());
+    assert!(Config::parse("[limits]\napproval_ttl_ms = 86400001\n").is_err());
+}
+
+#[test]
+fn policy_rules_are_checked_and_bounded() {
+    let rule = "[[policy]]\ntool = \"deploy_*\"\naction = \"ask\"\n";
+    assert_eq!(Config::parse(rule).unwrap().policy.len(), 1);
+    let err = Config::parse("[[policy]]\ntool = \"[\"\naction = \"ask\"\n").unwrap_err().to_string();
+    assert!(err.starts_with("policy[0].tool = \"[\" is not a valid glob"), "{err}");
+    let err = Config::parse("[[policy]]\naction = \"maybe\"\n").unwrap_err().to_string();
+    assert!(err.contains("unknown variant `maybe`"), "{err}");
+    let many = rule.repeat(super::policy::MAX_RULES);
+    assert!(Config::parse(&many).is_ok(), "exactly at the bound");
+    let err = Config::parse(&format!("{many}{rule}")).unwrap_err().to_string();
+    assert_eq!(err, "257 [[policy]] rules; at most 256 are allowed");
 }
 
 #[test]

@@ -9,6 +9,7 @@ use super::approvals::Decide;
 use super::requests::nested::{Answer, Asked, Refusal};
 use super::state::{CellState, Flow};
 use crate::durable::journal::ApprovalRecord;
+use crate::events::RunEvent;
 use crate::telemetry::RunMetrics;
 
 impl CellState {
@@ -36,6 +37,14 @@ impl CellState {
         );
         self.host.set_deciding(id, true);
         self.approvals.ask(approval, id, asked, now_ms());
+        if let Some(shown) = self.approvals.shown().pop() {
+            let (run_id, session) = (&self.run.run_id, self.run.mode.session());
+            self.services.events.emit(|| RunEvent::ApprovalRequested {
+                run_id: run_id.clone(),
+                session: session.map(str::to_owned),
+                approval: shown,
+            });
+        }
         RunMetrics::bump(&self.services.metrics.runs.approvals_requested);
         if !self.windows.is_open() {
             // Asked while parked: journal it now, so a crash keeps the
@@ -120,6 +129,14 @@ impl CellState {
                 self.host.set_deciding(record.request, false);
             }
             self.services.metrics.runs.approval_decided(decision.verdict);
+            let (run_id, session) = (&self.run.run_id, self.run.mode.session());
+            self.services.events.emit(|| RunEvent::ApprovalDecided {
+                run_id: run_id.clone(),
+                session: session.map(str::to_owned),
+                approval: record.id.clone(),
+                verdict: decision.verdict,
+                by: decision.by.clone(),
+            });
             tracing::info!(
                 parent: &self.run.span, approval = %record.id, verdict = decision.verdict.as_str(),
                 by = %decision.by, tool = %record.tool, "approval decided"

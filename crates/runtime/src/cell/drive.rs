@@ -17,6 +17,7 @@ use super::windows::Window;
 use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
 use crate::engine::{Interruption, Requests};
+use crate::events::RunEvent;
 use codemode_bridge::RunEnd;
 
 impl CellState {
@@ -288,6 +289,15 @@ impl CellState {
                     untrusted: self.untrusted_id(),
                 };
                 self.durability.on_delivered();
+                if let CellResult::Waiting { reason, pending_approvals, .. } = &result {
+                    let (run_id, session) = (&self.run.run_id, self.run.mode.session());
+                    self.services.events.emit(|| RunEvent::Parked {
+                        run_id: run_id.clone(),
+                        session: session.map(str::to_owned),
+                        reason: *reason,
+                        pending_approvals: pending_approvals.clone(),
+                    });
+                }
                 result
             }
         };

@@ -8,6 +8,7 @@ use codemode_catalog::{Catalog, Registry, files};
 use codemode_store::{ResultsCache, SessionStore};
 
 use crate::durable::DurableArgs;
+use crate::events::EventFeed;
 use crate::limits::Limits;
 use crate::mcp::McpHub;
 use crate::nodes::NodeRegistry;
@@ -34,4 +35,6 @@ pub(crate) struct CellServices {
     pub runs: Arc<RunIndex>,
     /// Run journals and leases, for interactive cells.
     pub durable: Option<DurableArgs>,
+    /// Run events for the embedding host.
+    pub events: EventFeed,
 }

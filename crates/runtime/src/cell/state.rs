@@ -244,6 +244,12 @@ impl CellState {
 
     /// Ends the cell as `end` with no observer to tell.
     pub(super) fn finish_unobserved(&mut self, end: RunEnd) -> Flow {
+        let (run_id, session) = (&self.run.run_id, self.run.mode.session());
+        self.services.events.emit(|| crate::events::RunEvent::Ended {
+            run_id: run_id.clone(),
+            session: session.map(str::to_owned),
+            end,
+        });
         self.set_parked(false);
         self.windows.cancel_timers();
         let span = &self.run.span;

@@ -245,6 +245,7 @@ impl CodeModeBuilder {
             store: opened.store,
             results: opened.results,
             durable,
+            events: crate::events::EventFeed::default(),
         });
         launch(services, js, engines, nodes).await
     }
@@ -307,6 +308,7 @@ async fn launch(
             nodes,
             pruning,
             durable: services.durable.clone(),
+            events: services.events.clone(),
         }),
     })
 }

@@ -68,6 +68,8 @@ pub(crate) struct Inner {
     pub durable: Option<DurableArgs>,
     /// Deletes old ended run records; aborted with the runtime.
     pub pruning: Option<tokio::task::JoinHandle<()>>,
+    /// Run events for subscribers.
+    pub events: crate::events::EventFeed,
 }
 
 impl Drop for Inner {
@@ -172,6 +174,15 @@ impl CodeMode {
     #[cfg(feature = "nodes")]
     pub fn node_gateway_addr(&self) -> Option<std::net::SocketAddr> {
         self.inner.nodes.as_ref().and_then(|(_, addr)| *addr)
+    }
+
+    /// A subscription to this process's run events: parks, approvals
+    /// requested and decided, ends (see [`RunEvent`](crate::RunEvent)).
+    /// Bounded: a subscriber that falls behind misses the oldest events and
+    /// is told how many.
+    #[must_use]
+    pub fn run_events(&self) -> crate::events::RunEvents {
+        self.inner.events.subscribe()
     }
 
     /// The runtime's metrics now: cells by end state, durations, nested

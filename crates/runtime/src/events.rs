@@ -1,0 +1,123 @@
+//! Run events: what happens to runs, as a stream for the embedding host —
+//! a cell parked (and why), a call asked for approval, an approval
+//! decided, a run ended. A host that notifies people of pending approvals,
+//! or keeps its own view of runs, subscribes instead of polling.
+//!
+//! Events are a broadcast: every subscriber gets every event of this
+//! process from the moment it subscribed. The feed is bounded
+//! ([`EVENTS_BUFFERED`] per subscriber); a subscriber that falls further
+//! behind is told how many it missed ([`RunEventError::Lagged`]) and goes
+//! on with the newest — runs never wait for a slow subscriber. Events carry
+//! the run's session: a host serving several clients must filter by it
+//! before showing one client anything (they are the host's view, not a
+//! client's). A run resumed on another process reports there.
+
+use codemode_bridge::{PendingApproval, RunEnd, Verdict, WaitReason};
+use tokio::sync::broadcast;
+
+/// Events a subscriber may fall behind by before it misses some.
+pub const EVENTS_BUFFERED: usize = 1024;
+
+/// One thing that happened to a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RunEvent {
+    /// The cell parked: its window returned `waiting`.
+    Parked {
+        /// The run.
+        run_id: String,
+        /// Its session (none for headless cells, which never park).
+        session: Option<String>,
+        /// Why.
+        reason: WaitReason,
+        /// The calls waiting for a decision.
+        pending_approvals: Vec<PendingApproval>,
+    },
+    /// A nested call asked for approval.
+    ApprovalRequested {
+        /// The run.
+        run_id: String,
+        /// Its session.
+        session: Option<String>,
+        /// The pending approval, as `waiting` lists it.
+        approval: PendingApproval,
+    },
+    /// An approval was decided, or expired.
+    ApprovalDecided {
+        /// The run.
+        run_id: String,
+        /// Its session.
+        session: Option<String>,
+        /// The approval's id.
+        approval: String,
+        /// What was decided.
+        verdict: Verdict,
+        /// Who: the principal, `session`, `operator`, or `ttl`.
+        by: String,
+    },
+    /// The run ended.
+    Ended {
+        /// The run.
+        run_id: String,
+        /// Its session.
+        session: Option<String>,
+        /// How.
+        end: RunEnd,
+    },
+}
+
+/// Why [`RunEvents::recv`] returned no event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RunEventError {
+    /// The subscriber fell behind: this many events were dropped for it;
+    /// the next `recv` returns the oldest kept.
+    #[error("{0} run events were missed: the subscriber fell behind")]
+    Lagged(u64),
+    /// The runtime is gone.
+    #[error("the runtime stopped")]
+    Closed,
+}
+
+/// A subscription to run events ([`CodeMode::run_events`](crate::CodeMode::run_events)).
+#[derive(Debug)]
+pub struct RunEvents(broadcast::Receiver<RunEvent>);
+
+impl RunEvents {
+    /// The next event.
+    ///
+    /// # Errors
+    /// [`RunEventError::Lagged`] when events were dropped for this
+    /// subscriber; [`RunEventError::Closed`] once the runtime is gone.
+    pub async fn recv(&mut self) -> Result<RunEvent, RunEventError> {
+        self.0.recv().await.map_err(|e| match e {
+            broadcast::error::RecvError::Lagged(n) => RunEventError::Lagged(n),
+            broadcast::error::RecvError::Closed => RunEventError::Closed,
+        })
+    }
+}
+
+/// Where cells report events; cheap to clone.
+#[derive(Clone, Debug)]
+pub(crate) struct EventFeed(broadcast::Sender<RunEvent>);
+
+impl Default for EventFeed {
+    fn default() -> Self {
+        Self(broadcast::channel(EVENTS_BUFFERED).0)
+    }
+}
+
+impl EventFeed {
+    /// A new subscription.
+    pub(crate) fn subscribe(&self) -> RunEvents {
+        RunEvents(self.0.subscribe())
+    }
+
+    /// Reports the event `make` builds, when anyone listens (so a runtime
+    /// nobody subscribes to builds none).
+    pub(crate) fn emit(&self, make: impl FnOnce() -> RunEvent) {
+        if self.0.receiver_count() > 0 {
+            // Only fails when every receiver went away meanwhile.
+            let _ = self.0.send(make());
+        }
+    }
+}
