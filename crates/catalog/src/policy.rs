@@ -64,8 +64,11 @@ pub trait Policy: Send + Sync + 'static {
         true
     }
 
-    /// Decides one call before it runs. A future that takes its time holds
-    /// the call for approval.
+    /// Decides one call before it runs: allow, deny, or ask a person
+    /// ([`Decision::Ask`]: the call becomes a pending approval of its cell,
+    /// decided by a `wait`, the MCP client or an operator, and journaled).
+    /// A future that takes its time also holds the call, but only in
+    /// memory: a crash meanwhile makes it `outcome_unknown`.
     fn check(&self, call: NestedCall) -> DecisionFuture {
         let _ = call;
         Box::pin(std::future::ready(Decision::Allow))

@@ -631,7 +631,8 @@ impl NodeRegistry {
     /// Runs `command` on node `id` with `params` for a cell of `session`
     /// (none when headless) and returns its result (GA-10.3). The host
     /// policy sees the call first (`source: "nodes"`, `server`: the node
-    /// id) and may hold it for approval; then the gateway's checks and
+    /// id; an *ask* is a denial here: a direct invoke has no one to ask,
+    /// while a cell's invokes are asked in its run); then the gateway's checks and
     /// command policy apply and the call is bounded by the invoke timeout.
     ///
     /// Cancel safety: dropping the future while the policy decides runs
