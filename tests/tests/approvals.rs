@@ -89,6 +89,10 @@ fn approve(id: &str) -> Decisions {
     Decisions { approve: vec![id.to_owned()], deny: vec![] }
 }
 
+fn deny(id: &str, reason: Option<&str>) -> Decisions {
+    Decisions { approve: vec![], deny: vec![Denial { id: id.to_owned(), reason: reason.map(str::to_owned) }] }
+}
+
 const DEPLOY: &str = "text('asking'); const r = await deploy_prod({env: 'prod'}); return r";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -129,8 +133,7 @@ async fn a_denied_call_rejects_with_code_denied_and_the_reason_ga_10_3() {
     let code = "try { await deploy_prod({}) } catch (e) { return [e.code, e.message, e.effectStatus] }";
     let parked = reply.exec(Exec::code(code)).await.unwrap();
     let id = pending(&parked)[0].id.clone();
-    let deny = Decisions { approve: vec![], deny: vec![Denial { id, reason: Some("not on a Friday".into()) }] };
-    let done = reply.wait_with(parked.run_id().unwrap(), deny).await.unwrap();
+    let done = reply.wait_with(parked.run_id().unwrap(), deny(&id, Some("not on a Friday"))).await.unwrap();
     assert_eq!(value(&done), &json!(["denied", "deploy_prod was denied: not on a Friday", "none"]));
     assert_eq!(deploy.calls(), 0);
     assert_eq!(rt.metrics().runs.approvals_denied, 1);
@@ -279,7 +282,7 @@ async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_
     let missing = decide_stored(&store, "run_00000000000000000000000000000000", approve(&first_id), wait).await;
     assert!(matches!(missing, Err(OperatorError::NoSuchRun(_))), "{missing:?}");
     let named = decide_stored(&store, &run_id, approve(&first_id), wait).await.unwrap();
-    assert_eq!(named[0].tool, "deploy_prod");
+    assert_eq!(named[0].approval.tool, "deploy_prod");
     let twice = decide_stored(&store, &run_id, approve(&first_id), wait).await;
     assert!(matches!(twice, Err(OperatorError::Refused(_))), "an id already in the inbox: {twice:?}");
     let log = codemode_runtime::operator::approvals_of(&store.get(&run_id).await.unwrap().unwrap().journal).unwrap();
@@ -300,13 +303,12 @@ async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_
     let store = operator_store(&dir).await;
     let log = codemode_runtime::operator::approvals_of(&store.get(&run_id).await.unwrap().unwrap().journal).unwrap();
     let by: Vec<(&str, Option<&str>)> =
-        log.records.iter().map(|r| (r.id.as_str(), r.decision.as_ref().map(|d| d.by.as_str()))).collect();
+        log.records.iter().map(|r| (r.approval.id.as_str(), r.decision.as_ref().map(|d| d.by.as_str()))).collect();
     assert_eq!(by, [(first_id.as_str(), Some("operator")), (second_id.as_str(), None)]);
     assert!(log.inbox.is_empty(), "the inbox was taken");
     drop(store);
     let third = durable(&deploy, &dir, None).await;
-    let deny = Decisions { approve: vec![], deny: vec![Denial { id: second_id, reason: None }] };
-    let done = codemode_tests::reply(&third).wait_with(&run_id, deny).await.unwrap();
+    let done = codemode_tests::reply(&third).wait_with(&run_id, deny(&second_id, None)).await.unwrap();
     assert_eq!(value(&done)[0], json!({"n": 1}));
     assert_eq!(value(&done)[1][0], "denied");
     assert_eq!(deploy.calls(), 1);
@@ -340,8 +342,7 @@ async fn an_asked_mcp_call_names_its_server_and_runs_once_approved_or_rejects_de
     assert_eq!(first[0].arguments, r#"{"n":1}"#);
     let next = reply.wait_with(parked.run_id().unwrap(), approve(&first[0].id)).await.unwrap();
     let second = pending(&next);
-    let deny = Decisions { approve: vec![], deny: vec![Denial { id: second[0].id.clone(), reason: None }] };
-    let done = reply.wait_with(parked.run_id().unwrap(), deny).await.unwrap();
+    let done = reply.wait_with(parked.run_id().unwrap(), deny(&second[0].id, None)).await.unwrap();
     assert_eq!(value(&done), &json!([{"n": 1}, ["denied", "MCP tool accounting.echo was denied; it did not run."]]));
     rt.shutdown().await;
 }

@@ -17,6 +17,10 @@ pub const MAX_DECISIONS: usize = 64;
 /// The longest reason a denial may carry, in bytes.
 pub const MAX_DENIAL_REASON_BYTES: usize = 1024;
 
+/// The longest approval id a decision may name, in bytes (ids are
+/// `appr_` and 32 hex digits; longer text names no approval).
+pub const MAX_APPROVAL_ID_BYTES: usize = 64;
+
 /// One call waiting for a person's decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -87,8 +91,9 @@ impl Decisions {
         self.approve.is_empty() && self.deny.is_empty()
     }
 
-    /// Checks the shape: at most [`MAX_DECISIONS`] ids, no id twice, no
-    /// reason past [`MAX_DENIAL_REASON_BYTES`].
+    /// Checks the shape: at most [`MAX_DECISIONS`] ids, none longer than
+    /// [`MAX_APPROVAL_ID_BYTES`], no id twice, no reason past
+    /// [`MAX_DENIAL_REASON_BYTES`].
     ///
     /// # Errors
     /// A message naming what is wrong and what to send instead.
@@ -101,6 +106,13 @@ impl Decisions {
         }
         let mut seen = std::collections::HashSet::new();
         for id in self.approve.iter().chain(self.deny.iter().map(|d| &d.id)) {
+            if id.len() > MAX_APPROVAL_ID_BYTES {
+                return Err(format!(
+                    "an approval id of {} bytes names no approval (ids are at most {MAX_APPROVAL_ID_BYTES}); decide \
+                     only ids listed in pendingApprovals.",
+                    id.len()
+                ));
+            }
             if !seen.insert(id.as_str()) {
                 return Err(format!("approval {id} is decided twice in one wait; approve or deny it once."));
             }
@@ -165,6 +177,9 @@ mod tests {
             |n| Decisions { approve: vec![], deny: vec![Denial { id: "a".into(), reason: Some("r".repeat(n)) }] };
         assert!(long(MAX_DENIAL_REASON_BYTES).check().is_ok());
         assert!(long(MAX_DENIAL_REASON_BYTES + 1).check().is_err());
+        let id = |n| Decisions { approve: vec!["i".repeat(n)], deny: vec![] };
+        assert!(id(MAX_APPROVAL_ID_BYTES).check().is_ok());
+        assert!(id(MAX_APPROVAL_ID_BYTES + 1).check().unwrap_err().contains("names no approval"));
     }
 
     #[test]

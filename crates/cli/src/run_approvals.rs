@@ -9,7 +9,6 @@ use anyhow::Result;
 use codemode_runtime::operator::{self, OperatorError};
 use codemode_runtime::{ApprovalLog, Decisions, Denial};
 use codemode_store::runs::RunStore;
-use serde_json::Value;
 
 use crate::runs::clean;
 
@@ -39,7 +38,7 @@ pub(crate) async fn decide(
     for approval in named {
         println!(
             "run {run_id}: {verb} {} ({}); it takes effect when the run next resumes (its next wait, on any process)",
-            approval.id,
+            approval.approval.id,
             clean(&approval.what)
         );
     }
@@ -57,9 +56,10 @@ pub(crate) fn print(log: &ApprovalLog) {
         return;
     }
     println!("approvals:");
-    for r in &log.records {
+    for record in &log.records {
+        let r = &record.approval;
         let server = r.server.as_deref().map(|s| format!("{}.", clean(s))).unwrap_or_default();
-        let state = match &r.decision {
+        let state = match &record.decision {
             None => format!("pending (expires at {} ms)", r.expires_at_ms),
             Some(d) => {
                 let reason = d.reason.as_deref().map(|r| format!(": {}", clean(r))).unwrap_or_default();
@@ -80,9 +80,4 @@ pub(crate) fn print(log: &ApprovalLog) {
             .collect();
         println!("  operator decisions at {} ms, taken at the next resume: {}", entry.at_ms, ids.join(", "));
     }
-}
-
-/// The approvals as `runs show --json` adds them.
-pub(crate) fn to_json(log: &ApprovalLog) -> Value {
-    serde_json::to_value(log).unwrap_or(Value::Null)
 }

@@ -424,7 +424,7 @@ async fn show(runs: &dyn RunStore, run_id: &str, json: bool, show_sessions: bool
     if json {
         let mut v = row.to_json(show_sessions, now);
         match &approvals {
-            Ok(log) => v["approvals"] = crate::run_approvals::to_json(log),
+            Ok(log) => v["approvals"] = serde_json::to_value(log)?,
             Err(e) => v["approvals_error"] = json!(e),
         }
         println!("{}", serde_json::to_string_pretty(&v)?);

@@ -26,6 +26,12 @@
 //! runs only inside such a window; tool calls and timers keep going while a
 //! cell is parked and are delivered at the next `wait`.
 //!
+//! A host [`Policy`] sees every nested call and may allow, deny or ask: an
+//! asked call parks its cell with `reason: "approval"` until
+//! [`Reply::wait_with`] (or an operator, [`operator`]) decides; decisions
+//! are journaled before they take effect. [`CodeMode::run_events`] streams
+//! parks, approvals and ends to the host.
+//!
 //! Every result is a [`CellResult`]: `completed`, `waiting` or `failed`,
 //! ready to serialize for the model. Guest mistakes are results, never Rust
 //! errors; [`CodeModeError`] is for host failures only.

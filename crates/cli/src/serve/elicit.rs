@@ -13,6 +13,7 @@
 
 use std::time::Duration;
 
+use codemode_bridge::approval::MAX_DENIAL_REASON_BYTES;
 use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Reply, WaitReason};
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{ElicitationMode, Peer, RoleServer};
@@ -80,7 +81,13 @@ async fn ask(peer: &Peer<RoleServer>, approval: &PendingApproval) -> Answer {
         .required_bool_property("approve", |b| b.title("Approve").description("Run this call?"))
         .optional_string("reason")
         .build();
-    let Ok(schema) = schema else { return Answer::Later };
+    let schema = match schema {
+        Ok(schema) => schema,
+        Err(e) => {
+            tracing::warn!(error = e, "the approval form could not be built; the client was not asked");
+            return Answer::Later;
+        }
+    };
     let left = approval.expires_at_ms.saturating_sub(codemode_store::runs::now_ms());
     let params = ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema: schema };
     let answered = peer.create_elicitation_with_timeout(params, Some(Duration::from_millis(left.max(1)))).await;
@@ -88,7 +95,12 @@ async fn ask(peer: &Peer<RoleServer>, approval: &PendingApproval) -> Answer {
         Ok(r) => match r.action {
             ElicitationAction::Accept => {
                 let content = r.content.unwrap_or(Value::Null);
-                let reason = content.get("reason").and_then(Value::as_str).map(str::to_owned);
+                // The client's text, cut to what a denial may carry (a
+                // longer one would have every decision of the round refused).
+                let reason = content
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map(|r| codemode_bridge::budget::utf8_prefix(r, MAX_DENIAL_REASON_BYTES).to_owned());
                 match content.get("approve").and_then(Value::as_bool) {
                     Some(true) => Answer::Approve,
                     Some(false) => Answer::Deny(reason.or_else(|| Some("declined by the user".to_owned()))),

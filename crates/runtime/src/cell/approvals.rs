@@ -129,43 +129,34 @@ impl Approvals {
 
     /// The pending approvals, as a `waiting` result lists them.
     pub(crate) fn shown(&self) -> Vec<PendingApproval> {
-        self.log
-            .records
-            .iter()
-            .filter(|r| r.decision.is_none())
-            .map(|r| PendingApproval {
-                id: r.id.clone(),
-                source: r.source.clone(),
-                server: r.server.clone(),
-                tool: r.tool.clone(),
-                arguments: r.arguments.clone(),
-                arguments_truncated: r.arguments_truncated,
-                reason: r.reason.clone(),
-                expires_at_ms: r.expires_at_ms,
-            })
-            .collect()
+        self.log.records.iter().filter(|r| r.decision.is_none()).map(|r| r.approval.clone()).collect()
     }
 
-    /// Request `request` asked for approval as `id` at `now_ms`.
-    pub(crate) fn ask(&mut self, id: String, request: u64, asked: Asked, now_ms: u64) {
+    /// Request `request` asked for approval as `id` at `now_ms`; returns the
+    /// pending approval as `waiting` lists it.
+    pub(crate) fn ask(&mut self, id: String, request: u64, asked: Asked, now_ms: u64) -> PendingApproval {
         let Asked { call, reason, answer } = asked;
         let (arguments, arguments_truncated) = PendingApproval::preview(&call.arguments);
         let ttl_ms = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
-        self.log.records.push(ApprovalRecord {
+        let approval = PendingApproval {
             id: id.clone(),
-            request,
             source: call.source.to_owned(),
             server: call.server,
             tool: call.tool,
             arguments,
             arguments_truncated,
             reason,
+            expires_at_ms: now_ms.saturating_add(ttl_ms),
+        };
+        self.log.records.push(ApprovalRecord {
+            approval: approval.clone(),
+            request,
             what: call.what,
             asked_at_ms: now_ms,
-            expires_at_ms: now_ms.saturating_add(ttl_ms),
             decision: None,
         });
         self.waiting.insert(id, Waiting { answer });
+        approval
     }
 
     /// The record of request `request`, if it asked.
@@ -178,7 +169,7 @@ impl Approvals {
     pub(crate) fn rewait(&mut self, request: u64) -> Option<oneshot::Receiver<Answer>> {
         let record = self.log.records.iter().find(|r| r.request == request && r.decision.is_none())?;
         let (answer, rx) = oneshot::channel();
-        self.waiting.insert(record.id.clone(), Waiting { answer });
+        self.waiting.insert(record.approval.id.clone(), Waiting { answer });
         Some(rx)
     }
 
@@ -196,7 +187,10 @@ impl Approvals {
         let ids = decisions.approve.iter().chain(decisions.deny.iter().map(|d| &d.id));
         for id in ids {
             let pending = self.log.records.iter().any(|r| {
-                &r.id == id && r.decision.is_none() && r.expires_at_ms > now_ms && self.waiting.contains_key(id)
+                &r.approval.id == id
+                    && r.decision.is_none()
+                    && r.approval.expires_at_ms > now_ms
+                    && self.waiting.contains_key(id)
             });
             if !pending {
                 return Err(DecisionError::NotPending(id.clone()));
@@ -224,7 +218,7 @@ impl Approvals {
         let mut staged = Staged::default();
         for entry in &inbox {
             let pending = |id: &String| {
-                let ok = self.log.records.iter().any(|r| &r.id == id && r.decision.is_none())
+                let ok = self.log.records.iter().any(|r| &r.approval.id == id && r.decision.is_none())
                     && self.waiting.contains_key(id);
                 if !ok {
                     tracing::warn!(approval = %id, "an operator's decision names an approval no longer pending");
@@ -251,7 +245,7 @@ impl Approvals {
     }
 
     fn decide(&mut self, id: &str, decision: DecisionRecord) {
-        if let Some(r) = self.log.records.iter_mut().find(|r| r.id == id) {
+        if let Some(r) = self.log.records.iter_mut().find(|r| r.approval.id == id) {
             r.decision = Some(decision);
         }
     }
@@ -262,10 +256,10 @@ impl Approvals {
     pub(crate) fn expire_due(&mut self, now_ms: u64) -> Staged {
         let mut ids = Vec::new();
         for r in &mut self.log.records {
-            if r.decision.is_none() && r.expires_at_ms <= now_ms && self.waiting.contains_key(&r.id) {
+            if r.decision.is_none() && r.approval.expires_at_ms <= now_ms && self.waiting.contains_key(&r.approval.id) {
                 r.decision =
                     Some(DecisionRecord { verdict: Verdict::Expired, by: "ttl".into(), at_ms: now_ms, reason: None });
-                ids.push(r.id.clone());
+                ids.push(r.approval.id.clone());
             }
         }
         Staged { ids, inbox: Vec::new() }
@@ -276,7 +270,7 @@ impl Approvals {
     pub(crate) fn apply(&mut self, staged: Staged) -> Vec<ApprovalRecord> {
         let mut applied = Vec::new();
         for id in staged.ids {
-            let Some(record) = self.log.records.iter().find(|r| r.id == id) else { continue };
+            let Some(record) = self.log.records.iter().find(|r| r.approval.id == id) else { continue };
             let Some(decision) = &record.decision else { continue };
             let answer = match decision.verdict {
                 Verdict::Approved => Answer::Run,
@@ -300,7 +294,7 @@ impl Approvals {
         inbox.append(&mut self.log.inbox);
         self.log.inbox = inbox;
         for id in staged.ids {
-            if let Some(r) = self.log.records.iter_mut().find(|r| r.id == id) {
+            if let Some(r) = self.log.records.iter_mut().find(|r| r.approval.id == id) {
                 r.decision = None;
             }
         }

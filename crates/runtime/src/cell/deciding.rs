@@ -36,15 +36,13 @@ impl CellState {
             "approval requested"
         );
         self.host.set_deciding(id, true);
-        self.approvals.ask(approval, id, asked, now_ms());
-        if let Some(shown) = self.approvals.shown().pop() {
-            let (run_id, session) = (&self.run.run_id, self.run.mode.session());
-            self.services.events.emit(|| RunEvent::ApprovalRequested {
-                run_id: run_id.clone(),
-                session: session.map(str::to_owned),
-                approval: shown,
-            });
-        }
+        let shown = self.approvals.ask(approval, id, asked, now_ms());
+        let (run_id, session) = (&self.run.run_id, self.run.mode.session());
+        self.services.events.emit(|| RunEvent::ApprovalRequested {
+            run_id: run_id.clone(),
+            session: session.map(str::to_owned),
+            approval: shown,
+        });
         RunMetrics::bump(&self.services.metrics.runs.approvals_requested);
         if !self.windows.is_open() {
             // Asked while parked: journal it now, so a crash keeps the
@@ -133,13 +131,13 @@ impl CellState {
             self.services.events.emit(|| RunEvent::ApprovalDecided {
                 run_id: run_id.clone(),
                 session: session.map(str::to_owned),
-                approval: record.id.clone(),
+                approval: record.approval.id.clone(),
                 verdict: decision.verdict,
                 by: decision.by.clone(),
             });
             tracing::info!(
-                parent: &self.run.span, approval = %record.id, verdict = decision.verdict.as_str(),
-                by = %decision.by, tool = %record.tool, "approval decided"
+                parent: &self.run.span, approval = %record.approval.id, verdict = decision.verdict.as_str(),
+                by = %decision.by, tool = %record.approval.tool, "approval decided"
             );
         }
         if !applied.is_empty() {

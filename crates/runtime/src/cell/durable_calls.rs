@@ -176,7 +176,6 @@ impl CellState {
         self.effects.writes = journal::buffer_of(snapshot.writes);
         self.effects.network |= snapshot.network;
         self.effects.envelope_id = snapshot.envelope_id;
-        *self.host.telemetry_mut() = snapshot.telemetry;
         self.output.restore_used(snapshot.output_used);
         let (now, wall) = (Instant::now(), now_ms());
         let mut settled_inline = ready_ordinary;
@@ -191,17 +190,15 @@ impl CellState {
                     let left = timers_due.get(&id).map_or(t.delay_ms, |at| at.saturating_sub(wall));
                     self.host.add_timer(id, left, now);
                 }
-                request => {
-                    let handled = self.restart_call(id, request, now);
-                    // The snapshot's telemetry counted the call already.
-                    *self.host.telemetry_mut() = snapshot.telemetry;
-                    match handled {
-                        Ok(n) => settled_inline += n,
-                        Err(f) => failure = failure.or(Some(f)),
-                    }
-                }
+                request => match self.restart_call(id, request, now) {
+                    Ok(n) => settled_inline += n,
+                    Err(f) => failure = failure.or(Some(f)),
+                },
             }
         }
+        // The snapshot's telemetry counted the calls restarted above
+        // already; requests made fresh count as new.
+        *self.host.telemetry_mut() = snapshot.telemetry;
         for (id, request) in fresh {
             match self.live_request(id, request, now) {
                 Ok(n) => settled_inline += n,

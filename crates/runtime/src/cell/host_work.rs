@@ -281,7 +281,9 @@ impl HostWork {
     /// A request's work finished; false when it was cancelled meanwhile.
     /// Its slot is free: the caller pumps the queue.
     pub(crate) fn finished(&mut self, id: u64) -> bool {
-        self.deciding.remove(&id);
+        if !self.deciding.is_empty() {
+            self.deciding.remove(&id);
+        }
         match self.in_flight.0.remove(&id) {
             Some(call) => {
                 self.held_settled |= call.held;

@@ -124,7 +124,8 @@ pub async fn decide_stored(
         .collect();
     let mut named = Vec::new();
     for id in decisions.approve.iter().chain(decisions.deny.iter().map(|d| &d.id)) {
-        let pending = log.records.iter().find(|r| &r.id == id && r.decision.is_none() && r.expires_at_ms > now);
+        let pending =
+            log.records.iter().find(|r| &r.approval.id == id && r.decision.is_none() && r.approval.expires_at_ms > now);
         match pending {
             Some(r) if !left.contains(&id) => named.push(r.clone()),
             _ => {

@@ -159,7 +159,8 @@ pub(crate) struct Gate {
 }
 
 impl CallSpec<'_> {
-    /// The call as the guest's errors name it.
+    /// The call as the guest's errors name it (MCP tool `server.tool`, a
+    /// node's command and node, a native tool's callable name).
     pub(crate) fn what(&self) -> String {
         let server = self.server.unwrap_or_default();
         match self.source {
@@ -168,6 +169,20 @@ impl CallSpec<'_> {
             CallSource::Node => format!("nodes.invoke \"{}\" on node \"{server}\"", self.tool),
         }
     }
+
+    /// The names an asked call carries, owned: copied only for calls that
+    /// may be asked about (a policy that inspects calls, or an approval
+    /// restored by a replay), never on the plain call path.
+    fn names(&self) -> CallNames {
+        CallNames { server: self.server.map(str::to_owned), tool: self.tool.to_owned(), what: self.what() }
+    }
+}
+
+/// What an asked call's approval and refusal name.
+struct CallNames {
+    server: Option<String>,
+    tool: String,
+    what: String,
 }
 
 /// How many call series a cell keeps at hand.
@@ -231,30 +246,29 @@ impl NestedCalls {
             span.record("bridge_id", tracing::field::display(pending_id));
         }
         let Gate { request, completion, approval } = gate;
-        let mut awaiting = None;
-        let decision = match approval {
-            Approval::Policy => self.policy.inspects_calls().then(|| {
-                self.policy.check(NestedCall {
-                    source,
-                    server: spec.server.map(str::to_owned),
-                    tool: spec.tool.to_owned(),
-                    arguments: arguments.clone().into(),
-                    session: self.session.clone(),
-                })
-            }),
-            Approval::Awaiting(rx) => {
-                awaiting = Some(rx);
-                None
+        let (decision, mut awaiting) = match approval {
+            Approval::Policy => {
+                let check = self.policy.inspects_calls().then(|| {
+                    let decision = self.policy.check(NestedCall {
+                        source,
+                        server: spec.server.map(str::to_owned),
+                        tool: spec.tool.to_owned(),
+                        arguments: arguments.clone().into(),
+                        session: self.session.clone(),
+                    });
+                    (decision, spec.names())
+                });
+                (check, None)
             }
-            Approval::Approved => None,
+            Approval::Awaiting(rx) => (None, Some((rx, spec.what()))),
+            Approval::Approved => (None, None),
         };
-        let (server, tool, what) = (spec.server.map(str::to_owned), spec.tool.to_owned(), spec.what());
         let series = self.series(&spec);
         let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
         let call_span = span.clone();
         async move {
-            if let Some(decision) = decision {
+            if let Some((decision, names)) = decision {
                 match decision.await {
                     Decision::Allow => {}
                     Decision::Deny(reason) => {
@@ -263,15 +277,16 @@ impl NestedCalls {
                         return denied(reason);
                     }
                     Decision::Ask(reason) => {
+                        let CallNames { server, tool, what } = names;
                         let (answer, rx) = oneshot::channel();
-                        let call =
-                            AskedCall { source, server, tool, arguments: arguments.clone().into(), what: what.clone() };
+                        let arguments = arguments.clone().into();
+                        let call = AskedCall { source, server, tool, arguments, what: what.clone() };
                         completion(request, Done::Asked(Asked { call, reason, answer }));
-                        awaiting = Some(rx);
+                        awaiting = Some((rx, what));
                     }
                 }
             }
-            if let Some(rx) = awaiting {
+            if let Some((rx, what)) = awaiting {
                 // A dropped sender means the cell ended: nothing awaits
                 // this call any more.
                 let refusal = match rx.await {

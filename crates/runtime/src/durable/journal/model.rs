@@ -124,30 +124,16 @@ pub(crate) struct Snapshot {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalRecord {
-    /// The approval's id (what `approve`/`deny` name).
-    pub id: String,
+    /// The approval as a `waiting` result lists it (its fields stand
+    /// beside the others in the journal's JSON).
+    #[serde(flatten)]
+    pub approval: codemode_bridge::PendingApproval,
     /// The request the asked call is.
     pub request: u64,
-    /// Where the call goes (`openclaw`, `client`, `mcp`, `nodes`).
-    pub source: String,
-    /// The MCP server's name, or the node's id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server: Option<String>,
-    /// The tool's own name.
-    pub tool: String,
-    /// The arguments' bounded preview.
-    pub arguments: String,
-    /// The preview was cut.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub arguments_truncated: bool,
-    /// Why the policy asked.
-    pub reason: String,
     /// The call as the guest's errors name it.
     pub what: String,
     /// When it was asked (ms since the Unix epoch).
     pub asked_at_ms: u64,
-    /// When it expires unless decided.
-    pub expires_at_ms: u64,
     /// The decision, once taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<DecisionRecord>,

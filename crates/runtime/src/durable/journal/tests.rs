@@ -262,17 +262,19 @@ proptest! {
 
 fn approval(id: &str) -> ApprovalRecord {
     ApprovalRecord {
-        id: id.into(),
+        approval: codemode_bridge::PendingApproval {
+            id: id.into(),
+            source: "openclaw".into(),
+            server: None,
+            tool: "deploy".into(),
+            arguments: "{}".into(),
+            arguments_truncated: false,
+            reason: "a person decides".into(),
+            expires_at_ms: 2,
+        },
         request: 1,
-        source: "openclaw".into(),
-        server: None,
-        tool: "deploy".into(),
-        arguments: "{}".into(),
-        arguments_truncated: false,
-        reason: "a person decides".into(),
         what: "deploy".into(),
         asked_at_ms: 1,
-        expires_at_ms: 2,
         decision: None,
     }
 }
@@ -286,6 +288,11 @@ fn a_runs_approvals_are_journaled_and_the_last_write_wins() {
     let reads = |approvals| Reads { clock: &[], env: &[], writes: &writes, approvals };
     let mut bytes = rec.segments(&header(), &reads(&asked), &Snapshot::default()).bytes;
     assert_eq!(Journal::decode(&bytes).unwrap().approvals, asked);
+    let flat = serde_json::to_value(&asked.records[0]).unwrap();
+    assert_eq!(
+        (flat["id"].as_str(), flat["expiresAtMs"].as_u64(), flat["request"].as_u64()),
+        (Some("appr_1"), Some(2), Some(1))
+    );
     bytes.extend(rec.segments(&header(), &reads(&none), &Snapshot::default()).bytes);
     assert!(Journal::decode(&bytes).unwrap().approvals.is_empty(), "an empty log clears what was written");
     let mut plain = Recorder::default();
