@@ -47,6 +47,8 @@ async fn the_mcp_namespace_is_frozen_null_prototype_and_names_are_normalised_ga_
                 "listInvoices2",
                 "longDescription",
                 "picture",
+                "research",
+                "researchCount",
                 "slow"
             ],
             "accounting",
@@ -111,7 +113,7 @@ async fn api_headers_and_declaration_files_match_ga_9_5_ga_9_6() {
             ["listInvoices"],
             "list_invoices",
             ["mcp/accounting.d.ts", "mcp/index.d.ts"],
-            11,
+            13,
             true,
             true
         ])

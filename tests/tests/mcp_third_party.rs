@@ -203,8 +203,13 @@ main();
     );
 }
 
+/// server-everything speaks the 2025-11-25 form of tasks: a plain call to
+/// its task-only tool is refused in-band, so codemode calls it again as a
+/// task (`task: {ttl}`), polls `tasks/get` and fetches `tasks/result`; the
+/// guest sees the tool's result as from a direct call, and the declaration
+/// says from then on that the tool runs as a task.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_tool_that_needs_mcp_tasks_says_so_in_the_error_ga_9() {
+async fn a_tool_that_needs_a_2025_11_25_task_runs_as_one_ga_9_4() {
     let script = npm_server("server-everything");
     let everything = McpServerConfig::stdio("everything", "node", vec![script, "stdio".into()])
         .call_timeout(Duration::from_secs(10));
@@ -212,12 +217,16 @@ async fn a_tool_that_needs_mcp_tasks_says_so_in_the_error_ga_9() {
     assert!(rt.mcp_ready(Duration::from_secs(20)).await);
     let r = exec(
         &rt,
-        "try { return JSON.stringify(await MCP.everything.simulateResearchQuery({topic: 'x'})) } catch (e) { return e.message }",
+        "const r = await MCP.everything.simulateResearchQuery({topic: 'tides'}); \
+         const api = await MCP.everything.$api('simulateResearchQuery'); \
+         return [r.isError ?? false, r.content[0].text, api.tools[0].task, '_meta' in r]",
     )
     .await;
-    let message = value(&r).as_str().unwrap().to_owned();
-    assert!(
-        message.contains("runs only as an MCP task (task-augmented tools/call), which codemode does not support yet"),
-        "{message}"
-    );
+    let v = value(&r);
+    assert_eq!(v[0], serde_json::json!(false), "{v}");
+    let report = v[1].as_str().unwrap();
+    assert!(report.starts_with("# Research Report: tides"), "{report}");
+    assert!(report.contains("Stage 4: Generating report"), "{report}");
+    assert_eq!(v[2], serde_json::json!(true), "the tool is now declared as a task");
+    assert_eq!(v[3], serde_json::json!(false), "the task's _meta is not the guest's");
 }

@@ -32,9 +32,11 @@ pub mod ids;
 mod output;
 mod result;
 pub mod retry;
+mod task;
 pub mod untrusted;
 
 pub use approval::{Decisions, Denial, PendingApproval, Verdict};
 pub use end::{RunEnd, UnknownRunEnd};
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};
+pub use task::{McpTask, TaskForm};

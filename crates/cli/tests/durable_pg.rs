@@ -261,3 +261,90 @@ fn a_pending_approval_survives_kill_9_and_is_decided_on_another_server_or_by_an_
     drop(b);
     let _ = std::fs::remove_dir_all(&tools);
 }
+
+/// A client of task-aware MCP (rmcp's own, declaring the tasks extension).
+#[derive(Clone)]
+struct TaskClient;
+
+impl rmcp::ClientHandler for TaskClient {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder().enable_tasks().build(),
+            rmcp::model::Implementation::new("tasks-test", "1"),
+        )
+    }
+}
+
+/// A task client of `server` in session key `key`.
+async fn task_client(server: &Server, key: &str) -> rmcp::service::RunningService<rmcp::RoleClient, TaskClient> {
+    use rmcp::ServiceExt;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let headers = [(
+        hyper::header::HeaderName::from_static("codemode-session"),
+        hyper::header::HeaderValue::from_str(key).unwrap(),
+    )];
+    let config = StreamableHttpClientTransportConfig::with_uri(server.mcp.as_str()).custom_headers(headers.into());
+    TaskClient.serve(StreamableHttpClientTransport::from_config(config)).await.unwrap()
+}
+
+#[test]
+fn an_exec_task_started_on_one_server_is_answered_by_another_after_kill_9() {
+    use rmcp::model::{CallToolRequestParams, CallToolResponse, GetTaskParams, TaskPayload};
+    let url = database();
+    let tools = tools_dir("task");
+    let config = config(&url, &tools);
+    let a = Server::start("durable-pg", "a4", &config, &[]);
+    let b = Server::start("durable-pg", "b4", &config, &[]);
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    rt.block_on(async {
+        let on_a = task_client(&a, "k").await;
+        let code = "const a = await count({}); await new Promise(r => setTimeout(r, 2500)); return a.n";
+        let args = serde_json::json!({ "code": code }).as_object().cloned().unwrap();
+        let task = match on_a.peer().call_tool_once(CallToolRequestParams::new("exec").with_arguments(args)).await {
+            Ok(CallToolResponse::Task(created)) => created.task.task_id,
+            other => panic!("not a task: {other:?}"),
+        };
+        drop(on_a);
+        kill_9(a);
+        // The task is the run: B answers for it.
+        let on_b = task_client(&b, "k").await;
+        let mut payload = TaskPayload::Working;
+        for _ in 0..200 {
+            payload = on_b.peer().get_task(GetTaskParams::new(&task)).await.unwrap().task.payload;
+            if !matches!(payload, TaskPayload::Working) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let TaskPayload::Completed { result } = payload else { panic!("not completed: {payload:?}") };
+        assert_eq!(result["structuredContent"]["value"], 1, "{result:?}");
+        // Another session key cannot read it.
+        let other = task_client(&b, "someone-else").await;
+        let foreign = other.peer().get_task(GetTaskParams::new(&task)).await.unwrap().task.payload;
+        let foreign = loop_until_done(other.peer(), &task, foreign).await;
+        let TaskPayload::Completed { result } = foreign else { panic!("{foreign:?}") };
+        assert_eq!(result["isError"], true, "{result:?}");
+        assert!(!result["structuredContent"].to_string().contains("\"value\":1"), "{result:?}");
+    });
+    assert_eq!(lines(&tools.join("calls")), 1, "the call ran once");
+    drop(b);
+    let _ = std::fs::remove_dir_all(&tools);
+}
+
+/// Polls `task` from `first` until it is no longer working.
+async fn loop_until_done(
+    peer: &rmcp::service::Peer<rmcp::RoleClient>,
+    task: &str,
+    first: rmcp::model::TaskPayload,
+) -> rmcp::model::TaskPayload {
+    let mut payload = first;
+    for _ in 0..100 {
+        if !matches!(payload, rmcp::model::TaskPayload::Working) {
+            return payload;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        payload = peer.get_task(rmcp::model::GetTaskParams::new(task)).await.unwrap().task.payload;
+    }
+    payload
+}

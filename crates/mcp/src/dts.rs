@@ -49,6 +49,13 @@ fn doc(method: &McpMethod) -> String {
         }
         lines.push(line);
     }
+    if method.task {
+        lines.push(
+            "Runs as an MCP task: the promise settles when the task ends, which may take long (the cell parks \
+             meanwhile; wait resumes it)."
+                .to_owned(),
+        );
+    }
     if lines.is_empty() {
         return String::new();
     }
@@ -224,7 +231,15 @@ pub fn api_response(
     };
     let tools: Vec<Value> = selected
         .iter()
-        .map(|m| json!({"method": m.method, "path": format!("MCP.{}.{}", server.identifier, m.method), "mcpTool": m.tool_name, "aliases": m.aliases, "operation": "tools/call", "description": m.description}))
+        .map(|m| {
+            let mut tool = json!({"method": m.method, "path": format!("MCP.{}.{}", server.identifier, m.method), "mcpTool": m.tool_name, "aliases": m.aliases, "operation": "tools/call", "description": m.description});
+            // Only where it is so, so the answer for other tools is as the
+            // reference gives it.
+            if m.task {
+                tool["task"] = json!(true);
+            }
+            tool
+        })
         .collect();
     let mut response = json!({
         "kind": "mcp_api",
@@ -256,7 +271,7 @@ mod tests {
             error: None,
             resources: false,
             prompts: false,
-            methods: methods(&tools),
+            methods: methods(&tools, |_| false),
         }
     }
 

@@ -22,17 +22,19 @@ pub enum McpCallError {
         /// Why, when a connection attempt failed.
         reason: Option<String>,
     },
-    /// The tool runs only as an MCP task, which codemode does not drive.
-    #[error(
-        "MCP server `{server}`: tool `{tool}` runs only as an MCP task (task-augmented tools/call), which codemode does not support yet; use another tool. The server said: {said}"
-    )]
-    TaskRequired {
+    /// The server ran the call as an MCP task, and the task ended without
+    /// a result (it failed, was cancelled, or asked for input codemode
+    /// cannot give), or could no longer be polled.
+    #[error("MCP server `{server}`: the call to `{tool}` ran as MCP task `{task_id}`, and {reason}")]
+    TaskFailed {
         /// The configured server name.
         server: String,
         /// The raw tool name.
         tool: String,
-        /// The server's own words.
-        said: String,
+        /// The server's task id.
+        task_id: String,
+        /// What happened to the task.
+        reason: String,
     },
     /// `tools/call` failed (a protocol error, or the server went away).
     #[error("MCP server `{server}` failed the call to `{tool}`: {reason}")]

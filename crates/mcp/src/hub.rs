@@ -15,6 +15,7 @@ use crate::config::{McpServerConfig, McpTransport};
 use crate::error::{McpCallError, McpHubError, McpRestartError, MissingArguments};
 use crate::naming;
 use crate::server::{self, McpServerActor, ServerHandle, ServerView};
+use crate::tasks::{McpTask, OnTask};
 use crate::tree::{McpServerTree, McpTree, defaults_and_required, handles, methods};
 
 /// The namespace of `servers` — `(index, configured name, what its
@@ -34,7 +35,7 @@ pub(crate) fn tree_of(mut servers: Vec<(usize, &str, ServerView)>) -> McpTree {
             error: if view.up { None } else { view.last_error.clone() },
             resources: view.resources,
             prompts: view.prompts,
-            methods: methods(&view.tools),
+            methods: methods(&view.tools, |tool| view.tasks_extension || view.core_task_tools.contains(tool)),
         })
         .collect();
     McpTree { servers }
@@ -209,11 +210,8 @@ impl McpHub {
     /// As for [`call`](Self::call).
     pub async fn operation(&self, index: usize, op: &str, args: Map<String, Value>) -> Result<Value, McpCallError> {
         let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
-        let mut result = handle.operation(&config.name, op, args, config.call_timeout).await?;
-        if let Some(obj) = result.as_object_mut() {
-            obj.remove("_meta");
-        }
-        Ok(result)
+        let result = handle.operation(&config.name, op, args, config.call_timeout).await?;
+        Ok(without_meta(result))
     }
 
     /// Whether a `restartSafe` cell may call `tool` (its raw name) on server
@@ -265,6 +263,12 @@ impl McpHub {
         handle.view.read().unwrap_or_else(std::sync::PoisonError::into_inner).tools.iter().any(|t| t.name == tool)
     }
 
+    /// The index of the server configured as `name`.
+    #[must_use]
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.servers.iter().position(|(c, _)| c.name == name)
+    }
+
     /// The configured name of server `index`.
     #[must_use]
     pub fn server_name(&self, index: usize) -> Option<&str> {
@@ -279,13 +283,59 @@ impl McpHub {
     /// request too large, a timeout or a protocol failure; its text is the
     /// message for the model.
     pub async fn call(&self, index: usize, tool: String, args: Map<String, Value>) -> Result<Value, McpCallError> {
-        let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
-        let mut result = handle.call(&config.name, tool, args, config.call_timeout).await?;
-        if let Some(obj) = result.as_object_mut() {
-            obj.remove("_meta");
-        }
-        Ok(result)
+        self.call_with_tasks(index, tool, args, None).await
     }
+
+    /// [`call`](Self::call), learning the MCP task when the server runs the
+    /// call as one: `on_task` is called with it once, before the first
+    /// poll, so the caller can make it durable and later
+    /// [`resume_task`](Self::resume_task) or [`cancel_task`](Self::cancel_task).
+    ///
+    /// # Errors
+    /// As for [`call`](Self::call), and [`McpCallError::TaskFailed`] when
+    /// the task ends without a result.
+    pub async fn call_with_tasks(
+        &self,
+        index: usize,
+        tool: String,
+        args: Map<String, Value>,
+        on_task: Option<OnTask>,
+    ) -> Result<Value, McpCallError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
+        let result = handle.call(&config.name, tool, args, config.call_timeout, on_task).await?;
+        Ok(without_meta(result))
+    }
+
+    /// Polls a task a call to `tool` on server `index` created, maybe on
+    /// another process, until it ends: the call's result, as
+    /// [`call`](Self::call) gives it. Waits up to the call timeout for the
+    /// server to be connected.
+    ///
+    /// # Errors
+    /// As for [`call_with_tasks`](Self::call_with_tasks).
+    pub async fn resume_task(&self, index: usize, tool: &str, task: &McpTask) -> Result<Value, McpCallError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
+        let result = handle.resume_task(&config.name, tool, task, config.call_timeout).await?;
+        Ok(without_meta(result))
+    }
+
+    /// Asks server `index` to cancel a task (cooperative: the server may
+    /// still finish it).
+    ///
+    /// # Errors
+    /// The server is down or refused.
+    pub async fn cancel_task(&self, index: usize, tool: &str, task: &McpTask) -> Result<(), McpCallError> {
+        let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
+        handle.cancel_task(&config.name, tool, task, config.call_timeout).await
+    }
+}
+
+/// A result without its top-level `_meta` (GA-11.3).
+fn without_meta(mut result: Value) -> Value {
+    if let Some(obj) = result.as_object_mut() {
+        obj.remove("_meta");
+    }
+    result
 }
 
 /// Search sees the namespace new cells see.

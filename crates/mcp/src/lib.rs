@@ -20,6 +20,7 @@ mod hub;
 pub mod naming;
 mod probe;
 mod server;
+mod tasks;
 mod tree;
 
 pub use config::{McpServerConfig, McpTransport};
@@ -30,4 +31,5 @@ pub use error::{
 pub use hub::{McpHub, McpServerStatus};
 pub use probe::{ProbeReport, probe};
 pub use server::McpStartError;
+pub use tasks::{MAX_POLL, MIN_POLL, McpTask, OnTask, TaskForm};
 pub use tree::{McpMethod, McpServerTree, McpToolInfo, McpTree, handles};

@@ -9,7 +9,7 @@
 //! with the reason — never hang. A `tools/list_changed` notification
 //! refreshes the tool list, which new cells see.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -27,6 +27,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::config::{McpServerConfig, McpTransport};
 use crate::error::{McpCallError, RequestTooLarge};
+use crate::tasks::{McpTask, OnTask, TaskCx};
 use crate::tree::McpToolInfo;
 
 /// The first pause before reconnecting to a server that went away, and the
@@ -184,6 +185,12 @@ pub(crate) struct ServerView {
     /// The server offers `resources/*` and `prompts/*`.
     pub resources: bool,
     pub prompts: bool,
+    /// The server speaks the MCP tasks extension (SEP-2663): any call may
+    /// come back as a task.
+    pub tasks_extension: bool,
+    /// Raw names of tools that refused a plain call for want of a
+    /// 2025-11-25 task: later calls to them go out as tasks at once.
+    pub core_task_tools: HashSet<String>,
     /// The live session. Kept in the shared view so a call reads it
     /// without a round trip through the actor's mailbox: that hop cost
     /// about 100 µs per call in `benches/mcp.rs`.
@@ -237,7 +244,12 @@ pub(crate) struct Handler {
 
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(ClientCapabilities::default(), Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
+        // codemode polls tasks (both generations), so a server may answer
+        // any call with one.
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.extensions =
+            Some([(rmcp::model::TASKS_EXTENSION_ID.to_owned(), Map::new())].into_iter().collect());
+        ClientConfig::new(capabilities, Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -383,6 +395,8 @@ impl Actor for McpServerActor {
                     attempt_failed: false,
                     resources: caps.resources.is_some(),
                     prompts: caps.prompts.is_some(),
+                    tasks_extension: caps.supports_tasks(),
+                    core_task_tools: HashSet::new(),
                     peer: Some(peer.clone()),
                 };
             }
@@ -429,20 +443,13 @@ impl Actor for McpServerActor {
     }
 }
 
-/// A failed `tools/call`. A tool that only runs as an MCP task
-/// (`taskSupport: "required"`) is named as such: the client side of rmcp
-/// 3.11 speaks the SEP-2663 tasks extension, not the 2025-11-25 task
-/// augmentation such servers expect, so codemode cannot drive it yet.
 fn call_error(name: &str, tool: &str, error: String) -> McpCallError {
-    let (server, tool) = (name.to_owned(), tool.to_owned());
-    if error.contains("task augmentation") {
-        return McpCallError::TaskRequired { server, tool, said: error };
-    }
-    McpCallError::CallFailed { server, tool, reason: error }
+    McpCallError::CallFailed { server: name.to_owned(), tool: tool.to_owned(), reason: error }
 }
 
 /// The text of an `isError` result that refuses a call for want of MCP
-/// task augmentation.
+/// task augmentation (how the TypeScript SDK answers a plain call to a
+/// tool with `taskSupport: "required"`; the tool did not run).
 fn task_required(result: &Value) -> Option<String> {
     if result.get("isError").and_then(Value::as_bool) != Some(true) {
         return None;
@@ -490,6 +497,20 @@ impl ServerHandle {
     /// The current connection actor.
     pub(crate) fn actor(&self) -> ActorRef<McpMsg> {
         self.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// The session, waiting up to `timeout` for one: a run resumed on a
+    /// process that just started meets its servers still connecting.
+    async fn peer_within(&self, name: &str, timeout: Duration) -> Result<Peer<RoleClient>, McpCallError> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            match self.peer(name).await {
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                answer => return answer,
+            }
+        }
     }
 
     async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, McpCallError> {
@@ -540,32 +561,76 @@ impl ServerHandle {
 
     /// Calls a tool. The request runs in the caller's task: when the caller
     /// is dropped (a cell that stopped), rmcp sends the server
-    /// `notifications/cancelled` for it.
+    /// `notifications/cancelled` for it. A call the server answers with a
+    /// task is polled until the task ends; `on_task` learns the task first.
     pub(crate) async fn call(
         &self,
         name: &str,
         tool: String,
         args: Map<String, Value>,
         timeout: Duration,
+        on_task: Option<OnTask>,
     ) -> Result<Value, McpCallError> {
         let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
         // Refuse here: an oversized line would be dropped by the server
         // and the call would wait for its whole timeout.
         check_size(name, &format!("`{tool}`"), &params, self.max_request_bytes)?;
         let peer = self.peer(name).await?;
+        let (extension, core) = {
+            let view = self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+            (view.tasks_extension, view.core_task_tools.contains(&tool))
+        };
+        let cx = TaskCx { server: name, tool: &tool, peer: &peer, timeout };
+        if extension {
+            return cx.call_extension(params, on_task).await;
+        }
+        if core {
+            return cx.call_core(params, on_task).await;
+        }
+        // Kept for a retry as a task; arguments are small next to a call.
+        let retry = params.clone();
         match tokio::time::timeout(timeout, peer.call_tool(params)).await {
             Ok(Ok(result)) => {
                 let value = serde_json::to_value(result)?;
-                // The TypeScript SDK reports "requires task augmentation"
-                // in-band; the tool never ran, so it is not the tool's
-                // outcome but codemode's limit: a call error.
-                match task_required(&value) {
-                    Some(text) => Err(call_error(name, &tool, text)),
-                    None => Ok(value),
+                // The TypeScript SDK refuses a plain call to a task-only
+                // tool in-band; the tool never ran, so it is called again
+                // as a task, and later calls go out as tasks at once.
+                if task_required(&value).is_none() {
+                    return Ok(value);
                 }
+                self.view
+                    .write()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .core_task_tools
+                    .insert(tool.clone());
+                cx.call_core(retry, on_task).await
             }
             Ok(Err(e)) => Err(call_error(name, &tool, e.to_string())),
             Err(_) => Err(McpCallError::CallTimeout { server: name.to_owned(), tool, ms: timeout.as_millis() }),
         }
+    }
+
+    /// Polls a task an earlier call (maybe on another process) created.
+    pub(crate) async fn resume_task(
+        &self,
+        name: &str,
+        tool: &str,
+        task: &McpTask,
+        timeout: Duration,
+    ) -> Result<Value, McpCallError> {
+        let peer = self.peer_within(name, timeout).await?;
+        TaskCx { server: name, tool, peer: &peer, timeout }.finish(task).await
+    }
+
+    /// Asks the server to cancel a task.
+    pub(crate) async fn cancel_task(
+        &self,
+        name: &str,
+        tool: &str,
+        task: &McpTask,
+        timeout: Duration,
+    ) -> Result<(), McpCallError> {
+        let peer = self.peer_within(name, timeout).await?;
+        TaskCx { server: name, tool, peer: &peer, timeout }.cancel(task).await
     }
 }

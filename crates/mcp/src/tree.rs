@@ -53,6 +53,10 @@ pub struct McpMethod {
     /// when that differs from `method` and no other method has it.
     /// Non-enumerable in the guest, so `Object.keys` lists methods only.
     pub aliases: Vec<String>,
+    /// The server may run a call to it as an MCP task: it speaks the tasks
+    /// extension, or refused a plain call to it for want of one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub task: bool,
 }
 
 /// One server in the guest namespace.
@@ -103,7 +107,7 @@ pub(crate) fn defaults_and_required(schema: &Value) -> (Map<String, Value>, Vec<
 
 /// The guest methods of a server's `tools`, sorted by method, each with
 /// its defaults, required properties and aliases.
-pub(crate) fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
+pub(crate) fn methods(tools: &[McpToolInfo], task: impl Fn(&str) -> bool) -> Vec<McpMethod> {
     let mut sorted: Vec<&McpToolInfo> = tools.iter().collect();
     // localeCompare order: `list_invoices` comes before `listInvoices` and
     // keeps the plain identifier (reference notes §7.1).
@@ -124,6 +128,7 @@ pub(crate) fn methods(tools: &[McpToolInfo]) -> Vec<McpMethod> {
                 defaults,
                 output_schema: t.output_schema.clone(),
                 aliases: Vec::new(),
+                task: task(&t.name),
             }
         })
         .collect();
@@ -185,7 +190,7 @@ mod tests {
                 output_schema: None,
             },
         ];
-        let m = methods(&tools);
+        let m = methods(&tools, |_| false);
         let pairs: Vec<(&str, &str)> = m.iter().map(|x| (x.method.as_str(), x.tool_name.as_str())).collect();
         assert_eq!(pairs, vec![("listInvoices", "list_invoices"), ("listInvoices2", "listInvoices")]);
         assert_eq!(m[0].required, vec!["customer"]);

@@ -55,6 +55,31 @@ pub enum RunEvent {
         /// Who: the principal, `session`, `operator`, or `ttl`.
         by: String,
     },
+    /// An MCP call of the run is running as a task at its server.
+    TaskStarted {
+        /// The run.
+        run_id: String,
+        /// Its session.
+        session: Option<String>,
+        /// The MCP server's configured name.
+        server: String,
+        /// The raw tool name.
+        tool: String,
+        /// The server's task id.
+        task_id: String,
+    },
+    /// A call that ran as an MCP task settled (with the task's result or
+    /// error).
+    TaskFinished {
+        /// The run.
+        run_id: String,
+        /// Its session.
+        session: Option<String>,
+        /// The MCP server's configured name.
+        server: String,
+        /// The server's task id.
+        task_id: String,
+    },
     /// The run ended.
     Ended {
         /// The run.

@@ -12,10 +12,10 @@
 #[cfg(feature = "mcp")]
 pub(crate) use codemode_mcp::naming::suggestion;
 #[cfg(feature = "mcp")]
-pub(crate) use codemode_mcp::{McpHub, api_response, index_declaration, server_declaration};
+pub(crate) use codemode_mcp::{McpHub, OnTask, api_response, index_declaration, server_declaration};
 
 #[cfg(not(feature = "mcp"))]
-pub(crate) use off::{McpHub, UnknownServer, api_response, index_declaration, server_declaration, suggestion};
+pub(crate) use off::{McpHub, OnTask, UnknownServer, api_response, index_declaration, server_declaration, suggestion};
 
 #[cfg(not(feature = "mcp"))]
 mod off {
@@ -37,6 +37,9 @@ mod off {
     pub(crate) fn suggestion<'a>(_wanted: &str, _methods: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
         None
     }
+
+    /// `codemode_mcp::OnTask`: never called, with no server to run a task.
+    pub(crate) type OnTask = Box<dyn FnOnce(&codemode_bridge::McpTask) + Send>;
 
     /// Missing MCP arguments: never, with no server to call.
     pub(crate) type MissingArguments = Infallible;
@@ -110,13 +113,39 @@ mod off {
         }
 
         /// Every call names an unknown server.
-        pub(crate) async fn call(
+        pub(crate) async fn call_with_tasks(
             &self,
             _index: usize,
             _tool: String,
             _args: Map<String, Value>,
+            _on_task: Option<OnTask>,
         ) -> Result<Value, UnknownServer> {
             Err(UnknownServer)
+        }
+
+        /// There is no task to poll.
+        pub(crate) async fn resume_task(
+            &self,
+            _index: usize,
+            _tool: &str,
+            _task: &codemode_bridge::McpTask,
+        ) -> Result<Value, UnknownServer> {
+            Err(UnknownServer)
+        }
+
+        /// There is no task to cancel.
+        pub(crate) async fn cancel_task(
+            &self,
+            _index: usize,
+            _tool: &str,
+            _task: &codemode_bridge::McpTask,
+        ) -> Result<(), UnknownServer> {
+            Err(UnknownServer)
+        }
+
+        /// No server has a name.
+        pub(crate) fn index_of(&self, _name: &str) -> Option<usize> {
+            None
         }
 
         /// Every operation names an unknown server.

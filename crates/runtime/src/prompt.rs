@@ -233,6 +233,7 @@ mod mcp_tests {
             defaults: serde_json::Map::new(),
             input_optional: true,
             output_schema: None,
+            task: false,
             aliases: Vec::new(),
         };
         McpServerTree {

@@ -1,16 +1,26 @@
 //! A fixture MCP server for the tests, built with rmcp's server side:
 //! colliding names, defaults, enums, nested schemas, an erroring tool, a
-//! slow tool, non-text content and a reserved name. Speaks MCP on stdio.
-//! It counts its own concurrency (`concurrency`), so tests can check what
-//! the client really ran at once.
+//! slow tool, non-text content and a reserved name. Speaks MCP on stdio,
+//! or on streamable HTTP with `FIXTURE_HTTP=127.0.0.1:0` (it prints the
+//! bound address on its first line of stdout). It counts its own
+//! concurrency (`concurrency`), so tests can check what the client really
+//! ran at once.
+//!
+//! With `FIXTURE_TASKS=1` it speaks the MCP tasks extension (SEP-2663):
+//! `research` then runs as a task the client polls (`tasks/get`) and may
+//! cancel; `research_count` says how many research tasks started and how
+//! many were cancelled. Tasks live in the process, shared by every
+//! session, so a client on another connection can poll them.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, CreateTaskResult,
+    DetailedTask, ErrorData, GetTaskParams, GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Task, TaskPayload, TaskStatus, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
@@ -20,6 +30,55 @@ use serde_json::{Map, Value, json};
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 static MAX_IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 static STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Research tasks started and cancelled.
+static RESEARCH_STARTED: AtomicUsize = AtomicUsize::new(0);
+static RESEARCH_CANCELLED: AtomicUsize = AtomicUsize::new(0);
+
+/// One research task: where it stands, and its work while it runs.
+struct Research {
+    status: TaskStatus,
+    result: Option<CallToolResult>,
+    work: Option<tokio::task::AbortHandle>,
+}
+
+static TASKS: LazyLock<Mutex<HashMap<String, Research>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+const STAMP: &str = "2026-12-01T00:00:00Z";
+
+fn tasks_enabled() -> bool {
+    std::env::var("FIXTURE_TASKS").is_ok_and(|v| v == "1")
+}
+
+/// Starts `research` as a task that answers after `ms`.
+fn start_research(args: &Map<String, Value>) -> CreateTaskResult {
+    let n = RESEARCH_STARTED.fetch_add(1, Ordering::SeqCst) + 1;
+    let id = format!("research-{}-{n}", std::process::id());
+    let ms = args.get("ms").and_then(Value::as_u64).unwrap_or(0);
+    let fail = args.get("fail").and_then(Value::as_bool).unwrap_or(false);
+    let topic = args.get("topic").and_then(Value::as_str).unwrap_or("nothing").to_owned();
+    let key = id.clone();
+    let work = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+        let mut tasks = TASKS.lock().unwrap();
+        if let Some(t) = tasks.get_mut(&key) {
+            if fail {
+                t.status = TaskStatus::Failed;
+            } else {
+                t.status = TaskStatus::Completed;
+                let mut r = CallToolResult::success(vec![ContentBlock::text(format!("report on {topic}"))]);
+                r.structured_content = Some(json!({"topic": topic, "task": key}));
+                t.result = Some(r);
+            }
+            t.work = None;
+        }
+    });
+    TASKS
+        .lock()
+        .unwrap()
+        .insert(id.clone(), Research { status: TaskStatus::Working, result: None, work: Some(work.abort_handle()) });
+    CreateTaskResult::new(Task::new(id, TaskStatus::Working, STAMP, STAMP).with_poll_interval_ms(20))
+}
 
 /// Counts one running `slow` call while it lives.
 struct Running;
@@ -41,7 +100,7 @@ impl Drop for Running {
 
 #[derive(Clone)]
 struct Fixture {
-    tools: Arc<std::sync::Mutex<Vec<Tool>>>,
+    tools: Arc<Mutex<Vec<Tool>>>,
 }
 
 fn tool(name: &'static str, description: &str, schema: Value) -> Tool {
@@ -79,6 +138,12 @@ fn fixture_tools() -> Vec<Tool> {
         tool("long_description", &format!("x{}", "🦞".repeat(300)), json!({"type": "object"})),
         tool("add_tool", "Adds `dynamic_tool` and announces tools/list_changed.", json!({"type": "object"})),
         tool(
+            "research",
+            "Researches a topic for ms milliseconds; a task when the client speaks tasks.",
+            json!({"type": "object", "properties": {"topic": {"type": "string"}, "ms": {"type": "integer"}, "fail": {"type": "boolean"}}}),
+        ),
+        tool("research_count", "How many research tasks started and were cancelled.", json!({"type": "object"})),
+        tool(
             "concurrency",
             "How many `slow` calls started, run now, and ran at most at once.",
             json!({"type": "object"}),
@@ -88,8 +153,55 @@ fn fixture_tools() -> Vec<Tool> {
 
 impl ServerHandler for Fixture {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("fixture", "1.0.0"))
+        let capabilities = if tasks_enabled() {
+            ServerCapabilities::builder().enable_tools().enable_tasks().build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        ServerConfig::new(capabilities).with_server_info(Implementation::new("fixture", "1.0.0"))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let tasks = TASKS.lock().unwrap();
+        let Some(t) = tasks.get(&request.task_id) else {
+            return Err(ErrorData::invalid_params(format!("no task {}", request.task_id), None));
+        };
+        let payload = match (t.status, &t.result) {
+            (TaskStatus::Completed, Some(result)) => TaskPayload::Completed {
+                result: serde_json::to_value(result).unwrap().as_object().cloned().unwrap_or_default(),
+            },
+            (TaskStatus::Failed, _) => TaskPayload::Failed {
+                error: json!({"code": -32603, "message": "the research failed"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            },
+            (TaskStatus::Cancelled, _) => TaskPayload::Cancelled,
+            _ => TaskPayload::Working,
+        };
+        let task = Task::new(request.task_id, t.status, STAMP, STAMP).with_poll_interval_ms(20);
+        Ok(GetTaskResult::new(DetailedTask::new(task, payload)))
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let mut tasks = TASKS.lock().unwrap();
+        let Some(t) = tasks.get_mut(&request.task_id) else {
+            return Err(ErrorData::invalid_params(format!("no task {}", request.task_id), None));
+        };
+        if let Some(work) = t.work.take() {
+            work.abort();
+            t.status = TaskStatus::Cancelled;
+            RESEARCH_CANCELLED.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(())
     }
 
     async fn list_tools(
@@ -106,7 +218,23 @@ impl ServerHandler for Fixture {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args: Map<String, Value> = request.arguments.unwrap_or_default();
+        let client_tasks = context.client_capabilities().is_some_and(|c| c.supports_tasks());
         let result = match request.name.as_ref() {
+            "research" if tasks_enabled() && client_tasks => return Ok(CallToolResponse::Task(start_research(&args))),
+            "research" => {
+                RESEARCH_STARTED.fetch_add(1, Ordering::SeqCst);
+                let ms = args.get("ms").and_then(Value::as_u64).unwrap_or(0);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                CallToolResult::success(vec![ContentBlock::text("report, at once")])
+            }
+            "research_count" => {
+                let mut r = CallToolResult::success(vec![ContentBlock::text("research counts")]);
+                r.structured_content = Some(json!({
+                    "started": RESEARCH_STARTED.load(Ordering::SeqCst),
+                    "cancelled": RESEARCH_CANCELLED.load(Ordering::SeqCst),
+                }));
+                r
+            }
             "list_invoices" => {
                 let mut r =
                     CallToolResult::success(vec![ContentBlock::text(format!("invoices of {}", args["customer"]))]);
@@ -165,9 +293,42 @@ impl ServerHandler for Fixture {
     }
 }
 
+/// Serves streamable HTTP at `addr` until killed; every session shares the
+/// process's tasks.
+async fn serve_http(addr: &str, tools: Arc<Mutex<Vec<Tool>>>) -> Result<(), Box<dyn std::error::Error>> {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    println!("{}", listener.local_addr()?);
+    let service = Arc::new(StreamableHttpService::new(
+        move || Ok(Fixture { tools: Arc::clone(&tools) }),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    ));
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = Arc::clone(&service);
+        tokio::spawn(async move {
+            let handler = hyper::service::service_fn(move |request| {
+                let service = Arc::clone(&service);
+                async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
+            });
+            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                .serve_connection(TokioIo::new(stream), handler)
+                .await;
+        });
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Fixture { tools: Arc::new(std::sync::Mutex::new(fixture_tools())) };
+    let tools = Arc::new(Mutex::new(fixture_tools()));
+    if let Ok(addr) = std::env::var("FIXTURE_HTTP") {
+        return serve_http(&addr, tools).await;
+    }
+    let server = Fixture { tools };
     let running = server.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())

@@ -9,8 +9,8 @@ use codemode_bridge::ids::{self, NoRandomness};
 use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, Reply};
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ErrorData, GetTaskParams, GetTaskResult, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
@@ -135,6 +135,8 @@ impl Connection {
 #[derive(Clone)]
 pub(crate) struct CodeModeServer {
     connection: Arc<Connection>,
+    /// The `exec` calls answered as MCP tasks.
+    tasks: Arc<super::tasks::TaskRuns>,
     tools: Arc<Vec<Tool>>,
     lifecycle: Arc<Lifecycle>,
 }
@@ -168,7 +170,13 @@ impl CodeModeServer {
             binding: Mutex::new(None),
             open: Some(sessions::Open::new()),
         };
-        Ok(Self { connection: Arc::new(connection), tools: Arc::new(tools), lifecycle })
+        Ok(Self { connection: Arc::new(connection), tasks: Arc::default(), tools: Arc::new(tools), lifecycle })
+    }
+
+    /// The reply a task request of this connection acts in.
+    fn task_reply(&self, context: &RequestContext<RoleServer>) -> Result<Reply, ErrorData> {
+        let (principal, key) = identity(context);
+        self.connection.reply(&principal, key.as_deref()).map_err(|e| ErrorData::invalid_request(e.to_string(), None))
     }
 
     /// The input schema of the tool named `name`.
@@ -214,7 +222,7 @@ fn identity(context: &RequestContext<RoleServer>) -> (String, Option<String>) {
 
 impl ServerHandler for CodeModeServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
             .with_server_info(Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
             .with_instructions("Write JavaScript cells with `exec`; resume parked cells with `wait`.")
     }
@@ -252,7 +260,42 @@ impl ServerHandler for CodeModeServer {
             }
             (Ok(_), Err(refusal)) => CellResult::input_error(ErrorCode::InvalidInput, refusal.to_string()),
         };
+        // A client that polls tasks gets a parked `exec` as one.
+        let tasks = context.client_capabilities().is_some_and(|c| c.supports_tasks());
+        if tasks
+            && request.name == "exec"
+            && let Some(task) = self.tasks.start(&result)
+        {
+            return Ok(CallToolResponse::Task(task));
+        }
         Ok(tool_result(&result)?.into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let reply = self.task_reply(&context)?;
+        self.tasks.get(&reply, &request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let reply = self.task_reply(&context)?;
+        self.tasks.update(&reply, &request.task_id, &request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let reply = self.task_reply(&context)?;
+        self.tasks.cancel(&reply, &request.task_id).await
     }
 }
 

@@ -24,7 +24,7 @@ use serde_json::Value;
 const MAX_ROUNDS: usize = 16;
 
 /// The user's answer to one approval.
-enum Answer {
+pub(super) enum Answer {
     Approve,
     Deny(Option<String>),
     /// No answer: the approval stays pending for the model.
@@ -69,8 +69,9 @@ pub(super) async fn settle(peer: &Peer<RoleServer>, reply: &Reply, mut result: C
     result
 }
 
-/// One approval put to the user.
-async fn ask(peer: &Peer<RoleServer>, approval: &PendingApproval) -> Answer {
+/// The form that asks about one approval: approve (required) and an
+/// optional reason; `None` when it could not be built (logged).
+pub(super) fn form(approval: &PendingApproval) -> Option<ElicitRequestParams> {
     let server = approval.server.as_deref().map(|s| format!(" on {s}")).unwrap_or_default();
     let cut = if approval.arguments_truncated { "…" } else { "" };
     let message = format!(
@@ -81,38 +82,48 @@ async fn ask(peer: &Peer<RoleServer>, approval: &PendingApproval) -> Answer {
         .required_bool_property("approve", |b| b.title("Approve").description("Run this call?"))
         .optional_string("reason")
         .build();
-    let schema = match schema {
-        Ok(schema) => schema,
+    match schema {
+        Ok(requested_schema) => {
+            Some(ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema })
+        }
         Err(e) => {
             tracing::warn!(error = e, "the approval form could not be built; the client was not asked");
-            return Answer::Later;
+            None
         }
-    };
+    }
+}
+
+/// What the user's answer to [`form`] decides.
+pub(super) fn answer_of(action: &ElicitationAction, content: Option<&Value>) -> Answer {
+    match action {
+        ElicitationAction::Accept => {
+            // The client's text, cut to what a denial may carry (a longer
+            // one would have every decision of the round refused).
+            let reason = content
+                .and_then(|c| c.get("reason"))
+                .and_then(Value::as_str)
+                .map(|r| codemode_bridge::budget::utf8_prefix(r, MAX_DENIAL_REASON_BYTES).to_owned());
+            match content.and_then(|c| c.get("approve")).and_then(Value::as_bool) {
+                Some(true) => Answer::Approve,
+                Some(false) => Answer::Deny(reason.or_else(|| Some("declined by the user".to_owned()))),
+                // An answer without the required field decides nothing.
+                None => Answer::Later,
+            }
+        }
+        ElicitationAction::Decline => Answer::Deny(Some("declined by the user".to_owned())),
+        // Cancel, or an action this build does not know: nothing was
+        // decided.
+        _ => Answer::Later,
+    }
+}
+
+/// One approval put to the user.
+async fn ask(peer: &Peer<RoleServer>, approval: &PendingApproval) -> Answer {
+    let Some(params) = form(approval) else { return Answer::Later };
     let left = approval.expires_at_ms.saturating_sub(codemode_store::runs::now_ms());
-    let params = ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema: schema };
     let answered = peer.create_elicitation_with_timeout(params, Some(Duration::from_millis(left.max(1)))).await;
     match answered {
-        Ok(r) => match r.action {
-            ElicitationAction::Accept => {
-                let content = r.content.unwrap_or(Value::Null);
-                // The client's text, cut to what a denial may carry (a
-                // longer one would have every decision of the round refused).
-                let reason = content
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .map(|r| codemode_bridge::budget::utf8_prefix(r, MAX_DENIAL_REASON_BYTES).to_owned());
-                match content.get("approve").and_then(Value::as_bool) {
-                    Some(true) => Answer::Approve,
-                    Some(false) => Answer::Deny(reason.or_else(|| Some("declined by the user".to_owned()))),
-                    // An answer without the required field decides nothing.
-                    None => Answer::Later,
-                }
-            }
-            ElicitationAction::Decline => Answer::Deny(Some("declined by the user".to_owned())),
-            // Cancel, or an action this build does not know: nothing
-            // was decided.
-            _ => Answer::Later,
-        },
+        Ok(r) => answer_of(&r.action, r.content.as_ref()),
         Err(e) => {
             tracing::info!(error = %e, approval = %approval.id, "the client was not asked about an approval");
             Answer::Later
@@ -123,12 +134,18 @@ async fn ask(peer: &Peer<RoleServer>, approval: &PendingApproval) -> Answer {
 /// `result` with `earlier` output in front of its own: both were delivered
 /// from the cell's one output budget, so together they fit it. A
 /// truncation marker on either side stands for the whole.
-fn with_earlier_output(mut result: CellResult, earlier: Output) -> CellResult {
+pub(super) fn with_earlier_output(mut result: CellResult, earlier: Output) -> CellResult {
     let output = match &mut result {
         CellResult::Completed { output, .. }
         | CellResult::Waiting { output, .. }
         | CellResult::Failed { output, .. } => output,
     };
+    join_output(earlier, output);
+    result
+}
+
+/// `later` with `earlier` in front of it.
+pub(super) fn join_output(earlier: Output, output: &mut Output) {
     match (earlier, &mut *output) {
         (Output::Entries(mut first), Output::Entries(then)) => {
             first.append(then);
@@ -137,7 +154,6 @@ fn with_earlier_output(mut result: CellResult, earlier: Output) -> CellResult {
         (Output::Truncated(marker), Output::Entries(_)) => *output = Output::Truncated(marker),
         (_, Output::Truncated(_)) => {}
     }
-    result
 }
 
 #[cfg(test)]

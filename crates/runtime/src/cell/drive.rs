@@ -92,9 +92,11 @@ impl CellState {
         let done = match done {
             // Not finished: the call waits for a decision.
             Done::Asked(asked) => return self.asked(id, asked),
+            Done::TaskStarted(started) => return self.task_started(id, started),
             done => done,
         };
         if self.host.finished(id) {
+            self.task_settled(id);
             let settlement = match done {
                 Done::Tool(result) => super::host_work::tool_settlement(id, result),
                 Done::Settle(s) => s,
@@ -111,7 +113,7 @@ impl CellState {
                     self.effects.network |= super::requests::shows_mcp(&result);
                     search_reply(self.host.tools(), id, result, self.output.remaining())
                 }
-                Done::Asked(_) => return Flow::Live,
+                Done::Asked(_) | Done::TaskStarted(_) => return Flow::Live,
             };
             self.host.settle_now(settlement);
             self.slot_freed();
@@ -376,8 +378,15 @@ impl CellState {
         f: impl FnOnce(&mut crate::durable::Durability, &crate::durable::HostState<'_>) -> T,
     ) -> T {
         let link = self.engine.link();
-        let state =
-            host_state(&self.host, &self.output, &self.effects, &link, &self.host.ready, self.approvals.records());
+        let state = host_state(
+            &self.host,
+            &self.output,
+            &self.effects,
+            &link,
+            &self.host.ready,
+            self.approvals.records(),
+            self.tasks.log(),
+        );
         f(&mut self.durability, &state)
     }
 }

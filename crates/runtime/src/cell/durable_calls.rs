@@ -216,8 +216,19 @@ impl CellState {
     /// A request that was in flight when the journal was written, as its
     /// approval left it: one waiting for a decision waits again (it never
     /// ran); one denied or expired is refused as it was; one approved, or
-    /// one that never asked, is re-issued if that is safe.
+    /// one that never asked, is re-issued if that is safe. An MCP call
+    /// whose server runs it as a task polls that task again: it is past
+    /// its policy, and the tool is not called a second time.
     fn restart_call(&mut self, id: u64, request: HostRequest, now: Instant) -> super::requests::Handled {
+        let request = match (request, self.tasks.of_request(id)) {
+            (HostRequest::McpCall(mut call), Some(record)) => {
+                call.resume = Some(record.task.clone());
+                self.host.set_approval(id, Approval::Approved);
+                RunMetrics::bump(&self.services.metrics.runs.reissued);
+                return self.dispatch(id, HostRequest::McpCall(call), now);
+            }
+            (request, _) => request,
+        };
         let Some(record) = self.approvals.of_request(id) else { return self.reissue(id, request, now) };
         match record.decision.as_ref().map(|d| (d.verdict, d.reason.clone())) {
             None => {

@@ -27,6 +27,7 @@ pub(crate) mod requests;
 pub(crate) mod run;
 pub(crate) mod services;
 mod state;
+mod tasks;
 pub(crate) mod tools;
 mod windows;
 

@@ -101,6 +101,8 @@ pub(crate) struct CellState {
     /// Decisions of the `wait` that resumed this run, taken once it is
     /// live.
     pub(super) resume_decide: Option<Decide>,
+    /// Calls running as MCP tasks.
+    pub(super) tasks: super::tasks::Tasks,
     /// Counts this cell's actor as alive until its state, span included,
     /// is gone: declared last, so it drops after every other field.
     _alive: Alive,
@@ -121,6 +123,7 @@ impl CellState {
         if let Some((journal, _)) = &resume {
             approvals.restore(journal.approvals.clone());
         }
+        let tasks = super::tasks::Tasks::restore(resume.as_ref().map(|(j, _)| j.tasks.clone()).unwrap_or_default());
         let started = Instant::now();
         span.record("queue_ms", millis(started.saturating_duration_since(admitted)));
         let me = myself.clone();
@@ -170,6 +173,7 @@ impl CellState {
             approvals,
             staged: None,
             resume_decide: decide,
+            tasks,
             services,
             _alive: alive,
         }
@@ -252,6 +256,7 @@ impl CellState {
         });
         self.set_parked(false);
         self.windows.cancel_timers();
+        self.cancel_tasks();
         let span = &self.run.span;
         span.record("status", end.label());
         // Completed is OK; disposed is the host letting go, not a failure
@@ -296,6 +301,7 @@ pub(super) fn host_state<'a>(
     link: &'a GuestLink,
     undelivered: &'a [Settlement],
     approvals: &'a crate::durable::journal::ApprovalLog,
+    tasks: &'a crate::durable::journal::TaskLog,
 ) -> HostState<'a> {
     HostState {
         timers: host.timer_deadlines(),
@@ -307,6 +313,7 @@ pub(super) fn host_state<'a>(
         link,
         writes: &effects.writes,
         approvals,
+        tasks,
     }
 }
 

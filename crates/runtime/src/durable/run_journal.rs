@@ -51,6 +51,8 @@ pub(crate) struct HostState<'a> {
     pub writes: &'a WriteBuffer,
     /// The run's approvals, pending or decided and not yet settled.
     pub approvals: &'a journal::ApprovalLog,
+    /// The run's MCP tasks whose calls have not settled.
+    pub tasks: &'a journal::TaskLog,
 }
 
 /// The outcome of a write: the journal's new version.
@@ -229,7 +231,13 @@ impl RunJournal {
             self.disable("it read the clock or the configuration more often than a journal keeps".into());
             return false;
         }
-        let reads = Reads { clock: &det.reads, env: &det.env, writes: state.writes, approvals: state.approvals };
+        let reads = Reads {
+            clock: &det.reads,
+            env: &det.env,
+            writes: state.writes,
+            approvals: state.approvals,
+            tasks: state.tasks,
+        };
         let segments = self.recorder.segments(&self.header, &reads, &snapshot);
         if self.recorder.len() > MAX_JOURNAL_BYTES {
             self.disable(too_big());

@@ -26,6 +26,20 @@ pub(crate) enum Done {
     /// A nested call the policy asked about: not finished, waiting on a
     /// decision (the request keeps its slot).
     Asked(super::nested::Asked),
+    /// An MCP call the server runs as a task: not finished; the task is
+    /// recorded (and journaled) so a resumed run polls it again.
+    TaskStarted(TaskStarted),
+}
+
+/// The MCP task a call runs as.
+#[derive(Debug)]
+pub(crate) struct TaskStarted {
+    /// The server's configured name.
+    pub server: String,
+    /// The raw tool name.
+    pub tool: String,
+    /// The task.
+    pub task: codemode_bridge::McpTask,
 }
 
 /// Sends a request's [`Done`] back to its cell (the cell may have ended

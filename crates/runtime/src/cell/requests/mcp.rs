@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::answer::{Fault, Settlement};
 use super::args::Args;
-use super::done::Done;
+use super::done::{Done, TaskStarted};
 use super::nested::{CallSource, CallSpec};
 use super::op::{Handled, HostCx, HostOp, Rerun};
 use super::outcome::CallFailure;
@@ -34,12 +34,21 @@ fn route(cx: &HostCx<'_>, id: u64, server: usize) -> Result<usize, Settlement> {
     ))
 }
 
+/// The configured name of hub server `index` (empty if it has none: the
+/// route was checked, so it has).
+fn spec_server(hub: &crate::mcp::McpHub, index: usize) -> String {
+    hub.server_name(index).unwrap_or_default().to_owned()
+}
+
 /// `MCP.<server>.<tool>(args)`.
 #[derive(Debug)]
 pub(crate) struct McpCall {
     pub server: usize,
     pub tool: String,
     pub args: Map<String, Value>,
+    /// The MCP task this call already runs as (a resumed run): polled
+    /// again, never called anew. Set by the replay, not by the guest.
+    pub resume: Option<codemode_bridge::McpTask>,
 }
 
 impl HostOp for McpCall {
@@ -57,7 +66,7 @@ impl HostOp for McpCall {
                 .complete_arguments(hub, &tool, &mut args)
                 .map_err(|missing| rquickjs::Exception::throw_type(a.ctx, &missing.to_string()))?;
         }
-        Ok(Self { server, tool, args })
+        Ok(Self { server, tool, args, resume: None })
     }
 
     fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>) {
@@ -82,7 +91,7 @@ impl HostOp for McpCall {
         };
         let replay = self.rerun(cx);
         let replay_safe = !replay.needs_write_ahead();
-        let Self { tool, args, .. } = self;
+        let Self { tool, args, resume, .. } = self;
         if cx.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), replay_safe) {
             return Ok(1);
         }
@@ -104,9 +113,23 @@ impl HostOp for McpCall {
             }))
         };
         let gate = cx.host.gate(id);
+        // The server may run the call as a task: the cell hears of it at
+        // once, to journal it.
+        let on_task: crate::mcp::OnTask = {
+            let (completion, server, tool) = (gate.completion.clone(), spec_server(&hub, server), tool.clone());
+            Box::new(move |task: &codemode_bridge::McpTask| {
+                completion(id, Done::TaskStarted(TaskStarted { server, tool, task: task.clone() }));
+            })
+        };
         let call = cx.host.nested.run(spec, gate, args, denied, {
             let (hub, tool) = (hub.clone(), tool.clone());
-            move |args| async move { hub.call(server, tool, args).await.map_err(CallFailure::from) }
+            move |args| async move {
+                match resume {
+                    Some(task) => hub.resume_task(server, &tool, &task).await,
+                    None => hub.call_with_tasks(server, tool, args, Some(on_task)).await,
+                }
+                .map_err(CallFailure::from)
+            }
         });
         let task = async move {
             let settlement = CallFailure::settle(id, call.await, "tool_error");

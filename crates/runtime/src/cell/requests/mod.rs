@@ -16,7 +16,7 @@ mod answer;
 mod args;
 mod catalog;
 mod catalog_api;
-mod done;
+pub(crate) mod done;
 mod mcp;
 pub(crate) mod nested;
 mod nodes;

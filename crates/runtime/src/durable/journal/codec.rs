@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::model::{ApprovalLog, EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot};
+use super::model::{ApprovalLog, EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, TaskLog};
 use super::values::read_settlement;
 use crate::cell::requests::Settlement;
 
@@ -33,6 +33,9 @@ const DELTA: u8 = 2;
 /// A segment holding the run's approvals as of the delta before it (the
 /// last one wins).
 const APPROVALS: u8 = 3;
+/// A segment holding the run's MCP tasks as of the delta before it (the
+/// last one wins).
+const TASKS: u8 = 4;
 
 /// The largest stored journal this build reads: the journal bound (a run
 /// past 16 MiB stops being journaled) with room for the snapshots of its
@@ -109,6 +112,11 @@ pub(crate) fn write_approvals(out: &mut Vec<u8>, approvals: &ApprovalLog) {
     write_segment(out, APPROVALS, &json(&approvals));
 }
 
+/// Writes the run's MCP tasks as they are now.
+pub(crate) fn write_tasks(out: &mut Vec<u8>, tasks: &TaskLog) {
+    write_segment(out, TASKS, &json(&tasks));
+}
+
 /// Reads a journal of any format this build reads.
 pub(super) fn decode(bytes: &[u8]) -> Result<Journal, JournalError> {
     if bytes.len() > MAX_STORED_BYTES {
@@ -159,6 +167,7 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
     let mut snapshot: Option<Snapshot> = None;
     let mut steps = VecDeque::new();
     let mut approvals = ApprovalLog::default();
+    let mut tasks = TaskLog::default();
     let mut segment = 0usize;
     while !bytes.is_empty() {
         segment += 1;
@@ -207,6 +216,10 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
             (APPROVALS, Some(_)) => {
                 approvals = serde_json::from_slice(payload).map_err(|e| damaged(at(&format!("approvals: {e}"))))?;
             }
+            (TASKS, None) => return Err(damaged(at("tasks before the header"))),
+            (TASKS, Some(_)) => {
+                tasks = serde_json::from_slice(payload).map_err(|e| damaged(at(&format!("tasks: {e}"))))?;
+            }
             (other, _) => {
                 return Err(damaged(at(&format!("unknown segment kind {other}"))));
             }
@@ -224,6 +237,7 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         env,
         snapshot,
         approvals,
+        tasks,
         steps,
         step_count,
         steps_text: Vec::new(),
@@ -258,6 +272,7 @@ fn decode_v1(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         env: Vec::new(),
         snapshot: head.snapshot,
         approvals: ApprovalLog::default(),
+        tasks: TaskLog::default(),
         steps,
         step_count,
         steps_text,

@@ -56,7 +56,9 @@ mod tests {
         assert_eq!(fingerprint(&call(1), &before), fingerprint(&call(1), &after), "beta kept its identity");
         assert_eq!(fingerprint(&call(0), &before), fingerprint(&call(2), &after), "alpha moved");
         assert_ne!(fingerprint(&call(0), &before), fingerprint(&call(0), &after), "index 0 is another tool now");
-        let mcp = |server| HostRequest::McpCall(McpCall { server, tool: "t".into(), args: serde_json::Map::new() });
+        let mcp = |server| {
+            HostRequest::McpCall(McpCall { server, tool: "t".into(), args: serde_json::Map::new(), resume: None })
+        };
         assert_eq!(fingerprint(&mcp(0), &before), fingerprint(&mcp(1), &after));
         assert_ne!(fingerprint(&call(0), &before), fingerprint_v1(&call(0)), "the formats hash apart");
     }

@@ -30,10 +30,12 @@
 //! last write, so a park costs what happened since the previous one, not
 //! the whole run. Format 1 (`CMJ1`, one JSON header and every step, written
 //! whole at each park) is still read; a run with approvals also appends an
-//! *approvals* segment (kind 3) with each write: a build that predates
-//! approvals refuses such a journal (an unknown segment kind) and leaves
-//! the run parked, rather than run an asked call unasked; the first write after resuming such
-//! a journal replaces it with format 2.
+//! *approvals* segment (kind 3) with each write, and a run whose MCP calls
+//! ran as tasks a *tasks* segment (kind 4): a build that predates either
+//! refuses such a journal (an unknown segment kind) and leaves the run
+//! parked, rather than run an asked call unasked or call a tool again whose
+//! task is running; the first write after resuming a format-1 journal
+//! replaces it with format 2.
 
 mod bench;
 pub(crate) mod codec;
@@ -48,6 +50,7 @@ pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
 pub(crate) use fnv::Identities;
 pub use model::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 pub(crate) use model::{EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, ToolRef, ToolRefs};
+pub(crate) use model::{TaskLog, TaskRecord};
 pub(crate) use recorder::{Reads, Recorder, Segments};
 pub(crate) use values::{buffer_of, read_settlement, settlement_value};
 

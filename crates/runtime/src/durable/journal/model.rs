@@ -169,6 +169,32 @@ impl ApprovalLog {
     }
 }
 
+/// A call an MCP server runs as a task, journaled the moment the task is
+/// known: a run resumed on any process polls the same task instead of
+/// calling the tool again (or reporting `outcome_unknown`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TaskRecord {
+    /// The request the call is.
+    pub(crate) request: u64,
+    /// The MCP server's configured name (how a later process finds it).
+    pub(crate) server: String,
+    /// The raw tool name.
+    pub(crate) tool: String,
+    /// The task.
+    #[serde(flatten)]
+    pub(crate) task: codemode_bridge::McpTask,
+    /// When the server created it (ms since the Unix epoch).
+    pub(crate) started_at_ms: u64,
+}
+
+/// A run's MCP tasks whose calls have not settled.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct TaskLog {
+    /// One per call, in the order the tasks started.
+    pub(crate) records: Vec<TaskRecord>,
+}
+
 /// A decision on an approval, as journaled before it took effect.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
@@ -202,6 +228,8 @@ pub(crate) struct Journal {
     pub snapshot: Snapshot,
     /// The run's approvals, as last written.
     pub approvals: ApprovalLog,
+    /// The run's MCP tasks, as last written.
+    pub tasks: TaskLog,
     /// The steps not yet replayed.
     pub steps: VecDeque<Vec<Settlement>>,
     pub step_count: usize,

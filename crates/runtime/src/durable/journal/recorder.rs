@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::codec;
-use super::model::{ApprovalLog, EnvKey, Header, Journal, Snapshot};
+use super::model::{ApprovalLog, EnvKey, Header, Journal, Snapshot, TaskLog};
 use crate::cell::effects::WriteBuffer;
 use crate::cell::requests::Settlement;
 
@@ -36,6 +36,8 @@ pub(crate) struct Recorder {
     /// The run has had approvals: every write carries them (an empty list
     /// clears the ones written before).
     approvals: bool,
+    /// The run has had MCP tasks: every write carries them.
+    tasks: bool,
 }
 
 /// One journal write: bytes to append to the stored journal, or (`replace`)
@@ -54,6 +56,8 @@ pub(crate) struct Reads<'a> {
     pub writes: &'a WriteBuffer,
     /// The run's approvals now.
     pub approvals: &'a ApprovalLog,
+    /// The run's MCP tasks now.
+    pub tasks: &'a TaskLog,
 }
 
 impl Recorder {
@@ -68,6 +72,7 @@ impl Recorder {
             header_written: true,
             encoded_bytes: journal.stored_bytes,
             approvals: !journal.approvals.is_empty(),
+            tasks: !journal.tasks.records.is_empty(),
             ..Self::default()
         }
     }
@@ -177,6 +182,10 @@ impl Recorder {
         self.approvals |= !reads.approvals.is_empty();
         if self.approvals {
             codec::write_approvals(&mut bytes, reads.approvals);
+        }
+        self.tasks |= !reads.tasks.records.is_empty();
+        if self.tasks {
+            codec::write_tasks(&mut bytes, reads.tasks);
         }
         self.steps.clear();
         self.unwritten_steps = 0;

@@ -50,7 +50,13 @@ fn two_parks() -> (Vec<u8>, Recorder) {
     let mut bytes = rec
         .segments(
             &header(),
-            &Reads { clock: &clock[..1], env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+            &Reads {
+                clock: &clock[..1],
+                env: &env,
+                writes: &writes,
+                approvals: &ApprovalLog::default(),
+                tasks: &TaskLog::default(),
+            },
             &snapshot,
         )
         .bytes;
@@ -61,7 +67,13 @@ fn two_parks() -> (Vec<u8>, Recorder) {
     let snapshot = Snapshot { delivered_steps: 2, output_used: 20, ..Snapshot::default() };
     let second = rec.segments(
         &header(),
-        &Reads { clock: &clock, env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+        &Reads {
+            clock: &clock,
+            env: &env,
+            writes: &writes,
+            approvals: &ApprovalLog::default(),
+            tasks: &TaskLog::default(),
+        },
         &snapshot,
     );
     assert!(!second.replace);
@@ -97,7 +109,13 @@ fn a_write_appends_only_what_happened_since_the_last_one() {
     let first = rec
         .segments(
             &header(),
-            &Reads { clock, env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+            &Reads {
+                clock,
+                env: &env,
+                writes: &writes,
+                approvals: &ApprovalLog::default(),
+                tasks: &TaskLog::default(),
+            },
             &Snapshot::default(),
         )
         .bytes;
@@ -109,7 +127,13 @@ fn a_write_appends_only_what_happened_since_the_last_one() {
         let seg = rec
             .segments(
                 &header(),
-                &Reads { clock, env: &env, writes: &writes, approvals: &ApprovalLog::default() },
+                &Reads {
+                    clock,
+                    env: &env,
+                    writes: &writes,
+                    approvals: &ApprovalLog::default(),
+                    tasks: &TaskLog::default(),
+                },
                 &Snapshot::default(),
             )
             .bytes;
@@ -133,7 +157,13 @@ fn recording_goes_on_after_a_replay_where_the_journal_ended() {
     let clock = j.clock.clone();
     let seg = more.segments(
         &j.header,
-        &Reads { clock: &clock, env: &j.env, writes: &writes, approvals: &ApprovalLog::default() },
+        &Reads {
+            clock: &clock,
+            env: &j.env,
+            writes: &writes,
+            approvals: &ApprovalLog::default(),
+            tasks: &TaskLog::default(),
+        },
         &Snapshot::default(),
     );
     bytes.extend(seg.bytes);
@@ -145,7 +175,13 @@ fn recording_goes_on_after_a_replay_where_the_journal_ended() {
     stale.request(4, 44);
     let dup = stale.segments(
         &j.header,
-        &Reads { clock: &clock, env: &j.env, writes: &writes, approvals: &ApprovalLog::default() },
+        &Reads {
+            clock: &clock,
+            env: &j.env,
+            writes: &writes,
+            approvals: &ApprovalLog::default(),
+            tasks: &TaskLog::default(),
+        },
         &Snapshot::default(),
     );
     bytes.extend(dup.bytes);
@@ -285,7 +321,8 @@ fn a_runs_approvals_are_journaled_and_the_last_write_wins() {
     let writes = buffer(&[]);
     let asked = ApprovalLog { records: vec![approval("appr_1")], inbox: vec![] };
     let none = ApprovalLog::default();
-    let reads = |approvals| Reads { clock: &[], env: &[], writes: &writes, approvals };
+    let no_tasks = TaskLog::default();
+    let reads = |approvals| Reads { clock: &[], env: &[], writes: &writes, approvals, tasks: &no_tasks };
     let mut bytes = rec.segments(&header(), &reads(&asked), &Snapshot::default()).bytes;
     assert_eq!(Journal::decode(&bytes).unwrap().approvals, asked);
     let flat = serde_json::to_value(&asked.records[0]).unwrap();
@@ -298,4 +335,33 @@ fn a_runs_approvals_are_journaled_and_the_last_write_wins() {
     let mut plain = Recorder::default();
     let bytes = plain.segments(&header(), &reads(&none), &Snapshot::default()).bytes;
     assert!(Journal::decode(&bytes).unwrap().approvals.is_empty());
+}
+
+#[test]
+fn a_runs_mcp_tasks_are_journaled_in_their_own_segment_and_the_last_write_wins() {
+    let mut rec = Recorder::default();
+    let writes = buffer(&[]);
+    let approvals = ApprovalLog::default();
+    let running = TaskLog {
+        records: vec![TaskRecord {
+            request: 3,
+            server: "lab".into(),
+            tool: "research".into(),
+            task: codemode_bridge::McpTask {
+                form: codemode_bridge::TaskForm::Core,
+                task_id: "t-1".into(),
+                poll_interval_ms: 1000,
+            },
+            started_at_ms: 5,
+        }],
+    };
+    let reads = |tasks| Reads { clock: &[], env: &[], writes: &writes, approvals: &approvals, tasks };
+    let mut bytes = rec.segments(&header(), &reads(&running), &Snapshot::default()).bytes;
+    let journal = Journal::decode(&bytes).unwrap();
+    assert_eq!(journal.tasks, running);
+    assert!(journal.approvals.is_empty(), "tasks are not approvals");
+    let flat = serde_json::to_value(&running.records[0]).unwrap();
+    assert_eq!((flat["taskId"].as_str(), flat["form"].as_str()), (Some("t-1"), Some("core")));
+    bytes.extend(rec.segments(&header(), &reads(&TaskLog::default()), &Snapshot::default()).bytes);
+    assert!(Journal::decode(&bytes).unwrap().tasks.records.is_empty(), "a settled call's task is gone");
 }

@@ -1,0 +1,269 @@
+//! `exec` as an MCP task, for clients that declare the tasks extension
+//! (SEP-2663, `io.modelcontextprotocol/tasks`). A cell that parks is
+//! answered with a task whose id is its run id; the run is the task:
+//!
+//! - `tasks/get` reports it — `working`, `input_required` while approvals
+//!   are pending (one elicitation form per approval), `completed` with the
+//!   tool result `wait` would give (the output of every window in order),
+//!   or `cancelled`. A poll of a working task drives the run: it opens a
+//!   `wait` window unless one is open, so a run advances while its client
+//!   polls and expires by its parked TTL when nobody does;
+//! - `tasks/update` answers approvals (accept with `approve`, decline) and
+//!   goes on with the decisions;
+//! - `tasks/cancel` aborts the run.
+//!
+//! What this connection saw of a task is a cache: a task id it does not
+//! know is a run id like any other, so after a crash or on another
+//! process (PostgreSQL) the client's next poll resumes the run there.
+//! The runtime's own session check keeps a principal to its own runs.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Reply, WaitReason};
+use rmcp::model::{
+    CreateTaskResult, DetailedTask, ElicitRequest, ElicitResult, ErrorData, GetTaskResult, InputRequest,
+    InputResponses, JsonObject, Task, TaskPayload, TaskStatus,
+};
+use serde_json::Value;
+
+use super::calls::tool_result;
+use super::elicit::{Answer, answer_of, form, join_output, with_earlier_output};
+
+/// The poll interval suggested to clients.
+const POLL_INTERVAL_MS: u64 = 500;
+
+/// Tasks one connection keeps track of; past it, a parked `exec` is
+/// answered with its `waiting` result instead of a task (the client then
+/// uses `wait`), and finished tasks are forgotten first.
+const MAX_TASKS: usize = 256;
+
+/// Where a task's run stands, as last seen.
+enum State {
+    /// Running or parked; `message` says why it waits.
+    Working(Option<String>),
+    /// Parked for these approvals.
+    Approval(Vec<PendingApproval>),
+    /// Ended: the result `wait` gave, with the output of every window.
+    Done(Box<CellResult>),
+    /// Cancelled by the client.
+    Cancelled,
+}
+
+struct TaskRun {
+    state: State,
+    /// Output of the windows before the current one.
+    output: Output,
+    /// A window is open on the run for this task.
+    driving: bool,
+    created: String,
+    updated: String,
+}
+
+/// The tasks of one connection, by run id.
+#[derive(Default)]
+pub(super) struct TaskRuns {
+    runs: Mutex<HashMap<String, TaskRun>>,
+}
+
+/// Now, in RFC 3339 (UTC), as task times are written.
+fn now() -> String {
+    jiff::Timestamp::now().to_string()
+}
+
+fn state_of(result: CellResult) -> State {
+    match result {
+        CellResult::Waiting { reason: WaitReason::Approval, pending_approvals, .. } => {
+            State::Approval(pending_approvals)
+        }
+        CellResult::Waiting { reason, .. } => State::Working(Some(format!("the cell is parked ({reason:?})"))),
+        done => State::Done(Box::new(done)),
+    }
+}
+
+impl TaskRuns {
+    /// A parked `exec`'s result as a task; none when it did not park, or
+    /// this connection tracks too many tasks (the client gets the result).
+    pub(super) fn start(&self, result: &CellResult) -> Option<CreateTaskResult> {
+        let CellResult::Waiting { run_id, output, .. } = result else { return None };
+        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if runs.len() >= MAX_TASKS {
+            runs.retain(|_, r| !matches!(r.state, State::Done(_) | State::Cancelled));
+            if runs.len() >= MAX_TASKS {
+                return None;
+            }
+        }
+        let (run_id, output) = (run_id.clone(), output.clone());
+        let created = now();
+        let run = TaskRun {
+            state: state_of(result.clone()),
+            output,
+            driving: false,
+            created: created.clone(),
+            updated: created.clone(),
+        };
+        let task = task(&run_id, &run);
+        runs.insert(run_id, run);
+        Some(CreateTaskResult::new(task))
+    }
+
+    /// `tasks/get`: the task as it stands; a working one is driven on.
+    pub(super) fn get(self: &Arc<Self>, reply: &Reply, run_id: &str) -> Result<GetTaskResult, ErrorData> {
+        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !runs.contains_key(run_id) && runs.len() >= MAX_TASKS {
+            runs.retain(|_, r| !matches!(r.state, State::Done(_) | State::Cancelled));
+        }
+        let run = runs.entry(run_id.to_owned()).or_insert_with(|| {
+            // A run this connection did not start: another connection's or
+            // another process's. Driving it tells where it stands.
+            let created = now();
+            TaskRun {
+                state: State::Working(None),
+                output: Output::Entries(Vec::new()),
+                driving: false,
+                created: created.clone(),
+                updated: created,
+            }
+        });
+        let detailed = detailed(run_id, run)?;
+        if matches!(run.state, State::Working(_)) && !run.driving {
+            run.driving = true;
+            self.drive(reply.clone(), run_id.to_owned(), None);
+        }
+        Ok(GetTaskResult::new(detailed))
+    }
+
+    /// `tasks/update`: the client's answers to the approval forms, by
+    /// approval id; the run goes on with the decisions.
+    pub(super) fn update(
+        self: &Arc<Self>,
+        reply: &Reply,
+        run_id: &str,
+        responses: &InputResponses,
+    ) -> Result<(), ErrorData> {
+        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(run) = runs.get_mut(run_id) else {
+            return Err(ErrorData::invalid_params(format!("no task {run_id} on this connection"), None));
+        };
+        let State::Approval(pending) = &run.state else {
+            return Err(ErrorData::invalid_params(format!("task {run_id} asks for no input now"), None));
+        };
+        let mut decisions = Decisions::default();
+        for (id, response) in responses {
+            if !pending.iter().any(|a| &a.id == id) {
+                return Err(ErrorData::invalid_params(format!("task {run_id} has no input request {id}"), None));
+            }
+            let answer: ElicitResult = serde_json::from_value(response.clone()).map_err(|e| {
+                ErrorData::invalid_params(format!("the response to {id} is not an elicitation result: {e}"), None)
+            })?;
+            match answer_of(&answer.action, answer.content.as_ref()) {
+                Answer::Approve => decisions.approve.push(id.clone()),
+                Answer::Deny(reason) => decisions.deny.push(Denial { id: id.clone(), reason }),
+                Answer::Later => {}
+            }
+        }
+        if decisions.is_empty() {
+            return Ok(());
+        }
+        run.state = State::Working(Some("going on with the decisions".to_owned()));
+        run.updated = now();
+        run.driving = true;
+        self.drive(reply.clone(), run_id.to_owned(), Some(decisions));
+        Ok(())
+    }
+
+    /// `tasks/cancel`: aborts the run.
+    pub(super) async fn cancel(&self, reply: &Reply, run_id: &str) -> Result<(), ErrorData> {
+        let aborted = reply.abort(run_id).await.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &aborted {
+            CellResult::Failed { code: codemode_runtime::ErrorCode::Aborted, .. } => {}
+            // Not a run of this session, not one at all, or one that
+            // ended already: nothing was cancelled.
+            CellResult::Failed { error, .. } => return Err(ErrorData::invalid_params(error.clone(), None)),
+            _ => return Err(ErrorData::invalid_params(format!("task {run_id} has already ended"), None)),
+        }
+        if let Some(run) = runs.get_mut(run_id) {
+            run.state = State::Cancelled;
+            run.updated = now();
+        }
+        Ok(())
+    }
+
+    /// Opens one window on the run (with decisions, if any) in the
+    /// background and records where it stands after.
+    fn drive(self: &Arc<Self>, reply: Reply, run_id: String, decisions: Option<Decisions>) {
+        let runs = Arc::clone(self);
+        tokio::spawn(async move {
+            let result = match decisions {
+                Some(d) => reply.wait_with(&run_id, d).await,
+                None => reply.wait(&run_id).await,
+            };
+            let result = result.unwrap_or_else(|e| {
+                CellResult::input_error(codemode_runtime::ErrorCode::RuntimeUnavailable, e.to_string())
+            });
+            let mut all = runs.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let Some(run) = all.get_mut(&run_id) else { return };
+            run.driving = false;
+            run.updated = now();
+            if matches!(run.state, State::Cancelled) {
+                return;
+            }
+            let earlier = std::mem::replace(&mut run.output, Output::Entries(Vec::new()));
+            run.state = match result {
+                // The store or the runtime could not answer now (a run is
+                // never lost to that): the next poll tries again.
+                CellResult::Failed { code: codemode_runtime::ErrorCode::RuntimeUnavailable, error, .. } => {
+                    run.output = earlier;
+                    State::Working(Some(error))
+                }
+                CellResult::Waiting { .. } => {
+                    let mut output = result.output().clone();
+                    join_output(earlier, &mut output);
+                    run.output = output;
+                    state_of(result)
+                }
+                done => State::Done(Box::new(with_earlier_output(done, earlier))),
+            };
+        });
+    }
+}
+
+fn task(run_id: &str, run: &TaskRun) -> Task {
+    let (status, message) = match &run.state {
+        State::Working(message) => (TaskStatus::Working, message.clone()),
+        State::Approval(pending) => {
+            (TaskStatus::InputRequired, Some(format!("{} call(s) wait for approval", pending.len())))
+        }
+        State::Done(_) => (TaskStatus::Completed, None),
+        State::Cancelled => (TaskStatus::Cancelled, None),
+    };
+    let mut task =
+        Task::new(run_id, status, run.created.clone(), run.updated.clone()).with_poll_interval_ms(POLL_INTERVAL_MS);
+    if let Some(message) = message {
+        task = task.with_status_message(message);
+    }
+    task
+}
+
+fn detailed(run_id: &str, run: &TaskRun) -> Result<DetailedTask, ErrorData> {
+    let payload = match &run.state {
+        State::Working(_) => TaskPayload::Working,
+        State::Cancelled => TaskPayload::Cancelled,
+        State::Approval(pending) => TaskPayload::InputRequired {
+            input_requests: pending
+                .iter()
+                .filter_map(|a| Some((a.id.clone(), InputRequest::Elicitation(ElicitRequest::new(form(a)?)))))
+                .collect(),
+        },
+        State::Done(result) => {
+            let answer = serde_json::to_value(tool_result(result)?)
+                .map_err(|e| ErrorData::internal_error(format!("the result could not be serialized: {e}"), None))?;
+            let Value::Object(result) = answer else {
+                return Err(ErrorData::internal_error("a tool result is not an object", None));
+            };
+            TaskPayload::Completed { result: JsonObject::from_iter(result) }
+        }
+    };
+    Ok(DetailedTask::new(task(run_id, run), payload))
+}

@@ -1,0 +1,134 @@
+//! `codemode serve` answers task-aware MCP clients with tasks: rmcp's own
+//! client, declaring the tasks extension, gets a parked `exec` as a task
+//! and polls it to the result `wait` would give; pending approvals are the
+//! task's input requests, answered with `tasks/update`; `tasks/cancel`
+//! aborts the run (GA-1.3, GA-10.3).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig, GetTaskParams,
+    Implementation, TaskPayload, UpdateTaskParams,
+};
+use rmcp::service::{Peer, RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Value, json};
+
+/// A client that polls tasks.
+#[derive(Clone)]
+struct TaskClient;
+
+impl ClientHandler for TaskClient {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(ClientCapabilities::builder().enable_tasks().build(), Implementation::new("tasks-test", "1"))
+    }
+}
+
+/// Short windows, the counting tools, and `count` asked about.
+fn config(dir: &Path) -> PathBuf {
+    let tools = common::counting_tools(dir, 3);
+    let text = format!(
+        "[limits]\ntimeout_ms = 300\n\n{tools}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\nreason = \"a person counts\"\n"
+    );
+    let path = dir.join("codemode.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+async fn serve(dir: &Path) -> RunningService<RoleClient, TaskClient> {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_codemode"));
+    cmd.arg("--config").arg(config(dir)).arg("--store").arg(dir.join("store")).arg("serve");
+    TaskClient.serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap()
+}
+
+fn exec(code: &str) -> CallToolRequestParams {
+    CallToolRequestParams::new("exec").with_arguments(json!({ "code": code }).as_object().cloned().unwrap())
+}
+
+/// Starts `code` and expects a task: its id.
+async fn task_of(peer: &Peer<RoleClient>, code: &str) -> String {
+    match peer.call_tool_once(exec(code)).await.unwrap() {
+        CallToolResponse::Task(created) => created.task.task_id,
+        CallToolResponse::Complete(result) => panic!("not a task: {result:?}"),
+        _ => panic!("not a task"),
+    }
+}
+
+/// Polls `task` until it is no longer working.
+async fn poll(peer: &Peer<RoleClient>, task: &str) -> TaskPayload {
+    for _ in 0..200 {
+        let got = peer.get_task(GetTaskParams::new(task)).await.unwrap();
+        if !matches!(got.task.payload, TaskPayload::Working) {
+            return got.task.payload;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("task {task} kept working");
+}
+
+fn completed(payload: TaskPayload) -> Value {
+    match payload {
+        TaskPayload::Completed { result } => result["structuredContent"].clone(),
+        other => panic!("not completed: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parked_exec_is_a_task_polled_to_the_result_wait_gives_with_every_windows_output_ga_1_3() {
+    let dir = common::temp("serve-tasks", "poll");
+    let client = serve(&dir).await;
+    let task =
+        task_of(client.peer(), "text('a'); await new Promise(r => setTimeout(r, 900)); text('b'); return 7").await;
+    assert!(task.starts_with("run_"), "the task is the run: {task}");
+    let done = completed(poll(client.peer(), &task).await);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"], 7, "{done}");
+    assert_eq!(done["output"], json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]), "{done}");
+    // A cell that finishes in its window is answered at once.
+    match client.peer().call_tool_once(exec("return 1")).await.unwrap() {
+        CallToolResponse::Complete(result) => assert_eq!(result.structured_content.unwrap()["value"], 1),
+        _ => panic!("a finished cell is not a task"),
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_pending_approvals_are_input_requests_answered_with_tasks_update_ga_10_3() {
+    let dir = common::temp("serve-tasks", "approve");
+    let client = serve(&dir).await;
+    let task = task_of(client.peer(), "const a = await count({}); return a.n").await;
+    let TaskPayload::InputRequired { input_requests } = poll(client.peer(), &task).await else {
+        panic!("the task does not ask for input")
+    };
+    assert_eq!(input_requests.len(), 1);
+    let (id, request) = input_requests.into_iter().next().unwrap();
+    assert!(id.starts_with("appr_"), "{id}");
+    let asked = serde_json::to_value(&request).unwrap();
+    assert!(asked["params"]["message"].as_str().unwrap().contains("a person counts"), "{asked}");
+    assert_eq!(std::fs::read_to_string(dir.join("calls")).unwrap_or_default().lines().count(), 0);
+    // An id the task did not ask about is refused, and decides nothing.
+    let wrong = [("appr_nope".to_owned(), json!({"action": "accept", "content": {"approve": true}}))];
+    assert!(client.peer().update_task(UpdateTaskParams::new(&task, wrong.into_iter().collect())).await.is_err());
+    let answer = [(id, json!({"action": "accept", "content": {"approve": true}}))];
+    client.peer().update_task(UpdateTaskParams::new(&task, answer.into_iter().collect())).await.unwrap();
+    let done = completed(poll(client.peer(), &task).await);
+    assert_eq!(done["value"], 1, "{done}");
+    assert_eq!(std::fs::read_to_string(dir.join("calls")).unwrap().lines().count(), 1, "the call ran once");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_task_aborts_its_run_ga_1_3() {
+    let dir = common::temp("serve-tasks", "cancel");
+    let client = serve(&dir).await;
+    let task = task_of(client.peer(), "await new Promise(r => setTimeout(r, 60000)); return 1").await;
+    client.peer().cancel_task(CancelTaskParams::new(&task)).await.unwrap();
+    assert!(matches!(poll(client.peer(), &task).await, TaskPayload::Cancelled));
+    // The run is gone: cancelling it again is refused.
+    assert!(client.peer().cancel_task(CancelTaskParams::new(&task)).await.is_err());
+    client.cancel().await.unwrap();
+}

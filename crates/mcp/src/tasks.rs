@@ -1,0 +1,299 @@
+//! MCP tasks, as a client. A server may answer `tools/call` with a *task*
+//! instead of a result; the call then polls the task until it ends and
+//! settles with the tool's result exactly as a direct answer would.
+//!
+//! Two generations of the protocol exist and real servers speak both:
+//! - the tasks *extension* (SEP-2663, `io.modelcontextprotocol/tasks`),
+//!   which rmcp 3.x speaks: the server decides to answer with
+//!   `resultType: "task"`; `tasks/get` carries the result;
+//! - the *core* form of protocol 2025-11-25, which the TypeScript SDK's
+//!   servers speak (server-everything's `simulate-research-query`): the
+//!   caller adds `task: {ttl}` to `tools/call`, polls `tasks/get` and
+//!   fetches the result with `tasks/result`. rmcp 3.x has no types for it
+//!   (it drops a tool's `execution.taskSupport` and the server's `tasks`
+//!   capability), so these requests go out as raw JSON-RPC through rmcp's
+//!   custom requests, and a tool is known to need a task once the server
+//!   refuses a plain call to it.
+//!
+//! A task is identified by [`McpTask`], which the runtime journals the
+//! moment it is known: a run resumed on another process polls the same
+//! task ([`crate::McpHub::resume_task`]) instead of starting the tool again.
+
+use std::time::Duration;
+
+pub use codemode_bridge::{McpTask, TaskForm};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientRequest, CustomRequest, GetTaskParams, TaskPayload,
+};
+use rmcp::service::{Peer, RoleClient};
+use serde_json::{Map, Value, json};
+
+use crate::error::McpCallError;
+
+/// Polls are never closer than this, whatever the server suggests: a
+/// server asking for 0 ms would otherwise be polled in a busy loop.
+pub const MIN_POLL: Duration = Duration::from_millis(10);
+/// Polls are never further apart than this, so a finished task is seen
+/// within 10 s even when a server suggests hours.
+pub const MAX_POLL: Duration = Duration::from_secs(10);
+/// The interval when the server suggests none.
+const DEFAULT_POLL: Duration = Duration::from_millis(500);
+
+/// The lifetime codemode asks for a core-form task (the server may choose
+/// another): one day, longer than any run stays parked by default.
+const CORE_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Longest task id accepted: it is journaled and sent back on every poll.
+const MAX_TASK_ID_BYTES: usize = 256;
+
+fn interval(suggested: Option<u64>) -> u64 {
+    let ms = suggested.map_or(DEFAULT_POLL, Duration::from_millis).clamp(MIN_POLL, MAX_POLL);
+    u64::try_from(ms.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Called once with the task as soon as the server created it, before the
+/// first poll, so the caller can make it durable.
+pub type OnTask = Box<dyn FnOnce(&McpTask) + Send>;
+
+/// One server connection's view of a task call: its name for messages,
+/// the live session and the per-request timeout.
+pub(crate) struct TaskCx<'a> {
+    pub server: &'a str,
+    pub tool: &'a str,
+    pub peer: &'a Peer<RoleClient>,
+    pub timeout: Duration,
+}
+
+impl TaskCx<'_> {
+    fn failed(&self, reason: impl Into<String>) -> McpCallError {
+        McpCallError::CallFailed { server: self.server.to_owned(), tool: self.tool.to_owned(), reason: reason.into() }
+    }
+
+    fn task_failed(&self, task: &McpTask, reason: impl std::fmt::Display) -> McpCallError {
+        McpCallError::TaskFailed {
+            server: self.server.to_owned(),
+            tool: self.tool.to_owned(),
+            task_id: task.task_id.clone(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// One request within the per-request timeout.
+    async fn request<T>(
+        &self,
+        what: &str,
+        work: impl Future<Output = Result<T, rmcp::ServiceError>>,
+    ) -> Result<T, McpCallError> {
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => Err(self.failed(format!("{what}: {e}"))),
+            Err(_) => Err(McpCallError::CallTimeout {
+                server: self.server.to_owned(),
+                tool: format!("{} ({what})", self.tool),
+                ms: self.timeout.as_millis(),
+            }),
+        }
+    }
+
+    async fn custom(&self, method: &str, params: Value) -> Result<Value, McpCallError> {
+        let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+        let answer = self.request(method, self.peer.send_request(request)).await?;
+        Ok(serde_json::to_value(answer)?)
+    }
+
+    /// `tools/call` in the extension form: a result, or a task to poll.
+    pub(crate) async fn call_extension(
+        &self,
+        params: CallToolRequestParams,
+        on_task: Option<OnTask>,
+    ) -> Result<Value, McpCallError> {
+        match self.request("tools/call", self.peer.call_tool_once(params)).await? {
+            CallToolResponse::Complete(result) => Ok(serde_json::to_value(result)?),
+            CallToolResponse::Task(created) => {
+                let task = self.task(TaskForm::Extension, created.task.task_id, created.task.poll_interval_ms)?;
+                if let Some(on_task) = on_task {
+                    on_task(&task);
+                }
+                self.finish(&task).await
+            }
+            CallToolResponse::InputRequired(_) => Err(self.failed(
+                "the server asked for input before it would run the tool (an MRTR input request), which codemode \
+                 does not answer",
+            )),
+            _ => Err(self.failed("the server answered tools/call with a response codemode does not know")),
+        }
+    }
+
+    /// `tools/call` with `task: {ttl}` (protocol 2025-11-25): a task to poll,
+    /// or a result when the server ran the tool at once.
+    pub(crate) async fn call_core(
+        &self,
+        params: CallToolRequestParams,
+        on_task: Option<OnTask>,
+    ) -> Result<Value, McpCallError> {
+        let mut params = serde_json::to_value(params)?;
+        params["task"] = json!({ "ttl": CORE_TTL_MS });
+        let answer = self.custom("tools/call", params).await?;
+        let Some(created) = answer.get("task") else { return Ok(answer) };
+        let task_id = created.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let task = self.task(TaskForm::Core, task_id, created.get("pollInterval").and_then(Value::as_u64))?;
+        if let Some(on_task) = on_task {
+            on_task(&task);
+        }
+        self.finish(&task).await
+    }
+
+    fn task(&self, form: TaskForm, task_id: String, poll: Option<u64>) -> Result<McpTask, McpCallError> {
+        if task_id.is_empty() || task_id.len() > MAX_TASK_ID_BYTES {
+            return Err(self.failed(format!(
+                "the server created a task without a usable id (empty or over {MAX_TASK_ID_BYTES} bytes)"
+            )));
+        }
+        Ok(McpTask { form, task_id, poll_interval_ms: interval(poll) })
+    }
+
+    /// Polls `task` until it ends; its result, or why it produced none.
+    pub(crate) async fn finish(&self, task: &McpTask) -> Result<Value, McpCallError> {
+        let mut task = task.clone();
+        loop {
+            let status = match task.form {
+                TaskForm::Extension => self.poll_extension(&mut task).await?,
+                TaskForm::Core => self.poll_core(&mut task).await?,
+            };
+            if let Some(done) = status {
+                return done;
+            }
+            tokio::time::sleep(Duration::from_millis(task.poll_interval_ms)).await;
+        }
+    }
+
+    /// One `tasks/get` in the extension form; `Some` once the task ended.
+    async fn poll_extension(&self, task: &mut McpTask) -> Result<Option<Result<Value, McpCallError>>, McpCallError> {
+        let got = self.request("tasks/get", self.peer.get_task(GetTaskParams::new(task.task_id.clone()))).await?;
+        task.poll_interval_ms = interval(got.task.task.poll_interval_ms.or(Some(task.poll_interval_ms)));
+        let message = got.task.task.status_message.clone();
+        Ok(match got.task.payload {
+            TaskPayload::Completed { result } => Some(Ok(Value::Object(result))),
+            TaskPayload::Failed { error } => Some(Err(self.task_failed(task, rpc_error(&error)))),
+            TaskPayload::Cancelled => Some(Err(self.task_failed(task, cancelled(message.as_deref())))),
+            TaskPayload::InputRequired { .. } => {
+                // Nobody will answer it: free the server's work. A failed
+                // cancel changes nothing the guest can act on.
+                let _ = self.cancel(task).await;
+                Some(Err(self.task_failed(task, input_required(message.as_deref()))))
+            }
+            _ => None,
+        })
+    }
+
+    /// One `tasks/get` in the core form; once the task ended, its result
+    /// from `tasks/result`.
+    async fn poll_core(&self, task: &mut McpTask) -> Result<Option<Result<Value, McpCallError>>, McpCallError> {
+        let got = self.custom("tasks/get", json!({ "taskId": task.task_id })).await?;
+        if let Some(ms) = got.get("pollInterval").and_then(Value::as_u64) {
+            task.poll_interval_ms = interval(Some(ms));
+        }
+        let message = got.get("statusMessage").and_then(Value::as_str);
+        match got.get("status").and_then(Value::as_str) {
+            Some("working") => Ok(None),
+            Some("cancelled") => Ok(Some(Err(self.task_failed(task, cancelled(message))))),
+            // `tasks/result` delivers what a failed task answers (its
+            // JSON-RPC error) and serves an input request the server queued
+            // for the task; it blocks until the task ends.
+            Some("completed" | "failed" | "input_required") => {
+                let params = json!({ "taskId": task.task_id });
+                let request = ClientRequest::CustomRequest(CustomRequest::new("tasks/result", Some(params)));
+                Ok(Some(match tokio::time::timeout(self.timeout, self.peer.send_request(request)).await {
+                    Ok(Ok(answer)) => Ok(without_related_task(serde_json::to_value(answer)?)),
+                    Ok(Err(e)) => Err(self.task_failed(task, e)),
+                    Err(_) => Err(McpCallError::CallTimeout {
+                        server: self.server.to_owned(),
+                        tool: format!("{} (tasks/result)", self.tool),
+                        ms: self.timeout.as_millis(),
+                    }),
+                }))
+            }
+            other => Err(self.task_failed(task, format!("tasks/get answered an unknown status {other:?}"))),
+        }
+    }
+
+    /// Asks the server to cancel `task` (cooperative: it may still finish).
+    pub(crate) async fn cancel(&self, task: &McpTask) -> Result<(), McpCallError> {
+        match task.form {
+            TaskForm::Extension => {
+                self.request("tasks/cancel", self.peer.cancel_task(CancelTaskParams::new(task.task_id.clone()))).await
+            }
+            TaskForm::Core => self.custom("tasks/cancel", json!({ "taskId": task.task_id })).await.map(drop),
+        }
+    }
+}
+
+/// A core-form result carries the task it belongs to in
+/// `_meta["io.modelcontextprotocol/related-task"]`: the guest sees the
+/// tool's result, as from a direct call.
+fn without_related_task(mut value: Value) -> Value {
+    if let Some(meta) = value.get_mut("_meta").and_then(Value::as_object_mut) {
+        meta.remove("io.modelcontextprotocol/related-task");
+    }
+    value
+}
+
+fn rpc_error(error: &Map<String, Value>) -> String {
+    let message = error.get("message").and_then(Value::as_str).unwrap_or("no message");
+    match error.get("code").and_then(Value::as_i64) {
+        Some(code) => format!("the task failed: {message} (JSON-RPC error {code})"),
+        None => format!("the task failed: {message}"),
+    }
+}
+
+fn cancelled(message: Option<&str>) -> String {
+    match message {
+        Some(m) => format!("the task was cancelled: {m}"),
+        None => "the task was cancelled".to_owned(),
+    }
+}
+
+fn input_required(message: Option<&str>) -> String {
+    format!(
+        "the task asks for input{}, which codemode cannot answer for this server's task form; the task is cancelled",
+        message.map(|m| format!(" ({m})")).unwrap_or_default()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::ServerResult;
+
+    use super::*;
+
+    #[test]
+    fn poll_intervals_are_bounded_at_both_ends() {
+        assert_eq!(interval(None), 500);
+        assert_eq!(interval(Some(0)), 10);
+        assert_eq!(interval(Some(10)), 10);
+        assert_eq!(interval(Some(9)), 10);
+        assert_eq!(interval(Some(10_000)), 10_000);
+        assert_eq!(interval(Some(10_001)), 10_000);
+    }
+
+    /// rmcp has no type for a 2025-11-25 `CreateTaskResult`; it must reach
+    /// the caller whole (as a custom result), not be taken for another
+    /// result and lose its task.
+    #[test]
+    fn a_core_form_create_task_result_reaches_the_caller_whole() {
+        let wire = json!({"task": {"taskId": "t-1", "status": "working", "createdAt": "2026-01-01T00:00:00Z",
+            "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 300_000, "pollInterval": 1000}});
+        let parsed: ServerResult = serde_json::from_value(wire.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(serde_json::to_value(parsed).unwrap_or_default(), wire);
+    }
+
+    #[test]
+    fn a_core_form_task_status_keeps_its_status_and_message() {
+        let wire = json!({"taskId": "t-1", "status": "input_required", "statusMessage": "which one?",
+            "createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 300_000});
+        let parsed: ServerResult = serde_json::from_value(wire).unwrap_or_else(|e| panic!("{e}"));
+        let value = serde_json::to_value(parsed).unwrap_or_default();
+        assert_eq!(value["status"], "input_required");
+        assert_eq!(value["statusMessage"], "which one?");
+    }
+}
