@@ -174,3 +174,28 @@ async fn an_oversized_final_value_becomes_a_marker_and_an_oversized_error_keeps_
     assert_eq!(code, ErrorCode::InternalError);
     assert!(error.ends_with(" [error truncated]") && error.starts_with("Error: xxx"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_windows_output_streams_while_it_runs_and_the_result_still_has_it_all_ga_4_8() {
+    use codemode_runtime::{OutputStream, RunEvent, Streamed};
+    let rt = runtime().await;
+    let mut events = rt.run_events();
+    let (stream, mut rx) = OutputStream::channel(16);
+    let code = "text('a'); await new Promise(r => setTimeout(r, 50)); json({b: 1}); return 'done'";
+    let reply = reply(&rt);
+    let result = reply.exec(codemode_runtime::Exec::code(code).stream(stream)).await.unwrap();
+    let mut streamed = Vec::new();
+    while let Ok(Streamed::Entries(entries)) = rx.try_recv() {
+        streamed.extend(entries);
+    }
+    let CellResult::Completed { output, .. } = &result else { panic!("{result:?}") };
+    assert_eq!(output.entries().unwrap(), streamed.as_slice(), "the stream had what the result has, in order");
+    assert_eq!(streamed.len(), 2);
+    let mut reported = Vec::new();
+    while let Ok(Ok(event)) = tokio::time::timeout(std::time::Duration::from_millis(100), events.recv()).await {
+        if let RunEvent::Output { entries, .. } = event {
+            reported.extend(entries);
+        }
+    }
+    assert_eq!(reported, streamed, "run events carry the same entries");
+}

@@ -21,6 +21,7 @@ use tokio::io::AsyncBufReadExt;
 mod approvals;
 mod cells;
 mod durable;
+mod mcp_tasks;
 mod options;
 mod reference;
 mod stats;

@@ -60,6 +60,7 @@ mod calls;
 mod connection;
 mod elicit;
 mod http;
+mod progress;
 pub(crate) mod sessions;
 mod tasks;
 mod trace_context;

@@ -132,3 +132,24 @@ async fn cancelling_a_task_aborts_its_run_ga_1_3() {
     assert!(client.peer().cancel_task(CancelTaskParams::new(&task)).await.is_err());
     client.cancel().await.unwrap();
 }
+
+/// The official Python client with a progress callback sees the cell's
+/// output as it happens, and the result still carries all of it.
+#[test]
+fn a_long_cells_output_arrives_as_progress_notifications_while_it_runs() {
+    let dir = common::temp("serve-tasks", "progress");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_progress.py");
+    let out = std::process::Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_codemode")])
+        .arg(dir.join("store"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(seen["messages"], json!(["step 1", "{\"step\":2}", "step 3"]), "{seen}");
+    assert_eq!(seen["progress"], json!([1.0, 2.0, 3.0]), "{seen}");
+    assert_eq!(seen["firstBeforeEnd"], true, "the first entry came while the cell ran: {seen}");
+    assert_eq!(seen["quiet"], true, "no progress without a token: {seen}");
+    assert_eq!(seen["result"]["value"], "done");
+    assert_eq!(seen["result"]["output"].as_array().unwrap().len(), 3, "{seen}");
+}

@@ -74,7 +74,9 @@ impl TaskCx<'_> {
             server: self.server.to_owned(),
             tool: self.tool.to_owned(),
             task_id: task.task_id.clone(),
-            reason: reason.to_string(),
+            // Bounded twice (a quoted message inside a bounded reason):
+            // cheap, and no server text grows the guest's error unbounded.
+            reason: quoted(&reason.to_string()).to_owned(),
         }
     }
 
@@ -238,8 +240,16 @@ fn without_related_task(mut value: Value) -> Value {
     value
 }
 
+/// Longest server text (a status message, an error's message) quoted in
+/// the guest's error: the server is a third party.
+const MAX_QUOTED_BYTES: usize = 1024;
+
+fn quoted(text: &str) -> &str {
+    codemode_bridge::budget::utf8_prefix(text, MAX_QUOTED_BYTES)
+}
+
 fn rpc_error(error: &Map<String, Value>) -> String {
-    let message = error.get("message").and_then(Value::as_str).unwrap_or("no message");
+    let message = quoted(error.get("message").and_then(Value::as_str).unwrap_or("no message"));
     match error.get("code").and_then(Value::as_i64) {
         Some(code) => format!("the task failed: {message} (JSON-RPC error {code})"),
         None => format!("the task failed: {message}"),
@@ -248,7 +258,7 @@ fn rpc_error(error: &Map<String, Value>) -> String {
 
 fn cancelled(message: Option<&str>) -> String {
     match message {
-        Some(m) => format!("the task was cancelled: {m}"),
+        Some(m) => format!("the task was cancelled: {}", quoted(m)),
         None => "the task was cancelled".to_owned(),
     }
 }
@@ -256,7 +266,7 @@ fn cancelled(message: Option<&str>) -> String {
 fn input_required(message: Option<&str>) -> String {
     format!(
         "the task asks for input{}, which codemode cannot answer for this server's task form; the task is cancelled",
-        message.map(|m| format!(" ({m})")).unwrap_or_default()
+        message.map(|m| format!(" ({})", quoted(m))).unwrap_or_default()
     )
 }
 
@@ -265,6 +275,15 @@ mod tests {
     use rmcp::model::ServerResult;
 
     use super::*;
+
+    #[test]
+    fn server_text_quoted_in_errors_is_bounded() {
+        let long = "m".repeat(MAX_QUOTED_BYTES + 10);
+        let error: Map<String, Value> = [("message".to_owned(), json!(long))].into_iter().collect();
+        let said = rpc_error(&error);
+        assert!(said.len() < MAX_QUOTED_BYTES + 40, "{}", said.len());
+        assert_eq!(cancelled(Some(&long)).len(), "the task was cancelled: ".len() + MAX_QUOTED_BYTES);
+    }
 
     #[test]
     fn poll_intervals_are_bounded_at_both_ends() {

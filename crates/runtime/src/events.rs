@@ -1,6 +1,7 @@
 //! Run events: what happens to runs, as a stream for the embedding host —
-//! a cell parked (and why), a call asked for approval, an approval
-//! decided, a run ended. A host that notifies people of pending approvals,
+//! a cell parked (and why), output it emitted, a call asked for approval,
+//! an approval decided, an MCP call running as a task and its end, a run
+//! ended. A host that notifies people of pending approvals,
 //! or keeps its own view of runs, subscribes instead of polling.
 //!
 //! Events are a broadcast: every subscriber gets every event of this
@@ -19,7 +20,7 @@ use tokio::sync::broadcast;
 pub const EVENTS_BUFFERED: usize = 1024;
 
 /// One thing that happened to a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum RunEvent {
     /// The cell parked: its window returned `waiting`.
@@ -54,6 +55,18 @@ pub enum RunEvent {
         verdict: Verdict,
         /// Who: the principal, `session`, `operator`, or `ttl`.
         by: String,
+    },
+    /// The guest emitted output (`text`, `json`, console) while a window
+    /// ran: the new entries, in order. A preview, as a window's
+    /// [`OutputStream`](crate::OutputStream) gets it: the result carries
+    /// the output in full, within the cell's budget.
+    Output {
+        /// The run.
+        run_id: String,
+        /// Its session.
+        session: Option<String>,
+        /// The entries.
+        entries: Vec<codemode_bridge::OutputEntry>,
     },
     /// An MCP call of the run is running as a task at its server.
     TaskStarted {

@@ -36,6 +36,8 @@ pub(crate) struct ExecRequest {
     /// A stored run to resume by replay: its id, journal and journal
     /// version. `code` is then unused: the journal has the source.
     pub resume: Option<Box<Resume>>,
+    /// Where the first window streams its output, if anywhere.
+    pub stream: Option<crate::stream::OutputStream>,
 }
 
 /// A stored run to resume by replaying its journal.
@@ -163,6 +165,7 @@ impl ExecutorState {
             meta: Meta { title: request.title, principal: request.principal },
             resume,
             decide,
+            stream: request.stream,
         };
         let start = CellStart {
             services: Arc::clone(&self.config.services),

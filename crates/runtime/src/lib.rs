@@ -82,6 +82,7 @@ mod nodes;
 mod prompt;
 mod run_index;
 mod source;
+mod stream;
 mod supervisor;
 mod telemetry;
 mod typescript;
@@ -115,6 +116,7 @@ pub use error::CodeModeError;
 pub use events::{EVENTS_BUFFERED, RunEvent, RunEventError, RunEvents};
 pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
+pub use stream::{OutputStream, Streamed};
 pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, ResultsHeld, RunsSnapshot, UNKNOWN_TOOL};
 /// The TypeScript stripping micro-benchmark's hook (`benches/typescript.rs`);
 /// not an API.

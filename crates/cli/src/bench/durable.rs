@@ -37,6 +37,8 @@
 //!   until no cell is live, RSS growth over N; then resume 100 of them.
 //! - `approval`, `pg_approval`: a decision's way to the call it approves
 //!   (see `approvals.rs`).
+//! - `mcp_task`: an MCP call run as a task against the same call answered
+//!   directly (see `mcp_tasks.rs`).
 
 use std::time::{Duration, Instant};
 
@@ -49,7 +51,7 @@ use super::cells::{IN_CELL, Noop, SEQ100, YIELD, cell, expect, timed_exec};
 use super::stats::{Quantiles, ms, quantiles, row, settled_rss};
 
 /// The durable scenarios' `--only` names; `durable` names them all.
-pub(crate) const DURABLE: [&str; 10] = [
+pub(crate) const DURABLE: [&str; 11] = [
     "journal",
     "park_sled",
     "park_group",
@@ -60,6 +62,7 @@ pub(crate) const DURABLE: [&str; 10] = [
     "evicted",
     "approval",
     "pg_approval",
+    "mcp_task",
 ];
 
 /// 100 sequential tool calls, then a park: a journal of 100 steps.
@@ -627,6 +630,7 @@ pub(crate) struct DurableReport {
     evicted: Vec<EvictedReport>,
     approval: Option<super::approvals::ApprovalReport>,
     pg_approval: Option<super::approvals::ApprovalReport>,
+    mcp_task: Option<super::mcp_tasks::McpTaskReport>,
 }
 
 impl DurableReport {
@@ -642,6 +646,7 @@ impl DurableReport {
             && self.evicted.is_empty()
             && self.approval.is_none()
             && self.pg_approval.is_none()
+            && self.mcp_task.is_none()
     }
 }
 
@@ -701,6 +706,9 @@ pub(crate) async fn run_timing(
     }
     if named("approval") {
         report.approval = Some(super::approvals::same_process(runs, warmup).await?);
+    }
+    if named("mcp_task") {
+        report.mcp_task = Some(super::mcp_tasks::measure(runs, warmup).await?);
     }
     Ok(())
 }
@@ -772,6 +780,9 @@ pub(crate) fn print(report: &DurableReport) {
     }
     if let Some(a) = &report.pg_approval {
         super::approvals::print("16 approval on the other runtime (pg)", a);
+    }
+    if let Some(t) = &report.mcp_task {
+        super::mcp_tasks::print(t);
     }
     for e in &report.evicted {
         println!(

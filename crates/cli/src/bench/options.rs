@@ -118,7 +118,7 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-const SCENARIOS: [&str; 21] = [
+const SCENARIOS: [&str; 22] = [
     "trivial",
     "trivial_idle",
     "seq100",
@@ -139,6 +139,7 @@ const SCENARIOS: [&str; 21] = [
     "evicted",
     "approval",
     "pg_approval",
+    "mcp_task",
     "durable",
 ];
 

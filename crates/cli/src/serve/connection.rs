@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use codemode_bridge::ids::{self, NoRandomness};
-use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, Reply};
+use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, OutputStream, Reply};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ErrorData, GetTaskParams, GetTaskResult, Implementation,
@@ -186,19 +186,35 @@ impl CodeModeServer {
 
     /// Runs one call; every refusal of its arguments is a `failed` result
     /// with `invalid_input`, so clients always get the one result shape.
-    async fn call(&self, reply: &Reply, name: &str, args: &Map<String, Value>) -> CellResult {
+    async fn call(
+        &self,
+        reply: &Reply,
+        name: &str,
+        args: &Map<String, Value>,
+        stream: Option<OutputStream>,
+    ) -> CellResult {
         let refused = |e: ArgumentError| CellResult::input_error(ErrorCode::InvalidInput, e.to_string());
         let unavailable = |e: CodeModeError| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string());
         match (name, self.input_schema(name)) {
             ("exec", Some(schema)) => match check_known("exec", schema, &[], args).and_then(|()| exec_request(args)) {
-                Ok(exec) => reply.exec(exec).await.unwrap_or_else(unavailable),
+                Ok(exec) => {
+                    let exec = match stream {
+                        Some(stream) => exec.stream(stream),
+                        None => exec,
+                    };
+                    reply.exec(exec).await.unwrap_or_else(unavailable)
+                }
                 Err(e) => refused(e),
             },
             ("wait", Some(schema)) => {
                 let asked = check_known("wait", schema, WAIT_ALIASES, args)
                     .and_then(|()| Ok((wait_run_id(args)?, wait_decisions(args)?)));
                 match asked {
-                    Ok((run_id, decisions)) => reply.wait_with(run_id, decisions).await.unwrap_or_else(unavailable),
+                    Ok((run_id, decisions)) => match stream {
+                        Some(stream) => reply.wait_streaming(run_id, decisions, stream).await,
+                        None => reply.wait_with(run_id, decisions).await,
+                    }
+                    .unwrap_or_else(unavailable),
                     Err(e) => refused(e),
                 }
             }
@@ -251,7 +267,14 @@ impl ServerHandler for CodeModeServer {
             (Err(refusal), _) => CellResult::input_error(ErrorCode::RuntimeUnavailable, refusal.to_string()),
             // The cell's span is a child of the span current at `exec`.
             (Ok(_in_flight), Ok(reply)) => {
-                let result = self.call(&reply, &request.name, &args).instrument(span.clone()).await;
+                // A client that asked for progress sees the output as it
+                // happens.
+                let stream = context
+                    .meta
+                    .get_progress_token()
+                    .or_else(|| request.meta.as_ref().and_then(|m| m.get_progress_token()))
+                    .map(|token| super::progress::notify(context.peer.clone(), token));
+                let result = self.call(&reply, &request.name, &args, stream).instrument(span.clone()).await;
                 if super::elicit::can_ask(&context.peer) {
                     super::elicit::settle(&context.peer, &reply, result).instrument(span).await
                 } else {

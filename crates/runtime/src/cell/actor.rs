@@ -55,7 +55,7 @@ impl Actor for CellActor {
 fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
     match msg {
         CellMsg::Start(reply) => state.start(reply),
-        CellMsg::Wait(reply, decide) => state.resume(reply, decide),
+        CellMsg::Wait(reply, decide, stream) => state.resume(reply, decide, stream),
         CellMsg::Abort(reply) => {
             if let Some(Ending::Finishing(f)) = state.ending.as_mut() {
                 // The cell already completed and is committing: the commit

@@ -21,18 +21,38 @@ use crate::events::RunEvent;
 use codemode_bridge::RunEnd;
 
 impl CellState {
-    fn open_window(&mut self, reply: RpcReplyPort<CellResult>) {
+    fn open_window(&mut self, reply: RpcReplyPort<CellResult>, stream: Option<crate::stream::OutputStream>) {
         let limits = &self.services.limits;
         let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
         let deadline = Instant::now() + budget;
         self.engine.control().set_deadline(deadline);
-        self.windows.current = Some(Window { reply, deadline });
+        let stream = stream.map(crate::stream::Streaming::new);
+        self.windows.current = Some(Window { reply, deadline, stream });
+    }
+
+    /// Sends the output the last step emitted to the window's stream, if
+    /// it has one, and to the run events' subscribers, if any.
+    fn stream_output(&mut self) {
+        let link = self.engine.link();
+        let kept = link.output.kept();
+        let Some(new) = kept.get(self.output_seen..).filter(|n| !n.is_empty()) else { return };
+        let (run_id, session) = (&self.run.run_id, self.run.mode.session());
+        self.services.events.emit(|| RunEvent::Output {
+            run_id: run_id.clone(),
+            session: session.map(str::to_owned),
+            entries: new.to_vec(),
+        });
+        self.output_seen = kept.len();
+        if let Some(streaming) = self.windows.current.as_mut().and_then(|w| w.stream.as_mut()) {
+            streaming.send_new(kept);
+        }
     }
 
     /// The first window: compiles the cell and runs it; a resumed run is
     /// replayed from its journal first.
     pub(super) fn start(&mut self, reply: RpcReplyPort<CellResult>) -> Flow {
-        self.open_window(reply);
+        let stream = self.first_stream.take();
+        self.open_window(reply, stream);
         match self.engine.start(&self.run.wrapped) {
             Ok(()) => {
                 if let Some(flow) = self.replay() {
@@ -61,7 +81,12 @@ impl CellState {
 
     /// A new window on a parked cell, with the decisions its `wait`
     /// brings on pending approvals.
-    pub(super) fn resume(&mut self, reply: RpcReplyPort<CellResult>, decide: Option<Decide>) -> Flow {
+    pub(super) fn resume(
+        &mut self,
+        reply: RpcReplyPort<CellResult>,
+        decide: Option<Decide>,
+        stream: Option<crate::stream::OutputStream>,
+    ) -> Flow {
         if self.windows.is_open() {
             let _ = reply.send(CellResult::input_error(
                 ErrorCode::InvalidInput,
@@ -73,7 +98,7 @@ impl CellState {
         self.durability.reclaimed();
         self.set_parked(false);
         tracing::info!(parent: &self.run.span, "wait");
-        self.open_window(reply);
+        self.open_window(reply, stream);
         if let Err(refused) = self.take_decisions(decide) {
             return self.park_refusing(refused);
         }
@@ -161,6 +186,7 @@ impl CellState {
                 self.durability.on_step(&ready);
             }
             self.engine.step(ready);
+            self.stream_output();
             if let Some(flow) = self.check_settled() {
                 return flow;
             }

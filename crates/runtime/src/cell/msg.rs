@@ -14,7 +14,7 @@ pub(crate) enum CellMsg {
     Start(RpcReplyPort<CellResult>),
     /// Open a new window on a parked cell, with decisions on its pending
     /// approvals.
-    Wait(RpcReplyPort<CellResult>, Option<super::approvals::Decide>),
+    Wait(RpcReplyPort<CellResult>, Option<super::approvals::Decide>, Option<crate::stream::OutputStream>),
     /// End the cell as aborted.
     Abort(RpcReplyPort<CellResult>),
     /// End the cell quietly (the host no longer needs it).

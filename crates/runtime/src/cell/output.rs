@@ -87,6 +87,11 @@ impl PendingOutput {
         self.json_len
     }
 
+    /// The entries kept so far (all of them, unless the cap was reached).
+    pub(crate) fn kept(&self) -> &[OutputEntry] {
+        &self.entries
+    }
+
     /// The entries, when all of them were kept.
     #[cfg(test)]
     pub(crate) fn entries(&self) -> Option<&[OutputEntry]> {

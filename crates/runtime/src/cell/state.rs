@@ -57,6 +57,8 @@ pub(crate) struct CellPlan {
     pub resume: Option<(Journal, u64)>,
     /// Decisions the resuming `wait` brings, taken once the run is live.
     pub decide: Option<Decide>,
+    /// Where the first window streams its output, if anywhere.
+    pub stream: Option<crate::stream::OutputStream>,
 }
 
 /// Everything a cell actor starts with.
@@ -101,6 +103,10 @@ pub(crate) struct CellState {
     /// Decisions of the `wait` that resumed this run, taken once it is
     /// live.
     pub(super) resume_decide: Option<Decide>,
+    /// Where the first window streams its output, until it opens.
+    pub(super) first_stream: Option<crate::stream::OutputStream>,
+    /// Entries of the pending output already streamed and reported.
+    pub(super) output_seen: usize,
     /// Calls running as MCP tasks.
     pub(super) tasks: super::tasks::Tasks,
     /// Counts this cell's actor as alive until its state, span included,
@@ -113,7 +119,7 @@ impl CellState {
     /// replay ready to run at the first window.
     pub(crate) fn new(args: CellArgs, myself: ActorRef<CellMsg>) -> Self {
         let CellArgs { plan, services, tools, vm, lease, pool } = args;
-        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, decide } = plan;
+        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, decide, stream } = plan;
         // A resumed run's approvals belong to the principal that started it.
         let owner = match &resume {
             Some((journal, _)) => journal.header.principal.clone(),
@@ -173,6 +179,8 @@ impl CellState {
             approvals,
             staged: None,
             resume_decide: decide,
+            first_stream: stream,
+            output_seen: 0,
             tasks,
             services,
             _alive: alive,
@@ -202,6 +210,7 @@ impl CellState {
 
     /// The output entries emitted since the last delivery.
     pub(super) fn take_entries(&mut self) -> super::output::PendingOutput {
+        self.output_seen = 0;
         let (entries, marker) = self.engine.take_output();
         if marker {
             self.services.metrics.console_truncated();

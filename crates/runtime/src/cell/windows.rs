@@ -13,6 +13,8 @@ use super::msg::{CellMsg, TimerTask, replace_timer};
 pub(crate) struct Window {
     pub reply: RpcReplyPort<CellResult>,
     pub deadline: Instant,
+    /// Where its output goes while it runs, if anywhere.
+    pub stream: Option<crate::stream::Streaming>,
 }
 
 /// The window open now, the parks so far, and the scheduled wake-ups.

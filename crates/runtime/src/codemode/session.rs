@@ -2,6 +2,7 @@
 //! its [`Reply`]s (model turns), where `exec`, `wait` and `abort` run, and
 //! the [`Headless`] executor for automation scripts.
 
+use crate::stream::OutputStream;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -27,6 +28,7 @@ pub struct Exec {
     code: String,
     title: Option<String>,
     restart_safe: bool,
+    stream: Option<OutputStream>,
 }
 
 impl Exec {
@@ -51,6 +53,14 @@ impl Exec {
     #[must_use]
     pub fn restart_safe(mut self, restart_safe: bool) -> Self {
         self.restart_safe = restart_safe;
+        self
+    }
+
+    /// Streams the first window's output to `stream` while it runs (the
+    /// result still carries all of it); see [`OutputStream`].
+    #[must_use]
+    pub fn stream(mut self, stream: OutputStream) -> Self {
+        self.stream = Some(stream);
         self
     }
 }
@@ -87,6 +97,7 @@ impl CodeMode {
             principal,
             parent: tracing::Span::current(),
             resume: None,
+            stream: exec.stream,
         };
         if let Some(refusal) = quota::stored_quota(&self.inner, &request).await {
             return Ok(refusal);
@@ -187,7 +198,23 @@ impl Reply {
     /// Only host failures; an unknown run is a `failed`/`invalid_input` result.
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let s = &self.session;
-        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(None)).await
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(None, None)).await
+    }
+
+    /// [`wait_with`](Self::wait_with), streaming the window's output to
+    /// `stream` while it runs (the result still carries all of it).
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn wait_streaming(
+        &self,
+        run_id: &str,
+        decisions: Decisions,
+        stream: OutputStream,
+    ) -> Result<CellResult, CodeModeError> {
+        let s = &self.session;
+        let decide = (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone()) });
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, Some(stream))).await
     }
 
     /// [`wait`](Self::wait) with decisions on the run's pending approvals
@@ -203,7 +230,7 @@ impl Reply {
     pub async fn wait_with(&self, run_id: &str, decisions: Decisions) -> Result<CellResult, CodeModeError> {
         let s = &self.session;
         let decide = (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone()) });
-        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide)).await
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, None)).await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are

@@ -20,12 +20,14 @@ use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};
 use crate::limits::Limits;
 use crate::run_index::{Located, NOT_HERE, RunHandle, RunIndex, crashed};
+use crate::stream::OutputStream;
 use crate::telemetry::Metrics;
 
 /// What a caller asked of a run.
 pub(crate) enum Ask {
-    /// A window, with decisions on pending approvals.
-    Wait(Option<Decide>),
+    /// A window, with decisions on pending approvals, streaming its output
+    /// if asked.
+    Wait(Option<Decide>, Option<OutputStream>),
     Abort,
 }
 
@@ -34,10 +36,10 @@ impl Ask {
         matches!(self, Self::Abort)
     }
 
-    fn into_decide(self) -> Option<Decide> {
+    fn into_parts(self) -> (Option<Decide>, Option<OutputStream>) {
         match self {
-            Self::Wait(decide) => decide,
-            Self::Abort => None,
+            Self::Wait(decide, stream) => (decide, stream),
+            Self::Abort => (None, None),
         }
     }
 }
@@ -108,10 +110,10 @@ impl Router<'_> {
         if abort {
             (handle.abort)();
         }
-        let decide = ask.into_decide();
+        let (decide, stream) = ask.into_parts();
         let cell: ActorRef<CellMsg> = handle.actor.into();
-        let sent =
-            cell.call(move |reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply, decide) }, None);
+        let sent = cell
+            .call(move |reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply, decide, stream) }, None);
         match sent.await {
             Ok(ractor::rpc::CallResult::Success(result)) => result,
             Ok(_) => crashed(),
@@ -217,7 +219,7 @@ impl Router<'_> {
                  ends it when it next parks or is resumed.",
             );
         }
-        if matches!(ask, Ask::Wait(Some(_))) {
+        if matches!(ask, Ask::Wait(Some(_), _)) {
             // Decisions are never dropped quietly.
             return unavailable(
                 "code mode run stayed with another codemode process for this whole wait; nothing was decided. Call \
@@ -283,18 +285,15 @@ impl Router<'_> {
             reply: header.reply.clone(),
             restart_safe: header.restart_safe,
         };
+        let (decide, stream) = ask.into_parts();
         let request = ExecRequest {
             code: String::new(),
             title: header.title.clone(),
             mode,
             principal: principal.cloned().or_else(|| header.principal.clone()),
             parent: tracing::Span::current(),
-            resume: Some(Box::new(Resume {
-                run_id: run_id.clone(),
-                journal,
-                version: record.version,
-                decide: ask.into_decide(),
-            })),
+            resume: Some(Box::new(Resume { run_id: run_id.clone(), journal, version: record.version, decide })),
+            stream,
         };
         let result = (self.start)(request).await?;
         if let CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. } = &result {
