@@ -254,3 +254,77 @@ async fn a_task_survives_kill_9_of_its_process_on_postgres_ga_1_3() {
     let url = codemode_store::postgres::test_database().await;
     a_task_survives_kill_9_of_the_process_polling_it(&format!("postgres:{url}")).await;
 }
+
+/// The one pending approval of a result parked for a task's input.
+fn input_approval(parked: &CellResult) -> codemode_runtime::PendingApproval {
+    let CellResult::Waiting { reason, pending_approvals, .. } = parked else { panic!("{parked:?}") };
+    assert_eq!(*reason, codemode_runtime::WaitReason::Approval, "{parked:?}");
+    assert_eq!(pending_approvals.len(), 1, "{parked:?}");
+    pending_approvals[0].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_request_for_input_is_a_pending_approval_approve_accepts_deny_declines_ga_10_3() {
+    let log = std::env::temp_dir().join(format!("codemode-task-answers-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let server = tasks_fixture("lab").env("FIXTURE_ANSWER_LOG", log.display().to_string());
+    let limits = Limits { timeout: Duration::from_millis(500), ..Limits::default() };
+    let rt = runtime_with_server(server, limits).await;
+    let reply = reply(&rt);
+    let code =
+        "const r = await MCP.lab.research({topic: 'tides', ms: 10, ask: true}); return r.structuredContent.answer";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let asked = input_approval(&parked);
+    assert_eq!((asked.source.as_str(), asked.server.as_deref(), asked.tool.as_str()), ("mcp", Some("lab"), "research"));
+    assert!(asked.reason.contains("Research this topic for real?"), "{}", asked.reason);
+    assert!(asked.reason.contains("Approving accepts the form with its defaults"), "{}", asked.reason);
+    assert!(asked.arguments.contains("requestedSchema"), "{}", asked.arguments);
+    let run_id = parked.run_id().unwrap().to_owned();
+    let approve = codemode_runtime::Decisions { approve: vec![asked.id.clone()], deny: vec![] };
+    let done = reply.wait_with(&run_id, approve).await.unwrap();
+    let CellResult::Completed { value, .. } = &done else { panic!("{done:?}") };
+    assert_eq!(value, &json!({"action": "accept", "content": {"go": true}}), "accepted with the form's defaults");
+
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let asked = input_approval(&parked);
+    let deny = codemode_runtime::Decisions {
+        approve: vec![],
+        deny: vec![codemode_runtime::Denial { id: asked.id, reason: Some("not now".into()) }],
+    };
+    let done = reply.wait_with(parked.run_id().unwrap(), deny).await.unwrap();
+    let CellResult::Completed { value, .. } = &done else { panic!("{done:?}") };
+    assert_eq!(value, &json!({"action": "decline"}), "a denial declines; the task goes on");
+    let answers = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(answers.lines().count(), 2, "each request answered once: {answers}");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_waiting_for_input_survives_kill_9_with_the_same_approval_id_ga_1_3() {
+    let fixture = HttpFixture::start();
+    let dir = std::env::temp_dir().join(format!("codemode-mcp-tasks-input-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = format!("sled:{}", dir.display());
+    let code = "const r = await MCP.lab.research({topic: 'asked', ms: 10, ask: true}); return r.structuredContent";
+    let (first, mut holder) = hold_run(&store, &fixture.url, code);
+    assert_eq!((first["status"].as_str(), first["reason"].as_str()), (Some("waiting"), Some("approval")), "{first}");
+    let id = first["pendingApprovals"][0]["id"].as_str().unwrap().to_owned();
+    let run_id = first["runId"].as_str().unwrap().to_owned();
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    // Another process: the same approval is pending, and approving it
+    // answers the same task.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_run_host"))
+        .args([store.as_str(), fixture.url.as_str(), "approve", &run_id, &id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let done: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["value"]["topic"], "asked", "{done}");
+    assert_eq!(done["value"]["answer"], json!({"action": "accept", "content": {"go": true}}), "{done}");
+    let rt = CodeMode::builder().mcp_server(McpServerConfig::http("lab", &fixture.url)).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await);
+    assert_eq!(research_counts(&rt).await, (1, 0), "one task, asked once, never cancelled");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -230,3 +230,31 @@ async fn a_tool_that_needs_a_2025_11_25_task_runs_as_one_ga_9_4() {
     assert_eq!(v[2], serde_json::json!(true), "the tool is now declared as a task");
     assert_eq!(v[3], serde_json::json!(false), "the task's _meta is not the guest's");
 }
+
+/// A 2025-11-25 task that asks for input (its elicitation arrives while
+/// codemode waits on `tasks/result`) parks the cell for approval; approving
+/// accepts the form, and the task goes on to its report.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_11_25_tasks_elicitation_is_a_pending_approval_ga_10_3() {
+    let script = npm_server("server-everything");
+    let everything = McpServerConfig::stdio("everything", "node", vec![script, "stdio".into()])
+        .call_timeout(Duration::from_secs(10));
+    let rt = CodeMode::builder().mcp_server(everything).start().await.unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(20)).await);
+    let reply = rt.session("s").reply("r");
+    let code = "const r = await MCP.everything.simulateResearchQuery({topic: 'tides', ambiguous: true}); \
+                return r.content[0].text";
+    let parked = reply.exec(codemode_runtime::Exec::code(code)).await.unwrap();
+    let codemode_runtime::CellResult::Waiting { pending_approvals, run_id, .. } = &parked else { panic!("{parked:?}") };
+    assert_eq!(pending_approvals.len(), 1, "{parked:?}");
+    let asked = &pending_approvals[0];
+    assert!(asked.reason.contains("multiple interpretations"), "{}", asked.reason);
+    assert!(asked.reason.contains("left empty: interpretation"), "{}", asked.reason);
+    let approve = codemode_runtime::Decisions { approve: vec![asked.id.clone()], deny: vec![] };
+    let mut done = reply.wait_with(run_id, approve).await.unwrap();
+    while let codemode_runtime::CellResult::Waiting { .. } = done {
+        done = reply.wait(run_id).await.unwrap();
+    }
+    let report = value(&done).as_str().unwrap().to_owned();
+    assert!(report.contains("User accepted without selection"), "{report}");
+}

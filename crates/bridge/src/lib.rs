@@ -39,4 +39,4 @@ pub use approval::{Decisions, Denial, PendingApproval, Verdict};
 pub use end::{RunEnd, UnknownRunEnd};
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};
-pub use task::{McpTask, TaskForm};
+pub use task::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks, form_defaults, form_missing};

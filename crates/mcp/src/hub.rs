@@ -15,7 +15,7 @@ use crate::config::{McpServerConfig, McpTransport};
 use crate::error::{McpCallError, McpHubError, McpRestartError, MissingArguments};
 use crate::naming;
 use crate::server::{self, McpServerActor, ServerHandle, ServerView};
-use crate::tasks::{McpTask, OnTask};
+use crate::tasks::{McpTask, OnInput, TaskHooks};
 use crate::tree::{McpServerTree, McpTree, defaults_and_required, handles, methods};
 
 /// The namespace of `servers` — `(index, configured name, what its
@@ -81,7 +81,8 @@ impl McpHub {
         let mut servers = Vec::new();
         for config in configs {
             let view = Arc::new(RwLock::new(ServerView::default()));
-            let (actor, _) = Actor::spawn(None, McpServerActor, (config.clone(), Arc::clone(&view)))
+            let inputs = crate::tasks::Inputs::default();
+            let (actor, _) = Actor::spawn(None, McpServerActor, (config.clone(), Arc::clone(&view), inputs.clone()))
                 .await
                 .map_err(|source| McpHubError { server: config.name.clone(), source })?;
             let max_request_bytes = match config.transport {
@@ -91,7 +92,7 @@ impl McpHub {
                 McpTransport::Http { .. } => None,
             };
             let actor = Arc::new(Mutex::new(actor));
-            servers.push((config, ServerHandle { actor, view, max_request_bytes }));
+            servers.push((config, ServerHandle { actor, view, max_request_bytes, inputs }));
         }
         Ok(Self { servers, visible: Some(policy) })
     }
@@ -118,10 +119,14 @@ impl McpHub {
     /// An unknown server, or the actor could not be spawned.
     pub async fn restart_server(&self, index: usize, supervisor: ActorCell) -> Result<ActorCell, McpRestartError> {
         let (config, handle) = self.servers.get(index).ok_or(McpRestartError::UnknownServer)?;
-        let (actor, _) =
-            Actor::spawn_linked(None, McpServerActor, (config.clone(), Arc::clone(&handle.view)), supervisor)
-                .await
-                .map_err(|source| McpHubError { server: config.name.clone(), source })?;
+        let (actor, _) = Actor::spawn_linked(
+            None,
+            McpServerActor,
+            (config.clone(), Arc::clone(&handle.view), handle.inputs.clone()),
+            supervisor,
+        )
+        .await
+        .map_err(|source| McpHubError { server: config.name.clone(), source })?;
         let cell = actor.get_cell();
         *handle.actor.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = actor;
         Ok(cell)
@@ -283,13 +288,14 @@ impl McpHub {
     /// request too large, a timeout or a protocol failure; its text is the
     /// message for the model.
     pub async fn call(&self, index: usize, tool: String, args: Map<String, Value>) -> Result<Value, McpCallError> {
-        self.call_with_tasks(index, tool, args, None).await
+        self.call_with_tasks(index, tool, args, TaskHooks::default()).await
     }
 
     /// [`call`](Self::call), learning the MCP task when the server runs the
-    /// call as one: `on_task` is called with it once, before the first
-    /// poll, so the caller can make it durable and later
-    /// [`resume_task`](Self::resume_task) or [`cancel_task`](Self::cancel_task).
+    /// call as one: `hooks.on_task` is called with it once, before the
+    /// first poll, so the caller can make it durable and later
+    /// [`resume_task`](Self::resume_task) or [`cancel_task`](Self::cancel_task);
+    /// `hooks.on_input` answers the task's requests for input.
     ///
     /// # Errors
     /// As for [`call`](Self::call), and [`McpCallError::TaskFailed`] when
@@ -299,10 +305,10 @@ impl McpHub {
         index: usize,
         tool: String,
         args: Map<String, Value>,
-        on_task: Option<OnTask>,
+        hooks: TaskHooks,
     ) -> Result<Value, McpCallError> {
         let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
-        let result = handle.call(&config.name, tool, args, config.call_timeout, on_task).await?;
+        let result = handle.call(&config.name, tool, args, config.call_timeout, hooks).await?;
         Ok(without_meta(result))
     }
 
@@ -313,9 +319,15 @@ impl McpHub {
     ///
     /// # Errors
     /// As for [`call_with_tasks`](Self::call_with_tasks).
-    pub async fn resume_task(&self, index: usize, tool: &str, task: &McpTask) -> Result<Value, McpCallError> {
+    pub async fn resume_task(
+        &self,
+        index: usize,
+        tool: &str,
+        task: &McpTask,
+        on_input: Option<OnInput>,
+    ) -> Result<Value, McpCallError> {
         let (config, handle) = self.servers.get(index).ok_or(McpCallError::UnknownServer)?;
-        let result = handle.resume_task(&config.name, tool, task, config.call_timeout).await?;
+        let result = handle.resume_task(&config.name, tool, task, config.call_timeout, on_input).await?;
         Ok(without_meta(result))
     }
 

@@ -31,5 +31,5 @@ pub use error::{
 pub use hub::{McpHub, McpServerStatus};
 pub use probe::{ProbeReport, probe};
 pub use server::McpStartError;
-pub use tasks::{MAX_POLL, MIN_POLL, McpTask, OnTask, TaskForm};
+pub use tasks::{InputAnswer, InputAsk, MAX_POLL, MIN_POLL, McpTask, OnInput, OnTask, TaskForm, TaskHooks};
 pub use tree::{McpMethod, McpServerTree, McpToolInfo, McpTree, handles};

@@ -25,7 +25,7 @@ pub struct ProbeReport {
 /// answer within 30 s.
 pub async fn probe(config: &McpServerConfig) -> Result<ProbeReport, McpStartError> {
     let started = std::time::Instant::now();
-    let (running, tools) = open(config, Handler { actor: None }).await?;
+    let (running, tools) = open(config, Handler { actor: None, inputs: crate::tasks::Inputs::default() }).await?;
     let server_info = running
         .peer()
         .peer_info()

@@ -27,7 +27,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::config::{McpServerConfig, McpTransport};
 use crate::error::{McpCallError, RequestTooLarge};
-use crate::tasks::{McpTask, OnTask, TaskCx};
+use crate::tasks::{InputAnswer, InputAsk, Inputs, McpTask, OnInput, TaskCx, TaskHooks};
 use crate::tree::McpToolInfo;
 
 /// The first pause before reconnecting to a server that went away, and the
@@ -213,6 +213,7 @@ pub(crate) struct McpServerActor;
 pub(crate) struct McpState {
     config: McpServerConfig,
     view: Arc<RwLock<ServerView>>,
+    inputs: Inputs,
     peer: Option<Peer<RoleClient>>,
     backoff: Backoff,
     connecting: bool,
@@ -240,6 +241,21 @@ impl Drop for McpState {
 #[derive(Clone)]
 pub(crate) struct Handler {
     pub(crate) actor: Option<ActorRef<McpMsg>>,
+    /// Callers of 2025-11-25 tasks, for the elicitations that name them.
+    pub(crate) inputs: Inputs,
+}
+
+/// The task a server's request belongs to
+/// (`_meta["io.modelcontextprotocol/related-task"].taskId`).
+fn related_task(
+    meta: Option<&rmcp::model::RequestMetaObject>,
+    context: &rmcp::model::RequestMetaObject,
+) -> Option<String> {
+    let of = |m: &rmcp::model::RequestMetaObject| {
+        let value = serde_json::to_value(m).ok()?;
+        value.get("io.modelcontextprotocol/related-task")?.get("taskId")?.as_str().map(str::to_owned)
+    };
+    meta.and_then(of).or_else(|| of(context))
 }
 
 impl ClientHandler for Handler {
@@ -249,7 +265,34 @@ impl ClientHandler for Handler {
         let mut capabilities = ClientCapabilities::default();
         capabilities.extensions =
             Some([(rmcp::model::TASKS_EXTENSION_ID.to_owned(), Map::new())].into_iter().collect());
+        // Forms only, and only for a task's input (a 2025-11-25 server
+        // elicits for its task while codemode waits on `tasks/result`);
+        // any other elicitation is declined.
+        let mut elicitation = rmcp::model::ElicitationCapability::new();
+        elicitation.form = Some(rmcp::model::FormElicitationCapability::default());
+        capabilities.elicitation = Some(elicitation);
         ClientConfig::new(capabilities, Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+        let ElicitRequestParams::FormElicitationParams { meta, message, requested_schema } = request else {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        let asker = related_task(meta.as_ref(), &context.meta).and_then(|task| self.inputs.take_ask(&task));
+        let Some((on_input, key)) = asker else { return Ok(ElicitResult::new(ElicitationAction::Decline)) };
+        let schema = serde_json::to_value(requested_schema).unwrap_or_default();
+        Ok(match on_input(InputAsk { key, message, schema }).await {
+            InputAnswer::Accept(content) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(content))
+            }
+            InputAnswer::Decline => ElicitResult::new(ElicitationAction::Decline),
+            InputAnswer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        })
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -328,8 +371,8 @@ pub(crate) async fn open(config: &McpServerConfig, handler: Handler) -> Result<S
     }
 }
 
-async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
-    let handler = Handler { actor: Some(me.clone()) };
+async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>, inputs: Inputs) {
+    let handler = Handler { actor: Some(me.clone()), inputs };
     let (running, tools) = match open(&config, handler).await {
         Ok(session) => session,
         Err(e) => {
@@ -349,17 +392,18 @@ async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>) {
 impl Actor for McpServerActor {
     type Msg = McpMsg;
     type State = McpState;
-    type Arguments = (McpServerConfig, Arc<RwLock<ServerView>>);
+    type Arguments = (McpServerConfig, Arc<RwLock<ServerView>>, Inputs);
 
     async fn pre_start(
         &self,
         myself: ActorRef<McpMsg>,
-        (config, view): (McpServerConfig, Arc<RwLock<ServerView>>),
+        (config, view, inputs): (McpServerConfig, Arc<RwLock<ServerView>>, Inputs),
     ) -> Result<McpState, ActorProcessingErr> {
         let _ = myself.send_message(McpMsg::Connect);
         Ok(McpState {
             config,
             view,
+            inputs,
             peer: None,
             backoff: Backoff::new(FIRST_RECONNECT, MAX_RECONNECT),
             connecting: false,
@@ -377,7 +421,7 @@ impl Actor for McpServerActor {
         match msg {
             McpMsg::Connect if !state.connecting => {
                 state.connecting = true;
-                state.session = Some(tokio::spawn(connect(state.config.clone(), myself.clone())));
+                state.session = Some(tokio::spawn(connect(state.config.clone(), myself.clone(), state.inputs.clone())));
             }
             McpMsg::Connect => {}
             McpMsg::Connected(peer, tools) => {
@@ -473,6 +517,9 @@ pub(crate) struct ServerHandle {
     /// The largest request the server reads, when it has a known limit
     /// ([`MAX_STDIO_REQUEST_BYTES`] for stdio servers).
     pub max_request_bytes: Option<usize>,
+    /// Callers of this server's 2025-11-25 tasks, shared with its client
+    /// handler.
+    pub inputs: Inputs,
 }
 
 /// Why an operation failed; the reason of
@@ -569,7 +616,7 @@ impl ServerHandle {
         tool: String,
         args: Map<String, Value>,
         timeout: Duration,
-        on_task: Option<OnTask>,
+        hooks: TaskHooks,
     ) -> Result<Value, McpCallError> {
         let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
         // Refuse here: an oversized line would be dropped by the server
@@ -580,7 +627,8 @@ impl ServerHandle {
             let view = self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
             (view.tasks_extension, view.core_task_tools.contains(&tool))
         };
-        let cx = TaskCx { server: name, tool: &tool, peer: &peer, timeout };
+        let TaskHooks { on_task, on_input } = hooks;
+        let cx = TaskCx { server: name, tool: &tool, peer: &peer, timeout, on_input, inputs: &self.inputs };
         if extension {
             return cx.call_extension(params, on_task).await;
         }
@@ -617,9 +665,10 @@ impl ServerHandle {
         tool: &str,
         task: &McpTask,
         timeout: Duration,
+        on_input: Option<OnInput>,
     ) -> Result<Value, McpCallError> {
         let peer = self.peer_within(name, timeout).await?;
-        TaskCx { server: name, tool, peer: &peer, timeout }.finish(task).await
+        TaskCx { server: name, tool, peer: &peer, timeout, on_input, inputs: &self.inputs }.finish(task).await
     }
 
     /// Asks the server to cancel a task.
@@ -631,6 +680,6 @@ impl ServerHandle {
         timeout: Duration,
     ) -> Result<(), McpCallError> {
         let peer = self.peer_within(name, timeout).await?;
-        TaskCx { server: name, tool, peer: &peer, timeout }.cancel(task).await
+        TaskCx { server: name, tool, peer: &peer, timeout, on_input: None, inputs: &self.inputs }.cancel(task).await
     }
 }

@@ -21,9 +21,10 @@
 
 use std::time::Duration;
 
-pub use codemode_bridge::{McpTask, TaskForm};
+pub use codemode_bridge::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientRequest, CustomRequest, GetTaskParams, TaskPayload,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientRequest, CustomRequest, ElicitRequestParams,
+    GetTaskParams, InputRequest, InputRequests, InputResponses, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Map, Value, json};
@@ -51,9 +52,12 @@ fn interval(suggested: Option<u64>) -> u64 {
     u64::try_from(ms.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Called once with the task as soon as the server created it, before the
-/// first poll, so the caller can make it durable.
-pub type OnTask = Box<dyn FnOnce(&McpTask) + Send>;
+/// The wait before the second poll: a quarter of the interval, at least
+/// [`MIN_POLL`] (and never longer than the interval).
+fn quick_look(interval_ms: u64) -> u64 {
+    let min = u64::try_from(MIN_POLL.as_millis()).unwrap_or(10);
+    (interval_ms / 4).max(min).min(interval_ms)
+}
 
 /// One server connection's view of a task call: its name for messages,
 /// the live session and the per-request timeout.
@@ -62,6 +66,47 @@ pub(crate) struct TaskCx<'a> {
     pub tool: &'a str,
     pub peer: &'a Peer<RoleClient>,
     pub timeout: Duration,
+    /// Who answers the task's input requests.
+    pub on_input: Option<OnInput>,
+    /// Where a 2025-11-25 server's elicitation for a task finds its caller.
+    pub inputs: &'a Inputs,
+}
+
+/// The callers waiting on 2025-11-25 tasks, by task id: the client handler
+/// routes a server's elicitation that names its task here.
+#[derive(Clone, Default)]
+pub(crate) struct Inputs(std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (OnInput, u64)>>>);
+
+impl std::fmt::Debug for Inputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inputs").field("tasks", &self.lock().len()).finish()
+    }
+}
+
+impl Inputs {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, (OnInput, u64)>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The caller of `task_id`, with the key its next request gets.
+    pub(crate) fn take_ask(&self, task_id: &str) -> Option<(OnInput, String)> {
+        let mut all = self.lock();
+        let (on_input, n) = all.get_mut(task_id)?;
+        *n += 1;
+        Some((on_input.clone(), format!("elicitation-{n}")))
+    }
+}
+
+/// Routes a task's elicitations to its caller while it lives.
+struct Listening<'a> {
+    inputs: &'a Inputs,
+    task_id: String,
+}
+
+impl Drop for Listening<'_> {
+    fn drop(&mut self) {
+        self.inputs.lock().remove(&self.task_id);
+    }
 }
 
 impl TaskCx<'_> {
@@ -157,20 +202,42 @@ impl TaskCx<'_> {
     /// Polls `task` until it ends; its result, or why it produced none.
     pub(crate) async fn finish(&self, task: &McpTask) -> Result<Value, McpCallError> {
         let mut task = task.clone();
+        // A 2025-11-25 server's elicitations for this task reach its caller.
+        let _listening = match (&self.on_input, task.form) {
+            (Some(on_input), TaskForm::Core) => {
+                self.inputs.lock().insert(task.task_id.clone(), (on_input.clone(), 0));
+                Some(Listening { inputs: self.inputs, task_id: task.task_id.clone() })
+            }
+            _ => None,
+        };
+        // Input requests answered: an answer is eventually consistent, so a
+        // poll may show one again.
+        let mut answered = std::collections::HashSet::new();
+        let mut first = true;
         loop {
             let status = match task.form {
-                TaskForm::Extension => self.poll_extension(&mut task).await?,
+                TaskForm::Extension => self.poll_extension(&mut task, &mut answered).await?,
                 TaskForm::Core => self.poll_core(&mut task).await?,
             };
             if let Some(done) = status {
                 return done;
             }
-            tokio::time::sleep(Duration::from_millis(task.poll_interval_ms)).await;
+            // Many tasks end within moments of being created, just after
+            // the first poll: one quicker look (a quarter of the interval,
+            // at least MIN_POLL) halves what such a task waits to be seen;
+            // then the server's interval.
+            let wait =
+                if std::mem::take(&mut first) { quick_look(task.poll_interval_ms) } else { task.poll_interval_ms };
+            tokio::time::sleep(Duration::from_millis(wait)).await;
         }
     }
 
     /// One `tasks/get` in the extension form; `Some` once the task ended.
-    async fn poll_extension(&self, task: &mut McpTask) -> Result<Option<Result<Value, McpCallError>>, McpCallError> {
+    async fn poll_extension(
+        &self,
+        task: &mut McpTask,
+        answered: &mut std::collections::HashSet<String>,
+    ) -> Result<Option<Result<Value, McpCallError>>, McpCallError> {
         let got = self.request("tasks/get", self.peer.get_task(GetTaskParams::new(task.task_id.clone()))).await?;
         task.poll_interval_ms = interval(got.task.task.poll_interval_ms.or(Some(task.poll_interval_ms)));
         let message = got.task.task.status_message.clone();
@@ -178,14 +245,57 @@ impl TaskCx<'_> {
             TaskPayload::Completed { result } => Some(Ok(Value::Object(result))),
             TaskPayload::Failed { error } => Some(Err(self.task_failed(task, rpc_error(&error)))),
             TaskPayload::Cancelled => Some(Err(self.task_failed(task, cancelled(message.as_deref())))),
-            TaskPayload::InputRequired { .. } => {
-                // Nobody will answer it: free the server's work. A failed
-                // cancel changes nothing the guest can act on.
-                let _ = self.cancel(task).await;
-                Some(Err(self.task_failed(task, input_required(message.as_deref()))))
+            TaskPayload::InputRequired { input_requests } => {
+                match self.answer_inputs(task, input_requests, answered).await? {
+                    Ok(()) => None,
+                    Err(why) => {
+                        // Nobody will answer it: free the server's work. A
+                        // failed cancel changes nothing the guest can act on.
+                        let _ = self.cancel(task).await;
+                        Some(Err(self.task_failed(task, why)))
+                    }
+                }
             }
             _ => None,
         })
+    }
+
+    /// Puts each new input request of the task to its caller and sends
+    /// the answers (`tasks/update`); why not, when it cannot be answered.
+    async fn answer_inputs(
+        &self,
+        task: &McpTask,
+        requests: InputRequests,
+        answered: &mut std::collections::HashSet<String>,
+    ) -> Result<Result<(), String>, McpCallError> {
+        let Some(on_input) = &self.on_input else {
+            return Ok(Err(input_required("no one to ask is attached to this call")));
+        };
+        let mut responses = InputResponses::new();
+        for (key, request) in requests {
+            if answered.contains(&key) {
+                continue;
+            }
+            let answer = match request {
+                InputRequest::Elicitation(request) => match request.params {
+                    ElicitRequestParams::FormElicitationParams { message, requested_schema, .. } => {
+                        let schema = serde_json::to_value(requested_schema)?;
+                        on_input(InputAsk { key: key.clone(), message, schema }).await
+                    }
+                    // A URL to open is for a person at a browser, which a
+                    // cell is not: declined, and the server decides.
+                    _ => InputAnswer::Decline,
+                },
+                _ => return Ok(Err(input_required("it asks for sampling or roots, which codemode does not give"))),
+            };
+            responses.insert(key.clone(), elicit_result(&answer));
+            answered.insert(key);
+        }
+        if !responses.is_empty() {
+            let update = UpdateTaskParams::new(task.task_id.clone(), responses);
+            self.request("tasks/update", self.peer.update_task(update)).await?;
+        }
+        Ok(Ok(()))
     }
 
     /// One `tasks/get` in the core form; once the task ended, its result
@@ -230,6 +340,15 @@ impl TaskCx<'_> {
     }
 }
 
+/// An answer as an elicitation result on the wire.
+fn elicit_result(answer: &InputAnswer) -> Value {
+    match answer {
+        InputAnswer::Accept(content) => json!({"action": "accept", "content": content}),
+        InputAnswer::Decline => json!({"action": "decline"}),
+        InputAnswer::Cancel => json!({"action": "cancel"}),
+    }
+}
+
 /// A core-form result carries the task it belongs to in
 /// `_meta["io.modelcontextprotocol/related-task"]`: the guest sees the
 /// tool's result, as from a direct call.
@@ -263,11 +382,8 @@ fn cancelled(message: Option<&str>) -> String {
     }
 }
 
-fn input_required(message: Option<&str>) -> String {
-    format!(
-        "the task asks for input{}, which codemode cannot answer for this server's task form; the task is cancelled",
-        message.map(|m| format!(" ({})", quoted(m))).unwrap_or_default()
-    )
+fn input_required(why: &str) -> String {
+    format!("the task asks for input that codemode cannot give ({why}); the task is cancelled")
 }
 
 #[cfg(test)]
@@ -283,6 +399,15 @@ mod tests {
         let said = rpc_error(&error);
         assert!(said.len() < MAX_QUOTED_BYTES + 40, "{}", said.len());
         assert_eq!(cancelled(Some(&long)).len(), "the task was cancelled: ".len() + MAX_QUOTED_BYTES);
+    }
+
+    #[test]
+    fn the_second_poll_comes_sooner_within_bounds() {
+        assert_eq!(quick_look(1000), 250);
+        assert_eq!(quick_look(20), 10);
+        assert_eq!(quick_look(10), 10);
+        assert_eq!(quick_look(40), 10);
+        assert_eq!(quick_look(44), 11);
     }
 
     #[test]

@@ -12,10 +12,10 @@
 #[cfg(feature = "mcp")]
 pub(crate) use codemode_mcp::naming::suggestion;
 #[cfg(feature = "mcp")]
-pub(crate) use codemode_mcp::{McpHub, OnTask, api_response, index_declaration, server_declaration};
+pub(crate) use codemode_mcp::{McpHub, api_response, index_declaration, server_declaration};
 
 #[cfg(not(feature = "mcp"))]
-pub(crate) use off::{McpHub, OnTask, UnknownServer, api_response, index_declaration, server_declaration, suggestion};
+pub(crate) use off::{McpHub, UnknownServer, api_response, index_declaration, server_declaration, suggestion};
 
 #[cfg(not(feature = "mcp"))]
 mod off {
@@ -37,9 +37,6 @@ mod off {
     pub(crate) fn suggestion<'a>(_wanted: &str, _methods: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
         None
     }
-
-    /// `codemode_mcp::OnTask`: never called, with no server to run a task.
-    pub(crate) type OnTask = Box<dyn FnOnce(&codemode_bridge::McpTask) + Send>;
 
     /// Missing MCP arguments: never, with no server to call.
     pub(crate) type MissingArguments = Infallible;
@@ -118,7 +115,7 @@ mod off {
             _index: usize,
             _tool: String,
             _args: Map<String, Value>,
-            _on_task: Option<OnTask>,
+            _hooks: codemode_bridge::TaskHooks,
         ) -> Result<Value, UnknownServer> {
             Err(UnknownServer)
         }
@@ -129,6 +126,7 @@ mod off {
             _index: usize,
             _tool: &str,
             _task: &codemode_bridge::McpTask,
+            _on_input: Option<codemode_bridge::OnInput>,
         ) -> Result<Value, UnknownServer> {
             Err(UnknownServer)
         }

@@ -20,8 +20,9 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, CreateTaskResult,
     DetailedTask, ErrorData, GetTaskParams, GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Task, TaskPayload, TaskStatus, Tool,
+    ServerCapabilities, ServerConfig, Task, TaskPayload, TaskStatus, Tool, UpdateTaskParams,
 };
+use rmcp::model::{ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
@@ -40,6 +41,24 @@ struct Research {
     status: TaskStatus,
     result: Option<CallToolResult>,
     work: Option<tokio::task::AbortHandle>,
+    /// Asking for confirmation first: the work's arguments until answered.
+    asking: Option<Map<String, Value>>,
+}
+
+/// The input request of a research task that asks first.
+fn confirm_request() -> InputRequest {
+    let schema: ElicitationSchema = serde_json::from_value(json!({
+        "type": "object",
+        "properties": {"go": {"type": "boolean", "default": true}, "note": {"type": "string"}},
+        "required": ["go"]
+    }))
+    .unwrap();
+    let params = ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: "Research this topic for real?".into(),
+        requested_schema: schema,
+    };
+    InputRequest::Elicitation(ElicitRequest::new(params))
 }
 
 static TASKS: LazyLock<Mutex<HashMap<String, Research>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
@@ -50,14 +69,29 @@ fn tasks_enabled() -> bool {
     std::env::var("FIXTURE_TASKS").is_ok_and(|v| v == "1")
 }
 
-/// Starts `research` as a task that answers after `ms`.
+/// Starts `research` as a task that answers after `ms` (with `ask`, once
+/// the client answered its confirmation request).
 fn start_research(args: &Map<String, Value>) -> CreateTaskResult {
     let n = RESEARCH_STARTED.fetch_add(1, Ordering::SeqCst) + 1;
     let id = format!("research-{}-{n}", std::process::id());
+    if args.get("ask").and_then(Value::as_bool) == Some(true) {
+        let asking =
+            Research { status: TaskStatus::InputRequired, result: None, work: None, asking: Some(args.clone()) };
+        TASKS.lock().unwrap().insert(id.clone(), asking);
+        return CreateTaskResult::new(Task::new(id, TaskStatus::InputRequired, STAMP, STAMP).with_poll_interval_ms(20));
+    }
+    run_research(id.clone(), args, None);
+    CreateTaskResult::new(Task::new(id, TaskStatus::Working, STAMP, STAMP).with_poll_interval_ms(20))
+}
+
+/// The research work of task `id`, answering with `answer` (the
+/// confirmation's, if it asked).
+fn run_research(id: String, args: &Map<String, Value>, answer: Option<Value>) {
     let ms = args.get("ms").and_then(Value::as_u64).unwrap_or(0);
     let fail = args.get("fail").and_then(Value::as_bool).unwrap_or(false);
     let topic = args.get("topic").and_then(Value::as_str).unwrap_or("nothing").to_owned();
     let key = id.clone();
+    let answer = answer.unwrap_or(Value::Null);
     let work = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(ms)).await;
         let mut tasks = TASKS.lock().unwrap();
@@ -67,17 +101,16 @@ fn start_research(args: &Map<String, Value>) -> CreateTaskResult {
             } else {
                 t.status = TaskStatus::Completed;
                 let mut r = CallToolResult::success(vec![ContentBlock::text(format!("report on {topic}"))]);
-                r.structured_content = Some(json!({"topic": topic, "task": key}));
+                r.structured_content = Some(json!({"topic": topic, "task": key, "answer": answer}));
                 t.result = Some(r);
             }
             t.work = None;
         }
     });
-    TASKS
-        .lock()
-        .unwrap()
-        .insert(id.clone(), Research { status: TaskStatus::Working, result: None, work: Some(work.abort_handle()) });
-    CreateTaskResult::new(Task::new(id, TaskStatus::Working, STAMP, STAMP).with_poll_interval_ms(20))
+    TASKS.lock().unwrap().insert(
+        id,
+        Research { status: TaskStatus::Working, result: None, work: Some(work.abort_handle()), asking: None },
+    );
 }
 
 /// Counts one running `slow` call while it lives.
@@ -181,10 +214,39 @@ impl ServerHandler for Fixture {
                     .unwrap_or_default(),
             },
             (TaskStatus::Cancelled, _) => TaskPayload::Cancelled,
+            (TaskStatus::InputRequired, _) => TaskPayload::InputRequired {
+                input_requests: [("confirm-1".to_owned(), confirm_request())].into_iter().collect(),
+            },
             _ => TaskPayload::Working,
         };
         let task = Task::new(request.task_id, t.status, STAMP, STAMP).with_poll_interval_ms(20);
         Ok(GetTaskResult::new(DetailedTask::new(task, payload)))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let args = {
+            let mut tasks = TASKS.lock().unwrap();
+            let Some(t) = tasks.get_mut(&request.task_id) else {
+                return Err(ErrorData::invalid_params(format!("no task {}", request.task_id), None));
+            };
+            let Some(answer) = request.input_responses.get("confirm-1") else {
+                return Err(ErrorData::invalid_params("no answer to confirm-1", None));
+            };
+            if let Ok(path) = std::env::var("FIXTURE_ANSWER_LOG") {
+                use std::io::Write;
+                let mut log = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+                let _ = writeln!(log, "{answer}");
+            }
+            let Some(args) = t.asking.take() else { return Ok(()) };
+            t.status = TaskStatus::Working;
+            (args, answer.clone())
+        };
+        run_research(request.task_id, &args.0, Some(args.1));
+        Ok(())
     }
 
     async fn cancel_task(
@@ -198,7 +260,10 @@ impl ServerHandler for Fixture {
         };
         if let Some(work) = t.work.take() {
             work.abort();
+        }
+        if matches!(t.status, TaskStatus::Working | TaskStatus::InputRequired) {
             t.status = TaskStatus::Cancelled;
+            t.asking = None;
             RESEARCH_CANCELLED.fetch_add(1, Ordering::SeqCst);
         }
         Ok(())

@@ -5,15 +5,19 @@
 //! its first result (model JSON) on one line, then stays up, holding the
 //! run and its calls, until killed. `run_host STORE MCP_URL wait RUN_ID`
 //! waits on the run until it no longer waits, prints the result, and
-//! exits. `STORE` is `sled:DIR` or `postgres:URL`.
+//! exits. `run_host STORE MCP_URL approve RUN_ID APPROVAL_ID` waits on the
+//! run with that approval approved, then as `wait`. `STORE` is `sled:DIR`
+//! or `postgres:URL`.
 
 use std::io::Write;
 use std::time::Duration;
 
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Limits, McpServerConfig, RunsConfig, StoreBackend};
+use codemode_runtime::{
+    CellResult, CodeMode, Decisions, ErrorCode, Exec, Limits, McpServerConfig, RunsConfig, StoreBackend,
+};
 
 fn usage() -> ! {
-    eprintln!("usage: run_host sled:DIR|postgres:URL MCP_URL exec CODE | wait RUN_ID");
+    eprintln!("usage: run_host sled:DIR|postgres:URL MCP_URL exec CODE | wait RUN_ID | approve RUN_ID APPROVAL_ID");
     std::process::exit(2)
 }
 
@@ -36,7 +40,11 @@ fn print(result: &CellResult) {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [store, mcp, mode, what] = &args[..] else { usage() };
+    let (store, mcp, mode, what, approval) = match &args[..] {
+        [store, mcp, mode, what] => (store, mcp, mode, what, None),
+        [store, mcp, mode, what, approval] if mode == "approve" => (store, mcp, mode, what, Some(approval.clone())),
+        _ => usage(),
+    };
     let rt = CodeMode::builder()
         .mcp_server(McpServerConfig::http("lab", mcp).call_timeout(Duration::from_secs(5)))
         .limits(Limits { timeout: Duration::from_millis(300), ..Limits::default() })
@@ -54,12 +62,18 @@ async fn main() {
             // Hold the run (and its calls) until killed.
             std::future::pending::<()>().await;
         }
-        "wait" => {
+        "wait" | "approve" => {
             // A killed holder keeps its lease until it lapses: meanwhile
             // the run is unavailable here.
             let mut unavailable = 0;
+            let mut approval = approval;
             loop {
-                let result = reply.wait(what).await.unwrap_or_else(|e| panic!("wait: {e}"));
+                let decisions = Decisions { approve: approval.iter().cloned().collect(), deny: Vec::new() };
+                let result = reply.wait_with(what, decisions).await.unwrap_or_else(|e| panic!("wait: {e}"));
+                if !matches!(result, CellResult::Failed { code: ErrorCode::RuntimeUnavailable, .. }) {
+                    // Decided (or refused, which the result says): once.
+                    approval = None;
+                }
                 match &result {
                     CellResult::Waiting { .. } => {}
                     CellResult::Failed { code: ErrorCode::RuntimeUnavailable, .. } if unavailable < 100 => {

@@ -13,6 +13,7 @@ use std::time::Duration;
 use codemode_bridge::{Decisions, PendingApproval, Verdict};
 use tokio::sync::oneshot;
 
+use super::requests::RestoredInput;
 use super::requests::nested::{Answer, Asked, Refusal};
 use crate::durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 
@@ -90,6 +91,15 @@ impl Staged {
     }
 }
 
+/// What a decision tells the call that waits on it.
+fn answer_of(decision: &DecisionRecord, ttl: Duration) -> Answer {
+    match decision.verdict {
+        Verdict::Approved => Answer::Run,
+        Verdict::Denied => Answer::Refuse(Refusal::Denied(decision.reason.clone())),
+        Verdict::Expired => Answer::Refuse(Refusal::Expired(ttl)),
+    }
+}
+
 /// The cell's approvals.
 pub(crate) struct Approvals {
     /// Pending and decided approvals, in the order they were asked, and
@@ -135,7 +145,7 @@ impl Approvals {
     /// Request `request` asked for approval as `id` at `now_ms`; returns the
     /// pending approval as `waiting` lists it.
     pub(crate) fn ask(&mut self, id: String, request: u64, asked: Asked, now_ms: u64) -> PendingApproval {
-        let Asked { call, reason, answer } = asked;
+        let Asked { call, reason, answer, task_input } = asked;
         let (arguments, arguments_truncated) = PendingApproval::preview(&call.arguments);
         let ttl_ms = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
         let approval = PendingApproval {
@@ -154,6 +164,7 @@ impl Approvals {
             what: call.what,
             asked_at_ms: now_ms,
             decision: None,
+            task_input,
         });
         self.waiting.insert(id, Waiting { answer });
         approval
@@ -171,6 +182,30 @@ impl Approvals {
         let (answer, rx) = oneshot::channel();
         self.waiting.insert(record.approval.id.clone(), Waiting { answer });
         Some(rx)
+    }
+
+    /// The input requests request `request`'s MCP task asked since
+    /// `since_ms` (when the task started), by key, as the journal left
+    /// them: a pending one waits here again (same approval id), a decided
+    /// one carries its answer, so a resumed call answers the task as it
+    /// was decided instead of asking anew.
+    pub(crate) fn task_inputs(&mut self, request: u64, since_ms: u64) -> HashMap<String, RestoredInput> {
+        let mut restored = HashMap::new();
+        for r in &self.log.records {
+            let Some(key) = r.task_input.as_ref().filter(|_| r.request == request && r.asked_at_ms >= since_ms) else {
+                continue;
+            };
+            let input = match &r.decision {
+                None => {
+                    let (answer, rx) = oneshot::channel();
+                    self.waiting.insert(r.approval.id.clone(), Waiting { answer });
+                    RestoredInput::Awaiting(rx)
+                }
+                Some(d) => RestoredInput::Decided(answer_of(d, self.ttl)),
+            };
+            restored.insert(key.clone(), input);
+        }
+        restored
     }
 
     /// Checks `decide` against the pending approvals at `now_ms` and
@@ -272,11 +307,7 @@ impl Approvals {
         for id in staged.ids {
             let Some(record) = self.log.records.iter().find(|r| r.approval.id == id) else { continue };
             let Some(decision) = &record.decision else { continue };
-            let answer = match decision.verdict {
-                Verdict::Approved => Answer::Run,
-                Verdict::Denied => Answer::Refuse(Refusal::Denied(decision.reason.clone())),
-                Verdict::Expired => Answer::Refuse(Refusal::Expired(self.ttl)),
-            };
+            let answer = answer_of(decision, self.ttl);
             if let Some(waiting) = self.waiting.remove(&id) {
                 // The call may have been cancelled meanwhile (the cell is
                 // ending); then nobody needs the answer.
@@ -332,7 +363,7 @@ mod tests {
             arguments: json!({"env": "prod"}),
             what: tool.into(),
         };
-        (Asked { call, reason: "a person decides".into(), answer }, rx)
+        (Asked { call, reason: "a person decides".into(), answer, task_input: None }, rx)
     }
 
     fn session(principal: Option<&str>, approve: &[&str], deny: &[&str]) -> Decide {

@@ -123,7 +123,9 @@ impl CellState {
     fn decided(&mut self, applied: &[ApprovalRecord]) {
         for record in applied {
             let Some(decision) = &record.decision else { continue };
-            if decision.verdict == Verdict::Approved {
+            // An approved call runs; a task's input request is answered
+            // either way, and its call goes on.
+            if decision.verdict == Verdict::Approved || record.task_input.is_some() {
                 self.host.set_deciding(record.request, false);
             }
             self.services.metrics.runs.approval_decided(decision.verdict);

@@ -8,7 +8,7 @@ use codemode_bridge::{ErrorCode, Phase};
 use codemode_store::runs::now_ms;
 
 use super::requests::nested::{Approval, Refusal};
-use super::requests::{Fault, HostCx, HostRequest, Rerun, Settlement};
+use super::requests::{Fault, HostCx, HostRequest, Rerun, RestoredInput, ResumedTask, Settlement};
 use super::state::{CellState, Flow};
 use crate::durable::journal;
 use crate::durable::{CellIds, DurableMsg, Replayed, Resumed, WriteAhead};
@@ -222,7 +222,12 @@ impl CellState {
     fn restart_call(&mut self, id: u64, request: HostRequest, now: Instant) -> super::requests::Handled {
         let request = match (request, self.tasks.of_request(id)) {
             (HostRequest::McpCall(mut call), Some(record)) => {
-                call.resume = Some(record.task.clone());
+                let (task, since) = (record.task.clone(), record.started_at_ms);
+                let inputs = self.approvals.task_inputs(id, since);
+                if inputs.values().any(|i| matches!(i, RestoredInput::Awaiting(_))) {
+                    self.host.set_deciding(id, true);
+                }
+                call.resume = Some(ResumedTask { task, inputs });
                 self.host.set_approval(id, Approval::Approved);
                 RunMetrics::bump(&self.services.metrics.runs.reissued);
                 return self.dispatch(id, HostRequest::McpCall(call), now);

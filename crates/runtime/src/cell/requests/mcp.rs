@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 
 use super::answer::{Fault, Settlement};
 use super::args::Args;
-use super::done::{Done, TaskStarted};
+use super::done::Done;
+use super::mcp_tasks::ResumedTask;
 use super::nested::{CallSource, CallSpec};
 use super::op::{Handled, HostCx, HostOp, Rerun};
 use super::outcome::CallFailure;
@@ -48,7 +49,7 @@ pub(crate) struct McpCall {
     pub args: Map<String, Value>,
     /// The MCP task this call already runs as (a resumed run): polled
     /// again, never called anew. Set by the replay, not by the guest.
-    pub resume: Option<codemode_bridge::McpTask>,
+    pub resume: Option<ResumedTask>,
 }
 
 impl HostOp for McpCall {
@@ -114,19 +115,18 @@ impl HostOp for McpCall {
         };
         let gate = cx.host.gate(id);
         // The server may run the call as a task: the cell hears of it at
-        // once, to journal it.
-        let on_task: crate::mcp::OnTask = {
-            let (completion, server, tool) = (gate.completion.clone(), spec_server(&hub, server), tool.clone());
-            Box::new(move |task: &codemode_bridge::McpTask| {
-                completion(id, Done::TaskStarted(TaskStarted { server, tool, task: task.clone() }));
-            })
+        // once, to journal it, and of the task's requests for input.
+        let (resumed, restored) = match resume {
+            Some(ResumedTask { task, inputs }) => (Some(task), inputs),
+            None => (None, std::collections::HashMap::new()),
         };
+        let hooks = super::mcp_tasks::hooks(id, &gate.completion, spec_server(&hub, server), tool.clone(), restored);
         let call = cx.host.nested.run(spec, gate, args, denied, {
             let (hub, tool) = (hub.clone(), tool.clone());
             move |args| async move {
-                match resume {
-                    Some(task) => hub.resume_task(server, &tool, &task).await,
-                    None => hub.call_with_tasks(server, tool, args, Some(on_task)).await,
+                match resumed {
+                    Some(task) => hub.resume_task(server, &tool, &task, hooks.on_input).await,
+                    None => hub.call_with_tasks(server, tool, args, hooks).await,
                 }
                 .map_err(CallFailure::from)
             }

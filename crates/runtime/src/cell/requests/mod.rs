@@ -18,6 +18,7 @@ mod catalog;
 mod catalog_api;
 pub(crate) mod done;
 mod mcp;
+mod mcp_tasks;
 pub(crate) mod nested;
 mod nodes;
 mod op;
@@ -38,6 +39,7 @@ pub(crate) use op::{Admission, CellFailure, Handled, HostCx, Rerun};
 
 pub(crate) use catalog::{ApiList, ApiRead, Describe, Search};
 pub(crate) use mcp::{McpApi, McpCall, McpOp};
+pub(crate) use mcp_tasks::{RestoredInput, ResumedTask};
 pub(crate) use nodes::{NodesGet, NodesInvoke, NodesList};
 pub(crate) use results::{ResultDelete, ResultLoad, ResultSave};
 pub(crate) use store::{Load, Store};

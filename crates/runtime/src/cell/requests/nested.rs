@@ -135,6 +135,8 @@ pub(crate) struct Asked {
     pub call: AskedCall,
     pub reason: String,
     pub answer: oneshot::Sender<Answer>,
+    /// The input request's key, when the call's MCP task asks for input.
+    pub task_input: Option<String>,
 }
 
 /// Where a call stands with approvals before it starts.
@@ -281,7 +283,7 @@ impl NestedCalls {
                         let (answer, rx) = oneshot::channel();
                         let arguments = arguments.clone().into();
                         let call = AskedCall { source, server, tool, arguments, what: what.clone() };
-                        completion(request, Done::Asked(Asked { call, reason, answer }));
+                        completion(request, Done::Asked(Asked { call, reason, answer, task_input: None }));
                         awaiting = Some((rx, what));
                     }
                 }

@@ -137,6 +137,11 @@ pub struct ApprovalRecord {
     /// The decision, once taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<DecisionRecord>,
+    /// Set when the call's MCP task asked for input (not the policy): the
+    /// task's key of the input request. The call goes on whatever is
+    /// decided (approve accepts the form, deny declines it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_input: Option<String>,
 }
 
 /// Decisions an operator left for a run while no process held it: the

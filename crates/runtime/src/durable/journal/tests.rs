@@ -312,6 +312,7 @@ fn approval(id: &str) -> ApprovalRecord {
         what: "deploy".into(),
         asked_at_ms: 1,
         decision: None,
+        task_input: None,
     }
 }
 
