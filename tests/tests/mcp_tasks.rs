@@ -101,6 +101,23 @@ async fn aborting_a_run_cancels_the_task_its_call_left_running_ga_1_3() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_expires_parked_cancels_its_task_ga_1_3() {
+    let limits =
+        Limits { timeout: Duration::from_millis(200), parked_ttl: Duration::from_millis(300), ..Limits::default() };
+    let rt = runtime_with_server(tasks_fixture("lab"), limits).await;
+    let parked =
+        reply(&rt).exec(Exec::code("return await MCP.lab.research({topic: 'idle', ms: 60000})")).await.unwrap();
+    assert!(matches!(parked, CellResult::Waiting { .. }), "{parked:?}");
+    for _ in 0..200 {
+        if research_counts(&rt).await == (1, 1) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the expired run's task was never cancelled: {:?}", research_counts(&rt).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn declarations_and_api_say_which_tools_run_as_tasks_ga_9_2() {
     let rt = runtime_with_server(tasks_fixture("lab"), Limits::default()).await;
     let r = exec(&rt, "const a = await MCP.lab.$api('research'); return [a.tools[0].task, a.header]").await;
