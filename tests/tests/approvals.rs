@@ -358,11 +358,19 @@ async fn a_host_subscribed_to_run_events_hears_the_park_the_approval_its_decisio
     let id = pending(&parked)[0].id.clone();
     reply.wait_with(&run_id, approve(&id)).await.unwrap();
     let mut seen = Vec::new();
-    while seen.len() < 4 {
+    while seen.len() < 5 {
         let event = tokio::time::timeout(Duration::from_secs(5), events.recv()).await.unwrap().unwrap();
         seen.push(event);
     }
     let session = Some("s".to_owned());
+    // The cell's output, as it emits it (before the call it asks about).
+    match seen.remove(0) {
+        RunEvent::Output { run_id: r, session: s, entries } => {
+            assert_eq!((&r, &s), (&run_id, &session));
+            assert_eq!(entries, vec![codemode_runtime::OutputEntry::text("asking")]);
+        }
+        other => panic!("{other:?}"),
+    }
     match &seen[0] {
         RunEvent::ApprovalRequested { run_id: r, session: s, approval } => {
             assert_eq!((r, s, approval.id.as_str()), (&run_id, &session, id.as_str()));
