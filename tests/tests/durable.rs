@@ -233,3 +233,28 @@ async fn a_sessions_stored_journal_bytes_are_bounded_and_the_next_exec_is_refuse
     rt.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replayed_run_goes_on_with_the_costs_its_journal_recorded_and_the_replay_is_not_counted_ga_1_3() {
+    let dir = store_dir("cpu");
+    let limits =
+        codemode_runtime::Limits { cpu_budget: Some(Duration::from_secs(60)), ..codemode_runtime::Limits::default() };
+    let rt = quota_runtime(&dir, limits).await;
+    let reply = reply(&rt);
+    // The loop is most of the run's CPU, and the replay runs it again; the
+    // timer's wait is replayed from the journal at once.
+    let code = "let n = 0; for (let i = 0; i < 5e6; i++) n += i % 7; \
+                await new Promise(r => setTimeout(r, 300)); await yield_control('park'); return n";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked").to_owned();
+    until_evicted(&rt).await;
+    let done = reply.wait(&run_id).await.unwrap();
+    assert!(matches!(done, CellResult::Completed { .. }), "{}", done.to_model_json());
+    let (before, after) = (parked.telemetry().guest_cpu_us, done.telemetry().guest_cpu_us);
+    assert!(before > 0 && after >= before, "{before} then {after}");
+    assert!(after < 2 * before, "the replay's CPU was counted: {before} then {after}");
+    // What the journal recorded goes on: the replay did not wait 300 ms.
+    assert!(done.telemetry().host_wait_us >= 300_000, "{:?}", done.telemetry());
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

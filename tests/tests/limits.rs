@@ -177,3 +177,65 @@ async fn headless_cells_run_to_completion_in_one_call() {
     let slow = headless.exec(codemode_runtime::Exec::code("await sleep_ms({ms: 5000}); return 1")).await.unwrap();
     assert_eq!(failure(&slow).0, ErrorCode::Timeout);
 }
+
+fn cpu_limited(cpu_ms: u64, timeout_ms: u64) -> Limits {
+    Limits {
+        cpu_budget: Some(Duration::from_millis(cpu_ms)),
+        timeout: Duration::from_millis(timeout_ms),
+        ..Limits::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_loop_past_the_cpu_budget_times_out_long_before_the_window_ga_1_5() {
+    let rt = runtime_with(cpu_limited(100, 60_000)).await;
+    let r = exec(&rt, "let n = 0; while (true) n++;").await;
+    let (code, error) = failure(&r);
+    assert_eq!(code, ErrorCode::Timeout);
+    assert!(error.starts_with("code mode CPU budget exceeded: the cell's own code used more than this run's 100 ms"));
+    let receipt = r.telemetry();
+    assert!(receipt.guest_cpu_us >= 100_000, "{receipt:?}");
+    // The next cell has a budget of its own.
+    assert_eq!(value(&exec(&rt, "return 1").await), &json!(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_on_a_slow_tool_does_not_spend_the_cpu_budget_ga_1_5() {
+    let rt = runtime_with(cpu_limited(50, 10_000)).await;
+    let r = exec(&rt, "await sleep_ms({ms: 300}); await new Promise(r => setTimeout(r, 100)); return 'done'").await;
+    assert_eq!(value(&r), &json!("done"));
+    let receipt = r.telemetry();
+    assert!(receipt.host_wait_us >= 400_000, "{receipt:?}");
+    assert!(receipt.guest_cpu_us < 50_000, "{receipt:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cpu_budget_counts_the_whole_run_across_its_windows_ga_1_3() {
+    // The first window parks on a slow call; the busy loop of the second
+    // window uses the run's budget.
+    let rt = runtime_with(cpu_limited(100, 2_000)).await;
+    let results = run_to_end(&rt, "await sleep_ms({ms: 2100}); let n = 0; while (true) n++;").await;
+    let (parked, last) = (&results[0], results.last().unwrap());
+    assert_eq!(parked.status(), "waiting");
+    assert_eq!(failure(last).0, ErrorCode::Timeout, "{}", last.to_model_json());
+    assert!(failure(last).1.starts_with("code mode CPU budget exceeded"), "{}", failure(last).1);
+    // Receipts only grow from window to window.
+    assert!(parked.telemetry().guest_cpu_us <= last.telemetry().guest_cpu_us);
+    assert!(parked.telemetry().host_wait_us <= last.telemetry().host_wait_us);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_result_carries_a_receipt_of_what_the_cell_cost() {
+    let rt = runtime().await;
+    // The heap is measured at the end of each window: the global array is
+    // still there.
+    let r = exec(&rt, "text('hello'); globalThis.a = new Array(1e5).fill(1); await noop({}); return a.length").await;
+    let receipt = *r.telemetry();
+    assert_eq!(receipt.call_count, 1);
+    assert!(receipt.guest_cpu_us > 0, "{receipt:?}");
+    assert!(receipt.heap_peak_bytes > 800_000, "the array of 1e5 numbers is in the heap: {receipt:?}");
+    assert!(receipt.output_bytes > 0, "{receipt:?}");
+    let quiet = exec(&rt, "return 1").await;
+    // The output budget counts the final value too: `1` is one byte.
+    assert_eq!(quiet.telemetry().output_bytes, 1);
+}

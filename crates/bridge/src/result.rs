@@ -113,6 +113,16 @@ impl CellResult {
         }
     }
 
+    /// The cell's counters and receipt with this result.
+    #[must_use]
+    pub fn telemetry(&self) -> &Telemetry {
+        match self {
+            Self::Completed { telemetry, .. } | Self::Waiting { telemetry, .. } | Self::Failed { telemetry, .. } => {
+                telemetry
+            }
+        }
+    }
+
     /// The run id, when the cell is parked.
     #[must_use]
     pub fn run_id(&self) -> Option<&str> {
@@ -267,6 +277,24 @@ pub struct Telemetry {
     pub timer_count: u32,
     /// `yield_control` calls.
     pub yield_count: u32,
+    /// CPU time the guest's own code took, in microseconds: the JS
+    /// thread's CPU clock around every step of the run (host work a guest
+    /// call does synchronously included; a journal replay not).
+    #[serde(default)]
+    pub guest_cpu_us: u64,
+    /// Wall-clock time, in microseconds, that the guest sat idle inside
+    /// its windows waiting on host work (tools, timers, approvals). Time
+    /// parked between windows is not counted.
+    #[serde(default)]
+    pub host_wait_us: u64,
+    /// The largest heap the cell's engine held, in bytes, measured at the
+    /// end of each window (a heap that grew and was collected within one
+    /// window is not seen).
+    #[serde(default)]
+    pub heap_peak_bytes: u64,
+    /// Output budget used, in bytes (compact JSON, UTF-8; GA-4).
+    #[serde(default)]
+    pub output_bytes: u64,
 }
 
 #[cfg(test)]
@@ -310,7 +338,7 @@ mod tests {
         };
         assert_eq!(
             r.to_model_json(),
-            r#"{"status":"completed","value":{"b":1,"a":2},"output":[{"type":"text","text":"hi"}],"telemetry":{"callCount":0,"searchCount":0,"describeCount":0,"timerCount":0,"yieldCount":0}}"#
+            r#"{"status":"completed","value":{"b":1,"a":2},"output":[{"type":"text","text":"hi"}],"telemetry":{"callCount":0,"searchCount":0,"describeCount":0,"timerCount":0,"yieldCount":0,"guestCpuUs":0,"hostWaitUs":0,"heapPeakBytes":0,"outputBytes":0}}"#
         );
     }
 

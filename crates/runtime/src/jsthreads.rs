@@ -19,11 +19,15 @@
 //! new cell's first step. A cell that has started stays pinned (its
 //! QuickJS runtime cannot move): a parked cell whose thread is in another
 //! cell's CPU loop resumes only when that step ends.
+//!
+//! Threads start on demand: the first when the runtime starts, the others
+//! the first time a cell would go to them (no started thread is free). A
+//! one-shot `exec` starts one, not `4 × cores`.
 
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
@@ -99,10 +103,19 @@ impl Load {
     }
 }
 
+/// A worker's thread: not started yet, starting, running, or failed to
+/// start (it is then never chosen again).
+const NOT_STARTED: u8 = 0;
+const STARTING: u8 = 1;
+const RUNNING: u8 = 2;
+const FAILED: u8 = 3;
+
 struct Worker {
     load: Load,
-    /// Wakes the thread's loop to take waiting cells.
+    /// Wakes the thread's loop to take waiting cells (a wake sent before
+    /// the thread runs is kept for it).
     wake: Notify,
+    thread: AtomicU8,
 }
 
 /// State shared by the threads and `run`.
@@ -124,16 +137,45 @@ struct Shared {
 impl Shared {
     /// Wakes the best free thread (other than `except`), if any; otherwise
     /// the next thread to become free takes the work.
-    fn wake_best(&self, except: Option<usize>) {
+    /// A thread not started yet ranks after every free started one, so
+    /// one starts only when no started thread is free.
+    fn wake_best(self: &Arc<Self>, except: Option<usize>) {
         let n = self.workers.len();
         let start = self.next.fetch_add(1, Ordering::Relaxed);
         let best = (0..n)
             .map(|i| (start + i) % n)
             .filter(|&i| Some(i) != except)
-            .map(|i| (self.workers[i].load.rank(), i))
+            .filter_map(|i| {
+                let thread = self.workers[i].thread.load(Ordering::SeqCst);
+                (thread != FAILED).then(|| ((self.workers[i].load.rank(), thread == NOT_STARTED), i))
+            })
             .min_by_key(|&(rank, _)| rank);
-        if let Some(((false, 0, _), i)) = best {
-            self.workers[i].wake.notify_one();
+        if let Some((((false, 0, _), _), i)) = best {
+            if self.ensure_started(i) {
+                self.workers[i].wake.notify_one();
+            } else if self.workers.iter().any(|w| w.thread.load(Ordering::SeqCst) != FAILED) {
+                // That thread could not start: try the next best.
+                self.wake_best(except);
+            }
+        }
+    }
+
+    /// Starts thread `index` unless it runs already; false when it could
+    /// not be started.
+    fn ensure_started(self: &Arc<Self>, index: usize) -> bool {
+        let thread = &self.workers[index].thread;
+        match thread.compare_exchange(NOT_STARTED, STARTING, Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(_) => {
+                let started = spawn_thread(self, index);
+                if let Err(e) = &started {
+                    tracing::warn!(thread = index, "a JS thread could not start: {e}");
+                }
+                thread.store(if started.is_ok() { RUNNING } else { FAILED }, Ordering::SeqCst);
+                started.is_ok()
+            }
+            // Another caller is starting it: its wake is kept until it runs.
+            Err(STARTING | RUNNING) => true,
+            Err(_) => false,
         }
     }
 
@@ -173,6 +215,31 @@ impl Shared {
     }
 }
 
+/// Starts JS thread `index`: its own single-threaded runtime, taking cells
+/// when woken.
+fn spawn_thread(shared: &Arc<Shared>, index: usize) -> std::io::Result<()> {
+    // Time for timers; I/O for tools that do async I/O (sockets, child processes).
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let shared = Arc::clone(shared);
+    std::thread::Builder::new().name(format!("codemode-js-{index}")).stack_size(JS_THREAD_STACK_BYTES).spawn(
+        move || {
+            crate::typescript::reserve_stack_for_small_cells();
+            runtime.block_on(async move {
+                // The loop runs only when no guest code runs on this
+                // thread, so whatever it takes starts soon.
+                loop {
+                    shared.workers[index].wake.notified().await;
+                    if shared.closed.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    shared.take(index);
+                }
+            });
+        },
+    )?;
+    Ok(())
+}
+
 /// Reads how many cells wait for a JS thread, for metrics; holds the
 /// threads' shared state without keeping them open.
 #[derive(Clone)]
@@ -187,7 +254,7 @@ impl JsQueue {
     }
 }
 
-/// A fixed set of JS threads.
+/// A fixed-size pool of JS threads.
 pub(crate) struct JsThreads {
     shared: Arc<Shared>,
 }
@@ -256,9 +323,12 @@ impl Drop for GuestStep<'_> {
 }
 
 impl JsThreads {
-    /// Starts `count` threads.
+    /// A pool of `count` threads, the first started now and the others
+    /// when a cell first needs them.
     pub(crate) fn start(count: usize) -> std::io::Result<Self> {
-        let workers = (0..count).map(|_| Worker { load: Load::default(), wake: Notify::new() }).collect();
+        let workers = (0..count)
+            .map(|_| Worker { load: Load::default(), wake: Notify::new(), thread: AtomicU8::new(NOT_STARTED) })
+            .collect();
         let shared = Arc::new(Shared {
             workers,
             waiting: Mutex::new(VecDeque::new()),
@@ -266,30 +336,11 @@ impl JsThreads {
             next: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
         });
-        // Built before `Self`: a failed start closes the threads already
-        // running when `threads` drops.
         let threads = Self { shared };
-        for index in 0..count {
-            // Time for timers; I/O for tools that do async I/O (sockets, child processes).
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-            let shared = Arc::clone(&threads.shared);
-            std::thread::Builder::new().name(format!("codemode-js-{index}")).stack_size(JS_THREAD_STACK_BYTES).spawn(
-                move || {
-                    crate::typescript::reserve_stack_for_small_cells();
-                    runtime.block_on(async move {
-                        // The loop runs only when no guest code runs on this
-                        // thread, so whatever it takes starts soon.
-                        loop {
-                            shared.workers[index].wake.notified().await;
-                            if shared.closed.load(Ordering::SeqCst) {
-                                break;
-                            }
-                            shared.take(index);
-                        }
-                    });
-                },
-            )?;
-        }
+        // The first thread now, so a runtime that cannot start one fails
+        // to start; the others on demand.
+        threads.shared.workers[0].thread.store(RUNNING, Ordering::SeqCst);
+        spawn_thread(&threads.shared, 0)?;
         Ok(threads)
     }
 
@@ -393,6 +444,34 @@ mod tests {
         release.send(()).unwrap();
         std::thread::sleep(Duration::from_millis(100));
         assert_eq!(thread_of(&submit(&threads, None, None)), busy);
+    }
+
+    #[test]
+    fn threads_start_only_when_no_started_thread_is_free() {
+        let threads = JsThreads::start(4).unwrap();
+        let running =
+            |t: &JsThreads| t.shared.workers.iter().filter(|w| w.thread.load(Ordering::SeqCst) == RUNNING).count();
+        assert_eq!(running(&threads), 1, "one thread at start");
+        // Short cells one after the other all fit the first thread.
+        for _ in 0..3 {
+            let (tx, rx) = std_mpsc::channel();
+            threads
+                .run(move |lease| async move {
+                    let _step = lease.guest_step();
+                    let _ = tx.send(std::thread::current().name().unwrap_or_default().to_owned());
+                })
+                .unwrap();
+            assert_eq!(thread_of(&rx), "codemode-js-0");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(running(&threads), 1);
+        // A CPU loop holds it: the next cell starts a second thread.
+        let (release, spin) = std_mpsc::channel();
+        let busy = thread_of(&submit(&threads, None, Some(spin)));
+        let other = thread_of(&submit(&threads, None, None));
+        assert_ne!(busy, other);
+        assert_eq!(running(&threads), 2);
+        release.send(()).unwrap();
     }
 
     #[test]

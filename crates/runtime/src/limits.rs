@@ -17,6 +17,13 @@ pub struct Limits {
     /// 100 ms–60 s). Counters a cell that never yields: a CPU loop past it
     /// fails with `timeout`; host work still pending at it parks the cell.
     pub timeout: Duration,
+    /// Guest-CPU budget of a whole run, across its windows (default none,
+    /// range 1 ms–1 h). Unlike `timeout`, it counts only the CPU time the
+    /// guest's own code takes, never time spent waiting on tools, timers or
+    /// approvals: a slow tool does not use it up, a busy loop does (and the
+    /// cell fails with `timeout`). A run resumed from its journal replays
+    /// without spending it.
+    pub cpu_budget: Option<Duration>,
     /// Heap limit of one cell's QuickJS runtime (default 64 MiB, range
     /// 1 MiB–1 GiB). Counters allocation bombs.
     pub memory_limit_bytes: usize,
@@ -85,6 +92,7 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             timeout: Duration::from_secs(10),
+            cpu_budget: None,
             memory_limit_bytes: 64 * MIB,
             max_stack_bytes: 4 * MIB,
             max_output_bytes: 65_536,
@@ -149,6 +157,9 @@ impl Limits {
     pub fn validate(&self) -> Result<(), LimitsError> {
         let sec = Duration::from_secs;
         check_range("timeout", self.timeout, Duration::from_millis(100), sec(60), ms)?;
+        if let Some(budget) = self.cpu_budget {
+            check_range("cpu_budget", budget, Duration::from_millis(1), sec(3_600), ms)?;
+        }
         check_range("memory_limit_bytes", self.memory_limit_bytes, MIB, 1024 * MIB, n)?;
         check_range("max_stack_bytes", self.max_stack_bytes, 256 * KIB, 8 * MIB, n)?;
         check_range("max_output_bytes", self.max_output_bytes, 1024, 10 * MIB, n)?;
@@ -196,5 +207,17 @@ mod tests {
         assert_eq!(err.to_string(), "limit `max_in_flight` is 129, outside the allowed range 1..=128");
         let under = Limits { timeout: Duration::from_millis(99), ..Limits::default() };
         assert_eq!(under.validate().unwrap_err().field, "timeout");
+    }
+
+    #[test]
+    fn the_cpu_budget_is_accepted_from_1_ms_to_1_hour_and_rejected_one_past() {
+        let budget = |ms| Limits { cpu_budget: Some(Duration::from_millis(ms)), ..Limits::default() }.validate();
+        budget(1).unwrap();
+        budget(3_600_000).unwrap();
+        assert_eq!(
+            budget(0).unwrap_err().to_string(),
+            "limit `cpu_budget` is 0ms, outside the allowed range 1ms..=3600000ms"
+        );
+        assert_eq!(budget(3_600_001).unwrap_err().field, "cpu_budget");
     }
 }

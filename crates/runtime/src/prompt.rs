@@ -67,6 +67,14 @@ pub(crate) const NODES_HINT: &str =
 fn exec_description(limits: &Limits, quick_index: &str, nodes: bool) -> String {
     let timeout = limits.timeout.as_millis();
     let output = limits.max_output_bytes;
+    // Only when configured: most runtimes have no CPU budget.
+    let cpu = limits.cpu_budget.map_or_else(String::new, |budget| {
+        format!(
+            "- The whole run may also use {} ms of CPU for its own JavaScript. Unlike the wall-clock budget, time \
+spent waiting on tools and timers does not count; a busy loop does, and fails the cell with `timeout`.\n",
+            budget.as_millis()
+        )
+    });
     let mut text = format!(
         "Run a JavaScript cell: a fresh context for each exec; variables never carry over to the next cell. \
 Return the final value.\n\
@@ -83,7 +91,7 @@ final value they get {output} bytes of JSON per cell.\n\
 - `setTimeout` and `clearTimeout` work; TextEncoder/TextDecoder convert bytes.\n\
 - Each call has a {timeout} ms wall-clock budget per `exec`/`wait`. If tools outlast it, or the cell calls \
 `await yield_control(reason)`, the result is `waiting` with a runId: call wait with that runId to go on.\n\
-- In a `restartSafe` cell only replay-safe tools may be called: calling any other tool, or results.save, fails \
+{cpu}- In a `restartSafe` cell only replay-safe tools may be called: calling any other tool, or results.save, fails \
 the cell (`invalid_input`).\n"
     );
     if nodes {
@@ -246,6 +254,17 @@ mod mcp_tests {
             prompts: false,
             methods: (0..tools).map(method).collect(),
         }
+    }
+
+    #[test]
+    fn a_cpu_budget_is_described_beside_the_wall_clock_budget_only_when_configured() {
+        let plain = descriptions(&Limits::default(), &Registry::default(), false);
+        assert!(!plain.exec.description.contains("of CPU"));
+        let limits = Limits { cpu_budget: Some(std::time::Duration::from_millis(250)), ..Limits::default() };
+        let text = descriptions(&limits, &Registry::default(), false).exec.description;
+        assert!(text.contains("10000 ms wall-clock budget"), "{text}");
+        assert!(text.contains("The whole run may also use 250 ms of CPU for its own JavaScript."), "{text}");
+        assert!(text.contains("time spent waiting on tools and timers does not count"), "{text}");
     }
 
     #[test]

@@ -14,6 +14,9 @@ use super::units::millis;
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct LimitsConfig {
     pub timeout_ms: u64,
+    /// The guest-CPU budget of a run, in ms; absent: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<u64>,
     pub memory_limit_bytes: usize,
     pub max_stack_bytes: usize,
     pub max_output_bytes: usize,
@@ -42,6 +45,7 @@ impl Default for LimitsConfig {
         let l = Limits::default();
         Self {
             timeout_ms: millis(l.timeout),
+            cpu_ms: l.cpu_budget.map(millis),
             memory_limit_bytes: l.memory_limit_bytes,
             max_stack_bytes: l.max_stack_bytes,
             max_output_bytes: l.max_output_bytes,
@@ -68,6 +72,7 @@ fn limit_key(field: &str) -> String {
     match field {
         "timeout" | "headless_timeout" | "approval_ttl" => format!("limits.{field}_ms"),
         "parked_ttl" => "limits.parked_ttl_seconds".to_owned(),
+        "cpu_budget" => "limits.cpu_ms".to_owned(),
         other => format!("limits.{other}"),
     }
 }
@@ -80,6 +85,7 @@ impl LimitsConfig {
         }
         let limits = Limits {
             timeout: Duration::from_millis(self.timeout_ms),
+            cpu_budget: self.cpu_ms.map(Duration::from_millis),
             memory_limit_bytes: self.memory_limit_bytes,
             max_stack_bytes: self.max_stack_bytes,
             max_output_bytes: self.max_output_bytes,

@@ -14,6 +14,14 @@ fn unknown_keys_are_named() {
 fn out_of_range_values_name_the_key_and_the_range() {
     let err = Config::parse("[limits]\ntimeout_ms = 50\n").unwrap_err().to_string();
     assert_eq!(err, "limits.timeout_ms = 50 is out of range: allowed 100..=60000");
+    let err = Config::parse("[limits]\ncpu_ms = 0\n").unwrap_err().to_string();
+    assert_eq!(err, "limits.cpu_ms = 0 is out of range: allowed 1..=3600000");
+    let err = Config::parse("[limits]\ncpu_ms = 3600001\n").unwrap_err().to_string();
+    assert_eq!(err, "limits.cpu_ms = 3600001 is out of range: allowed 1..=3600000");
+    for at in [1, 3_600_000] {
+        let limits = Config::parse(&format!("[limits]\ncpu_ms = {at}\n")).unwrap().limits.to_limits().unwrap();
+        assert_eq!(limits.cpu_budget, Some(Duration::from_millis(at)));
+    }
     let err = Config::parse("[limits]\nmax_in_flight = 129\n").unwrap_err().to_string();
     assert_eq!(err, "limits.max_in_flight = 129 is out of range: allowed 1..=128");
     let ok = Config::parse("[limits]\nmax_in_flight = 128\ntimeout_ms = 100\n").unwrap();

@@ -143,13 +143,18 @@ pub(super) fn wait_decisions(args: &Map<String, Value>) -> Result<Decisions, Arg
 pub(super) fn result_schema() -> Value {
     let telemetry = json!({
         "type": "object",
-        "description": "Counters for the cell so far.",
+        "description": "Counters for the cell so far, and its receipt: what it cost.",
         "properties": {
             "callCount": {"type": "integer"}, "searchCount": {"type": "integer"},
             "describeCount": {"type": "integer"}, "timerCount": {"type": "integer"},
-            "yieldCount": {"type": "integer"}
+            "yieldCount": {"type": "integer"},
+            "guestCpuUs": {"type": "integer", "description": "CPU time of the guest's own code, µs."},
+            "hostWaitUs": {"type": "integer", "description": "Time in windows spent waiting on tools and timers, µs."},
+            "heapPeakBytes": {"type": "integer", "description": "Largest engine heap seen at a window's end."},
+            "outputBytes": {"type": "integer", "description": "Output budget used, bytes."}
         },
-        "required": ["callCount", "searchCount", "describeCount", "timerCount", "yieldCount"]
+        "required": ["callCount", "searchCount", "describeCount", "timerCount", "yieldCount", "guestCpuUs",
+                     "hostWaitUs", "heapPeakBytes", "outputBytes"]
     });
     let output = json!({
         "description": "Output emitted since the previous result, in order; or a truncation marker when it did \

@@ -144,7 +144,7 @@ impl CellState {
         reference: Option<Result<Value, finalize::NotRetained>>,
         warnings: Vec<String>,
     ) -> CellResult {
-        let telemetry = self.host.telemetry();
+        let telemetry = self.telemetry();
         let untrusted = self.untrusted_id();
         match (delivered, reference) {
             (Ok((output, value, truncated)), reference) => {

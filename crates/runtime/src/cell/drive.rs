@@ -53,6 +53,10 @@ impl CellState {
     pub(super) fn start(&mut self, reply: RpcReplyPort<CellResult>) -> Flow {
         let stream = self.first_stream.take();
         self.open_window(reply, stream);
+        if self.durability.will_replay() {
+            // Work the run already paid for: its journal has the costs.
+            self.engine.control().pause_cpu_budget();
+        }
         match self.engine.start(&self.run.wrapped) {
             Ok(()) => {
                 if let Some(flow) = self.replay() {
@@ -275,6 +279,10 @@ impl CellState {
                 let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
                 (ErrorCode::Timeout, RunEnd::TimedOut, report::timeout_message(budget))
             }
+            Interruption::CpuBudget => {
+                let budget = self.services.limits.cpu_budget.unwrap_or_default();
+                (ErrorCode::Timeout, RunEnd::TimedOut, report::cpu_budget_message(budget))
+            }
         })
     }
 
@@ -313,7 +321,7 @@ impl CellState {
                     pending_tool_calls: self.host.pending_calls(),
                     pending_approvals: self.approvals.shown(),
                     output: self.take_output(),
-                    telemetry: self.host.telemetry(),
+                    telemetry: self.telemetry(),
                     untrusted: self.untrusted_id(),
                 };
                 self.durability.on_delivered();
@@ -403,10 +411,11 @@ impl CellState {
         &mut self,
         f: impl FnOnce(&mut crate::durable::Durability, &crate::durable::HostState<'_>) -> T,
     ) -> T {
+        let telemetry = self.journal_telemetry();
         let link = self.engine.link();
         let state = host_state(
             &self.host,
-            &self.output,
+            telemetry,
             &self.effects,
             &link,
             &self.host.ready,

@@ -199,6 +199,7 @@ impl CellState {
         // The snapshot's telemetry counted the calls restarted above
         // already; requests made fresh count as new.
         *self.host.telemetry_mut() = snapshot.telemetry;
+        self.engine.control().resume_costs(super::state::recorded_costs(&snapshot.telemetry));
         for (id, request) in fresh {
             match self.live_request(id, request, now) {
                 Ok(n) => settled_inline += n,

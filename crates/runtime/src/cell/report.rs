@@ -73,6 +73,16 @@ pub(crate) fn timeout_message(budget: Duration) -> String {
     )
 }
 
+/// A run that used its guest-CPU budget (`Limits::cpu_budget`).
+pub(crate) fn cpu_budget_message(budget: Duration) -> String {
+    format!(
+        "code mode CPU budget exceeded: the cell's own code used more than this run's {} ms of CPU (time spent \
+         waiting on tools and timers does not count). Do less work in JavaScript: filter or aggregate in the tool, \
+         or split the work across cells.",
+        budget.as_millis()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

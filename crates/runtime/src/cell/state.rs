@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Phase};
+use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry};
 use ractor::ActorRef;
 
 use super::approvals::{Approvals, Decide, Staged};
@@ -31,6 +31,7 @@ use super::tools::ToolTable;
 use super::windows::Windows;
 use crate::durable::{Durability, DurableMsg, DurableStart, HostState, Mailbox, Meta, journal::Journal};
 use crate::engine::Engine;
+use crate::engine::control::Costs;
 use crate::engine::link::GuestLink;
 use crate::engine::pool::EnginePool;
 use crate::engine::vm::Vm;
@@ -224,11 +225,24 @@ impl CellState {
         self.output.deliver(entries)
     }
 
+    /// The cell's counters and receipt for a result: what it did and what
+    /// it cost so far (the heap is measured now, once per window).
+    pub(super) fn telemetry(&self) -> Telemetry {
+        self.engine.note_heap();
+        with_costs(self.host.telemetry(), self.engine.costs(), self.output.used())
+    }
+
+    /// The counters and costs a journal write records (the heap as last
+    /// measured: a write does not walk it).
+    pub(super) fn journal_telemetry(&self) -> Telemetry {
+        with_costs(self.host.telemetry(), self.engine.costs(), self.output.used())
+    }
+
     /// A failed result with the output since the last delivery.
     pub(super) fn fail(&mut self, code: ErrorCode, error: String, phase: Phase) -> CellResult {
         let entries = self.take_entries();
         let (output, error) = self.output.deliver_error(entries, error);
-        let telemetry = self.host.telemetry();
+        let telemetry = self.telemetry();
         CellResult::Failed { code, error, phase, output, telemetry, untrusted: self.untrusted_id() }
     }
 
@@ -302,10 +316,11 @@ impl CellState {
     }
 }
 
-/// The host-side state a journal write snapshots, from the cell's parts.
+/// The host-side state a journal write snapshots, from the cell's parts;
+/// `telemetry` is the cell's with its costs ([`CellState::journal_telemetry`]).
 pub(super) fn host_state<'a>(
     host: &'a HostWork,
-    output: &OutputLedger,
+    telemetry: Telemetry,
     effects: &'a CellEffects,
     link: &'a GuestLink,
     undelivered: &'a [Settlement],
@@ -314,8 +329,8 @@ pub(super) fn host_state<'a>(
 ) -> HostState<'a> {
     HostState {
         timers: host.timer_deadlines(),
-        output_used: output.used(),
-        telemetry: host.telemetry(),
+        output_used: usize::try_from(telemetry.output_bytes).unwrap_or(usize::MAX),
+        telemetry,
         network: effects.network || link.network,
         envelope_id: effects.envelope_id.clone(),
         undelivered,
@@ -323,6 +338,25 @@ pub(super) fn host_state<'a>(
         writes: &effects.writes,
         approvals,
         tasks,
+    }
+}
+
+/// `telemetry` with the receipt's costs.
+fn with_costs(mut telemetry: Telemetry, costs: Costs, output_used: usize) -> Telemetry {
+    let micros = |d: std::time::Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    telemetry.guest_cpu_us = micros(costs.guest_cpu);
+    telemetry.host_wait_us = micros(costs.host_wait);
+    telemetry.heap_peak_bytes = costs.heap_peak_bytes;
+    telemetry.output_bytes = output_used as u64;
+    telemetry
+}
+
+/// The costs a journal recorded in `telemetry`.
+pub(super) fn recorded_costs(telemetry: &Telemetry) -> Costs {
+    Costs {
+        guest_cpu: std::time::Duration::from_micros(telemetry.guest_cpu_us),
+        host_wait: std::time::Duration::from_micros(telemetry.host_wait_us),
+        heap_peak_bytes: telemetry.heap_peak_bytes,
     }
 }
 

@@ -193,8 +193,25 @@ impl CodeModeBuilder {
         let threads = crate::jsthreads::thread_count(self.js_threads)?;
         let workspace = self.workspace_root();
         let (policy, tools) = registry(self.tools, self.policy, workspace)?;
-        let js = JsThreads::start(threads).map_err(|source| CodeModeError::Threads { what: "JS", source })?;
         let limits = Arc::new(self.limits);
+        // The MCP hub and the engine factory first: the factory compiles the
+        // prelude and prepares the first spare engines while the store opens
+        // (a first `exec` waits for both). Both are stopped if a later part
+        // of the start fails.
+        #[cfg(feature = "mcp")]
+        let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await?;
+        #[cfg(not(feature = "mcp"))]
+        let mcp = McpHub;
+        let recipe = Recipe { limits: Arc::clone(&limits), tools: ToolTable::live(tools.clone()), mcp: mcp.clone() };
+        let engines = match EnginePool::start(recipe, SPARE_ENGINES) {
+            Ok(engines) => engines,
+            Err(source) => {
+                mcp.stop();
+                return Err(CodeModeError::Threads { what: "engine factory", source });
+            }
+        };
+        let started = StartGuard { mcp: mcp.clone(), engines: engines.clone(), armed: true };
+        let js = JsThreads::start(threads).map_err(|source| CodeModeError::Threads { what: "JS", source })?;
         let instance = new_run_id()?;
         let backend = self.backend.unwrap_or(StoreBackend::Sled { path: self.store_path });
         let results_limits =
@@ -224,13 +241,8 @@ impl CodeModeBuilder {
         };
         #[cfg(not(feature = "nodes"))]
         let nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)> = None;
-        #[cfg(feature = "mcp")]
-        let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await?;
-        #[cfg(not(feature = "mcp"))]
-        let mcp = McpHub;
-        let recipe = Recipe { limits: Arc::clone(&limits), tools: ToolTable::live(tools.clone()), mcp: mcp.clone() };
-        let engines = EnginePool::start(recipe, SPARE_ENGINES)
-            .map_err(|source| CodeModeError::Threads { what: "engine factory", source })?;
+        // From here `launch` stops what it was given when it fails.
+        started.disarm();
         let metrics = Arc::new(Metrics::default());
         let services = Arc::new(CellServices {
             limits: Arc::clone(&limits),
@@ -256,6 +268,29 @@ impl CodeModeBuilder {
         return self.workspace.clone();
         #[cfg(not(feature = "workspace-tools"))]
         None
+    }
+}
+
+/// Stops the MCP hub and the engine factory of a start that failed before
+/// `launch` took them over.
+struct StartGuard {
+    mcp: McpHub,
+    engines: EnginePool,
+    armed: bool,
+}
+
+impl StartGuard {
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for StartGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            self.mcp.stop();
+            self.engines.stop();
+        }
     }
 }
 

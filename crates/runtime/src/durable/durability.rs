@@ -155,6 +155,11 @@ impl Durability {
     }
 
     /// The replay to run before the cell goes live, once.
+    /// Whether the run starts by replaying its journal.
+    pub(crate) fn will_replay(&self) -> bool {
+        self.replay.is_some() && self.journal.is_some()
+    }
+
     pub(crate) fn take_replay(&mut self) -> Option<(Replay, &mut RunJournal)> {
         let replay = self.replay.take()?;
         self.journal.as_mut().map(|j| (replay, j))

@@ -7,6 +7,7 @@
 //! the guest asked for, and gives the engine back to the pool when the
 //! cell ends.
 
+pub(crate) mod control;
 pub(crate) mod convert;
 pub(crate) mod determinism;
 pub(crate) mod link;
@@ -19,9 +20,10 @@ use crate::cell::output::PendingOutput;
 use crate::cell::requests::{HostRequest, Settlement};
 use crate::jsthreads::ThreadLease;
 use crate::source::Positions;
+use control::{CellControl, Stop};
 use link::GuestLink;
 use pool::EnginePool;
-use vm::{CellControl, StartError, SyntaxFailure, Vm};
+use vm::{StartError, SyntaxFailure, Vm};
 
 /// Why guest code stopped running before its window ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub(crate) enum Interruption {
     Aborted,
     /// Guest code ran past its window's deadline.
     Deadline,
+    /// Guest code used the run's guest-CPU budget.
+    CpuBudget,
 }
 
 /// One cell's engine, as the cell drives it.
@@ -62,7 +66,10 @@ impl Engine {
         let first = {
             let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
             let _busy = self.lease.guest_step();
-            vm.start(wrapped)
+            self.control.begin_step();
+            let started = vm.start(wrapped);
+            self.control.end_step();
+            started
         };
         match first {
             Err(StartError::Syntax(js)) => {
@@ -105,7 +112,10 @@ impl Engine {
         let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
         let started = {
             let _busy = self.lease.guest_step();
-            vm.start(&stripped)
+            self.control.begin_step();
+            let started = vm.start(&stripped);
+            self.control.end_step();
+            started
         };
         match started {
             Err(StartError::Syntax(failure)) => Err(StartError::Syntax(self.mapped(failure, true))),
@@ -136,7 +146,9 @@ impl Engine {
     pub(crate) fn step(&self, settlements: Vec<Settlement>) {
         if let Some(vm) = &self.vm {
             let _busy = self.lease.guest_step();
+            self.control.begin_step();
             vm.step(settlements);
+            self.control.end_step();
         }
     }
 
@@ -153,10 +165,22 @@ impl Engine {
 
     /// Why guest code was interrupted, if it was.
     pub(crate) fn interruption(&self) -> Option<Interruption> {
-        if !self.control.was_interrupted() {
-            return None;
-        }
-        Some(if self.control.is_aborted() { Interruption::Aborted } else { Interruption::Deadline })
+        Some(match self.control.stopped()? {
+            Stop::Aborted => Interruption::Aborted,
+            Stop::Deadline => Interruption::Deadline,
+            Stop::CpuBudget => Interruption::CpuBudget,
+        })
+    }
+
+    /// What the guest has cost so far.
+    pub(crate) fn costs(&self) -> control::Costs {
+        self.control.costs()
+    }
+
+    /// Measures the engine's heap for the receipt (walks the heap: once
+    /// per window).
+    pub(crate) fn note_heap(&self) {
+        self.control.note_heap(self.memory_used());
     }
 
     /// Bytes the engine holds now (to tell an out-of-memory `null` from a

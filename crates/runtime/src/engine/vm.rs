@@ -7,9 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Instant;
 
 use codemode_bridge::OutputEntry;
 use rquickjs::context::EvalOptions;
@@ -21,6 +19,7 @@ use rquickjs::{
 
 use crate::mcp::McpHub;
 
+use super::control::CellControl;
 use super::convert;
 use super::determinism::ConfigReadError;
 use super::link::{Bounds, GuestError, GuestLink, Outcome};
@@ -91,64 +90,6 @@ fn load_section<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>, StartE
         return Err(StartError::Engine(format!("no prelude section {name:?}")));
     };
     load_compiled(ctx, name, bytecode(name, SECTIONS[i].1, &COMPILED[i])?)
-}
-
-/// Cross-thread control of a running cell: its deadline and abort flag,
-/// read by the QuickJS interrupt handler.
-#[derive(Debug)]
-pub(crate) struct CellControl {
-    epoch: Instant,
-    deadline_ns: AtomicU64,
-    aborted: AtomicBool,
-    interrupted: AtomicBool,
-}
-
-impl CellControl {
-    pub(crate) fn new() -> Self {
-        Self {
-            epoch: Instant::now(),
-            deadline_ns: AtomicU64::new(u64::MAX),
-            aborted: AtomicBool::new(false),
-            interrupted: AtomicBool::new(false),
-        }
-    }
-
-    fn nanos(&self, at: Instant) -> u64 {
-        u64::try_from(at.saturating_duration_since(self.epoch).as_nanos()).unwrap_or(u64::MAX)
-    }
-
-    /// Sets the instant after which guest code is interrupted.
-    pub(crate) fn set_deadline(&self, at: Instant) {
-        self.deadline_ns.store(self.nanos(at), Ordering::Relaxed);
-    }
-
-    /// No deadline: the cell is parked and runs no guest code.
-    pub(crate) fn clear_deadline(&self) {
-        self.deadline_ns.store(u64::MAX, Ordering::Relaxed);
-    }
-
-    /// Asks a running step to stop as soon as possible.
-    pub(crate) fn abort(&self) {
-        self.aborted.store(true, Ordering::Relaxed);
-    }
-
-    pub(crate) fn is_aborted(&self) -> bool {
-        self.aborted.load(Ordering::Relaxed)
-    }
-
-    /// Whether the interrupt handler stopped guest code.
-    pub(crate) fn was_interrupted(&self) -> bool {
-        self.interrupted.load(Ordering::Relaxed)
-    }
-
-    fn should_interrupt(&self) -> bool {
-        let stop = self.aborted.load(Ordering::Relaxed)
-            || self.nanos(Instant::now()) > self.deadline_ns.load(Ordering::Relaxed);
-        if stop {
-            self.interrupted.store(true, Ordering::Relaxed);
-        }
-        stop
-    }
 }
 
 /// What an `emit` writes: the wire numbers the prelude reads from
@@ -302,7 +243,7 @@ impl Vm {
         prelude: PreludeGeneration,
     ) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
-        let control = Arc::new(CellControl::new());
+        let control = Arc::new(CellControl::new(limits.cpu_budget));
         let link = Arc::new(Mutex::new(GuestLink::new(Bounds {
             max_in_flight: limits.max_in_flight,
             max_queued: limits.max_queued,
@@ -606,9 +547,9 @@ fn request<'js>(
                 hooks.sites.borrow_mut().insert(id, site);
             }
         }
-        // An interrupted cell (deadline, abort) must not see its
+        // An interrupted cell (deadline, CPU budget, abort) must not see its
         // interruption as a catchable rejection: it propagates.
-        Err(rquickjs::Error::Exception) if !control.was_interrupted() => {
+        Err(rquickjs::Error::Exception) if control.stopped().is_none() => {
             let reason = ctx.catch();
             reject.call::<_, ()>((reason,))?;
         }
