@@ -283,9 +283,13 @@ impl ClientHandler for Handler {
         let ElicitRequestParams::FormElicitationParams { meta, message, requested_schema } = request else {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
-        let asker = related_task(meta.as_ref(), &context.meta).and_then(|task| self.inputs.take_ask(&task));
+        // A form whose schema does not serialize cannot be shown: declined.
+        let Ok(schema) = serde_json::to_value(requested_schema) else {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        let asker =
+            related_task(meta.as_ref(), &context.meta).and_then(|task| self.inputs.take_ask(&task, &message, &schema));
         let Some((on_input, key)) = asker else { return Ok(ElicitResult::new(ElicitationAction::Decline)) };
-        let schema = serde_json::to_value(requested_schema).unwrap_or_default();
         Ok(match on_input(InputAsk { key, message, schema }).await {
             InputAnswer::Accept(content) => {
                 ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(content))

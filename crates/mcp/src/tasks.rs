@@ -45,7 +45,12 @@ const DEFAULT_POLL: Duration = Duration::from_millis(500);
 const CORE_TTL_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// Longest task id accepted: it is journaled and sent back on every poll.
+/// Input request keys, journaled with their approvals, have the same bound.
 const MAX_TASK_ID_BYTES: usize = 256;
+
+/// Input requests one task may make: each is a pending approval someone
+/// has to answer, so a server asking without end fails the call instead.
+pub(crate) const MAX_TASK_INPUTS: usize = 16;
 
 fn interval(suggested: Option<u64>) -> u64 {
     let ms = suggested.map_or(DEFAULT_POLL, Duration::from_millis).clamp(MIN_POLL, MAX_POLL);
@@ -88,12 +93,26 @@ impl Inputs {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The caller of `task_id`, with the key its next request gets.
-    pub(crate) fn take_ask(&self, task_id: &str) -> Option<(OnInput, String)> {
+    /// The caller of `task_id`, with the key of its request asking
+    /// `message` with `schema`; `None` when no caller waits on the task or
+    /// it asked [`MAX_TASK_INPUTS`] times already.
+    ///
+    /// The key comes from what is asked, not from a count: a run resumed
+    /// after a crash finds the approval of a question the server asks
+    /// again, and never takes another question's answer for it.
+    pub(crate) fn take_ask(&self, task_id: &str, message: &str, schema: &Value) -> Option<(OnInput, String)> {
+        use sha2::Digest;
         let mut all = self.lock();
         let (on_input, n) = all.get_mut(task_id)?;
+        if *n >= MAX_TASK_INPUTS as u64 {
+            tracing::warn!(task = task_id, "a task asked for input more than {MAX_TASK_INPUTS} times: declined");
+            return None;
+        }
         *n += 1;
-        Some((on_input.clone(), format!("elicitation-{n}")))
+        let digest =
+            sha2::Sha256::new().chain_update(message).chain_update([0]).chain_update(schema.to_string()).finalize();
+        let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        Some((on_input.clone(), format!("elicitation-{hex}")))
     }
 }
 
@@ -134,11 +153,23 @@ impl TaskCx<'_> {
         match tokio::time::timeout(self.timeout, work).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => Err(self.failed(format!("{what}: {e}"))),
-            Err(_) => Err(McpCallError::CallTimeout {
-                server: self.server.to_owned(),
-                tool: format!("{} ({what})", self.tool),
-                ms: self.timeout.as_millis(),
-            }),
+            Err(_) => Err(self.timed_out(what)),
+        }
+    }
+
+    fn timed_out(&self, what: &str) -> McpCallError {
+        McpCallError::CallTimeout {
+            server: self.server.to_owned(),
+            tool: format!("{} ({what})", self.tool),
+            ms: self.timeout.as_millis(),
+        }
+    }
+
+    /// The call gives up on `task`: it is cancelled at the server (best
+    /// effort) so the server's work does not run on unread.
+    async fn give_up(&self, task: &McpTask) {
+        if let Err(e) = self.cancel(task).await {
+            tracing::warn!(server = self.server, task = task.task_id, "cancelling an abandoned task failed: {e}");
         }
     }
 
@@ -215,9 +246,16 @@ impl TaskCx<'_> {
         let mut answered = std::collections::HashSet::new();
         let mut first = true;
         loop {
-            let status = match task.form {
-                TaskForm::Extension => self.poll_extension(&mut task, &mut answered).await?,
-                TaskForm::Core => self.poll_core(&mut task).await?,
+            let polled = match task.form {
+                TaskForm::Extension => self.poll_extension(&mut task, &mut answered).await,
+                TaskForm::Core => self.poll_core(&mut task).await,
+            };
+            let status = match polled {
+                Ok(status) => status,
+                Err(e) => {
+                    self.give_up(&task).await;
+                    return Err(e);
+                }
             };
             if let Some(done) = status {
                 return done;
@@ -249,9 +287,8 @@ impl TaskCx<'_> {
                 match self.answer_inputs(task, input_requests, answered).await? {
                     Ok(()) => None,
                     Err(why) => {
-                        // Nobody will answer it: free the server's work. A
-                        // failed cancel changes nothing the guest can act on.
-                        let _ = self.cancel(task).await;
+                        // Nobody will answer it: free the server's work.
+                        self.give_up(task).await;
                         Some(Err(self.task_failed(task, why)))
                     }
                 }
@@ -275,6 +312,12 @@ impl TaskCx<'_> {
         for (key, request) in requests {
             if answered.contains(&key) {
                 continue;
+            }
+            if key.len() > MAX_TASK_ID_BYTES {
+                return Ok(Err(input_required(&format!("an input request key is over {MAX_TASK_ID_BYTES} bytes"))));
+            }
+            if answered.len() >= MAX_TASK_INPUTS {
+                return Ok(Err(input_required(&format!("it asked for input more than {MAX_TASK_INPUTS} times"))));
             }
             let answer = match request {
                 InputRequest::Elicitation(request) => match request.params {
@@ -312,18 +355,18 @@ impl TaskCx<'_> {
             // `tasks/result` delivers what a failed task answers (its
             // JSON-RPC error) and serves an input request the server queued
             // for the task; it blocks until the task ends.
-            Some("completed" | "failed" | "input_required") => {
+            Some(status @ ("completed" | "failed" | "input_required")) => {
                 let params = json!({ "taskId": task.task_id });
                 let request = ClientRequest::CustomRequest(CustomRequest::new("tasks/result", Some(params)));
-                Ok(Some(match tokio::time::timeout(self.timeout, self.peer.send_request(request)).await {
-                    Ok(Ok(answer)) => Ok(without_related_task(serde_json::to_value(answer)?)),
-                    Ok(Err(e)) => Err(self.task_failed(task, e)),
-                    Err(_) => Err(McpCallError::CallTimeout {
-                        server: self.server.to_owned(),
-                        tool: format!("{} (tasks/result)", self.tool),
-                        ms: self.timeout.as_millis(),
-                    }),
-                }))
+                match tokio::time::timeout(self.timeout, self.peer.send_request(request)).await {
+                    // The hub strips the result's `_meta` (its related task).
+                    Ok(Ok(answer)) => Ok(Some(Ok(serde_json::to_value(answer)?))),
+                    Ok(Err(e)) => Ok(Some(Err(self.task_failed(task, e)))),
+                    // The server waits on an input request it put to us,
+                    // which a person may take hours to answer: poll again.
+                    Err(_) if status == "input_required" => Ok(None),
+                    Err(_) => Err(self.timed_out("tasks/result")),
+                }
             }
             other => Err(self.task_failed(task, format!("tasks/get answered an unknown status {other:?}"))),
         }
@@ -347,16 +390,6 @@ fn elicit_result(answer: &InputAnswer) -> Value {
         InputAnswer::Decline => json!({"action": "decline"}),
         InputAnswer::Cancel => json!({"action": "cancel"}),
     }
-}
-
-/// A core-form result carries the task it belongs to in
-/// `_meta["io.modelcontextprotocol/related-task"]`: the guest sees the
-/// tool's result, as from a direct call.
-fn without_related_task(mut value: Value) -> Value {
-    if let Some(meta) = value.get_mut("_meta").and_then(Value::as_object_mut) {
-        meta.remove("io.modelcontextprotocol/related-task");
-    }
-    value
 }
 
 /// Longest server text (a status message, an error's message) quoted in
@@ -391,6 +424,25 @@ mod tests {
     use rmcp::model::ServerResult;
 
     use super::*;
+
+    #[test]
+    fn a_task_input_is_keyed_by_what_it_asks_and_a_task_asks_at_most_its_bound() {
+        let inputs = Inputs::default();
+        let on_input: OnInput = std::sync::Arc::new(|_| Box::pin(async { InputAnswer::Decline }));
+        inputs.lock().insert("t".into(), (on_input, 0));
+        let schema = json!({"type": "object"});
+        let key = |message: &str| inputs.take_ask("t", message, &schema).map(|(_, key)| key);
+        // The same question has the same key whenever it is asked (a resumed
+        // run finds its approval); another question never shares it.
+        let first = key("Go on?").unwrap();
+        assert_eq!(key("Go on?").unwrap(), first);
+        assert_ne!(key("Stop?").unwrap(), first);
+        assert!(inputs.take_ask("other", "Go on?", &schema).is_none(), "no caller waits on that task");
+        for _ in 3..MAX_TASK_INPUTS {
+            assert!(key("Go on?").is_some());
+        }
+        assert!(key("Go on?").is_none(), "one past the bound is declined");
+    }
 
     #[test]
     fn server_text_quoted_in_errors_is_bounded() {

@@ -269,12 +269,16 @@ impl ServerHandler for CodeModeServer {
             (Ok(_in_flight), Ok(reply)) => {
                 // A client that asked for progress sees the output as it
                 // happens.
-                let stream = context
+                let progress = context
                     .meta
                     .get_progress_token()
                     .or_else(|| request.meta.as_ref().and_then(|m| m.get_progress_token()))
                     .map(|token| super::progress::notify(context.peer.clone(), token));
+                let (stream, notifier) = progress.unzip();
                 let result = self.call(&reply, &request.name, &args, stream).instrument(span.clone()).await;
+                if let Some(notifier) = notifier {
+                    super::progress::finish(notifier).await;
+                }
                 if super::elicit::can_ask(&context.peer) {
                     super::elicit::settle(&context.peer, &reply, result).instrument(span).await
                 } else {

@@ -9,6 +9,7 @@
 use codemode_runtime::{OutputEntry, OutputStream, Streamed};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RoleServer};
+use tokio::task::JoinHandle;
 
 /// Messages a slow client may fall behind by before entries are skipped.
 const BUFFERED: usize = 64;
@@ -17,11 +18,15 @@ const BUFFERED: usize = 64;
 /// (the result has it whole).
 const MAX_MESSAGE_BYTES: usize = 4096;
 
-/// A stream whose output goes to `peer` as progress for `token`, sent by
-/// a task that ends with the stream (when the window ends).
-pub(super) fn notify(peer: Peer<RoleServer>, token: ProgressToken) -> OutputStream {
+/// How long the response waits for notifications still queued: a progress
+/// notification must not follow the response it belongs to.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A stream whose output goes to `peer` as progress for `token`, and the
+/// task that sends it, which ends with the stream (when the window ends).
+pub(super) fn notify(peer: Peer<RoleServer>, token: ProgressToken) -> (OutputStream, JoinHandle<()>) {
     let (stream, mut rx) = OutputStream::channel(BUFFERED);
-    tokio::spawn(async move {
+    let sender = tokio::spawn(async move {
         let mut progress = 0.0_f64;
         while let Some(streamed) = rx.recv().await {
             let messages = match streamed {
@@ -41,7 +46,16 @@ pub(super) fn notify(peer: Peer<RoleServer>, token: ProgressToken) -> OutputStre
             }
         }
     });
-    stream
+    (stream, sender)
+}
+
+/// Before the response goes out: lets the notifier send what is queued
+/// (the window has ended, so its stream has), then stops it; what it could
+/// not send within [`DRAIN`] is dropped (the result has it all).
+pub(super) async fn finish(mut sender: JoinHandle<()>) {
+    if tokio::time::timeout(DRAIN, &mut sender).await.is_err() {
+        sender.abort();
+    }
 }
 
 /// One entry as a notification's text: a text entry as written, a JSON

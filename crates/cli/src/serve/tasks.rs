@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Reply, WaitReason};
+use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Phase, Reply, WaitReason};
 use rmcp::model::{
     CreateTaskResult, DetailedTask, ElicitRequest, ElicitResult, ErrorData, GetTaskResult, InputRequest,
     InputResponses, JsonObject, Task, TaskPayload, TaskStatus,
@@ -37,6 +37,13 @@ const POLL_INTERVAL_MS: u64 = 500;
 /// answered with its `waiting` result instead of a task (the client then
 /// uses `wait`), and finished tasks are forgotten first.
 const MAX_TASKS: usize = 256;
+
+/// Windows in a row the runtime may refuse (`invalid_input` before the
+/// cell ran: another `wait` in flight, a run still starting, decisions on
+/// approvals that are gone) before the task takes the refusal for its end
+/// (a run that does not exist, or not for this client, is refused every
+/// time).
+const MAX_REFUSALS: u8 = 3;
 
 /// Where a task's run stands, as last seen.
 enum State {
@@ -56,6 +63,8 @@ struct TaskRun {
     output: Output,
     /// A window is open on the run for this task.
     driving: bool,
+    /// Windows refused in a row (see [`MAX_REFUSALS`]).
+    refusals: u8,
     created: String,
     updated: String,
 }
@@ -64,6 +73,17 @@ struct TaskRun {
 #[derive(Default)]
 pub(super) struct TaskRuns {
     runs: Mutex<HashMap<String, TaskRun>>,
+}
+
+/// Whether `id` has the shape of a run id (`run_` and 32 hex digits, as the
+/// runtime makes them): anything else names no task, and is not tracked.
+fn is_run_id(id: &str) -> bool {
+    id.strip_prefix("run_").is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// At most 64 bytes of a client's text, for an error message.
+fn quoted(text: &str) -> &str {
+    codemode_bridge::budget::utf8_prefix(text, 64)
 }
 
 /// Now, in RFC 3339 (UTC), as task times are written.
@@ -99,6 +119,7 @@ impl TaskRuns {
             state: state_of(result.clone()),
             output,
             driving: false,
+            refusals: 0,
             created: created.clone(),
             updated: created.clone(),
         };
@@ -110,8 +131,22 @@ impl TaskRuns {
     /// `tasks/get`: the task as it stands; a working one is driven on.
     pub(super) fn get(self: &Arc<Self>, reply: &Reply, run_id: &str) -> Result<GetTaskResult, ErrorData> {
         let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !runs.contains_key(run_id) && runs.len() >= MAX_TASKS {
-            runs.retain(|_, r| !matches!(r.state, State::Done(_) | State::Cancelled));
+        if !runs.contains_key(run_id) {
+            if !is_run_id(run_id) {
+                return Err(ErrorData::invalid_params(
+                    format!("{:?} is not a task id of codemode", quoted(run_id)),
+                    None,
+                ));
+            }
+            if runs.len() >= MAX_TASKS {
+                runs.retain(|_, r| !matches!(r.state, State::Done(_) | State::Cancelled));
+            }
+            if runs.len() >= MAX_TASKS {
+                return Err(ErrorData::invalid_params(
+                    format!("this connection tracks {MAX_TASKS} tasks, the most it may; finish or cancel some first"),
+                    None,
+                ));
+            }
         }
         let run = runs.entry(run_id.to_owned()).or_insert_with(|| {
             // A run this connection did not start: another connection's or
@@ -121,6 +156,7 @@ impl TaskRuns {
                 state: State::Working(None),
                 output: Output::Entries(Vec::new()),
                 driving: false,
+                refusals: 0,
                 created: created.clone(),
                 updated: created,
             }
@@ -209,6 +245,19 @@ impl TaskRuns {
             if matches!(run.state, State::Cancelled) {
                 return;
             }
+            let refused = matches!(
+                &result,
+                CellResult::Failed { code: codemode_runtime::ErrorCode::InvalidInput, phase: Phase::Input, .. }
+            );
+            run.refusals = if refused { run.refusals.saturating_add(1) } else { 0 };
+            if let CellResult::Failed { error, .. } = &result
+                && refused
+                && run.refusals < MAX_REFUSALS
+            {
+                // The run did not move: the next poll opens another window.
+                run.state = State::Working(Some(error.clone()));
+                return;
+            }
             let earlier = std::mem::replace(&mut run.output, Output::Entries(Vec::new()));
             run.state = match result {
                 // The store or the runtime could not answer now (a run is
@@ -251,10 +300,17 @@ fn detailed(run_id: &str, run: &TaskRun) -> Result<DetailedTask, ErrorData> {
         State::Working(_) => TaskPayload::Working,
         State::Cancelled => TaskPayload::Cancelled,
         State::Approval(pending) => TaskPayload::InputRequired {
+            // A form that cannot be built is an error, never a task that
+            // asks for input with nothing to answer.
             input_requests: pending
                 .iter()
-                .filter_map(|a| Some((a.id.clone(), InputRequest::Elicitation(ElicitRequest::new(form(a)?)))))
-                .collect(),
+                .map(|a| {
+                    let form = form(a).ok_or_else(|| {
+                        ErrorData::internal_error(format!("the approval form for {} could not be built", a.id), None)
+                    })?;
+                    Ok((a.id.clone(), InputRequest::Elicitation(ElicitRequest::new(form))))
+                })
+                .collect::<Result<_, ErrorData>>()?,
         },
         State::Done(result) => {
             let answer = serde_json::to_value(tool_result(result)?)
@@ -266,4 +322,48 @@ fn detailed(run_id: &str, run: &TaskRun) -> Result<DetailedTask, ErrorData> {
         }
     };
     Ok(DetailedTask::new(task(run_id, run), payload))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_run_shaped_ids_name_a_task() {
+        assert!(is_run_id(&format!("run_{}", "0a".repeat(16))));
+        assert!(!is_run_id(&format!("run_{}", "0a".repeat(17))), "one byte too long");
+        assert!(!is_run_id(&format!("run_{}z", "0".repeat(31))));
+        assert!(!is_run_id("task-1"));
+    }
+
+    #[test]
+    fn a_connection_tracks_at_most_its_bound_of_tasks_and_refuses_more() {
+        let runs = TaskRuns::default();
+        {
+            let mut all = runs.runs.lock().unwrap();
+            for i in 0..MAX_TASKS {
+                let created = now();
+                let run = TaskRun {
+                    state: State::Approval(Vec::new()),
+                    output: Output::Entries(Vec::new()),
+                    driving: true,
+                    refusals: 0,
+                    created: created.clone(),
+                    updated: created,
+                };
+                all.insert(format!("run_{i:032x}"), run);
+            }
+        }
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let runtime = rt.block_on(codemode_runtime::CodeMode::builder().start()).unwrap();
+        let reply = runtime.session("s").reply("r");
+        let runs = Arc::new(runs);
+        let err = runs.get(&reply, &format!("run_{}", "f".repeat(32))).unwrap_err();
+        assert!(err.message.contains(&format!("tracks {MAX_TASKS} tasks")), "{}", err.message);
+        let err = runs.get(&reply, "not-a-run").unwrap_err();
+        assert!(err.message.contains("is not a task id"), "{}", err.message);
+        // A task it tracks is still answered.
+        assert!(runs.get(&reply, &format!("run_{:032x}", 3)).is_ok());
+        rt.block_on(runtime.shutdown());
+    }
 }

@@ -229,7 +229,7 @@ impl CellState {
     /// it cost so far (the heap is measured now, once per window).
     pub(super) fn telemetry(&self) -> Telemetry {
         self.engine.note_heap();
-        with_costs(self.host.telemetry(), self.engine.costs(), self.output.used())
+        self.journal_telemetry()
     }
 
     /// The counters and costs a journal write records (the heap as last

@@ -212,9 +212,7 @@ impl Reply {
         decisions: Decisions,
         stream: OutputStream,
     ) -> Result<CellResult, CodeModeError> {
-        let s = &self.session;
-        let decide = (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone()) });
-        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, Some(stream))).await
+        self.wait_deciding(run_id, decisions, Some(stream)).await
     }
 
     /// [`wait`](Self::wait) with decisions on the run's pending approvals
@@ -228,9 +226,20 @@ impl Reply {
     /// # Errors
     /// Only host failures.
     pub async fn wait_with(&self, run_id: &str, decisions: Decisions) -> Result<CellResult, CodeModeError> {
+        self.wait_deciding(run_id, decisions, None).await
+    }
+
+    /// A window on `run_id` with `decisions` taken as this session's
+    /// principal, its output streamed when `stream` is given.
+    async fn wait_deciding(
+        &self,
+        run_id: &str,
+        decisions: Decisions,
+        stream: Option<OutputStream>,
+    ) -> Result<CellResult, CodeModeError> {
         let s = &self.session;
         let decide = (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone()) });
-        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, None)).await
+        s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, stream)).await
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are

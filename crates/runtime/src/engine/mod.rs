@@ -20,21 +20,14 @@ use crate::cell::output::PendingOutput;
 use crate::cell::requests::{HostRequest, Settlement};
 use crate::jsthreads::ThreadLease;
 use crate::source::Positions;
-use control::{CellControl, Stop};
+use control::CellControl;
 use link::GuestLink;
 use pool::EnginePool;
 use vm::{StartError, SyntaxFailure, Vm};
 
-/// Why guest code stopped running before its window ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Interruption {
-    /// A host or client aborted the cell.
-    Aborted,
-    /// Guest code ran past its window's deadline.
-    Deadline,
-    /// Guest code used the run's guest-CPU budget.
-    CpuBudget,
-}
+/// Why guest code stopped running before its window ended: aborted, past
+/// its window's deadline, or past the run's guest-CPU budget.
+pub(crate) use control::Stop as Interruption;
 
 /// One cell's engine, as the cell drives it.
 pub(crate) struct Engine {
@@ -65,11 +58,7 @@ impl Engine {
     pub(crate) fn start(&mut self, wrapped: &str) -> Result<(), StartError> {
         let first = {
             let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-            let _busy = self.lease.guest_step();
-            self.control.begin_step();
-            let started = vm.start(wrapped);
-            self.control.end_step();
-            started
+            self.guest(|| vm.start(wrapped))
         };
         match first {
             Err(StartError::Syntax(js)) => {
@@ -110,13 +99,7 @@ impl Engine {
         self.positions = Positions::stripped(wrapped, &stripped);
         self.link().positions = self.positions.clone();
         let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-        let started = {
-            let _busy = self.lease.guest_step();
-            self.control.begin_step();
-            let started = vm.start(&stripped);
-            self.control.end_step();
-            started
-        };
+        let started = self.guest(|| vm.start(&stripped));
         match started {
             Err(StartError::Syntax(failure)) => Err(StartError::Syntax(self.mapped(failure, true))),
             other => other,
@@ -145,11 +128,18 @@ impl Engine {
     /// Delivers `settlements` and runs the guest until it is idle.
     pub(crate) fn step(&self, settlements: Vec<Settlement>) {
         if let Some(vm) = &self.vm {
-            let _busy = self.lease.guest_step();
-            self.control.begin_step();
-            vm.step(settlements);
-            self.control.end_step();
+            self.guest(|| vm.step(settlements));
         }
+    }
+
+    /// Runs guest code: the thread is marked busy and the step's CPU
+    /// time counted while `f` runs.
+    fn guest<T>(&self, f: impl FnOnce() -> T) -> T {
+        let _busy = self.lease.guest_step();
+        self.control.begin_step();
+        let out = f();
+        self.control.end_step();
+        out
     }
 
     /// The guest link (never contended: the cell and its native functions
@@ -165,11 +155,7 @@ impl Engine {
 
     /// Why guest code was interrupted, if it was.
     pub(crate) fn interruption(&self) -> Option<Interruption> {
-        Some(match self.control.stopped()? {
-            Stop::Aborted => Interruption::Aborted,
-            Stop::Deadline => Interruption::Deadline,
-            Stop::CpuBudget => Interruption::CpuBudget,
-        })
+        self.control.stopped()
     }
 
     /// What the guest has cost so far.
