@@ -258,3 +258,32 @@ async fn a_replayed_run_goes_on_with_the_costs_its_journal_recorded_and_the_repl
     rt.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+async fn postgres_runtime(url: &str) -> CodeMode {
+    CodeMode::builder()
+        .tool(SleepMs::default())
+        .limits(codemode_runtime::Limits { timeout: Duration::from_millis(200), ..codemode_runtime::Limits::default() })
+        .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 2 })
+        .runs(RunsConfig::default())
+        .start()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_another_process_holds_answers_a_foreign_sessions_wait_and_abort_as_not_its_own_ga_1_3_ga_7_7() {
+    let url = codemode_store::postgres::test_database().await;
+    let holder = postgres_runtime(&url).await;
+    let other = postgres_runtime(&url).await;
+    // A call still running keeps the run's lease with the holder.
+    let parked = holder.session("a").reply("r").exec(Exec::code("await sleep_ms({ms: 3000}); return 1")).await.unwrap();
+    let run_id = parked.run_id().expect("parked").to_owned();
+    let theirs = other.session("b").reply("r");
+    assert_eq!(failure(&theirs.wait(&run_id).await.unwrap()).1, "code mode run belongs to a different session.");
+    assert_eq!(failure(&theirs.abort(&run_id).await.unwrap()).1, "code mode run belongs to a different session.");
+    // Its own session, on the other process, waits out a window.
+    let own = other.session("a").reply("r").wait(&run_id).await.unwrap();
+    assert!(matches!(own, CellResult::Waiting { .. }), "{}", own.to_model_json());
+    holder.shutdown().await;
+    other.shutdown().await;
+}

@@ -345,3 +345,71 @@ async fn a_task_waiting_for_input_survives_kill_9_with_the_same_approval_id_ga_1
     assert_eq!(research_counts(&rt).await, (1, 0), "one task, asked once, never cancelled");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A TCP relay to `target` that can drop every connection it carries and
+/// refuse new ones until restored: a network outage between a runtime and
+/// its MCP server, which keeps running.
+struct Relay {
+    addr: std::net::SocketAddr,
+    down: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    carried: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Relay {
+    async fn start(target: std::net::SocketAddr) -> Self {
+        use std::sync::atomic::Ordering;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let relay = Self { addr, down: Default::default(), carried: Default::default() };
+        let (down, carried) = (relay.down.clone(), relay.carried.clone());
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if down.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let link = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                carried.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        relay
+    }
+
+    fn cut(&self) {
+        self.down.store(true, std::sync::atomic::Ordering::SeqCst);
+        for link in self.carried.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+
+    fn restore(&self) {
+        self.down.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_is_polled_through_a_network_outage_and_settles_started_once_never_cancelled_ga_9_4() {
+    let fixture = HttpFixture::start();
+    let target = fixture.url.trim_start_matches("http://").trim_end_matches("/mcp").parse().unwrap();
+    let relay = Relay::start(target).await;
+    let server =
+        McpServerConfig::http("lab", format!("http://{}/mcp", relay.addr)).call_timeout(Duration::from_secs(2));
+    let rt = runtime_with_server(server, Limits { timeout: Duration::from_millis(200), ..Limits::default() }).await;
+    let reply = reply(&rt);
+    let code = "const r = await MCP.lab.research({topic: 'outage', ms: 2000}); return r.structuredContent.topic";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let CellResult::Waiting { run_id, .. } = &parked else { panic!("{parked:?}") };
+    // The task runs at the server; its polls (every 20 ms) fail meanwhile.
+    relay.cut();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    relay.restore();
+    let mut done = reply.wait(run_id).await.unwrap();
+    while let CellResult::Waiting { .. } = done {
+        done = reply.wait(run_id).await.unwrap();
+    }
+    assert_eq!(value(&done), &json!("outage"), "{}", done.to_model_json());
+    assert_eq!(research_counts(&rt).await, (1, 0), "started once, never cancelled");
+}

@@ -564,6 +564,11 @@ impl ServerHandle {
         }
     }
 
+    /// The live session, if the server is connected.
+    fn current_peer(&self) -> Option<Peer<RoleClient>> {
+        self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner).peer.clone()
+    }
+
     async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, McpCallError> {
         let view = self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner);
         match (&view.peer, &view.last_error) {
@@ -632,7 +637,16 @@ impl ServerHandle {
             (view.tasks_extension, view.core_task_tools.contains(&tool))
         };
         let TaskHooks { on_task, on_input } = hooks;
-        let cx = TaskCx { server: name, tool: &tool, peer: &peer, timeout, on_input, inputs: &self.inputs };
+        let current = || self.current_peer();
+        let cx = TaskCx {
+            server: name,
+            tool: &tool,
+            peer: Mutex::new(peer.clone()),
+            current: &current,
+            timeout,
+            on_input,
+            inputs: &self.inputs,
+        };
         if extension {
             return cx.call_extension(params, on_task).await;
         }
@@ -672,7 +686,17 @@ impl ServerHandle {
         on_input: Option<OnInput>,
     ) -> Result<Value, McpCallError> {
         let peer = self.peer_within(name, timeout).await?;
-        TaskCx { server: name, tool, peer: &peer, timeout, on_input, inputs: &self.inputs }.finish(task).await
+        let current = || self.current_peer();
+        let cx = TaskCx {
+            server: name,
+            tool,
+            peer: Mutex::new(peer),
+            current: &current,
+            timeout,
+            on_input,
+            inputs: &self.inputs,
+        };
+        cx.finish(task).await
     }
 
     /// Asks the server to cancel a task.
@@ -684,6 +708,16 @@ impl ServerHandle {
         timeout: Duration,
     ) -> Result<(), McpCallError> {
         let peer = self.peer_within(name, timeout).await?;
-        TaskCx { server: name, tool, peer: &peer, timeout, on_input: None, inputs: &self.inputs }.cancel(task).await
+        let current = || self.current_peer();
+        let cx = TaskCx {
+            server: name,
+            tool,
+            peer: Mutex::new(peer),
+            current: &current,
+            timeout,
+            on_input: None,
+            inputs: &self.inputs,
+        };
+        cx.cancel(task).await
     }
 }

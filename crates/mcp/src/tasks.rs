@@ -18,8 +18,15 @@
 //! A task is identified by [`McpTask`], which the runtime journals the
 //! moment it is known: a run resumed on another process polls the same
 //! task ([`crate::McpHub::resume_task`]) instead of starting the tool again.
+//!
+//! A task outlives the connection that created it: a poll that fails
+//! without an answer from the server (the network, a session that closed,
+//! no answer in time) is tried again, on the server's new session once it
+//! reconnected, for up to [`MAX_OUTAGE`]; only the server's own refusal or
+//! an outage past that ends the call.
 
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 pub use codemode_bridge::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks};
 use rmcp::model::{
@@ -52,6 +59,40 @@ const MAX_TASK_ID_BYTES: usize = 256;
 /// has to answer, so a server asking without end fails the call instead.
 pub(crate) const MAX_TASK_INPUTS: usize = 16;
 
+/// How long polls may go on failing without an answer from the server
+/// before the call gives up on its task.
+pub(crate) const MAX_OUTAGE: Duration = Duration::from_secs(120);
+
+/// A request of a task call that failed; `transient` when the server did
+/// not answer it (transport, closed session, timeout), so trying again may
+/// succeed, rather than answering with a refusal.
+struct Failure {
+    error: McpCallError,
+    transient: bool,
+}
+
+impl From<McpCallError> for Failure {
+    fn from(error: McpCallError) -> Self {
+        Self { error, transient: false }
+    }
+}
+
+impl From<serde_json::Error> for Failure {
+    fn from(error: serde_json::Error) -> Self {
+        McpCallError::from(error).into()
+    }
+}
+
+impl From<Failure> for McpCallError {
+    fn from(failure: Failure) -> Self {
+        failure.error
+    }
+}
+
+/// The server's live session now, when it has one: after a reconnect, not
+/// the session a task was created on.
+pub(crate) type CurrentPeer<'a> = &'a (dyn Fn() -> Option<Peer<RoleClient>> + Sync);
+
 fn interval(suggested: Option<u64>) -> u64 {
     let ms = suggested.map_or(DEFAULT_POLL, Duration::from_millis).clamp(MIN_POLL, MAX_POLL);
     u64::try_from(ms.as_millis()).unwrap_or(u64::MAX)
@@ -69,7 +110,11 @@ fn quick_look(interval_ms: u64) -> u64 {
 pub(crate) struct TaskCx<'a> {
     pub server: &'a str,
     pub tool: &'a str,
-    pub peer: &'a Peer<RoleClient>,
+    /// The session requests go out on; replaced by [`Self::current`]'s
+    /// when it closed.
+    pub peer: Mutex<Peer<RoleClient>>,
+    /// The server's session now.
+    pub current: CurrentPeer<'a>,
     pub timeout: Duration,
     /// Who answers the task's input requests.
     pub on_input: Option<OnInput>,
@@ -129,6 +174,20 @@ impl Drop for Listening<'_> {
 }
 
 impl TaskCx<'_> {
+    fn peer(&self) -> Peer<RoleClient> {
+        self.peer.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Takes the server's new session when the one in use closed.
+    fn follow_reconnect(&self) {
+        let mut peer = self.peer.lock().unwrap_or_else(PoisonError::into_inner);
+        if peer.is_transport_closed()
+            && let Some(new) = (self.current)().filter(|p| !p.is_transport_closed())
+        {
+            *peer = new;
+        }
+    }
+
     fn failed(&self, reason: impl Into<String>) -> McpCallError {
         McpCallError::CallFailed { server: self.server.to_owned(), tool: self.tool.to_owned(), reason: reason.into() }
     }
@@ -149,11 +208,11 @@ impl TaskCx<'_> {
         &self,
         what: &str,
         work: impl Future<Output = Result<T, rmcp::ServiceError>>,
-    ) -> Result<T, McpCallError> {
+    ) -> Result<T, Failure> {
         match tokio::time::timeout(self.timeout, work).await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(e)) => Err(self.failed(format!("{what}: {e}"))),
-            Err(_) => Err(self.timed_out(what)),
+            Ok(Err(e)) => Err(Failure { transient: unanswered(&e), error: self.failed(format!("{what}: {e}")) }),
+            Err(_) => Err(Failure { error: self.timed_out(what), transient: true }),
         }
     }
 
@@ -173,9 +232,9 @@ impl TaskCx<'_> {
         }
     }
 
-    async fn custom(&self, method: &str, params: Value) -> Result<Value, McpCallError> {
+    async fn custom(&self, method: &str, params: Value) -> Result<Value, Failure> {
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-        let answer = self.request(method, self.peer.send_request(request)).await?;
+        let answer = self.request(method, self.peer().send_request(request)).await?;
         Ok(serde_json::to_value(answer)?)
     }
 
@@ -185,7 +244,7 @@ impl TaskCx<'_> {
         params: CallToolRequestParams,
         on_task: Option<OnTask>,
     ) -> Result<Value, McpCallError> {
-        match self.request("tools/call", self.peer.call_tool_once(params)).await? {
+        match self.request("tools/call", self.peer().call_tool_once(params)).await? {
             CallToolResponse::Complete(result) => Ok(serde_json::to_value(result)?),
             CallToolResponse::Task(created) => {
                 let task = self.task(TaskForm::Extension, created.task.task_id, created.task.poll_interval_ms)?;
@@ -245,16 +304,33 @@ impl TaskCx<'_> {
         // poll may show one again.
         let mut answered = std::collections::HashSet::new();
         let mut first = true;
+        // Since when polls have failed without an answer.
+        let mut outage: Option<Instant> = None;
         loop {
             let polled = match task.form {
                 TaskForm::Extension => self.poll_extension(&mut task, &mut answered).await,
                 TaskForm::Core => self.poll_core(&mut task).await,
             };
             let status = match polled {
-                Ok(status) => status,
-                Err(e) => {
+                Ok(status) => {
+                    outage = None;
+                    status
+                }
+                Err(Failure { error, transient: true })
+                    if within_outage(*outage.get_or_insert_with(Instant::now), Instant::now()) =>
+                {
+                    tracing::debug!(
+                        server = self.server,
+                        task = task.task_id,
+                        "polling the task failed, trying again: {error}"
+                    );
+                    self.follow_reconnect();
+                    tokio::time::sleep(Duration::from_millis(task.poll_interval_ms)).await;
+                    continue;
+                }
+                Err(failure) => {
                     self.give_up(&task).await;
-                    return Err(e);
+                    return Err(failure.error);
                 }
             };
             if let Some(done) = status {
@@ -275,8 +351,8 @@ impl TaskCx<'_> {
         &self,
         task: &mut McpTask,
         answered: &mut std::collections::HashSet<String>,
-    ) -> Result<Option<Result<Value, McpCallError>>, McpCallError> {
-        let got = self.request("tasks/get", self.peer.get_task(GetTaskParams::new(task.task_id.clone()))).await?;
+    ) -> Result<Option<Result<Value, McpCallError>>, Failure> {
+        let got = self.request("tasks/get", self.peer().get_task(GetTaskParams::new(task.task_id.clone()))).await?;
         task.poll_interval_ms = interval(got.task.task.poll_interval_ms.or(Some(task.poll_interval_ms)));
         let message = got.task.task.status_message.clone();
         Ok(match got.task.payload {
@@ -304,7 +380,7 @@ impl TaskCx<'_> {
         task: &McpTask,
         requests: InputRequests,
         answered: &mut std::collections::HashSet<String>,
-    ) -> Result<Result<(), String>, McpCallError> {
+    ) -> Result<Result<(), String>, Failure> {
         let Some(on_input) = &self.on_input else {
             return Ok(Err(input_required("no one to ask is attached to this call")));
         };
@@ -316,7 +392,7 @@ impl TaskCx<'_> {
             if key.len() > MAX_TASK_ID_BYTES {
                 return Ok(Err(input_required(&format!("an input request key is over {MAX_TASK_ID_BYTES} bytes"))));
             }
-            if answered.len() >= MAX_TASK_INPUTS {
+            if answered.len() + responses.len() >= MAX_TASK_INPUTS {
                 return Ok(Err(input_required(&format!("it asked for input more than {MAX_TASK_INPUTS} times"))));
             }
             let answer = match request {
@@ -331,19 +407,22 @@ impl TaskCx<'_> {
                 },
                 _ => return Ok(Err(input_required("it asks for sampling or roots, which codemode does not give"))),
             };
-            responses.insert(key.clone(), elicit_result(&answer));
-            answered.insert(key);
+            responses.insert(key, elicit_result(&answer));
         }
         if !responses.is_empty() {
+            // Answered once the server has the answers: an update that did
+            // not arrive is sent again (the approvals answer as decided).
+            let keys: Vec<String> = responses.keys().cloned().collect();
             let update = UpdateTaskParams::new(task.task_id.clone(), responses);
-            self.request("tasks/update", self.peer.update_task(update)).await?;
+            self.request("tasks/update", self.peer().update_task(update)).await?;
+            answered.extend(keys);
         }
         Ok(Ok(()))
     }
 
     /// One `tasks/get` in the core form; once the task ended, its result
     /// from `tasks/result`.
-    async fn poll_core(&self, task: &mut McpTask) -> Result<Option<Result<Value, McpCallError>>, McpCallError> {
+    async fn poll_core(&self, task: &mut McpTask) -> Result<Option<Result<Value, McpCallError>>, Failure> {
         let got = self.custom("tasks/get", json!({ "taskId": task.task_id })).await?;
         if let Some(ms) = got.get("pollInterval").and_then(Value::as_u64) {
             task.poll_interval_ms = interval(Some(ms));
@@ -358,29 +437,46 @@ impl TaskCx<'_> {
             Some(status @ ("completed" | "failed" | "input_required")) => {
                 let params = json!({ "taskId": task.task_id });
                 let request = ClientRequest::CustomRequest(CustomRequest::new("tasks/result", Some(params)));
-                match tokio::time::timeout(self.timeout, self.peer.send_request(request)).await {
+                match tokio::time::timeout(self.timeout, self.peer().send_request(request)).await {
                     // The hub strips the result's `_meta` (its related task).
                     Ok(Ok(answer)) => Ok(Some(Ok(serde_json::to_value(answer)?))),
+                    Ok(Err(e)) if unanswered(&e) => {
+                        Err(Failure { error: self.failed(format!("tasks/result: {e}")), transient: true })
+                    }
                     Ok(Err(e)) => Ok(Some(Err(self.task_failed(task, e)))),
                     // The server waits on an input request it put to us,
                     // which a person may take hours to answer: poll again.
                     Err(_) if status == "input_required" => Ok(None),
-                    Err(_) => Err(self.timed_out("tasks/result")),
+                    Err(_) => Err(Failure { error: self.timed_out("tasks/result"), transient: true }),
                 }
             }
-            other => Err(self.task_failed(task, format!("tasks/get answered an unknown status {other:?}"))),
+            other => Err(self.task_failed(task, format!("tasks/get answered an unknown status {other:?}")).into()),
         }
     }
 
     /// Asks the server to cancel `task` (cooperative: it may still finish).
     pub(crate) async fn cancel(&self, task: &McpTask) -> Result<(), McpCallError> {
         match task.form {
-            TaskForm::Extension => {
-                self.request("tasks/cancel", self.peer.cancel_task(CancelTaskParams::new(task.task_id.clone()))).await
-            }
-            TaskForm::Core => self.custom("tasks/cancel", json!({ "taskId": task.task_id })).await.map(drop),
+            TaskForm::Extension => Ok(self
+                .request("tasks/cancel", self.peer().cancel_task(CancelTaskParams::new(task.task_id.clone())))
+                .await?),
+            TaskForm::Core => Ok(self.custom("tasks/cancel", json!({ "taskId": task.task_id })).await.map(drop)?),
         }
     }
+}
+
+/// Whether polls that have failed since `since` may go on at `now`.
+fn within_outage(since: Instant, now: Instant) -> bool {
+    now.saturating_duration_since(since) < MAX_OUTAGE
+}
+
+/// Whether a request failed without the server answering it: trying again
+/// (on this session or the server's next) may succeed.
+fn unanswered(error: &rmcp::ServiceError) -> bool {
+    matches!(
+        error,
+        rmcp::ServiceError::TransportSend(_) | rmcp::ServiceError::TransportClosed | rmcp::ServiceError::Timeout { .. }
+    )
 }
 
 /// An answer as an elicitation result on the wire.
@@ -451,6 +547,17 @@ mod tests {
         let said = rpc_error(&error);
         assert!(said.len() < MAX_QUOTED_BYTES + 40, "{}", said.len());
         assert_eq!(cancelled(Some(&long)).len(), "the task was cancelled: ".len() + MAX_QUOTED_BYTES);
+    }
+
+    #[test]
+    fn polls_failing_without_an_answer_go_on_until_the_outage_bound() {
+        let since = Instant::now();
+        assert!(within_outage(since, since));
+        assert!(within_outage(since, since + MAX_OUTAGE - Duration::from_millis(1)));
+        assert!(!within_outage(since, since + MAX_OUTAGE), "exactly at the bound the call gives up");
+        assert!(unanswered(&rmcp::ServiceError::TransportClosed));
+        let refused = rmcp::ServiceError::McpError(rmcp::model::ErrorData::invalid_params("no task", None));
+        assert!(!unanswered(&refused), "a server's refusal ends the call at once");
     }
 
     #[test]

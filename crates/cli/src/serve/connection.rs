@@ -170,7 +170,8 @@ impl CodeModeServer {
             binding: Mutex::new(None),
             open: Some(sessions::Open::new()),
         };
-        Ok(Self { connection: Arc::new(connection), tasks: Arc::default(), tools: Arc::new(tools), lifecycle })
+        let tasks = Arc::new(super::tasks::TaskRuns::new(connection.rt.limits().parked_ttl));
+        Ok(Self { connection: Arc::new(connection), tasks, tools: Arc::new(tools), lifecycle })
     }
 
     /// The reply a task request of this connection acts in.

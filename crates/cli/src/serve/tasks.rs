@@ -16,9 +16,13 @@
 //! know is a run id like any other, so after a crash or on another
 //! process (PostgreSQL) the client's next poll resumes the run there.
 //! The runtime's own session check keeps a principal to its own runs.
+//! An entry is kept for the runtime's parked TTL after it last changed or
+//! was polled (a run left that long has expired anyway), which each task
+//! states as its `ttlMs`; an ended task's result goes with its entry.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Phase, Reply, WaitReason};
 use rmcp::model::{
@@ -67,12 +71,27 @@ struct TaskRun {
     refusals: u8,
     created: String,
     updated: String,
+    /// When the entry was made, and when it was last changed or polled.
+    born: Instant,
+    touched: Instant,
+}
+
+impl TaskRun {
+    fn new(state: State, output: Output) -> Self {
+        let (created, at) = (now(), Instant::now());
+        Self { state, output, driving: false, refusals: 0, updated: created.clone(), created, born: at, touched: at }
+    }
+
+    fn ended(&self) -> bool {
+        matches!(self.state, State::Done(_) | State::Cancelled)
+    }
 }
 
 /// The tasks of one connection, by run id.
-#[derive(Default)]
 pub(super) struct TaskRuns {
     runs: Mutex<HashMap<String, TaskRun>>,
+    /// How long an entry is kept after it was last touched.
+    keep: Duration,
 }
 
 /// Whether `id` has the shape of a run id (`run_` and 32 hex digits, as the
@@ -102,35 +121,41 @@ fn state_of(result: CellResult) -> State {
 }
 
 impl TaskRuns {
+    /// The tasks of a connection to a runtime whose parked runs expire
+    /// after `parked_ttl`.
+    pub(super) fn new(parked_ttl: Duration) -> Self {
+        Self { runs: Mutex::default(), keep: parked_ttl }
+    }
+
+    /// The table, without the entries untouched for longer than `keep`.
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, TaskRun>> {
+        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = Instant::now();
+        // An entry a window is open for stays: its window touches it.
+        runs.retain(|_, r| r.driving || now.saturating_duration_since(r.touched) <= self.keep);
+        runs
+    }
+
     /// A parked `exec`'s result as a task; none when it did not park, or
     /// this connection tracks too many tasks (the client gets the result).
     pub(super) fn start(&self, result: &CellResult) -> Option<CreateTaskResult> {
         let CellResult::Waiting { run_id, output, .. } = result else { return None };
-        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut runs = self.lock();
         if runs.len() >= MAX_TASKS {
-            runs.retain(|_, r| !matches!(r.state, State::Done(_) | State::Cancelled));
+            runs.retain(|_, r| !r.ended());
             if runs.len() >= MAX_TASKS {
                 return None;
             }
         }
-        let (run_id, output) = (run_id.clone(), output.clone());
-        let created = now();
-        let run = TaskRun {
-            state: state_of(result.clone()),
-            output,
-            driving: false,
-            refusals: 0,
-            created: created.clone(),
-            updated: created.clone(),
-        };
-        let task = task(&run_id, &run);
-        runs.insert(run_id, run);
+        let run = TaskRun::new(state_of(result.clone()), output.clone());
+        let task = task(run_id, &run, self.keep);
+        runs.insert(run_id.clone(), run);
         Some(CreateTaskResult::new(task))
     }
 
     /// `tasks/get`: the task as it stands; a working one is driven on.
     pub(super) fn get(self: &Arc<Self>, reply: &Reply, run_id: &str) -> Result<GetTaskResult, ErrorData> {
-        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut runs = self.lock();
         if !runs.contains_key(run_id) {
             if !is_run_id(run_id) {
                 return Err(ErrorData::invalid_params(
@@ -139,7 +164,7 @@ impl TaskRuns {
                 ));
             }
             if runs.len() >= MAX_TASKS {
-                runs.retain(|_, r| !matches!(r.state, State::Done(_) | State::Cancelled));
+                runs.retain(|_, r| !r.ended());
             }
             if runs.len() >= MAX_TASKS {
                 return Err(ErrorData::invalid_params(
@@ -148,20 +173,13 @@ impl TaskRuns {
                 ));
             }
         }
-        let run = runs.entry(run_id.to_owned()).or_insert_with(|| {
-            // A run this connection did not start: another connection's or
-            // another process's. Driving it tells where it stands.
-            let created = now();
-            TaskRun {
-                state: State::Working(None),
-                output: Output::Entries(Vec::new()),
-                driving: false,
-                refusals: 0,
-                created: created.clone(),
-                updated: created,
-            }
-        });
-        let detailed = detailed(run_id, run)?;
+        // A run this connection did not start (another connection's or
+        // another process's), or one it forgot: driving it tells where it
+        // stands.
+        let run =
+            runs.entry(run_id.to_owned()).or_insert_with(|| TaskRun::new(State::Working(None), Output::default()));
+        run.touched = Instant::now();
+        let detailed = detailed(run_id, run, self.keep)?;
         if matches!(run.state, State::Working(_)) && !run.driving {
             run.driving = true;
             self.drive(reply.clone(), run_id.to_owned(), None);
@@ -177,7 +195,7 @@ impl TaskRuns {
         run_id: &str,
         responses: &InputResponses,
     ) -> Result<(), ErrorData> {
-        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut runs = self.lock();
         let Some(run) = runs.get_mut(run_id) else {
             return Err(ErrorData::invalid_params(format!("no task {run_id} on this connection"), None));
         };
@@ -203,6 +221,7 @@ impl TaskRuns {
         }
         run.state = State::Working(Some("going on with the decisions".to_owned()));
         run.updated = now();
+        run.touched = Instant::now();
         run.driving = true;
         self.drive(reply.clone(), run_id.to_owned(), Some(decisions));
         Ok(())
@@ -211,7 +230,7 @@ impl TaskRuns {
     /// `tasks/cancel`: aborts the run.
     pub(super) async fn cancel(&self, reply: &Reply, run_id: &str) -> Result<(), ErrorData> {
         let aborted = reply.abort(run_id).await.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut runs = self.lock();
         match &aborted {
             CellResult::Failed { code: codemode_runtime::ErrorCode::Aborted, .. } => {}
             // Not a run of this session, not one at all, or one that
@@ -222,6 +241,7 @@ impl TaskRuns {
         if let Some(run) = runs.get_mut(run_id) {
             run.state = State::Cancelled;
             run.updated = now();
+            run.touched = Instant::now();
         }
         Ok(())
     }
@@ -238,10 +258,11 @@ impl TaskRuns {
             let result = result.unwrap_or_else(|e| {
                 CellResult::input_error(codemode_runtime::ErrorCode::RuntimeUnavailable, e.to_string())
             });
-            let mut all = runs.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut all = runs.lock();
             let Some(run) = all.get_mut(&run_id) else { return };
             run.driving = false;
             run.updated = now();
+            run.touched = Instant::now();
             if matches!(run.state, State::Cancelled) {
                 return;
             }
@@ -278,7 +299,7 @@ impl TaskRuns {
     }
 }
 
-fn task(run_id: &str, run: &TaskRun) -> Task {
+fn task(run_id: &str, run: &TaskRun, keep: Duration) -> Task {
     let (status, message) = match &run.state {
         State::Working(message) => (TaskStatus::Working, message.clone()),
         State::Approval(pending) => {
@@ -287,15 +308,19 @@ fn task(run_id: &str, run: &TaskRun) -> Task {
         State::Done(_) => (TaskStatus::Completed, None),
         State::Cancelled => (TaskStatus::Cancelled, None),
     };
-    let mut task =
-        Task::new(run_id, status, run.created.clone(), run.updated.clone()).with_poll_interval_ms(POLL_INTERVAL_MS);
+    // The TTL counts from creation: how long the entry has lived, and the
+    // time it is kept from now.
+    let ttl = run.touched.saturating_duration_since(run.born).saturating_add(keep);
+    let mut task = Task::new(run_id, status, run.created.clone(), run.updated.clone())
+        .with_poll_interval_ms(POLL_INTERVAL_MS)
+        .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
     if let Some(message) = message {
         task = task.with_status_message(message);
     }
     task
 }
 
-fn detailed(run_id: &str, run: &TaskRun) -> Result<DetailedTask, ErrorData> {
+fn detailed(run_id: &str, run: &TaskRun, keep: Duration) -> Result<DetailedTask, ErrorData> {
     let payload = match &run.state {
         State::Working(_) => TaskPayload::Working,
         State::Cancelled => TaskPayload::Cancelled,
@@ -321,7 +346,7 @@ fn detailed(run_id: &str, run: &TaskRun) -> Result<DetailedTask, ErrorData> {
             TaskPayload::Completed { result: JsonObject::from_iter(result) }
         }
     };
-    Ok(DetailedTask::new(task(run_id, run), payload))
+    Ok(DetailedTask::new(task(run_id, run, keep), payload))
 }
 
 #[cfg(test)]
@@ -338,19 +363,12 @@ mod tests {
 
     #[test]
     fn a_connection_tracks_at_most_its_bound_of_tasks_and_refuses_more() {
-        let runs = TaskRuns::default();
+        let runs = TaskRuns::new(Duration::from_secs(600));
         {
             let mut all = runs.runs.lock().unwrap();
             for i in 0..MAX_TASKS {
-                let created = now();
-                let run = TaskRun {
-                    state: State::Approval(Vec::new()),
-                    output: Output::Entries(Vec::new()),
-                    driving: true,
-                    refusals: 0,
-                    created: created.clone(),
-                    updated: created,
-                };
+                let mut run = TaskRun::new(State::Approval(Vec::new()), Output::default());
+                run.driving = true;
                 all.insert(format!("run_{i:032x}"), run);
             }
         }
@@ -365,5 +383,36 @@ mod tests {
         // A task it tracks is still answered.
         assert!(runs.get(&reply, &format!("run_{:032x}", 3)).is_ok());
         rt.block_on(runtime.shutdown());
+    }
+
+    #[test]
+    fn an_entry_untouched_for_the_parked_ttl_is_forgotten_unless_a_window_is_open_and_states_its_ttl() {
+        let keep = Duration::from_secs(60);
+        let runs = TaskRuns::new(keep);
+        let long_ago = Instant::now().checked_sub(Duration::from_secs(61)).expect("the clock is past a minute");
+        let just_in = Instant::now().checked_sub(Duration::from_secs(59)).expect("the clock is past a minute");
+        {
+            let mut all = runs.runs.lock().unwrap();
+            for (i, (state, touched, driving)) in [
+                (State::Cancelled, long_ago, false),
+                (State::Working(None), long_ago, false),
+                (State::Working(None), long_ago, true),
+                (State::Cancelled, just_in, false),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut run = TaskRun::new(state, Output::default());
+                (run.born, run.touched, run.driving) = (long_ago, touched, driving);
+                all.insert(format!("run_{i:032x}"), run);
+            }
+        }
+        let all = runs.lock();
+        let mut left: Vec<_> = all.keys().cloned().collect();
+        left.sort();
+        assert_eq!(left, [format!("run_{:032x}", 2), format!("run_{:032x}", 3)]);
+        let kept = &all[&format!("run_{:032x}", 3)];
+        let ttl = task("run", kept, keep).ttl_ms.expect("a ttl is stated");
+        assert!((61_900..=62_100).contains(&ttl), "lived 2 s and kept 60 s more: {ttl}");
     }
 }

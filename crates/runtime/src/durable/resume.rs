@@ -166,6 +166,7 @@ impl Router<'_> {
         let Some(d) = self.durable else { return Ok(unavailable(NOT_HERE)) };
         let deadline = Instant::now() + self.limits.timeout;
         let mut claim = first;
+        let mut session_checked = false;
         loop {
             let current = match claim.take() {
                 Some(c) => c,
@@ -179,15 +180,18 @@ impl Router<'_> {
                 Claim::Ended(end) => return Ok(ended(end)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
-                    if ask.is_abort() {
-                        // Only the run's own session may abort it.
+                    // Only the run's own session may wait on it or abort
+                    // it; another learns no more than from a run it holds.
+                    if !session_checked {
                         match d.store.get(run_id).await {
                             Ok(Some(record)) if record.meta.session != session => {
                                 return Ok(unavailable("code mode run belongs to a different session."));
                             }
-                            Ok(_) => {}
+                            Ok(_) => session_checked = true,
                             Err(e) => return Ok(store_failed(&e)),
                         }
+                    }
+                    if ask.is_abort() {
                         // The holder ends it when it next looks at the run.
                         match d.store.request_abort(run_id).await {
                             Ok(Claim::Ended(RunEnd::Aborted)) => return Ok(aborted()),
