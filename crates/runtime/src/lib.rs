@@ -112,6 +112,7 @@ pub use durable::journal::bench_record_calls;
 pub use durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 pub use durable::operator;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
+pub use engine::warm_up;
 pub use error::CodeModeError;
 pub use events::{EVENTS_BUFFERED, RunEvent, RunEventError, RunEvents};
 pub use limits::{Limits, LimitsError};

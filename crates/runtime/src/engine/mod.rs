@@ -14,6 +14,27 @@ pub(crate) mod link;
 pub(crate) mod pool;
 pub(crate) mod vm;
 
+/// Starts compiling the guest prelude on a thread of its own, so that a
+/// process about to run its first cell overlaps the compile (~6 M
+/// instructions, once per process) with its own start-up: parsing its
+/// arguments, opening the store. Without it, the first engine compiles
+/// the prelude when the runtime starts. Calling it more than once, or
+/// after a runtime started, costs a thread that finds the work done.
+pub fn warm_up() {
+    let spawned = std::thread::Builder::new()
+        .name("codemode-warm-up".into())
+        // The parser's recursion is measured against the native stack, as
+        // on the engine threads.
+        .stack_size(4 * 1024 * 1024)
+        .spawn(|| {
+            // A failure is kept: the first engine reports it.
+            let _ = vm::compile_prelude();
+        });
+    if let Err(e) = spawned {
+        tracing::debug!("no thread to compile the prelude early ({e}); the first engine compiles it");
+    }
+}
+
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::cell::output::PendingOutput;

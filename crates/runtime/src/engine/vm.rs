@@ -78,9 +78,16 @@ fn load_compiled<'js>(ctx: &Ctx<'js>, name: &str, bytes: &[u8]) -> Result<Functi
     module.get("default").map_err(fail)
 }
 
+static CORE: Compiled = OnceLock::new();
+
 fn load_prelude<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, StartError> {
-    static CORE: Compiled = OnceLock::new();
     load_compiled(ctx, "prelude", bytecode("prelude", PRELUDE, &CORE)?)
+}
+
+/// Compiles the prelude's core now (once per process; a concurrent first
+/// engine waits for this compile instead of starting its own).
+pub(crate) fn compile_prelude() -> Result<(), StartError> {
+    bytecode("prelude", PRELUDE, &CORE).map(|_| ())
 }
 
 /// A lazily loaded part of the prelude, by name.
