@@ -144,9 +144,15 @@ struct HttpFixture {
 
 impl HttpFixture {
     fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// The fixture with these environment variables as well.
+    fn start_with(envs: &[(&str, &str)]) -> Self {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp_fixture"))
             .env("FIXTURE_HTTP", "127.0.0.1:0")
             .env("FIXTURE_TASKS", "1")
+            .envs(envs.iter().copied())
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
@@ -347,12 +353,14 @@ async fn a_task_waiting_for_input_survives_kill_9_with_the_same_approval_id_ga_1
 }
 
 /// A TCP relay to `target` that can drop every connection it carries and
-/// refuse new ones until restored: a network outage between a runtime and
-/// its MCP server, which keeps running.
+/// refuse new ones until restored (a network outage between a runtime and
+/// its MCP server, which keeps running), and drop the first request that
+/// contains a given text before it reaches the server.
 struct Relay {
     addr: std::net::SocketAddr,
     down: std::sync::Arc<std::sync::atomic::AtomicBool>,
     carried: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+    lose_once: std::sync::Arc<std::sync::Mutex<Option<&'static str>>>,
 }
 
 impl Relay {
@@ -360,16 +368,44 @@ impl Relay {
         use std::sync::atomic::Ordering;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let relay = Self { addr, down: Default::default(), carried: Default::default() };
-        let (down, carried) = (relay.down.clone(), relay.carried.clone());
+        let relay = Self { addr, down: Default::default(), carried: Default::default(), lose_once: Default::default() };
+        let (down, carried, lose_once) = (relay.down.clone(), relay.carried.clone(), relay.lose_once.clone());
         tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
+            while let Ok((inbound, _)) = listener.accept().await {
                 if down.load(Ordering::SeqCst) {
                     continue;
                 }
+                let lose_once = lose_once.clone();
                 let link = tokio::spawn(async move {
-                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                    let Ok(outbound) = tokio::net::TcpStream::connect(target).await else { return };
+                    let ((mut from_client, mut to_client), (mut from_server, mut to_server)) =
+                        (inbound.into_split(), outbound.into_split());
+                    let up = async {
+                        let mut buf = vec![0u8; 64 * 1024];
+                        while let Ok(n @ 1..) = from_client.read(&mut buf).await {
+                            let chunk = &buf[..n];
+                            let lost = {
+                                let mut lose = lose_once.lock().unwrap();
+                                let found =
+                                    lose.is_some_and(|text| chunk.windows(text.len()).any(|w| w == text.as_bytes()));
+                                if found {
+                                    *lose = None;
+                                }
+                                found
+                            };
+                            if lost {
+                                // Both directions close with this task.
+                                return;
+                            }
+                            if to_server.write_all(chunk).await.is_err() {
+                                return;
+                            }
+                        }
+                    };
+                    tokio::select! {
+                        () = up => {}
+                        _ = tokio::io::copy(&mut from_server, &mut to_client) => {}
                     }
                 });
                 carried.lock().unwrap().push(link.abort_handle());
@@ -388,16 +424,27 @@ impl Relay {
     fn restore(&self) {
         self.down.store(false, std::sync::atomic::Ordering::SeqCst);
     }
+
+    /// The next request containing `text` is lost on its way.
+    fn lose_next(&self, text: &'static str) {
+        *self.lose_once.lock().unwrap() = Some(text);
+    }
+}
+
+/// A runtime reaching the HTTP fixture through a relay, with this window.
+async fn behind_relay(fixture: &HttpFixture, window: Duration) -> (Relay, CodeMode) {
+    let target = fixture.url.trim_start_matches("http://").trim_end_matches("/mcp").parse().unwrap();
+    let relay = Relay::start(target).await;
+    let server =
+        McpServerConfig::http("lab", format!("http://{}/mcp", relay.addr)).call_timeout(Duration::from_secs(2));
+    let rt = runtime_with_server(server, Limits { timeout: window, ..Limits::default() }).await;
+    (relay, rt)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_is_polled_through_a_network_outage_and_settles_started_once_never_cancelled_ga_9_4() {
     let fixture = HttpFixture::start();
-    let target = fixture.url.trim_start_matches("http://").trim_end_matches("/mcp").parse().unwrap();
-    let relay = Relay::start(target).await;
-    let server =
-        McpServerConfig::http("lab", format!("http://{}/mcp", relay.addr)).call_timeout(Duration::from_secs(2));
-    let rt = runtime_with_server(server, Limits { timeout: Duration::from_millis(200), ..Limits::default() }).await;
+    let (relay, rt) = behind_relay(&fixture, Duration::from_millis(200)).await;
     let reply = reply(&rt);
     let code = "const r = await MCP.lab.research({topic: 'outage', ms: 2000}); return r.structuredContent.topic";
     let parked = reply.exec(Exec::code(code)).await.unwrap();
@@ -406,10 +453,45 @@ async fn a_task_is_polled_through_a_network_outage_and_settles_started_once_neve
     relay.cut();
     tokio::time::sleep(Duration::from_millis(700)).await;
     relay.restore();
-    let mut done = reply.wait(run_id).await.unwrap();
-    while let CellResult::Waiting { .. } = done {
-        done = reply.wait(run_id).await.unwrap();
-    }
+    let settled = async {
+        let mut done = reply.wait(run_id).await.unwrap();
+        while let CellResult::Waiting { .. } = done {
+            done = reply.wait(run_id).await.unwrap();
+        }
+        done
+    };
+    let done = tokio::time::timeout(Duration::from_secs(30), settled).await.expect("the call settles");
     assert_eq!(value(&done), &json!("outage"), "{}", done.to_model_json());
     assert_eq!(research_counts(&rt).await, (1, 0), "started once, never cancelled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_to_a_tasks_input_that_is_lost_on_the_way_is_sent_again_without_asking_again_ga_10_3() {
+    let log = std::env::temp_dir().join(format!("codemode-task-lost-answers-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let fixture = HttpFixture::start_with(&[("FIXTURE_ANSWER_LOG", &log.display().to_string())]);
+    let (relay, rt) = behind_relay(&fixture, Duration::from_millis(500)).await;
+    let reply = reply(&rt);
+    let code =
+        "const r = await MCP.lab.research({topic: 'lost', ms: 10, ask: true}); return r.structuredContent.answer";
+    let parked = reply.exec(Exec::code(code)).await.unwrap();
+    let asked = input_approval(&parked);
+    let run_id = parked.run_id().unwrap().to_owned();
+    relay.lose_next("tasks/update");
+    let approve = codemode_runtime::Decisions { approve: vec![asked.id.clone()], deny: vec![] };
+    let settled = async {
+        let mut done = reply.wait_with(&run_id, approve).await.unwrap();
+        // Another approval would be the same question asked again.
+        while let CellResult::Waiting { reason: codemode_runtime::WaitReason::PendingTools, .. } = done {
+            done = reply.wait(&run_id).await.unwrap();
+        }
+        done
+    };
+    let done = tokio::time::timeout(Duration::from_secs(30), settled).await.expect("the call settles");
+    let CellResult::Completed { value, .. } = &done else { panic!("{}", done.to_model_json()) };
+    assert_eq!(value, &json!({"action": "accept", "content": {"go": true}}));
+    assert!(relay.lose_once.lock().unwrap().is_none(), "the first update was lost");
+    let answers = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(answers.lines().count(), 1, "answered once at the server: {answers}");
+    let _ = std::fs::remove_file(&log);
 }

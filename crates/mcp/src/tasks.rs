@@ -69,11 +69,13 @@ pub(crate) const MAX_OUTAGE: Duration = Duration::from_secs(120);
 struct Failure {
     error: McpCallError,
     transient: bool,
+    /// When the failed request was sent: an outage counts from there.
+    since: Instant,
 }
 
 impl From<McpCallError> for Failure {
     fn from(error: McpCallError) -> Self {
-        Self { error, transient: false }
+        Self { error, transient: false, since: Instant::now() }
     }
 }
 
@@ -87,6 +89,15 @@ impl From<Failure> for McpCallError {
     fn from(failure: Failure) -> Self {
         failure.error
     }
+}
+
+/// A task's input requests answered, by key: what was answered (each
+/// request is put to the caller once) and what the server acknowledged (a
+/// poll may list an answered request again for a moment).
+#[derive(Default)]
+struct Answers {
+    given: std::collections::HashMap<String, Value>,
+    delivered: std::collections::HashSet<String>,
 }
 
 /// The server's live session now, when it has one: after a reconnect, not
@@ -209,10 +220,11 @@ impl TaskCx<'_> {
         what: &str,
         work: impl Future<Output = Result<T, rmcp::ServiceError>>,
     ) -> Result<T, Failure> {
+        let since = Instant::now();
         match tokio::time::timeout(self.timeout, work).await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(e)) => Err(Failure { transient: unanswered(&e), error: self.failed(format!("{what}: {e}")) }),
-            Err(_) => Err(Failure { error: self.timed_out(what), transient: true }),
+            Ok(Err(e)) => Err(Failure { transient: unanswered(&e), error: self.failed(format!("{what}: {e}")), since }),
+            Err(_) => Err(Failure { error: self.timed_out(what), transient: true, since }),
         }
     }
 
@@ -227,6 +239,7 @@ impl TaskCx<'_> {
     /// The call gives up on `task`: it is cancelled at the server (best
     /// effort) so the server's work does not run on unread.
     async fn give_up(&self, task: &McpTask) {
+        self.follow_reconnect();
         if let Err(e) = self.cancel(task).await {
             tracing::warn!(server = self.server, task = task.task_id, "cancelling an abandoned task failed: {e}");
         }
@@ -300,15 +313,13 @@ impl TaskCx<'_> {
             }
             _ => None,
         };
-        // Input requests answered: an answer is eventually consistent, so a
-        // poll may show one again.
-        let mut answered = std::collections::HashSet::new();
+        let mut answers = Answers::default();
         let mut first = true;
         // Since when polls have failed without an answer.
         let mut outage: Option<Instant> = None;
         loop {
             let polled = match task.form {
-                TaskForm::Extension => self.poll_extension(&mut task, &mut answered).await,
+                TaskForm::Extension => self.poll_extension(&mut task, &mut answers).await,
                 TaskForm::Core => self.poll_core(&mut task).await,
             };
             let status = match polled {
@@ -316,8 +327,8 @@ impl TaskCx<'_> {
                     outage = None;
                     status
                 }
-                Err(Failure { error, transient: true })
-                    if within_outage(*outage.get_or_insert_with(Instant::now), Instant::now()) =>
+                Err(Failure { error, transient: true, since })
+                    if within_outage(*outage.get_or_insert(since), Instant::now()) =>
                 {
                     tracing::debug!(
                         server = self.server,
@@ -350,7 +361,7 @@ impl TaskCx<'_> {
     async fn poll_extension(
         &self,
         task: &mut McpTask,
-        answered: &mut std::collections::HashSet<String>,
+        answers: &mut Answers,
     ) -> Result<Option<Result<Value, McpCallError>>, Failure> {
         let got = self.request("tasks/get", self.peer().get_task(GetTaskParams::new(task.task_id.clone()))).await?;
         task.poll_interval_ms = interval(got.task.task.poll_interval_ms.or(Some(task.poll_interval_ms)));
@@ -360,7 +371,7 @@ impl TaskCx<'_> {
             TaskPayload::Failed { error } => Some(Err(self.task_failed(task, rpc_error(&error)))),
             TaskPayload::Cancelled => Some(Err(self.task_failed(task, cancelled(message.as_deref())))),
             TaskPayload::InputRequired { input_requests } => {
-                match self.answer_inputs(task, input_requests, answered).await? {
+                match self.answer_inputs(task, input_requests, answers).await? {
                     Ok(()) => None,
                     Err(why) => {
                         // Nobody will answer it: free the server's work.
@@ -375,24 +386,30 @@ impl TaskCx<'_> {
 
     /// Puts each new input request of the task to its caller and sends
     /// the answers (`tasks/update`); why not, when it cannot be answered.
+    /// Each request is put to the caller once: an answer the server did not
+    /// get is sent again while it still lists the request.
     async fn answer_inputs(
         &self,
         task: &McpTask,
         requests: InputRequests,
-        answered: &mut std::collections::HashSet<String>,
+        answers: &mut Answers,
     ) -> Result<Result<(), String>, Failure> {
         let Some(on_input) = &self.on_input else {
             return Ok(Err(input_required("no one to ask is attached to this call")));
         };
         let mut responses = InputResponses::new();
         for (key, request) in requests {
-            if answered.contains(&key) {
+            if answers.delivered.contains(&key) {
+                continue;
+            }
+            if let Some(answer) = answers.given.get(&key) {
+                responses.insert(key, answer.clone());
                 continue;
             }
             if key.len() > MAX_TASK_ID_BYTES {
                 return Ok(Err(input_required(&format!("an input request key is over {MAX_TASK_ID_BYTES} bytes"))));
             }
-            if answered.len() + responses.len() >= MAX_TASK_INPUTS {
+            if answers.given.len() >= MAX_TASK_INPUTS {
                 return Ok(Err(input_required(&format!("it asked for input more than {MAX_TASK_INPUTS} times"))));
             }
             let answer = match request {
@@ -407,15 +424,15 @@ impl TaskCx<'_> {
                 },
                 _ => return Ok(Err(input_required("it asks for sampling or roots, which codemode does not give"))),
             };
-            responses.insert(key, elicit_result(&answer));
+            let answer = elicit_result(&answer);
+            answers.given.insert(key.clone(), answer.clone());
+            responses.insert(key, answer);
         }
         if !responses.is_empty() {
-            // Answered once the server has the answers: an update that did
-            // not arrive is sent again (the approvals answer as decided).
             let keys: Vec<String> = responses.keys().cloned().collect();
             let update = UpdateTaskParams::new(task.task_id.clone(), responses);
             self.request("tasks/update", self.peer().update_task(update)).await?;
-            answered.extend(keys);
+            answers.delivered.extend(keys);
         }
         Ok(Ok(()))
     }
@@ -437,17 +454,18 @@ impl TaskCx<'_> {
             Some(status @ ("completed" | "failed" | "input_required")) => {
                 let params = json!({ "taskId": task.task_id });
                 let request = ClientRequest::CustomRequest(CustomRequest::new("tasks/result", Some(params)));
+                let since = Instant::now();
                 match tokio::time::timeout(self.timeout, self.peer().send_request(request)).await {
                     // The hub strips the result's `_meta` (its related task).
                     Ok(Ok(answer)) => Ok(Some(Ok(serde_json::to_value(answer)?))),
                     Ok(Err(e)) if unanswered(&e) => {
-                        Err(Failure { error: self.failed(format!("tasks/result: {e}")), transient: true })
+                        Err(Failure { error: self.failed(format!("tasks/result: {e}")), transient: true, since })
                     }
                     Ok(Err(e)) => Ok(Some(Err(self.task_failed(task, e)))),
                     // The server waits on an input request it put to us,
                     // which a person may take hours to answer: poll again.
                     Err(_) if status == "input_required" => Ok(None),
-                    Err(_) => Err(Failure { error: self.timed_out("tasks/result"), transient: true }),
+                    Err(_) => Err(Failure { error: self.timed_out("tasks/result"), transient: true, since }),
                 }
             }
             other => Err(self.task_failed(task, format!("tasks/get answered an unknown status {other:?}")).into()),
@@ -471,12 +489,14 @@ fn within_outage(since: Instant, now: Instant) -> bool {
 }
 
 /// Whether a request failed without the server answering it: trying again
-/// (on this session or the server's next) may succeed.
+/// (on this session or the server's next) may succeed. A refused
+/// authorization is an answer: retrying cannot change it.
 fn unanswered(error: &rmcp::ServiceError) -> bool {
-    matches!(
-        error,
-        rmcp::ServiceError::TransportSend(_) | rmcp::ServiceError::TransportClosed | rmcp::ServiceError::Timeout { .. }
-    )
+    match error {
+        rmcp::ServiceError::TransportSend(_) => !error.is_authorization_required(),
+        rmcp::ServiceError::TransportClosed | rmcp::ServiceError::Timeout { .. } => true,
+        _ => false,
+    }
 }
 
 /// An answer as an elicitation result on the wire.
@@ -556,6 +576,7 @@ mod tests {
         assert!(within_outage(since, since + MAX_OUTAGE - Duration::from_millis(1)));
         assert!(!within_outage(since, since + MAX_OUTAGE), "exactly at the bound the call gives up");
         assert!(unanswered(&rmcp::ServiceError::TransportClosed));
+        assert!(unanswered(&rmcp::ServiceError::Timeout { timeout: Duration::from_secs(1) }));
         let refused = rmcp::ServiceError::McpError(rmcp::model::ErrorData::invalid_params("no task", None));
         assert!(!unanswered(&refused), "a server's refusal ends the call at once");
     }

@@ -39,7 +39,7 @@ const POLL_INTERVAL_MS: u64 = 500;
 
 /// Tasks one connection keeps track of; past it, a parked `exec` is
 /// answered with its `waiting` result instead of a task (the client then
-/// uses `wait`), and finished tasks are forgotten first.
+/// uses `wait`). A task is kept for the TTL it states, even ended.
 const MAX_TASKS: usize = 256;
 
 /// Windows in a row the runtime may refuse (`invalid_input` before the
@@ -81,9 +81,31 @@ impl TaskRun {
         let (created, at) = (now(), Instant::now());
         Self { state, output, driving: false, refusals: 0, updated: created.clone(), created, born: at, touched: at }
     }
+}
 
-    fn ended(&self) -> bool {
-        matches!(self.state, State::Done(_) | State::Cancelled)
+/// Drops the entries untouched for longer than `keep` at `now`; an entry a
+/// window is open for stays (its window touches it when it closes).
+fn prune(runs: &mut HashMap<String, TaskRun>, now: Instant, keep: Duration) {
+    runs.retain(|_, r| r.driving || now.saturating_duration_since(r.touched) <= keep);
+}
+
+/// A window open on a task's run: a window that ends without recording
+/// where the run stands (a panic, the runtime stopping) still leaves the
+/// task undriven, so a later poll opens another.
+struct Window {
+    runs: Arc<TaskRuns>,
+    run_id: String,
+    /// The window recorded its end itself.
+    recorded: bool,
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        if !self.recorded
+            && let Some(run) = self.runs.lock().get_mut(&self.run_id)
+        {
+            run.driving = false;
+        }
     }
 }
 
@@ -130,9 +152,7 @@ impl TaskRuns {
     /// The table, without the entries untouched for longer than `keep`.
     fn lock(&self) -> MutexGuard<'_, HashMap<String, TaskRun>> {
         let mut runs = self.runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let now = Instant::now();
-        // An entry a window is open for stays: its window touches it.
-        runs.retain(|_, r| r.driving || now.saturating_duration_since(r.touched) <= self.keep);
+        prune(&mut runs, Instant::now(), self.keep);
         runs
     }
 
@@ -142,10 +162,7 @@ impl TaskRuns {
         let CellResult::Waiting { run_id, output, .. } = result else { return None };
         let mut runs = self.lock();
         if runs.len() >= MAX_TASKS {
-            runs.retain(|_, r| !r.ended());
-            if runs.len() >= MAX_TASKS {
-                return None;
-            }
+            return None;
         }
         let run = TaskRun::new(state_of(result.clone()), output.clone());
         let task = task(run_id, &run, self.keep);
@@ -164,11 +181,8 @@ impl TaskRuns {
                 ));
             }
             if runs.len() >= MAX_TASKS {
-                runs.retain(|_, r| !r.ended());
-            }
-            if runs.len() >= MAX_TASKS {
                 return Err(ErrorData::invalid_params(
-                    format!("this connection tracks {MAX_TASKS} tasks, the most it may; finish or cancel some first"),
+                    format!("this connection tracks {MAX_TASKS} tasks, the most it may; wait for some to expire first"),
                     None,
                 ));
             }
@@ -251,6 +265,7 @@ impl TaskRuns {
     fn drive(self: &Arc<Self>, reply: Reply, run_id: String, decisions: Option<Decisions>) {
         let runs = Arc::clone(self);
         tokio::spawn(async move {
+            let mut window = Window { runs: Arc::clone(&runs), run_id: run_id.clone(), recorded: false };
             let result = match decisions {
                 Some(d) => reply.wait_with(&run_id, d).await,
                 None => reply.wait(&run_id).await,
@@ -259,6 +274,8 @@ impl TaskRuns {
                 CellResult::input_error(codemode_runtime::ErrorCode::RuntimeUnavailable, e.to_string())
             });
             let mut all = runs.lock();
+            // Under the lock: a poll may open the next window right after.
+            window.recorded = true;
             let Some(run) = all.get_mut(&run_id) else { return };
             run.driving = false;
             run.updated = now();
@@ -388,31 +405,28 @@ mod tests {
     #[test]
     fn an_entry_untouched_for_the_parked_ttl_is_forgotten_unless_a_window_is_open_and_states_its_ttl() {
         let keep = Duration::from_secs(60);
-        let runs = TaskRuns::new(keep);
-        let long_ago = Instant::now().checked_sub(Duration::from_secs(61)).expect("the clock is past a minute");
-        let just_in = Instant::now().checked_sub(Duration::from_secs(59)).expect("the clock is past a minute");
+        let base = Instant::now();
+        let mut all = HashMap::new();
+        for (i, (state, touched, driving)) in [
+            (State::Cancelled, base, false),
+            (State::Working(None), base, false),
+            (State::Working(None), base, true),
+            (State::Cancelled, base + Duration::from_secs(2), false),
+        ]
+        .into_iter()
+        .enumerate()
         {
-            let mut all = runs.runs.lock().unwrap();
-            for (i, (state, touched, driving)) in [
-                (State::Cancelled, long_ago, false),
-                (State::Working(None), long_ago, false),
-                (State::Working(None), long_ago, true),
-                (State::Cancelled, just_in, false),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let mut run = TaskRun::new(state, Output::default());
-                (run.born, run.touched, run.driving) = (long_ago, touched, driving);
-                all.insert(format!("run_{i:032x}"), run);
-            }
+            let mut run = TaskRun::new(state, Output::default());
+            (run.born, run.touched, run.driving) = (base, touched, driving);
+            all.insert(format!("run_{i:032x}"), run);
         }
-        let all = runs.lock();
+        prune(&mut all, base + keep, keep);
+        assert_eq!(all.len(), 4, "exactly at the TTL every entry is kept");
+        prune(&mut all, base + keep + Duration::from_secs(1), keep);
         let mut left: Vec<_> = all.keys().cloned().collect();
         left.sort();
         assert_eq!(left, [format!("run_{:032x}", 2), format!("run_{:032x}", 3)]);
         let kept = &all[&format!("run_{:032x}", 3)];
-        let ttl = task("run", kept, keep).ttl_ms.expect("a ttl is stated");
-        assert!((61_900..=62_100).contains(&ttl), "lived 2 s and kept 60 s more: {ttl}");
+        assert_eq!(task("run", kept, keep).ttl_ms, Some(62_000), "lived 2 s and kept 60 s more");
     }
 }
