@@ -27,7 +27,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::config::{McpServerConfig, McpTransport};
 use crate::error::{McpCallError, RequestTooLarge};
-use crate::tasks::{InputAnswer, InputAsk, Inputs, McpTask, OnInput, TaskCx, TaskHooks};
+use crate::tasks::{CurrentSession, InputAnswer, InputAsk, Inputs, McpTask, OnInput, TaskCx, TaskHooks};
 use crate::tree::McpToolInfo;
 
 /// The first pause before reconnecting to a server that went away, and the
@@ -544,6 +544,12 @@ enum OperationError {
     Json(#[from] serde_json::Error),
 }
 
+impl CurrentSession for ServerHandle {
+    fn current_peer(&self) -> Option<Peer<RoleClient>> {
+        self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner).peer.clone()
+    }
+}
+
 impl ServerHandle {
     /// The current connection actor.
     pub(crate) fn actor(&self) -> ActorRef<McpMsg> {
@@ -564,9 +570,16 @@ impl ServerHandle {
         }
     }
 
-    /// The live session, if the server is connected.
-    fn current_peer(&self) -> Option<Peer<RoleClient>> {
-        self.view.read().unwrap_or_else(std::sync::PoisonError::into_inner).peer.clone()
+    /// A task call of `tool` on `peer`, following the server's reconnects.
+    fn task_cx<'a>(
+        &'a self,
+        name: &'a str,
+        tool: &'a str,
+        peer: Peer<RoleClient>,
+        timeout: Duration,
+        on_input: Option<OnInput>,
+    ) -> TaskCx<'a> {
+        TaskCx { server: name, tool, peer: Mutex::new(peer), sessions: self, timeout, on_input, inputs: &self.inputs }
     }
 
     async fn peer(&self, name: &str) -> Result<Peer<RoleClient>, McpCallError> {
@@ -637,16 +650,7 @@ impl ServerHandle {
             (view.tasks_extension, view.core_task_tools.contains(&tool))
         };
         let TaskHooks { on_task, on_input } = hooks;
-        let current = || self.current_peer();
-        let cx = TaskCx {
-            server: name,
-            tool: &tool,
-            peer: Mutex::new(peer.clone()),
-            current: &current,
-            timeout,
-            on_input,
-            inputs: &self.inputs,
-        };
+        let cx = self.task_cx(name, &tool, peer.clone(), timeout, on_input);
         if extension {
             return cx.call_extension(params, on_task).await;
         }
@@ -686,17 +690,7 @@ impl ServerHandle {
         on_input: Option<OnInput>,
     ) -> Result<Value, McpCallError> {
         let peer = self.peer_within(name, timeout).await?;
-        let current = || self.current_peer();
-        let cx = TaskCx {
-            server: name,
-            tool,
-            peer: Mutex::new(peer),
-            current: &current,
-            timeout,
-            on_input,
-            inputs: &self.inputs,
-        };
-        cx.finish(task).await
+        self.task_cx(name, tool, peer, timeout, on_input).finish(task).await
     }
 
     /// Asks the server to cancel a task.
@@ -708,16 +702,6 @@ impl ServerHandle {
         timeout: Duration,
     ) -> Result<(), McpCallError> {
         let peer = self.peer_within(name, timeout).await?;
-        let current = || self.current_peer();
-        let cx = TaskCx {
-            server: name,
-            tool,
-            peer: Mutex::new(peer),
-            current: &current,
-            timeout,
-            on_input: None,
-            inputs: &self.inputs,
-        };
-        cx.cancel(task).await
+        self.task_cx(name, tool, peer, timeout, None).cancel(task).await
     }
 }

@@ -100,9 +100,11 @@ struct Answers {
     delivered: std::collections::HashSet<String>,
 }
 
-/// The server's live session now, when it has one: after a reconnect, not
-/// the session a task was created on.
-pub(crate) type CurrentPeer<'a> = &'a (dyn Fn() -> Option<Peer<RoleClient>> + Sync);
+/// Where a task call finds the server's live session now, when it has
+/// one: after a reconnect, not the session the task was created on.
+pub(crate) trait CurrentSession: Sync {
+    fn current_peer(&self) -> Option<Peer<RoleClient>>;
+}
 
 fn interval(suggested: Option<u64>) -> u64 {
     let ms = suggested.map_or(DEFAULT_POLL, Duration::from_millis).clamp(MIN_POLL, MAX_POLL);
@@ -121,11 +123,10 @@ fn quick_look(interval_ms: u64) -> u64 {
 pub(crate) struct TaskCx<'a> {
     pub server: &'a str,
     pub tool: &'a str,
-    /// The session requests go out on; replaced by [`Self::current`]'s
-    /// when it closed.
+    /// The session requests go out on; replaced by the server's current
+    /// one when it closed.
     pub peer: Mutex<Peer<RoleClient>>,
-    /// The server's session now.
-    pub current: CurrentPeer<'a>,
+    pub sessions: &'a dyn CurrentSession,
     pub timeout: Duration,
     /// Who answers the task's input requests.
     pub on_input: Option<OnInput>,
@@ -193,7 +194,7 @@ impl TaskCx<'_> {
     fn follow_reconnect(&self) {
         let mut peer = self.peer.lock().unwrap_or_else(PoisonError::into_inner);
         if peer.is_transport_closed()
-            && let Some(new) = (self.current)().filter(|p| !p.is_transport_closed())
+            && let Some(new) = self.sessions.current_peer().filter(|p| !p.is_transport_closed())
         {
             *peer = new;
         }

@@ -154,12 +154,12 @@ impl Durability {
         self.replay = Some(Replay::new(journal));
     }
 
-    /// The replay to run before the cell goes live, once.
     /// Whether the run starts by replaying its journal.
     pub(crate) fn will_replay(&self) -> bool {
         self.replay.is_some() && self.journal.is_some()
     }
 
+    /// The replay to run before the cell goes live, once.
     pub(crate) fn take_replay(&mut self) -> Option<(Replay, &mut RunJournal)> {
         let replay = self.replay.take()?;
         self.journal.as_mut().map(|j| (replay, j))

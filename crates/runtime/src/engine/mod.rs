@@ -14,6 +14,21 @@ pub(crate) mod link;
 pub(crate) mod pool;
 pub(crate) mod vm;
 
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::cell::output::PendingOutput;
+use crate::cell::requests::{HostRequest, Settlement};
+use crate::jsthreads::ThreadLease;
+use crate::source::Positions;
+use control::CellControl;
+use link::GuestLink;
+use pool::EnginePool;
+use vm::{StartError, SyntaxFailure, Vm};
+
+/// Why guest code stopped running before its window ended: aborted, past
+/// its window's deadline, or past the run's guest-CPU budget.
+pub(crate) use control::Stop as Interruption;
+
 /// Starts compiling the guest prelude on a thread of its own, so that a
 /// process about to run its first cell overlaps the compile (~6 M
 /// instructions, once per process) with its own start-up: parsing its
@@ -34,21 +49,6 @@ pub fn warm_up() {
         tracing::debug!("no thread to compile the prelude early ({e}); the first engine compiles it");
     }
 }
-
-use std::sync::{Arc, Mutex, MutexGuard};
-
-use crate::cell::output::PendingOutput;
-use crate::cell::requests::{HostRequest, Settlement};
-use crate::jsthreads::ThreadLease;
-use crate::source::Positions;
-use control::CellControl;
-use link::GuestLink;
-use pool::EnginePool;
-use vm::{StartError, SyntaxFailure, Vm};
-
-/// Why guest code stopped running before its window ended: aborted, past
-/// its window's deadline, or past the run's guest-CPU budget.
-pub(crate) use control::Stop as Interruption;
 
 /// One cell's engine, as the cell drives it.
 pub(crate) struct Engine {
