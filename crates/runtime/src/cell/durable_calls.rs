@@ -7,7 +7,7 @@ use std::time::Instant;
 use codemode_bridge::{ErrorCode, Phase};
 use codemode_store::runs::now_ms;
 
-use super::requests::nested::{Approval, Refusal};
+use super::requests::gate::{Approval, Refusal};
 use super::requests::{Fault, HostCx, HostRequest, Rerun, RestoredInput, ResumedTask, Settlement};
 use super::state::{CellState, Flow};
 use crate::durable::journal;
@@ -286,7 +286,7 @@ impl CellState {
             Rerun::Restored => request.what().to_owned(),
         };
         // An approval restored for it is not needed: it does not run.
-        drop(self.host.gate(id));
+        drop(self.host.take_approval(id));
         RunMetrics::bump(&self.services.metrics.runs.outcome_unknown);
         let message = format!(
             "{what} was in flight when this run's previous process stopped: whether it ran is unknown, and it is \

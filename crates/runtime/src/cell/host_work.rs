@@ -5,33 +5,31 @@
 //! command, a search, `store`/`load`, `results` — takes one of the cell's
 //! `max_in_flight` slots, and past them waits in one FIFO queue (GA-6
 //! limits, as in the reference, where every bridge request shares the
-//! slots). A native tool call's future is polled once inline — a tool that
-//! answers immediately settles without any task or message — and otherwise
-//! spawned as a task on the same thread's runtime, which messages the cell
-//! when done; every other request runs as a task from the start.
+//! slots). A request that leaves the cell reaches the queue only through
+//! the gate (`requests/gate.rs`). A native tool call's future is polled
+//! once inline — a tool that answers immediately settles without any task
+//! or message — and otherwise spawned as a task on the same thread's
+//! runtime, which messages the cell when done; every other request runs as
+//! a task from the start.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use codemode_bridge::{PendingCall, Telemetry};
 use codemode_catalog::policy::Policy;
-use codemode_catalog::schema::Validator;
 use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 
 use super::pending::{PendingCounters, PendingId, PendingKind};
-use super::requests::nested::{Approval, CallSource, CallSpec, Gate, NestedCalls};
-use super::requests::{Completion, Done, ErrorName, Fault, Settlement};
+use super::requests::gate::{Approval, Gate, GatedFuture};
+use super::requests::{Completion, Fault, Settlement};
 use super::tools::ToolTable;
 use crate::telemetry::{Counted, Metrics};
 
 type ToolResult = Result<ToolOutput, ToolError>;
-type BoxedCall = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
 
 /// A started call whose future is still running.
 struct InFlight {
@@ -41,26 +39,33 @@ struct InFlight {
     held: bool,
 }
 
-/// What a queued request runs when a slot frees.
-enum Work {
-    /// A native tool call: registry index and input.
-    Native { tool: usize, input: Value },
-    /// Any other request, as its task (it reports to the cell when done).
-    Task(Pin<Box<dyn Future<Output = Done> + Send>>),
-}
-
 struct Queued {
     id: u64,
     pending_id: PendingId,
-    work: Work,
+    /// What runs when a slot frees; it reports to the cell when done.
+    work: GatedFuture,
+    /// Polled once when it starts: it may settle in the same step.
+    inline: bool,
     /// Not replay-safe, in a run that has a journal: it starts only once a
     /// stored journal records it (write-ahead), so a crash can never make
     /// a replay run it again — the replay finds it in flight and answers
     /// `outcome_unknown`.
     hold: bool,
-    /// Nested calls (native, MCP, node) count in `nested_calls_queued`
-    /// until started or dropped.
+    /// Calls (native, MCP, node) count in `nested_calls_queued` until
+    /// started or dropped.
     _queued: Option<Counted>,
+}
+
+/// How a request is queued: [`HostWork::submit`].
+pub(crate) struct Submit {
+    pub id: u64,
+    pub kind: PendingKind,
+    /// A call: counted in `nested_calls_queued` while it waits.
+    pub counted: bool,
+    /// Held until a stored journal records it (write-ahead).
+    pub hold: bool,
+    /// Polled once when it starts (a native tool that may answer at once).
+    pub inline: bool,
 }
 
 /// Aborts every spawned tool task when the cell's state is dropped, however
@@ -80,8 +85,8 @@ impl Drop for Tasks {
 pub(crate) struct HostWork {
     /// Counts queued calls (`nested_calls_queued`).
     metrics: Arc<Metrics>,
-    /// The nested-call pipeline (policy, span, metrics), for every family.
-    pub nested: NestedCalls,
+    /// The gate's policy, span and metrics part.
+    gate: Gate,
     tools: ToolTable,
     max_in_flight: usize,
     /// Every request holding a slot, native or not.
@@ -135,7 +140,7 @@ impl HostWork {
     pub(crate) fn new(setup: HostSetup) -> Self {
         let HostSetup { tools, max_in_flight, metrics, span, policy, session, restart_safe, completion } = setup;
         Self {
-            nested: NestedCalls::new(policy, session, Arc::clone(&metrics), span),
+            gate: Gate::new(policy, session, Arc::clone(&metrics), span),
             metrics,
             tools,
             max_in_flight,
@@ -157,10 +162,20 @@ impl HostWork {
         }
     }
 
-    /// How request `id` meets the policy when it starts.
-    pub(crate) fn gate(&mut self, id: u64) -> Gate {
-        let approval = self.approvals.remove(&id).unwrap_or_default();
-        Gate { request: id, completion: Arc::clone(&self.completion), approval }
+    /// Where request `id` stands with approvals when it starts (a fresh
+    /// call meets the policy); taken once.
+    pub(crate) fn take_approval(&mut self, id: u64) -> Approval {
+        self.approvals.remove(&id).unwrap_or_default()
+    }
+
+    /// Where finished work reports.
+    pub(crate) fn completion(&self) -> Completion {
+        Arc::clone(&self.completion)
+    }
+
+    /// The cell is `restartSafe`.
+    pub(crate) fn restart_safe(&self) -> bool {
+        self.restart_safe
     }
 
     /// Sets where restored request `id` stands with approvals.
@@ -203,19 +218,15 @@ impl HostWork {
         &mut self.telemetry
     }
 
-    /// In a restart-safe cell, refuses request `id` for `what` unless it is
-    /// replay-safe: a replay after a host restart would repeat its effects.
-    /// The request rejects with `invalid_input` and the cell fails with the
-    /// same message at its next step (see [`take_refusal`](Self::take_refusal)).
-    /// Returns whether it was refused (and so settled here).
-    pub(crate) fn refuse_unless_replay_safe(&mut self, id: u64, what: &str, replay_safe: bool) -> bool {
-        if !self.restart_safe || replay_safe {
-            return false;
-        }
+    /// Refuses request `id` of this restart-safe cell: `what` is not
+    /// replay-safe, and a replay after a host restart would repeat its
+    /// effects. The request rejects with `invalid_input` and the cell fails
+    /// with the same message at its next step (see
+    /// [`take_refusal`](Self::take_refusal)).
+    pub(crate) fn refuse_replay(&mut self, id: u64, what: &str) {
         let message = restart_safe_refusal(what);
         self.ready.push(Settlement::fault(id, Fault::error(message.clone(), "invalid_input")));
         self.refusal.get_or_insert(message);
-        true
     }
 
     /// The refusal that fails this restart-safe cell, once.
@@ -228,21 +239,15 @@ impl HostWork {
         !self.in_flight.0.is_empty() || !self.queue.is_empty()
     }
 
-    /// Queues a host request other than a native tool call, run as `task`
-    /// on this thread once a slot is free; `nested` counts it as a nested
-    /// call (MCP, node) in the queue metric. Returns how many queued native
-    /// calls settled inline meanwhile (their slots are free again).
-    pub(crate) fn submit_task(
-        &mut self,
-        id: u64,
-        method: PendingKind,
-        nested: bool,
-        hold: bool,
-        task: impl Future<Output = Done> + Send + 'static,
-    ) -> usize {
-        let pending_id = self.counters.next(method);
-        let queued = nested.then(|| self.metrics.nested_call_queued());
-        self.queue.push_back(Queued { id, pending_id, work: Work::Task(Box::pin(task)), hold, _queued: queued });
+    /// Queues request `submit.id`, made by `make` from the gate and its
+    /// pending id, and starts it if a slot is free. Returns how many queued
+    /// requests settled inline meanwhile (their slots are free again).
+    pub(crate) fn submit(&mut self, submit: Submit, make: impl FnOnce(&mut Gate, PendingId) -> GatedFuture) -> usize {
+        let Submit { id, kind, counted, hold, inline } = submit;
+        let pending_id = self.counters.next(kind);
+        let work = make(&mut self.gate, pending_id);
+        let queued = counted.then(|| self.metrics.nested_call_queued());
+        self.queue.push_back(Queued { id, pending_id, work, inline, hold, _queued: queued });
         self.pump()
     }
 
@@ -311,15 +316,6 @@ impl HostWork {
         !self.yields.is_empty()
     }
 
-    /// Queues a tool call and starts it if a slot is free. Returns how many
-    /// calls settled inline (their slots are free again).
-    pub(crate) fn submit_call(&mut self, id: u64, tool: usize, input: Value, hold: bool) -> usize {
-        let pending_id = self.counters.next(PendingKind::CallValue);
-        let queued = Some(self.metrics.nested_call_queued());
-        self.queue.push_back(Queued { id, pending_id, work: Work::Native { tool, input }, hold, _queued: queued });
-        self.pump()
-    }
-
     /// Starts queued requests while slots are free, in queue order; returns
     /// how many settled inline (their slots are free again).
     pub(crate) fn pump(&mut self) -> usize {
@@ -333,75 +329,27 @@ impl HostWork {
             let Some(queued) = self.queue.pop_front() else {
                 break;
             };
-            let Queued { id, pending_id, work, hold, _queued } = queued;
-            match work {
-                Work::Native { tool, input } => {
-                    if self.start(id, pending_id, tool, input, hold) {
-                        settled += 1;
-                        self.held_settled |= hold;
+            let Queued { id, pending_id, mut work, inline, hold, _queued } = queued;
+            if inline {
+                // Fast path: a call that is ready at once settles in this step.
+                if let Poll::Ready(done) = work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+                    match done.settle_inline(id) {
+                        Ok(settlement) => {
+                            self.ready.push(settlement);
+                            settled += 1;
+                            self.held_settled |= hold;
+                            continue;
+                        }
+                        // Reported like any other answer, through the cell.
+                        Err(done) => work = Box::pin(std::future::ready(done)),
                     }
                 }
-                Work::Task(task) => {
-                    let completion = Arc::clone(&self.completion);
-                    let task = tokio::spawn(async move { completion(id, task.await) });
-                    self.in_flight.0.insert(id, InFlight { pending_id, task: task.abort_handle(), held: hold });
-                }
             }
+            let completion = Arc::clone(&self.completion);
+            let task = tokio::spawn(async move { completion(id, work.await) });
+            self.in_flight.0.insert(id, InFlight { pending_id, task: task.abort_handle(), held: hold });
         }
         settled
-    }
-
-    fn start(&mut self, id: u64, pending_id: PendingId, tool: usize, input: Value, hold: bool) -> bool {
-        let gate = self.gate(id);
-        let Some(entry) = self.tools.get(tool) else {
-            self.ready.push(error_settlement(id, &ToolError::new(self.tools.missing(tool))));
-            return true;
-        };
-        if self.restart_safe && !entry.replay_safe {
-            let name = entry.metadata.callable_name.clone();
-            return self.refuse_unless_replay_safe(id, &name, false);
-        }
-        let violations = entry.input.validate(&input);
-        if !violations.is_empty() {
-            let name = &entry.metadata.callable_name;
-            let details: Vec<String> = violations.iter().map(ToString::to_string).collect();
-            let message = format!(
-                "{name} input is invalid: {}. The tool was not run; check its input hint, or call describe() on its catalog handle for the full schema.",
-                details.join("; ")
-            );
-            self.ready.push(Settlement::fault(id, Fault::new(ErrorName::TypeError, message, "input_contract")));
-            return true;
-        }
-        let spec = CallSpec {
-            source: CallSource::Native(entry.metadata.source),
-            server: None,
-            tool: &entry.metadata.tool_name,
-            label: &entry.metadata.callable_name,
-            // A registered tool: its name is host-known.
-            known: true,
-            pending_id: Some(pending_id),
-        };
-        // The registry is shared: names and the output schema are read in
-        // place inside the call, not copied per call.
-        let (denied_tools, tools, index) = (self.tools.clone(), self.tools.clone(), tool);
-        let denied = move |reason: String| {
-            let name = denied_tools.get(index).map_or("the tool", |e| e.metadata.callable_name.as_str());
-            Err(ToolError { message: format!("{name} was denied by policy: {reason}"), code: "policy_denied".into() })
-        };
-        let mut future: BoxedCall = Box::pin(self.nested.run(spec, gate, input, denied, move |input| async move {
-            let Some(entry) = tools.get(index) else { return Err(ToolError::new("unknown tool")) };
-            let result = entry.tool.call(input).await;
-            check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
-        }));
-        // Fast path: a tool that is ready at once settles in this step.
-        if let Poll::Ready(result) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            self.ready.push(tool_settlement(id, result));
-            return true;
-        }
-        let completion = Arc::clone(&self.completion);
-        let task = tokio::spawn(async move { completion(id, Done::Tool(future.await)) });
-        self.in_flight.0.insert(id, InFlight { pending_id, task: task.abort_handle(), held: hold });
-        false
     }
 
     pub(crate) fn add_timer(&mut self, id: u64, delay_ms: u64, now: Instant) {
@@ -486,28 +434,6 @@ pub(crate) fn restart_safe_refusal(what: &str) -> String {
         "{what} is not replay-safe, so a restartSafe cell cannot use it: replaying the cell after a host restart \
          could repeat its effects. Run it in a cell without restartSafe, or use only replay-safe tools here."
     )
-}
-
-/// Validates a trusted output schema after the call: a mismatch is an
-/// `output_contract` error, never a silently wrong value.
-fn check_output(name: &str, schema: Option<&Validator>, result: ToolResult) -> ToolResult {
-    let (Some(schema), Ok(output)) = (schema, &result) else { return result };
-    if output.is_error {
-        return result;
-    }
-    let violations = schema.validate(&output.details);
-    if violations.is_empty() {
-        return result;
-    }
-    let details: Vec<String> =
-        violations.iter().map(|v| codemode_bridge::budget::utf8_prefix(&v.to_string(), 256).to_owned()).collect();
-    Err(ToolError {
-        message: format!(
-            "{name} returned a value that does not match its declared output schema: {}",
-            details.join("; ")
-        ),
-        code: "output_contract".into(),
-    })
 }
 
 /// The guest-visible value of a tool result (GA-11.2): the tool's JSON

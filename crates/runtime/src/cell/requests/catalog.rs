@@ -6,7 +6,7 @@ use codemode_catalog::files;
 use super::args::Args;
 use super::catalog_api;
 use super::done::Done;
-use super::op::{Handled, HostCx, HostOp, Rerun};
+use super::op::{HandleInside, Handled, HostCx, HostOp, Inside, InsideCx, Rerun};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 
@@ -17,6 +17,7 @@ pub(crate) struct Describe {
 }
 
 impl HostOp for Describe {
+    type Reach = Inside;
     const NAME: &'static str = "describe";
     const WHAT: &'static str = "describe()";
 
@@ -32,8 +33,10 @@ impl HostOp for Describe {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for Describe {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         cx.host.telemetry_mut().describe_count += 1;
         let settlement = catalog_api::describe(cx.host.tools(), id, self.tool);
         Ok(cx.settle_inline(settlement))
@@ -48,6 +51,7 @@ pub(crate) struct Search {
 }
 
 impl HostOp for Search {
+    type Reach = Inside;
     const NAME: &'static str = "search";
     const WHAT: &'static str = "catalog.search";
 
@@ -69,13 +73,15 @@ impl HostOp for Search {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for Search {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         cx.host.telemetry_mut().search_count += 1;
         let catalog = cx.services.catalog.clone();
         let Self { query, limit } = self;
         let task = async move { Done::Search(catalog.search(query, limit).await) };
-        Ok(cx.spawn(id, PendingKind::Search, false, false, task))
+        Ok(cx.spawn(id, PendingKind::Search, task))
     }
 }
 
@@ -86,6 +92,7 @@ pub(crate) struct ApiList {
 }
 
 impl HostOp for ApiList {
+    type Reach = Inside;
     const NAME: &'static str = "apiList";
     const WHAT: &'static str = "API.list";
 
@@ -101,8 +108,10 @@ impl HostOp for ApiList {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for ApiList {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         let files = all_api_files(cx);
         let prefix = &self.prefix;
         // Listing MCP declarations shows server-provided text.
@@ -120,6 +129,7 @@ pub(crate) struct ApiRead {
 }
 
 impl HostOp for ApiRead {
+    type Reach = Inside;
     const NAME: &'static str = "apiRead";
     const WHAT: &'static str = "API.read";
 
@@ -135,8 +145,10 @@ impl HostOp for ApiRead {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for ApiRead {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         let files = all_api_files(cx);
         cx.effects.network |= self.path.starts_with("mcp/");
         let settlement = catalog_api::read(cx.host.tools(), &files, id, &self.path);

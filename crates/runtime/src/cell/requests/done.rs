@@ -11,7 +11,7 @@ use super::answer::Settlement;
 /// A request's work finished.
 #[derive(Debug)]
 pub(crate) enum Done {
-    /// A native tool call that did not answer at once.
+    /// A native tool call.
     Tool(Result<ToolOutput, ToolError>),
     /// A catalog search: its reply is built when it is delivered, against
     /// what is left of the output budget then.
@@ -25,10 +25,23 @@ pub(crate) enum Done {
     Loaded { settlement: Settlement, network: bool },
     /// A nested call the policy asked about: not finished, waiting on a
     /// decision (the request keeps its slot).
-    Asked(super::nested::Asked),
+    Asked(super::gate::Asked),
     /// An MCP call the server runs as a task: not finished; the task is
     /// recorded (and journaled) so a resumed run polls it again.
     TaskStarted(TaskStarted),
+}
+
+impl Done {
+    /// The settlement of request `id` when it can be delivered within the
+    /// step that made it (it carries nothing else the cell must take in),
+    /// else the `Done` itself, for the cell to take in like any answer.
+    pub(crate) fn settle_inline(self, id: u64) -> Result<Settlement, Self> {
+        match self {
+            Self::Tool(result) => Ok(crate::cell::host_work::tool_settlement(id, result)),
+            Self::Settle(settlement) | Self::Loaded { settlement, network: false } => Ok(settlement),
+            other => Err(other),
+        }
+    }
 }
 
 /// The MCP task a call runs as.

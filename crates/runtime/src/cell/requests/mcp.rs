@@ -1,16 +1,17 @@
 //! `MCP.<server>.<tool>(args)`, resources/prompts operations and `$api`
-//! (GA-9). Tool calls run through the nested-call pipeline; MCP results
-//! are network-derived content (GA-9.3).
+//! (GA-9). Tool calls and operations reach the server: they pass the gate
+//! (the policy sees an operation as its method, `resources/read`); MCP
+//! results are network-derived content (GA-9.3).
 
 use serde_json::{Map, Value};
 
-use super::answer::{Fault, Settlement};
+use super::answer::{ErrorName, Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
+use super::gate::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::mcp_tasks::ResumedTask;
-use super::nested::{CallSource, CallSpec};
-use super::op::{Handled, HostCx, HostOp, Rerun};
-use super::outcome::CallFailure;
+use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
+use super::outcome::{CallFailure, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::determinism::hub_index;
@@ -55,6 +56,7 @@ pub(crate) struct McpCall {
 impl HostOp for McpCall {
     const NAME: &'static str = "mcpCall";
     const WHAT: &'static str = "an MCP tool call";
+    type Reach = Outside;
 
     fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
         let (server, tool) = (a.index(0, "the server index")?, a.string(1, "the tool name")?);
@@ -81,62 +83,77 @@ impl HostOp for McpCall {
         // Replay-safe by configuration or by the tool's annotations.
         match hub_index(cx.routes, self.server) {
             Some(server) if cx.services.mcp.replay_safe(server, &self.tool) => Rerun::ReplaySafe,
-            _ => Rerun::Once(format!("MCP tool {}", self.tool)),
+            _ => Rerun::Once(format!("MCP tool `{}`", self.tool)),
         }
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
-        let server = match route(cx, id, self.server) {
-            Ok(server) => server,
-            Err(gone) => return Ok(cx.settle_inline(gone)),
-        };
-        let replay = self.rerun(cx);
-        let replay_safe = !replay.needs_write_ahead();
+impl HandleOutside for McpCall {
+    fn outbound(self, id: u64, cx: &mut HostCx<'_>) -> Result<Outbound, Settlement> {
+        let server = route(cx, id, self.server)?;
+        let rerun = self.rerun(cx);
         let Self { tool, args, resume, .. } = self;
-        if cx.host.refuse_unless_replay_safe(id, &format!("MCP tool `{tool}`"), replay_safe) {
-            return Ok(1);
-        }
-        cx.host.telemetry_mut().call_count += 1;
         let hub = cx.services.mcp.clone();
-        let spec = CallSpec {
+        let target = Target {
             source: CallSource::Mcp,
-            server: hub.server_name(server),
-            tool: &tool,
-            label: &tool,
+            server: Some(spec_server(&hub, server)),
+            tool: tool.clone(),
+            label: tool.clone(),
             known: hub.declares(server, &tool),
-            pending_id: None,
         };
         // A denial resolves like an in-band MCP error (GA-9.4).
-        let denied = |reason: String| {
-            Ok(serde_json::json!({
-                "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
-                "isError": true
-            }))
-        };
-        let gate = cx.host.gate(id);
+        let what = target.what();
+        let refuse = Box::new(move |why: Refused| {
+            let result = match why {
+                Refused::Policy(reason) => Ok(serde_json::json!({
+                    "content": [{"type": "text", "text": format!("denied by policy: {reason}")}],
+                    "isError": true
+                })),
+                Refused::Person(refusal) => {
+                    <Result<Value, CallFailure> as Outcome>::refused(refusal.message(&what), refusal.code())
+                }
+            };
+            Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true }
+        });
         // The server may run the call as a task: the cell hears of it at
         // once, to journal it, and of the task's requests for input.
         let (resumed, restored) = match resume {
             Some(ResumedTask { task, inputs }) => (Some(task), inputs),
             None => (None, std::collections::HashMap::new()),
         };
-        let hooks = super::mcp_tasks::hooks(id, &gate.completion, spec_server(&hub, server), tool.clone(), restored);
-        let call = cx.host.nested.run(spec, gate, args, denied, {
-            let (hub, tool) = (hub.clone(), tool.clone());
-            move |args| async move {
-                match resumed {
+        let name = spec_server(&hub, server);
+        let call = Box::new(move |args: Value, hooks: super::gate::CallHooks| {
+            let hooks = super::mcp_tasks::hooks(hooks.request, &hooks.completion, name, tool.clone(), restored);
+            Box::pin(async move {
+                let result = match resumed {
                     Some(task) => hub.resume_task(server, &tool, &task, hooks.on_input).await,
-                    None => hub.call_with_tasks(server, tool, args, hooks).await,
+                    None => hub.call_with_tasks(server, tool, object(args), hooks).await,
                 }
-                .map_err(CallFailure::from)
-            }
+                .map_err(CallFailure::from);
+                let outcome = result.outcome();
+                Landed {
+                    outcome,
+                    done: Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true },
+                }
+            }) as CallFuture
         });
-        let task = async move {
-            let settlement = CallFailure::settle(id, call.await, "tool_error");
-            Done::Loaded { settlement, network: true }
-        };
-        let hold = cx.hold(&replay);
-        Ok(cx.spawn(id, PendingKind::CallValue, true, hold, task))
+        Ok(Outbound {
+            target,
+            rerun,
+            kind: PendingKind::CallValue,
+            arguments: Value::Object(args),
+            call,
+            refuse,
+            inline: false,
+        })
+    }
+}
+
+/// The arguments map the gate handed back (it was given one).
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
     }
 }
 
@@ -151,6 +168,7 @@ pub(crate) struct McpOp {
 impl HostOp for McpOp {
     const NAME: &'static str = "mcpOp";
     const WHAT: &'static str = "an MCP operation";
+    type Reach = Outside;
 
     fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
         Ok(Self { server: a.index(0, "the server index")?, op: a.string(1, "the operation")?, args: a.mcp_args(2)? })
@@ -167,20 +185,50 @@ impl HostOp for McpOp {
         // Resources and prompts are read.
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
-        let server = match route(cx, id, self.server) {
-            Ok(server) => server,
-            Err(gone) => return Ok(cx.settle_inline(gone)),
-        };
+impl HandleOutside for McpOp {
+    fn outbound(self, id: u64, cx: &mut HostCx<'_>) -> Result<Outbound, Settlement> {
+        let server = route(cx, id, self.server)?;
+        let rerun = self.rerun(cx);
         let hub = cx.services.mcp.clone();
         let Self { op, args, .. } = self;
-        let task = async move {
-            let result = hub.operation(server, &op, args).await.map_err(|e| e.to_string());
-            let settlement = Settlement::result(id, result, "tool_error");
-            Done::Loaded { settlement, network: true }
+        let target = Target {
+            source: CallSource::Mcp,
+            server: Some(spec_server(&hub, server)),
+            tool: op.clone(),
+            label: op.clone(),
+            known: matches!(op.as_str(), "resources/list" | "resources/read" | "prompts/list" | "prompts/get"),
         };
-        Ok(cx.spawn(id, PendingKind::Namespace, true, false, task))
+        let what = target.what();
+        let refuse = Box::new(move |why: Refused| {
+            let fault = match why {
+                Refused::Policy(reason) => {
+                    Fault::new(ErrorName::Error, format!("{what} was denied by policy: {reason}"), "policy_denied")
+                }
+                Refused::Person(refusal) => Fault::error(refusal.message(&what), refusal.code()),
+            };
+            Done::Settle(Settlement::fault(id, fault))
+        });
+        let call = Box::new(move |args: Value, _| {
+            Box::pin(async move {
+                let result = hub.operation(server, &op, object(args)).await.map_err(CallFailure::from);
+                let outcome = result.outcome();
+                Landed {
+                    outcome,
+                    done: Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true },
+                }
+            }) as CallFuture
+        });
+        Ok(Outbound {
+            target,
+            rerun,
+            kind: PendingKind::Namespace,
+            arguments: Value::Object(args),
+            call,
+            refuse,
+            inline: false,
+        })
     }
 }
 
@@ -195,6 +243,7 @@ pub(crate) struct McpApi {
 impl HostOp for McpApi {
     const NAME: &'static str = "mcpApi";
     const WHAT: &'static str = "MCP $api()";
+    type Reach = Inside;
 
     fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
         Ok(Self {
@@ -215,8 +264,10 @@ impl HostOp for McpApi {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for McpApi {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         cx.effects.network = true;
         let server = match self.server.map(|s| route(cx, id, s)).transpose() {
             Ok(server) => server,

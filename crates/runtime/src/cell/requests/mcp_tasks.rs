@@ -12,7 +12,7 @@ use serde_json::json;
 use tokio::sync::oneshot;
 
 use super::done::{Completion, Done, TaskStarted};
-use super::nested::{Answer, Asked, AskedCall, Refusal};
+use super::gate::{Answer, Asked, AskedCall, Refusal};
 
 /// Longest server text (an input request's message) a pending approval
 /// quotes: the server is a third party.

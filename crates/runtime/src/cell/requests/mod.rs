@@ -3,23 +3,29 @@
 //! Every thing the guest can ask the host for is one type implementing
 //! [`HostOp`](op::HostOp) in its family's file — tools, catalog, timers,
 //! store, results, MCP, nodes — with its wire name, decoding, admission
-//! bound, journal fingerprint, replay class and handler side by side. The
-//! table below lists the types once; from it come the [`HostRequest`] enum,
-//! the wire numbering ([`OpCode`]) the prelude reads from `host.ops`, and the
-//! dispatch of each of those steps.
+//! bound, journal fingerprint, replay class, where it reaches and handler
+//! side by side. The table below lists the types once; from it come the
+//! [`HostRequest`] enum, the wire numbering ([`OpCode`]) the prelude reads
+//! from `host.ops`, and the dispatch of each of those steps.
 //!
-//! Adding a request: a type and its `HostOp` impl in the family's file, a
-//! line in the table, and the prelude calling `hostRequest(OP.<name>, …)`.
-//! Everything else is derived; a missing step is a compile error.
+//! A request that reaches outside the cell (`type Reach = Outside`) has no
+//! way to start work but the [gate](gate): its handler only describes the
+//! call, and the gate runs replay safety, the budget, the in-flight bound,
+//! write-ahead, the policy, the span and the metrics, in that order.
+//!
+//! Adding a request: a type and its `HostOp` impl (with `Reach`) and
+//! handler in the family's file, a line in the table, and the prelude
+//! calling `hostRequest(OP.<name>, …)`. Everything else is derived; a
+//! missing step is a compile error.
 
 mod answer;
 mod args;
 mod catalog;
 mod catalog_api;
 pub(crate) mod done;
+pub(crate) mod gate;
 mod mcp;
 mod mcp_tasks;
-pub(crate) mod nested;
 mod nodes;
 mod op;
 pub(crate) mod outcome;
@@ -35,6 +41,8 @@ pub(crate) use answer::{Answer, ErrorName, Fault, Settlement};
 pub(crate) use args::{Args, DecodeCx};
 pub(crate) use catalog_api::{search_reply, shows_mcp};
 pub(crate) use done::{Completion, Done};
+#[cfg(test)]
+pub(crate) use op::ReachKind;
 pub(crate) use op::{Admission, CellFailure, Handled, HostCx, Rerun};
 
 pub(crate) use catalog::{ApiList, ApiRead, Describe, Search};
@@ -47,7 +55,7 @@ pub(crate) use timers::{Timer, Yield};
 pub(crate) use tools::Call;
 
 use crate::durable::journal::fnv::{Fnv, Refs};
-use op::HostOp;
+use op::{HostOp, Reach};
 
 /// Declares the request table: the enum of requests, their wire numbers,
 /// and the dispatch of every step to each type's `HostOp` impl.
@@ -80,6 +88,14 @@ macro_rules! host_requests {
             pub(crate) fn name(self) -> &'static str {
                 match self {
                     $(OpCode::$name => <$name as HostOp>::NAME,)*
+                }
+            }
+
+            /// Where requests of this kind reach.
+            #[cfg(test)]
+            pub(crate) fn reach(self) -> ReachKind {
+                match self {
+                    $(OpCode::$name => <<$name as HostOp>::Reach as Reach<$name>>::KIND,)*
                 }
             }
         }
@@ -121,10 +137,11 @@ macro_rules! host_requests {
                 }
             }
 
-            /// Hands the request to its handler.
+            /// Hands the request to its handler: one that reaches outside
+            /// the cell goes through the gate.
             pub(crate) fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
                 match self {
-                    $(Self::$name(r) => r.handle(id, cx),)*
+                    $(Self::$name(r) => <<$name as HostOp>::Reach as Reach<$name>>::handle(r, id, cx),)*
                 }
             }
         }

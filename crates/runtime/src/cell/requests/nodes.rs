@@ -7,9 +7,9 @@ use serde_json::Value;
 use super::answer::Settlement;
 use super::args::Args;
 use super::done::Done;
-use super::nested::{CallSource, CallSpec};
-use super::op::{Handled, HostCx, HostOp, Rerun};
-use super::outcome::{CallFailure, CallOutcome};
+use super::gate::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
+use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
+use super::outcome::{CallFailure, CallOutcome, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 
@@ -18,6 +18,7 @@ use crate::durable::journal::fnv::{Fnv, Refs};
 pub(crate) struct NodesList;
 
 impl HostOp for NodesList {
+    type Reach = Inside;
     const NAME: &'static str = "nodesList";
     const WHAT: &'static str = "nodes.list";
 
@@ -32,8 +33,10 @@ impl HostOp for NodesList {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for NodesList {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         let list = cx.services.nodes.as_ref().map(crate::nodes::NodeRegistry::list).unwrap_or_default();
         cx.effects.network |= !list.is_empty();
         let list = serde_json::to_value(&list).map_err(|e| format!("nodes.list could not be answered: {e}"));
@@ -48,6 +51,7 @@ pub(crate) struct NodesGet {
 }
 
 impl HostOp for NodesGet {
+    type Reach = Inside;
     const NAME: &'static str = "nodesGet";
     const WHAT: &'static str = "nodes.get";
 
@@ -63,8 +67,10 @@ impl HostOp for NodesGet {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for NodesGet {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         let resolved = match &cx.services.nodes {
             Some(nodes) => nodes.resolve(&self.query).map_err(|e| e.to_string()),
             None => Err("no paired nodes".to_owned()),
@@ -85,6 +91,7 @@ pub(crate) struct NodesInvoke {
 }
 
 impl HostOp for NodesInvoke {
+    type Reach = Outside;
     const NAME: &'static str = "nodesInvoke";
     const WHAT: &'static str = "a node invoke";
 
@@ -107,47 +114,49 @@ impl HostOp for NodesInvoke {
         // A device command is an effect outside the host.
         Rerun::Once(format!("node command {} on {}", self.command, self.node))
     }
+}
 
-    /// One `invoke` through the nested-call pipeline (GA-10.3: the host
-    /// policy, which may ask for approval); then the registry's command
-    /// policy and timeout. Dropping the task (the cell
-    /// stopped) cancels the command on the node.
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
-        if cx.host.refuse_unless_replay_safe(id, &format!("nodes invoke `{}`", self.command), false) {
-            return Ok(1);
-        }
-        cx.host.telemetry_mut().call_count += 1;
-        let hold = cx.hold(&self.rerun(cx));
+impl HandleOutside for NodesInvoke {
+    /// One `invoke` through the gate (GA-10.3: the host policy, which may
+    /// ask for approval); then the registry's command policy and timeout.
+    /// Dropping the task (the cell stopped) cancels the command on the
+    /// node.
+    fn outbound(self, id: u64, cx: &mut HostCx<'_>) -> Result<Outbound, Settlement> {
+        let rerun = self.rerun(cx);
         let Self { node, command, params } = self;
         let registry = cx.services.nodes.clone();
-        let spec = CallSpec {
+        let target = Target {
             source: CallSource::Node,
-            server: Some(&node),
-            tool: &command,
-            label: &command,
             known: registry.as_ref().is_some_and(|nodes| nodes.offers(&node, &command)),
-            pending_id: None,
+            server: Some(node.clone()),
+            tool: command.clone(),
+            label: command.clone(),
         };
-        let denied = {
-            let (node, command) = (node.clone(), command.clone());
-            move |reason: String| {
-                let message = format!("nodes.invoke \"{command}\" on node \"{node}\" was denied by policy: {reason}");
-                Err(CallFailure { message, kind: CallOutcome::Denied, code: None })
-            }
-        };
-        let gate = cx.host.gate(id);
-        let (invoked_node, invoked_command) = (node.clone(), command.clone());
-        let call = cx.host.nested.run(spec, gate, params, denied, move |params| async move {
-            let (node, command) = (invoked_node, invoked_command);
-            match registry {
-                None => Err(CallFailure::error(format!("node \"{node}\" is not paired"))),
-                Some(registry) => registry.invoke_allowed(&node, &command, params).await.map_err(CallFailure::from),
-            }
+        let what = target.what();
+        let refuse = Box::new(move |why: Refused| {
+            let result: Result<Value, CallFailure> = match why {
+                Refused::Policy(reason) => Err(CallFailure {
+                    message: format!("{what} was denied by policy: {reason}"),
+                    kind: CallOutcome::Denied,
+                    code: None,
+                }),
+                Refused::Person(refusal) => Outcome::refused(refusal.message(&what), refusal.code()),
+            };
+            Done::Loaded { settlement: CallFailure::settle(id, result, "node_error"), network: true }
         });
-        let task = async move {
-            let settlement = CallFailure::settle(id, call.await, "node_error");
-            Done::Loaded { settlement, network: true }
-        };
-        Ok(cx.spawn(id, PendingKind::Nodes, true, hold, task))
+        let call = Box::new(move |params: Value, _| {
+            Box::pin(async move {
+                let result = match registry {
+                    None => Err(CallFailure::error(format!("node \"{node}\" is not paired"))),
+                    Some(registry) => registry.invoke_allowed(&node, &command, params).await.map_err(CallFailure::from),
+                };
+                let outcome = result.outcome();
+                Landed {
+                    outcome,
+                    done: Done::Loaded { settlement: CallFailure::settle(id, result, "node_error"), network: true },
+                }
+            }) as CallFuture
+        });
+        Ok(Outbound { target, rerun, kind: PendingKind::Nodes, arguments: params, call, refuse, inline: false })
     }
 }

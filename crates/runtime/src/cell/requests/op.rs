@@ -17,8 +17,9 @@ use codemode_bridge::{ErrorCode, Phase};
 use super::answer::Settlement;
 use super::args::Args;
 use super::done::Done;
+use super::gate::{CallHooks, Outbound};
 use crate::cell::effects::CellEffects;
-use crate::cell::host_work::HostWork;
+use crate::cell::host_work::{HostWork, Submit};
 use crate::cell::pending::PendingKind;
 use crate::cell::run::CellMode;
 use crate::cell::services::CellServices;
@@ -78,7 +79,9 @@ pub(crate) struct CellFailure {
 pub(crate) type Handled = Result<usize, CellFailure>;
 
 /// One kind of host request. Implemented once per request, in its
-/// family's file (tools, catalog, timers, store, results, MCP, nodes).
+/// family's file (tools, catalog, timers, store, results, MCP, nodes),
+/// with its handler: [`HandleInside`] or [`HandleOutside`], as `Reach`
+/// says.
 pub(crate) trait HostOp: Sized + std::fmt::Debug {
     /// The name the prelude calls it by (`hostRequest(OP.<NAME>, …)`),
     /// also in decode errors.
@@ -88,6 +91,11 @@ pub(crate) trait HostOp: Sized + std::fmt::Debug {
     const WHAT: &'static str;
     /// The bound that admits it.
     const ADMISSION: Admission = Admission::Ordinary;
+    /// Where it reaches: [`Inside`] (the cell, or this runtime's own
+    /// services) or [`Outside`] (a third party, or an effect a replay would
+    /// repeat: through the gate). No default: a new request does not
+    /// compile until it says.
+    type Reach: Reach<Self>;
 
     /// Reads the request from the prelude's arguments. A malformed request
     /// is a guest `TypeError` naming the request and the argument.
@@ -100,9 +108,76 @@ pub(crate) trait HostOp: Sized + std::fmt::Debug {
 
     /// Whether a crash may run it again.
     fn rerun(&self, cx: &HostCx<'_>) -> Rerun;
+}
 
+/// Where a request reaches, and so how it is handled: a marker type,
+/// [`Inside`] or [`Outside`].
+pub(crate) trait Reach<Op> {
+    /// Which one, for the gate's table test.
+    #[cfg(test)]
+    const KIND: ReachKind;
+
+    /// Acts on `op`: settles it at once, or queues its work.
+    fn handle(op: Op, id: u64, cx: &mut HostCx<'_>) -> Handled;
+}
+
+/// Which side of the gate a request is on.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReachKind {
+    Inside,
+    Outside,
+}
+
+/// Stays in the cell or this runtime's own services (timers, the catalog,
+/// the session store, reads of the configuration): handled by
+/// [`HandleInside`].
+pub(crate) enum Inside {}
+
+/// Leaves the cell: handled by [`HandleOutside`], which can only describe
+/// the call; the gate runs it.
+pub(crate) enum Outside {}
+
+/// The handler of a request that stays inside.
+pub(crate) trait HandleInside: HostOp {
     /// Acts on the request: settles it at once, or queues its work.
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled;
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled;
+}
+
+/// The handler of a request that leaves the cell.
+pub(crate) trait HandleOutside: HostOp {
+    /// Describes the call for the gate, or settles the request at once
+    /// (`Err`: it cannot be made, e.g. its server is gone).
+    fn outbound(self, id: u64, cx: &mut HostCx<'_>) -> Result<Outbound, Settlement>;
+}
+
+impl<Op: HandleInside> Reach<Op> for Inside {
+    #[cfg(test)]
+    const KIND: ReachKind = ReachKind::Inside;
+
+    fn handle(op: Op, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        op.handle(id, &mut InsideCx(cx))
+    }
+}
+
+impl<Op: HandleOutside> Reach<Op> for Outside {
+    #[cfg(test)]
+    const KIND: ReachKind = ReachKind::Outside;
+
+    fn handle(op: Op, id: u64, cx: &mut HostCx<'_>) -> Handled {
+        // The gate's first step, before the call is even described: a
+        // restartSafe cell refuses what a replay could repeat.
+        if let Rerun::Once(what) = op.rerun(cx)
+            && cx.host.restart_safe()
+        {
+            cx.host.refuse_replay(id, &what);
+            return Ok(1);
+        }
+        match op.outbound(id, cx) {
+            Ok(outbound) => cx.pass(id, outbound),
+            Err(settlement) => Ok(cx.settle_inline(settlement)),
+        }
+    }
 }
 
 /// What a request's handler acts on: the cell's host work and effects, the
@@ -134,18 +209,66 @@ impl HostCx<'_> {
         1
     }
 
-    /// Queues request `id`'s `task`, run on this thread once a slot is free
-    /// (`nested`: an MCP or node call, counted as such while queued); its
-    /// answer comes back as a [`Done`]. Returns how many requests settled
-    /// inline meanwhile.
+    /// The gate past its first step (see [`gate`](super::gate)): the
+    /// budget, the in-flight bound and write-ahead, then — when the call
+    /// starts — the policy, its span and metrics. Returns how many requests
+    /// settled inline, or the failure that ends the cell.
+    fn pass(&mut self, id: u64, outbound: Outbound) -> Handled {
+        let source = outbound.target.source;
+        if source.is_call() {
+            let telemetry = self.host.telemetry_mut();
+            telemetry.call_count += 1;
+            let budget = self.services.limits.headless_max_tool_calls;
+            if self.mode.is_headless() && telemetry.call_count > budget {
+                return Err(CellFailure {
+                    code: ErrorCode::ToolBudgetExceeded,
+                    message: format!(
+                        "headless code mode tool budget exceeded ({budget} tool calls); make fewer calls per script."
+                    ),
+                    phase: Phase::Guest,
+                    end: RunEnd::Failed,
+                });
+            }
+        }
+        let hold = self.hold(&outbound.rerun);
+        let (kind, inline) = (outbound.kind, outbound.inline);
+        let approval = self.host.take_approval(id);
+        let hooks = CallHooks { request: id, completion: self.host.completion() };
+        let submit = Submit { id, kind, counted: source.is_call(), hold, inline };
+        Ok(self.host.submit(submit, |gate, pending_id| gate.run(outbound, approval, hooks, pending_id)))
+    }
+}
+
+/// What an [`Inside`] request's handler acts on: the [`HostCx`], and work
+/// of its own to queue (never a call that leaves the cell: that is the
+/// gate's).
+pub(crate) struct InsideCx<'c, 'a>(&'c mut HostCx<'a>);
+
+impl<'a> std::ops::Deref for InsideCx<'_, 'a> {
+    type Target = HostCx<'a>;
+
+    fn deref(&self) -> &HostCx<'a> {
+        self.0
+    }
+}
+
+impl<'a> std::ops::DerefMut for InsideCx<'_, 'a> {
+    fn deref_mut(&mut self) -> &mut HostCx<'a> {
+        self.0
+    }
+}
+
+impl InsideCx<'_, '_> {
+    /// Queues request `id`'s `task`, run on this thread once a slot is
+    /// free; its answer comes back as a [`Done`]. Returns how many requests
+    /// settled inline meanwhile.
     pub(crate) fn spawn(
         &mut self,
         id: u64,
         kind: PendingKind,
-        nested: bool,
-        hold: bool,
         task: impl Future<Output = Done> + Send + 'static,
     ) -> usize {
-        self.host.submit_task(id, kind, nested, hold, task)
+        let submit = Submit { id, kind, counted: false, hold: false, inline: false };
+        self.0.host.submit(submit, |_, _| Box::pin(task))
     }
 }

@@ -1,13 +1,19 @@
-//! `results.save/load/delete` (GA-6.5), in the cell's reply scope.
+//! `results.save/load/delete` (GA-6.5), in the cell's reply scope. A save
+//! or a delete changes what a replay would find: it passes the gate (its
+//! policy `source` is `results`); a load stays inside.
 
-use serde_json::Value;
+use codemode_store::Scope;
+use serde_json::{Value, json};
 
+use super::answer::{Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
-use super::op::{Handled, HostCx, HostOp, Rerun};
+use super::gate::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
+use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
 use super::session;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::telemetry::CallOutcome;
 
 /// `results.save(value)`: the value and its JSON text.
 #[derive(Debug)]
@@ -19,6 +25,7 @@ pub(crate) struct ResultSave {
 impl HostOp for ResultSave {
     const NAME: &'static str = "resultSave";
     const WHAT: &'static str = "results.save";
+    type Reach = Outside;
 
     fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
         let value = a.projected(0, "the saved value")?;
@@ -34,18 +41,18 @@ impl HostOp for ResultSave {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Once("results.save".to_owned())
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
-        // Saving is an effect a replay would repeat (GA-6.5).
-        if cx.host.refuse_unless_replay_safe(id, "results.save", false) {
-            return Ok(1);
-        }
-        let network = cx.effects.network;
-        let hold = cx.hold(&self.rerun(cx));
+impl HandleOutside for ResultSave {
+    fn outbound(self, id: u64, cx: &mut HostCx<'_>) -> Result<Outbound, Settlement> {
+        let scope = scope(id, cx)?;
+        let (results, network, rerun) = (cx.services.results.clone(), cx.effects.network, self.rerun(cx));
         let Self { value, json } = self;
-        Ok(spawn_results(id, cx, PendingKind::ResultSave, hold, |results, scope| {
-            session::result_save(results, scope, id, value, json, network)
-        }))
+        let call = Box::new(move |value: Value, _| {
+            Box::pin(async move { landed(session::result_save(results, scope, id, value, json, network).await) })
+                as CallFuture
+        });
+        Ok(results_call(id, "save", PendingKind::ResultSave, rerun, value, call))
     }
 }
 
@@ -58,6 +65,7 @@ pub(crate) struct ResultLoad {
 impl HostOp for ResultLoad {
     const NAME: &'static str = "resultLoad";
     const WHAT: &'static str = "results.load";
+    type Reach = Inside;
 
     fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
         Ok(Self { result_id: a.result_id(0)? })
@@ -71,12 +79,16 @@ impl HostOp for ResultLoad {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
-        let result_id = self.result_id;
-        Ok(spawn_results(id, cx, PendingKind::ResultLoad, false, |results, scope| {
-            session::result_load(results, scope, id, result_id)
-        }))
+impl HandleInside for ResultLoad {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
+        let scope = match scope(id, cx) {
+            Ok(scope) => scope,
+            Err(refused) => return Ok(cx.settle_inline(refused)),
+        };
+        let (results, result_id) = (cx.services.results.clone(), self.result_id);
+        Ok(cx.spawn(id, PendingKind::ResultLoad, session::result_load(results, scope, id, result_id)))
     }
 }
 
@@ -89,6 +101,7 @@ pub(crate) struct ResultDelete {
 impl HostOp for ResultDelete {
     const NAME: &'static str = "resultDelete";
     const WHAT: &'static str = "results.delete";
+    type Reach = Outside;
 
     fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
         Ok(Self { result_id: a.result_id(0)? })
@@ -103,34 +116,57 @@ impl HostOp for ResultDelete {
         // A second delete would answer "not found" for a delete that worked.
         Rerun::Once("results.delete".to_owned())
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
-        let hold = cx.hold(&self.rerun(cx));
-        let result_id = self.result_id;
-        Ok(spawn_results(id, cx, PendingKind::ResultDelete, hold, |results, scope| {
-            session::result_delete(results, scope, id, result_id)
-        }))
+impl HandleOutside for ResultDelete {
+    fn outbound(self, id: u64, cx: &mut HostCx<'_>) -> Result<Outbound, Settlement> {
+        let scope = scope(id, cx)?;
+        let (results, rerun) = (cx.services.results.clone(), self.rerun(cx));
+        let call = Box::new(move |arguments: Value, _| {
+            Box::pin(async move {
+                let result_id = arguments.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+                landed(session::result_delete(results, scope, id, result_id).await)
+            }) as CallFuture
+        });
+        let arguments = json!({"id": self.result_id});
+        Ok(results_call(id, "delete", PendingKind::ResultDelete, rerun, arguments, call))
     }
 }
 
-/// Runs a results-cache request in the scope the cell's mode allows, or
-/// refuses it at once (headless and restart-safe cells have no results).
-/// Returns how many requests settled inline.
-fn spawn_results<F>(
+/// The reply scope the cell's mode allows, or its refusal: a headless cell
+/// has no results (a `restartSafe` one is refused by the gate, as a
+/// request a replay could repeat, or here for a load).
+fn scope(id: u64, cx: &HostCx<'_>) -> Result<Scope, Settlement> {
+    session::results_scope(cx.mode).map_err(|refusal| session::refused(id, refusal))
+}
+
+/// A results request as the gate sees it.
+fn results_call(
     id: u64,
-    cx: &mut HostCx<'_>,
+    op: &'static str,
     kind: PendingKind,
-    hold: bool,
-    task: impl FnOnce(codemode_store::ResultsCache, codemode_store::Scope) -> F,
-) -> usize
-where
-    F: std::future::Future<Output = Done> + Send + 'static,
-{
-    match session::results_scope(cx.mode) {
-        Err(refusal) => cx.settle_inline(session::refused(id, refusal)),
-        Ok(scope) => {
-            let task = task(cx.services.results.clone(), scope);
-            cx.spawn(id, kind, false, hold, task)
-        }
-    }
+    rerun: Rerun,
+    arguments: Value,
+    call: super::gate::Call,
+) -> Outbound {
+    let target =
+        Target { source: CallSource::Results, server: None, tool: op.to_owned(), label: op.to_owned(), known: true };
+    let what = target.what();
+    let refuse = Box::new(move |why: Refused| {
+        let fault = match why {
+            Refused::Policy(reason) => Fault::error(format!("{what} was denied by policy: {reason}"), "policy_denied"),
+            Refused::Person(refusal) => Fault::error(refusal.message(&what), refusal.code()),
+        };
+        Done::Settle(Settlement::fault(id, fault))
+    });
+    Outbound { target, rerun, kind, arguments, call, refuse, inline: false }
+}
+
+/// How a results request ended, for its span.
+fn landed(done: Done) -> Landed {
+    let ok = match &done {
+        Done::Settle(s) | Done::Loaded { settlement: s, .. } => s.is_ok(),
+        _ => true,
+    };
+    Landed { outcome: if ok { CallOutcome::Ok } else { CallOutcome::Error }, done }
 }

@@ -5,7 +5,7 @@ use codemode_store::{StoreLimits, StoredValue};
 use rquickjs::Exception;
 
 use super::args::Args;
-use super::op::{Handled, HostCx, HostOp, Rerun};
+use super::op::{HandleInside, Handled, HostCx, HostOp, Inside, InsideCx, Rerun};
 use super::session;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
@@ -19,6 +19,7 @@ pub(crate) struct Store {
 }
 
 impl HostOp for Store {
+    type Reach = Inside;
     const NAME: &'static str = "store";
     const WHAT: &'static str = "store";
 
@@ -48,8 +49,10 @@ impl HostOp for Store {
         // Buffered in the cell; the buffer is in the journal's snapshot.
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for Store {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         let session = match session::store_session(cx.mode) {
             Err(refusal) => return Ok(cx.settle_inline(session::refused(id, refusal))),
             Ok(session) => session.to_owned(),
@@ -58,7 +61,7 @@ impl HostOp for Store {
         let buffered: Vec<(String, Option<usize>)> =
             cx.effects.writes.iter().map(|(k, v)| (k.clone(), v.as_ref().map(|v| v.json.len()))).collect();
         let task = session::store(cx.services.store.clone(), session, buffered, id, self.key, value);
-        Ok(cx.spawn(id, PendingKind::Store, false, false, task))
+        Ok(cx.spawn(id, PendingKind::Store, task))
     }
 }
 
@@ -69,6 +72,7 @@ pub(crate) struct Load {
 }
 
 impl HostOp for Load {
+    type Reach = Inside;
     const NAME: &'static str = "load";
     const WHAT: &'static str = "load";
 
@@ -84,8 +88,10 @@ impl HostOp for Load {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for Load {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         let session = match session::store_session(cx.mode) {
             Err(refusal) => return Ok(cx.settle_inline(session::refused(id, refusal))),
             Ok(session) => session.to_owned(),
@@ -95,6 +101,6 @@ impl HostOp for Load {
             return Ok(cx.settle_inline(settlement));
         }
         let task = session::load(cx.services.store.clone(), session, id, self.key);
-        Ok(cx.spawn(id, PendingKind::Load, false, false, task))
+        Ok(cx.spawn(id, PendingKind::Load, task))
     }
 }

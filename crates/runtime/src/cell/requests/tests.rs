@@ -55,3 +55,36 @@ fn requests_decode_to_typed_arguments() {
     );
     assert_eq!(decode_js(OpCode::Yield, "['\\ud83e']").unwrap(), "Yield { reason: Some(\"\u{fffd}\") }");
 }
+
+/// Every request kind says where it reaches (a new kind does not compile
+/// here until it is added), and exactly the ones that leave the cell — a
+/// third party, or an effect a replay would repeat — pass the gate
+/// (GA-10.3): native tools, MCP tools and operations, node commands,
+/// `results.save`/`delete`. `tests/tests/gate.rs` walks each of these
+/// through a real runtime.
+#[test]
+fn every_request_kind_declares_where_it_reaches_and_only_the_outside_ones_pass_the_gate_ga_10_3() {
+    for op in OpCode::ALL {
+        let expected = match op {
+            OpCode::Call
+            | OpCode::McpCall
+            | OpCode::McpOp
+            | OpCode::NodesInvoke
+            | OpCode::ResultSave
+            | OpCode::ResultDelete => ReachKind::Outside,
+            OpCode::Describe
+            | OpCode::Search
+            | OpCode::ApiList
+            | OpCode::ApiRead
+            | OpCode::Yield
+            | OpCode::Timer
+            | OpCode::Store
+            | OpCode::Load
+            | OpCode::ResultLoad
+            | OpCode::McpApi
+            | OpCode::NodesList
+            | OpCode::NodesGet => ReachKind::Inside,
+        };
+        assert_eq!(op.reach(), expected, "{}", op.name());
+    }
+}

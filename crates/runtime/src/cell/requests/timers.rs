@@ -2,7 +2,7 @@
 //! Both are data a journal restores, never work a crash could repeat.
 
 use super::args::Args;
-use super::op::{Admission, Handled, HostCx, HostOp, Rerun};
+use super::op::{Admission, HandleInside, Handled, HostCx, HostOp, Inside, InsideCx, Rerun};
 use crate::durable::journal::fnv::{Fnv, Refs};
 
 /// `yield_control(reason)`.
@@ -12,6 +12,7 @@ pub(crate) struct Yield {
 }
 
 impl HostOp for Yield {
+    type Reach = Inside;
     const NAME: &'static str = "yield";
     const WHAT: &'static str = "yield_control";
     const ADMISSION: Admission = Admission::Yield;
@@ -28,8 +29,10 @@ impl HostOp for Yield {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Restored
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for Yield {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         cx.host.telemetry_mut().yield_count += 1;
         cx.host.add_yield(id, self.reason);
         Ok(0)
@@ -43,6 +46,7 @@ pub(crate) struct Timer {
 }
 
 impl HostOp for Timer {
+    type Reach = Inside;
     const NAME: &'static str = "timer";
     const WHAT: &'static str = "setTimeout";
     const ADMISSION: Admission = Admission::Timer;
@@ -61,8 +65,10 @@ impl HostOp for Timer {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Restored
     }
+}
 
-    fn handle(self, id: u64, cx: &mut HostCx<'_>) -> Handled {
+impl HandleInside for Timer {
+    fn handle(self, id: u64, cx: &mut InsideCx<'_, '_>) -> Handled {
         cx.host.telemetry_mut().timer_count += 1;
         let now = cx.now;
         cx.host.add_timer(id, self.delay_ms, now);
