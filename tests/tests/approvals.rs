@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use codemode_runtime::operator::{OperatorError, decide_stored};
 use codemode_runtime::{
-    CellResult, CodeMode, Decision, DecisionFuture, Decisions, Denial, ErrorCode, Exec, Limits, NestedCall, Policy,
-    RunEnd, RunEvent, RunsConfig, StoreBackend, Verdict, WaitReason,
+    CellResult, CodeMode, DeciderKind, Decision, DecisionFuture, Decisions, Denial, ErrorCode, Exec, Limits,
+    NestedCall, Policy, RunEnd, RunEvent, RunsConfig, StoreBackend, Verdict, WaitReason,
 };
 use codemode_store::StoreLimits;
 use codemode_store::runs::{RunStore, SledRuns};
@@ -390,9 +390,45 @@ async fn a_host_subscribed_to_run_events_hears_the_park_the_approval_its_decisio
             session: session.clone(),
             approval: id,
             verdict: Verdict::Approved,
-            by: "session".into()
+            by: "session".into(),
+            kind: Some(DeciderKind::Host),
         }
     );
     assert_eq!(seen[3], RunEvent::Ended { run_id, session, end: RunEnd::Completed });
     rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_decides_nothing_unless_the_host_lets_it_and_each_decision_records_its_decider_ga_10_3() {
+    for model_decides in [false, true] {
+        let deploy = Named::new("deploy");
+        let rt = builder(&deploy, Limits::default()).model_decides_approvals(model_decides).start().await.unwrap();
+        let mut events = rt.run_events();
+        let reply = rt.session("s").reply("r");
+        let parked = reply.exec(Exec::code("return (await deploy({})).tool")).await.unwrap();
+        let run_id = parked.run_id().unwrap().to_owned();
+        let id = pending(&parked)[0].id.clone();
+        let decided = reply.wait_decided_by(&run_id, approve(&id), DeciderKind::Model, None).await.unwrap();
+        if !model_decides {
+            let (code, message) = failure(&decided);
+            assert_eq!(code, ErrorCode::InvalidInput);
+            assert!(message.contains("wait takes no decisions from the model"), "{message}");
+            assert_eq!(deploy.calls(), 0, "nothing ran");
+            // A person decides: here the host, through its own API.
+            let done = reply.wait_with(&run_id, approve(&id)).await.unwrap();
+            assert_eq!(value(&done), &json!("deploy"));
+        } else {
+            assert_eq!(value(&decided), &json!("deploy"), "{}", decided.to_model_json());
+        }
+        assert_eq!(deploy.calls(), 1);
+        let kind = loop {
+            match events.recv().await.unwrap() {
+                RunEvent::ApprovalDecided { kind, .. } => break kind,
+                _ => continue,
+            }
+        };
+        let expected = if model_decides { DeciderKind::Model } else { DeciderKind::Host };
+        assert_eq!(kind, Some(expected));
+        rt.shutdown().await;
+    }
 }

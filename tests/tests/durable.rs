@@ -204,7 +204,7 @@ async fn a_sessions_runs_evicted_to_the_store_still_count_against_its_quota_exac
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_sessions_stored_journal_bytes_are_bounded_and_the_next_exec_is_refused_saying_so() {
+async fn a_write_past_the_sessions_journal_quota_ends_its_run_writes_nothing_and_harms_no_other_run_ga_1_3() {
     let dir = store_dir("quota-bytes");
     let limits = codemode_runtime::Limits {
         max_journal_bytes_per_session: 1024 * 1024,
@@ -213,23 +213,84 @@ async fn a_sessions_stored_journal_bytes_are_bounded_and_the_next_exec_is_refuse
     };
     let rt = quota_runtime(&dir, limits).await;
     let reply = reply(&rt);
-    // Each run's journal holds its 300 KB tool answer.
+    // Each run's journal holds its 300 KB tool answer: three fit in 1 MiB.
     let code = "const big = 'x'.repeat(300000); await echo_tool({value: big}); await yield_control(); return 1";
-    let mut admitted = 0;
-    loop {
+    let mut parked = Vec::new();
+    for _ in 0..3 {
         let r = reply.exec(Exec::code(code)).await.unwrap();
-        if let CellResult::Failed { .. } = &r {
-            let (code, message) = failure(&r);
-            assert_eq!(code.as_str(), "invalid_input");
-            assert!(message.contains("bytes of journals, its quota (1048576)"), "{message}");
-            break;
-        }
-        admitted += 1;
-        assert!(admitted <= 4, "never refused");
+        parked.push(r.run_id().expect("parked").to_owned());
         until_evicted(&rt).await;
     }
-    assert_eq!(admitted, 4, "four 300 KB journals pass 1 MiB; the fifth exec is refused");
-    assert_eq!(rt.metrics().admission_rejections.get("session_journal_bytes"), Some(&1));
+    // The fourth is admitted (900 KB stored), but its journal would take the
+    // session past 1 MiB: it ends, and nothing of it is stored.
+    let refused = reply.exec(Exec::code(code)).await.unwrap();
+    let (code_seen, message) = failure(&refused);
+    assert_eq!(code_seen.as_str(), "quota_exceeded", "{}", refused.to_model_json());
+    assert!(message.contains("past its quota of 1048576"), "{message}");
+    assert_eq!(rt.metrics().runs.journal_quota_exceeded, 1);
+    assert_eq!(rt.live_cells().await.unwrap(), 0, "the refused run ended");
+    // The others are whole and resume.
+    for run_id in &parked {
+        let done = reply.wait(run_id).await.unwrap();
+        assert_eq!(value_of(&done), &json!(1), "{}", done.to_model_json());
+    }
+    // Room again: a new run parks.
+    let again = reply.exec(Exec::code(code)).await.unwrap();
+    assert!(again.run_id().is_some(), "{}", again.to_model_json());
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A runtime on `path` with a one-second window budget whose parked runs
+/// leave memory after 30 ms, replaying within `replay_timeout`.
+async fn window_runtime(path: &std::path::Path, replay_timeout: Duration) -> CodeMode {
+    CodeMode::builder()
+        .tool(Echo)
+        .limits(codemode_runtime::Limits { timeout: Duration::from_millis(1000), ..Default::default() })
+        .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
+        .runs(RunsConfig { evict_after: Some(Duration::from_millis(30)), replay_timeout, ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap()
+}
+
+/// Three windows of ~600 ms of guest work each: every window is within a
+/// 1,000 ms budget, the whole run is not.
+const THREE_WINDOWS: &str = "const spin = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} }; \
+    spin(600); await yield_control('one'); spin(600); await yield_control('two'); spin(600); return 'done'";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_spends_no_window_budget_so_a_run_longer_than_one_window_resumes_after_eviction_ga_1_3() {
+    let dir = store_dir("replay-window");
+    let rt = window_runtime(&dir, Duration::from_secs(60)).await;
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code(THREE_WINDOWS)).await.unwrap();
+    let run_id = parked.run_id().expect("parked").to_owned();
+    until_evicted(&rt).await;
+    let second = reply.wait(&run_id).await.unwrap();
+    assert_eq!(second.run_id(), Some(run_id.as_str()), "{}", second.to_model_json());
+    until_evicted(&rt).await;
+    // 1,200 ms of replayed guest work, then a 600 ms window of its own.
+    let done = reply.wait(&run_id).await.unwrap();
+    assert_eq!(value_of(&done), &json!("done"), "{}", done.to_model_json());
+    assert_eq!(rt.metrics().runs.resumed_by_replay, 2);
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_past_its_own_bound_ends_the_run_timed_out_saying_so_ga_1_3() {
+    let dir = store_dir("replay-bound");
+    let rt = window_runtime(&dir, Duration::from_millis(100)).await;
+    let reply = reply(&rt);
+    let parked = reply.exec(Exec::code(THREE_WINDOWS)).await.unwrap();
+    let run_id = parked.run_id().expect("parked").to_owned();
+    until_evicted(&rt).await;
+    // Replaying 600 ms of guest work takes longer than 100 ms.
+    let ended = reply.wait(&run_id).await.unwrap();
+    let (code, message) = failure(&ended);
+    assert_eq!(code.as_str(), "timeout");
+    assert!(message.contains("replaying its journal took longer than 100 ms"), "{message}");
     rt.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -153,6 +153,39 @@ impl Verdict {
     }
 }
 
+/// Who decided an approval: every decision records which kind of decider
+/// took it. The model is not one unless the host opts in: a call a policy
+/// asks about is for someone other than the model that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeciderKind {
+    /// The embedding host, through its own API (`Reply::wait_with`, the
+    /// session protocol).
+    Host,
+    /// The person using the MCP client (elicitation, a task's input).
+    User,
+    /// An operator (`codemode runs approve|deny`).
+    Operator,
+    /// The model, through its `wait` tool: only where the host opted in.
+    Model,
+    /// Nobody: the approval expired.
+    Ttl,
+}
+
+impl DeciderKind {
+    /// The kind's name (`host`, `user`, `operator`, `model`, `ttl`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Host => "host",
+            Self::User => "user",
+            Self::Operator => "operator",
+            Self::Model => "model",
+            Self::Ttl => "ttl",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

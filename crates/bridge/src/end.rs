@@ -25,6 +25,9 @@ pub enum RunEnd {
     /// journal does not account for, and was stopped rather than resumed
     /// wrongly.
     ReplayDiverged,
+    /// It outgrew what a journal keeps and lived in one process's memory
+    /// only; that process stopped, so nothing could resume it.
+    Lost,
 }
 
 /// A stored end label no end has: a record written by a newer codemode,
@@ -35,7 +38,7 @@ pub struct UnknownRunEnd(pub String);
 
 impl RunEnd {
     /// Every end, in label order of the metrics.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Completed,
         Self::Failed,
         Self::TimedOut,
@@ -44,6 +47,7 @@ impl RunEnd {
         Self::Disposed,
         Self::Crashed,
         Self::ReplayDiverged,
+        Self::Lost,
     ];
 
     /// The label stored, shown and used in metrics (`timed_out`, …).
@@ -58,6 +62,7 @@ impl RunEnd {
             Self::Disposed => "disposed",
             Self::Crashed => "crashed",
             Self::ReplayDiverged => "replay_diverged",
+            Self::Lost => "lost",
         }
     }
 
@@ -81,6 +86,10 @@ impl RunEnd {
             Self::Disposed => "it was disposed",
             Self::Crashed => "its host actor crashed",
             Self::ReplayDiverged => "its replay diverged from its journal",
+            Self::Lost => {
+                "it outgrew what a journal keeps and lived in one codemode process's memory only, and that process \
+                 stopped"
+            }
         }
     }
 }

@@ -35,7 +35,7 @@ pub mod retry;
 mod task;
 pub mod untrusted;
 
-pub use approval::{Decisions, Denial, PendingApproval, Verdict};
+pub use approval::{DeciderKind, Decisions, Denial, PendingApproval, Verdict};
 pub use end::{RunEnd, UnknownRunEnd};
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};

@@ -43,6 +43,10 @@ pub enum CellResult {
         pending_approvals: Vec<crate::approval::PendingApproval>,
         /// Output produced since the previous observation.
         output: Output,
+        /// Things the model should know about the run (it is no longer
+        /// journaled, say).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<String>,
         /// Counters so far.
         telemetry: Telemetry,
         /// Envelope id when the cell observed network-derived content.
@@ -169,9 +173,25 @@ pub enum ErrorCode {
     /// (a different request, clock read or order): it was stopped rather
     /// than resumed wrongly.
     ReplayDiverged,
+    /// The run's stored journals would have passed the session's or the
+    /// principal's quota: it was ended rather than stored past it.
+    QuotaExceeded,
 }
 
 impl ErrorCode {
+    /// Every code, as the published schemas list them.
+    pub const ALL: [Self; 9] = [
+        Self::InvalidInput,
+        Self::RuntimeUnavailable,
+        Self::Aborted,
+        Self::Timeout,
+        Self::OutputLimitExceeded,
+        Self::InternalError,
+        Self::ToolBudgetExceeded,
+        Self::ReplayDiverged,
+        Self::QuotaExceeded,
+    ];
+
     /// The protocol's name for the code, as it is serialized
     /// (`invalid_input`).
     pub const fn as_str(self) -> &'static str {
@@ -184,6 +204,7 @@ impl ErrorCode {
             Self::InternalError => "internal_error",
             Self::ToolBudgetExceeded => "tool_budget_exceeded",
             Self::ReplayDiverged => "replay_diverged",
+            Self::QuotaExceeded => "quota_exceeded",
         }
     }
 }
@@ -304,17 +325,7 @@ mod tests {
 
     #[test]
     fn error_code_phase_and_wait_reason_names_are_their_serialized_names() {
-        use ErrorCode::*;
-        for code in [
-            InvalidInput,
-            RuntimeUnavailable,
-            Aborted,
-            Timeout,
-            OutputLimitExceeded,
-            InternalError,
-            ToolBudgetExceeded,
-            ReplayDiverged,
-        ] {
+        for code in ErrorCode::ALL {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }
         for phase in [Phase::Input, Phase::Guest, Phase::Host, Phase::Bridge] {
@@ -350,6 +361,7 @@ mod tests {
             pending_tool_calls: vec![PendingCall { id: "bridge:sleep:1".into(), method: "sleep".into() }],
             pending_approvals: vec![],
             output: Output::default(),
+            warnings: Vec::new(),
             telemetry: Telemetry::default(),
             untrusted: None,
         };

@@ -165,6 +165,7 @@ async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Result<CodeMo
         builder = builder.session_store_path(path);
     }
     builder = builder.store_backend(config.store.backend(store)).runs(config.runs.to_runs_config());
+    builder = builder.model_decides_approvals(config.approvals.model_decides);
     builder = builder.session_retention(config.store.retention());
     if let Some(root) = &config.workspace.root {
         builder = builder.workspace(root);

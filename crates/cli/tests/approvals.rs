@@ -163,3 +163,66 @@ fn serve_asks_a_client_that_declares_elicitation_and_the_cell_goes_on_in_the_sam
     assert_eq!(lines(&dir.join("calls")), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_operators_approval_given_in_time_runs_the_call_once_even_when_the_run_resumes_after_the_ttl_ga_10_3() {
+    let dir = common::temp("approvals", "in-time");
+    let tools = common::counting_tools(&dir, 3);
+    let config = dir.join("codemode.toml");
+    std::fs::write(
+        &config,
+        format!("[limits]\napproval_ttl_ms = 2000\n{tools}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\n"),
+    )
+    .unwrap();
+    let store = dir.join("store");
+    let mut first = Session::start(&config, &store);
+    let parked = first.exec("const a = await count({}); return a.n");
+    let id = parked["pendingApprovals"][0]["id"].as_str().unwrap().to_owned();
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    first.kill_9();
+    let (code, out) = codemode(&config, &store, &["runs", "approve", &run_id, &id]);
+    assert_eq!(code, 0, "approved well before the 2 s expiry: {out}");
+    // The run resumes only after the approval would have expired.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let mut second = Session::start(&config, &store);
+    let done = second.wait(&run_id);
+    assert_eq!(done["value"], 1, "the decision made in time counts: {done}");
+    assert_eq!(lines(&dir.join("calls")), 1);
+    second.kill_9();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One MCP `tools/call` on `serve --http` at `url` (the session key `k`):
+/// an `exec` of `code`, or `approve:RUN:ID` through the model's `wait`.
+fn over_mcp(url: &str, code: &str) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_http_identity.py");
+    let out = Command::new("python3").args([script, url, code, "-", "k"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn the_models_wait_on_serve_cannot_approve_its_own_asked_call_unless_the_host_lets_it_ga_10_3() {
+    for model_decides in [false, true] {
+        let dir = common::temp("approvals", &format!("model-{model_decides}"));
+        let tools = common::counting_tools(&dir, 3);
+        let text = format!(
+            "{tools}\n[approvals]\nmodel_decides = {model_decides}\n\n[[policy]]\ntool = \"count\"\naction = \"ask\"\n"
+        );
+        let server = common::Server::start("approvals", &format!("serve-{model_decides}"), &text, &[]);
+        let parked = over_mcp(&server.mcp, "return (await count({})).n");
+        assert_eq!(parked["reason"], "approval", "{parked}");
+        let (run_id, id) = (parked["runId"].as_str().unwrap(), parked["pendingApprovals"][0]["id"].as_str().unwrap());
+        let answer = over_mcp(&server.mcp, &format!("approve:{run_id}:{id}"));
+        let ran = lines(&dir.join("calls"));
+        if model_decides {
+            assert_eq!(answer["value"], 1, "{answer}");
+            assert_eq!(ran, 1);
+        } else {
+            assert_eq!(answer["code"], "invalid_input", "{answer}");
+            assert!(answer["error"].as_str().unwrap().contains("wait takes no decisions from the model"), "{answer}");
+            assert_eq!(ran, 0, "the asked call did not run");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

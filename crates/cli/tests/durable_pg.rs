@@ -226,7 +226,11 @@ fn pid_of(server: &Server) -> String {
 fn a_pending_approval_survives_kill_9_and_is_decided_on_another_server_or_by_an_operator_once_ga_1_3() {
     let url = database();
     let tools = tools_dir("approvals");
-    let config_text = format!("{}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\n", config(&url, &tools));
+    // The model's own wait decides here: this host lets it.
+    let config_text = format!(
+        "{}\n[approvals]\nmodel_decides = true\n\n[[policy]]\ntool = \"count\"\naction = \"ask\"\n",
+        config(&url, &tools)
+    );
     let a = Server::start("durable-pg", "a6", &config_text, &[]);
     let b = Server::start("durable-pg", "b6", &config_text, &[]);
     let calls = tools.join("calls");

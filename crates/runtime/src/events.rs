@@ -55,6 +55,9 @@ pub enum RunEvent {
         verdict: Verdict,
         /// Who: the principal, `session`, `operator`, or `ttl`.
         by: String,
+        /// Which kind of decider (none for decisions journaled by builds
+        /// that did not record it).
+        kind: Option<codemode_bridge::DeciderKind>,
     },
     /// The guest emitted output (`text`, `json`, console) while a window
     /// ran: the new entries, in order. A preview, as a window's

@@ -96,8 +96,8 @@ pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
 pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
 pub use codemode_bridge::{
-    CellResult, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, RunEnd, Telemetry, Verdict,
-    WaitReason,
+    CellResult, DeciderKind, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, RunEnd,
+    Telemetry, Verdict, WaitReason,
 };
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};

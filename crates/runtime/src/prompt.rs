@@ -106,7 +106,12 @@ the cell (`invalid_input`).\n"
 
 /// The `exec` and `wait` definitions for this catalog and these limits.
 #[must_use]
-pub(crate) fn descriptions(limits: &Limits, tools: &Registry, nodes: bool) -> ExecToolDescriptions {
+pub(crate) fn descriptions(
+    limits: &Limits,
+    tools: &Registry,
+    nodes: bool,
+    model_decides: bool,
+) -> ExecToolDescriptions {
     let quick_index = index::quick_index(tools.entries().iter().map(|e| &e.metadata));
     ExecToolDescriptions {
         exec: ToolDescription {
@@ -124,36 +129,47 @@ pub(crate) fn descriptions(limits: &Limits, tools: &Registry, nodes: bool) -> Ex
                 "additionalProperties": false
             }),
         },
-        wait: ToolDescription {
-            name: "wait",
-            description: "Resume a parked code mode cell (a `waiting` result) with a fresh budget; returns its new \
-                          output and its status. A cell waiting with reason `approval` lists pendingApprovals: \
-                          approve or deny their ids here."
-                .to_owned(),
-            input_schema: json!({
+        wait: wait_description(model_decides),
+    }
+}
+
+/// The `wait` definition. It takes decisions on approvals only when the
+/// host lets the model decide them; otherwise a person does, and the model
+/// is told to wait.
+fn wait_description(model_decides: bool) -> ToolDescription {
+    let mut properties = json!({"runId": {"type": "string", "description": "The runId of the waiting result."}});
+    let description = if model_decides {
+        properties["approve"] = json!({
+            "type": "array", "items": {"type": "string"}, "maxItems": MAX_DECISIONS,
+            "description": "Ids of pendingApprovals to approve: those calls run."
+        });
+        properties["deny"] = json!({
+            "type": "array", "maxItems": MAX_DECISIONS,
+            "items": {
                 "type": "object",
-                "properties": {
-                    "runId": {"type": "string", "description": "The runId of the waiting result."},
-                    "approve": {
-                        "type": "array", "items": {"type": "string"}, "maxItems": MAX_DECISIONS,
-                        "description": "Ids of pendingApprovals to approve: those calls run."
-                    },
-                    "deny": {
-                        "type": "array", "maxItems": MAX_DECISIONS,
-                        "items": {
-                            "type": "object",
-                            "properties": {"id": {"type": "string"}, "reason": {"type": "string"}},
-                            "required": ["id"],
-                            "additionalProperties": false
-                        },
-                        "description": "pendingApprovals to deny, each with an optional reason: those calls reject \
-                                        with code \"denied\"."
-                    }
-                },
-                "required": ["runId"],
+                "properties": {"id": {"type": "string"}, "reason": {"type": "string"}},
+                "required": ["id"],
                 "additionalProperties": false
-            }),
-        },
+            },
+            "description": "pendingApprovals to deny, each with an optional reason: those calls reject with code \
+                            \"denied\"."
+        });
+        "Resume a parked code mode cell (a `waiting` result) with a fresh budget; returns its new output and its \
+         status. A cell waiting with reason `approval` lists pendingApprovals: approve or deny their ids here."
+    } else {
+        "Resume a parked code mode cell (a `waiting` result) with a fresh budget; returns its new output and its \
+         status. A cell waiting with reason `approval` lists pendingApprovals: a person decides those (not you); \
+         call wait again later to go on."
+    };
+    ToolDescription {
+        name: "wait",
+        description: description.to_owned(),
+        input_schema: json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["runId"],
+            "additionalProperties": false
+        }),
     }
 }
 
@@ -191,11 +207,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_models_wait_takes_decisions_only_where_the_host_lets_it_ga_10_3() {
+        let plain = descriptions(&Limits::default(), &Registry::default(), false, false).wait;
+        let keys: Vec<&String> = plain.input_schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["runId"], "no decision arguments by default");
+        assert!(plain.description.contains("a person decides those (not you)"));
+        let opted = descriptions(&Limits::default(), &Registry::default(), false, true).wait;
+        let mut keys: Vec<&String> = opted.input_schema["properties"].as_object().unwrap().keys().collect();
+        keys.sort();
+        assert_eq!(keys, ["approve", "deny", "runId"]);
+    }
+
+    #[test]
     fn the_description_states_the_rules_and_stays_short_without_an_index() {
-        let d = descriptions(&Limits::default(), &Registry::default(), false);
+        let d = descriptions(&Limits::default(), &Registry::default(), false, false);
         let text = &d.exec.description;
         assert!(!text.contains("nodes"), "no nodes hint without a node registry");
-        assert!(descriptions(&Limits::default(), &Registry::default(), true).exec.description.contains(NODES_HINT));
+        assert!(
+            descriptions(&Limits::default(), &Registry::default(), true, false).exec.description.contains(NODES_HINT)
+        );
         for needle in [
             "Return the final value",
             "Node.js modules",
@@ -258,10 +288,10 @@ mod mcp_tests {
 
     #[test]
     fn a_cpu_budget_is_described_beside_the_wall_clock_budget_only_when_configured() {
-        let plain = descriptions(&Limits::default(), &Registry::default(), false);
+        let plain = descriptions(&Limits::default(), &Registry::default(), false, false);
         assert!(!plain.exec.description.contains("of CPU"));
         let limits = Limits { cpu_budget: Some(std::time::Duration::from_millis(250)), ..Limits::default() };
-        let text = descriptions(&limits, &Registry::default(), false).exec.description;
+        let text = descriptions(&limits, &Registry::default(), false, false).exec.description;
         assert!(text.contains("10000 ms wall-clock budget"), "{text}");
         assert!(text.contains("The whole run may also use 250 ms of CPU for its own JavaScript."), "{text}");
         assert!(text.contains("time spent waiting on tools and timers does not count"), "{text}");
@@ -269,7 +299,7 @@ mod mcp_tests {
 
     #[test]
     fn configured_mcp_servers_are_described_with_counts_and_discovery_but_no_server_text_ga_9() {
-        let plain = descriptions(&Limits::default(), &Registry::default(), false);
+        let plain = descriptions(&Limits::default(), &Registry::default(), false, false);
         assert_eq!(with_mcp(plain.clone(), &McpTree::default()), plain, "no MCP line without servers");
         let tree =
             McpTree { servers: vec![server("time", true, 2), server("memory", true, 1), server("broken", false, 0)] };

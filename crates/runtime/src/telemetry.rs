@@ -284,6 +284,16 @@ pub(crate) struct RunMetrics {
     /// lease (`LeaseLost`) is not a failure of the backend and is not
     /// counted here.
     pub journal_write_failures: AtomicU64,
+    /// Journal writes with nothing new, skipped (no bytes stored).
+    pub journal_writes_skipped: AtomicU64,
+    /// Runs that outgrew their journal and went on in memory only.
+    pub memory_only: AtomicU64,
+    /// Journal writes refused by a session's or principal's journal quota
+    /// (the run ended `quota_exceeded`).
+    pub journal_quota_exceeded: AtomicU64,
+    /// Stored runs a `wait` found marked memory-only after the process
+    /// holding them stopped: ended `lost`.
+    pub lost: AtomicU64,
     /// Time to resume a run by replay: from reading its journal until the
     /// replayed cell reached the point the journal ends at.
     replay: Histogram,
@@ -311,6 +321,21 @@ impl RunMetrics {
     pub(crate) fn journal_written(&self, bytes: usize) {
         self.journal_writes.fetch_add(1, Ordering::Relaxed);
         self.journal_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// A journal write had nothing new and stored nothing.
+    pub(crate) fn journal_write_skipped(&self) {
+        Self::bump(&self.journal_writes_skipped);
+    }
+
+    /// A run outgrew its journal and goes on in memory only.
+    pub(crate) fn memory_only(&self) {
+        Self::bump(&self.memory_only);
+    }
+
+    /// A journal write was refused by a quota.
+    pub(crate) fn journal_quota_exceeded(&self) {
+        Self::bump(&self.journal_quota_exceeded);
     }
 
     /// A journal write failed (time it with [`Self::journal_write_took`]
@@ -352,6 +377,10 @@ impl RunMetrics {
             approvals_approved: load(&self.approvals_approved),
             approvals_denied: load(&self.approvals_denied),
             approvals_expired: load(&self.approvals_expired),
+            journal_writes_skipped: load(&self.journal_writes_skipped),
+            memory_only: load(&self.memory_only),
+            journal_quota_exceeded: load(&self.journal_quota_exceeded),
+            lost: load(&self.lost),
         }
     }
 }
@@ -415,6 +444,19 @@ pub struct RunsSnapshot {
     pub approvals_denied: u64,
     /// Approvals nobody decided within their TTL (`…{verdict="expired"}`).
     pub approvals_expired: u64,
+    /// Journal writes that had nothing new and stored no bytes
+    /// (`codemode_run_journal_writes_skipped_total`).
+    pub journal_writes_skipped: u64,
+    /// Runs that outgrew their journal and went on in memory only
+    /// (`codemode_runs_memory_only_total`).
+    pub memory_only: u64,
+    /// Journal writes refused by a session's or principal's journal quota;
+    /// each ended its run `quota_exceeded`
+    /// (`codemode_run_journal_quota_exceeded_total`).
+    pub journal_quota_exceeded: u64,
+    /// Memory-only runs found after the process holding them stopped,
+    /// ended `lost` (`codemode_runs_lost_total`).
+    pub lost: u64,
 }
 
 impl Default for Metrics {

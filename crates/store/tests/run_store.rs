@@ -126,6 +126,24 @@ mod suite {
         assert!(expired.lease_until_ms > now_ms() + 20_000);
     }
 
+    pub(crate) async fn a_lease_claim_answers_as_a_claim_without_reading_the_journal(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"base".to_vec(), None).await.unwrap();
+        let version = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"+chunk".to_vec(), None).await.unwrap();
+        let Claim::Claimed(own) = s.runs.claim_lease(&m.run_id, "p1", LONG).await.unwrap() else { panic!("claim") };
+        assert_eq!((own.owner.as_deref(), own.version, own.status), (Some("p1"), version, RunStatus::Parked));
+        assert!(own.journal.is_empty(), "the journal is not read");
+        assert_eq!(get(&s, &m.run_id).await.journal, b"base+chunk", "nor changed");
+        match s.runs.claim_lease(&m.run_id, "p2", LONG).await.unwrap() {
+            Claim::Held { owner, .. } => assert_eq!(owner, "p1"),
+            other => panic!("expected held, got {other:?}"),
+        }
+        let missing = format!("run_{}", hex(16));
+        assert_eq!(s.runs.claim_lease(&missing, "p1", LONG).await.unwrap(), Claim::Missing);
+        s.runs.end(&m.run_id, "p1", RunEnd::Aborted, Vec::new()).await.unwrap();
+        assert_eq!(s.runs.claim_lease(&m.run_id, "p1", LONG).await.unwrap(), Claim::Ended(RunEnd::Aborted));
+    }
+
     pub(crate) async fn renew_and_save_by_anyone_but_the_live_owner_lose_the_lease(s: Subject) {
         let m = created(&s, "p1", SHORT).await;
         fn lost<T>(r: &Result<T, RunStoreError>) -> bool {
@@ -494,6 +512,7 @@ cases!(
     a_created_run_is_running_owned_readable_and_cannot_be_created_twice,
     a_run_that_does_not_exist_reads_as_missing_everywhere,
     a_claim_takes_a_free_expired_or_own_lease_and_reports_a_held_one,
+    a_lease_claim_answers_as_a_claim_without_reading_the_journal,
     renew_and_save_by_anyone_but_the_live_owner_lose_the_lease,
     save_replaces_the_journal_bumps_the_version_and_can_hand_the_run_off,
     release_clears_only_the_owners_lease_and_keeps_the_journal,

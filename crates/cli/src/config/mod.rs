@@ -58,6 +58,18 @@ pub(crate) struct Config {
     /// `[[policy]]`: rules over nested calls, first match wins.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub policy: Vec<policy::PolicyRule>,
+    /// `[approvals]`: who may decide what a policy asks about.
+    pub approvals: ApprovalsSection,
+}
+
+/// `[approvals]`: who may decide a call a `[[policy]]` rule asks about.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct ApprovalsSection {
+    /// Let the model decide through its `wait` tool (`approve`, `deny`).
+    /// Off by default: then only the MCP client's user, an operator or the
+    /// session protocol's host decides, and an `ask` rule means a person.
+    pub model_decides: bool,
 }
 
 impl Config {

@@ -27,6 +27,12 @@ pub(crate) struct RunsSection {
     /// Idle parked cells are evicted from memory to their journal after
     /// this many milliseconds; `0` never evicts. `0` or `1000..=86400000`.
     pub evict_after_ms: u64,
+    /// The most bytes one run's journal keeps; a run past it goes on in
+    /// memory only (its record says so). `65536..=67108864`.
+    pub max_journal_bytes: usize,
+    /// How long replaying a run's journal may take when a `wait` resumes
+    /// it, in milliseconds (it spends no window budget). `1000..=3600000`.
+    pub replay_timeout_ms: u64,
 }
 
 /// `[runs] lease_ms` bounds: a second (renewals at half of it must not
@@ -35,6 +41,9 @@ const LEASE_MS: std::ops::RangeInclusive<u64> = 1_000..=600_000;
 
 /// The longest `[runs] handoff_ms`: ten minutes.
 const MAX_HANDOFF_MS: u64 = 600_000;
+
+/// `[runs] replay_timeout_ms` bounds: a second to an hour.
+const REPLAY_TIMEOUT_MS: std::ops::RangeInclusive<u64> = 1_000..=3_600_000;
 
 /// `[runs] evict_after_ms` bounds when not 0: a second to a day (the
 /// longest a parked cell lives, `limits.parked_ttl_seconds`).
@@ -49,6 +58,8 @@ impl Default for RunsSection {
             lease_ms: millis(d.lease),
             handoff_ms: millis(d.handoff_after),
             evict_after_ms: d.evict_after.map_or(0, millis),
+            max_journal_bytes: d.max_journal_bytes,
+            replay_timeout_ms: millis(d.replay_timeout),
         }
     }
 }
@@ -74,6 +85,23 @@ impl RunsSection {
                 EVICT_AFTER_MS.end()
             );
         }
+        let bytes = codemode_runtime::RunsConfig::MAX_JOURNAL_BYTES;
+        if !bytes.contains(&self.max_journal_bytes) {
+            bail!(
+                "runs.max_journal_bytes = {} is out of range: allowed {}..={}",
+                self.max_journal_bytes,
+                bytes.start(),
+                bytes.end()
+            );
+        }
+        if !REPLAY_TIMEOUT_MS.contains(&self.replay_timeout_ms) {
+            bail!(
+                "runs.replay_timeout_ms = {} is out of range: allowed {}..={}",
+                self.replay_timeout_ms,
+                REPLAY_TIMEOUT_MS.start(),
+                REPLAY_TIMEOUT_MS.end()
+            );
+        }
         Ok(())
     }
 
@@ -84,6 +112,8 @@ impl RunsSection {
             lease: Duration::from_millis(self.lease_ms),
             handoff_after: Duration::from_millis(self.handoff_ms),
             evict_after: (self.evict_after_ms > 0).then(|| Duration::from_millis(self.evict_after_ms)),
+            max_journal_bytes: self.max_journal_bytes,
+            replay_timeout: Duration::from_millis(self.replay_timeout_ms),
             durability: self.durability,
         }
     }

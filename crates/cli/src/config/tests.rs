@@ -161,6 +161,20 @@ fn runs_settings_default_to_the_runtimes_and_are_checked_at_their_edges() {
         runs("evict_after_ms = 86400001").unwrap_err().to_string(),
         format!("runs.evict_after_ms = 86400001 {range}")
     );
+    assert_eq!(runs("max_journal_bytes = 65536").unwrap().runs.to_runs_config().max_journal_bytes, 65_536);
+    assert_eq!(runs("max_journal_bytes = 67108864").unwrap().runs.max_journal_bytes, 64 << 20);
+    assert_eq!(
+        runs("max_journal_bytes = 65535").unwrap_err().to_string(),
+        "runs.max_journal_bytes = 65535 is out of range: allowed 65536..=67108864"
+    );
+    assert!(runs("max_journal_bytes = 67108865").is_err());
+    assert_eq!(runs("replay_timeout_ms = 1000").unwrap().runs.to_runs_config().replay_timeout, Duration::from_secs(1));
+    assert_eq!(runs("replay_timeout_ms = 3600000").unwrap().runs.replay_timeout_ms, 3_600_000);
+    assert_eq!(
+        runs("replay_timeout_ms = 999").unwrap_err().to_string(),
+        "runs.replay_timeout_ms = 999 is out of range: allowed 1000..=3600000"
+    );
+    assert!(runs("replay_timeout_ms = 3600001").is_err());
     assert!(runs("lease = 5").unwrap_err().to_string().contains("unknown field `lease`"));
 }
 

@@ -49,6 +49,13 @@ pub(crate) enum ArgumentError {
     /// `approve`/`deny` are not what the schema says, or break a bound.
     #[error("{0}")]
     Decisions(String),
+    /// `approve`/`deny` from the model, which may not decide approvals.
+    #[error(
+        "wait takes no decisions from the model: a call a policy asks about is decided by a person (the MCP client's \
+         user, or an operator with `codemode runs approve|deny`), never by the model that made it. Nothing was \
+         decided; call wait again later to go on."
+    )]
+    ModelMayNotDecide,
     /// A tool this server does not have.
     #[error("unknown tool `{0}`; this server has `exec` and `wait`.")]
     UnknownTool(String),

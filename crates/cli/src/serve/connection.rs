@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use codemode_bridge::ids::{self, NoRandomness};
-use codemode_runtime::{CellResult, CodeMode, CodeModeError, ErrorCode, OutputStream, Reply};
+use codemode_runtime::{CellResult, CodeMode, CodeModeError, DeciderKind, ErrorCode, OutputStream, Reply};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ErrorData, GetTaskParams, GetTaskResult, Implementation,
@@ -208,14 +208,20 @@ impl CodeModeServer {
                 Err(e) => refused(e),
             },
             ("wait", Some(schema)) => {
+                // Decisions from the model, where the host does not let it
+                // decide, are refused saying why (not as unknown arguments).
+                let decides = args.contains_key("approve") || args.contains_key("deny");
+                if decides && !self.connection.rt.model_decides_approvals() {
+                    return refused(ArgumentError::ModelMayNotDecide);
+                }
                 let asked = check_known("wait", schema, WAIT_ALIASES, args)
                     .and_then(|()| Ok((wait_run_id(args)?, wait_decisions(args)?)));
                 match asked {
-                    Ok((run_id, decisions)) => match stream {
-                        Some(stream) => reply.wait_streaming(run_id, decisions, stream).await,
-                        None => reply.wait_with(run_id, decisions).await,
-                    }
-                    .unwrap_or_else(unavailable),
+                    // Whatever the model's `wait` decides is the model's.
+                    Ok((run_id, decisions)) => reply
+                        .wait_decided_by(run_id, decisions, DeciderKind::Model, stream)
+                        .await
+                        .unwrap_or_else(unavailable),
                     Err(e) => refused(e),
                 }
             }

@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use codemode_bridge::approval::MAX_DENIAL_REASON_BYTES;
-use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Reply, WaitReason};
+use codemode_runtime::{CellResult, DeciderKind, Decisions, Denial, Output, PendingApproval, Reply, WaitReason};
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{ElicitationMode, Peer, RoleServer};
 use serde_json::Value;
@@ -57,7 +57,7 @@ pub(super) async fn settle(peer: &Peer<RoleServer>, reply: &Reply, mut result: C
             return result;
         }
         let run_id = run_id.clone();
-        let next = match reply.wait_with(&run_id, decisions).await {
+        let next = match reply.wait_decided_by(&run_id, decisions, DeciderKind::User, None).await {
             Ok(next) => next,
             Err(e) => {
                 tracing::warn!(error = %e, "a wait with the client's decisions failed");

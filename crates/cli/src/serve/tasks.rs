@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use codemode_runtime::{CellResult, Decisions, Denial, Output, PendingApproval, Phase, Reply, WaitReason};
+use codemode_runtime::{CellResult, DeciderKind, Decisions, Denial, Output, PendingApproval, Phase, Reply, WaitReason};
 use rmcp::model::{
     CreateTaskResult, DetailedTask, ElicitRequest, ElicitResult, ErrorData, GetTaskResult, InputRequest,
     InputResponses, JsonObject, Task, TaskPayload, TaskStatus,
@@ -267,7 +267,8 @@ impl TaskRuns {
         tokio::spawn(async move {
             let mut window = Window { runs: Arc::clone(&runs), run_id: run_id.clone(), recorded: false };
             let result = match decisions {
-                Some(d) => reply.wait_with(&run_id, d).await,
+                // The task-aware client's user answered its input requests.
+                Some(d) => reply.wait_decided_by(&run_id, d, DeciderKind::User, None).await,
                 None => reply.wait(&run_id).await,
             };
             let result = result.unwrap_or_else(|e| {

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use codemode_bridge::{Decisions, PendingApproval, Verdict};
+use codemode_bridge::{DeciderKind, Decisions, PendingApproval, Verdict};
 use tokio::sync::oneshot;
 
 use super::requests::RestoredInput;
@@ -24,8 +24,9 @@ const KEPT_DECIDED: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Decider {
     /// A `wait` of the run's session, as this principal (none when the
-    /// session has none).
-    Session(Option<String>),
+    /// session has none), decided by `kind` (the host, the client's user,
+    /// or the model where the host let it).
+    Session(Option<String>, DeciderKind),
     /// An operator (`codemode runs approve|deny`): trusted for every run.
     Operator,
 }
@@ -34,9 +35,17 @@ impl Decider {
     /// What the journal records as `by`.
     pub(crate) fn label(&self) -> String {
         match self {
-            Self::Session(Some(principal)) => principal.clone(),
-            Self::Session(None) => "session".to_owned(),
+            Self::Session(Some(principal), _) => principal.clone(),
+            Self::Session(None, _) => "session".to_owned(),
             Self::Operator => "operator".to_owned(),
+        }
+    }
+
+    /// Which kind of decider it is.
+    pub(crate) fn kind(&self) -> DeciderKind {
+        match self {
+            Self::Session(_, kind) => *kind,
+            Self::Operator => DeciderKind::Operator,
         }
     }
 }
@@ -214,7 +223,7 @@ impl Approvals {
     pub(crate) fn stage(&mut self, decide: &Decide, now_ms: u64) -> Result<Staged, DecisionError> {
         let Decide { decisions, by } = decide;
         decisions.check().map_err(DecisionError::Malformed)?;
-        if let (Decider::Session(who), Some(owner)) = (by, &self.owner)
+        if let (Decider::Session(who, _), Some(owner)) = (by, &self.owner)
             && who.as_ref() != Some(owner)
         {
             return Err(DecisionError::NotYours);
@@ -231,8 +240,8 @@ impl Approvals {
                 return Err(DecisionError::NotPending(id.clone()));
             }
         }
-        let label = by.label();
-        let decided = |verdict, reason| DecisionRecord { verdict, by: label.clone(), at_ms: now_ms, reason };
+        let (label, kind) = (by.label(), Some(by.kind()));
+        let decided = |verdict, reason| DecisionRecord { verdict, by: label.clone(), kind, at_ms: now_ms, reason };
         let mut staged = Vec::new();
         for id in &decisions.approve {
             self.decide(id, decided(Verdict::Approved, None));
@@ -246,15 +255,18 @@ impl Approvals {
     }
 
     /// Stages the operators' decisions left in the inbox. They were checked
-    /// when they were left; one no longer pending (expired meanwhile) is
+    /// when they were left: a decision made before its approval expired
+    /// counts, however late the run resumes; one no longer pending is
     /// skipped and logged.
     pub(crate) fn stage_inbox(&mut self) -> Staged {
         let inbox = std::mem::take(&mut self.log.inbox);
         let mut staged = Staged::default();
         for entry in &inbox {
             let pending = |id: &String| {
-                let ok = self.log.records.iter().any(|r| &r.approval.id == id && r.decision.is_none())
-                    && self.waiting.contains_key(id);
+                let ok =
+                    self.log.records.iter().any(|r| {
+                        &r.approval.id == id && r.decision.is_none() && entry.at_ms < r.approval.expires_at_ms
+                    }) && self.waiting.contains_key(id);
                 if !ok {
                     tracing::warn!(approval = %id, "an operator's decision names an approval no longer pending");
                 }
@@ -264,8 +276,9 @@ impl Approvals {
                 approve: entry.decisions.approve.iter().filter(|id| pending(id)).cloned().collect(),
                 deny: entry.decisions.deny.iter().filter(|d| pending(&d.id)).cloned().collect(),
             };
-            let label = Decider::Operator.label();
-            let decided = |verdict, reason| DecisionRecord { verdict, by: label.clone(), at_ms: entry.at_ms, reason };
+            let (label, kind) = (Decider::Operator.label(), Some(DeciderKind::Operator));
+            let decided =
+                |verdict, reason| DecisionRecord { verdict, by: label.clone(), kind, at_ms: entry.at_ms, reason };
             for id in &decisions.approve {
                 self.decide(id, decided(Verdict::Approved, None));
                 staged.ids.push(id.clone());
@@ -288,12 +301,38 @@ impl Approvals {
     /// Approvals pending past their expiry at `now_ms`: recorded as
     /// expired (an expiry is not a person's decision, so it needs no write
     /// first: a replay finds the approval pending and expires it again).
+    /// An approval an operator decided in time (in the inbox, not yet
+    /// taken) is not expired.
     pub(crate) fn expire_due(&mut self, now_ms: u64) -> Staged {
+        let decided_in_time = |r: &ApprovalRecord| {
+            self.log.inbox.iter().any(|e| {
+                e.at_ms < r.approval.expires_at_ms
+                    && (e.decisions.approve.contains(&r.approval.id)
+                        || e.decisions.deny.iter().any(|d| d.id == r.approval.id))
+            })
+        };
+        let due: Vec<String> = self
+            .log
+            .records
+            .iter()
+            .filter(|r| {
+                r.decision.is_none()
+                    && r.approval.expires_at_ms <= now_ms
+                    && self.waiting.contains_key(&r.approval.id)
+                    && !decided_in_time(r)
+            })
+            .map(|r| r.approval.id.clone())
+            .collect();
         let mut ids = Vec::new();
         for r in &mut self.log.records {
-            if r.decision.is_none() && r.approval.expires_at_ms <= now_ms && self.waiting.contains_key(&r.approval.id) {
-                r.decision =
-                    Some(DecisionRecord { verdict: Verdict::Expired, by: "ttl".into(), at_ms: now_ms, reason: None });
+            if due.contains(&r.approval.id) {
+                r.decision = Some(DecisionRecord {
+                    verdict: Verdict::Expired,
+                    by: "ttl".into(),
+                    kind: Some(DeciderKind::Ttl),
+                    at_ms: now_ms,
+                    reason: None,
+                });
                 ids.push(r.approval.id.clone());
             }
         }
@@ -372,7 +411,7 @@ mod tests {
                 approve: approve.iter().map(|s| (*s).to_owned()).collect(),
                 deny: deny.iter().map(|s| Denial { id: (*s).to_owned(), reason: Some("no".into()) }).collect(),
             },
-            by: Decider::Session(principal.map(str::to_owned)),
+            by: Decider::Session(principal.map(str::to_owned), DeciderKind::Host),
         }
     }
 
@@ -445,6 +484,27 @@ mod tests {
         assert_eq!(expired.ids, ["appr_1"]);
         a.apply(expired);
         assert!(matches!(rx.try_recv(), Ok(Answer::Refuse(Refusal::Expired(_)))));
+    }
+
+    #[test]
+    fn an_operators_decision_made_before_the_expiry_counts_however_late_the_run_resumes_ga_10_3() {
+        let mut a = Approvals::new(Duration::from_millis(6_000), None);
+        let (call, mut rx) = asked("deploy");
+        a.ask("appr_1".into(), 3, call, 1_000);
+        let (late, _late_rx) = asked("deploy");
+        a.ask("appr_2".into(), 4, late, 1_000);
+        let decisions = |id: &str| Decisions { approve: vec![id.to_owned()], deny: vec![] };
+        // In time: at 6,999 of an approval that expires at 7,000. Too late:
+        // exactly at the expiry.
+        a.log.inbox.push(InboxEntry { decisions: decisions("appr_1"), at_ms: 6_999 });
+        a.log.inbox.push(InboxEntry { decisions: decisions("appr_2"), at_ms: 7_000 });
+        // The run resumes long after both expired.
+        assert_eq!(a.expire_due(14_000).ids, ["appr_2"], "the one decided in time does not expire");
+        let staged = a.stage_inbox();
+        assert_eq!(staged.ids, ["appr_1"], "the one decided at its expiry is not taken");
+        a.apply(staged);
+        assert!(matches!(rx.try_recv(), Ok(Answer::Run)));
+        assert_eq!(a.log.records[0].decision.as_ref().map(|d| d.at_ms), Some(6_999));
     }
 
     #[test]

@@ -57,7 +57,8 @@ impl CellState {
     /// The top-level promise resolved: deliver the value, keeping an
     /// oversized object or array by reference (GA-6.6), and commit the
     /// store writes (GA-7.6) before reporting `completed`.
-    pub(super) fn complete(&mut self, value: Value, warnings: Vec<String>) -> Flow {
+    pub(super) fn complete(&mut self, value: Value, mut warnings: Vec<String>) -> Flow {
+        warnings.extend(self.durability.take_warning());
         // Compact JSON of the value: what the output budget charges and a
         // reference keeps.
         let json = value.to_string();

@@ -57,6 +57,9 @@ impl CellState {
     /// before they take effect. A refused decision is returned: nothing of
     /// it happened.
     pub(super) fn take_decisions(&mut self, decide: Option<Decide>) -> Result<(), (ErrorCode, String)> {
+        // Operators' decisions first: one made before its approval expired
+        // counts, however late this window opens; only the rest expire.
+        let mut staged = if self.staged.is_none() { self.approvals.stage_inbox() } else { Default::default() };
         let expired = self.approvals.expire_due(now_ms());
         let expired = self.approvals.apply(expired);
         self.decided(&expired);
@@ -70,7 +73,6 @@ impl CellState {
                     .to_owned(),
             ));
         }
-        let mut staged = self.approvals.stage_inbox();
         if let Some(decide) = decide {
             match self.approvals.stage(&decide, now_ms()) {
                 Ok(more) => staged.merge(more),
@@ -136,10 +138,12 @@ impl CellState {
                 approval: record.approval.id.clone(),
                 verdict: decision.verdict,
                 by: decision.by.clone(),
+                kind: decision.kind,
             });
             tracing::info!(
                 parent: &self.run.span, approval = %record.approval.id, verdict = decision.verdict.as_str(),
-                by = %decision.by, tool = %record.approval.tool, "approval decided"
+                by = %decision.by, kind = decision.kind.map_or("", codemode_bridge::DeciderKind::as_str),
+                tool = %record.approval.tool, "approval decided"
             );
         }
         if !applied.is_empty() {

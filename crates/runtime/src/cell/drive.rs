@@ -14,6 +14,7 @@ use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
 use super::state::{CellState, Flow, host_state};
 use super::windows::Window;
+use crate::durable::DurableMsg;
 use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
 use crate::engine::{Interruption, Requests};
@@ -28,6 +29,18 @@ impl CellState {
         self.engine.control().set_deadline(deadline);
         let stream = stream.map(crate::stream::Streaming::new);
         self.windows.current = Some(Window { reply, deadline, stream });
+    }
+
+    /// The open window's budget starts over now (a replay before it spent
+    /// none of it).
+    fn restart_window_budget(&mut self) {
+        let limits = &self.services.limits;
+        let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
+        let deadline = Instant::now() + budget;
+        self.engine.control().set_deadline(deadline);
+        if let Some(window) = self.windows.current.as_mut() {
+            window.deadline = deadline;
+        }
     }
 
     /// Sends the output the last step emitted to the window's stream, if
@@ -53,14 +66,23 @@ impl CellState {
     pub(super) fn start(&mut self, reply: RpcReplyPort<CellResult>) -> Flow {
         let stream = self.first_stream.take();
         self.open_window(reply, stream);
-        if self.durability.will_replay() {
-            // Work the run already paid for: its journal has the costs.
+        let replay_timeout = self.services.durable.as_ref().map(|d| d.config.replay_timeout);
+        let replaying = self.durability.will_replay().then_some(replay_timeout).flatten();
+        if let Some(timeout) = replaying {
+            // Work the run already paid for: its journal has the costs. The
+            // replay spends neither the CPU budget nor this window's wall
+            // clock, only a bound of its own.
             self.engine.control().pause_cpu_budget();
+            self.engine.control().set_deadline(Instant::now() + timeout);
         }
         match self.engine.start(&self.run.wrapped) {
             Ok(()) => {
                 if let Some(flow) = self.replay() {
                     return flow;
+                }
+                if replaying.is_some() {
+                    // Live from here: the window's budget starts now.
+                    self.restart_window_budget();
                 }
                 // The resuming wait's decisions, on the run as replayed.
                 let decide = self.resume_decide.take();
@@ -71,6 +93,11 @@ impl CellState {
             }
             Err(StartError::Syntax(failure)) => {
                 self.fail_end(ErrorCode::InvalidInput, failure.to_string(), Phase::Input, RunEnd::Failed)
+            }
+            Err(StartError::Engine(_))
+                if replaying.is_some() && self.engine.interruption() == Some(Interruption::Deadline) =>
+            {
+                self.replay_timed_out()
             }
             Err(StartError::Engine(message)) => {
                 let (code, end, message) = self.interrupted().unwrap_or((
@@ -321,6 +348,7 @@ impl CellState {
                     pending_tool_calls: self.host.pending_calls(),
                     pending_approvals: self.approvals.shown(),
                     output: self.take_output(),
+                    warnings: self.durability.take_warning().into_iter().collect(),
                     telemetry: self.telemetry(),
                     untrusted: self.untrusted_id(),
                 };
@@ -337,9 +365,15 @@ impl CellState {
                 result
             }
         };
-        let reply = window.reply;
-        self.park_durably(Box::new(move || {
-            let _ = reply.send(result);
+        let (reply, myself) = (window.reply, self.run.myself.clone());
+        self.park_durably(Box::new(move |outcome: Result<(), String>| match outcome {
+            Ok(()) => {
+                let _ = reply.send(result);
+            }
+            // Refused by a quota: the cell ends the run and answers.
+            Err(why) => {
+                let _ = myself.send_message(super::msg::CellMsg::Durable(DurableMsg::ParkRefused(reply, why)));
+            }
         }));
         Flow::Live
     }

@@ -46,7 +46,7 @@ impl CellState {
 
     /// Parks durably: the journal is written, then `send` reports
     /// `waiting`.
-    pub(super) fn park_durably(&mut self, send: Box<dyn FnOnce() + Send>) {
+    pub(super) fn park_durably(&mut self, send: crate::durable::ParkSend) {
         let quiescent = !self.host.has_running_calls();
         let epoch = self.windows.park_epoch;
         self.with_host_state(|d, state| d.park(state, quiescent, epoch, send));
@@ -88,7 +88,49 @@ impl CellState {
                 }
                 Flow::Live
             }
+            DurableMsg::Marked(Ok(())) => {
+                self.durability.marked(true);
+                let inline = self.host.journaled_through(u64::MAX);
+                self.engine.release_slots(inline);
+                self.advance_if_observed()
+            }
+            DurableMsg::Marked(Err(e)) if e.lease_lost() => self.lease_lost(),
+            DurableMsg::Marked(Err(e)) => {
+                self.durability.marked(false);
+                let message = format!(
+                    "the call was not started: it is not replay-safe, and this run outgrew its journal but its stored \
+                     record could not be marked memory-only ({e}), so a crash could make a replay of the stale \
+                     journal run it twice. Retry it when the run store is back."
+                );
+                let rejected = self.host.reject_held(u64::MAX, &message);
+                self.engine.release_slots(rejected);
+                self.advance_if_observed()
+            }
+            DurableMsg::OverQuota(why) => self.over_quota(&why, None),
+            DurableMsg::ParkRefused(reply, why) => self.over_quota(&why, Some(reply)),
         }
+    }
+
+    /// A journal write would have passed a journal quota: the run ends
+    /// (nothing more of it is stored), answering the window open now and
+    /// the park whose write was refused, if any.
+    fn over_quota(&mut self, why: &str, park: Option<ractor::RpcReplyPort<codemode_bridge::CellResult>>) -> Flow {
+        if self.ending.is_some() {
+            // Already ending: its own end is recorded.
+            if let Some(reply) = park {
+                let _ = reply.send(self.fail(ErrorCode::QuotaExceeded, quota_message(why), Phase::Host));
+            }
+            return Flow::Live;
+        }
+        if let Some(reply) = park {
+            if self.windows.is_open() {
+                let _ = reply.send(self.fail(ErrorCode::QuotaExceeded, quota_message(why), Phase::Host));
+            } else {
+                let deadline = Instant::now();
+                self.windows.current = Some(super::windows::Window { reply, deadline, stream: None });
+            }
+        }
+        self.fail_end(ErrorCode::QuotaExceeded, quota_message(why), Phase::Host, RunEnd::Failed)
     }
 
     /// Idle past `evict_after` with its lease released: leave memory. The
@@ -133,7 +175,10 @@ impl CellState {
         };
         match replay.run(engine, recorder, &fingerprint) {
             Replayed::Diverged(why) => Some(self.fail_diverged(&why)),
-            // Out of budget or aborted while replaying: the usual ending.
+            Replayed::Interrupted if self.engine.interruption() == Some(crate::engine::Interruption::Deadline) => {
+                Some(self.replay_timed_out())
+            }
+            // Aborted, or out of budget, while replaying: the usual ending.
             Replayed::Interrupted => None,
             Replayed::Live(resumed) => {
                 if let Some(flow) = self.go_live(*resumed) {
@@ -144,6 +189,18 @@ impl CellState {
                 None
             }
         }
+    }
+
+    /// The replay ran past its own bound: the run ends timed out, saying
+    /// it was the replay.
+    pub(super) fn replay_timed_out(&mut self) -> Flow {
+        let timeout = self.services.durable.as_ref().map(|d| d.config.replay_timeout).unwrap_or_default();
+        let message = format!(
+            "code mode run could not be resumed: replaying its journal took longer than {} ms ([runs] \
+             replay_timeout_ms), so it was stopped. Start a new exec.",
+            timeout.as_millis()
+        );
+        self.fail_end(ErrorCode::Timeout, message, Phase::Host, RunEnd::TimedOut)
     }
 
     /// A divergence the replay left behind (read after it went live).
@@ -178,7 +235,10 @@ impl CellState {
         self.effects.envelope_id = snapshot.envelope_id;
         self.output.restore_used(snapshot.output_used);
         let (now, wall) = (Instant::now(), now_ms());
-        let mut settled_inline = ready_ordinary;
+        // Every request the replay restores is in the stored journal
+        // already: none waits for a write to record it.
+        let recorded = pending.keys().copied().max().unwrap_or(0);
+        let mut settled_inline = ready_ordinary + self.host.journaled_through(recorded);
         for s in ready {
             self.host.settle_now(s);
         }
@@ -295,4 +355,13 @@ impl CellState {
         self.host.settle_now(Settlement::fault(id, Fault::error(message, "outcome_unknown")));
         Ok(1)
     }
+}
+
+/// What the model reads when a quota ended the run.
+fn quota_message(why: &str) -> String {
+    format!(
+        "code mode run ended: {why}. Nothing more of it could be stored, so it was ended rather than kept past the \
+         quota. Wait on or abort this session's other parked runs, or keep less state in one run, and start a new \
+         exec."
+    )
 }

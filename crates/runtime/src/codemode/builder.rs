@@ -21,7 +21,7 @@ use tokio::sync::watch;
 
 use super::facade::{CodeMode, Inner};
 use crate::cell::{CellServices, ToolTable};
-use crate::durable::{DurableArgs, RunsConfig, StoreBackend};
+use crate::durable::{DurableArgs, JournalQuota, RunsConfig, StoreBackend};
 use crate::engine::pool::{EnginePool, Recipe};
 use crate::error::CodeModeError;
 use crate::executor::ExecutorConfig;
@@ -67,6 +67,8 @@ pub struct CodeModeBuilder {
     /// `store_path`.
     backend: Option<StoreBackend>,
     runs: RunsConfig,
+    /// The model may decide approvals through its `wait` tool.
+    model_decides: bool,
 }
 
 impl CodeModeBuilder {
@@ -85,6 +87,19 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn js_threads(mut self, count: usize) -> Self {
         self.js_threads = Some(count);
+        self
+    }
+
+    /// Lets the model decide the approvals its own calls asked for: the
+    /// model-facing `wait` definition then takes `approve` and `deny`, and
+    /// decisions it brings are recorded as the model's. Off by default: a
+    /// call a policy asks about is for a person (the MCP client's user, an
+    /// operator, or the host through [`Reply::wait_with`](crate::Reply::wait_with)),
+    /// and a model — or a prompt injection steering it — that may approve
+    /// its own calls makes `ask` no stronger than `allow`.
+    #[must_use]
+    pub fn model_decides_approvals(mut self, allowed: bool) -> Self {
+        self.model_decides = allowed;
         self
     }
 
@@ -230,6 +245,11 @@ impl CodeModeBuilder {
             owner: Arc::from(instance.as_str()),
             config: Arc::new(self.runs.clone()),
             tools: ToolTable::refs(&tools),
+            quota: JournalQuota {
+                session_bytes: limits.max_journal_bytes_per_session,
+                principal_bytes: limits.max_journal_bytes_per_principal,
+                runs: limits.max_live_cells.saturating_add(1),
+            },
         });
         // A policy can hide nodes like any tool.
         #[cfg(feature = "nodes")]
@@ -259,7 +279,7 @@ impl CodeModeBuilder {
             durable,
             events: crate::events::EventFeed::default(),
         });
-        launch(services, js, engines, nodes).await
+        launch(services, js, engines, nodes, self.model_decides).await
     }
 
     /// The workspace root, when the workspace tools are configured.
@@ -300,6 +320,7 @@ async fn launch(
     js: JsThreads,
     engines: EnginePool,
     nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)>,
+    model_decides: bool,
 ) -> Result<CodeMode, CodeModeError> {
     let limits = Arc::clone(&services.limits);
     let js_queue = js.queue();
@@ -344,6 +365,7 @@ async fn launch(
             pruning,
             durable: services.durable.clone(),
             events: services.events.clone(),
+            model_decides,
         }),
     })
 }

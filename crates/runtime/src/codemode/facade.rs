@@ -70,6 +70,8 @@ pub(crate) struct Inner {
     pub pruning: Option<tokio::task::JoinHandle<()>>,
     /// Run events for subscribers.
     pub events: crate::events::EventFeed,
+    /// The model may decide approvals (`CodeModeBuilder::model_decides_approvals`).
+    pub model_decides: bool,
 }
 
 impl Drop for Inner {
@@ -138,10 +140,18 @@ impl CodeMode {
     /// limits and MCP servers' state.
     #[must_use]
     pub fn exec_tool_description(&self) -> ExecToolDescriptions {
-        let d = prompt::descriptions(&self.inner.limits, &self.inner.tools, self.inner.nodes.is_some());
+        let inner = &self.inner;
+        let d = prompt::descriptions(&inner.limits, &inner.tools, inner.nodes.is_some(), inner.model_decides);
         #[cfg(feature = "mcp")]
         let d = prompt::with_mcp(d, &self.inner.mcp.tree());
         d
+    }
+
+    /// Whether the model may decide approvals through its `wait` tool
+    /// ([`CodeModeBuilder::model_decides_approvals`]).
+    #[must_use]
+    pub fn model_decides_approvals(&self) -> bool {
+        self.inner.model_decides
     }
 
     /// Starts session `to` with a copy of session `from`'s committed store

@@ -6,7 +6,7 @@ use crate::stream::OutputStream;
 use std::future::Future;
 use std::pin::Pin;
 
-use codemode_bridge::{CellResult, Decisions, ErrorCode};
+use codemode_bridge::{CellResult, DeciderKind, Decisions, ErrorCode};
 use codemode_store::Scope;
 use ractor::ActorRef;
 
@@ -64,6 +64,11 @@ impl Exec {
         self
     }
 }
+
+/// Why a model's `wait` may not decide approvals.
+pub(crate) const MODEL_MAY_NOT_DECIDE: &str = "wait takes no decisions from the model: a call a policy asks about is \
+    decided by a person (the MCP client's user, or an operator with `codemode runs approve|deny`), never by the model \
+    that made it. Nothing was decided; call wait again later to go on.";
 
 impl CodeMode {
     /// A session: cells of one conversation.
@@ -212,7 +217,7 @@ impl Reply {
         decisions: Decisions,
         stream: OutputStream,
     ) -> Result<CellResult, CodeModeError> {
-        self.wait_deciding(run_id, decisions, Some(stream)).await
+        self.wait_decided_by(run_id, decisions, DeciderKind::Host, Some(stream)).await
     }
 
     /// [`wait`](Self::wait) with decisions on the run's pending approvals
@@ -222,23 +227,42 @@ impl Reply {
     /// one rejects in the guest with `code: "denied"`. Naming an id that
     /// is not pending, deciding one twice, or deciding another principal's
     /// run is a `failed`/`invalid_input` result that changes nothing.
+    /// The decisions are recorded as the host's ([`DeciderKind::Host`]).
     ///
     /// # Errors
     /// Only host failures.
     pub async fn wait_with(&self, run_id: &str, decisions: Decisions) -> Result<CellResult, CodeModeError> {
-        self.wait_deciding(run_id, decisions, None).await
+        self.wait_decided_by(run_id, decisions, DeciderKind::Host, None).await
     }
 
-    /// A window on `run_id` with `decisions` taken as this session's
-    /// principal, its output streamed when `stream` is given.
-    async fn wait_deciding(
+    /// [`wait_with`](Self::wait_with), recording the decisions as taken by
+    /// `kind` (the MCP client's user answering an elicitation, say), its
+    /// output streamed to `stream` when given. Decisions by the model
+    /// ([`DeciderKind::Model`]) are refused unless the runtime lets the
+    /// model decide ([`CodeModeBuilder::model_decides_approvals`](crate::CodeModeBuilder::model_decides_approvals)).
+    ///
+    /// # Errors
+    /// Only host failures.
+    pub async fn wait_decided_by(
         &self,
         run_id: &str,
         decisions: Decisions,
+        kind: DeciderKind,
         stream: Option<OutputStream>,
     ) -> Result<CellResult, CodeModeError> {
         let s = &self.session;
-        let decide = (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone()) });
+        if !decisions.is_empty() && kind == DeciderKind::Model && !s.rt.inner.model_decides {
+            return Ok(CellResult::input_error(ErrorCode::InvalidInput, MODEL_MAY_NOT_DECIDE));
+        }
+        if matches!(kind, DeciderKind::Operator | DeciderKind::Ttl) {
+            return Ok(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                "a session's wait decides as its host, its client's user or its model; operators decide through \
+                 `codemode runs approve|deny`.",
+            ));
+        }
+        let decide =
+            (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone(), kind) });
         s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, stream)).await
     }
 

@@ -71,6 +71,17 @@ pub struct RunsConfig {
     /// Idle parked cells are evicted from memory to their journal after
     /// this long and resumed by replay on `wait`; `None` never evicts.
     pub evict_after: Option<Duration>,
+    /// The most bytes one run's journal keeps (`[runs] max_journal_bytes`,
+    /// 64 KiB to 64 MiB, default 16 MiB). A run that outgrows it goes on in
+    /// this process's memory only: its record is marked so, and a `wait`
+    /// anywhere else (or after a restart) reports it lost.
+    pub max_journal_bytes: usize,
+    /// How long replaying a run's journal may take when a `wait` resumes it
+    /// elsewhere (`[runs] replay_timeout_ms`, 100 ms to an hour, default
+    /// 60 s). A replay re-runs work the run already did, so it spends
+    /// neither the window's budget nor the CPU budget; past this bound the
+    /// run ends timed out.
+    pub replay_timeout: Duration,
     /// What a journal write survives once a `waiting` result is returned
     /// (`[runs] durability`): `Process` (the default) a crash or `kill -9`
     /// of this process and restarts — the journal is out of the process,
@@ -87,6 +98,8 @@ impl Default for RunsConfig {
             lease: Duration::from_secs(30),
             handoff_after: Duration::ZERO,
             evict_after: Some(Duration::from_secs(60)),
+            max_journal_bytes: 16 * 1024 * 1024,
+            replay_timeout: Duration::from_secs(60),
             durability: codemode_store::runs::Durability::Process,
         }
     }
@@ -104,6 +117,13 @@ impl RunsConfig {
     /// parked TTL) to a day. The CLI asks operators for at least a second.
     pub const EVICT_AFTER: std::ops::RangeInclusive<Duration> = Duration::from_millis(10)..=Duration::from_secs(86_400);
 
+    /// The allowed journal bound: 64 KiB to 64 MiB (the most a stored
+    /// journal is read up to).
+    pub const MAX_JOURNAL_BYTES: std::ops::RangeInclusive<usize> = (64 * 1024)..=super::journal::MAX_JOURNAL_BYTES;
+    /// The allowed replay bound: 100 ms to an hour.
+    pub const REPLAY_TIMEOUT: std::ops::RangeInclusive<Duration> =
+        Duration::from_millis(100)..=Duration::from_secs(3600);
+
     /// Checks every field against its range.
     ///
     /// # Errors
@@ -114,6 +134,11 @@ impl RunsConfig {
         if let Some(evict) = self.evict_after {
             check_range("runs.evict_after", evict, *Self::EVICT_AFTER.start(), *Self::EVICT_AFTER.end(), ms)?;
         }
+        let bytes = |n: &usize| n.to_string();
+        let (low, high) = (*Self::MAX_JOURNAL_BYTES.start(), *Self::MAX_JOURNAL_BYTES.end());
+        check_range("runs.max_journal_bytes", self.max_journal_bytes, low, high, bytes)?;
+        let (low, high) = (*Self::REPLAY_TIMEOUT.start(), *Self::REPLAY_TIMEOUT.end());
+        check_range("runs.replay_timeout", self.replay_timeout, low, high, ms)?;
         Ok(())
     }
 }
@@ -127,6 +152,19 @@ pub(crate) struct DurableArgs {
     pub config: Arc<RunsConfig>,
     /// The registry's tool table, as fresh runs' journals name it.
     pub tools: ToolRefs,
+    /// The journal quotas every write is checked against.
+    pub quota: JournalQuota,
+}
+
+/// The quotas on a session's and a principal's stored journals
+/// (`[limits] max_journal_bytes_per_*`), checked at every write.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JournalQuota {
+    pub session_bytes: u64,
+    pub principal_bytes: u64,
+    /// How many runs of each a usage check lists (the live-cell bound: a
+    /// session never has more).
+    pub runs: usize,
 }
 
 #[cfg(test)]
@@ -151,6 +189,17 @@ mod tests {
         assert_eq!(ok(RunsConfig { evict_after: Some(Duration::from_secs(86_400)), ..base.clone() }), Ok(()));
         assert_eq!(ok(RunsConfig { evict_after: Some(Duration::from_millis(10)), ..base.clone() }), Ok(()));
         assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(9)), ..base.clone() }).is_err());
-        assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(86_400_001)), ..base }).is_err());
+        assert!(ok(RunsConfig { evict_after: Some(Duration::from_millis(86_400_001)), ..base.clone() }).is_err());
+        assert_eq!(ok(RunsConfig { max_journal_bytes: 64 * 1024, ..base.clone() }), Ok(()));
+        assert_eq!(ok(RunsConfig { max_journal_bytes: 64 << 20, ..base.clone() }), Ok(()));
+        assert_eq!(
+            ok(RunsConfig { max_journal_bytes: 64 * 1024 - 1, ..base.clone() }),
+            Err("limit `runs.max_journal_bytes` is 65535, outside the allowed range 65536..=67108864".into())
+        );
+        assert!(ok(RunsConfig { max_journal_bytes: (64 << 20) + 1, ..base.clone() }).is_err());
+        assert_eq!(ok(RunsConfig { replay_timeout: Duration::from_millis(100), ..base.clone() }), Ok(()));
+        assert_eq!(ok(RunsConfig { replay_timeout: Duration::from_secs(3600), ..base.clone() }), Ok(()));
+        assert!(ok(RunsConfig { replay_timeout: Duration::from_millis(99), ..base.clone() }).is_err());
+        assert!(ok(RunsConfig { replay_timeout: Duration::from_millis(3_600_001), ..base }).is_err());
     }
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use codemode_bridge::RunEnd;
-use codemode_store::runs::{Claim, RunStatus, RunStoreError};
+use codemode_store::runs::{Claim, RunStatus};
 
 use super::commit::RecordCommit;
 use super::config::DurableArgs;
@@ -26,19 +26,26 @@ use super::config::JournalMode;
 use super::journal::{self, Header, Journal, Recorder};
 use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
 use super::replay::Replay;
-use super::run_journal::{HostState, Meta, RunJournal, Written};
+use super::run_journal::{HostState, Mark, Meta, RunJournal, WriteError, Written};
 use crate::cell::run::CellMode;
 use crate::engine::link::GuestLink;
 use crate::run_index::RunIndex;
-use crate::telemetry::Metrics;
+use crate::telemetry::{Metrics, RunMetrics};
 
 /// What the cell must do after asking for a write-ahead.
 pub(crate) enum WriteAhead {
-    /// Nothing is held, or a write for it is on its way.
+    /// Nothing is held, or a write (or the memory-only mark) for it is on
+    /// its way.
     Pending,
-    /// The run can no longer be journaled: every held request may start
-    /// (no replay could repeat them).
+    /// The run lives in memory only and its record says so: every held
+    /// request may start (no replay can repeat them).
     StartAll,
+}
+
+/// The most clock runs a journal of `bytes` keeps (each is a few bytes of
+/// JSON; a run of reads at the same step is one).
+fn max_clock_runs(bytes: usize) -> usize {
+    bytes / 8
 }
 
 /// The cell's durable side.
@@ -121,6 +128,7 @@ impl Durability {
                     prelude: crate::engine::vm::PreludeGeneration::CURRENT.0,
                 };
                 link.determinism.start(header.seed);
+                link.determinism.record(max_clock_runs(args.config.max_journal_bytes));
                 this.journal = Some(RunJournal::fresh(args, run_id, header, metrics));
             }
             (_, None) => {}
@@ -132,7 +140,8 @@ impl Durability {
     fn begin_replay(&mut self, journal: Journal, args: DurableArgs, version: u64, link: &mut GuestLink) {
         let det = &mut link.determinism;
         det.start(journal.header.seed);
-        det.replaying(journal.clock.clone());
+        det.record(max_clock_runs(args.config.max_journal_bytes));
+        det.replaying(&journal.clock);
         det.env_replay = journal.env.clone().into();
         // Format 1 did not journal configuration reads: they are read live
         // (and recorded, for the journal it is rewritten as).
@@ -150,7 +159,9 @@ impl Durability {
         let delivered =
             (journal.snapshot.delivered_steps > 0).then(|| journal.snapshot.delivered_steps.saturating_sub(1));
         let metrics = Arc::clone(&self.metrics);
-        self.journal = Some(RunJournal::with(args, &self.run_id, header, recorder, true, version, delivered, metrics));
+        let mut run_journal = RunJournal::with(args, &self.run_id, header, recorder, true, version, delivered, metrics);
+        run_journal.resumed_from(&journal);
+        self.journal = Some(run_journal);
         self.replay = Some(Replay::new(journal));
     }
 
@@ -170,10 +181,38 @@ impl Durability {
         self.journal.as_ref().is_some_and(RunJournal::live)
     }
 
-    /// The run has a stored journal: a request that must never run twice
-    /// waits for a write that records it.
+    /// The run has a stored journal (or one is being written): a request
+    /// that must never run twice waits for a write that records it — or,
+    /// once the run lives in memory only, for its record to say so.
     pub(crate) fn journaled(&self) -> bool {
-        self.journal.as_ref().is_some_and(|j| j.created() && j.live())
+        self.journal.as_ref().is_some_and(|j| j.issued() && j.mark_state() != Some(Mark::Marked))
+    }
+
+    /// The warning the next result carries (the run went memory only).
+    pub(crate) fn take_warning(&mut self) -> Option<String> {
+        self.journal.as_mut().and_then(RunJournal::take_warning)
+    }
+
+    /// A run that just went memory only has its record marked so, now:
+    /// the cell hears [`DurableMsg::Marked`].
+    fn mark_if_needed(&mut self) {
+        let Some(j) = self.journal.as_mut() else { return };
+        if j.mark_state() != Some(Mark::Unmarked) {
+            return;
+        }
+        let mail = self.mail.clone();
+        j.mark(move |r| mail.send(DurableMsg::Marked(r.map_err(WriteError::from))));
+        // Memory only, the lease is kept while the cell lives.
+        let lease = j.config().lease;
+        reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+    }
+
+    /// How marking the record went: `true` when held requests may start.
+    pub(crate) fn marked(&mut self, ok: bool) -> bool {
+        if let Some(j) = self.journal.as_mut() {
+            j.marked(ok);
+        }
+        ok
     }
 
     /// Request `id` was made, with format-2 fingerprint `fingerprint`.
@@ -195,6 +234,7 @@ impl Durability {
         if let Some(j) = self.journal.as_mut() {
             j.step(ready);
         }
+        self.mark_if_needed();
     }
 
     /// Output so far was delivered to an observer.
@@ -222,7 +262,9 @@ impl Durability {
             reschedule(&mut self.renewal, Some(renew));
         }
         let mail = self.mail.clone();
-        j.write(status, lease, state, move |upto| mail.send(DurableMsg::Journaled(upto)), then)
+        let written = j.write(status, lease, state, move |upto| mail.send(DurableMsg::Journaled(upto)), then);
+        self.mark_if_needed();
+        written
     }
 
     /// A write that keeps the lease, reporting a lease another process took.
@@ -260,14 +302,26 @@ impl Durability {
         let lease = self.journal.as_ref().map(|j| j.config().lease);
         let mail = self.mail.clone();
         let written = self.write(RunStatus::Running, lease, state, move |r| {
-            if let Err(e) = &r
-                && !matches!(e, RunStoreError::LeaseLost { .. })
-            {
-                mail.send(DurableMsg::WriteAheadFailed(newest, e.to_string()));
+            match &r {
+                Err(e @ WriteError::Store(_)) if !e.lease_lost() => {
+                    mail.send(DurableMsg::WriteAheadFailed(newest, e.to_string()));
+                }
+                _ => {}
             }
             lease_check(&mail, &r);
         });
-        if written { WriteAhead::Pending } else { WriteAhead::StartAll }
+        if written {
+            return WriteAhead::Pending;
+        }
+        // Not journaled (any more): what holds the requests is the mark.
+        match self.journal.as_ref().and_then(RunJournal::mark_state) {
+            Some(Mark::Marked) | None => WriteAhead::StartAll,
+            Some(Mark::Unmarked) => {
+                self.mark_if_needed();
+                WriteAhead::Pending
+            }
+            Some(Mark::Marking) => WriteAhead::Pending,
+        }
     }
 
     /// The write-ahead for requests up to `upto` failed: the message the
@@ -292,20 +346,22 @@ impl Durability {
     }
 
     /// Parks durably: the journal is written, then `send` reports
-    /// `waiting`; a cell that is not journaled reports at once. `epoch`
-    /// numbers the park; `quiescent`: no call is in flight.
-    pub(crate) fn park(&mut self, state: &HostState<'_>, quiescent: bool, epoch: u64, send: Box<dyn FnOnce() + Send>) {
+    /// `waiting` (`Ok`), or that the write was refused by a quota (`Err`:
+    /// the run must end); a cell that is not journaled reports at once.
+    /// `epoch` numbers the park; `quiescent`: no call is in flight.
+    pub(crate) fn park(&mut self, state: &HostState<'_>, quiescent: bool, epoch: u64, send: ParkSend) {
         let slot = Arc::new(std::sync::Mutex::new(Some(send)));
         let fire = {
             let slot = Arc::clone(&slot);
-            move || {
+            move |outcome: Result<(), String>| {
                 if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
-                    send();
+                    send(outcome);
                 }
             }
         };
         let Some(config) = self.journal.as_ref().filter(|j| j.live()).map(|j| Arc::clone(&j.args.config)) else {
-            return fire();
+            self.mark_if_needed();
+            return fire(Ok(()));
         };
         // With no hand-off delay, a quiescent cell releases its lease with
         // the park's own write: any process can resume it at once.
@@ -313,17 +369,23 @@ impl Durability {
         let (mail, runs, run_id) = (self.mail.clone(), Arc::clone(&self.runs), self.run_id.clone());
         let lease = (!release).then_some(config.lease);
         // The observer hears `waiting` after the write, written or not: a
-        // failed write was logged and counted, and the run goes on in memory.
+        // failed write was logged and counted, and the run goes on in memory
+        // from its last stored journal. Only a quota refuses the park.
         let written = self.write(RunStatus::Parked, lease, state, move |r| {
             if release && let Ok(version) = &r {
                 runs.set_handed_off(&run_id, Some(*version));
             }
-            lease_check(&mail, &r);
-            fire();
+            if r.as_ref().is_err_and(WriteError::lease_lost) {
+                mail.send(DurableMsg::LeaseLost);
+            }
+            match r {
+                Err(WriteError::OverQuota(why)) => fire(Err(why)),
+                _ => fire(Ok(())),
+            }
         });
         if !written {
             if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
-                send();
+                send(Ok(()));
             }
             return;
         }
@@ -340,7 +402,11 @@ impl Durability {
     /// call still running (`quiescent` false), keep the lease and look
     /// again later.
     pub(crate) fn hand_off(&mut self, epoch: u64, quiescent: bool, state: &HostState<'_>) {
-        let Some(config) = self.journal.as_ref().map(|j| Arc::clone(&j.args.config)) else { return };
+        // A memory-only run keeps its lease while it lives: nobody else
+        // could resume it.
+        let Some(config) = self.journal.as_ref().filter(|j| j.live()).map(|j| Arc::clone(&j.args.config)) else {
+            return;
+        };
         if !quiescent {
             let later = self.mail.after(config.handoff_after.max(config.lease / 3), move || DurableMsg::HandOff(epoch));
             reschedule(&mut self.handoff, Some(later));
@@ -350,6 +416,7 @@ impl Durability {
         let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
         let written = self.write(RunStatus::Parked, None, state, move |r| match r {
             Ok(version) => runs.set_handed_off(&run_id, Some(version)),
+            Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
             Err(_) => mail.send(DurableMsg::LeaseLost),
         });
         if written && let Some(evict) = config.evict_after {
@@ -370,11 +437,26 @@ impl Durability {
     /// or `outcome_unknown` there. `done` is told when the write is over
     /// (dropped at once when there is nothing to hand over).
     pub(crate) fn release_for_shutdown(&mut self, state: &HostState<'_>, done: ractor::RpcReplyPort<()>) {
-        let holds =
-            !self.record_closed && self.journal.as_ref().is_some_and(|j| j.created() && j.lease_held && j.live());
-        if holds {
+        let Some(j) = self.journal.as_ref().filter(|j| !self.record_closed && j.created() && j.lease_held) else {
+            return;
+        };
+        if j.live() {
             self.write(RunStatus::Parked, None, state, move |_| drop(done.send(())));
+            return;
         }
+        // Memory only: nobody can resume it once this process is gone, so
+        // it ends now, and every wait anywhere says so.
+        let (store, owner, run_id, writer) =
+            (Arc::clone(&j.args.store), Arc::clone(&j.args.owner), self.run_id.clone(), Arc::clone(&j.writer));
+        self.record_closed = true;
+        RunMetrics::bump(&self.metrics.runs.lost);
+        tokio::spawn(async move {
+            let _order = writer.lock().await;
+            if let Err(e) = store.end(&run_id, &owner, RunEnd::Lost, Vec::new()).await {
+                tracing::warn!(run_id = %run_id, error = %e, "the end of a memory-only run was not recorded");
+            }
+            let _ = done.send(());
+        });
     }
 
     /// The cell leaves memory without ending the run: the record is the
@@ -499,12 +581,19 @@ impl Drop for Durability {
     }
 }
 
-/// A journal write or renewal that found the lease taken: this copy stops.
-fn lease_check<T>(mail: &Mailbox, result: &Result<T, RunStoreError>) {
-    if let Err(RunStoreError::LeaseLost { .. }) = result {
-        mail.send(DurableMsg::LeaseLost);
+/// A journal write that found the lease taken: this copy stops. One a
+/// quota refused: the run ends.
+fn lease_check<T>(mail: &Mailbox, result: &Result<T, WriteError>) {
+    match result {
+        Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
+        Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why.clone())),
+        _ => {}
     }
 }
+
+/// How a park reports to its observer once its write is done: `Ok` to
+/// send `waiting`, `Err` when a quota refused the write (the run ends).
+pub(crate) type ParkSend = Box<dyn FnOnce(Result<(), String>) + Send>;
 
 /// The seed of a fresh run's `Math.random`. Without OS randomness, a
 /// time-derived seed: `Math.random` is not for secrets (GA-2), and the

@@ -29,11 +29,11 @@ mod run_journal;
 
 pub(crate) use backends::open;
 pub(crate) use commit::RecordCommit;
-pub(crate) use config::DurableArgs;
+pub(crate) use config::{DurableArgs, JournalQuota};
 pub use config::{JournalMode, RunsConfig, StoreBackend};
-pub(crate) use durability::{Durability, DurableStart, WriteAhead};
+pub(crate) use durability::{Durability, DurableStart, ParkSend, WriteAhead};
 pub(crate) use housekeeping::start_pruning;
 pub(crate) use identities::CellIds;
 pub(crate) use msg::{DurableMsg, Mailbox};
 pub(crate) use replay::{Replayed, Resumed};
-pub(crate) use run_journal::{HostState, Meta};
+pub(crate) use run_journal::{HostState, Meta, WriteError};

@@ -26,6 +26,14 @@ pub(crate) enum DurableMsg {
     Decided(Result<(), String>),
     /// The runtime is stopping: hand a held lease over.
     ReleaseForShutdown(ractor::RpcReplyPort<()>),
+    /// The record of a run that went memory only is marked so (or could
+    /// not be): held requests may start (or are rejected).
+    Marked(Result<(), super::WriteError>),
+    /// A journal write would have passed a journal quota: the run ends.
+    OverQuota(String),
+    /// The park's write was refused by a quota: the run ends, answering
+    /// the park's observer.
+    ParkRefused(ractor::RpcReplyPort<codemode_bridge::CellResult>, String),
 }
 
 /// Sends the cell's durable side a message, now or later. The cell may

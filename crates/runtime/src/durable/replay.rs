@@ -160,6 +160,11 @@ impl Replay {
     /// replayed cell can only park where its journal ended): the replay
     /// stops, unless guest code was interrupted meanwhile.
     fn check(&self, engine: &Engine) -> Option<Replayed> {
+        // Guest code stopped (out of the replay's bound, aborted): nothing
+        // it did after that point is the run's.
+        if engine.interruption().is_some() {
+            return Some(Replayed::Interrupted);
+        }
         let (diverged, settled) = {
             let link = engine.link();
             (link.determinism.diverged.clone(), link.outcome.is_some())

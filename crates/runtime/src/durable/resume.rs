@@ -12,7 +12,7 @@ use codemode_store::runs::{Claim, RunRecord, now_ms};
 use ractor::ActorRef;
 
 use super::config::DurableArgs;
-use super::journal::Journal;
+use super::journal::{Journal, JournalError};
 use super::msg::DurableMsg;
 use crate::cell::approvals::Decide;
 use crate::cell::{CellMode, CellMsg};
@@ -66,6 +66,13 @@ fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
         ErrorCode::RuntimeUnavailable,
         format!("the run store is unavailable ({e}); the run is unchanged. Retry the wait."),
     )
+}
+
+/// Whether a stored journal is the marker of a run that lives in one
+/// process's memory only.
+fn memory_only(journal: &[u8]) -> bool {
+    // The marker is small; a journal is not decoded just to tell.
+    journal.len() <= 64 * 1024 && matches!(Journal::decode(journal), Err(JournalError::NotResumable(_)))
 }
 
 /// How a stored end label reads for the model.
@@ -133,7 +140,9 @@ impl Router<'_> {
         version: u64,
     ) -> Result<CellResult, CodeModeError> {
         let Some(d) = self.durable else { return Ok(self.send_to_cell(handle, ask).await) };
-        match d.store.claim(run_id, &d.owner, d.config.lease).await {
+        // The journal is not read: this copy is current if the version is
+        // the one it wrote, so a wait costs the same however old the run.
+        match d.store.claim_lease(run_id, &d.owner, d.config.lease).await {
             Ok(Claim::Claimed(record)) if record.version == version => {
                 self.runs.set_handed_off(run_id, None);
                 let ask = if record.abort_requested { Ask::Abort } else { ask };
@@ -144,7 +153,12 @@ impl Router<'_> {
                 self.runs.evicted(run_id, handle.actor.get_id());
                 let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::Durable(DurableMsg::LeaseLost));
                 match claim {
-                    Claim::Claimed(record) => self.resume_record(record, session, principal, ask).await,
+                    // Held now: read the journal to replay it.
+                    Claim::Claimed(_) => match d.store.get(run_id).await {
+                        Ok(Some(record)) => self.resume_record(record, session, principal, ask).await,
+                        Ok(None) => Ok(unavailable(NOT_HERE)),
+                        Err(e) => Ok(store_failed(&e)),
+                    },
                     _ => self.claim_stored(run_id, session, principal, ask, Some(claim)).await,
                 }
             }
@@ -186,6 +200,15 @@ impl Router<'_> {
                         match d.store.get(run_id).await {
                             Ok(Some(record)) if record.meta.session != session => {
                                 return Ok(unavailable("code mode run belongs to a different session."));
+                            }
+                            Ok(Some(record)) if !ask.is_abort() && memory_only(&record.journal) => {
+                                // Only the process holding it can advance it.
+                                return Ok(CellResult::input_error(
+                                    ErrorCode::RuntimeUnavailable,
+                                    "code mode run lives in another codemode process's memory only (it outgrew \
+                                     what a journal keeps): only a wait that reaches that process can go on with \
+                                     it.",
+                                ));
                             }
                             Ok(_) => session_checked = true,
                             Err(e) => return Ok(store_failed(&e)),
@@ -236,6 +259,7 @@ impl Router<'_> {
             pending_tool_calls: Vec::new(),
             pending_approvals: Vec::new(),
             output: Output::default(),
+            warnings: Vec::new(),
             telemetry: Telemetry::default(),
             untrusted: None,
         }
@@ -271,7 +295,23 @@ impl Router<'_> {
             return Ok(if end == RunEnd::Aborted { aborted() } else { ended(end) });
         }
         let journal = match Journal::decode(&record.journal) {
-            Ok(j) => j,
+            Ok(mut j) => {
+                j.parked = record.status == codemode_store::runs::RunStatus::Parked;
+                j
+            }
+            Err(JournalError::NotResumable(why)) => {
+                // It lived in another process's memory only, and that
+                // process let its lease go: nothing can resume it.
+                crate::telemetry::RunMetrics::bump(&self.metrics.runs.lost);
+                if let Err(e) = d.store.end(&run_id, &d.owner, RunEnd::Lost, Vec::new()).await {
+                    return Ok(store_failed(&e));
+                }
+                let message = format!(
+                    "code mode run is lost: it outgrew what a journal keeps ({why}), lived in one codemode process's \
+                     memory only, and that process stopped. Start a new exec."
+                );
+                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+            }
             Err(e) => {
                 // Nothing of the run changes: it stays parked (a newer build
                 // can resume a newer format; a damaged one waits for an

@@ -2,10 +2,17 @@
 //! write reaches the run store.
 //!
 //! Writes of one run happen in the order they were made, each appending
-//! only what happened since the one before. A write that fails keeps its
-//! bytes and sends them again, first, with the next write, so the stored
-//! journal never has a gap; a backend that is briefly away is retried
-//! within a bound.
+//! only what happened since the one before; a write with nothing new (a
+//! `wait` on a run that only waits for a person) stores no bytes. A write
+//! that fails keeps its bytes and sends them again, first, with the next
+//! write, so the stored journal never has a gap; a backend that is briefly
+//! away is retried within a bound. A write that would take the session or
+//! its principal past its journal quota is refused, and the run ends.
+//!
+//! A journal has an explicit life ([`Life`]): a run is journaled, or —
+//! once it outgrew what a journal keeps — it lives in this process's
+//! memory only, and its stored record is *marked* so before anything that
+//! relied on the journal goes on: no process resumes a stale journal of it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -16,7 +23,7 @@ use codemode_bridge::retry::Backoff;
 use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 
 use super::config::{DurableArgs, JournalMode, RunsConfig};
-use super::journal::{self, Header, JournalError, MAX_JOURNAL_BYTES, Reads, Recorder, Segments, Snapshot};
+use super::journal::{self, Header, JournalError, Reads, Recorder, Segments, Snapshot};
 use crate::cell::effects::WriteBuffer;
 use crate::cell::requests::Settlement;
 use crate::engine::link::GuestLink;
@@ -55,9 +62,48 @@ pub(crate) struct HostState<'a> {
     pub tasks: &'a journal::TaskLog,
 }
 
-/// The outcome of a write: the journal's new version.
-pub(crate) type Written = Result<u64, RunStoreError>;
+/// Why a journal write was not stored.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum WriteError {
+    /// The run store failed, or another process holds the lease.
+    #[error(transparent)]
+    Store(#[from] RunStoreError),
+    /// The write would take the session or its principal past its journal
+    /// quota: nothing was written, and the run must end.
+    #[error("{0}")]
+    OverQuota(String),
+}
 
+impl WriteError {
+    /// Another process holds the run's lease: this copy must stop.
+    pub(crate) fn lease_lost(&self) -> bool {
+        matches!(self, Self::Store(RunStoreError::LeaseLost { .. }))
+    }
+}
+
+/// The outcome of a write: the journal's new version.
+pub(crate) type Written = Result<u64, WriteError>;
+
+/// Where a run's journal is in its life.
+#[derive(Debug)]
+pub(crate) enum Life {
+    /// Every write is stored; a crash resumes the run from its journal.
+    Journaled,
+    /// The run outgrew what a journal keeps (`why`): it lives in this
+    /// process's memory only, and nothing more is written.
+    MemoryOnly { why: String, mark: Mark },
+}
+
+/// Whether a memory-only run's stored record says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// Not yet (or the last try failed): what relies on the journal waits.
+    Unmarked,
+    /// The mark is on its way to the store.
+    Marking,
+    /// Stored (or the run never had a record): nothing can resume it.
+    Marked,
+}
 /// A durable cell's journal and lease.
 pub(crate) struct RunJournal {
     pub(super) args: DurableArgs,
@@ -65,6 +111,9 @@ pub(crate) struct RunJournal {
     pub(super) recorder: Recorder,
     /// The run's record exists in the backend.
     created: Arc<AtomicBool>,
+    /// A write of the record was issued (it may still be on its way): a
+    /// request that must never run twice waits for the next one.
+    issued: bool,
     /// The version of the last journal written.
     pub(super) version: Arc<AtomicU64>,
     /// This process holds the lease.
@@ -73,8 +122,14 @@ pub(crate) struct RunJournal {
     pub(super) delivered_through: Option<usize>,
     /// Serializes this run's writes, in the order they were made.
     pub(super) writer: Arc<tokio::sync::Mutex<()>>,
-    /// Why the run stopped being journaled, once.
-    disabled: Option<String>,
+    /// Journaled, or memory only.
+    life: Life,
+    /// Reported once in the next result: the run is memory only now.
+    warning: Option<String>,
+    /// What the last write stored besides its bytes: its status and the
+    /// host side's state (telemetry aside). A write with nothing new that
+    /// would store the same is skipped.
+    last_state: Option<Vec<u8>>,
     meta: RunMeta,
     /// Encoded, not yet stored: a write takes it all; one that failed puts
     /// its bytes back in front, so the next write sends them again and the
@@ -114,11 +169,14 @@ impl RunJournal {
             header,
             recorder,
             created: Arc::new(AtomicBool::new(created)),
+            issued: created,
             version: Arc::new(AtomicU64::new(version)),
             lease_held: true,
             delivered_through,
             writer: Arc::default(),
-            disabled: None,
+            life: Life::Journaled,
+            warning: None,
+            last_state: None,
             meta,
             unsent: Arc::default(),
             metrics,
@@ -127,12 +185,30 @@ impl RunJournal {
 
     /// Whether the run is still journaled.
     pub(super) fn live(&self) -> bool {
-        self.disabled.is_none()
+        matches!(self.life, Life::Journaled)
+    }
+
+    /// A replayed run starts where its journal ended: a park with nothing
+    /// new stores nothing, as if it had never left memory.
+    pub(super) fn resumed_from(&mut self, journal: &journal::Journal) {
+        if journal.format >= 2 && journal.parked {
+            self.last_state = stored_state(&RunStatus::Parked, &journal.snapshot, &journal.approvals, &journal.tasks);
+        }
+    }
+
+    /// The warning the next result carries, once.
+    pub(super) fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
     }
 
     /// The run's record exists in the backend.
     pub(super) fn created(&self) -> bool {
         self.created.load(Ordering::Acquire)
+    }
+
+    /// A write of the run's record was issued (stored, or on its way).
+    pub(super) fn issued(&self) -> bool {
+        self.issued
     }
 
     /// The journal mode.
@@ -164,8 +240,8 @@ impl RunJournal {
             return;
         }
         self.recorder.step(settlements);
-        if self.recorder.len() > MAX_JOURNAL_BYTES {
-            self.disable(too_big());
+        if self.recorder.len() > self.args.config.max_journal_bytes {
+            self.outgrown(self.too_big());
         }
     }
 
@@ -174,12 +250,91 @@ impl RunJournal {
         self.delivered_through = Some(self.recorder.step_count());
     }
 
-    pub(super) fn disable(&mut self, why: String) {
-        tracing::warn!(run_id = %self.meta.run_id, reason = %why, "run no longer journaled");
-        self.disabled = Some(why);
+    /// The run outgrew what a journal keeps (`why`): from now on it lives
+    /// in memory only. Nothing more is recorded; the stored record must be
+    /// marked ([`mark`](Self::mark)) before anything that relied on the
+    /// journal goes on, and the next result says so.
+    pub(super) fn outgrown(&mut self, why: String) {
+        if !self.live() {
+            return;
+        }
+        tracing::warn!(run_id = %self.meta.run_id, reason = %why, "run no longer journaled: it lives in memory only");
+        self.metrics.runs.memory_only();
+        self.warning = Some(format!(
+            "this run is no longer journaled: {why}. It goes on in this process's memory only: it cannot be resumed \
+             after a restart or on another process, and a wait there reports it lost."
+        ));
+        self.life = Life::MemoryOnly { why, mark: Mark::Unmarked };
         // Nothing will be written any more: give the memory back now.
         self.recorder = Recorder::default();
         *self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Segments::default();
+    }
+
+    /// Whether the memory-only run's record is marked (or needs no mark).
+    pub(super) fn mark_state(&self) -> Option<Mark> {
+        match &self.life {
+            Life::Journaled => None,
+            Life::MemoryOnly { mark, .. } => Some(*mark),
+        }
+    }
+
+    /// Marks the memory-only run's stored record — its journal replaced by
+    /// a marker no process resumes — after every write before it; `done`
+    /// hears how it went. A record this process had released is claimed
+    /// back first, unless another process advanced the run meanwhile (then
+    /// `done` hears the lease was lost). Nothing to do without a record.
+    pub(super) fn mark(&mut self, done: impl FnOnce(Result<(), RunStoreError>) + Send + 'static) {
+        let Life::MemoryOnly { why, mark } = &mut self.life else { return };
+        if *mark != Mark::Unmarked {
+            return;
+        }
+        *mark = Mark::Marking;
+        let marker = journal::codec::unresumable(why);
+        let (store, owner, run_id) =
+            (Arc::clone(&self.args.store), Arc::clone(&self.args.owner), self.meta.run_id.clone());
+        let (created, version, writer) =
+            (Arc::clone(&self.created), Arc::clone(&self.version), Arc::clone(&self.writer));
+        let (held, lease) = (self.lease_held, self.args.config.lease);
+        self.lease_held = true;
+        tokio::spawn(async move {
+            let _order = writer.lock().await;
+            if !created.load(Ordering::Acquire) {
+                return done(Ok(()));
+            }
+            let began = Instant::now();
+            let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
+            let result = loop {
+                let attempt = async {
+                    if !held {
+                        match store.claim(&run_id, &owner, lease).await? {
+                            codemode_store::runs::Claim::Claimed(r) if r.version == version.load(Ordering::Acquire) => {
+                            }
+                            _ => return Err(RunStoreError::LeaseLost { run_id: run_id.clone() }),
+                        }
+                    }
+                    store.save(&run_id, &owner, RunStatus::Running, marker.clone(), Some(lease)).await
+                }
+                .await;
+                match attempt {
+                    Err(RunStoreError::Backend(e)) if began.elapsed() + backoff.peek() < WRITE_RETRY => {
+                        tracing::debug!(run_id = %run_id, error = %e, "marking a run memory-only failed; retrying");
+                        tokio::time::sleep(backoff.next_delay()).await;
+                    }
+                    other => break other,
+                }
+            };
+            if let Ok(v) = &result {
+                version.store(*v, Ordering::Release);
+            }
+            done(result.map(|_| ()));
+        });
+    }
+
+    /// How marking the record went.
+    pub(super) fn marked(&mut self, ok: bool) {
+        if let Life::MemoryOnly { mark, .. } = &mut self.life {
+            *mark = if ok { Mark::Marked } else { Mark::Unmarked };
+        }
     }
 
     /// The snapshot of host-side state for a write now (its store writes
@@ -222,13 +377,16 @@ impl RunJournal {
         let snapshot = match self.snapshot(state) {
             Ok(snapshot) => snapshot,
             Err(why) => {
-                self.disable(format!("its state could not be journaled ({why})"));
+                self.outgrown(format!("its state could not be journaled ({why})"));
                 return false;
             }
         };
         let det = &state.link.determinism;
         if det.overflow {
-            self.disable("it read the clock or the configuration more often than a journal keeps".into());
+            self.outgrown(format!(
+                "it read the clock or the configuration more often than a journal of {} bytes keeps",
+                self.args.config.max_journal_bytes
+            ));
             return false;
         }
         let reads = Reads {
@@ -238,11 +396,18 @@ impl RunJournal {
             approvals: state.approvals,
             tasks: state.tasks,
         };
+        let state_now = stored_state(&status, &snapshot, state.approvals, state.tasks);
+        if state_now.is_some() && self.recorder.is_idle(&reads) && self.last_state == state_now {
+            self.skip(lease, journaled, then);
+            return true;
+        }
         let segments = self.recorder.segments(&self.header, &reads, &snapshot);
-        if self.recorder.len() > MAX_JOURNAL_BYTES {
-            self.disable(too_big());
+        if self.recorder.len() > self.args.config.max_journal_bytes {
+            self.outgrown(self.too_big());
             return false;
         }
+        self.last_state = state_now;
+        self.issued = true;
         {
             let mut unsent = self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             if segments.replace {
@@ -260,6 +425,7 @@ impl RunJournal {
             version: Arc::clone(&self.version),
             unsent: Arc::clone(&self.unsent),
             full_lease: self.args.config.lease,
+            quota: self.args.quota,
             metrics: Arc::clone(&self.metrics),
         };
         let (writer, upto) = (Arc::clone(&self.writer), self.recorder.request_count());
@@ -272,6 +438,41 @@ impl RunJournal {
             then(result);
         });
         true
+    }
+
+    /// A write with nothing new: no bytes are stored. A park that hands
+    /// the run off still releases the lease (after every write before it).
+    fn skip(
+        &mut self,
+        lease: Option<Duration>,
+        journaled: impl FnOnce(u64) + Send + 'static,
+        then: impl FnOnce(Written) + Send + 'static,
+    ) {
+        let release = lease.is_none() && self.lease_held && self.created();
+        self.lease_held = lease.is_some();
+        let (store, owner, run_id) =
+            (Arc::clone(&self.args.store), Arc::clone(&self.args.owner), self.meta.run_id.clone());
+        let (writer, version, upto) =
+            (Arc::clone(&self.writer), Arc::clone(&self.version), self.recorder.request_count());
+        self.metrics.runs.journal_write_skipped();
+        tokio::spawn(async move {
+            let _order = writer.lock().await;
+            let result = if release { store.release(&run_id, &owner).await } else { Ok(()) };
+            match result {
+                Ok(()) => {
+                    journaled(upto);
+                    then(Ok(version.load(Ordering::Acquire)));
+                }
+                Err(e) => then(Err(e.into())),
+            }
+        });
+    }
+
+    fn too_big(&self) -> String {
+        format!(
+            "its journal passed {} bytes, the most a journal keeps ([runs] max_journal_bytes)",
+            self.args.config.max_journal_bytes
+        )
     }
 
     /// Renews the held lease in the background; `lost` hears of a lease
@@ -303,6 +504,7 @@ struct Write {
     version: Arc<AtomicU64>,
     unsent: Arc<std::sync::Mutex<Segments>>,
     full_lease: Duration,
+    quota: super::config::JournalQuota,
     metrics: Arc<Metrics>,
 }
 
@@ -312,6 +514,16 @@ impl Write {
         let Segments { bytes, replace } =
             std::mem::take(&mut *self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         let size = bytes.len();
+        if let Err(e) = self.check_quota(size, replace).await {
+            if let WriteError::OverQuota(why) = &e {
+                self.metrics.runs.journal_quota_exceeded();
+                tracing::warn!(run_id = %self.meta.run_id, reason = %why, "journal write refused: over quota");
+            } else {
+                // Not stored: sent again, first, by the next write.
+                self.put_back(bytes, replace);
+            }
+            return Err(e);
+        }
         // A backend that is briefly away (a database restarting, a
         // connection lost) is retried, within a bound: the observer of a
         // park hears `waiting` only once the run is durable.
@@ -346,11 +558,7 @@ impl Write {
             }
             Err(e) => {
                 // Not stored: sent again, first, by the next write.
-                let mut left = self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                let mut kept = bytes;
-                kept.extend_from_slice(&left.bytes);
-                *left = Segments { bytes: kept, replace: replace || left.replace };
-                drop(left);
+                self.put_back(bytes, replace);
                 self.metrics.runs.journal_write_took(began.elapsed());
                 if !matches!(e, RunStoreError::LeaseLost { .. }) {
                     self.metrics.runs.journal_write_failed();
@@ -358,17 +566,101 @@ impl Write {
                 tracing::warn!(run_id = %self.meta.run_id, error = %e, "run journal not written");
             }
         }
-        result
+        result.map_err(WriteError::from)
+    }
+
+    /// Bytes that were not stored go first in the next write.
+    fn put_back(&self, bytes: Vec<u8>, replace: bool) {
+        let mut left = self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut kept = bytes;
+        kept.extend_from_slice(&left.bytes);
+        *left = Segments { bytes: kept, replace: replace || left.replace };
+    }
+
+    /// Refuses a write of `size` bytes (replacing the stored journal, or
+    /// added to it) that would take the session's or the principal's stored
+    /// journals past their quota (exactly at it is allowed). Checked
+    /// against the store's figures of the moment: writes of one session
+    /// racing on several processes can each pass it once.
+    async fn check_quota(&self, size: usize, replace: bool) -> Result<(), WriteError> {
+        if size == 0 {
+            return Ok(());
+        }
+        let meta = &self.meta;
+        let usage = self.store.usage(&meta.session, meta.principal.as_deref(), self.quota.runs).await?;
+        let session = journals_after(&usage.session, &meta.run_id, size, replace);
+        if session > self.quota.session_bytes {
+            return Err(WriteError::OverQuota(format!(
+                "this write would take the session's stored journals to {session} bytes, past its quota of {} \
+                 ([limits] max_journal_bytes_per_session)",
+                self.quota.session_bytes
+            )));
+        }
+        if meta.principal.is_some() {
+            let principal = journals_after(&usage.principal, &meta.run_id, size, replace);
+            if principal > self.quota.principal_bytes {
+                return Err(WriteError::OverQuota(format!(
+                    "this write would take the client's stored journals to {principal} bytes, past its quota of {} \
+                     ([limits] max_journal_bytes_per_principal)",
+                    self.quota.principal_bytes
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
-fn too_big() -> String {
-    format!(
-        "its journal passed {} MiB; it can no longer be resumed after a restart or on another process",
-        MAX_JOURNAL_BYTES >> 20
-    )
+/// The bytes of every stored journal of `list` once run `run_id` writes
+/// `size` bytes (replacing its journal, or added to it).
+fn journals_after(list: &[(String, u64)], run_id: &str, size: usize, replace: bool) -> u64 {
+    let stored: u64 = list
+        .iter()
+        .filter(|(run, _)| !(replace && run == run_id))
+        .map(|(_, bytes)| *bytes)
+        .fold(0, u64::saturating_add);
+    stored.saturating_add(size as u64)
+}
+
+/// What a write stores besides its bytes, for telling a write with nothing
+/// new: its status, the host side's snapshot without the receipt (which
+/// moves with every window), the approvals and the tasks.
+/// `None` when a part does not encode: such a write is never skipped.
+fn stored_state(
+    status: &RunStatus,
+    snapshot: &Snapshot,
+    approvals: &journal::ApprovalLog,
+    tasks: &journal::TaskLog,
+) -> Option<Vec<u8>> {
+    let mut quiet = snapshot.clone();
+    quiet.telemetry = Telemetry::default();
+    // Store writes travel beside the snapshot (as dirty keys).
+    quiet.writes = Vec::new();
+    let mut out = status.as_str().as_bytes().to_vec();
+    for part in [serde_json::to_vec(&quiet), serde_json::to_vec(approvals), serde_json::to_vec(tasks)] {
+        out.push(0);
+        out.extend(part.ok()?);
+    }
+    Some(out)
 }
 
 pub(super) fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_counts_every_stored_journal_and_its_own_growth_against_the_quota() {
+        let list = vec![("run_a".to_owned(), 600), ("run_b".to_owned(), 300)];
+        assert_eq!(journals_after(&list, "run_b", 100, false), 1000, "appended to its own 300");
+        assert_eq!(journals_after(&list, "run_b", 100, true), 700, "replacing its own 300");
+        assert_eq!(journals_after(&list, "run_new", 100, false), 1000, "a run not stored yet");
+        assert_eq!(journals_after(&[], "run_a", 0, false), 0);
+        // The quota check refuses only past the quota: exactly at it is allowed.
+        let quota = 1000;
+        assert!(journals_after(&list, "run_b", 100, false) <= quota);
+        assert!(journals_after(&list, "run_b", 101, false) > quota);
+    }
 }

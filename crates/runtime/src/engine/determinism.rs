@@ -7,27 +7,32 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::clock::{ClockCursor, ClockLog, DATE, PERFORMANCE, value_of};
 use crate::durable::journal::EnvKey;
 
-/// The most clock reads a journal keeps; past it the run is no longer
-/// durable (it lives on in memory, and the overflow is logged).
-pub(crate) const MAX_CLOCK_READS: usize = 65_536;
+/// The most configuration reads a journal keeps: past it the run can no
+/// longer be journaled (it lives on in memory only, and says so).
+pub(crate) const MAX_ENV_READS: usize = 65_536;
 
 /// What the guest reads from the clock and `Math.random`: recorded so a
 /// replay sees the same values.
 #[derive(Debug)]
 pub(crate) struct Determinism {
-    /// Every clock read so far, as `(kind, value)`: 0 is `Date`, 1 is
-    /// `performance.now()`.
-    pub reads: Vec<(u8, f64)>,
+    /// Every clock read so far (kept only while `recording`).
+    pub reads: ClockLog,
     /// Reads still to answer from a journal, in order.
-    pub replay: VecDeque<(u8, f64)>,
+    pub replay: ClockCursor,
+    /// The run is journaled: reads are kept for its journal.
+    pub recording: bool,
+    /// The most clock runs kept before the run overflows its journal.
+    max_runs: usize,
     /// Replaying journaled steps: a read the journal does not have is a
     /// divergence, not a live read.
     pub strict: bool,
     /// Why the replay diverged, once.
     pub diverged: Option<String>,
-    /// More reads than a journal keeps were made.
+    /// More reads than a journal keeps were made: `reads` and `env` are no
+    /// longer kept.
     pub overflow: bool,
     /// `Math.random`'s seed and state (SplitMix64).
     pub seed: u64,
@@ -59,8 +64,10 @@ pub(crate) struct McpRoute {
 impl Determinism {
     pub(crate) fn new() -> Self {
         Self {
-            reads: Vec::new(),
-            replay: VecDeque::new(),
+            reads: ClockLog::default(),
+            replay: ClockCursor::default(),
+            recording: false,
+            max_runs: 0,
             strict: false,
             diverged: None,
             overflow: false,
@@ -101,12 +108,21 @@ impl Determinism {
                 (live()?, false)
             }
         };
-        if self.env.len() < MAX_CLOCK_READS {
-            self.env.push((key, value.clone()));
-        } else {
-            self.overflow = true;
+        if self.recording && !self.overflow {
+            if self.env.len() < MAX_ENV_READS {
+                self.env.push((key, value.clone()));
+            } else {
+                self.overflowed();
+            }
         }
         Ok((value, replayed))
+    }
+
+    /// Keeps every read for the run's journal, up to `max_runs` runs of
+    /// clock reads (each takes a few bytes of it).
+    pub(crate) fn record(&mut self, max_runs: usize) {
+        self.recording = true;
+        self.max_runs = max_runs;
     }
 
     /// Starts the cell's randomness from `seed` and its monotonic clock now.
@@ -118,19 +134,25 @@ impl Determinism {
 
     /// Replays `reads` before reading live; `performance.now()` then goes
     /// on from the last replayed value, never backwards.
-    pub(crate) fn replaying(&mut self, reads: Vec<(u8, f64)>) {
-        let last = reads.iter().rev().find(|(k, _)| *k == 1).map_or(0.0, |(_, v)| *v);
+    pub(crate) fn replaying(&mut self, reads: &ClockLog) {
+        let mut last = 0.0_f64;
+        let mut cursor = reads.cursor();
+        while let Some((kind, value)) = cursor.next() {
+            if kind == PERFORMANCE {
+                last = value;
+            }
+        }
         self.origin = std::time::Instant::now()
             .checked_sub(std::time::Duration::from_secs_f64(last.max(0.0) / 1000.0))
             .unwrap_or_else(std::time::Instant::now);
-        self.replay = reads.into();
+        self.replay = reads.cursor();
         self.strict = true;
     }
 
     /// A clock read of `kind`.
     pub(crate) fn now(&mut self, kind: u8) -> f64 {
-        let value = match self.replay.pop_front() {
-            Some((k, v)) if k == kind => v,
+        let value = match self.replay.peek_kind() {
+            Some(k) if k == kind => self.replay.next().map_or_else(|| self.live(kind), |(_, v)| v),
             Some(_) | None if self.strict => {
                 self.diverged.get_or_insert_with(|| {
                     "the replayed cell read the clock where its journal has no such read".to_owned()
@@ -139,19 +161,34 @@ impl Determinism {
             }
             _ => self.live(kind),
         };
-        if self.reads.len() < MAX_CLOCK_READS {
-            self.reads.push((kind, value));
-        } else {
-            self.overflow = true;
+        if self.recording && !self.overflow {
+            self.reads.push(kind, value);
+            if self.reads.run_count() > self.max_runs {
+                self.overflowed();
+            }
         }
         value
     }
 
+    /// More reads than a journal keeps: stop keeping them (the run is then
+    /// kept in memory only, which the journal side records).
+    fn overflowed(&mut self) {
+        self.overflow = true;
+        self.reads = ClockLog::default();
+        self.env = Vec::new();
+    }
+
+    /// A live read: whole milliseconds for `Date`, whole microseconds for
+    /// `performance.now()` (as journaled, so a replay gives the same bits).
     fn live(&self, kind: u8) -> f64 {
-        if kind == 1 {
-            return self.origin.elapsed().as_secs_f64() * 1000.0;
+        if kind == PERFORMANCE {
+            let micros = i64::try_from(self.origin.elapsed().as_micros()).unwrap_or(i64::MAX);
+            return value_of(PERFORMANCE, micros);
         }
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+        let ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        value_of(DATE, ms)
     }
 
     /// `Math.random()`: SplitMix64, 53 bits in `[0, 1)`.

@@ -7,6 +7,7 @@
 //! the guest asked for, and gives the engine back to the pool when the
 //! cell ends.
 
+pub(crate) mod clock;
 pub(crate) mod control;
 pub(crate) mod convert;
 pub(crate) mod determinism;

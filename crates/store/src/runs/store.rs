@@ -62,6 +62,14 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// is free, expired, or already `owner`'s.
     fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim>;
 
+    /// [`claim`](Self::claim), without reading the journal: a claimed
+    /// record's `journal` is empty. For a caller that keeps the run in
+    /// memory and only needs its version, so a claim costs the same however
+    /// long the journal grew. The default reads it anyway.
+    fn claim_lease(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
+        self.claim(run_id, owner, lease)
+    }
+
     /// Extends `owner`'s lease to `now + lease`; `LeaseLost` if not held.
     fn renew(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, ()>;
 

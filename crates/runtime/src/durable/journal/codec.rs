@@ -22,6 +22,7 @@ use serde_json::Value;
 use super::model::{ApprovalLog, EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, TaskLog};
 use super::values::read_settlement;
 use crate::cell::requests::Settlement;
+use crate::engine::clock::{ClockLog, ClockRun};
 
 /// The magic's first three bytes; the fourth is the format's digit.
 const MAGIC: &[u8; 3] = b"CMJ";
@@ -36,10 +37,14 @@ const APPROVALS: u8 = 3;
 /// A segment holding the run's MCP tasks as of the delta before it (the
 /// last one wins).
 const TASKS: u8 = 4;
+/// The only segment of a run that outgrew its journal and lives in one
+/// process's memory: why. Nothing resumes it (a build that predates it
+/// refuses it as damaged).
+const UNRESUMABLE: u8 = 5;
 
-/// The largest stored journal this build reads: the journal bound (a run
-/// past 16 MiB stops being journaled) with room for the snapshots of its
-/// segments. Anything larger is damaged or not ours.
+/// The largest stored journal this build reads: the ceiling of the journal
+/// bound (a run past its bound stops being journaled) with room for the
+/// snapshots of its segments. Anything larger is damaged or not ours.
 pub(crate) const MAX_STORED_BYTES: usize = MAX_JOURNAL_BYTES + (4 << 20);
 
 fn damaged(why: impl Into<String>) -> JournalError {
@@ -85,7 +90,16 @@ pub(super) struct Delta {
     /// How many steps the journal held before this segment's.
     pub first_step: usize,
     pub first_clock: usize,
-    pub clock: Vec<(u8, f64)>,
+    /// Clock reads as values: written by earlier builds, and by this one
+    /// (empty) when there are no new reads. With new reads this build
+    /// leaves it out and writes `clock_runs`: a build that predates runs
+    /// then refuses the journal (a missing field) instead of replaying it
+    /// without its reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Vec<(u8, f64)>>,
+    /// Clock reads as runs (see `engine/clock.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clock_runs: Vec<RunJson>,
     pub first_env: usize,
     /// `(key, answer)`: see [`EnvKey`].
     pub env: Vec<(String, String)>,
@@ -110,6 +124,74 @@ pub(super) fn write_delta(out: &mut Vec<u8>, delta: &Delta, steps: &[u8]) {
 /// Writes the run's approvals as they are now.
 pub(crate) fn write_approvals(out: &mut Vec<u8>, approvals: &ApprovalLog) {
     write_segment(out, APPROVALS, &json(&approvals));
+}
+
+/// A [`ClockRun`] as JSON: `[tag, step or value, count]`, the tag being
+/// the kind for a step run and the kind + 2 for a run of exact values.
+#[derive(Debug)]
+pub(super) struct RunJson(pub ClockRun);
+
+impl Serialize for RunJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(3)?;
+        match self.0 {
+            ClockRun::Step { kind, step, count } => {
+                t.serialize_element(&kind)?;
+                t.serialize_element(&step)?;
+                t.serialize_element(&count)?;
+            }
+            ClockRun::Exact { kind, value, count } => {
+                t.serialize_element(&(kind + 2))?;
+                t.serialize_element(&value)?;
+                t.serialize_element(&count)?;
+            }
+        }
+        t.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RunJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let (tag, number, count): (u8, serde_json::Number, u32) = Deserialize::deserialize(d)?;
+        match tag {
+            0 | 1 => {
+                let step =
+                    number.as_i64().ok_or_else(|| D::Error::custom(format!("a step that is not whole: {number}")))?;
+                Ok(Self(ClockRun::Step { kind: tag, step, count }))
+            }
+            2 | 3 => {
+                let value =
+                    number.as_f64().ok_or_else(|| D::Error::custom(format!("an unreadable value: {number}")))?;
+                Ok(Self(ClockRun::Exact { kind: tag - 2, value, count }))
+            }
+            other => Err(D::Error::custom(format!("an unknown clock run tag {other}"))),
+        }
+    }
+}
+
+/// The clock reads of `clock` from `first` on, as a delta carries them.
+pub(super) fn clock_fields(clock: &ClockLog, first: usize) -> (Option<Vec<(u8, f64)>>, Vec<RunJson>) {
+    if clock.len() <= first {
+        return (Some(Vec::new()), Vec::new());
+    }
+    (None, clock.runs_from(first).into_iter().map(RunJson).collect())
+}
+
+/// What a memory-only run's record holds instead of a journal.
+#[derive(Debug, Serialize, Deserialize)]
+struct Unresumable {
+    why: String,
+}
+
+/// The marker a memory-only run's record holds: the magic and one segment
+/// saying why it cannot be resumed.
+pub(crate) fn unresumable(why: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_magic(&mut out);
+    write_segment(&mut out, UNRESUMABLE, &json(&Unresumable { why: why.to_owned() }));
+    out
 }
 
 /// Writes the run's MCP tasks as they are now.
@@ -161,7 +243,7 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
     let stored_bytes = bytes.len() + 4;
     let mut header: Option<Header> = None;
     let mut requests = Vec::new();
-    let mut clock = Vec::new();
+    let mut clock = ClockLog::default();
     let mut env = Vec::new();
     let mut writes: BTreeMap<String, Option<(String, bool)>> = BTreeMap::new();
     let mut snapshot: Option<Snapshot> = None;
@@ -180,6 +262,11 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
             return Err(damaged(at("checksum mismatch")));
         }
         match (kind, &header) {
+            (UNRESUMABLE, None) if segment == 1 => {
+                let marker: Unresumable =
+                    serde_json::from_slice(payload).map_err(|e| damaged(at(&format!("marker: {e}"))))?;
+                return Err(JournalError::NotResumable(marker.why));
+            }
             (HEADER, None) => {
                 let h: Header = serde_json::from_slice(payload).map_err(|e| damaged(at(&format!("header: {e}"))))?;
                 if h.format != 2 {
@@ -203,7 +290,10 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
                     return Err(damaged(at("a delta that does not continue the journal before it")));
                 }
                 requests.extend(delta.requests);
-                clock.extend(delta.clock);
+                for (kind, value) in delta.clock.unwrap_or_default() {
+                    clock.push(kind, value);
+                }
+                clock.extend(delta.clock_runs.into_iter().map(|r| r.0));
                 for (key, value) in delta.env {
                     let key = EnvKey::decode(&key).ok_or_else(|| damaged(at(&format!("an unknown read {key:?}"))))?;
                     env.push((key, value));
@@ -242,6 +332,7 @@ fn decode_v2(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         step_count,
         steps_text: Vec::new(),
         stored_bytes,
+        parked: false,
     })
 }
 
@@ -268,7 +359,7 @@ fn decode_v1(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         format: 1,
         header: head.header,
         requests: head.requests,
-        clock: head.clock,
+        clock: head.clock.into_iter().collect(),
         env: Vec::new(),
         snapshot: head.snapshot,
         approvals: ApprovalLog::default(),
@@ -277,6 +368,7 @@ fn decode_v1(mut bytes: &[u8]) -> Result<Journal, JournalError> {
         step_count,
         steps_text,
         stored_bytes,
+        parked: false,
     })
 }
 

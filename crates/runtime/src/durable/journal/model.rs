@@ -10,9 +10,9 @@ use serde_json::Value;
 
 use crate::cell::requests::Settlement;
 
-/// The largest journal a run keeps (16 MiB); past it the run is no longer
-/// durable: it goes on in memory, and the reason is logged.
-pub(crate) const MAX_JOURNAL_BYTES: usize = 16 * 1024 * 1024;
+/// The largest journal any run keeps: the ceiling of `[runs]
+/// max_journal_bytes` (64 MiB), and what a stored journal is read up to.
+pub(crate) const MAX_JOURNAL_BYTES: usize = 64 * 1024 * 1024;
 
 /// The journal format this build writes.
 pub(crate) const FORMAT: u32 = 2;
@@ -209,6 +209,10 @@ pub struct DecisionRecord {
     /// Who decided: the session's principal, `session`, `operator`, or
     /// `ttl` for an expiry.
     pub by: String,
+    /// Which kind of decider that was (journals written before kinds were
+    /// recorded have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<codemode_bridge::DeciderKind>,
     /// When (ms since the Unix epoch).
     pub at_ms: u64,
     /// A denial's reason.
@@ -226,7 +230,7 @@ pub(crate) struct Journal {
     pub header: Header,
     /// Fingerprint of request `id` at index `id - 1`.
     pub requests: Vec<u64>,
-    pub clock: Vec<(u8, f64)>,
+    pub clock: crate::engine::clock::ClockLog,
     /// Reads of the host's configuration, in order (format 2).
     pub env: Vec<(EnvKey, String)>,
     /// The last snapshot, with every uncommitted write folded in.
@@ -243,6 +247,9 @@ pub(crate) struct Journal {
     pub steps_text: Vec<u8>,
     /// The encoded journal's size.
     pub stored_bytes: usize,
+    /// The record was parked when it was read (not left running by a
+    /// crash mid-window); set by whoever read the record.
+    pub parked: bool,
 }
 
 /// Why a stored journal cannot be used. The run it belongs to is not
@@ -267,4 +274,9 @@ pub(crate) enum JournalError {
     /// wrong value.
     #[error("a value of the run could not be journaled ({0})")]
     Unencodable(String),
+    /// The run outgrew what a journal keeps and lived in one process's
+    /// memory only: its record holds this marker, never a journal to
+    /// resume.
+    #[error("the run could not be journaled ({0}) and lived in one process's memory only")]
+    NotResumable(String),
 }

@@ -50,7 +50,7 @@ pub(crate) struct Segments {
 
 /// What a delta segment carries besides requests and steps.
 pub(crate) struct Reads<'a> {
-    pub clock: &'a [(u8, f64)],
+    pub clock: &'a crate::engine::clock::ClockLog,
     pub env: &'a [(EnvKey, String)],
     /// The cell's whole write buffer (only dirty keys are written).
     pub writes: &'a WriteBuffer,
@@ -138,6 +138,18 @@ impl Recorder {
         self.step_count
     }
 
+    /// Whether a write now would add nothing but the host side's snapshot:
+    /// no request, step, read or store write since the last one.
+    pub(crate) fn is_idle(&self, reads: &Reads<'_>) -> bool {
+        self.header_written
+            && !self.replace
+            && self.requests.is_empty()
+            && self.unwritten_steps == 0
+            && self.dirty.is_empty()
+            && self.clock_written == reads.clock.len()
+            && self.env_written == reads.env.len()
+    }
+
     /// The journal's size once what is pending is written (for its bound).
     pub(crate) fn len(&self) -> usize {
         self.encoded_bytes + self.steps.len() + self.requests.len() * 8
@@ -161,12 +173,14 @@ impl Recorder {
             })
             .collect();
         let first_request = self.request_count - self.requests.len() as u64 + 1;
+        let (clock, clock_runs) = codec::clock_fields(reads.clock, self.clock_written);
         let delta = codec::Delta {
             first_request,
             requests: std::mem::take(&mut self.requests),
             first_step: self.step_count - self.unwritten_steps,
             first_clock: self.clock_written,
-            clock: reads.clock.get(self.clock_written..).unwrap_or_default().to_vec(),
+            clock,
+            clock_runs,
             first_env: self.env_written,
             env: reads
                 .env

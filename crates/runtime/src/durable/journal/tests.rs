@@ -8,6 +8,7 @@ use super::codec::MAX_STORED_BYTES;
 use super::*;
 use crate::cell::effects::WriteBuffer;
 use crate::cell::requests::{Answer, ErrorName, Fault, Settlement};
+use crate::engine::clock::ClockLog;
 use codemode_store::StoredValue;
 use serde_json::Value;
 
@@ -43,7 +44,8 @@ fn two_parks() -> (Vec<u8>, Recorder) {
         Settlement::fault(2, Fault::new(ErrorName::TypeError, "bad \"x\"", "input_contract")),
     ]);
     rec.wrote("k");
-    let clock = [(0u8, 1.5e12), (1, 0.25)];
+    let first: ClockLog = [(0u8, 1.5e12)].into_iter().collect();
+    let clock: ClockLog = [(0u8, 1.5e12), (1, 0.25)].into_iter().collect();
     let env = [(EnvKey::Meta(0), "{\"callableName\":\"alpha\"}".to_owned())];
     let writes = buffer(&[("k", Some("1"))]);
     let snapshot = Snapshot { delivered_steps: 1, output_used: 10, ..Snapshot::default() };
@@ -51,7 +53,7 @@ fn two_parks() -> (Vec<u8>, Recorder) {
         .segments(
             &header(),
             &Reads {
-                clock: &clock[..1],
+                clock: &first,
                 env: &env,
                 writes: &writes,
                 approvals: &ApprovalLog::default(),
@@ -87,7 +89,7 @@ fn a_journal_of_appended_writes_reads_back_whole() {
     let j = Journal::decode(&bytes).unwrap();
     assert_eq!((j.format, j.header.clone()), (2, header()));
     assert_eq!(j.requests, vec![11, 22, 33]);
-    assert_eq!(j.clock, vec![(0, 1.5e12), (1, 0.25)]);
+    assert_eq!(j.clock.values(), vec![(0, 1.5e12), (1, 0.25)]);
     assert_eq!(j.env, vec![(EnvKey::Meta(0), "{\"callableName\":\"alpha\"}".to_owned())]);
     assert_eq!(j.snapshot.delivered_steps, 2, "the last snapshot wins");
     assert_eq!(j.snapshot.writes, vec![("gone".to_owned(), None), ("k".to_owned(), Some(("1".to_owned(), false)))]);
@@ -104,8 +106,7 @@ fn a_journal_of_appended_writes_reads_back_whole() {
 fn a_write_appends_only_what_happened_since_the_last_one() {
     let mut rec = Recorder::default();
     let writes = WriteBuffer::new();
-    let reads = |clock: &'static [(u8, f64)]| (clock, Vec::<(EnvKey, String)>::new());
-    let (clock, env) = reads(&[]);
+    let (clock, env) = (&ClockLog::default(), Vec::<(EnvKey, String)>::new());
     let first = rec
         .segments(
             &header(),
@@ -323,7 +324,8 @@ fn a_runs_approvals_are_journaled_and_the_last_write_wins() {
     let asked = ApprovalLog { records: vec![approval("appr_1")], inbox: vec![] };
     let none = ApprovalLog::default();
     let no_tasks = TaskLog::default();
-    let reads = |approvals| Reads { clock: &[], env: &[], writes: &writes, approvals, tasks: &no_tasks };
+    let no_clock = ClockLog::default();
+    let reads = |approvals| Reads { clock: &no_clock, env: &[], writes: &writes, approvals, tasks: &no_tasks };
     let mut bytes = rec.segments(&header(), &reads(&asked), &Snapshot::default()).bytes;
     assert_eq!(Journal::decode(&bytes).unwrap().approvals, asked);
     let flat = serde_json::to_value(&asked.records[0]).unwrap();
@@ -356,7 +358,8 @@ fn a_runs_mcp_tasks_are_journaled_in_their_own_segment_and_the_last_write_wins()
             started_at_ms: 5,
         }],
     };
-    let reads = |tasks| Reads { clock: &[], env: &[], writes: &writes, approvals: &approvals, tasks };
+    let no_clock = ClockLog::default();
+    let reads = |tasks| Reads { clock: &no_clock, env: &[], writes: &writes, approvals: &approvals, tasks };
     let mut bytes = rec.segments(&header(), &reads(&running), &Snapshot::default()).bytes;
     let journal = Journal::decode(&bytes).unwrap();
     assert_eq!(journal.tasks, running);
@@ -365,4 +368,78 @@ fn a_runs_mcp_tasks_are_journaled_in_their_own_segment_and_the_last_write_wins()
     assert_eq!((flat["taskId"].as_str(), flat["form"].as_str()), (Some("t-1"), Some("core")));
     bytes.extend(rec.segments(&header(), &reads(&TaskLog::default()), &Snapshot::default()).bytes);
     assert!(Journal::decode(&bytes).unwrap().tasks.records.is_empty(), "a settled call's task is gone");
+}
+
+#[test]
+fn a_busy_wait_of_70000_clock_reads_journals_in_a_few_bytes_and_reads_back_exactly_ga_1_3() {
+    let journaled = |clock: &ClockLog| {
+        let mut rec = Recorder::default();
+        let (writes, no_tasks, approvals) = (WriteBuffer::new(), TaskLog::default(), ApprovalLog::default());
+        let reads = Reads { clock, env: &[], writes: &writes, approvals: &approvals, tasks: &no_tasks };
+        let bytes = rec.segments(&header(), &reads, &Snapshot::default()).bytes;
+        let back = Journal::decode(&bytes).unwrap();
+        assert_eq!(back.clock.values(), clock.values(), "every read, the same bits");
+        bytes.len()
+    };
+    // `Date.now()` in a loop: the same millisecond, read again and again.
+    let dates: ClockLog = (0..70_000u32).map(|i| (0u8, 1.5e12 + f64::from(i / 10_000))).collect();
+    assert!(journaled(&dates) < 1_500, "{} bytes", journaled(&dates));
+    // `performance.now()` at a steady rate.
+    let perf: ClockLog = (0..70_000u32).map(|i| (1u8, f64::from(i) / 1000.0)).collect();
+    assert!(journaled(&perf) < 1_500, "{} bytes", journaled(&perf));
+    // Both kinds in turn: no run, a few bytes per read.
+    let mixed: ClockLog = (0..70_000u32).flat_map(|i| [(0u8, 1.5e12), (1u8, f64::from(i) / 1000.0)]).collect();
+    assert!(journaled(&mixed) < 140_000 * 10, "{} bytes", journaled(&mixed));
+}
+
+#[test]
+fn clock_reads_journaled_as_values_by_earlier_builds_still_read_back() {
+    // A format-2 delta of an earlier build: `clock` as a list of values.
+    let head = serde_json::json!({
+        "first_request": 1, "requests": [], "first_step": 0, "first_clock": 0,
+        "clock": [[0, 1.5e12], [1, 0.123456789]], "first_env": 0, "env": [], "writes": [],
+        "snapshot": Snapshot::default()
+    });
+    let mut bytes = Vec::new();
+    codec::write_magic(&mut bytes);
+    codec::write_header(&mut bytes, &header());
+    let head = serde_json::to_vec(&head).unwrap();
+    let mut payload = (head.len() as u32).to_le_bytes().to_vec();
+    payload.extend_from_slice(&head);
+    payload.extend_from_slice(b"[]");
+    bytes.push(2);
+    bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    let j = Journal::decode(&bytes).unwrap();
+    assert_eq!(j.clock.values(), vec![(0, 1.5e12), (1, 0.123456789)], "a value that is not whole is kept exactly");
+}
+
+#[test]
+fn a_delta_with_clock_runs_leaves_out_the_field_earlier_builds_need_so_they_refuse_it() {
+    let mut rec = Recorder::default();
+    let clock: ClockLog = [(0u8, 1.5e12)].into_iter().collect();
+    let writes = WriteBuffer::new();
+    let no_tasks = TaskLog::default();
+    let reads =
+        Reads { clock: &clock, env: &[], writes: &writes, approvals: &ApprovalLog::default(), tasks: &no_tasks };
+    let with_reads = rec.segments(&header(), &reads, &Snapshot::default()).bytes;
+    let text = String::from_utf8_lossy(&with_reads);
+    assert!(text.contains("\"clock_runs\"") && !text.contains("\"clock\":"), "{text}");
+    // Without new reads the field is written empty: earlier builds read it.
+    let empty = rec.segments(&header(), &reads, &Snapshot::default()).bytes;
+    assert!(String::from_utf8_lossy(&empty).contains("\"clock\":[]"));
+}
+
+#[test]
+fn a_memory_only_runs_marker_is_never_a_journal_to_resume_ga_1_3() {
+    let marker = codec::unresumable("its journal passed 65536 bytes");
+    match Journal::decode(&marker) {
+        Err(JournalError::NotResumable(why)) => assert_eq!(why, "its journal passed 65536 bytes"),
+        other => panic!("{other:?}"),
+    }
+    // A marker after a journal's header is damage, not a marker.
+    let (mut bytes, _) = two_parks();
+    bytes.extend_from_slice(&marker[4..]);
+    assert!(matches!(Journal::decode(&bytes), Err(JournalError::Damaged(_))));
 }

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use codemode_bridge::RunEnd;
 
-use self::rows::{COLUMNS, RETURNED, backend, record, status, store_error, summary};
+use self::rows::{COLUMNS, RETURNED, WITHOUT_JOURNAL, backend, record, status, store_error, summary};
 use self::waiters::Waiters;
 use crate::postgres::listen::{Heard, Listener};
 use crate::postgres::{Cache, Pg, big, pool_reason, unbig};
@@ -261,7 +261,14 @@ impl PgRuns {
         }
     }
 
-    async fn do_claim(&self, run_id: String, owner: String, lease: Duration) -> Result<Claim, RunStoreError> {
+    async fn do_claim(
+        &self,
+        run_id: String,
+        owner: String,
+        lease: Duration,
+        journal: bool,
+    ) -> Result<Claim, RunStoreError> {
+        let columns = if journal { COLUMNS } else { WITHOUT_JOURNAL };
         let client = self.client().await?;
         // A lease released between the failed claim and the re-read is
         // claimed on the next round; three rounds lost that way is contention
@@ -276,7 +283,7 @@ impl PgRuns {
                              UPDATE codemode_runs SET owner = $2, lease_until_ms = $3, updated_ms = $4
                              WHERE run_id = $1 AND status IN ('running', 'parked')
                                AND (owner IS NULL OR owner = $2 OR lease_until_ms <= $4)
-                             RETURNING {COLUMNS})
+                             RETURNING {columns})
                          SELECT {RETURNED}, pg_notify($5, run_id)::text FROM u"
                     ),
                     &[&run_id, &owner, &self.until(lease), &now, &CHANNEL],
@@ -562,7 +569,11 @@ impl RunStore for PgRuns {
     }
 
     fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
-        Box::pin(self.do_claim(run_id.to_owned(), owner.to_owned(), lease))
+        Box::pin(self.do_claim(run_id.to_owned(), owner.to_owned(), lease, true))
+    }
+
+    fn claim_lease(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
+        Box::pin(self.do_claim(run_id.to_owned(), owner.to_owned(), lease, false))
     }
 
     fn renew(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, ()> {

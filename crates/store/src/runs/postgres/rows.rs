@@ -13,6 +13,10 @@ pub(super) const COLUMNS: &str = "run_id, session, reply, principal, title, crea
      journal || coalesce((SELECT string_agg(c.bytes, ''::bytea ORDER BY c.seq) FROM codemode_run_chunks c \
      WHERE c.run_id = codemode_runs.run_id), ''::bytea) AS journal, version, abort_requested, updated_ms";
 
+/// [`COLUMNS`] with an empty journal: for a claim that need not read it.
+pub(super) const WITHOUT_JOURNAL: &str = "run_id, session, reply, principal, title, created_ms, status, owner, \
+     lease_until_ms, ''::bytea AS journal, version, abort_requested, updated_ms";
+
 /// The same columns read from a CTE that returned [`COLUMNS`].
 pub(super) const RETURNED: &str = "run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, journal, version, abort_requested, updated_ms";
 

@@ -317,7 +317,7 @@ impl SledRuns {
     /// Claims the lease (see [`RunStore::claim`]); the journal is read
     /// after the claim: holding the lease now, this process is the only one
     /// that could change it.
-    fn claim_now(&self, run_id: &str, owner: &str, lease: Duration) -> Result<Claim, RunStoreError> {
+    fn claim_now(&self, run_id: &str, owner: &str, lease: Duration, journal: bool) -> Result<Claim, RunStoreError> {
         let claim = self.trees.update(run_id, |current, now| {
             let Some((mut header, journal)) = current else { return Ok(Step::Keep(Claim::Missing)) };
             if let Some(end) = header.ended(run_id)? {
@@ -334,6 +334,9 @@ impl SledRuns {
             Ok(Step::Write(header, journal.to_vec(), Claim::Claimed(claimed)))
         })?;
         let Claim::Claimed(claimed) = claim else { return Ok(claim) };
+        if !journal {
+            return Ok(Claim::Claimed(claimed));
+        }
         Ok(match self.trees.read(run_id)? {
             Some(mut full) => {
                 full.owner = claimed.owner;
@@ -414,7 +417,12 @@ impl RunStore for SledRuns {
     }
 
     fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
-        let result = self.claim_now(run_id, owner, lease);
+        let result = self.claim_now(run_id, owner, lease, true);
+        Box::pin(async move { result })
+    }
+
+    fn claim_lease(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
+        let result = self.claim_now(run_id, owner, lease, false);
         Box::pin(async move { result })
     }
 
