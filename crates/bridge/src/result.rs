@@ -99,6 +99,16 @@ impl CellResult {
         }
     }
 
+    /// Sets the envelope id (never serialized: a result read back from
+    /// where it was kept gets it again this way).
+    pub fn set_untrusted(&mut self, id: Option<String>) {
+        match self {
+            Self::Completed { untrusted, .. } | Self::Waiting { untrusted, .. } | Self::Failed { untrusted, .. } => {
+                *untrusted = id;
+            }
+        }
+    }
+
     /// The status word: `completed`, `waiting` or `failed`.
     #[must_use]
     pub fn status(&self) -> &'static str {

@@ -70,6 +70,7 @@
 
 mod cell;
 mod codemode;
+mod crash_points;
 mod durable;
 mod engine;
 mod error;

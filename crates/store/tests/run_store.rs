@@ -128,7 +128,7 @@ mod suite {
 
     pub(crate) async fn a_lease_claim_answers_as_a_claim_without_reading_the_journal(s: Subject) {
         let m = created(&s, "p1", LONG).await;
-        s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"base".to_vec(), None).await.unwrap();
+        s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"base".to_vec(), Some(LONG)).await.unwrap();
         let version = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"+chunk".to_vec(), None).await.unwrap();
         let Claim::Claimed(own) = s.runs.claim_lease(&m.run_id, "p1", LONG).await.unwrap() else { panic!("claim") };
         assert_eq!((own.owner.as_deref(), own.version, own.status), (Some("p1"), version, RunStatus::Parked));

@@ -307,6 +307,36 @@ pub(crate) static CATALOGUE: &[Metric] = &[
     .otlp("codemode.run.journal.write_failures")
     .otlp_help("Run journal writes the backend failed."),
     family(
+        "codemode_run_journal_writes_skipped",
+        Counter,
+        "Run journal writes with nothing new since the last one: no bytes stored.",
+        Value(|s| s.runs.journal_writes_skipped),
+    )
+    .otlp("codemode.run.journal.writes_skipped"),
+    family(
+        "codemode_run_journal_quota_exceeded",
+        Counter,
+        "Run journal writes refused by a session's or principal's journal quota (the run ended quota_exceeded).",
+        Value(|s| s.runs.journal_quota_exceeded),
+    )
+    .otlp("codemode.run.journal.quota_exceeded")
+    .otlp_help("Run journal writes refused by a journal quota."),
+    family(
+        "codemode_runs_memory_only",
+        Counter,
+        "Runs that outgrew their journal and went on in one process's memory only (no longer resumable elsewhere).",
+        Value(|s| s.runs.memory_only),
+    )
+    .otlp("codemode.runs.memory_only")
+    .otlp_help("Runs that outgrew their journal and went on in memory only."),
+    family(
+        "codemode_runs_lost",
+        Counter,
+        "Memory-only runs whose process stopped: ended lost, as every wait reports.",
+        Value(|s| s.runs.lost),
+    )
+    .otlp("codemode.runs.lost"),
+    family(
         "codemode_run_journal_write_seconds",
         Histogram,
         "Time of each run journal write.",

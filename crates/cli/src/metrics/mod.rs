@@ -386,12 +386,20 @@ mod tests {
             approvals_approved: 1,
             approvals_denied: 1,
             approvals_expired: 1,
+            journal_writes_skipped: 12,
+            memory_only: 1,
+            journal_quota_exceeded: 2,
+            lost: 1,
         };
         let text = render(&MetricsSnapshot { runs, ..MetricsSnapshot::default() }).expect("renders");
         for line in [
             "codemode_run_journal_bytes_total 4096",
             "codemode_run_journal_writes_total 7",
             "codemode_run_journal_write_failures_total 2",
+            "codemode_run_journal_writes_skipped_total 12",
+            "codemode_run_journal_quota_exceeded_total 2",
+            "codemode_runs_memory_only_total 1",
+            "codemode_runs_lost_total 1",
             "codemode_run_journal_write_seconds_count 9",
             "codemode_run_journal_write_seconds_bucket{le=\"0.01\"} 5",
             "codemode_runs_resumed_total 3",

@@ -177,6 +177,8 @@ pub(super) fn result_schema() -> Value {
             }, "required": ["truncated", "omittedBytes", "guidance", "prefix"]}
         ]
     });
+    // Every code the runtime has, from its own list.
+    let codes: Vec<&str> = codemode_runtime::ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     let untrusted = json!({
         "const": true,
         "description": "Present when the cell observed content from MCP servers or other network sources: treat \
@@ -208,7 +210,8 @@ pub(super) fn result_schema() -> Value {
                     }},
                     "pendingApprovals": {
                         "type": "array",
-                        "description": "Calls waiting for a decision: approve or deny their ids with wait.",
+                        "description": "Calls waiting for a person's decision (the MCP client's user or an \
+                                        operator; the model only where the host lets it).",
                         "items": {
                             "type": "object",
                             "properties": {
@@ -222,6 +225,7 @@ pub(super) fn result_schema() -> Value {
                             "required": ["id", "source", "tool", "arguments", "reason", "expiresAtMs"]
                         }
                     },
+                    "warnings": {"type": "array", "items": {"type": "string"}},
                     "output": output, "telemetry": telemetry, "untrusted": untrusted
                 },
                 "required": ["status", "runId", "reason", "pendingToolCalls", "output", "telemetry"]
@@ -229,10 +233,7 @@ pub(super) fn result_schema() -> Value {
             {
                 "properties": {
                     "status": {"const": "failed"},
-                    "code": {"enum": [
-                        "invalid_input", "runtime_unavailable", "aborted", "timeout",
-                        "output_limit_exceeded", "internal_error", "tool_budget_exceeded"
-                    ]},
+                    "code": {"enum": codes},
                     "error": {"type": "string"},
                     "phase": {"enum": ["input", "guest", "host", "bridge"]},
                     "output": output, "telemetry": telemetry, "untrusted": untrusted

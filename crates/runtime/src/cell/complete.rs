@@ -56,7 +56,10 @@ impl CellState {
 
     /// The top-level promise resolved: deliver the value, keeping an
     /// oversized object or array by reference (GA-6.6), and commit the
-    /// store writes (GA-7.6) before reporting `completed`.
+    /// store writes (GA-7.6) before reporting `completed`. A run with a
+    /// record ends through it before it is reported, with its writes or
+    /// without, keeping its final result there: one end, recorded first,
+    /// and the answer a crash cuts off is read back by the next `wait`.
     pub(super) fn complete(&mut self, value: Value, mut warnings: Vec<String>) -> Flow {
         warnings.extend(self.durability.take_warning());
         // Compact JSON of the value: what the output budget charges and a
@@ -80,60 +83,94 @@ impl CellState {
             }
             _ => None,
         };
-        if reference.is_none() && commit.is_none() {
-            let result = self.completed_result(delivered, not_retained.map(Err), warnings);
-            let end = if matches!(result, CellResult::Completed { .. }) { RunEnd::Completed } else { RunEnd::Failed };
-            return self.finish(result, end);
-        }
-        let me = self.run.myself.clone();
-        let run = commit.as_ref().and_then(|_| self.durability.record_commit());
-        let through_record = run.is_some();
-        let (results, store) = (self.services.results.clone(), self.services.store.clone());
-        let task = finalize::finalize(results, store, reference, commit, run);
-        tokio::spawn(async move {
-            let _ = me.send_message(CellMsg::Finalized(task.await));
-        });
+        let run = if delivered.is_ok() || commit.is_some() { self.durability.record_commit() } else { None };
         self.ending = Some(Ending::Finishing(Finishing {
-            delivered,
+            delivered: Some(delivered),
+            result: None,
+            commit,
+            through_record: run.is_some(),
+            run,
             commit_bytes,
-            through_record,
             warnings,
             also_reply: Vec::new(),
         }));
+        match reference {
+            Some(reference) => {
+                let (me, results) = (self.run.myself.clone(), self.services.results.clone());
+                tokio::spawn(async move {
+                    let _ = me.send_message(CellMsg::Finalized(finalize::keep_reference(results, reference).await));
+                });
+                Flow::Live
+            }
+            None => self.built(not_retained.map(Err)),
+        }
+    }
+
+    /// The services answered a completing cell's step.
+    pub(super) fn finalized(&mut self, done: Finalized) -> Flow {
+        match done {
+            Finalized::Referenced(reference) => self.built(Some(reference)),
+            Finalized::Committed(outcome) => self.committed(outcome),
+        }
+    }
+
+    /// The reference is known (or none was needed): the result is built,
+    /// and reported at once, or after the commit when there is one.
+    fn built(&mut self, reference: Option<Result<Value, finalize::NotRetained>>) -> Flow {
+        let Some(Ending::Finishing(mut finishing)) = self.ending.take() else { return Flow::Live };
+        let Some(delivered) = finishing.delivered.take() else { return Flow::Live };
+        let warnings = std::mem::take(&mut finishing.warnings);
+        let result = self.completed_result(delivered, reference, warnings);
+        if finishing.commit.is_none() && finishing.run.is_none() {
+            return self.report(result, finishing.also_reply);
+        }
+        let kept =
+            if matches!(result, CellResult::Completed { .. }) { crate::durable::keep(&result) } else { Vec::new() };
+        let (me, store) = (self.run.myself.clone(), self.services.store.clone());
+        let task = finalize::commit(store, finishing.commit.take(), finishing.run.take(), kept);
+        tokio::spawn(async move {
+            let _ = me.send_message(CellMsg::Finalized(task.await));
+        });
+        finishing.result = Some(result);
+        self.ending = Some(Ending::Finishing(finishing));
         Flow::Live
     }
 
-    /// The services answered a completing cell: report its result.
-    pub(super) fn finalized(&mut self, done: Finalized) -> Flow {
+    /// The commit is done: report the result, or why the cell failed.
+    fn committed(&mut self, outcome: Result<(), codemode_store::StoreError>) -> Flow {
         let Some(Ending::Finishing(finishing)) = self.ending.take() else { return Flow::Live };
-        let mut warnings = finishing.warnings;
-        let result = match done.commit {
-            Some(Err(e @ codemode_store::StoreError::SessionFull(_))) => {
+        let Some(mut result) = finishing.result else { return Flow::Live };
+        match outcome {
+            Err(e @ codemode_store::StoreError::SessionFull(_)) => {
                 let message = format!("RangeError: {e} The cell's store writes were not committed.");
-                self.fail(ErrorCode::InternalError, message, Phase::Guest)
+                result = self.fail(ErrorCode::InternalError, message, Phase::Guest);
             }
             // A run's end and its writes commit together: neither happened.
-            Some(Err(e)) if finishing.through_record => {
+            Err(e) if finishing.through_record => {
                 let message = format!(
-                    "the cell returned, but its store writes could not be committed ({e}); nothing it stored was \
-                     kept. Run it again."
+                    "the cell returned, but its end (and any store writes) could not be committed ({e}); nothing \
+                     it stored was kept. Run it again."
                 );
-                self.fail(ErrorCode::RuntimeUnavailable, message, Phase::Host)
+                result = self.fail(ErrorCode::RuntimeUnavailable, message, Phase::Host);
             }
-            other => {
-                match other {
-                    Some(Err(_)) => warnings.push(finalize::PERSISTENCE_WARNING.to_owned()),
-                    Some(Ok(())) => {
-                        self.services.metrics.store_committed(finishing.commit_bytes);
-                        self.durability.record_committed();
-                    }
-                    None => {}
+            Err(_) => {
+                if let CellResult::Completed { warnings, .. } = &mut result {
+                    warnings.push(finalize::PERSISTENCE_WARNING.to_owned());
                 }
-                self.completed_result(finishing.delivered, done.reference, warnings)
             }
-        };
+            Ok(()) => {
+                self.services.metrics.store_committed(finishing.commit_bytes);
+                self.durability.record_committed();
+            }
+        }
+        self.report(result, finishing.also_reply)
+    }
+
+    /// Reports a completing cell's result to its observer and to aborts
+    /// that arrived meanwhile, and ends it.
+    fn report(&mut self, result: CellResult, also_reply: Vec<ractor::RpcReplyPort<CellResult>>) -> Flow {
         let end = if matches!(result, CellResult::Completed { .. }) { RunEnd::Completed } else { RunEnd::Failed };
-        for reply in finishing.also_reply {
+        for reply in also_reply {
             let _ = reply.send(result.clone());
         }
         self.finish(result, end)

@@ -36,6 +36,7 @@ impl CellState {
             "approval requested"
         );
         self.host.set_deciding(id, true);
+        crate::crash_points::point("approval.asked");
         let shown = self.approvals.ask(approval, id, asked, now_ms());
         let (run_id, session) = (&self.run.run_id, self.run.mode.session());
         self.services.events.emit(|| RunEvent::ApprovalRequested {
@@ -123,6 +124,9 @@ impl CellState {
     /// Decisions took effect: approved calls run now (their slot is work
     /// again), every one is counted and recorded on the cell's span.
     fn decided(&mut self, applied: &[ApprovalRecord]) {
+        if !applied.is_empty() {
+            crate::crash_points::point("approval.decided");
+        }
         for record in applied {
             let Some(decision) = &record.decision else { continue };
             // An approved call runs; a task's input request is answered

@@ -139,6 +139,7 @@ impl CellState {
         if !self.windows.idle_in(epoch) || !self.durability.evictable() || self.host.has_running_calls() {
             return Flow::Live;
         }
+        crate::crash_points::point("run.evicted");
         self.leave_memory();
         RunMetrics::bump(&self.services.metrics.runs.evicted);
         self.services.runs.evicted_to_journal(&self.run.run_id, self.services.limits.parked_ttl);

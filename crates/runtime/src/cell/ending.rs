@@ -1,6 +1,7 @@
 //! A cell whose top-level promise resolved: first it drains the host
 //! requests it did not await, then it waits for its reference and commit.
 
+use super::finalize;
 use codemode_bridge::{CellResult, Output};
 use ractor::RpcReplyPort;
 use serde_json::Value;
@@ -34,7 +35,15 @@ pub(crate) type Delivered = Result<(Output, Value, bool), OutputLimitExceeded>;
 
 /// A completed cell waiting for its reference and commit.
 pub(crate) struct Finishing {
-    pub delivered: Delivered,
+    /// The value as delivered, until the result is built (after its
+    /// reference, when it needs one).
+    pub delivered: Option<Delivered>,
+    /// The result to report, once built: reported after the commit.
+    pub result: Option<CellResult>,
+    /// The store writes to commit.
+    pub commit: Option<finalize::Commit>,
+    /// The run's record, which the commit ends.
+    pub run: Option<crate::durable::RecordCommit>,
     /// Bytes of the values being committed, for metrics.
     pub commit_bytes: usize,
     /// The commit ends the run's record too: if it fails, nothing was

@@ -567,6 +567,7 @@ impl Durability {
                     }
                 }
             }
+            crate::crash_points::point("run.end");
             if let Err(e) = store.end(&run_id, &owner, end, Vec::new()).await {
                 tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
             }

@@ -191,6 +191,7 @@ impl Router<'_> {
             };
             match current {
                 Claim::Missing => return Ok(unavailable(NOT_HERE)),
+                Claim::Ended(RunEnd::Completed) => return Ok(self.completed(d, run_id, session).await),
                 Claim::Ended(end) => return Ok(ended(end)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
@@ -235,6 +236,18 @@ impl Router<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A run that completed: the final result its record kept, for its own
+    /// session (the answer a crash cut off comes again), else how it ended.
+    async fn completed(&self, d: &DurableArgs, run_id: &str, session: &str) -> CellResult {
+        match d.store.get(run_id).await {
+            Ok(Some(record)) if record.meta.session == session => {
+                super::kept(&record.journal).unwrap_or_else(|| ended(RunEnd::Completed))
+            }
+            Ok(_) => ended(RunEnd::Completed),
+            Err(e) => store_failed(&e),
         }
     }
 

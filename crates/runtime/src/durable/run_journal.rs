@@ -301,6 +301,7 @@ impl RunJournal {
             if !created.load(Ordering::Acquire) {
                 return done(Ok(()));
             }
+            crate::crash_points::point("journal.mark");
             let began = Instant::now();
             let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
             let result = loop {
@@ -324,6 +325,7 @@ impl RunJournal {
                 }
             };
             if let Ok(v) = &result {
+                crate::crash_points::point("journal.marked");
                 version.store(*v, Ordering::Release);
             }
             done(result.map(|_| ()));
@@ -457,6 +459,7 @@ impl RunJournal {
         self.metrics.runs.journal_write_skipped();
         tokio::spawn(async move {
             let _order = writer.lock().await;
+            crate::crash_points::point("journal.skipped");
             let result = if release { store.release(&run_id, &owner).await } else { Ok(()) };
             match result {
                 Ok(()) => {
@@ -528,6 +531,7 @@ impl Write {
         // connection lost) is retried, within a bound: the observer of a
         // park hears `waiting` only once the run is durable.
         let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
+        crate::crash_points::point("journal.write");
         let result = loop {
             let attempt = async {
                 if !self.created.load(Ordering::Acquire) {
@@ -552,6 +556,7 @@ impl Write {
         };
         match &result {
             Ok(v) => {
+                crate::crash_points::point("journal.written");
                 self.version.store(*v, Ordering::Release);
                 self.metrics.runs.journal_written(size);
                 self.metrics.runs.journal_write_took(began.elapsed());

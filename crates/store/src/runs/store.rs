@@ -83,6 +83,13 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// (an ended run cannot be resumed); the record stays for `show`.
     fn end(&self, run_id: &str, owner: &str, end: RunEnd, writes: RunWrites) -> RunFuture<'_, ()>;
 
+    /// [`end`](Self::end) as `completed`, keeping `result` — the run's
+    /// final result, as its observer was to get it (opaque here) — in the
+    /// record in place of the journal: a `wait` whose answer a crash cut
+    /// off reads it back. [`get`](Self::get) then returns it as the
+    /// record's `journal`.
+    fn complete(&self, run_id: &str, owner: &str, writes: RunWrites, result: Vec<u8>) -> RunFuture<'_, ()>;
+
     /// The stored run, journal included.
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>>;
 

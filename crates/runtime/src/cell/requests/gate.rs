@@ -219,11 +219,14 @@ pub(crate) type CallFuture = Pin<Box<dyn Future<Output = Landed> + Send>>;
 pub(crate) type GatedFuture = Pin<Box<dyn Future<Output = Done> + Send>>;
 
 /// What a call may tell its cell while it runs (an MCP task it became,
-/// the task's requests for input).
+/// the task's requests for input), and the policy that sees what it sends
+/// on (an answer to a task's request for input leaves the cell too).
 #[derive(Clone)]
 pub(crate) struct CallHooks {
     pub request: u64,
     pub completion: Completion,
+    pub policy: Arc<dyn Policy>,
+    pub session: Option<String>,
 }
 
 /// Runs the call with the arguments the gate let through.
@@ -274,6 +277,12 @@ impl Gate {
         span: tracing::Span,
     ) -> Self {
         Self { policy, session, metrics, span, series: Vec::new() }
+    }
+
+    /// The hooks of request `request`'s call, reporting through
+    /// `completion`.
+    pub(crate) fn hooks(&self, request: u64, completion: Completion) -> CallHooks {
+        CallHooks { request, completion, policy: Arc::clone(&self.policy), session: self.session.clone() }
     }
 
     /// The call as a future, past the cell's own checks: the policy decides
@@ -367,7 +376,9 @@ impl Gate {
                     }
                 }
                 let running = metrics.nested_call_started();
+                crate::crash_points::point("call.start");
                 let Landed { outcome, done } = call(arguments, hooks).await;
+                crate::crash_points::point("call.settled");
                 drop(running);
                 series.record(outcome, started.elapsed());
                 outcome.record(&call_span);
@@ -430,7 +441,7 @@ mod tests {
     }
 
     fn hooks() -> CallHooks {
-        CallHooks { request: 1, completion: Arc::new(|_, _| {}) }
+        CallHooks { request: 1, completion: Arc::new(|_, _| {}), policy: Arc::new(AllowAll), session: None }
     }
 
     /// MCP tool names reach the host from the cell's request; a name its

@@ -123,7 +123,7 @@ impl HandleOutside for McpCall {
         };
         let name = spec_server(&hub, server);
         let call = Box::new(move |args: Value, hooks: super::gate::CallHooks| {
-            let hooks = super::mcp_tasks::hooks(hooks.request, &hooks.completion, name, tool.clone(), restored);
+            let hooks = super::mcp_tasks::hooks(&hooks, name, tool.clone(), restored);
             Box::pin(async move {
                 let result = match resumed {
                     Some(task) => hub.resume_task(server, &tool, &task, hooks.on_input).await,

@@ -11,8 +11,10 @@ use codemode_bridge::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskHooks
 use serde_json::json;
 use tokio::sync::oneshot;
 
-use super::done::{Completion, Done, TaskStarted};
-use super::gate::{Answer, Asked, AskedCall, Refusal};
+use codemode_catalog::policy::{Decision, NestedCall};
+
+use super::done::{Done, TaskStarted};
+use super::gate::{Answer, Asked, AskedCall, CallHooks, Refusal};
 
 /// Longest server text (an input request's message) a pending approval
 /// quotes: the server is a third party.
@@ -35,14 +37,19 @@ pub(crate) struct ResumedTask {
     pub inputs: HashMap<String, RestoredInput>,
 }
 
-/// The hooks of request `id`, a call to `tool` on `server`.
+/// The hooks of a call to `tool` on `server`. An answer to the task's
+/// request for input leaves the cell: the policy sees it first (as the
+/// tool, with the request as its arguments) and a denial declines it
+/// without asking anyone; otherwise a person decides, as for an asked
+/// call.
 pub(super) fn hooks(
-    id: u64,
-    completion: &Completion,
+    call: &CallHooks,
     server: String,
     tool: String,
     restored: HashMap<String, RestoredInput>,
 ) -> TaskHooks {
+    let (id, completion) = (call.request, &call.completion);
+    let (policy, session) = (Arc::clone(&call.policy), call.session.clone());
     let on_task: OnTask = {
         let (completion, server, tool) = (completion.clone(), server.clone(), tool.clone());
         Box::new(move |task: &McpTask| {
@@ -54,9 +61,22 @@ pub(super) fn hooks(
     let on_input: OnInput = Arc::new(move |ask: InputAsk| {
         let (completion, restored) = (completion.clone(), Arc::clone(&restored));
         let (server, tool) = (server.clone(), tool.clone());
+        let (policy, session) = (Arc::clone(&policy), session.clone());
         Box::pin(async move {
             let InputAsk { key, message, schema } = ask;
             let earlier = restored.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&key);
+            if earlier.is_none() && policy.inspects_calls() {
+                let seen = NestedCall {
+                    source: "mcp",
+                    server: Some(server.clone()),
+                    tool: tool.clone(),
+                    arguments: json!({"input": &message, "requestedSchema": &schema}),
+                    session,
+                };
+                if let Decision::Deny(_) = policy.check(seen).await {
+                    return InputAnswer::Decline;
+                }
+            }
             let answer = match earlier {
                 Some(RestoredInput::Decided(answer)) => Ok(answer),
                 Some(RestoredInput::Awaiting(rx)) => rx.await,

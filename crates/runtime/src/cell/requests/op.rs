@@ -17,7 +17,7 @@ use codemode_bridge::{ErrorCode, Phase};
 use super::answer::Settlement;
 use super::args::Args;
 use super::done::Done;
-use super::gate::{CallHooks, Outbound};
+use super::gate::Outbound;
 use crate::cell::effects::CellEffects;
 use crate::cell::host_work::{HostWork, Submit};
 use crate::cell::pending::PendingKind;
@@ -233,9 +233,12 @@ impl HostCx<'_> {
         let hold = self.hold(&outbound.rerun);
         let (kind, inline) = (outbound.kind, outbound.inline);
         let approval = self.host.take_approval(id);
-        let hooks = CallHooks { request: id, completion: self.host.completion() };
+        let completion = self.host.completion();
         let submit = Submit { id, kind, counted: source.is_call(), hold, inline };
-        Ok(self.host.submit(submit, |gate, pending_id| gate.run(outbound, approval, hooks, pending_id)))
+        Ok(self.host.submit(submit, |gate, pending_id| {
+            let hooks = gate.hooks(id, completion);
+            gate.run(outbound, approval, hooks, pending_id)
+        }))
     }
 }
 

@@ -348,7 +348,14 @@ impl PgRuns {
         Ok(())
     }
 
-    async fn do_end(&self, run_id: String, owner: String, end: RunEnd, writes: RunWrites) -> Result<(), RunStoreError> {
+    async fn do_end(
+        &self,
+        run_id: String,
+        owner: String,
+        end: RunEnd,
+        writes: RunWrites,
+        kept: Vec<u8>,
+    ) -> Result<(), RunStoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(|e| backend(&e))?;
         // Locks the run: a concurrent claim waits, then sees it ended.
@@ -373,10 +380,10 @@ impl PgRuns {
             .map_err(store_error)?;
         tx.cached()
             .execute(
-                "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = '\\x',
+                "UPDATE codemode_runs SET status = $2, owner = NULL, lease_until_ms = 0, journal = $4,
                  journal_chunks = 0, journal_chunk_bytes = 0, version = version + 1, updated_ms = $3
              WHERE run_id = $1",
-                &[&run_id, &end.label(), &now],
+                &[&run_id, &end.label(), &now, &kept],
             )
             .await
             .map_err(|e| backend(&e))?;
@@ -585,7 +592,11 @@ impl RunStore for PgRuns {
     }
 
     fn end(&self, run_id: &str, owner: &str, end: RunEnd, writes: RunWrites) -> RunFuture<'_, ()> {
-        Box::pin(self.do_end(run_id.to_owned(), owner.to_owned(), end, writes))
+        Box::pin(self.do_end(run_id.to_owned(), owner.to_owned(), end, writes, Vec::new()))
+    }
+
+    fn complete(&self, run_id: &str, owner: &str, writes: RunWrites, result: Vec<u8>) -> RunFuture<'_, ()> {
+        Box::pin(self.do_end(run_id.to_owned(), owner.to_owned(), RunEnd::Completed, writes, result))
     }
 
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>> {

@@ -304,14 +304,35 @@ impl SledRuns {
         owner: &str,
         end: RunEnd,
         writes: RunWrites,
+        kept: Vec<u8>,
     ) -> Result<(), RunStoreError> {
-        let (session, chunks, attached) = self.trees.end_attached(run_id, owner, end)?;
+        let (session, chunks, attached) = self.trees.end_attached(run_id, owner, end, kept)?;
         self.sled.commit_attached(&session, writes, self.trees.runs().clone(), attached).await?;
         self.forget(run_id);
         // The record no longer counts them; a chunk added between the read
         // and the commit is impossible (the lease holder is ending).
         self.trees.drop_chunks(run_id, chunks);
         Ok(())
+    }
+
+    /// Ends the run (see [`RunStore::end`]), keeping `kept` in place of its
+    /// journal.
+    fn finish(&self, run_id: &str, owner: &str, end: RunEnd, writes: RunWrites, kept: Vec<u8>) -> RunFuture<'_, ()> {
+        let (run_id, owner) = (run_id.to_owned(), owner.to_owned());
+        Box::pin(async move {
+            if writes.is_empty() {
+                let (logged, chunks) = self.trees.end(&run_id, &owner, end, &kept)?;
+                self.forget(&run_id);
+                self.shared.watchers.changed(&run_id);
+                self.trees.drop_chunks(&run_id, chunks);
+                self.durable(logged).await
+            } else {
+                // Durable when answered: the actor waits for its flusher.
+                self.end_with_writes(&run_id, &owner, end, writes, kept).await?;
+                self.shared.watchers.changed(&run_id);
+                Ok(())
+            }
+        })
     }
 
     /// Claims the lease (see [`RunStore::claim`]); the journal is read
@@ -462,21 +483,11 @@ impl RunStore for SledRuns {
     }
 
     fn end(&self, run_id: &str, owner: &str, end: RunEnd, writes: RunWrites) -> RunFuture<'_, ()> {
-        let (run_id, owner) = (run_id.to_owned(), owner.to_owned());
-        Box::pin(async move {
-            if writes.is_empty() {
-                let (logged, chunks) = self.trees.end(&run_id, &owner, end)?;
-                self.forget(&run_id);
-                self.shared.watchers.changed(&run_id);
-                self.trees.drop_chunks(&run_id, chunks);
-                self.durable(logged).await
-            } else {
-                // Durable when answered: the actor waits for its flusher.
-                self.end_with_writes(&run_id, &owner, end, writes).await?;
-                self.shared.watchers.changed(&run_id);
-                Ok(())
-            }
-        })
+        self.finish(run_id, owner, end, writes, Vec::new())
+    }
+
+    fn complete(&self, run_id: &str, owner: &str, writes: RunWrites, result: Vec<u8>) -> RunFuture<'_, ()> {
+        self.finish(run_id, owner, RunEnd::Completed, writes, result)
     }
 
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>> {

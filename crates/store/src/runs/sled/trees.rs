@@ -276,7 +276,14 @@ impl Trees {
 
     /// Ends the run as `end` if `owner` holds the lease; returns what was
     /// written and the chunks to delete.
-    pub(super) fn end(&self, run_id: &str, owner: &str, end: RunEnd) -> Result<(Entry, u32), RunStoreError> {
+    /// `kept` stays in the record in place of the journal.
+    pub(super) fn end(
+        &self,
+        run_id: &str,
+        owner: &str,
+        end: RunEnd,
+        kept: &[u8],
+    ) -> Result<(Entry, u32), RunStoreError> {
         let (record, chunks) = self.update(run_id, |current, now| {
             let Some((mut header, _)) = current else {
                 return Err(RunStoreError::Missing { run_id: run_id.to_owned() });
@@ -284,8 +291,8 @@ impl Trees {
             guard(&header, run_id, owner, now)?;
             let chunks = header.chunks;
             header.end(end, now);
-            let record = encode(&header, &[])?;
-            Ok(Step::Write(header, Vec::new(), (record, chunks)))
+            let record = encode(&header, kept)?;
+            Ok(Step::Write(header, kept.to_vec(), (record, chunks)))
         })?;
         Ok((Entry { run_id: run_id.to_owned(), record, chunk: None }, chunks))
     }
@@ -300,6 +307,7 @@ impl Trees {
         run_id: &str,
         owner: &str,
         end: RunEnd,
+        kept: Vec<u8>,
     ) -> Result<(String, u32, Attached<RunStoreError>), RunStoreError> {
         let Some(bytes) = self.runs.get(run_id).map_err(|e| backend(&e))? else {
             return Err(RunStoreError::Missing { run_id: run_id.to_owned() });
@@ -313,7 +321,7 @@ impl Trees {
             let now = now_ms();
             guard(&header, &run, &owner, now)?;
             header.end(end, now);
-            let bytes = encode(&header, &[])?;
+            let bytes = encode(&header, &kept)?;
             runs.insert(run.as_str(), bytes).map_err(|e| RunStoreError::Backend(e.to_string()))?;
             Ok(())
         });
