@@ -495,3 +495,40 @@ async fn an_answer_to_a_tasks_input_that_is_lost_on_the_way_is_sent_again_withou
     assert_eq!(answers.lines().count(), 1, "answered once at the server: {answers}");
     let _ = std::fs::remove_file(&log);
 }
+
+/// Denies a task's answers for input (the calls themselves pass), and
+/// records what it saw.
+struct DenyTaskInput(std::sync::Arc<std::sync::Mutex<Vec<codemode_runtime::NestedCall>>>);
+
+impl codemode_runtime::Policy for DenyTaskInput {
+    fn check(&self, call: codemode_runtime::NestedCall) -> codemode_runtime::DecisionFuture {
+        let answering = call.arguments.get("requestedSchema").is_some();
+        self.0.lock().unwrap().push(call);
+        let decision = if answering {
+            codemode_runtime::Decision::Deny("no answers to tasks here".into())
+        } else {
+            codemode_runtime::Decision::Allow
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_to_a_tasks_request_for_input_passes_the_policy_which_may_decline_it_unasked_ga_10_3() {
+    let seen = std::sync::Arc::default();
+    let rt = CodeMode::builder()
+        .mcp_server(tasks_fixture("lab"))
+        .policy(DenyTaskInput(std::sync::Arc::clone(&seen)))
+        .start()
+        .await
+        .unwrap();
+    assert!(rt.mcp_ready(Duration::from_secs(10)).await);
+    let code =
+        "const r = await MCP.lab.research({topic: 'tides', ms: 10, ask: true}); return r.structuredContent.answer";
+    let done = reply(&rt).exec(Exec::code(code)).await.unwrap();
+    assert_eq!(value(&done), &json!({"action": "decline"}), "declined without asking anyone: {}", done.to_model_json());
+    let seen = seen.lock().unwrap();
+    let answer = seen.iter().find(|c| c.arguments.get("requestedSchema").is_some()).expect("the policy saw the answer");
+    assert_eq!((answer.source, answer.server.as_deref(), answer.tool.as_str()), ("mcp", Some("lab"), "research"));
+    rt.shutdown().await;
+}
