@@ -204,6 +204,36 @@ async fn a_headless_cell_has_no_one_to_ask_so_the_call_is_denied_ga_10_3() {
     rt.shutdown().await;
 }
 
+/// An unattended session cell (`Exec::unattended`, as `codemode exec`
+/// starts one) is refused an asked call at once, as a headless cell is; it
+/// still parks for `yield_control`, and a runtime that resumes it from its
+/// journal keeps the mark.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unattended_cell_has_no_one_to_ask_even_when_resumed_elsewhere_so_the_call_is_denied_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let dir = store_dir("unattended");
+    let code = "await yield_control('park'); try { await deploy_prod({}) } catch (e) { return [e.code, e.message] }";
+    let refused = |done: &CellResult| {
+        let v = value(done).clone();
+        assert_eq!(v[0], "denied", "{v}");
+        assert!(v[1].as_str().unwrap().contains("has no one to ask"), "{v}");
+    };
+    let first = durable(&deploy, &dir, None).await;
+    let parked = reply(&first).exec(Exec::code(code).unattended(true)).await.unwrap();
+    assert!(matches!(&parked, CellResult::Waiting { reason: WaitReason::Yield, .. }), "{}", parked.to_model_json());
+    refused(&reply(&first).wait(parked.run_id().unwrap()).await.unwrap());
+    let parked = reply(&first).exec(Exec::code(code).unattended(true)).await.unwrap();
+    let run_id = parked.run_id().unwrap().to_owned();
+    first.shutdown().await;
+    drop(first);
+    let second = durable(&deploy, &dir, None).await;
+    refused(&reply(&second).wait(&run_id).await.unwrap());
+    assert_eq!(deploy.calls(), 0);
+    assert_eq!(second.metrics().runs.approvals_requested, 0, "nothing was asked");
+    second.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_calls_go_on_while_one_waits_for_approval_ga_6() {
     let deploy = Named::new("deploy_prod");

@@ -1,11 +1,13 @@
 //! `codemode exec FILE`: runs one cell and prints each result, waiting on
-//! the cell while it parks unless `--no-wait`.
+//! the cell while it parks unless `--no-wait`. The cell is unattended:
+//! nobody can decide an approval while this process holds the store, so a
+//! call a policy asks about is refused at once instead of parking.
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use codemode_runtime::{CellResult, CodeMode, Exec};
+use codemode_runtime::{CellResult, CodeMode, Exec, WaitReason};
 
 use crate::output;
 
@@ -43,13 +45,23 @@ pub(crate) async fn run(rt: &CodeMode, args: ExecArgs) -> Result<()> {
         std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?
     };
     let reply = rt.session("cli").reply("exec");
-    let mut exec = Exec::code(code);
+    let mut exec = Exec::code(code).unattended(true);
     if let Some(title) = title {
         exec = exec.title(title);
     }
     let mut result = reply.exec(exec).await?;
     loop {
         output::print_result(&result, json);
+        if let CellResult::Waiting { reason: WaitReason::Approval, run_id, .. } = &result
+            && !no_wait
+        {
+            // Only a decision moves such a run, and none can come here: a
+            // wait would return at once, again and again.
+            bail!(
+                "run {run_id} waits for approvals that no one here can decide; it stays parked (`codemode runs show \
+                 {run_id}`)"
+            );
+        }
         match result.run_id() {
             Some(run_id) if !no_wait => {
                 let run_id = run_id.to_owned();

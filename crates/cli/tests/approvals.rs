@@ -120,6 +120,54 @@ fn a_pending_approval_survives_kill_9_and_an_operators_approval_runs_the_call_on
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn codemode_exec_has_no_one_to_ask_so_an_asked_call_is_denied_at_once_and_the_cell_goes_on_ga_10_3() {
+    let dir = common::temp("approvals", "exec");
+    let config = config(&dir);
+    let cell = dir.join("cell.js");
+    std::fs::write(
+        &cell,
+        "let r; try { await count({}) } catch (e) { r = [e.code, e.message] }\n\
+         await yield_control('after the refusal'); return r",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--config")
+        .arg(&config)
+        .arg("--store")
+        .arg(dir.join("store"))
+        .args(["exec", "--json"])
+        .arg(&cell)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Well past a start-up, far short of the approval TTL a spinning
+    // `exec` would wait out.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let printed: Vec<&str> = stdout.lines().collect();
+    assert!(out.status.success(), "exec ended promptly: {} lines, last {:?}", printed.len(), printed.last());
+    assert_eq!(printed.len(), 2, "the yield parked once, the refusal not at all: {stdout}");
+    let parked: Value = serde_json::from_str(printed[0]).unwrap();
+    assert_eq!(parked["reason"], "yield", "{stdout}");
+    let done: Value = serde_json::from_str(printed[1]).unwrap();
+    assert_eq!(done["status"], "completed", "{stdout}");
+    assert_eq!(done["value"][0], "denied", "{stdout}");
+    let message = done["value"][1].as_str().unwrap();
+    assert!(message.contains("counting needs a person") && message.contains("no one to ask"), "{message}");
+    assert_eq!(lines(&dir.join("calls")), 0, "the asked tool never ran");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// One `exec` through `serve` by a client that answers elicitations with
 /// `answers`.
 fn elicited(dir: &Path, config: &Path, code: &str, answers: &Value) -> Value {

@@ -19,7 +19,7 @@ impl CellState {
             // Cancelled meanwhile: dropping `asked` refuses the call.
             return Flow::Live;
         }
-        if self.run.mode.is_headless() {
+        if !self.run.mode.has_approver() {
             let _ = asked.answer.send(Answer::Refuse(Refusal::NoApprover(asked.reason)));
             return Flow::Live;
         }

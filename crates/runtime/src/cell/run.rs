@@ -19,6 +19,9 @@ pub(crate) enum CellMode {
         reply: String,
         /// The cell must be safe to replay after a host restart.
         restart_safe: bool,
+        /// No one can decide approvals for the cell: an asked call is
+        /// refused at once, as in a headless cell.
+        unattended: bool,
     },
     /// An automation script: no session, runs to completion in one call.
     Headless,
@@ -28,6 +31,12 @@ impl CellMode {
     /// Whether the cell is an automation script (no session, no `wait`).
     pub(crate) fn is_headless(&self) -> bool {
         matches!(self, Self::Headless)
+    }
+
+    /// Whether someone can decide the cell's approvals: not in a headless
+    /// or unattended cell, where an asked call is refused at once.
+    pub(crate) fn has_approver(&self) -> bool {
+        matches!(self, Self::Interactive { unattended: false, .. })
     }
 
     /// The session the cell belongs to.

@@ -28,6 +28,7 @@ pub struct Exec {
     code: String,
     title: Option<String>,
     restart_safe: bool,
+    unattended: bool,
     stream: Option<OutputStream>,
 }
 
@@ -53,6 +54,21 @@ impl Exec {
     #[must_use]
     pub fn restart_safe(mut self, restart_safe: bool) -> Self {
         self.restart_safe = restart_safe;
+        self
+    }
+
+    /// Marks the cell unattended: no one can decide its approvals (an
+    /// automation script such as `codemode exec`, whose process holds the
+    /// store while it runs). A call the host's policy asks about is then
+    /// refused at once — it rejects in the guest with `code: "denied"` and
+    /// a message saying there is no one to ask, as in a [`Headless`] cell —
+    /// instead of parking the cell for a decision nobody can make; the cell
+    /// goes on. Everything else is as in any session cell: it parks, and
+    /// [`Reply::wait`] goes on with it. The mark is journaled with the run,
+    /// so a resumed run keeps it.
+    #[must_use]
+    pub fn unattended(mut self, unattended: bool) -> Self {
+        self.unattended = unattended;
         self
     }
 
@@ -193,6 +209,7 @@ impl Reply {
             session: self.session.id.clone(),
             reply: self.id.clone(),
             restart_safe: exec.restart_safe,
+            unattended: exec.unattended,
         };
         self.session.rt.exec_mode(exec, mode, self.session.principal.clone()).await
     }

@@ -111,7 +111,7 @@ impl Durability {
         match (resume, args) {
             (Some((journal, version)), Some(args)) => this.begin_replay(journal, args, version, link),
             (None, Some(args)) => {
-                let CellMode::Interactive { session, reply, restart_safe } = mode else { return this };
+                let CellMode::Interactive { session, reply, restart_safe, unattended } = mode else { return this };
                 if args.config.journal == JournalMode::Off {
                     return this;
                 }
@@ -123,6 +123,7 @@ impl Durability {
                     reply: reply.clone(),
                     principal: meta.principal,
                     restart_safe: *restart_safe,
+                    unattended: *unattended,
                     seed: seed(),
                     tools: args.tools.clone(),
                     prelude: crate::engine::vm::PreludeGeneration::CURRENT.0,

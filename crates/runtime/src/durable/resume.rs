@@ -341,6 +341,7 @@ impl Router<'_> {
             session: header.session.clone(),
             reply: header.reply.clone(),
             restart_safe: header.restart_safe,
+            unattended: header.unattended,
         };
         let (decide, stream) = ask.into_parts();
         let request = ExecRequest {

@@ -130,7 +130,8 @@ pub(crate) enum Refusal {
     Denied(Option<String>),
     /// Nobody decided within the approval TTL.
     Expired(std::time::Duration),
-    /// The cell has no one to ask (headless); the policy's reason.
+    /// The cell has no one to ask (headless, or started unattended); the
+    /// policy's reason.
     NoApprover(String),
 }
 

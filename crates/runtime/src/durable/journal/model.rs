@@ -52,6 +52,12 @@ pub(crate) struct Header {
     pub reply: String,
     pub principal: Option<String>,
     pub restart_safe: bool,
+    /// No one can decide the run's approvals (`Exec::unattended`). Left
+    /// out when false, so journals of attended runs read as before; a
+    /// build that predates it reads an unattended run as attended, which
+    /// asks (parks) rather than runs an asked call.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unattended: bool,
     /// `Math.random`'s seed.
     pub seed: u64,
     /// The engine's tool globals, in index order (format 2; format 1 used

@@ -21,6 +21,7 @@ fn header() -> Header {
         reply: "r".into(),
         principal: None,
         restart_safe: false,
+        unattended: false,
         seed: 7,
         tools: ToolRefs(vec![ToolRef("alpha".into(), "openclaw:alpha".into())].into()),
         prelude: 1,
