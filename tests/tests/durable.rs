@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use codemode_runtime::{CellResult, CodeMode, Exec, OutputEntry, RunsConfig, StoreBackend};
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, OutputEntry, RunReach, RunsConfig, StoreBackend};
 use codemode_tests::*;
 use serde_json::json;
 
@@ -150,6 +150,66 @@ async fn timers_of_an_evicted_run_are_re_armed_and_cleared_ones_stay_cleared_ga_
     }
     assert_eq!(value_of(&done), &json!(["fired", false]), "{done:?}");
     rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A runtime on the sled store at `path`, retried while a runtime shut
+/// down just before still holds it (its last handles go with its tasks).
+async fn restarted_runtime(path: &std::path::Path) -> CodeMode {
+    for _ in 0..100 {
+        let started = CodeMode::builder()
+            .tool(Echo)
+            .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
+            .start()
+            .await;
+        match started {
+            Ok(rt) => return rt,
+            Err(e) if e.to_string().contains("in use") => tokio::time::sleep(Duration::from_millis(20)).await,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    panic!("the store stayed locked");
+}
+
+fn refused_saying(reach: RunReach, needle: &str) {
+    match reach {
+        RunReach::Refused { code: ErrorCode::InvalidInput, error } => assert!(error.contains(needle), "{error}"),
+        other => panic!("expected a refusal saying {needle:?}, got {other:?}"),
+    }
+}
+
+/// Session `a` reaches `run_id`; session `b` and an unknown id do not.
+async fn only_its_session_reaches(rt: &CodeMode, run_id: &str) {
+    let (own, other) = (rt.session("a").reply("r"), rt.session("b").reply("r"));
+    assert_eq!(own.reach(run_id).await.unwrap(), RunReach::Reachable);
+    refused_saying(other.reach(run_id).await.unwrap(), "different session");
+    refused_saying(own.reach(&format!("run_{}", "0".repeat(32))).await.unwrap(), "no durable record");
+}
+
+/// `Reply::reach` tells a host whether a session may observe a run — live
+/// here, or only in the store after a restart — without opening a window
+/// or moving the run: another session's, an unknown and an ended run are
+/// refused as a `wait` would refuse them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reach_tells_a_sessions_own_runs_from_others_and_ended_ones_without_opening_a_window_ga_1_3() {
+    let dir = store_dir("reach");
+    let first = durable_runtime(&dir, None).await;
+    let parked = first.session("a").reply("r").exec(Exec::code("await yield_control(); return 'own'")).await.unwrap();
+    let run_id = parked.run_id().unwrap().to_owned();
+    only_its_session_reaches(&first, &run_id).await;
+    first.shutdown().await;
+    drop(first);
+    let second = restarted_runtime(&dir).await;
+    only_its_session_reaches(&second, &run_id).await;
+    // Looking it up moved nothing: the run was still parked.
+    let done = second.session("a").reply("r").wait(&run_id).await.unwrap();
+    assert_eq!(value_of(&done), &json!("own"), "{done:?}");
+    refused_saying(second.session("a").reply("r").reach(&run_id).await.unwrap(), "completed");
+    second.shutdown().await;
+    drop(second);
+    let third = restarted_runtime(&dir).await;
+    refused_saying(third.session("a").reply("r").reach(&run_id).await.unwrap(), "completed");
+    third.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -133,6 +133,111 @@ async fn cancelling_a_task_aborts_its_run_ga_1_3() {
     client.cancel().await.unwrap();
 }
 
+/// A client of `serve --http` speaking JSON-RPC by hand, as one principal
+/// (its bearer token), declaring the tasks extension.
+struct HttpClient {
+    http: reqwest::blocking::Client,
+    url: String,
+    token: &'static str,
+    session: String,
+    next_id: u64,
+}
+
+impl HttpClient {
+    fn connect(url: &str, token: &'static str) -> Self {
+        let mut client = Self {
+            http: reqwest::blocking::Client::new(),
+            url: url.to_owned(),
+            token,
+            session: String::new(),
+            next_id: 0,
+        };
+        let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        let init = json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
+            "clientInfo": {"name": "tasks-http-test", "version": "1"}});
+        client.request("initialize", &init).unwrap();
+        client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        client
+    }
+
+    fn send(&mut self, body: &Value) -> reqwest::blocking::Response {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("authorization", format!("Bearer {}", self.token))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.to_string());
+        if !self.session.is_empty() {
+            request = request.header("mcp-session-id", &self.session).header("mcp-protocol-version", "2025-11-25");
+        }
+        request.send().unwrap()
+    }
+
+    /// `method`'s result, or its JSON-RPC error.
+    fn request(&mut self, method: &str, params: &Value) -> Result<Value, Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let response = self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        if let Some(session) = response.headers().get("mcp-session-id") {
+            self.session = session.to_str().unwrap().to_owned();
+        }
+        let body = response.text().unwrap();
+        // A JSON body, or server-sent events whose data lines carry it.
+        let answer = std::iter::once(body.as_str())
+            .chain(body.lines().filter_map(|l| l.strip_prefix("data:")))
+            .filter_map(|text| serde_json::from_str::<Value>(text.trim()).ok())
+            .find(|m| m["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {method}: {body}"));
+        match answer.get("error") {
+            Some(error) => Err(error.clone()),
+            None => Ok(answer["result"].clone()),
+        }
+    }
+
+    fn get(&mut self, task: &str) -> Result<Value, Value> {
+        self.request("tasks/get", &json!({"taskId": task}))
+    }
+}
+
+#[test]
+fn a_poll_of_another_principals_task_is_an_error_and_keeps_nothing_while_its_own_poll_goes_on_ga_1_3() {
+    const ALICE: &str = "alice-token-0123456789abcdef0123456789";
+    const BOB: &str = "bob-token-0123456789abcdef0123456789ab";
+    let config = format!(
+        "[limits]\ntimeout_ms = 300\n\n[serve]\ntokens = [{{ token = \"{ALICE}\", principal = \"alice\" }}, \
+         {{ token = \"{BOB}\", principal = \"bob\" }}]\n"
+    );
+    let server = common::Server::start("serve-tasks", "principals", &config, &[]);
+    let mut alice = HttpClient::connect(&server.mcp, ALICE);
+    let mut bob = HttpClient::connect(&server.mcp, BOB);
+    let created = alice
+        .request("tools/call", &json!({"name": "exec", "arguments": {"code": "await yield_control(); return 'alice'"}}))
+        .unwrap();
+    let task = created["taskId"].as_str().unwrap_or_else(|| panic!("not a task: {created}")).to_owned();
+    assert!(task.starts_with("run_"), "{created}");
+
+    let made_up = format!("run_{}", "0".repeat(32));
+    for id in [&task, &made_up, &task] {
+        let refused = bob.get(id).expect_err("another principal's task (or none) is no task of bob's");
+        assert_eq!(refused["code"], -32602, "invalid params, as for an unknown task: {refused}");
+        assert!(refused["message"].as_str().unwrap().contains(&format!("no task {id}")), "{refused}");
+    }
+
+    let mut done = Value::Null;
+    for _ in 0..200 {
+        let got = alice.get(&task).unwrap();
+        if got["status"] != "working" {
+            done = got;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["structuredContent"]["value"], "alice", "{done}");
+    let _ = std::fs::remove_dir_all(&server.dir);
+}
+
 /// The official Python client with a progress callback sees the cell's
 /// output as it happens, and the result still carries all of it.
 #[test]

@@ -95,7 +95,7 @@ pub use codemode::builder::CodeModeBuilder;
 pub use codemode::facade::CrashTarget;
 pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
-pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, Session};
+pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, RunReach, Session};
 pub use codemode_bridge::{
     CellResult, DeciderKind, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, RunEnd,
     Telemetry, Verdict, WaitReason,

@@ -111,12 +111,20 @@ pub(crate) const NOT_HERE: &str = "code mode run is unavailable or expired: it i
      durable record of it exists (it never parked, it ended long ago, or it was started against another store). \
      Start a new exec.";
 
+/// The answer for another session's run (no more than that it is one).
+pub(crate) const DIFFERENT_SESSION: &str = "code mode run belongs to a different session.";
+
+/// The answer for a run of the session whose cell has not started yet.
+pub(crate) const STARTING: &str = "code mode run is still starting; retry the wait.";
+
 /// Where a run is, for this process.
 pub(crate) enum Located {
     /// A cell here; `Some(version)` when it released its lease at that
     /// journal version.
     Live(RunHandle, Option<u64>),
-    /// Here but not reachable (another session's, still starting, ended).
+    /// Here and the session's, but its cell has not started yet.
+    Starting,
+    /// Here but not reachable (another session's, ended).
     Unreachable(Unreachable),
     /// Not known here.
     NotHere,
@@ -263,6 +271,7 @@ impl RunIndex {
     pub(crate) fn route(&self, run_id: &str, session: Option<&str>) -> Result<RunHandle, Unreachable> {
         match self.locate(run_id, session) {
             Located::Live(handle, _) => Ok(handle),
+            Located::Starting => Err(STARTING.to_owned()),
             Located::Unreachable(why) => Err(why),
             Located::NotHere => Err(NOT_HERE.to_owned()),
         }
@@ -278,9 +287,9 @@ impl RunIndex {
         }
         if let Some(run) = self.live.get(run_id) {
             return match (&run.handle, run.session.as_deref() == session) {
-                (_, false) => Located::Unreachable("code mode run belongs to a different session.".to_owned()),
+                (_, false) => Located::Unreachable(DIFFERENT_SESSION.to_owned()),
                 (Some(handle), true) => Located::Live(handle.clone(), run.handed_off),
-                (None, true) => Located::Unreachable("code mode run is still starting; retry the wait.".to_owned()),
+                (None, true) => Located::Starting,
             };
         }
         if let Some(end) = self.ended.get(run_id) {

@@ -311,7 +311,7 @@ impl ServerHandler for CodeModeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
         let reply = self.task_reply(&context)?;
-        self.tasks.get(&reply, &request.task_id)
+        self.tasks.get(&reply, &request.task_id).await
     }
 
     async fn update_task(

@@ -14,8 +14,9 @@
 //!
 //! What this connection saw of a task is a cache: a task id it does not
 //! know is a run id like any other, so after a crash or on another
-//! process (PostgreSQL) the client's next poll resumes the run there.
-//! The runtime's own session check keeps a principal to its own runs.
+//! process (PostgreSQL) the client's next poll resumes the run there —
+//! once the runtime says the connection's session may observe that run;
+//! any other id is an error, and nothing is kept of it.
 //! An entry is kept for the runtime's parked TTL after it last changed or
 //! was polled (a run left that long has expired anyway), which each task
 //! states as its `ttlMs`; an ended task's result goes with its entry.
@@ -24,7 +25,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use codemode_runtime::{CellResult, DeciderKind, Decisions, Denial, Output, PendingApproval, Phase, Reply, WaitReason};
+use codemode_runtime::{
+    CellResult, DeciderKind, Decisions, Denial, ErrorCode, Output, PendingApproval, Phase, Reply, RunReach, WaitReason,
+};
 use rmcp::model::{
     CreateTaskResult, DetailedTask, ElicitRequest, ElicitResult, ErrorData, GetTaskResult, InputRequest,
     InputResponses, JsonObject, Task, TaskPayload, TaskStatus,
@@ -171,25 +174,29 @@ impl TaskRuns {
     }
 
     /// `tasks/get`: the task as it stands; a working one is driven on.
-    pub(super) fn get(self: &Arc<Self>, reply: &Reply, run_id: &str) -> Result<GetTaskResult, ErrorData> {
-        let mut runs = self.lock();
-        if !runs.contains_key(run_id) {
+    pub(super) async fn get(self: &Arc<Self>, reply: &Reply, run_id: &str) -> Result<GetTaskResult, ErrorData> {
+        if !self.lock().contains_key(run_id) {
             if !is_run_id(run_id) {
                 return Err(ErrorData::invalid_params(
                     format!("{:?} is not a task id of codemode", quoted(run_id)),
                     None,
                 ));
             }
-            if runs.len() >= MAX_TASKS {
-                return Err(ErrorData::invalid_params(
-                    format!("this connection tracks {MAX_TASKS} tasks, the most it may; wait for some to expire first"),
-                    None,
-                ));
+            self.room_for_one()?;
+            // A run this connection did not start (another connection's or
+            // another process's), or one it forgot: a task of this client
+            // only if its session may observe the run, and nothing is kept
+            // of one it may not (another session's, ended, unknown).
+            let reach = reply.reach(run_id).await.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            if let RunReach::Refused { code, error } = reach {
+                return Err(no_task(run_id, code, &error));
             }
         }
-        // A run this connection did not start (another connection's or
-        // another process's), or one it forgot: driving it tells where it
-        // stands.
+        let mut runs = self.lock();
+        if !runs.contains_key(run_id) && runs.len() >= MAX_TASKS {
+            // Filled while the runtime was asked.
+            return Err(full());
+        }
         let run =
             runs.entry(run_id.to_owned()).or_insert_with(|| TaskRun::new(State::Working(None), Output::default()));
         run.touched = Instant::now();
@@ -199,6 +206,11 @@ impl TaskRuns {
             self.drive(reply.clone(), run_id.to_owned(), None);
         }
         Ok(GetTaskResult::new(detailed))
+    }
+
+    /// Refuses a task more when the connection tracks all it may.
+    fn room_for_one(&self) -> Result<(), ErrorData> {
+        if self.lock().len() >= MAX_TASKS { Err(full()) } else { Ok(()) }
     }
 
     /// `tasks/update`: the client's answers to the approval forms, by
@@ -246,7 +258,7 @@ impl TaskRuns {
         let aborted = reply.abort(run_id).await.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let mut runs = self.lock();
         match &aborted {
-            CellResult::Failed { code: codemode_runtime::ErrorCode::Aborted, .. } => {}
+            CellResult::Failed { code: ErrorCode::Aborted, .. } => {}
             // Not a run of this session, not one at all, or one that
             // ended already: nothing was cancelled.
             CellResult::Failed { error, .. } => return Err(ErrorData::invalid_params(error.clone(), None)),
@@ -271,9 +283,8 @@ impl TaskRuns {
                 Some(d) => reply.wait_decided_by(&run_id, d, DeciderKind::User, None).await,
                 None => reply.wait(&run_id).await,
             };
-            let result = result.unwrap_or_else(|e| {
-                CellResult::input_error(codemode_runtime::ErrorCode::RuntimeUnavailable, e.to_string())
-            });
+            let result =
+                result.unwrap_or_else(|e| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string()));
             let mut all = runs.lock();
             // Under the lock: a poll may open the next window right after.
             window.recorded = true;
@@ -284,10 +295,8 @@ impl TaskRuns {
             if matches!(run.state, State::Cancelled) {
                 return;
             }
-            let refused = matches!(
-                &result,
-                CellResult::Failed { code: codemode_runtime::ErrorCode::InvalidInput, phase: Phase::Input, .. }
-            );
+            let refused =
+                matches!(&result, CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. });
             run.refusals = if refused { run.refusals.saturating_add(1) } else { 0 };
             if let CellResult::Failed { error, .. } = &result
                 && refused
@@ -301,7 +310,7 @@ impl TaskRuns {
             run.state = match result {
                 // The store or the runtime could not answer now (a run is
                 // never lost to that): the next poll tries again.
-                CellResult::Failed { code: codemode_runtime::ErrorCode::RuntimeUnavailable, error, .. } => {
+                CellResult::Failed { code: ErrorCode::RuntimeUnavailable, error, .. } => {
                     run.output = earlier;
                     State::Working(Some(error))
                 }
@@ -314,6 +323,26 @@ impl TaskRuns {
                 done => State::Done(Box::new(with_earlier_output(done, earlier))),
             };
         });
+    }
+}
+
+/// The error for a connection that tracks [`MAX_TASKS`] tasks.
+fn full() -> ErrorData {
+    ErrorData::invalid_params(
+        format!("this connection tracks {MAX_TASKS} tasks, the most it may; wait for some to expire first"),
+        None,
+    )
+}
+
+/// The error for a task id whose run this client may not observe: the
+/// runtime's refusal, as for an unknown task (the store failing is the
+/// server's error).
+fn no_task(run_id: &str, code: ErrorCode, why: &str) -> ErrorData {
+    let message = format!("no task {run_id} for this client: {why}");
+    if code == ErrorCode::RuntimeUnavailable {
+        ErrorData::internal_error(message, None)
+    } else {
+        ErrorData::invalid_params(message, None)
     }
 }
 
@@ -394,12 +423,31 @@ mod tests {
         let runtime = rt.block_on(codemode_runtime::CodeMode::builder().start()).unwrap();
         let reply = runtime.session("s").reply("r");
         let runs = Arc::new(runs);
-        let err = runs.get(&reply, &format!("run_{}", "f".repeat(32))).unwrap_err();
+        let err = rt.block_on(runs.get(&reply, &format!("run_{}", "f".repeat(32)))).unwrap_err();
         assert!(err.message.contains(&format!("tracks {MAX_TASKS} tasks")), "{}", err.message);
-        let err = runs.get(&reply, "not-a-run").unwrap_err();
+        let err = rt.block_on(runs.get(&reply, "not-a-run")).unwrap_err();
         assert!(err.message.contains("is not a task id"), "{}", err.message);
         // A task it tracks is still answered.
-        assert!(runs.get(&reply, &format!("run_{:032x}", 3)).is_ok());
+        assert!(rt.block_on(runs.get(&reply, &format!("run_{:032x}", 3))).is_ok());
+        rt.block_on(runtime.shutdown());
+    }
+
+    #[test]
+    fn a_poll_of_another_sessions_run_or_an_unknown_one_is_an_error_that_keeps_nothing_ga_1_3() {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let runtime = rt.block_on(codemode_runtime::CodeMode::builder().start()).unwrap();
+        let (owner, other) = (runtime.session("a").reply("r"), runtime.session("b").reply("r"));
+        let parked = rt.block_on(owner.exec(codemode_runtime::Exec::code("await yield_control(); return 1"))).unwrap();
+        let run_id = parked.run_id().unwrap().to_owned();
+        let runs = Arc::new(TaskRuns::new(Duration::from_secs(600)));
+        for id in [run_id.clone(), format!("run_{}", "f".repeat(32))] {
+            let err = rt.block_on(runs.get(&other, &id)).unwrap_err();
+            assert!(err.message.contains(&format!("no task {id}")), "{}", err.message);
+            assert!(runs.runs.lock().unwrap().is_empty(), "nothing kept of {id}");
+        }
+        // Its own session's poll is a task.
+        assert!(rt.block_on(runs.get(&owner, &run_id)).is_ok());
+        assert_eq!(runs.runs.lock().unwrap().len(), 1);
         rt.block_on(runtime.shutdown());
     }
 

@@ -126,6 +126,18 @@ impl CodeMode {
         self.start_cell(request).await
     }
 
+    /// Whether `session` may observe run `run_id`, wherever it is.
+    async fn reach(&self, run_id: &str, session: &str) -> Result<RunReach, CodeModeError> {
+        if self.is_shut_down() {
+            return Err(CodeModeError::ShutDown);
+        }
+        let reach = crate::durable::resume::reach(&self.inner.runs, self.inner.durable.as_ref(), run_id, session).await;
+        Ok(match reach {
+            Ok(()) => RunReach::Reachable,
+            Err((code, error)) => RunReach::Refused { code, error },
+        })
+    }
+
     /// `wait`/`abort` on run `run_id` of `session`, wherever it is.
     async fn route(
         &self,
@@ -186,6 +198,26 @@ impl Session {
     }
 }
 
+/// Whether a session can observe a run, as [`Reply::reach`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RunReach {
+    /// A `wait` from the session would observe the run: it is live here
+    /// (starting, running or parked), or stored for the session and not
+    /// ended (parked, or held by another process).
+    Reachable,
+    /// A `wait` from the session would be refused, failing with this code
+    /// and message: `invalid_input` when the run is another session's, has
+    /// ended, or is known neither here nor to the run store;
+    /// `runtime_unavailable` when the run store could not be read.
+    Refused {
+        /// The failure's code.
+        code: ErrorCode,
+        /// What a `wait` would tell the model.
+        error: String,
+    },
+}
+
 /// One model reply (turn) within a session: where `exec` and `wait` run.
 #[derive(Clone, Debug)]
 pub struct Reply {
@@ -221,6 +253,19 @@ impl Reply {
     pub async fn wait(&self, run_id: &str) -> Result<CellResult, CodeModeError> {
         let s = &self.session;
         s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(None, None)).await
+    }
+
+    /// Whether this session may observe run `run_id`, found without
+    /// opening a window, taking the run's lease or changing anything: for
+    /// a host that keeps something per run (an MCP task table) and must
+    /// not keep it for a run that is not the session's.
+    ///
+    /// # Errors
+    /// Only host failures (the runtime is shut down); a run out of reach
+    /// is [`RunReach::Refused`].
+    pub async fn reach(&self, run_id: &str) -> Result<RunReach, CodeModeError> {
+        let s = &self.session;
+        s.rt.reach(run_id, &s.id).await
     }
 
     /// [`wait_with`](Self::wait_with), streaming the window's output to

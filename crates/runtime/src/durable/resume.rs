@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::time::Instant;
 
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, RunEnd, Telemetry, WaitReason};
-use codemode_store::runs::{Claim, RunRecord, now_ms};
+use codemode_store::runs::{Claim, RunRecord, RunStatus, now_ms};
 use ractor::ActorRef;
 
 use super::config::DurableArgs;
@@ -19,7 +19,7 @@ use crate::cell::{CellMode, CellMsg};
 use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};
 use crate::limits::Limits;
-use crate::run_index::{Located, NOT_HERE, RunHandle, RunIndex, crashed};
+use crate::run_index::{DIFFERENT_SESSION, Located, NOT_HERE, RunHandle, RunIndex, STARTING, crashed};
 use crate::stream::OutputStream;
 use crate::telemetry::Metrics;
 
@@ -57,15 +57,23 @@ pub(crate) struct Router<'a> {
     pub start: StartCell<'a>,
 }
 
+/// Why a `wait` is refused before it reaches the run: its code and message.
+pub(crate) type Refused = (ErrorCode, String);
+
 fn unavailable(message: impl Into<String>) -> CellResult {
     CellResult::input_error(ErrorCode::InvalidInput, message)
 }
 
-fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
-    CellResult::input_error(
+fn store_failed_why(e: &dyn std::fmt::Display) -> Refused {
+    (
         ErrorCode::RuntimeUnavailable,
         format!("the run store is unavailable ({e}); the run is unchanged. Retry the wait."),
     )
+}
+
+fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
+    let (code, message) = store_failed_why(e);
+    CellResult::input_error(code, message)
 }
 
 /// Whether a stored journal is the marker of a run that lives in one
@@ -76,8 +84,12 @@ fn memory_only(journal: &[u8]) -> bool {
 }
 
 /// How a stored end label reads for the model.
+fn ended_why(end: RunEnd) -> String {
+    format!("code mode run is unavailable: {}. Start a new exec.", end.describe())
+}
+
 fn ended(end: RunEnd) -> CellResult {
-    unavailable(format!("code mode run is unavailable: {}. Start a new exec.", end.describe()))
+    unavailable(ended_why(end))
 }
 
 fn aborted() -> CellResult {
@@ -91,6 +103,32 @@ fn aborted() -> CellResult {
     }
 }
 
+/// Whether a `wait` from `session` would reach run `run_id` of a runtime
+/// with these `runs` and `durable` runs, or why it would be refused.
+/// Looked up without opening a window, taking a lease or changing the run.
+pub(crate) async fn reach(
+    runs: &RunIndex,
+    durable: Option<&DurableArgs>,
+    run_id: &str,
+    session: &str,
+) -> Result<(), Refused> {
+    let refused = |why: &str| Err((ErrorCode::InvalidInput, why.to_owned()));
+    match runs.locate(run_id, Some(session)) {
+        Located::Live(..) | Located::Starting => Ok(()),
+        Located::Unreachable(why) => refused(&why),
+        Located::NotHere => {
+            let Some(d) = durable else { return refused(NOT_HERE) };
+            match d.store.get(run_id).await {
+                Ok(None) => refused(NOT_HERE),
+                Ok(Some(record)) if record.meta.session != session => refused(DIFFERENT_SESSION),
+                Ok(Some(RunRecord { status: RunStatus::Ended(end), .. })) => refused(&ended_why(end)),
+                Ok(Some(_)) => Ok(()),
+                Err(e) => Err(store_failed_why(&e)),
+            }
+        }
+    }
+}
+
 impl Router<'_> {
     /// `wait`/`abort` on run `run_id` of `session`, wherever it is.
     pub(crate) async fn route(
@@ -101,6 +139,7 @@ impl Router<'_> {
         ask: Ask,
     ) -> Result<CellResult, CodeModeError> {
         match self.runs.locate(run_id, Some(session)) {
+            Located::Starting => Ok(unavailable(STARTING)),
             Located::Unreachable(why) => Ok(unavailable(why)),
             Located::Live(handle, None) => Ok(self.send_to_cell(handle, ask).await),
             Located::Live(handle, Some(version)) => {
@@ -200,7 +239,7 @@ impl Router<'_> {
                     if !session_checked {
                         match d.store.get(run_id).await {
                             Ok(Some(record)) if record.meta.session != session => {
-                                return Ok(unavailable("code mode run belongs to a different session."));
+                                return Ok(unavailable(DIFFERENT_SESSION));
                             }
                             Ok(Some(record)) if !ask.is_abort() && memory_only(&record.journal) => {
                                 // Only the process holding it can advance it.
@@ -292,7 +331,7 @@ impl Router<'_> {
         if record.meta.session != session {
             // Not this session's: give the lease back untouched.
             let _ = d.store.release(&run_id, &d.owner).await;
-            return Ok(unavailable("code mode run belongs to a different session."));
+            return Ok(unavailable(DIFFERENT_SESSION));
         }
         if record.owner.as_deref().is_some_and(|o| o != &*d.owner) {
             crate::telemetry::RunMetrics::bump(&self.metrics.runs.lease_handoffs);
