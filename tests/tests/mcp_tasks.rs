@@ -527,8 +527,11 @@ async fn an_answer_to_a_tasks_request_for_input_passes_the_policy_which_may_decl
         "const r = await MCP.lab.research({topic: 'tides', ms: 10, ask: true}); return r.structuredContent.answer";
     let done = reply(&rt).exec(Exec::code(code)).await.unwrap();
     assert_eq!(value(&done), &json!({"action": "decline"}), "declined without asking anyone: {}", done.to_model_json());
-    let seen = seen.lock().unwrap();
-    let answer = seen.iter().find(|c| c.arguments.get("requestedSchema").is_some()).expect("the policy saw the answer");
-    assert_eq!((answer.source, answer.server.as_deref(), answer.tool.as_str()), ("mcp", Some("lab"), "research"));
+    {
+        let seen = seen.lock().unwrap();
+        let answer =
+            seen.iter().find(|c| c.arguments.get("requestedSchema").is_some()).expect("the policy saw the answer");
+        assert_eq!((answer.source, answer.server.as_deref(), answer.tool.as_str()), ("mcp", Some("lab"), "research"));
+    }
     rt.shutdown().await;
 }

@@ -37,6 +37,10 @@ mod armed {
     static PLAN: OnceLock<Plan> = OnceLock::new();
     static REACHED: AtomicU64 = AtomicU64::new(0);
 
+    // A test build's hook, configured by the harness that starts the
+    // process: the one place this crate reads its environment or opens a
+    // file of its own, and only with the `crash-points` feature.
+    #[expect(clippy::disallowed_methods, reason = "test builds only: the crash-point harness configures the process")]
     fn plan() -> &'static Plan {
         PLAN.get_or_init(|| Plan {
             crash_at: std::env::var("CODEMODE_CRASH_AT").ok().and_then(|n| n.parse().ok()),

@@ -84,7 +84,7 @@ impl CellState {
             _ => None,
         };
         let run = if delivered.is_ok() || commit.is_some() { self.durability.record_commit() } else { None };
-        self.ending = Some(Ending::Finishing(Finishing {
+        self.ending = Some(Ending::Finishing(Box::new(Finishing {
             delivered: Some(delivered),
             result: None,
             commit,
@@ -93,7 +93,7 @@ impl CellState {
             commit_bytes,
             warnings,
             also_reply: Vec::new(),
-        }));
+        })));
         match reference {
             Some(reference) => {
                 let (me, results) = (self.run.myself.clone(), self.services.results.clone());

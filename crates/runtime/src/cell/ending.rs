@@ -13,7 +13,7 @@ pub(crate) enum Ending {
     /// Waiting for the host requests it did not await.
     Draining(Draining),
     /// Its reference and commit are on their way.
-    Finishing(Finishing),
+    Finishing(Box<Finishing>),
 }
 
 impl Ending {

@@ -341,7 +341,7 @@ impl HostWork {
                             continue;
                         }
                         // Reported like any other answer, through the cell.
-                        Err(done) => work = Box::pin(std::future::ready(done)),
+                        Err(done) => work = Box::pin(std::future::ready(*done)),
                     }
                 }
             }

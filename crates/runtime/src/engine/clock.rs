@@ -60,7 +60,7 @@ fn units_of(kind: u8, value: f64) -> Option<i64> {
     let units = (value * per_ms(kind)).round();
     // Whole units within f64's exact integers, and back to the same bits.
     (units.is_finite() && units.abs() < 9.0e15)
-        .then(|| units as i64)
+        .then_some(units as i64)
         .filter(|u| value_of(kind, *u).to_bits() == value.to_bits())
 }
 

@@ -35,11 +35,11 @@ impl Done {
     /// The settlement of request `id` when it can be delivered within the
     /// step that made it (it carries nothing else the cell must take in),
     /// else the `Done` itself, for the cell to take in like any answer.
-    pub(crate) fn settle_inline(self, id: u64) -> Result<Settlement, Self> {
+    pub(crate) fn settle_inline(self, id: u64) -> Result<Settlement, Box<Self>> {
         match self {
             Self::Tool(result) => Ok(crate::cell::host_work::tool_settlement(id, result)),
             Self::Settle(settlement) | Self::Loaded { settlement, network: false } => Ok(settlement),
-            other => Err(other),
+            other => Err(Box::new(other)),
         }
     }
 }
