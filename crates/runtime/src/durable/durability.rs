@@ -160,9 +160,14 @@ impl Durability {
         let delivered =
             (journal.snapshot.delivered_steps > 0).then(|| journal.snapshot.delivered_steps.saturating_sub(1));
         let metrics = Arc::clone(&self.metrics);
+        let lease = args.config.lease;
         let mut run_journal = RunJournal::with(args, &self.run_id, header, recorder, true, version, delivered, metrics);
         run_journal.resumed_from(&journal);
         self.journal = Some(run_journal);
+        // The claim that resumed it holds the lease now: it is renewed from
+        // here, also through a window longer than the lease that writes
+        // nothing.
+        reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
         self.replay = Some(Replay::new(journal));
     }
 

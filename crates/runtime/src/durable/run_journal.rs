@@ -442,15 +442,16 @@ impl RunJournal {
         true
     }
 
-    /// A write with nothing new: no bytes are stored. A park that hands
-    /// the run off still releases the lease (after every write before it).
+    /// A write with nothing new: no bytes are stored. Its lease still
+    /// changes as a write's would (after every write before it): released
+    /// by a park that hands the run off, else renewed.
     fn skip(
         &mut self,
         lease: Option<Duration>,
         journaled: impl FnOnce(u64) + Send + 'static,
         then: impl FnOnce(Written) + Send + 'static,
     ) {
-        let release = lease.is_none() && self.lease_held && self.created();
+        let held = self.lease_held && self.created();
         self.lease_held = lease.is_some();
         let (store, owner, run_id) =
             (Arc::clone(&self.args.store), Arc::clone(&self.args.owner), self.meta.run_id.clone());
@@ -460,7 +461,11 @@ impl RunJournal {
         tokio::spawn(async move {
             let _order = writer.lock().await;
             crate::crash_points::point("journal.skipped");
-            let result = if release { store.release(&run_id, &owner).await } else { Ok(()) };
+            let result = match lease {
+                _ if !held => Ok(()),
+                None => store.release(&run_id, &owner).await,
+                Some(lease) => store.renew(&run_id, &owner, lease).await,
+            };
             match result {
                 Ok(()) => {
                     journaled(upto);

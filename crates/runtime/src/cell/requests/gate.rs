@@ -332,14 +332,13 @@ impl Gate {
         let series = self.series(&target);
         let metrics = Arc::clone(&self.metrics);
         let started = Instant::now();
-        let call_span = span.clone();
+        let (refused_span, refused_series) = (span.clone(), Arc::clone(&series));
         let refused = move |why: Refused| {
-            CallOutcome::Denied.record(&call_span);
-            series.record(CallOutcome::Denied, started.elapsed());
+            CallOutcome::Denied.record(&refused_span);
+            refused_series.record(CallOutcome::Denied, started.elapsed());
             refuse(why)
         };
         let call_span = span.clone();
-        let series = self.series(&target);
         Box::pin(
             async move {
                 let mut awaiting = awaiting;

@@ -4,9 +4,14 @@
 //! A request is one type implementing `HostOp` in its family's file, so
 //! everything about it — its wire name, how it is decoded, which bound
 //! admits it, how the journal fingerprints it, whether a crash may run it
-//! again, and what the host does with it — is read and changed in one
-//! place. The table in `mod.rs` lists the types once and derives the
-//! `HostRequest` enum and the wire numbering from them.
+//! again, where it reaches, and what the host does with it — is read and
+//! changed in one place. The table in `mod.rs` lists the types once and
+//! derives the `HostRequest` enum and the wire numbering from them.
+//!
+//! Where a request reaches decides its handler's powers: an [`Inside`]
+//! one gets an [`InsideCx`], which can queue work of its own; an
+//! [`Outside`] one can only describe its call ([`HandleOutside`]), which
+//! the gate runs — no outbound work starts any other way.
 
 use std::collections::HashMap;
 use std::future::Future;
