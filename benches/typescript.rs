@@ -1,9 +1,11 @@
 //! Stripping TypeScript from a cell: a realistic 2 KB cell (interfaces,
 //! annotations, generics, `as`, `satisfies`, `!`) through the stripper, as
 //! a cell that does not compile as JavaScript is
-//! (`codemode_runtime::bench_strip`, a hidden hook). Plain JavaScript never
-//! reaches it: the A/B of a trivial cell with the `typescript` feature on
-//! and off is two `codemode bench` binaries.
+//! (`codemode_runtime::bench_strip`, a hidden hook); and the scan every
+//! cell gets before it compiles, for the text of a generic call, over the
+//! same cell's JavaScript twin (`bench_scan`): plain JavaScript without
+//! that text pays only the scan. The A/B of a trivial cell with the
+//! `typescript` feature on and off is two `codemode bench` binaries.
 //!
 //! `cargo bench -p codemode-benches --bench typescript`.
 
@@ -12,6 +14,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const CELL: &str = include_str!("typescript_cell.ts");
+const JS_CELL: &str = include_str!("javascript_cell.js");
 
 fn typescript(c: &mut Criterion) {
     let mut group = c.benchmark_group("typescript");
@@ -25,6 +28,15 @@ fn typescript(c: &mut Criterion) {
         b.iter(|| codemode_runtime::bench_strip(std::hint::black_box(CELL), false));
     });
     group.finish();
+    let mut scan = c.benchmark_group("typescript scan");
+    scan.throughput(Throughput::Bytes(JS_CELL.len() as u64));
+    // Every cell is scanned; this one has comparisons and arrows but no
+    // generic call, so the scan reads all of it and the parser never runs.
+    assert!(!codemode_runtime::bench_scan(JS_CELL), "the twin has no generic call");
+    scan.bench_function("scan a 2 KB JavaScript cell", |b| {
+        b.iter(|| codemode_runtime::bench_scan(std::hint::black_box(JS_CELL)));
+    });
+    scan.finish();
 }
 
 criterion_group!(benches, typescript);

@@ -1,7 +1,9 @@
 //! TypeScript cells (GA-1.1): types stripped in place, so errors point at
 //! the cell as written; what cannot be stripped is refused naming the
-//! construct; stripped cells are journaled as written and replay the same
-//! on another runtime; restart-safe cells take TypeScript too.
+//! construct; a generic call means what TypeScript says in every cell,
+//! while comparisons TypeScript reads as comparisons stay JavaScript;
+//! stripped cells are journaled as written and replay the same on another
+//! runtime; restart-safe cells take TypeScript too.
 
 use std::time::Duration;
 
@@ -124,4 +126,47 @@ async fn the_most_deeply_nested_typescript_cells_end_without_harm_ga_1_1() {
         );
     }
     assert_eq!(value(&exec(&rt, "const n: number = 2; return n").await), &json!(2));
+}
+
+/// A generic call that is also valid JavaScript (there, comparisons) gets
+/// its TypeScript meaning alone in a cell, as it does beside other
+/// TypeScript.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generic_call_that_is_also_javascript_means_the_call_alone_in_a_cell_ga_1_1() {
+    let rt = runtime().await;
+    for code in [
+        "return JSON.parse<Array>(\"[1]\")",
+        "const n: number = 1;\nreturn JSON.parse<Array>(\"[1]\")",
+        "const parse = (s) => JSON.parse(s);\nreturn parse < Array > (\"[1]\");",
+        "return String.raw<Row>`[1]`.length === 3 ? [1] : null",
+    ] {
+        assert_eq!(value(&exec(&rt, code).await), &json!([1]), "{code}");
+    }
+    // The store's `load<Row>(key)`, in a cell of its own.
+    let reply = reply(&rt);
+    let stored = reply.exec(Exec::code("await store('k', {id: 7}); return 1")).await.unwrap();
+    assert_eq!(value(&stored), &json!(1));
+    let loaded = reply.exec(Exec::code("const row = await load<Row>('k');\nreturn row.id")).await.unwrap();
+    assert_eq!(value(&loaded), &json!(7));
+}
+
+/// Comparisons TypeScript reads as comparisons too keep their JavaScript
+/// meaning, in a cell that has none of the text the TypeScript reading
+/// needs and in one that does; what TypeScript reads as a generic call is
+/// one, as `tsc` reads it: `f < b > (3)`, and `f < a, b > (3)` in a list
+/// (`(a < b) > c` is the comparison).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn comparisons_typescript_also_reads_as_comparisons_keep_their_meaning_ga_1_1() {
+    let rt = runtime().await;
+    let plain = "const a = 1, b = 2, c = 0;\nreturn [a < b > c, a < b && c > a, a < b > -c, c > a];";
+    assert_eq!(value(&exec(&rt, plain).await), &json!([true, false, true, false]));
+    let code = "const a = 1, b = 2, c = 0, f = (x) => x * 10;\n\
+                return [a < b > c, a < b && c > (a), (a < b) > (c), a < b > -c, f(a) < b];";
+    assert_eq!(value(&exec(&rt, code).await), &json!([true, false, true, true, false]));
+    let code = "const a = 1, b = 2, f = (x) => x * 10;\nreturn [f < b > (3), [f < a, b > (3)]];";
+    assert_eq!(value(&exec(&rt, code).await), &json!([30, [30]]));
+    // Stripped or not, errors are at their place in the cell as written.
+    let r = exec(&rt, "const f = (x) => x;\nreturn f<Row>(missing);").await;
+    let (_, _, error) = failed(&r);
+    assert!(error.starts_with("ReferenceError: missing is not defined") && error.contains("user.js:2:"), "{error}");
 }

@@ -120,8 +120,8 @@ pub use limits::{Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
 pub use stream::{OutputStream, Streamed};
 pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, ResultsHeld, RunsSnapshot, UNKNOWN_TOOL};
-/// The TypeScript stripping micro-benchmark's hook (`benches/typescript.rs`);
-/// not an API.
+/// The TypeScript micro-benchmarks' hooks (`benches/typescript.rs`); not
+/// an API.
 #[doc(hidden)]
 #[cfg(feature = "typescript")]
-pub use typescript::bench_strip;
+pub use typescript::{bench_scan, bench_strip};

@@ -1,9 +1,15 @@
 //! TypeScript in cells: types are stripped, never compiled.
 //!
 //! Models write what the declarations they read teach them — annotations,
-//! interfaces, generics, `as`, `!` — so a cell may be TypeScript. A cell is
-//! compiled as JavaScript first; only when QuickJS reports a syntax error
-//! is it stripped (plain JavaScript pays nothing) with `swc_ts_fast_strip`,
+//! interfaces, generics, `as`, `!` — so a cell may be TypeScript. One rule
+//! decides what a cell means: it is TypeScript when it parses as
+//! TypeScript and stripping its types changes it; otherwise it is
+//! JavaScript. A cell QuickJS cannot compile is stripped; so is one that
+//! compiles but has the text of a generic call ([`may_be_a_generic_call`]:
+//! `parse<Row>(text)` is comparisons in JavaScript), the one construct both
+//! languages accept and read differently, so it means the call in every
+//! cell, alone or beside other TypeScript. Other plain JavaScript never
+//! meets the TypeScript parser. Stripping is `swc_ts_fast_strip`,
 //! the stripper Node.js uses for `--experimental-strip-types`: it replaces
 //! types with whitespace, so every line (and, for ASCII text, every
 //! column) stays where the model wrote it, and errors point at the cell as
@@ -270,6 +276,42 @@ fn erase_leading_type_imports(wrapped: &str) -> String {
     out
 }
 
+/// Whether stripping could change what a cell that compiles as JavaScript
+/// means: a scan for the text of the one construct both languages accept
+/// and read differently, a generic call (`f<T>(x)`, `` f<T>`x` ``) — a `<`
+/// and, after it, a `>` (not of `=>`) followed by `(` or a template, with
+/// whitespace or comments between. Strings and comments are not told from
+/// code: a false hit costs one strip that changes nothing. Plain
+/// JavaScript with no such text (most: a few comparisons and arrows) skips
+/// the TypeScript parser; the scan is one pass over the bytes.
+#[cfg(feature = "typescript")]
+pub(crate) fn may_be_a_generic_call(wrapped: &str) -> bool {
+    let bytes = wrapped.as_bytes();
+    let Some(first_lt) = bytes.iter().position(|&b| b == b'<') else { return false };
+    let mut i = first_lt + 1;
+    while i < bytes.len() {
+        if bytes[i] != b'>' || bytes[i - 1] == b'=' {
+            i += 1;
+            continue;
+        }
+        // What follows the `>`, past whitespace and comments (the scan
+        // goes on after them: nothing in them is code).
+        i += 1;
+        loop {
+            match bytes.get(i..).unwrap_or_default() {
+                [b' ' | b'\t' | b'\n' | b'\r', ..] => i += 1,
+                [b'/', b'*', ..] => {
+                    i = wrapped[i + 2..].find("*/").map_or(bytes.len(), |end| i + 2 + end + 2);
+                }
+                [b'/', b'/', ..] => i = wrapped[i..].find('\n').map_or(bytes.len(), |end| i + end),
+                [b'(' | b'`', ..] => return true,
+                _ => break,
+            }
+        }
+    }
+    false
+}
+
 /// Strips `code` (a cell) and returns the stripped source's length:
 /// `here`, on the calling thread, as a JS thread strips a small cell;
 /// otherwise on a thread of its own, as a large cell is. Only for the
@@ -281,6 +323,16 @@ pub fn bench_strip(code: &str, here: bool) -> usize {
     let wrapped = crate::source::wrap(code);
     let stripped = if here { strip_here(&wrapped) } else { strip(&wrapped) };
     stripped.map_or(0, |s| s.len())
+}
+
+/// Whether `code` (a cell) has the text of a generic call, as the engine
+/// checks every cell before compiling it (the wrapper adds neither `<` nor
+/// `>`, so the cell is scanned as it is). Only for the scan's
+/// micro-benchmark (`benches/typescript.rs`). Not part of the API.
+#[doc(hidden)]
+#[cfg(feature = "typescript")]
+pub fn bench_scan(code: &str) -> bool {
+    may_be_a_generic_call(code)
 }
 
 /// The stripper's message, with what to write instead for the constructs
@@ -417,21 +469,41 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Plain JavaScript pays nothing and changes nothing: a cell that
-        /// compiles as JavaScript is never stripped (the engine compiles it
-        /// first), so its results are the same with and without the
-        /// feature; and where stripping it would change its text, that is
-        /// only because TypeScript reads it differently.
+        /// Plain JavaScript without the text of a generic call pays
+        /// nothing and changes nothing: the scan passes over it (it never
+        /// meets the TypeScript parser), and stripping it would not change
+        /// it anyway; only `a < b > (c)` reads differently as TypeScript.
         #[test]
-        fn plain_javascript_cells_compile_as_javascript_and_are_never_stripped(cell in js_cell()) {
+        fn plain_javascript_cells_without_a_generic_call_are_never_stripped(cell in js_cell()) {
             let wrapped = wrap(&cell);
             let rt = rquickjs::Runtime::new().expect("runtime");
             let ctx = rquickjs::Context::full(&rt).expect("context");
             let compiles = ctx.with(|ctx| ctx.eval::<rquickjs::Value, _>(wrapped.as_str()).is_ok());
             proptest::prop_assert!(compiles, "not JavaScript: {cell}");
             if !cell.contains(" > (") {
+                proptest::prop_assert!(!may_be_a_generic_call(&wrapped), "scanned as a generic call: {cell}");
                 proptest::prop_assert_eq!(strip(&wrapped).ok(), Some(wrapped.clone()));
             }
+        }
+    }
+
+    #[test]
+    fn the_scan_finds_the_text_of_a_generic_call_and_passes_over_comparisons_and_arrows() {
+        let hits = ["f<T>(x)", "f<T> (x)", "f<T>\n(x)", "f<T>/* c */ (x)", "f<T>// c\n(x)", "tag<T>`t`", "f<A<T>>(x)"];
+        for code in hits {
+            assert!(may_be_a_generic_call(&wrap(code)), "{code}");
+        }
+        let misses = [
+            "return 1",
+            "a < b > c",
+            "a > (b)",
+            "a <= b >= (c)",
+            "if (a < b) g((x) => (x))",
+            "a < b > -c",
+            "f<T>/* (x)",
+        ];
+        for code in misses {
+            assert!(!may_be_a_generic_call(&wrap(code)), "{code}");
         }
     }
 

@@ -51,6 +51,22 @@ pub fn warm_up() {
     }
 }
 
+/// The cell `wrapped` stripped of its types, when it may compile as
+/// JavaScript but TypeScript reads it differently: it has the text of a
+/// generic call, parses as TypeScript, and stripping changes it. `None`
+/// for every other cell (most never meet the TypeScript parser): those
+/// mean what JavaScript says, or do not compile as JavaScript and are
+/// stripped after.
+#[cfg(feature = "typescript")]
+fn typescript_reading(wrapped: &str) -> Option<String> {
+    if !crate::typescript::may_be_a_generic_call(wrapped) {
+        return None;
+    }
+    // Not TypeScript (a parse error, or past the stripper's size bound):
+    // JavaScript decides.
+    crate::typescript::strip(wrapped).ok().filter(|stripped| stripped != wrapped)
+}
+
 /// One cell's engine, as the cell drives it.
 pub(crate) struct Engine {
     /// `None` once given back (the cell's state is being dropped).
@@ -74,10 +90,17 @@ impl Engine {
     }
 
     /// Compiles the wrapped cell source and runs it until it first waits
-    /// on the host; a cell that does not compile as JavaScript is compiled
-    /// again with its TypeScript types stripped. A syntax error runs
-    /// nothing; its position is in the cell as written.
+    /// on the host. A cell is TypeScript when it parses as TypeScript and
+    /// stripping its types changes it: one with the text of a generic call
+    /// is stripped first (JavaScript would read the call as comparisons),
+    /// and one that does not compile as JavaScript is compiled again
+    /// stripped. A syntax error runs nothing; its position is in the cell
+    /// as written.
     pub(crate) fn start(&mut self, wrapped: &str) -> Result<(), StartError> {
+        #[cfg(feature = "typescript")]
+        if let Some(stripped) = typescript_reading(wrapped) {
+            return self.start_stripped(wrapped, &stripped);
+        }
         let first = {
             let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
             self.guest(|| vm.start(wrapped))
@@ -118,10 +141,17 @@ impl Engine {
                 return Err(StartError::Syntax(failure));
             }
         };
-        self.positions = Positions::stripped(wrapped, &stripped);
+        self.start_stripped(wrapped, &stripped)
+    }
+
+    /// Compiles and starts `stripped`, the cell `wrapped` with its types
+    /// stripped; positions are mapped back to the cell as written.
+    #[cfg(feature = "typescript")]
+    fn start_stripped(&mut self, wrapped: &str, stripped: &str) -> Result<(), StartError> {
+        self.positions = Positions::stripped(wrapped, stripped);
         self.link().positions = self.positions.clone();
         let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-        let started = self.guest(|| vm.start(&stripped));
+        let started = self.guest(|| vm.start(stripped));
         match started {
             Err(StartError::Syntax(failure)) => Err(StartError::Syntax(self.mapped(failure, true))),
             other => other,
