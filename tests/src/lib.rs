@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use codemode_runtime::{CellResult, CodeMode, Exec, Limits, Reply, Tool, ToolError, ToolFuture, ToolOutput};
+use codemode_runtime::{
+    CellResult, CodeMode, Exec, Limits, McpServerConfig, Reply, Tool, ToolError, ToolFuture, ToolOutput,
+};
 use serde_json::{Value, json};
 
 /// Returns `{ok: true}` at once.
@@ -242,4 +244,15 @@ pub fn held_for_approval(approval: Option<tokio::sync::oneshot::Receiver<bool>>)
             codemode_runtime::Decision::Deny("not approved".into())
         }
     })
+}
+
+/// `@modelcontextprotocol/server-everything` over stdio, installed by
+/// scripts/test.sh: a third-party server with tools, resources and prompts.
+#[must_use]
+pub fn server_everything() -> McpServerConfig {
+    let script =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(std::path::Path::new(script).exists(), "run ./scripts/test.sh: it installs server-everything from npm");
+    McpServerConfig::stdio("everything", "node", vec![script.into(), "stdio".into()])
+        .call_timeout(Duration::from_secs(10))
 }

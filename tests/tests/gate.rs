@@ -158,13 +158,8 @@ const ROWS: &[Row] = &[
 ];
 
 fn everything() -> McpServerConfig {
-    let script =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(std::path::Path::new(script).exists(), "run ./scripts/test.sh: it installs server-everything from npm");
-    McpServerConfig::stdio("everything", "node", vec![script.into(), "stdio".into()])
-        .call_timeout(Duration::from_secs(10))
-        // Every tool of this server is an effect here: `once` above.
-        .replay_safe(false)
+    // Every tool of this server is an effect here: `once` above.
+    server_everything().replay_safe(false)
 }
 
 struct Rig {

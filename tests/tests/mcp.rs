@@ -296,11 +296,7 @@ async fn search_covers_mcp_tools_with_callable_handles_and_one_total_limit_ga_8_
 
 /// `@modelcontextprotocol/server-everything`, installed by scripts/test.sh.
 fn everything() -> McpServerConfig {
-    let script =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(std::path::Path::new(script).exists(), "run ./scripts/test.sh: it installs server-everything from npm");
-    McpServerConfig::stdio("everything", "node", vec![script.into(), "stdio".into()])
-        .call_timeout(Duration::from_secs(10))
+    server_everything()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

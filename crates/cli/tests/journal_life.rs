@@ -58,13 +58,18 @@ fn a_run_that_read_the_clock_70000_times_stays_journaled_and_its_call_runs_once_
     assert!(second.get("warnings").is_none(), "still journaled: {second}");
     assert_eq!(calls(&dir), 1);
     first.kill_9();
+    resumes_having_called_once(&dir, &config, &store, &run_id);
+}
 
-    let mut next = Session::start(&config, &store);
-    let done = next.wait(&run_id);
-    assert_eq!(done["value"], json!(["done", 1, true]), "replayed from the journal: {done}");
-    assert_eq!(calls(&dir), 1, "the call ran once");
+/// A new process on `store` finishes `run_id` from its journal, the call
+/// having run once in all.
+fn resumes_having_called_once(dir: &Path, config: &Path, store: &Path, run_id: &str) {
+    let mut next = Session::start(config, store);
+    let done = next.wait(run_id);
+    assert_eq!(done["value"], json!(["done", 1, true]), "replayed from the journal, not asked again: {done}");
+    assert_eq!(calls(dir), 1, "the call ran once");
     next.kill_9();
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -81,13 +86,7 @@ fn an_approved_call_after_70000_clock_reads_is_asked_and_runs_once_across_kill_9
     assert_eq!(parked["reason"], "yield", "{parked}");
     assert_eq!(calls(&dir), 1);
     first.kill_9();
-
-    let mut next = Session::start(&config, &store);
-    let done = next.wait(&run_id);
-    assert_eq!(done["value"], json!(["done", 1, true]), "not asked again: {done}");
-    assert_eq!(calls(&dir), 1, "the approved call ran once");
-    next.kill_9();
-    let _ = std::fs::remove_dir_all(&dir);
+    resumes_having_called_once(&dir, &config, &store, &run_id);
 }
 
 #[test]

@@ -598,21 +598,16 @@ impl Write {
         }
         let meta = &self.meta;
         let usage = self.store.usage(&meta.session, meta.principal.as_deref(), self.quota.runs).await?;
-        let session = journals_after(&usage.session, &meta.run_id, size, replace);
-        if session > self.quota.session_bytes {
-            return Err(WriteError::OverQuota(format!(
-                "this write would take the session's stored journals to {session} bytes, past its quota of {} \
-                 ([limits] max_journal_bytes_per_session)",
-                self.quota.session_bytes
-            )));
-        }
+        let mut checks = vec![(&usage.session, self.quota.session_bytes, "session", "session")];
         if meta.principal.is_some() {
-            let principal = journals_after(&usage.principal, &meta.run_id, size, replace);
-            if principal > self.quota.principal_bytes {
+            checks.push((&usage.principal, self.quota.principal_bytes, "client", "principal"));
+        }
+        for (list, quota, whose, limit) in checks {
+            let after = journals_after(list, &meta.run_id, size, replace);
+            if after > quota {
                 return Err(WriteError::OverQuota(format!(
-                    "this write would take the client's stored journals to {principal} bytes, past its quota of {} \
-                     ([limits] max_journal_bytes_per_principal)",
-                    self.quota.principal_bytes
+                    "this write would take the {whose}'s stored journals to {after} bytes, past its quota of \
+                     {quota} ([limits] max_journal_bytes_per_{limit})"
                 )));
             }
         }

@@ -130,11 +130,7 @@ impl HandleOutside for McpCall {
                     None => hub.call_with_tasks(server, tool, object(args), hooks).await,
                 }
                 .map_err(CallFailure::from);
-                let outcome = result.outcome();
-                Landed {
-                    outcome,
-                    done: Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true },
-                }
+                landed(id, result)
             }) as CallFuture
         });
         Ok(Outbound {
@@ -147,6 +143,13 @@ impl HandleOutside for McpCall {
             inline: false,
         })
     }
+}
+
+/// How an MCP call or operation of request `id` ended: its answer is
+/// network-derived content (GA-9.3).
+fn landed(id: u64, result: Result<Value, CallFailure>) -> Landed {
+    let outcome = result.outcome();
+    Landed { outcome, done: Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true } }
 }
 
 /// The arguments map the gate handed back (it was given one).
@@ -211,14 +214,9 @@ impl HandleOutside for McpOp {
             Done::Settle(Settlement::fault(id, fault))
         });
         let call = Box::new(move |args: Value, _| {
-            Box::pin(async move {
-                let result = hub.operation(server, &op, object(args)).await.map_err(CallFailure::from);
-                let outcome = result.outcome();
-                Landed {
-                    outcome,
-                    done: Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true },
-                }
-            }) as CallFuture
+            Box::pin(
+                async move { landed(id, hub.operation(server, &op, object(args)).await.map_err(CallFailure::from)) },
+            ) as CallFuture
         });
         Ok(Outbound {
             target,
