@@ -145,13 +145,28 @@ impl CellState {
                 let message = format!("RangeError: {e} The cell's store writes were not committed.");
                 result = self.fail(ErrorCode::InternalError, message, Phase::Guest);
             }
-            // A run's end and its writes commit together: neither happened.
+            // A run's end and its writes commit together: neither happened
+            // (the store stayed away, or the lease ran out meanwhile). The
+            // record still holds the run, so it is not ended here: this copy
+            // leaves memory, and the next `wait`, on any process, resumes
+            // the run from its journal and completes it there.
             Err(e) if finishing.through_record => {
                 let message = format!(
-                    "the cell returned, but its end (and any store writes) could not be committed ({e}); nothing \
-                     it stored was kept. Run it again."
+                    "code mode run returned, but its end could not be recorded ({e}). The run is not lost: call wait \
+                     again, and it resumes from its journal (a call that was running at its last journal write \
+                     answers outcome_unknown there)."
                 );
-                result = self.fail(ErrorCode::RuntimeUnavailable, message, Phase::Host);
+                let result = self.fail(ErrorCode::RuntimeUnavailable, message, Phase::Host);
+                // Out of the run index first: a wait sent once the observer
+                // has the answer finds the record, never this stopping copy.
+                self.leave_memory();
+                for reply in finishing.also_reply {
+                    let _ = reply.send(result.clone());
+                }
+                if let Some(window) = self.windows.current.take() {
+                    let _ = window.reply.send(result);
+                }
+                return Flow::Ended;
             }
             Err(_) => {
                 if let CellResult::Completed { warnings, .. } = &mut result {

@@ -366,11 +366,11 @@ impl CellState {
             }
         };
         let (reply, myself) = (window.reply, self.run.myself.clone());
-        self.park_durably(Box::new(move |outcome: Result<(), String>| match outcome {
+        self.park_durably(Box::new(move |outcome| match outcome {
             Ok(()) => {
                 let _ = reply.send(result);
             }
-            // Refused by a quota: the cell ends the run and answers.
+            // The run could not park durably: the cell ends it and answers.
             Err(why) => {
                 let _ = myself.send_message(super::msg::CellMsg::Durable(DurableMsg::ParkRefused(reply, why)));
             }

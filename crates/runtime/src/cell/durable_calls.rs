@@ -11,7 +11,7 @@ use super::requests::gate::{Approval, Refusal};
 use super::requests::{Fault, HostCx, HostRequest, Rerun, RestoredInput, ResumedTask, Settlement};
 use super::state::{CellState, Flow};
 use crate::durable::journal;
-use crate::durable::{CellIds, DurableMsg, Replayed, Resumed, WriteAhead};
+use crate::durable::{CellIds, DurableMsg, ParkRefusal, Replayed, Resumed, WriteAhead};
 use crate::telemetry::RunMetrics;
 use codemode_bridge::RunEnd;
 use codemode_bridge::Verdict;
@@ -107,7 +107,8 @@ impl CellState {
                 self.advance_if_observed()
             }
             DurableMsg::OverQuota(why) => self.over_quota(&why, None),
-            DurableMsg::ParkRefused(reply, why) => self.over_quota(&why, Some(reply)),
+            DurableMsg::ParkRefused(reply, ParkRefusal::OverQuota(why)) => self.over_quota(&why, Some(reply)),
+            DurableMsg::ParkRefused(reply, ParkRefusal::Unstored(why)) => self.unstored(&why, reply),
         }
     }
 
@@ -115,28 +116,56 @@ impl CellState {
     /// (nothing more of it is stored), answering the window open now and
     /// the park whose write was refused, if any.
     fn over_quota(&mut self, why: &str, park: Option<ractor::RpcReplyPort<codemode_bridge::CellResult>>) -> Flow {
+        self.end_unstored(ErrorCode::QuotaExceeded, quota_message(why), park)
+    }
+
+    /// The first park's write was not stored (the store is away): nothing
+    /// of the run is stored, so no other process could find it, and a
+    /// crash here would lose it unseen. It ends now, saying so, instead of
+    /// waiting in this process's memory; nothing it did is undone (its
+    /// store writes were never committed, and calls that ran ran once).
+    fn unstored(&mut self, why: &str, park: ractor::RpcReplyPort<codemode_bridge::CellResult>) -> Flow {
+        let message = format!(
+            "code mode run ended: it reached a park, but the run store did not take its journal ({why}), so it could \
+             not wait durably. Its calls that ran ran once and will not run again; nothing it stored was kept. Start \
+             a new exec when the run store is back."
+        );
+        self.end_unstored(ErrorCode::RuntimeUnavailable, message, Some(park))
+    }
+
+    /// Ends a run whose write was not made, answering the window open now
+    /// and the park whose write it was, if any.
+    fn end_unstored(
+        &mut self,
+        code: ErrorCode,
+        message: String,
+        park: Option<ractor::RpcReplyPort<codemode_bridge::CellResult>>,
+    ) -> Flow {
         if self.ending.is_some() {
             // Already ending: its own end is recorded.
             if let Some(reply) = park {
-                let _ = reply.send(self.fail(ErrorCode::QuotaExceeded, quota_message(why), Phase::Host));
+                let _ = reply.send(self.fail(code, message, Phase::Host));
             }
             return Flow::Live;
         }
         if let Some(reply) = park {
             if self.windows.is_open() {
-                let _ = reply.send(self.fail(ErrorCode::QuotaExceeded, quota_message(why), Phase::Host));
+                let _ = reply.send(self.fail(code, message.clone(), Phase::Host));
             } else {
                 let deadline = Instant::now();
                 self.windows.current = Some(super::windows::Window { reply, deadline, stream: None });
             }
         }
-        self.fail_end(ErrorCode::QuotaExceeded, quota_message(why), Phase::Host, RunEnd::Failed)
+        self.fail_end(code, message, Phase::Host, RunEnd::Failed)
     }
 
     /// Idle past `evict_after` with its lease released: leave memory. The
     /// run lives on as its journal; a `wait` replays it.
     fn evict(&mut self, epoch: u64) -> Flow {
-        if !self.windows.idle_in(epoch) || !self.durability.evictable() || self.host.has_running_calls() {
+        if !self.windows.idle_in(epoch) || self.host.has_running_calls() {
+            return Flow::Live;
+        }
+        if !self.with_host_state(|d, state| d.ready_to_leave(epoch, state)) {
             return Flow::Live;
         }
         crate::crash_points::point("run.evicted");
@@ -149,18 +178,21 @@ impl CellState {
     /// Another process holds the run now: this copy is stale. Leave memory
     /// without ending the run.
     fn lease_lost(&mut self) -> Flow {
-        if self.windows.is_open() {
-            // A window is open on this copy: it ends it as unavailable.
-            let result = self.fail(
+        // A window open on this copy ends as unavailable, once the run
+        // index no longer points here (a wait sent on that answer finds
+        // the record, never this stopping copy).
+        let window = self.windows.current.take();
+        let result = window.is_some().then(|| {
+            self.fail(
                 ErrorCode::RuntimeUnavailable,
                 "code mode run moved to another codemode process (its lease was taken over); call wait again.".into(),
                 Phase::Host,
-            );
-            if let Some(window) = self.windows.current.take() {
-                let _ = window.reply.send(result);
-            }
-        }
+            )
+        });
         self.leave_memory();
+        if let (Some(window), Some(result)) = (window, result) {
+            let _ = window.reply.send(result);
+        }
         Flow::Ended
     }
 

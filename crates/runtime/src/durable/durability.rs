@@ -359,7 +359,7 @@ impl Durability {
         let slot = Arc::new(std::sync::Mutex::new(Some(send)));
         let fire = {
             let slot = Arc::clone(&slot);
-            move |outcome: Result<(), String>| {
+            move |outcome: Result<(), ParkRefusal>| {
                 if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
                     send(outcome);
                 }
@@ -374,9 +374,13 @@ impl Durability {
         let release = config.handoff_after.is_zero() && quiescent;
         let (mail, runs, run_id) = (self.mail.clone(), Arc::clone(&self.runs), self.run_id.clone());
         let lease = (!release).then_some(config.lease);
-        // The observer hears `waiting` after the write, written or not: a
-        // failed write was logged and counted, and the run goes on in memory
-        // from its last stored journal. Only a quota refuses the park.
+        // The observer hears `waiting` after the write. One that failed was
+        // logged and counted, and the run goes on in memory from its last
+        // stored journal (it leaves memory only once its record has caught
+        // up) — unless nothing of it was ever stored: then no other process
+        // could ever find it, and it ends rather than wait in one process's
+        // memory. A quota refuses the park too.
+        let version = self.journal.as_ref().map(|j| Arc::clone(&j.version));
         let written = self.write(RunStatus::Parked, lease, state, move |r| {
             if release && let Ok(version) = &r {
                 runs.set_handed_off(&run_id, Some(*version));
@@ -384,8 +388,12 @@ impl Durability {
             if r.as_ref().is_err_and(WriteError::lease_lost) {
                 mail.send(DurableMsg::LeaseLost);
             }
+            let never_stored = version.is_some_and(|v| v.load(Ordering::Acquire) == 0);
             match r {
-                Err(WriteError::OverQuota(why)) => fire(Err(why)),
+                Err(WriteError::OverQuota(why)) => fire(Err(ParkRefusal::OverQuota(why))),
+                Err(e @ WriteError::Store(_)) if never_stored && !e.lease_lost() => {
+                    fire(Err(ParkRefusal::Unstored(e.to_string())));
+                }
                 _ => fire(Ok(())),
             }
         });
@@ -423,7 +431,10 @@ impl Durability {
         let written = self.write(RunStatus::Parked, None, state, move |r| match r {
             Ok(version) => runs.set_handed_off(&run_id, Some(version)),
             Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
-            Err(_) => mail.send(DurableMsg::LeaseLost),
+            Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
+            // The store is away: the run stays here, and its eviction
+            // writes what is unsent again first.
+            Err(_) => {}
         });
         if written && let Some(evict) = config.evict_after {
             let wait = evict.saturating_sub(config.handoff_after);
@@ -431,9 +442,29 @@ impl Durability {
         }
     }
 
-    /// Whether the run released its lease and may leave memory.
-    pub(crate) fn evictable(&self) -> bool {
-        self.journal.as_ref().is_some_and(|j| !j.lease_held && j.live())
+    /// Whether the run may leave memory at the eviction of park `epoch`:
+    /// its lease is released and its record holds everything it told its
+    /// observer. A record behind (a write still on its way, or one that
+    /// failed and left its bytes unsent) keeps the run here: what is unsent
+    /// is written again, releasing the lease, and the eviction is looked
+    /// at again after another `evict_after_ms`.
+    pub(crate) fn ready_to_leave(&mut self, epoch: u64, state: &HostState<'_>) -> bool {
+        let Some(j) = self.journal.as_ref().filter(|j| !j.lease_held && j.live()) else { return false };
+        if j.current() {
+            return true;
+        }
+        let Some(evict) = j.config().evict_after else { return false };
+        if j.in_flight() == 0 {
+            let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
+            self.write(RunStatus::Parked, None, state, move |r| match r {
+                Ok(version) => runs.set_handed_off(&run_id, Some(version)),
+                Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
+                Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
+                Err(_) => {}
+            });
+        }
+        reschedule(&mut self.handoff, Some(self.mail.after(evict, move || DurableMsg::Evict(epoch))));
+        false
     }
 
     /// The runtime is shutting down: a parked run whose lease this process
@@ -599,8 +630,18 @@ fn lease_check<T>(mail: &Mailbox, result: &Result<T, WriteError>) {
 }
 
 /// How a park reports to its observer once its write is done: `Ok` to
-/// send `waiting`, `Err` when a quota refused the write (the run ends).
-pub(crate) type ParkSend = Box<dyn FnOnce(Result<(), String>) + Send>;
+/// send `waiting`, `Err` when the run cannot park and ends.
+pub(crate) type ParkSend = Box<dyn FnOnce(Result<(), ParkRefusal>) + Send>;
+
+/// Why a park's write could not make the run durable: the run ends,
+/// answering the park's observer.
+#[derive(Debug)]
+pub(crate) enum ParkRefusal {
+    /// The write would have passed a journal quota.
+    OverQuota(String),
+    /// The store took no write of the run at all (it says why).
+    Unstored(String),
+}
 
 /// The seed of a fresh run's `Math.random`. Without OS randomness, a
 /// time-derived seed: `Math.random` is not for secrets (GA-2), and the

@@ -31,7 +31,7 @@ pub(crate) use backends::open;
 pub(crate) use commit::{RecordCommit, keep, kept};
 pub(crate) use config::{DurableArgs, JournalQuota};
 pub use config::{JournalMode, RunsConfig, StoreBackend};
-pub(crate) use durability::{Durability, DurableStart, ParkSend, WriteAhead};
+pub(crate) use durability::{Durability, DurableStart, ParkRefusal, ParkSend, WriteAhead};
 pub(crate) use housekeeping::start_pruning;
 pub(crate) use identities::CellIds;
 pub(crate) use msg::{DurableMsg, Mailbox};

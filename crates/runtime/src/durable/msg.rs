@@ -31,9 +31,9 @@ pub(crate) enum DurableMsg {
     Marked(Result<(), super::WriteError>),
     /// A journal write would have passed a journal quota: the run ends.
     OverQuota(String),
-    /// The park's write was refused by a quota: the run ends, answering
-    /// the park's observer.
-    ParkRefused(ractor::RpcReplyPort<codemode_bridge::CellResult>, String),
+    /// The park's write could not make the run durable: the run ends,
+    /// answering the park's observer.
+    ParkRefused(ractor::RpcReplyPort<codemode_bridge::CellResult>, super::ParkRefusal),
 }
 
 /// Sends the cell's durable side a message, now or later. The cell may

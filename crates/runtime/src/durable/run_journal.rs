@@ -15,7 +15,7 @@
 //! relied on the journal goes on: no process resumes a stale journal of it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use codemode_bridge::Telemetry;
@@ -135,6 +135,8 @@ pub(crate) struct RunJournal {
     /// its bytes back in front, so the next write sends them again and the
     /// stored journal never has a gap.
     unsent: Arc<std::sync::Mutex<Segments>>,
+    /// Writes (and skipped writes) issued and not yet over.
+    in_flight: Arc<AtomicUsize>,
     metrics: Arc<Metrics>,
 }
 
@@ -179,6 +181,7 @@ impl RunJournal {
             last_state: None,
             meta,
             unsent: Arc::default(),
+            in_flight: Arc::default(),
             metrics,
         }
     }
@@ -209,6 +212,19 @@ impl RunJournal {
     /// A write of the run's record was issued (stored, or on its way).
     pub(super) fn issued(&self) -> bool {
         self.issued
+    }
+
+    /// Writes of this run on their way to the store.
+    pub(super) fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::Acquire)
+    }
+
+    /// Whether the stored record holds everything written so far: no write
+    /// is on its way, and none failed leaving its bytes unsent.
+    pub(super) fn current(&self) -> bool {
+        self.created()
+            && self.in_flight.load(Ordering::Acquire) == 0
+            && self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).bytes.is_empty()
     }
 
     /// The journal mode.
@@ -400,7 +416,7 @@ impl RunJournal {
         };
         let state_now = stored_state(&status, &snapshot, state.approvals, state.tasks);
         if state_now.is_some() && self.recorder.is_idle(&reads) && self.last_state == state_now {
-            self.skip(lease, journaled, then);
+            self.skip(status, lease, journaled, then);
             return true;
         }
         let segments = self.recorder.segments(&self.header, &reads, &snapshot);
@@ -419,7 +435,23 @@ impl RunJournal {
             }
         }
         self.lease_held = lease.is_some();
-        let write = Write {
+        let (write, writer, upto) = (self.next_write(), Arc::clone(&self.writer), self.recorder.request_count());
+        let in_flight = InFlight::start(&self.in_flight);
+        tokio::spawn(async move {
+            let _order = writer.lock().await;
+            let result = write.run(status, lease).await;
+            drop(in_flight);
+            if result.is_ok() {
+                journaled(upto);
+            }
+            then(result);
+        });
+        true
+    }
+
+    /// The write of what is unsent, as the record stands now.
+    fn next_write(&self) -> Write {
+        Write {
             store: Arc::clone(&self.args.store),
             owner: Arc::clone(&self.args.owner),
             meta: self.meta.clone(),
@@ -429,47 +461,51 @@ impl RunJournal {
             full_lease: self.args.config.lease,
             quota: self.args.quota,
             metrics: Arc::clone(&self.metrics),
-        };
-        let (writer, upto) = (Arc::clone(&self.writer), self.recorder.request_count());
-        tokio::spawn(async move {
-            let _order = writer.lock().await;
-            let result = write.run(status, lease).await;
-            if result.is_ok() {
-                journaled(upto);
-            }
-            then(result);
-        });
-        true
+        }
     }
 
     /// A write with nothing new: no bytes are stored. Its lease still
     /// changes as a write's would (after every write before it): released
-    /// by a park that hands the run off, else renewed.
+    /// by a park that hands the run off, else renewed. When a write before
+    /// it failed, its bytes are still unsent (possibly the record itself):
+    /// they are written now instead, or the run would leave memory with its
+    /// record behind what it told its observer.
     fn skip(
         &mut self,
+        status: RunStatus,
         lease: Option<Duration>,
         journaled: impl FnOnce(u64) + Send + 'static,
         then: impl FnOnce(Written) + Send + 'static,
     ) {
-        let held = self.lease_held && self.created();
+        let held = self.lease_held;
         self.lease_held = lease.is_some();
-        let (store, owner, run_id) =
-            (Arc::clone(&self.args.store), Arc::clone(&self.args.owner), self.meta.run_id.clone());
-        let (writer, version, upto) =
-            (Arc::clone(&self.writer), Arc::clone(&self.version), self.recorder.request_count());
-        self.metrics.runs.journal_write_skipped();
+        let (write, writer, upto) = (self.next_write(), Arc::clone(&self.writer), self.recorder.request_count());
+        let metrics = Arc::clone(&self.metrics);
+        let in_flight = InFlight::start(&self.in_flight);
         tokio::spawn(async move {
             let _order = writer.lock().await;
+            // Every write before this one is over: what it left is known.
+            if write.has_unsent() {
+                let result = write.run(status, lease).await;
+                drop(in_flight);
+                if result.is_ok() {
+                    journaled(upto);
+                }
+                return then(result);
+            }
+            metrics.runs.journal_write_skipped();
             crate::crash_points::point("journal.skipped");
+            let (store, owner, run_id) = (&write.store, &write.owner, &write.meta.run_id);
             let result = match lease {
-                _ if !held => Ok(()),
-                None => store.release(&run_id, &owner).await,
-                Some(lease) => store.renew(&run_id, &owner, lease).await,
+                _ if !(held && write.created.load(Ordering::Acquire)) => Ok(()),
+                None => store.release(run_id, owner).await,
+                Some(lease) => store.renew(run_id, owner, lease).await,
             };
+            drop(in_flight);
             match result {
                 Ok(()) => {
                     journaled(upto);
-                    then(Ok(version.load(Ordering::Acquire)));
+                    then(Ok(write.version.load(Ordering::Acquire)));
                 }
                 Err(e) => then(Err(e.into())),
             }
@@ -503,6 +539,22 @@ impl RunJournal {
     }
 }
 
+/// Counts one write on its way, until dropped.
+struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    fn start(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::AcqRel);
+        Self(Arc::clone(count))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// One write on its way to the store.
 struct Write {
     store: Arc<dyn RunStore>,
@@ -522,43 +574,42 @@ impl Write {
         let Segments { bytes, replace } =
             std::mem::take(&mut *self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         let size = bytes.len();
-        if let Err(e) = self.check_quota(size, replace).await {
-            if let WriteError::OverQuota(why) = &e {
-                self.metrics.runs.journal_quota_exceeded();
-                tracing::warn!(run_id = %self.meta.run_id, reason = %why, "journal write refused: over quota");
-            } else {
-                // Not stored: sent again, first, by the next write.
-                self.put_back(bytes, replace);
-            }
-            return Err(e);
-        }
         // A backend that is briefly away (a database restarting, a
         // connection lost) is retried, within a bound: the observer of a
-        // park hears `waiting` only once the run is durable.
+        // park hears `waiting` only once the run is durable. The quota is
+        // read from the same backend, and retried with it.
         let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
         crate::crash_points::point("journal.write");
         let result = loop {
             let attempt = async {
+                self.check_quota(size, replace).await?;
                 if !self.created.load(Ordering::Acquire) {
                     // Durable with the write below (one flush on sled).
                     self.store.create_before_save(&self.meta, &self.owner, self.full_lease).await?;
                     self.created.store(true, Ordering::Release);
                 }
-                if replace {
+                let stored = if replace {
                     self.store.save(&self.meta.run_id, &self.owner, status.clone(), bytes.clone(), lease).await
                 } else {
                     self.store.append(&self.meta.run_id, &self.owner, status.clone(), bytes.clone(), lease).await
-                }
+                };
+                Ok::<_, WriteError>(stored?)
             }
             .await;
             match attempt {
-                Err(RunStoreError::Backend(e)) if began.elapsed() + backoff.peek() < WRITE_RETRY => {
+                Err(WriteError::Store(RunStoreError::Backend(e))) if began.elapsed() + backoff.peek() < WRITE_RETRY => {
                     tracing::debug!(run_id = %self.meta.run_id, error = %e, "run journal write failed; retrying");
                     tokio::time::sleep(backoff.next_delay()).await;
                 }
                 other => break other,
             }
         };
+        if let Err(WriteError::OverQuota(why)) = &result {
+            // Refused, not failed: the run ends, and nothing of it is sent.
+            self.metrics.runs.journal_quota_exceeded();
+            tracing::warn!(run_id = %self.meta.run_id, reason = %why, "journal write refused: over quota");
+            return result;
+        }
         match &result {
             Ok(v) => {
                 crate::crash_points::point("journal.written");
@@ -570,13 +621,18 @@ impl Write {
                 // Not stored: sent again, first, by the next write.
                 self.put_back(bytes, replace);
                 self.metrics.runs.journal_write_took(began.elapsed());
-                if !matches!(e, RunStoreError::LeaseLost { .. }) {
+                if !e.lease_lost() {
                     self.metrics.runs.journal_write_failed();
                 }
                 tracing::warn!(run_id = %self.meta.run_id, error = %e, "run journal not written");
             }
         }
-        result.map_err(WriteError::from)
+        result
+    }
+
+    /// Whether bytes of a failed write wait to be sent.
+    fn has_unsent(&self) -> bool {
+        !self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).bytes.is_empty()
     }
 
     /// Bytes that were not stored go first in the next write.

@@ -1,0 +1,180 @@
+//! Durable runs when the connection to PostgreSQL is cut (GA-1.3,
+//! runtime-semantics 11.3, 11.12): a real PostgreSQL behind a loopback TCP
+//! relay that can drop every connection and refuse new ones, so a park's
+//! write fails for real while the database itself stays up for the other
+//! runtime that checks what was stored.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, RunsConfig, StoreBackend};
+use codemode_tests::*;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::AbortHandle;
+
+/// A TCP relay to PostgreSQL whose connections can be cut.
+struct Relay {
+    port: u16,
+    cut: Arc<AtomicBool>,
+    links: Arc<std::sync::Mutex<Vec<AbortHandle>>>,
+}
+
+impl Relay {
+    async fn to(url: &str) -> Self {
+        let target = host_port(url);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let cut = Arc::new(AtomicBool::new(false));
+        let links: Arc<std::sync::Mutex<Vec<AbortHandle>>> = Arc::default();
+        let (down, open) = (Arc::clone(&cut), Arc::clone(&links));
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if down.load(Ordering::SeqCst) {
+                    continue; // dropped: the connection closes at once
+                }
+                let target = target.clone();
+                let link = tokio::spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+                open.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        Self { port, cut, links }
+    }
+
+    /// The URL of the database through the relay.
+    fn url(&self, url: &str) -> String {
+        url.replacen(&host_port(url), &format!("127.0.0.1:{}", self.port), 1)
+    }
+
+    /// Drops every connection and refuses new ones.
+    fn cut(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+
+    fn restore(&self) {
+        self.cut.store(false, Ordering::SeqCst);
+    }
+}
+
+/// `host:port` of a `postgres://user@host:port/db` URL.
+fn host_port(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    rest.split(['/', '?']).next().unwrap().to_owned()
+}
+
+async fn runtime(url: &str, evict_after: Option<Duration>) -> CodeMode {
+    CodeMode::builder()
+        .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 2 })
+        .runs(RunsConfig { evict_after, ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_first_park_the_store_does_not_take_ends_runtime_unavailable_instead_of_waiting_nowhere_ga_1_3() {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let rt = runtime(&relay.url(&url), Some(Duration::from_millis(200))).await;
+    let session = rt.session("cut").reply("r");
+    // Admitted while the store is up; the cut comes before the park.
+    let code = "await new Promise(r => setTimeout(r, 300)); await yield_control('park'); return 1";
+    let exec = tokio::spawn(async move { session.exec(Exec::code(code)).await.unwrap() });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    relay.cut();
+    let result = exec.await.unwrap();
+    let (code, error) = failure(&result);
+    assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
+    assert!(error.contains("the run store did not take its journal"), "{error}");
+    assert_eq!(rt.live_cells().await.unwrap(), 0, "the ended run left memory");
+    relay.restore();
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_park_the_store_does_not_take_keeps_the_run_in_memory_until_its_record_catches_up_then_any_process_resumes_it_ga_1_3()
+ {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let evict = Duration::from_millis(300);
+    let rt = runtime(&relay.url(&url), Some(evict)).await;
+    let session = rt.session("cut").reply("r");
+    let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
+                await yield_control('two'); return 'done'";
+    let parked = session.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    // The wait re-claims the run; the second park's write then fails: the
+    // observer still hears `waiting`, and the run goes on in memory.
+    let waiting = {
+        let (session, run_id) = (session.clone(), run_id.clone());
+        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    relay.cut();
+    let second = waiting.await.unwrap();
+    assert!(matches!(second, CellResult::Waiting { .. }), "{}", second.to_model_json());
+    // Its record is behind what it told its observer: it is not evicted.
+    tokio::time::sleep(evict * 3).await;
+    assert_eq!(rt.live_cells().await.unwrap(), 1, "a run whose record is behind left memory");
+    // Back: the eviction writes what was unsent, then the run leaves memory.
+    relay.restore();
+    for _ in 0..100 {
+        if rt.live_cells().await.unwrap() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(rt.live_cells().await.unwrap(), 0, "the run never left memory once its record caught up");
+    // Another process resumes it from the second park: the next wait ends it.
+    let other = runtime(&url, None).await;
+    let done = other.session("cut").reply("r").wait(&run_id).await.unwrap();
+    match &done {
+        CellResult::Completed { value, .. } => assert_eq!(value, &serde_json::json!("done")),
+        other => panic!("resumed from a stale journal: {}", other.to_model_json()),
+    }
+    rt.shutdown().await;
+    other.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_end_the_store_does_not_take_is_not_ended_and_the_next_wait_completes_it_ga_1_3() {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let rt = runtime(&relay.url(&url), None).await;
+    let session = rt.session("cut").reply("r");
+    let code = "await store('k', 1); await yield_control('park'); await new Promise(r => setTimeout(r, 300)); \
+                return 'done'";
+    let parked = session.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    // The cell returns while the store is away: its end (with its store
+    // write) cannot be committed.
+    let waiting = {
+        let (session, run_id) = (session.clone(), run_id.clone());
+        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    relay.cut();
+    let cut_off = waiting.await.unwrap();
+    let (code, error) = failure(&cut_off);
+    assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
+    assert!(error.contains("The run is not lost: call wait again"), "{error}");
+    // Back: the next wait resumes it from its journal and completes it,
+    // committing its write once.
+    relay.restore();
+    let done = session.wait(&run_id).await.unwrap();
+    match &done {
+        CellResult::Completed { value, .. } => assert_eq!(value, &serde_json::json!("done")),
+        other => panic!("the run was not completed: {}", other.to_model_json()),
+    }
+    let loaded = session.exec(Exec::code("return await load('k')")).await.unwrap();
+    assert!(matches!(&loaded, CellResult::Completed { value, .. } if value == &serde_json::json!(1)), "{loaded:?}");
+    rt.shutdown().await;
+}
