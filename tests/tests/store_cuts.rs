@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, RunsConfig, StoreBackend};
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Reply, RunsConfig, StoreBackend};
 use codemode_tests::*;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::AbortHandle;
@@ -70,6 +70,20 @@ fn host_port(url: &str) -> String {
     rest.split(['/', '?']).next().unwrap().to_owned()
 }
 
+/// Parks `code` durably, then cuts the store 100 ms into the `wait` that
+/// resumes it: the run's id and what that wait answered.
+async fn wait_cut_off(session: &Reply, relay: &Relay, code: &str) -> (String, CellResult) {
+    let parked = session.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    let waiting = {
+        let (session, run_id) = (session.clone(), run_id.clone());
+        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    relay.cut();
+    (run_id, waiting.await.unwrap())
+}
+
 async fn runtime(url: &str, evict_after: Option<Duration>) -> CodeMode {
     CodeMode::builder()
         .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 2 })
@@ -109,17 +123,9 @@ async fn a_park_the_store_does_not_take_keeps_the_run_in_memory_until_its_record
     let session = rt.session("cut").reply("r");
     let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
                 await yield_control('two'); return 'done'";
-    let parked = session.exec(Exec::code(code)).await.unwrap();
-    let run_id = parked.run_id().expect("parked durably").to_owned();
     // The wait re-claims the run; the second park's write then fails: the
     // observer still hears `waiting`, and the run goes on in memory.
-    let waiting = {
-        let (session, run_id) = (session.clone(), run_id.clone());
-        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
-    };
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    relay.cut();
-    let second = waiting.await.unwrap();
+    let (run_id, second) = wait_cut_off(&session, &relay, code).await;
     assert!(matches!(second, CellResult::Waiting { .. }), "{}", second.to_model_json());
     // Its record is behind what it told its observer: it is not evicted.
     tokio::time::sleep(evict * 3).await;
@@ -152,17 +158,9 @@ async fn a_run_whose_end_the_store_does_not_take_is_not_ended_and_the_next_wait_
     let session = rt.session("cut").reply("r");
     let code = "await store('k', 1); await yield_control('park'); await new Promise(r => setTimeout(r, 300)); \
                 return 'done'";
-    let parked = session.exec(Exec::code(code)).await.unwrap();
-    let run_id = parked.run_id().expect("parked durably").to_owned();
     // The cell returns while the store is away: its end (with its store
     // write) cannot be committed.
-    let waiting = {
-        let (session, run_id) = (session.clone(), run_id.clone());
-        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
-    };
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    relay.cut();
-    let cut_off = waiting.await.unwrap();
+    let (run_id, cut_off) = wait_cut_off(&session, &relay, code).await;
     let (code, error) = failure(&cut_off);
     assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
     assert!(error.contains("The run is not lost: call wait again"), "{error}");

@@ -89,19 +89,17 @@ fn an_approved_call_after_70000_clock_reads_is_asked_and_runs_once_across_kill_9
     resumes_having_called_once(&dir, &config, &store, &run_id);
 }
 
+/// A cell whose journal passes 64 KiB between its two parks.
+const OUTGROWING: &str = "await yield_control('small'); await store('big', 'x'.repeat(100000)); \
+                          const c = await count({}); await yield_control('memory only'); return c.n";
+
 #[test]
 fn a_run_that_outgrows_its_journal_is_marked_before_its_next_call_and_is_lost_after_kill_9_not_replayed_ga_1_3() {
     let dir = common::temp("journal-life", "outgrown");
     let config = config(&dir, "[runs]\nmax_journal_bytes = 65536\n");
     let store = dir.join("store");
     let mut first = Session::start(&config, &store);
-    let run_id = first.exec(
-        "await yield_control('small'); await store('big', 'x'.repeat(100000)); const c = await count({}); \
-             await yield_control('memory only'); return c.n",
-    )["runId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let run_id = first.exec(OUTGROWING)["runId"].as_str().unwrap().to_owned();
     let parked = first.wait(&run_id);
     assert_eq!(parked["reason"], "yield", "{parked}");
     let warning = parked["warnings"][0].as_str().unwrap_or_default();
@@ -112,13 +110,7 @@ fn a_run_that_outgrows_its_journal_is_marked_before_its_next_call_and_is_lost_af
     assert_eq!(again["value"], 1, "{again}");
 
     // The same again, crashed while memory only.
-    let run_id = first.exec(
-        "await yield_control('small'); await store('big', 'x'.repeat(100000)); const c = await count({}); \
-             await yield_control('memory only'); return c.n",
-    )["runId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let run_id = first.exec(OUTGROWING)["runId"].as_str().unwrap().to_owned();
     assert_eq!(first.wait(&run_id)["reason"], "yield");
     assert_eq!(calls(&dir), 2);
     first.kill_9();

@@ -7,6 +7,10 @@
 //!   approves it. Measured from the `wait_with` call to the moment the
 //!   tool starts (the tool records it), and to the `completed` result. The
 //!   decision's journal write (before the call may start) is inside both.
+//! - `approval_waits`: one run parked for approval on sled on disk, and
+//!   2,000 `wait`s on it with nothing decided, in 10 batches of 200: each
+//!   batch's time (flat when a wait costs the same however old the run)
+//!   and the journal bytes they wrote (none: nothing new happened).
 //! - `pg_approval`: two runtimes (two instance ids, as two processes) on
 //!   one PostgreSQL database; exec and park on A, approve with a `wait` on
 //!   B, which claims the run, replays it, journals the decision and starts
@@ -158,6 +162,65 @@ pub(crate) async fn across_processes(url: &str, runs: usize, warmup: usize) -> R
     a.shutdown().await;
     b.shutdown().await;
     report
+}
+
+/// Waits with nothing decided on a run parked for approval.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct IdleWaitsReport {
+    /// Waits per batch.
+    batch: usize,
+    /// Each batch's wall-clock time, in order.
+    batch_ms: Vec<f64>,
+    /// Journal bytes the waits wrote, and writes they skipped.
+    bytes_written: u64,
+    writes_skipped: u64,
+}
+
+/// `approval_waits`: `batches` × `batch` waits on one run parked for
+/// approval, deciding nothing.
+pub(crate) async fn idle_waits(batches: usize, batch: usize) -> Result<IdleWaitsReport> {
+    let dir = std::env::temp_dir().join(format!("codemode-bench-approval-waits-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let started = Arc::new(Mutex::new(None));
+    let rt = runtime(StoreBackend::Sled { path: Some(dir.clone()) }, &started).await?;
+    let reply = rt.session("bench-approval-waits").reply("r");
+    let parked = reply.exec(Exec::code(ASKED).title("bench")).await?;
+    approval_id(&parked)?;
+    let run_id = parked.run_id().unwrap_or_default().to_owned();
+    let before = rt.metrics().runs;
+    let mut batch_ms = Vec::with_capacity(batches);
+    for _ in 0..batches {
+        let start = Instant::now();
+        for _ in 0..batch {
+            let waiting = reply.wait(&run_id).await?;
+            expect(&waiting, "waiting", "an undecided approval")?;
+        }
+        batch_ms.push(ms(start.elapsed()));
+    }
+    let after = rt.metrics().runs;
+    drop(reply);
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(IdleWaitsReport {
+        batch,
+        batch_ms,
+        bytes_written: after.journal_bytes - before.journal_bytes,
+        writes_skipped: after.journal_writes_skipped - before.journal_writes_skipped,
+    })
+}
+
+/// Prints the idle-waits scenario.
+pub(crate) fn print_idle_waits(r: &IdleWaitsReport) {
+    let batches: Vec<String> = r.batch_ms.iter().map(|t| format!("{t:.0}")).collect();
+    println!(
+        "17 approval, {} waits deciding nothing: ms per {} waits [{}]; journal bytes written {}, writes skipped {}",
+        r.batch * r.batch_ms.len(),
+        r.batch,
+        batches.join(", "),
+        r.bytes_written,
+        r.writes_skipped
+    );
 }
 
 /// Prints an approval scenario's rows.

@@ -35,8 +35,8 @@
 //! - `pg_commit`: `SessionStore::commit` of one small value on PostgreSQL.
 //! - `evicted`: park N runs on sled on disk with `evict_after` 200 ms, wait
 //!   until no cell is live, RSS growth over N; then resume 100 of them.
-//! - `approval`, `pg_approval`: a decision's way to the call it approves
-//!   (see `approvals.rs`).
+//! - `approval`, `pg_approval`: a decision's way to the call it approves;
+//!   `approval_waits`: waits deciding nothing (see `approvals.rs`).
 //! - `mcp_task`: an MCP call run as a task against the same call answered
 //!   directly (see `mcp_tasks.rs`).
 
@@ -51,7 +51,7 @@ use super::cells::{IN_CELL, Noop, SEQ100, YIELD, cell, expect, timed_exec};
 use super::stats::{Quantiles, ms, quantiles, row, settled_rss};
 
 /// The durable scenarios' `--only` names; `durable` names them all.
-pub(crate) const DURABLE: [&str; 11] = [
+pub(crate) const DURABLE: [&str; 12] = [
     "journal",
     "park_sled",
     "park_group",
@@ -61,6 +61,7 @@ pub(crate) const DURABLE: [&str; 11] = [
     "pg_commit",
     "evicted",
     "approval",
+    "approval_waits",
     "pg_approval",
     "mcp_task",
 ];
@@ -629,6 +630,7 @@ pub(crate) struct DurableReport {
     pg_commit_ms: Option<Quantiles>,
     evicted: Vec<EvictedReport>,
     approval: Option<super::approvals::ApprovalReport>,
+    approval_waits: Option<super::approvals::IdleWaitsReport>,
     pg_approval: Option<super::approvals::ApprovalReport>,
     mcp_task: Option<super::mcp_tasks::McpTaskReport>,
 }
@@ -645,6 +647,7 @@ impl DurableReport {
             && self.pg_commit_ms.is_none()
             && self.evicted.is_empty()
             && self.approval.is_none()
+            && self.approval_waits.is_none()
             && self.pg_approval.is_none()
             && self.mcp_task.is_none()
     }
@@ -706,6 +709,9 @@ pub(crate) async fn run_timing(
     }
     if named("approval") {
         report.approval = Some(super::approvals::same_process(runs, warmup).await?);
+    }
+    if named("approval_waits") {
+        report.approval_waits = Some(super::approvals::idle_waits(10, 200).await?);
     }
     if named("mcp_task") {
         report.mcp_task = Some(super::mcp_tasks::measure(runs, warmup).await?);
@@ -780,6 +786,9 @@ pub(crate) fn print(report: &DurableReport) {
     }
     if let Some(a) = &report.pg_approval {
         super::approvals::print("16 approval on the other runtime (pg)", a);
+    }
+    if let Some(w) = &report.approval_waits {
+        super::approvals::print_idle_waits(w);
     }
     if let Some(t) = &report.mcp_task {
         super::mcp_tasks::print(t);

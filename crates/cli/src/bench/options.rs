@@ -44,7 +44,8 @@ pub(crate) struct BenchArgs {
     /// throughput, hol;
     /// the durable-run scenarios journal, park_sled, park_group,
     /// park_growth, replay100, pg_wait, pg_commit, evicted, approval,
-    /// pg_approval (`durable`: all of them) run only when named.
+    /// approval_waits, pg_approval (`durable`: all of them) run only when
+    /// named.
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(SCENARIOS))]
     only: Vec<String>,
     /// PostgreSQL URL for pg_wait and pg_commit (default
@@ -97,8 +98,8 @@ pub(crate) struct BenchOptions {
     /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
     /// parked, cold, throughput, hol; the durable-run ones (journal,
     /// park_sled, park_group, park_growth, replay100, pg_wait, pg_commit,
-    /// evicted, approval, pg_approval, or `durable` for all of them) only
-    /// when named.
+    /// evicted, approval, approval_waits, pg_approval, mcp_task, or
+    /// `durable` for all of them) only when named.
     pub only: Vec<String>,
     /// PostgreSQL for `pg_wait`/`pg_commit` (else `CODEMODE_TEST_POSTGRES_URL`).
     pub postgres: Option<String>,
@@ -118,7 +119,7 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-const SCENARIOS: [&str; 22] = [
+const SCENARIOS: [&str; 23] = [
     "trivial",
     "trivial_idle",
     "seq100",
@@ -138,6 +139,7 @@ const SCENARIOS: [&str; 22] = [
     "pg_commit",
     "evicted",
     "approval",
+    "approval_waits",
     "pg_approval",
     "mcp_task",
     "durable",

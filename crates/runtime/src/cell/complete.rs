@@ -15,6 +15,7 @@ use super::requests::{Answer, session};
 use super::run::CellMode;
 use super::state::{CellState, Flow};
 use codemode_bridge::RunEnd;
+use codemode_store::StoreError;
 
 impl CellState {
     /// Completes a returned cell once its requests are done, or at the
@@ -137,11 +138,11 @@ impl CellState {
     }
 
     /// The commit is done: report the result, or why the cell failed.
-    fn committed(&mut self, outcome: Result<(), codemode_store::StoreError>) -> Flow {
+    fn committed(&mut self, outcome: Result<(), StoreError>) -> Flow {
         let Some(Ending::Finishing(finishing)) = self.ending.take() else { return Flow::Live };
         let Some(mut result) = finishing.result else { return Flow::Live };
         match outcome {
-            Err(e @ codemode_store::StoreError::SessionFull(_)) => {
+            Err(e @ StoreError::SessionFull(_)) => {
                 let message = format!("RangeError: {e} The cell's store writes were not committed.");
                 result = self.fail(ErrorCode::InternalError, message, Phase::Guest);
             }
@@ -150,7 +151,9 @@ impl CellState {
             // record still holds the run, so it is not ended here: this copy
             // leaves memory, and the next `wait`, on any process, resumes
             // the run from its journal and completes it there.
-            Err(e) if finishing.through_record => {
+            Err(e @ (StoreError::Io(_) | StoreError::Unavailable | StoreError::Database(_)))
+                if finishing.through_record =>
+            {
                 let message = format!(
                     "code mode run returned, but its end could not be recorded ({e}). The run is not lost: call wait \
                      again, and it resumes from its journal (a call that was running at its last journal write \
@@ -167,6 +170,14 @@ impl CellState {
                     let _ = window.reply.send(result);
                 }
                 return Flow::Ended;
+            }
+            // Refused for what it is (it would be refused again): it ends.
+            Err(e) if finishing.through_record => {
+                let message = format!(
+                    "the cell returned, but its end (and any store writes) could not be committed ({e}); nothing \
+                     it stored was kept."
+                );
+                result = self.fail(ErrorCode::InternalError, message, Phase::Host);
             }
             Err(_) => {
                 if let CellResult::Completed { warnings, .. } = &mut result {

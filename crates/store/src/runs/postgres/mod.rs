@@ -356,6 +356,9 @@ impl PgRuns {
         writes: RunWrites,
         kept: Vec<u8>,
     ) -> Result<(), RunStoreError> {
+        if writes.is_empty() {
+            return self.end_alone(run_id, owner, end, kept).await;
+        }
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(|e| backend(&e))?;
         // Locks the run: a concurrent claim waits, then sees it ended.
@@ -392,14 +395,34 @@ impl PgRuns {
             .await
             .map_err(|e| backend(&e))?;
         tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
-        if writes.is_empty() && self.durability == Durability::Process {
-            // No store writes to lose: as durable as a journal write.
-            tx.cached()
-                .execute("SELECT set_config('synchronous_commit', 'off', true)", &[])
-                .await
-                .map_err(|e| backend(&e))?;
-        }
         tx.commit().await.map_err(|e| backend(&e))
+    }
+
+    /// [`do_end`](Self::do_end) of a run with no store writes: one
+    /// statement, one round trip (a completion waits for it before it is
+    /// reported). The guarded update locks the row as the transaction's
+    /// `FOR UPDATE` does, so a racing claim sees the run ended. With no
+    /// store writes to lose, it is as durable as a journal write.
+    async fn end_alone(&self, run_id: String, owner: String, end: RunEnd, kept: Vec<u8>) -> Result<(), RunStoreError> {
+        let client = self.client().await?;
+        let sql = format!(
+            "WITH u AS (UPDATE codemode_runs SET status = $3, owner = NULL, lease_until_ms = 0, journal = $4,
+                 journal_chunks = 0, journal_chunk_bytes = 0, version = version + 1, updated_ms = $5
+                 WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $5 AND status IN ('running', 'parked')
+                 RETURNING run_id),
+             d AS (DELETE FROM codemode_run_chunks WHERE run_id IN (SELECT run_id FROM u)){}
+             SELECT pg_notify($6, run_id)::text FROM u, s",
+            self.async_commit()
+        );
+        let row = client
+            .cached()
+            .query_opt(&sql, &[&run_id, &owner, &end.label(), &kept, &big(self.now()), &CHANNEL])
+            .await
+            .map_err(|e| backend(&e))?;
+        match row {
+            Some(_) => Ok(()),
+            None => Err(self.refused(&client, &run_id).await),
+        }
     }
 
     async fn do_get(&self, run_id: String) -> Result<Option<RunRecord>, RunStoreError> {
