@@ -408,3 +408,99 @@ async fn a_run_another_process_holds_answers_a_foreign_sessions_wait_and_abort_a
     holder.shutdown().await;
     other.shutdown().await;
 }
+
+/// Sleeps `{ms}`; declares itself replay-safe, so nothing is journaled
+/// around it and only the lease's renewal keeps the run held meanwhile.
+struct SafeSleep;
+
+impl codemode_runtime::Tool for SafeSleep {
+    fn name(&self) -> &str {
+        "safe_sleep"
+    }
+    fn description(&self) -> &str {
+        "Sleeps for {ms} milliseconds; safe to repeat."
+    }
+    fn replay_safe(&self) -> bool {
+        true
+    }
+    fn call(&self, input: serde_json::Value) -> codemode_runtime::ToolFuture<'_> {
+        let ms = input.get("ms").and_then(serde_json::Value::as_u64).unwrap_or(0);
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok(codemode_runtime::ToolOutput::json(json!({"slept": ms})))
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_resumed_on_another_process_keeps_its_lease_through_a_window_longer_than_the_lease_and_ends_once_ga_1_3()
+{
+    let url = codemode_store::postgres::test_database().await;
+    let leased = || async {
+        CodeMode::builder()
+            .tool(SafeSleep)
+            .limits(codemode_runtime::Limits {
+                timeout: Duration::from_secs(10),
+                ..codemode_runtime::Limits::default()
+            })
+            .store_backend(StoreBackend::Postgres { url: url.clone(), pool_size: 2 })
+            .runs(RunsConfig { lease: Duration::from_secs(1), ..RunsConfig::default() })
+            .start()
+            .await
+            .unwrap()
+    };
+    let (a, b) = (leased().await, leased().await);
+    let code = "await yield_control('park'); await safe_sleep({ms: 2500}); await store('k', 1); return 'done'";
+    let parked = a.session("s").reply("r").exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked").to_owned();
+    // B resumes it by replay; its window outlives the 1 s lease twice over.
+    let done = b.session("s").reply("r").wait(&run_id).await.unwrap();
+    assert!(
+        matches!(&done, CellResult::Completed { value, .. } if value == &json!("done")),
+        "{}",
+        done.to_model_json()
+    );
+    // One end, reported alike by the process that parked it.
+    let again = a.session("s").reply("r").wait(&run_id).await.unwrap();
+    assert!(
+        matches!(&again, CellResult::Completed { value, .. } if value == &json!("done")),
+        "{}",
+        again.to_model_json()
+    );
+    let loaded = a.session("s").reply("r").exec(Exec::code("return await load('k')")).await.unwrap();
+    assert!(matches!(&loaded, CellResult::Completed { value, .. } if value == &json!(1)), "{}", loaded.to_model_json());
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timer_rearmed_by_replay_never_fires_before_its_delay_as_the_guest_measures_it_ga_1_3() {
+    let dir = store_dir("timers");
+    let rt = CodeMode::builder()
+        .store_backend(StoreBackend::Sled { path: Some(dir.clone()) })
+        .runs(RunsConfig { evict_after: Some(Duration::from_millis(20)), ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap();
+    // Many runs, so a due time rounded the wrong way shows in some: each
+    // parks with a timer pending, leaves memory, and is replayed well
+    // before the timer is due.
+    let code = "const t0 = Date.now(); const due = new Promise(r => setTimeout(r, 1500)); \
+                await yield_control('park'); await due; return Date.now() - t0";
+    let mut runs = Vec::new();
+    for i in 0..40 {
+        let reply = rt.session(format!("timers-{i}")).reply("r");
+        let parked = reply.exec(Exec::code(code)).await.unwrap();
+        runs.push((reply, parked.run_id().expect("parked").to_owned()));
+    }
+    until_evicted(&rt).await;
+    let waits = runs.into_iter().map(|(reply, run_id)| tokio::spawn(async move { reply.wait(&run_id).await.unwrap() }));
+    for wait in waits {
+        let done = wait.await.unwrap();
+        let CellResult::Completed { value, .. } = &done else { panic!("{}", done.to_model_json()) };
+        let elapsed = value.as_u64().expect("milliseconds");
+        assert!(elapsed >= 1500, "a 1500 ms timer fired after {elapsed} ms as the guest measured it");
+    }
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

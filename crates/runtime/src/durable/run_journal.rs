@@ -358,13 +358,12 @@ impl RunJournal {
     /// The snapshot of host-side state for a write now (its store writes
     /// travel separately, as the keys written since the last write).
     fn snapshot(&self, state: &HostState<'_>) -> Result<Snapshot, JournalError> {
-        let wall = now_ms();
+        let wall_us = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
         let now = Instant::now();
-        let timers = state
-            .timers
-            .iter()
-            .map(|(id, due)| (*id, wall.saturating_add(millis(due.saturating_duration_since(now)))))
-            .collect();
+        let timers =
+            state.timers.iter().map(|(id, due)| (*id, due_ms(wall_us, due.saturating_duration_since(now)))).collect();
         Ok(Snapshot {
             delivered_steps: self.delivered_through.map_or(0, |d| d + 1),
             output_used: state.output_used,
@@ -704,13 +703,30 @@ fn stored_state(
     Some(out)
 }
 
-pub(super) fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+/// When a timer `left` from wall-clock time `wall_us` (µs since the epoch)
+/// is due, in whole milliseconds since the epoch, rounded up: a timer
+/// re-armed from it never fires before its delay as the guest measures it
+/// (`Date.now()` is whole milliseconds too). Truncating both parts could
+/// put it up to 2 ms early.
+fn due_ms(wall_us: u64, left: Duration) -> u64 {
+    let left_us = u64::try_from(left.as_micros()).unwrap_or(u64::MAX);
+    wall_us.saturating_add(left_us).div_ceil(1000)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timers_due_time_is_rounded_up_to_the_millisecond_never_down_ga_1_3() {
+        // 1000.999 ms + 0.002 ms is due at 1001.001 ms: stored as 1002.
+        assert_eq!(due_ms(1_000_999, Duration::from_micros(2)), 1002);
+        // Exactly on a millisecond stays there.
+        assert_eq!(due_ms(1_000_000, Duration::from_millis(1500)), 2500);
+        // One microsecond past it is the next one.
+        assert_eq!(due_ms(1_000_001, Duration::from_millis(1500)), 2501);
+        assert_eq!(due_ms(u64::MAX, Duration::from_secs(1)), u64::MAX.div_ceil(1000));
+    }
 
     #[test]
     fn a_write_counts_every_stored_journal_and_its_own_growth_against_the_quota() {
