@@ -427,15 +427,7 @@ impl Durability {
             self.renew_now();
             return;
         }
-        let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
-        let written = self.write(RunStatus::Parked, None, state, move |r| match r {
-            Ok(version) => runs.set_handed_off(&run_id, Some(version)),
-            Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
-            Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
-            // The store is away: the run stays here, and its eviction
-            // writes what is unsent again first.
-            Err(_) => {}
-        });
+        let written = self.write_handing_off(state);
         if written && let Some(evict) = config.evict_after {
             let wait = evict.saturating_sub(config.handoff_after);
             reschedule(&mut self.handoff, Some(self.mail.after(wait, move || DurableMsg::Evict(epoch))));
@@ -455,16 +447,23 @@ impl Durability {
         }
         let Some(evict) = j.config().evict_after else { return false };
         if j.in_flight() == 0 {
-            let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
-            self.write(RunStatus::Parked, None, state, move |r| match r {
-                Ok(version) => runs.set_handed_off(&run_id, Some(version)),
-                Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
-                Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
-                Err(_) => {}
-            });
+            self.write_handing_off(state);
         }
         reschedule(&mut self.handoff, Some(self.mail.after(evict, move || DurableMsg::Evict(epoch))));
         false
+    }
+
+    /// Writes what is new and releases the lease: once stored, the run is
+    /// handed off (a local `wait` re-claims it). A store that is away keeps
+    /// the run here; its eviction writes what is unsent again first.
+    fn write_handing_off(&mut self, state: &HostState<'_>) -> bool {
+        let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
+        self.write(RunStatus::Parked, None, state, move |r| match r {
+            Ok(version) => runs.set_handed_off(&run_id, Some(version)),
+            Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
+            Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
+            Err(_) => {}
+        })
     }
 
     /// The runtime is shutting down: a parked run whose lease this process

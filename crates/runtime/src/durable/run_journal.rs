@@ -222,9 +222,7 @@ impl RunJournal {
     /// Whether the stored record holds everything written so far: no write
     /// is on its way, and none failed leaving its bytes unsent.
     pub(super) fn current(&self) -> bool {
-        self.created()
-            && self.in_flight.load(Ordering::Acquire) == 0
-            && self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).bytes.is_empty()
+        self.created() && self.in_flight() == 0 && !has_unsent(&self.unsent)
     }
 
     /// The journal mode.
@@ -484,7 +482,7 @@ impl RunJournal {
         tokio::spawn(async move {
             let _order = writer.lock().await;
             // Every write before this one is over: what it left is known.
-            if write.has_unsent() {
+            if has_unsent(&write.unsent) {
                 let result = write.run(status, lease).await;
                 drop(in_flight);
                 if result.is_ok() {
@@ -629,11 +627,6 @@ impl Write {
         result
     }
 
-    /// Whether bytes of a failed write wait to be sent.
-    fn has_unsent(&self) -> bool {
-        !self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).bytes.is_empty()
-    }
-
     /// Bytes that were not stored go first in the next write.
     fn put_back(&self, bytes: Vec<u8>, replace: bool) {
         let mut left = self.unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -668,6 +661,11 @@ impl Write {
         }
         Ok(())
     }
+}
+
+/// Whether bytes of a failed write wait in `unsent` to be sent.
+fn has_unsent(unsent: &std::sync::Mutex<Segments>) -> bool {
+    !unsent.lock().unwrap_or_else(std::sync::PoisonError::into_inner).bytes.is_empty()
 }
 
 /// The bytes of every stored journal of `list` once run `run_id` writes
