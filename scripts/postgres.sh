@@ -7,6 +7,10 @@
 #   scripts/postgres.sh restart DIR stop it (fast: connections are cut, the
 #                                   WAL is flushed) and start it again on
 #                                   the same port, as an operator's restart
+#   scripts/postgres.sh crash DIR   crash-restart it (`-m immediate`: no
+#                                   checkpoint, what an OOM kill or a
+#                                   failover looks like), recovering from
+#                                   its WAL on the same port
 #   scripts/postgres.sh stop DIR    stop it and delete DIR
 #
 # Installs Debian's `postgresql` package when no initdb is found. The
@@ -44,7 +48,7 @@ free_port() {
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-  echo "usage: $0 start|restart|stop DIR" >&2
+  echo "usage: $0 start|restart|crash|stop DIR" >&2
   exit 2
 fi
 
@@ -83,6 +87,11 @@ case "$cmd" in
     as_pg "$bin/pg_ctl" -D "$dir/db" -l "$dir/log" -m fast -w -t 60 restart >/dev/null 2>&1 \
       || { echo "postgres.sh: the cluster in $dir did not restart; its log:" >&2; tail -n 50 "$dir/log" >&2; exit 1; }
     ;;
+  crash)
+    bin=$(find_bin)
+    as_pg "$bin/pg_ctl" -D "$dir/db" -l "$dir/log" -m immediate -w -t 60 restart >/dev/null 2>&1 \
+      || { echo "postgres.sh: the cluster in $dir did not come back after a crash; its log:" >&2; tail -n 50 "$dir/log" >&2; exit 1; }
+    ;;
   stop)
     bin=$(find_bin)
     if [ -n "$bin" ] && [ -f "$dir/db/postmaster.pid" ]; then
@@ -91,7 +100,7 @@ case "$cmd" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|restart|stop DIR" >&2
+    echo "usage: $0 start|restart|crash|stop DIR" >&2
     exit 2
     ;;
 esac

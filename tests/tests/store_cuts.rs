@@ -176,3 +176,71 @@ async fn a_run_whose_end_the_store_does_not_take_is_not_ended_and_the_next_wait_
     assert!(matches!(&loaded, CellResult::Completed { value, .. } if value == &serde_json::json!(1)), "{loaded:?}");
     rt.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_fails_while_its_end_cannot_be_recorded_is_not_reported_failed_and_then_ends_once_everywhere_ga_1_3()
+{
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let rt = runtime(&relay.url(&url), None).await;
+    let session = rt.session("cut").reply("r");
+    let code = "await yield_control('park'); await new Promise(r => setTimeout(r, 300)); throw new Error('boom')";
+    // The cell throws while the store is away: its end cannot be recorded,
+    // so it is not reported — a `failed` here would be an end no other
+    // process knows of.
+    let (run_id, cut_off) = wait_cut_off(&session, &relay, code).await;
+    let (code, error) = failure(&cut_off);
+    assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
+    assert!(error.contains("its end could not be recorded"), "{error}");
+    assert!(error.contains("call wait again"), "{error}");
+    assert_eq!(rt.live_cells().await.unwrap(), 0, "the copy whose end was not recorded left memory");
+    // Back: the next wait resumes it from its journal (here, where its
+    // lease is; elsewhere once the lease ran out), it fails again, and
+    // that end is recorded before it is reported.
+    relay.restore();
+    let failed = session.wait(&run_id).await.unwrap();
+    let (code, error) = failure(&failed);
+    assert_eq!(code, ErrorCode::InternalError, "{error}");
+    assert!(error.contains("boom"), "{error}");
+    // Every process now reports the same end.
+    let other = runtime(&url, None).await;
+    for rt in [&rt, &other] {
+        let again = rt.session("cut").reply("r").wait(&run_id).await.unwrap();
+        let (_, error) = failure(&again);
+        assert!(error.contains("it already failed"), "{error}");
+    }
+    rt.shutdown().await;
+    other.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_store_and_load_ride_out_a_short_database_outage_ga_7_1() {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let rt = runtime(&relay.url(&url), None).await;
+    let session = rt.session("cut").reply("r");
+    let stored = session.exec(Exec::code("await store('k', 41); return 1")).await.unwrap();
+    assert!(matches!(stored, CellResult::Completed { .. }), "{}", stored.to_model_json());
+    let code = "await yield_control('park'); await new Promise(r => setTimeout(r, 300)); \
+                const v = await load('k'); await store('k2', v + 1); return v + 1";
+    let parked = session.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    let waiting = {
+        let (session, run_id) = (session.clone(), run_id.clone());
+        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
+    };
+    // The store goes away before the cell's `load` and comes back a second
+    // later: the load waits for it instead of failing the cell.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    relay.cut();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    relay.restore();
+    let done = waiting.await.unwrap();
+    match &done {
+        CellResult::Completed { value, .. } => assert_eq!(value, &serde_json::json!(42)),
+        other => panic!("a short outage failed the cell: {}", other.to_model_json()),
+    }
+    let loaded = session.exec(Exec::code("return await load('k2')")).await.unwrap();
+    assert!(matches!(&loaded, CellResult::Completed { value, .. } if value == &serde_json::json!(42)), "{loaded:?}");
+    rt.shutdown().await;
+}

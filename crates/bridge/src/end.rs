@@ -28,6 +28,10 @@ pub enum RunEnd {
     /// It outgrew what a journal keeps and lived in one process's memory
     /// only; that process stopped, so nothing could resume it.
     Lost,
+    /// Its journal was never stored whole, or is damaged (its process or
+    /// the database stopped in the middle of a write it could not finish):
+    /// nothing could resume it, so it was ended rather than left to hang.
+    Unrecoverable,
 }
 
 /// A stored end label no end has: a record written by a newer codemode,
@@ -38,7 +42,7 @@ pub struct UnknownRunEnd(pub String);
 
 impl RunEnd {
     /// Every end, in label order of the metrics.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Completed,
         Self::Failed,
         Self::TimedOut,
@@ -48,6 +52,7 @@ impl RunEnd {
         Self::Crashed,
         Self::ReplayDiverged,
         Self::Lost,
+        Self::Unrecoverable,
     ];
 
     /// The label stored, shown and used in metrics (`timed_out`, …).
@@ -63,6 +68,7 @@ impl RunEnd {
             Self::Crashed => "crashed",
             Self::ReplayDiverged => "replay_diverged",
             Self::Lost => "lost",
+            Self::Unrecoverable => "unrecoverable",
         }
     }
 
@@ -89,6 +95,10 @@ impl RunEnd {
             Self::Lost => {
                 "it outgrew what a journal keeps and lived in one codemode process's memory only, and that process \
                  stopped"
+            }
+            Self::Unrecoverable => {
+                "its journal was never stored whole or is damaged (a crash cut a write short), so nothing could \
+                 resume it"
             }
         }
     }

@@ -302,6 +302,33 @@ impl Row<'_> {
         if show_sessions { clean(&self.meta.session) } else { session_hash(&self.meta.session) }
     }
 
+    /// Whether the run is live but nobody advances it: `running` with its
+    /// owner's lease run out (the owner stopped mid-window).
+    fn owner_gone(&self, now: u64) -> bool {
+        *self.status == RunStatus::Running && self.lease_until_ms <= now
+    }
+
+    /// An orphan: its owner stopped before its first journal write landed
+    /// (its exec's answer was lost with it). Nothing can resume it; the
+    /// next `wait`, or housekeeping within a minute, ends it
+    /// `unrecoverable`.
+    fn orphaned(&self, now: u64) -> bool {
+        self.owner_gone(now) && self.journal_bytes == 0
+    }
+
+    /// What the status column adds to the status.
+    fn note(&self, now: u64) -> Option<&'static str> {
+        if self.abort_requested && !matches!(self.status, RunStatus::Ended(_)) {
+            Some("abort requested")
+        } else if self.orphaned(now) {
+            Some("orphaned: ends as unrecoverable")
+        } else if self.owner_gone(now) {
+            Some("owner gone: a wait resumes it")
+        } else {
+            None
+        }
+    }
+
     fn to_json(&self, show_sessions: bool, now: u64) -> Value {
         let live = self.owner.is_some() && self.lease_until_ms > now;
         let mut v = json!({
@@ -319,6 +346,7 @@ impl Row<'_> {
             "age_ms": now.saturating_sub(self.meta.created_ms),
             "updated_ms": self.updated_ms,
             "abort_requested": self.abort_requested,
+            "orphaned": self.orphaned(now),
         });
         if let Some(version) = self.version {
             v["version"] = json!(version);
@@ -375,8 +403,8 @@ async fn list(
         .iter()
         .map(|r| {
             let mut status = r.status.as_str().to_owned();
-            if r.abort_requested && !matches!(r.status, RunStatus::Ended(_)) {
-                status.push_str(" (abort requested)");
+            if let Some(note) = r.note(now) {
+                status.push_str(&format!(" ({note})"));
             }
             [
                 r.meta.run_id.clone(),

@@ -256,8 +256,9 @@ pub(crate) struct RunMetrics {
     pub resumed_by_replay: AtomicU64,
     /// Replays that diverged from their journal (`replay_diverged`).
     pub replay_diverged: AtomicU64,
-    /// Resumes refused because the stored journal could not be read
-    /// (damaged, or a newer format): the run stays parked.
+    /// Resumes refused because the stored journal could not be read: a
+    /// newer format (the run stays parked), or never stored whole or
+    /// damaged (the run ends `unrecoverable`).
     pub journal_unreadable: AtomicU64,
     /// Leases taken over from another owner (released or expired).
     pub lease_handoffs: AtomicU64,

@@ -44,7 +44,8 @@ async fn child_writes_process_durable_journals_then_aborts() {
         runs.create_before_save(&m, "child", Duration::from_secs(30)).await.unwrap();
         for i in 0..=n {
             let chunk = format!("chunk {i};").into_bytes();
-            runs.append(&m.run_id, "child", RunStatus::Parked, chunk, Some(Duration::from_secs(30))).await.unwrap();
+            let lease = Some(Duration::from_secs(30));
+            runs.append(&m.run_id, "child", RunStatus::Parked, chunk, lease, u64::from(i)).await.unwrap();
         }
     }
     // Every write returned: the process dies with nothing flushed by it.
@@ -157,7 +158,7 @@ async fn probe_write_costs() {
             runs.create_before_save(&m, "p", Duration::from_secs(30)).await.unwrap();
             c += t.elapsed();
             let t = std::time::Instant::now();
-            runs.append(&m.run_id, "p", RunStatus::Parked, vec![7; 600], None).await.unwrap();
+            runs.append(&m.run_id, "p", RunStatus::Parked, vec![7; 600], None, 0).await.unwrap();
             a += t.elapsed();
         }
         eprintln!("{}: create {:?}/op, append {:?}/op", durability.as_str(), c / 500, a / 500);

@@ -126,10 +126,25 @@ mod suite {
         assert!(expired.lease_until_ms > now_ms() + 20_000);
     }
 
+    /// GA-1.3: a run's idleness (its time-to-live) is measured from its
+    /// last journal or status change; taking or renewing its lease is not
+    /// one.
+    pub(crate) async fn claims_and_renewals_leave_the_last_change_as_it_was(s: Subject) {
+        let m = created(&s, "p1", LONG).await;
+        s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"j".to_vec(), None).await.unwrap();
+        let before = get(&s, &m.run_id).await.updated_ms;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let Claim::Claimed(claimed) = s.other.claim(&m.run_id, "p2", LONG).await.unwrap() else { panic!("claim") };
+        assert_eq!(claimed.updated_ms, before, "as claimed");
+        s.other.renew(&m.run_id, "p2", LONG).await.unwrap();
+        s.other.release(&m.run_id, "p2").await.unwrap();
+        assert_eq!(get(&s, &m.run_id).await.updated_ms, before, "as stored");
+    }
+
     pub(crate) async fn a_lease_claim_answers_as_a_claim_without_reading_the_journal(s: Subject) {
         let m = created(&s, "p1", LONG).await;
         s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"base".to_vec(), Some(LONG)).await.unwrap();
-        let version = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"+chunk".to_vec(), None).await.unwrap();
+        let version = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"+chunk".to_vec(), None, 1).await.unwrap();
         let Claim::Claimed(own) = s.runs.claim_lease(&m.run_id, "p1", LONG).await.unwrap() else { panic!("claim") };
         assert_eq!((own.owner.as_deref(), own.version, own.status), (Some("p1"), version, RunStatus::Parked));
         assert!(own.journal.is_empty(), "the journal is not read");
@@ -419,7 +434,8 @@ mod suite {
         assert_eq!(s.runs.save(&m.run_id, "p1", RunStatus::Parked, b"head|".to_vec(), Some(LONG)).await.unwrap(), 1);
         let mut expected = b"head|".to_vec();
         for (i, chunk) in [&b"one|"[..], b"", b"two|", &[0u8, 255, 7]].into_iter().enumerate() {
-            let v = s.runs.append(&m.run_id, "p1", RunStatus::Parked, chunk.to_vec(), Some(LONG)).await.unwrap();
+            let after = i as u64 + 1;
+            let v = s.runs.append(&m.run_id, "p1", RunStatus::Parked, chunk.to_vec(), Some(LONG), after).await.unwrap();
             assert_eq!(v, i as u64 + 2, "every write bumps the version, an empty one too");
             expected.extend_from_slice(chunk);
             assert_eq!(get(&s, &m.run_id).await.journal, expected, "after append {i}");
@@ -433,9 +449,9 @@ mod suite {
         let Claim::Claimed(claimed) = s.other.claim(&m.run_id, "p2", LONG).await.unwrap() else { panic!() };
         assert_eq!(claimed.journal, expected);
         // A save replaces the journal and every appended chunk.
-        s.other.save(&m.run_id, "p2", RunStatus::Parked, b"new".to_vec(), Some(LONG)).await.unwrap();
+        let v = s.other.save(&m.run_id, "p2", RunStatus::Parked, b"new".to_vec(), Some(LONG)).await.unwrap();
         assert_eq!(get(&s, &m.run_id).await.journal, b"new");
-        s.other.append(&m.run_id, "p2", RunStatus::Running, b"+1".to_vec(), Some(LONG)).await.unwrap();
+        s.other.append(&m.run_id, "p2", RunStatus::Running, b"+1".to_vec(), Some(LONG), v).await.unwrap();
         let r = get(&s, &m.run_id).await;
         assert_eq!((r.journal.as_slice(), r.status), (&b"new+1"[..], RunStatus::Running));
         assert_eq!(s.runs.list(session).await.unwrap()[0].journal_bytes, 5);
@@ -449,8 +465,8 @@ mod suite {
         for m in runs.iter().chain([&elsewhere]) {
             s.runs.create(m, "p1", LONG).await.unwrap();
         }
-        s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![1; 100], Some(LONG)).await.unwrap();
-        s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![2; 50], Some(LONG)).await.unwrap();
+        s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![1; 100], Some(LONG), 0).await.unwrap();
+        s.runs.append(&runs[0].run_id, "p1", RunStatus::Parked, vec![2; 50], Some(LONG), 1).await.unwrap();
         s.runs.end(&runs[2].run_id, "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         for handle in [&s.runs, &s.other] {
             let mut u = handle.usage(&session, Some(&principal), 10).await.unwrap();
@@ -464,20 +480,43 @@ mod suite {
         }
     }
 
+    /// GA-1.3: a write retried after its answer was lost (the connection
+    /// cut after the commit) lands once; a create retried the same way
+    /// says the run exists.
+    pub(crate) async fn an_append_retried_after_it_landed_is_not_added_twice_and_a_second_create_says_exists(
+        s: Subject,
+    ) {
+        let m = created(&s, "p1", LONG).await;
+        let again = s.runs.create(&m, "p1", LONG).await;
+        assert!(matches!(again, Err(RunStoreError::Exists { .. })), "{again:?}");
+        let v = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"once|".to_vec(), Some(LONG), 0).await.unwrap();
+        assert_eq!(v, 1);
+        let retried = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"once|".to_vec(), Some(LONG), 0).await;
+        assert!(matches!(retried, Err(RunStoreError::Stale { stored: 1, .. })), "{retried:?}");
+        let r = get(&s, &m.run_id).await;
+        assert_eq!((r.journal.as_slice(), r.version), (&b"once|"[..], 1), "the chunk is stored once");
+        // Continuing the version it is at, the next append lands.
+        s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"twice".to_vec(), Some(LONG), 1).await.unwrap();
+        assert_eq!(get(&s, &m.run_id).await.journal, b"once|twice");
+        // Not held: the lease is what is refused, whatever the version.
+        let other = s.other.append(&m.run_id, "p2", RunStatus::Parked, b"x".to_vec(), Some(LONG), 0).await;
+        assert!(matches!(other, Err(RunStoreError::LeaseLost { .. })), "{other:?}");
+    }
+
     pub(crate) async fn an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing(s: Subject) {
         let m = created(&s, "p1", LONG).await;
-        s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"a".to_vec(), Some(LONG)).await.unwrap();
-        let lost = s.other.append(&m.run_id, "p2", RunStatus::Parked, b"b".to_vec(), Some(LONG)).await;
+        s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"a".to_vec(), Some(LONG), 0).await.unwrap();
+        let lost = s.other.append(&m.run_id, "p2", RunStatus::Parked, b"b".to_vec(), Some(LONG), 1).await;
         assert!(matches!(lost, Err(RunStoreError::LeaseLost { .. })), "{lost:?}");
-        let missing = s.runs.append("run_nope", "p1", RunStatus::Parked, b"b".to_vec(), None).await;
+        let missing = s.runs.append("run_nope", "p1", RunStatus::Parked, b"b".to_vec(), None, 1).await;
         assert!(matches!(missing, Err(RunStoreError::Missing { .. })), "{missing:?}");
-        let ended = s.runs.append(&m.run_id, "p1", RunStatus::Ended(RunEnd::Completed), b"c".to_vec(), None).await;
+        let ended = s.runs.append(&m.run_id, "p1", RunStatus::Ended(RunEnd::Completed), b"c".to_vec(), None, 1).await;
         assert!(ended.is_err(), "append is not an end");
         let r = get(&s, &m.run_id).await;
         assert_eq!((r.journal.as_slice(), r.version), (&b"a"[..], 1), "nothing of the refused appends landed");
         s.runs.end(&m.run_id, "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         assert!(get(&s, &m.run_id).await.journal.is_empty(), "an end drops the appended chunks");
-        let after = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"d".to_vec(), Some(LONG)).await;
+        let after = s.runs.append(&m.run_id, "p1", RunStatus::Parked, b"d".to_vec(), Some(LONG), 2).await;
         assert!(matches!(after, Err(RunStoreError::LeaseLost { .. })), "{after:?}");
         assert!(get(&s, &m.run_id).await.journal.is_empty());
     }
@@ -527,6 +566,8 @@ cases!(
     prune_deletes_only_ended_runs_last_changed_before_the_cutoff,
     appends_read_back_after_the_stored_journal_in_order_and_a_save_replaces_them_all,
     an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing,
+    an_append_retried_after_it_landed_is_not_added_twice_and_a_second_create_says_exists,
+    claims_and_renewals_leave_the_last_change_as_it_was,
     usage_lists_a_sessions_and_a_principals_runs_not_ended_with_their_journal_sizes,
 );
 
@@ -571,12 +612,7 @@ async fn the_run_store_suite_holds_on_postgresql() {
         let other_sessions =
             SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "run-store-suite-other".into());
         Subject {
-            runs: Arc::new(
-                codemode_store::runs::PgRuns::start(&sessions)
-                    .await
-                    .expect("runs")
-                    .with_durability(codemode_store::runs::Durability::Process),
-            ),
+            runs: Arc::new(codemode_store::runs::PgRuns::start(&sessions).await.expect("runs")),
             other: Arc::new(codemode_store::runs::PgRuns::start(&other_sessions).await.expect("runs")),
             sessions,
         }
@@ -602,7 +638,7 @@ async fn pruning_keeps_a_live_runs_chunk_its_record_does_not_count_yet_and_drops
     };
     let lease = std::time::Duration::from_secs(30);
     s.runs.create(&meta, "me", lease).await.unwrap();
-    s.runs.append(&meta.run_id, "me", RunStatus::Parked, b"first".to_vec(), Some(lease)).await.unwrap();
+    s.runs.append(&meta.run_id, "me", RunStatus::Parked, b"first".to_vec(), Some(lease), 0).await.unwrap();
     // The next append's chunk, written, its record not yet swapped.
     let chunks = s.sessions.tree(RUN_CHUNKS_TREE).unwrap();
     let mut key = meta.run_id.as_bytes().to_vec();

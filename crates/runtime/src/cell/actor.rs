@@ -53,6 +53,16 @@ impl Actor for CellActor {
 
 /// Hands one message to the cell.
 fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
+    if let Some(Ending::Recording(recording)) = state.ending.as_mut() {
+        // Its end is being recorded and nothing else runs: every observer
+        // gets the end the record says.
+        match msg {
+            CellMsg::Wait(reply, ..) | CellMsg::Abort(reply) => recording.replies.push(reply),
+            CellMsg::EndRecorded(outcome) => return state.end_recorded(outcome),
+            _ => {}
+        }
+        return Flow::Live;
+    }
     match msg {
         CellMsg::Start(reply) => state.start(reply),
         CellMsg::Wait(reply, decide, stream) => state.resume(reply, decide, stream),
@@ -64,9 +74,7 @@ fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
                 return Flow::Live;
             }
             let result = state.fail(ErrorCode::Aborted, "code mode execution aborted".into(), Phase::Guest);
-            let flow = state.finish(result.clone(), RunEnd::Aborted);
-            let _ = reply.send(result);
-            flow
+            state.finish_replying(result, RunEnd::Aborted, vec![reply])
         }
         CellMsg::Dispose => {
             let result = state.fail(ErrorCode::Aborted, "code mode run was disposed by the host".into(), Phase::Host);
@@ -74,6 +82,8 @@ fn dispatch(state: &mut CellState, msg: CellMsg) -> Flow {
         }
         CellMsg::Done(id, done) => state.request_done(id, done),
         CellMsg::Finalized(finalized) => state.finalized(finalized),
+        // Only an ending cell records its end (above).
+        CellMsg::EndRecorded(_) => Flow::Live,
         CellMsg::Wake => {
             state.windows.woken();
             state.advance_if_observed()

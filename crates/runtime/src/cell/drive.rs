@@ -190,7 +190,7 @@ impl CellState {
         let Some(deadline) = self.windows.deadline() else { return Flow::Live };
         match self.ending {
             // The top-level promise has settled; nothing else runs.
-            Some(Ending::Finishing(_)) => return Flow::Live,
+            Some(Ending::Finishing(_) | Ending::Recording(_)) => return Flow::Live,
             Some(Ending::Draining(_)) => return self.drain(deadline),
             None => {}
         }

@@ -1,5 +1,7 @@
-//! A cell whose top-level promise resolved: first it drains the host
-//! requests it did not await, then it waits for its reference and commit.
+//! A cell on its way out: one whose top-level promise resolved first
+//! drains the host requests it did not await, then waits for its
+//! reference and commit; one that ends any other way waits for its
+//! record to say so before it reports.
 
 use super::finalize;
 use codemode_bridge::{CellResult, Output};
@@ -14,6 +16,9 @@ pub(crate) enum Ending {
     Draining(Draining),
     /// Its reference and commit are on their way.
     Finishing(Box<Finishing>),
+    /// It failed, was aborted or timed out: its record is ending, and the
+    /// end is reported once it is recorded.
+    Recording(Box<Recording>),
 }
 
 impl Ending {
@@ -53,4 +58,13 @@ pub(crate) struct Finishing {
     pub warnings: Vec<String>,
     /// Aborts that arrived meanwhile: they get the final result too.
     pub also_reply: Vec<RpcReplyPort<CellResult>>,
+}
+
+/// A cell whose end (not `completed`) is being recorded.
+pub(crate) struct Recording {
+    /// What its observers are told once the end is recorded.
+    pub result: CellResult,
+    pub end: codemode_bridge::RunEnd,
+    /// Its observer, and waits and aborts that arrived meanwhile.
+    pub replies: Vec<RpcReplyPort<CellResult>>,
 }

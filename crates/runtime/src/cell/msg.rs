@@ -23,6 +23,8 @@ pub(crate) enum CellMsg {
     Done(u64, Done),
     /// A completing cell's reference and commit are done.
     Finalized(Finalized),
+    /// An ending cell's end was recorded, or why not.
+    EndRecorded(Result<(), crate::durable::EndNotRecorded>),
     /// A timer may be due, or the window's deadline may have passed.
     Wake,
     /// The parked cell's idle TTL ran out (for the park numbered `epoch`).

@@ -20,7 +20,7 @@ use ractor::ActorRef;
 
 use super::approvals::{Approvals, Decide, Staged};
 use super::effects::CellEffects;
-use super::ending::Ending;
+use super::ending::{Ending, Recording};
 use super::host_work::{HostSetup, HostWork};
 use super::msg::CellMsg;
 use super::output::OutputLedger;
@@ -29,7 +29,9 @@ use super::run::{CellMode, RunInfo};
 use super::services::CellServices;
 use super::tools::ToolTable;
 use super::windows::Windows;
-use crate::durable::{Durability, DurableMsg, DurableStart, HostState, Mailbox, Meta, journal::Journal};
+use crate::durable::{
+    Durability, DurableMsg, DurableStart, EndNotRecorded, HostState, Mailbox, Meta, journal::Journal,
+};
 use crate::engine::Engine;
 use crate::engine::control::Costs;
 use crate::engine::link::GuestLink;
@@ -256,17 +258,85 @@ impl CellState {
     /// hears of the end first, so a `wait` sent after the observer has the
     /// result always finds the run ended, never a stopping actor.
     pub(super) fn finish(&mut self, result: CellResult, end: RunEnd) -> Flow {
+        self.finish_replying(result, end, Vec::new())
+    }
+
+    /// [`finish`](Self::finish), telling `also` the result too. A run with
+    /// a record ends it first (GA-1.3: one end, recorded before it is
+    /// reported, the same on every process): the cell stops, and reports
+    /// once the record says so ([`end_recorded`](Self::end_recorded)).
+    pub(super) fn finish_replying(
+        &mut self,
+        result: CellResult,
+        end: RunEnd,
+        also: Vec<ractor::RpcReplyPort<CellResult>>,
+    ) -> Flow {
         // A disposed cell is not a failure (see `finish_unobserved`).
         if let CellResult::Failed { code, .. } = &result
             && end != RunEnd::Disposed
         {
             self.run.span.record("error.code", code.as_str());
         }
+        let mut replies: Vec<_> = self.windows.current.take().map(|w| w.reply).into_iter().collect();
+        replies.extend(also);
+        // A disposed cell has nobody to tell: its record ends behind it.
+        let record = if end == RunEnd::Disposed { None } else { self.durability.end_record(end) };
+        if let Some(record) = record {
+            self.set_parked(false);
+            self.windows.cancel_timers();
+            self.cancel_tasks();
+            let end = record.end();
+            self.ending = Some(Ending::Recording(Box::new(Recording { result, end, replies })));
+            let me = self.run.myself.clone();
+            tokio::spawn(async move {
+                let _ = me.send_message(CellMsg::EndRecorded(record.record().await));
+            });
+            return Flow::Live;
+        }
         let flow = self.finish_unobserved(end);
-        if let Some(window) = self.windows.current.take() {
-            let _ = window.reply.send(result);
+        for reply in replies {
+            let _ = reply.send(result.clone());
         }
         flow
+    }
+
+    /// The ending cell's record says how it ended, or could not be
+    /// written: report the end, or that the run lives on as its record.
+    pub(super) fn end_recorded(&mut self, outcome: Result<(), EndNotRecorded>) -> Flow {
+        let Some(Ending::Recording(recording)) = self.ending.take() else { return Flow::Live };
+        let Recording { mut result, end, replies } = *recording;
+        match outcome {
+            Ok(()) => {
+                let flow = self.finish_unobserved(end);
+                for reply in replies {
+                    let _ = reply.send(result.clone());
+                }
+                flow
+            }
+            Err(why) => {
+                let message = match why {
+                    EndNotRecorded::Moved => format!(
+                        "code mode run ended here as {end}, but another codemode process had advanced it; this \
+                         copy stopped and the run lives on there. Call wait again."
+                    ),
+                    EndNotRecorded::Unavailable(e) => format!(
+                        "code mode run ended here as {end}, but its end could not be recorded ({e}). The run is \
+                         not lost and nothing of this end counts: call wait again, and it resumes from its \
+                         journal."
+                    ),
+                };
+                if let CellResult::Failed { code, error, phase, .. } = &mut result {
+                    (*code, *error, *phase) = (ErrorCode::RuntimeUnavailable, message, Phase::Host);
+                }
+                // Out of the run index first: a wait sent once the observer
+                // has the answer finds the record, never this stopping copy.
+                self.leave_memory();
+                for reply in replies {
+                    let _ = reply.send(result.clone());
+                }
+                Flow::Ended
+            }
+        }
     }
 
     /// Ends the cell as `end` with no observer to tell.

@@ -46,8 +46,9 @@ pub(crate) async fn open(
             let pg = codemode_store::Pg::connect(&url, pool_size).await?;
             let store = retain(SessionStore::postgres(pg.clone(), limits, store_name))?;
             let results = ResultsCache::postgres(pg.clone(), results_name, results);
-            let runs: Arc<dyn RunStore> =
-                Arc::new(codemode_store::runs::PgRuns::start(&store).await?.with_durability(durability));
+            // PostgreSQL commits every run write synchronously, whatever
+            // `durability` says (see `PgRuns`).
+            let runs: Arc<dyn RunStore> = Arc::new(codemode_store::runs::PgRuns::start(&store).await?);
             Ok(Opened { store, results, runs: Some(runs) })
         }
     }

@@ -1,5 +1,6 @@
-//! A completing run's commit through its record: the run's end and its
-//! cell's store writes in one transaction (GA-7.6).
+//! How a run's record ends before the end is reported: a completing run's
+//! commit (the run's end and its cell's store writes in one transaction,
+//! GA-7.6), and every other end ([`RecordEnd`]).
 //!
 //! A backend that is briefly away (a database restarting) is retried
 //! within a bound, as journal writes are. A retry that finds the run no
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use codemode_bridge::RunEnd;
 use codemode_bridge::retry::Backoff;
-use codemode_store::runs::{RunStatus, RunStore, RunStoreError};
+use codemode_store::runs::{Claim, RunStatus, RunStore, RunStoreError};
 use codemode_store::{StoreError, StoredValue};
 
 /// How long a commit keeps retrying a backend that fails.
@@ -84,6 +85,92 @@ impl RecordCommit {
             Ok(Some(record)) if record.status == RunStatus::Ended(RunEnd::Completed) => Ok(()),
             Ok(_) => Err(StoreError::Io(lost.to_string())),
             Err(e) => Err(StoreError::Io(e.to_string())),
+        }
+    }
+}
+
+/// A run's end other than `completed`, to be recorded before it is
+/// reported (so every process reports the same end).
+pub(crate) struct RecordEnd {
+    pub(super) store: Arc<dyn RunStore>,
+    pub(super) owner: Arc<str>,
+    /// The run's journal writer: the end goes after every write before it.
+    pub(super) writer: Arc<tokio::sync::Mutex<()>>,
+    pub(super) run_id: String,
+    pub(super) end: RunEnd,
+    /// Whether this copy holds the lease; if not (a parked run that handed
+    /// it off), it takes it back first.
+    pub(super) held: bool,
+    pub(super) lease: Duration,
+    /// The journal version this copy wrote last.
+    pub(super) version: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// Why a run's end was not recorded: the run lives on as its record.
+#[derive(Debug)]
+pub(crate) enum EndNotRecorded {
+    /// Another process advanced the run (this copy was stale), or holds it.
+    Moved,
+    /// The store stayed away (it says why).
+    Unavailable(String),
+}
+
+impl RecordEnd {
+    /// The end this records (a diverged replay's, if it diverged).
+    pub(crate) fn end(&self) -> RunEnd {
+        self.end
+    }
+
+    /// Records the end. A backend that is briefly away is retried within a
+    /// bound; a retry that finds the run no longer held asks the record
+    /// whether an earlier attempt landed.
+    ///
+    /// # Errors
+    /// [`EndNotRecorded`]: nothing of the run changed.
+    pub(crate) async fn record(self) -> Result<(), EndNotRecorded> {
+        let _order = self.writer.lock().await;
+        let began = Instant::now();
+        let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
+        let mut uncertain = false;
+        let mut held = self.held;
+        loop {
+            let attempt = async {
+                // A parked run that handed its lease off takes it back
+                // first, unless another process advanced the run meanwhile.
+                if !held {
+                    match self.store.claim(&self.run_id, &self.owner, self.lease).await? {
+                        Claim::Claimed(r) if r.version == self.version.load(std::sync::atomic::Ordering::Acquire) => {}
+                        Claim::Claimed(_) => {
+                            let _ = self.store.release(&self.run_id, &self.owner).await;
+                            return Ok(Err(EndNotRecorded::Moved));
+                        }
+                        _ => return Ok(Err(EndNotRecorded::Moved)),
+                    }
+                    held = true;
+                }
+                crate::crash_points::point("run.end");
+                self.store.end(&self.run_id, &self.owner, self.end, Vec::new()).await.map(Ok)
+            }
+            .await;
+            match attempt {
+                Ok(outcome) => return outcome,
+                Err(RunStoreError::Backend(e)) if began.elapsed() + backoff.peek() < COMMIT_RETRY => {
+                    tracing::debug!(run_id = %self.run_id, error = %e, "run end not recorded; retrying");
+                    uncertain = true;
+                    tokio::time::sleep(backoff.next_delay()).await;
+                }
+                Err(RunStoreError::LeaseLost { .. }) if uncertain => {
+                    return match self.store.get(&self.run_id).await {
+                        Ok(Some(r)) if r.status == RunStatus::Ended(self.end) => Ok(()),
+                        Ok(_) => Err(EndNotRecorded::Moved),
+                        Err(e) => Err(EndNotRecorded::Unavailable(e.to_string())),
+                    };
+                }
+                Err(RunStoreError::LeaseLost { .. } | RunStoreError::Missing { .. }) => {
+                    return Err(EndNotRecorded::Moved);
+                }
+                Err(e) => return Err(EndNotRecorded::Unavailable(e.to_string())),
+            }
         }
     }
 }

@@ -18,9 +18,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use codemode_bridge::RunEnd;
-use codemode_store::runs::{Claim, RunStatus};
+use codemode_store::runs::RunStatus;
 
-use super::commit::RecordCommit;
+use super::commit::{RecordCommit, RecordEnd};
 use super::config::DurableArgs;
 use super::config::JournalMode;
 use super::journal::{self, Header, Journal, Recorder};
@@ -569,43 +569,39 @@ impl Durability {
         }
     }
 
-    /// Ends the run's record as `end`, unless the run left memory or its
-    /// commit ended it.
-    pub(crate) fn on_end(&mut self, end: RunEnd) {
+    /// The write that ends the run's record as `end`, when this copy has a
+    /// record to end (not left memory, not ended by its commit); the
+    /// record counts as ended from here on. The caller reports the end
+    /// once it is recorded.
+    pub(crate) fn end_record(&mut self, end: RunEnd) -> Option<RecordEnd> {
         reschedule(&mut self.handoff, None);
         reschedule(&mut self.renewal, None);
         if self.record_closed {
-            return;
+            return None;
         }
-        let Some(j) = self.journal.as_ref().filter(|j| j.created()) else { return };
-        let (store, owner, run_id) = (Arc::clone(&j.args.store), Arc::clone(&j.args.owner), self.run_id.clone());
-        let writer = Arc::clone(&j.writer);
-        let end = if self.diverged { RunEnd::ReplayDiverged } else { end };
-        let (held, lease) = (j.lease_held, j.config().lease);
-        let version = Arc::clone(&j.version);
+        let j = self.journal.as_ref().filter(|j| j.created())?;
+        self.record_closed = true;
+        Some(RecordEnd {
+            store: Arc::clone(&j.args.store),
+            owner: Arc::clone(&j.args.owner),
+            writer: Arc::clone(&j.writer),
+            run_id: self.run_id.clone(),
+            end: if self.diverged { RunEnd::ReplayDiverged } else { end },
+            held: j.lease_held,
+            lease: j.config().lease,
+            version: Arc::clone(&j.version),
+        })
+    }
+
+    /// Ends the run's record as `end` in the background, unless the run
+    /// left memory or its record is ended already: for an end nobody
+    /// waits to hear (an expiry, a disposal).
+    pub(crate) fn on_end(&mut self, end: RunEnd) {
+        let Some(record) = self.end_record(end) else { return };
+        let run_id = self.run_id.clone();
         tokio::spawn(async move {
-            let _order = writer.lock().await;
-            // A parked run that handed its lease off (then expired, was
-            // disposed or aborted here) takes it back first, unless another
-            // process advanced the run meanwhile: then this copy was stale
-            // and the run is not this process's to end.
-            if !held {
-                match store.claim(&run_id, &owner, lease).await {
-                    Ok(Claim::Claimed(record)) if record.version == version.load(Ordering::Acquire) => {}
-                    Ok(Claim::Claimed(_)) => {
-                        let _ = store.release(&run_id, &owner).await;
-                        return;
-                    }
-                    Ok(_) => return,
-                    Err(e) => {
-                        tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
-                        return;
-                    }
-                }
-            }
-            crate::crash_points::point("run.end");
-            if let Err(e) = store.end(&run_id, &owner, end, Vec::new()).await {
-                tracing::warn!(run_id = %run_id, error = %e, "run end not recorded");
+            if let Err(e) = record.record().await {
+                tracing::warn!(run_id = %run_id, error = ?e, "run end not recorded");
             }
         });
     }

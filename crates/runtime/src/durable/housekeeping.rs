@@ -1,23 +1,29 @@
-//! Run housekeeping: parked runs nobody resumed expire, and ended run
-//! records are deleted after a week.
+//! Run housekeeping: live runs nobody holds end once nothing can advance
+//! them (orphans at once, idle ones past their time-to-live), and ended
+//! run records are deleted after a week.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode_store::runs::RunStore;
+use codemode_bridge::RunEnd;
+use codemode_store::runs::{Claim, RunFilter, RunStatus, RunStore, RunSummary, now_ms};
 
 /// How long an ended run's record is kept (for `codemode runs show` and a
 /// late `wait`'s "it completed" answer): a week.
 const ENDED_RUNS_KEPT: Duration = Duration::from_secs(7 * 86_400);
 
-/// How often ended run records past [`ENDED_RUNS_KEPT`] are deleted.
-const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
+/// How often live runs nobody holds are looked at: an orphan is ended
+/// within about this long of its owner's lease running out.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
-/// Housekeeping of the run store, now and every hour, until the returned
-/// task is aborted (when the runtime is dropped): parked runs idle past
-/// `parked_ttl` that nobody resumed end as `expired` (a process that parked
-/// them may be long gone), and ended run records older than
-/// [`ENDED_RUNS_KEPT`] are deleted.
+/// Every how many sweeps ended run records past [`ENDED_RUNS_KEPT`] are
+/// deleted (hourly).
+const PRUNE_EVERY_SWEEPS: u32 = 60;
+
+/// Housekeeping of the run store, now and every [`SWEEP_EVERY`], until the
+/// returned task is aborted (when the runtime is dropped): live runs nobody
+/// holds end when nothing can advance them ([`sweep`]), and every hour
+/// ended run records older than [`ENDED_RUNS_KEPT`] are deleted.
 pub(crate) fn start_pruning(
     store: Arc<dyn RunStore>,
     owner: Arc<str>,
@@ -25,12 +31,15 @@ pub(crate) fn start_pruning(
     lease: Duration,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut every = tokio::time::interval(PRUNE_EVERY);
-        loop {
+        let mut every = tokio::time::interval(SWEEP_EVERY);
+        for round in 0u32.. {
             every.tick().await;
-            expire_idle(store.as_ref(), &owner, parked_ttl, lease).await;
+            sweep(store.as_ref(), &owner, parked_ttl, lease).await;
+            if round % PRUNE_EVERY_SWEEPS != 0 {
+                continue;
+            }
             let kept = u64::try_from(ENDED_RUNS_KEPT.as_millis()).unwrap_or(u64::MAX);
-            let before = codemode_store::runs::now_ms().saturating_sub(kept);
+            let before = now_ms().saturating_sub(kept);
             match store.prune(before).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(pruned = n, "deleted ended run records older than a week"),
@@ -40,29 +49,65 @@ pub(crate) fn start_pruning(
     })
 }
 
-/// Ends as `expired` the parked runs (at most a listing's worth per round)
-/// idle past `ttl` whose lease is free.
-async fn expire_idle(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Duration) {
-    use codemode_store::runs::{Claim, RunFilter, RunStatus, now_ms};
-    let filter = RunFilter { status: Some(RunStatus::Parked), session: None, limit: None };
-    let parked = match store.list(filter).await {
-        Ok(parked) => parked,
-        Err(e) => return tracing::warn!(error = %e, "could not list parked runs to expire; retrying in an hour"),
-    };
+/// What housekeeping does with a live run nobody holds.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Idle past its time-to-live: it ends `expired`.
+    Expire,
+    /// `running`, its owner's lease run out before its first journal write
+    /// landed (its exec's answer was lost with its process): nothing can
+    /// resume it, so it ends `unrecoverable` now rather than at its TTL.
+    Orphan,
+    /// Left for a `wait` to resume.
+    Keep,
+}
+
+fn verdict(run: &RunSummary, ttl_ms: u64, now: u64) -> Verdict {
+    let free = run.owner.is_none() || run.lease_until_ms <= now;
+    if !free {
+        Verdict::Keep
+    } else if now.saturating_sub(run.updated_ms) > ttl_ms {
+        Verdict::Expire
+    } else if run.status == RunStatus::Running && run.journal_bytes == 0 {
+        Verdict::Orphan
+    } else {
+        Verdict::Keep
+    }
+}
+
+/// Ends the live runs (at most a listing's worth of each status per round)
+/// whose lease is free and that nothing can advance: idle past `ttl`
+/// (`expired`), or orphans (`unrecoverable`). Each is claimed first and
+/// judged again as claimed, so a run resumed in between is left alone.
+async fn sweep(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Duration) {
     let ttl = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
-    let now = now_ms();
-    for run in parked.into_iter().filter(|r| now.saturating_sub(r.updated_ms) > ttl) {
-        let id = &run.meta.run_id;
-        if let Ok(Claim::Claimed(record)) = store.claim(id, owner, lease).await {
-            // Claimed as it was listed: nobody resumed it in between.
-            let still_idle = now_ms().saturating_sub(record.updated_ms) > ttl;
-            let done = if still_idle {
-                store.end(id, owner, codemode_bridge::RunEnd::Expired, Vec::new()).await
-            } else {
-                store.release(id, owner).await
+    for status in [RunStatus::Running, RunStatus::Parked] {
+        let filter = RunFilter { status: Some(status), session: None, limit: None };
+        let live = match store.list(filter).await {
+            Ok(live) => live,
+            Err(e) => return tracing::warn!(error = %e, "could not list live runs to sweep; retrying in a minute"),
+        };
+        let now = now_ms();
+        for run in live.into_iter().filter(|r| verdict(r, ttl, now) != Verdict::Keep) {
+            let id = &run.meta.run_id;
+            let Ok(Claim::Claimed(record)) = store.claim(id, owner, lease).await else { continue };
+            let claimed = RunSummary {
+                journal_bytes: record.journal.len() as u64,
+                owner: None,
+                updated_ms: record.updated_ms,
+                status: record.status.clone(),
+                ..run.clone()
+            };
+            let done = match verdict(&claimed, ttl, now_ms()) {
+                Verdict::Expire => store.end(id, owner, RunEnd::Expired, Vec::new()).await,
+                Verdict::Orphan => {
+                    tracing::warn!(run_id = %id, "ending an orphaned run: its process stopped before its first journal write");
+                    store.end(id, owner, RunEnd::Unrecoverable, Vec::new()).await
+                }
+                Verdict::Keep => store.release(id, owner).await,
             };
             if let Err(e) = done {
-                tracing::warn!(run_id = %id, error = %e, "could not expire an idle parked run");
+                tracing::warn!(run_id = %id, error = %e, "could not end a live run nobody holds");
             }
         }
     }
@@ -86,6 +131,29 @@ mod tests {
         }
     }
 
+    /// GA-1.3: a run whose process stopped before its first journal write
+    /// landed (its exec's answer lost with it) is ended `unrecoverable` as
+    /// soon as its owner's lease runs out; one still held, or with a
+    /// journal a wait can resume, is left alone.
+    #[tokio::test]
+    async fn an_orphaned_run_ends_unrecoverable_once_its_owners_lease_ran_out() {
+        let store = SessionStore::open(None, StoreLimits::default(), "orphans".into()).unwrap();
+        let runs = SledRuns::open(&store).unwrap();
+        let (short, long) = (Duration::from_millis(1), Duration::from_secs(30));
+        runs.create(&meta("run_orphan"), "gone", short).await.unwrap();
+        runs.create(&meta("run_held"), "alive", long).await.unwrap();
+        runs.create(&meta("run_resumable"), "gone", long).await.unwrap();
+        runs.save("run_resumable", "gone", RunStatus::Running, b"j".to_vec(), Some(short)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        super::sweep(&runs, "me", Duration::from_secs(3600), long).await;
+        let status = async |id: &str| runs.get(id).await.unwrap().unwrap().status;
+        assert_eq!(status("run_orphan").await, RunStatus::Ended(codemode_bridge::RunEnd::Unrecoverable));
+        assert_eq!(status("run_held").await, RunStatus::Running, "its owner still holds it");
+        assert_eq!(status("run_resumable").await, RunStatus::Running, "a wait resumes it");
+        let kept = runs.get("run_resumable").await.unwrap().unwrap();
+        assert!(kept.owner.is_none() || kept.owner.as_deref() == Some("gone"), "not kept claimed: {kept:?}");
+    }
+
     #[tokio::test]
     async fn idle_parked_runs_nobody_holds_expire_and_held_or_fresh_ones_do_not() {
         let store = SessionStore::open(None, StoreLimits::default(), "expire-idle".into()).unwrap();
@@ -99,9 +167,9 @@ mod tests {
         runs.save("run_held", "gone", RunStatus::Parked, b"j".to_vec(), Some(lease)).await.unwrap();
         tokio::time::sleep(Duration::from_millis(5)).await;
         // A long TTL expires nothing.
-        super::expire_idle(&runs, "me", Duration::from_secs(3600), lease).await;
+        super::sweep(&runs, "me", Duration::from_secs(3600), lease).await;
         assert_eq!(runs.get("run_idle").await.unwrap().unwrap().status, RunStatus::Parked);
-        super::expire_idle(&runs, "me", Duration::ZERO, lease).await;
+        super::sweep(&runs, "me", Duration::ZERO, lease).await;
         assert_eq!(
             runs.get("run_idle").await.unwrap().unwrap().status,
             RunStatus::Ended(codemode_bridge::RunEnd::Expired)

@@ -28,7 +28,7 @@ pub(crate) mod resume;
 mod run_journal;
 
 pub(crate) use backends::open;
-pub(crate) use commit::{RecordCommit, keep, kept};
+pub(crate) use commit::{EndNotRecorded, RecordCommit, keep, kept};
 pub(crate) use config::{DurableArgs, JournalQuota};
 pub use config::{JournalMode, RunsConfig, StoreBackend};
 pub(crate) use durability::{Durability, DurableStart, ParkRefusal, ParkSend, WriteAhead};

@@ -141,6 +141,6 @@ pub async fn decide_stored(
     let mut chunk = Vec::new();
     write_approvals(&mut chunk, &log);
     // Parked, lease released: the next `wait` anywhere resumes it.
-    store.append(run_id, &owner, RunStatus::Parked, chunk, None).await?;
+    store.append(run_id, &owner, RunStatus::Parked, chunk, None, record.version).await?;
     Ok(named)
 }

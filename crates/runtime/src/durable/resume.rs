@@ -364,14 +364,26 @@ impl Router<'_> {
                 );
                 return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
-            Err(e) => {
-                // Nothing of the run changes: it stays parked (a newer build
-                // can resume a newer format; a damaged one waits for an
-                // operator's `codemode runs abort`), and the reason is logged.
-                tracing::warn!(run_id = %run_id, error = %e, "a stored run's journal cannot be resumed");
+            Err(e @ JournalError::Newer(_)) => {
+                // Nothing of the run changes: it stays parked for a process
+                // running the newer build, and the reason is logged.
+                tracing::warn!(run_id = %run_id, error = %e, "a stored run's journal is of a newer build");
                 crate::telemetry::RunMetrics::bump(&self.metrics.runs.journal_unreadable);
                 let _ = d.store.release(&run_id, &d.owner).await;
                 let message = format!("code mode run {run_id} cannot be resumed by this process: {e}");
+                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+            }
+            Err(e) => {
+                // Never stored whole (its process, or the database, stopped
+                // before its first journal write landed) or damaged: nothing
+                // can resume it, and left as it is every `wait` would fail
+                // forever. It ends, and every later `wait` says how.
+                tracing::warn!(run_id = %run_id, error = %e, "a stored run's journal cannot be resumed; ending it");
+                crate::telemetry::RunMetrics::bump(&self.metrics.runs.journal_unreadable);
+                if let Err(e) = d.store.end(&run_id, &d.owner, RunEnd::Unrecoverable, Vec::new()).await {
+                    return Ok(store_failed(&e));
+                }
+                let message = format!("code mode run {run_id} ended as unrecoverable: {e}. Start a new exec.");
                 return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
         };

@@ -75,9 +75,10 @@ pub(crate) enum WriteError {
 }
 
 impl WriteError {
-    /// Another process holds the run's lease: this copy must stop.
+    /// Another process holds the run's lease, or the stored journal moved
+    /// past this copy's: this copy must stop (the record is the run).
     pub(crate) fn lease_lost(&self) -> bool {
-        matches!(self, Self::Store(RunStoreError::LeaseLost { .. }))
+        matches!(self, Self::Store(RunStoreError::LeaseLost { .. } | RunStoreError::Stale { .. }))
     }
 }
 
@@ -576,19 +577,32 @@ impl Write {
         // park hears `waiting` only once the run is durable. The quota is
         // read from the same backend, and retried with it.
         let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
+        // The version the stored journal is at: what an append continues.
+        let after = self.version.load(Ordering::Acquire);
+        // An attempt failed in the backend: it may have landed anyway (the
+        // connection cut after the commit). The store's guards tell: a
+        // create finds the run exists, an append finds the version moved.
+        let mut uncertain = false;
         crate::crash_points::point("journal.write");
         let result = loop {
             let attempt = async {
                 self.check_quota(size, replace).await?;
                 if !self.created.load(Ordering::Acquire) {
                     // Durable with the write below (one flush on sled).
-                    self.store.create_before_save(&self.meta, &self.owner, self.full_lease).await?;
+                    match self.store.create_before_save(&self.meta, &self.owner, self.full_lease).await {
+                        Err(RunStoreError::Exists { .. }) if uncertain => {}
+                        created => created?,
+                    }
                     self.created.store(true, Ordering::Release);
                 }
+                let (run_id, owner) = (&self.meta.run_id, &self.owner);
                 let stored = if replace {
-                    self.store.save(&self.meta.run_id, &self.owner, status.clone(), bytes.clone(), lease).await
+                    self.store.save(run_id, owner, status.clone(), bytes.clone(), lease).await
                 } else {
-                    self.store.append(&self.meta.run_id, &self.owner, status.clone(), bytes.clone(), lease).await
+                    match self.store.append(run_id, owner, status.clone(), bytes.clone(), lease, after).await {
+                        Err(RunStoreError::Stale { stored, .. }) if uncertain && stored == after + 1 => Ok(stored),
+                        appended => appended,
+                    }
                 };
                 Ok::<_, WriteError>(stored?)
             }
@@ -596,6 +610,7 @@ impl Write {
             match attempt {
                 Err(WriteError::Store(RunStoreError::Backend(e))) if began.elapsed() + backoff.peek() < WRITE_RETRY => {
                     tracing::debug!(run_id = %self.meta.run_id, error = %e, "run journal write failed; retrying");
+                    uncertain = true;
                     tokio::time::sleep(backoff.next_delay()).await;
                 }
                 other => break other,

@@ -20,7 +20,8 @@ pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, RunStoreError>
 /// stored `lease_until_ms`.
 pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// Creates the run with `owner` holding a lease until `now + lease`,
-    /// status `running`, empty journal. A run id that exists is an error.
+    /// status `running`, empty journal. A run id that exists is
+    /// [`RunStoreError::Exists`].
     fn create(&self, meta: &RunMeta, owner: &str, lease: Duration) -> RunFuture<'_, ()>;
 
     /// [`create`](Self::create), for a caller that [`save`](Self::save)s
@@ -49,6 +50,11 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// journal instead of replacing it: a write costs its own size, not the
     /// journal's. [`get`](Self::get) returns the stored journal followed by
     /// every appended chunk, in order.
+    ///
+    /// The chunk continues the journal at version `after` and is added
+    /// only while the stored journal is at that version: a retry of an
+    /// append whose answer was lost (the connection cut after the commit)
+    /// gets [`RunStoreError::Stale`] instead of adding the chunk twice.
     fn append(
         &self,
         run_id: &str,
@@ -56,6 +62,7 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
         status: RunStatus,
         chunk: Vec<u8>,
         lease: Option<Duration>,
+        after: u64,
     ) -> RunFuture<'_, u64>;
 
     /// Atomically takes the lease for `owner` until `now + lease` when it

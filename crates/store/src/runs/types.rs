@@ -16,11 +16,12 @@ pub const MAX_LIST_RUNS: usize = 1_000;
 #[serde(rename_all = "snake_case")]
 pub enum Durability {
     /// Out of the process: it survives the process being killed (`kill -9`)
-    /// and restarted, and (PostgreSQL) a database restart, but writes of the
-    /// last moments may be lost to a power loss or an OS crash. sled: the
-    /// write is applied and logged with one `write(2)` to the store's run
-    /// log, flushed in the background; PostgreSQL: committed with
-    /// `synchronous_commit = off`.
+    /// and restarted, but writes of the last moments may be lost to a power
+    /// loss or an OS crash. sled: the write is applied and logged with one
+    /// `write(2)` to the store's run log, flushed in the background.
+    /// PostgreSQL commits synchronously either way: the database is a
+    /// process of its own, and an acknowledged write must survive it
+    /// crashing.
     Process,
     /// On disk: it also survives a power loss (sled: flushed, grouped with
     /// concurrent writes; PostgreSQL: a synchronous commit).
@@ -122,7 +123,9 @@ pub struct RunRecord {
     /// An operator or another process asked for an abort; the owner ends
     /// the run as aborted when it sees this (or a claimer does).
     pub abort_requested: bool,
-    /// Last change, ms since the epoch.
+    /// Last change of its journal or status, ms since the epoch (a
+    /// claim, renewal or release does not count: idleness is measured
+    /// from it).
     pub updated_ms: u64,
 }
 
@@ -204,6 +207,25 @@ pub enum RunStoreError {
     Missing {
         /// The run.
         run_id: String,
+    },
+    /// [`RunStore::create`] of a run id that is stored already. Run ids
+    /// are unguessable, so after a create whose answer was lost this is
+    /// that create having landed.
+    #[error("run {run_id} already exists")]
+    Exists {
+        /// The run.
+        run_id: String,
+    },
+    /// [`RunStore::append`] to a journal that is not at the version the
+    /// chunk continues: the caller holds the lease, but the stored journal
+    /// moved (an earlier attempt of this write landed before its answer
+    /// was lost), so the chunk was not added twice.
+    #[error("run {run_id}: the stored journal is at version {stored}, not the one this write continues")]
+    Stale {
+        /// The run.
+        run_id: String,
+        /// The stored journal's version.
+        stored: u64,
     },
     /// The run's store writes did not fit the session (GA-7.3); nothing of
     /// the run's end was written.

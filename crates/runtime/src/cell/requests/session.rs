@@ -7,6 +7,10 @@
 //! Failed, timed-out, aborted, expired and disposed cells drop the buffer
 //! with the rest of their state.
 
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use codemode_bridge::retry::Backoff;
 use codemode_store::preview::describe;
 use codemode_store::{ResultsCache, ResultsError, Scope, SessionStore, StoreError, StoredValue};
 use serde_json::{Value, json};
@@ -73,6 +77,34 @@ pub(crate) fn load_buffered(buffer: &WriteBuffer, id: u64, key: &str) -> Option<
     })
 }
 
+/// How long a guest's `store`/`load` keeps retrying a session store that
+/// is briefly away (a database restarting, a connection cut): as long as
+/// journal writes do. A call still retrying when its window ends is
+/// pending like any other request.
+const STORE_RETRY: Duration = Duration::from_secs(5);
+
+/// `op`'s answer, retried while the session store is briefly away (bounded
+/// by [`STORE_RETRY`]): a cell's fate does not hang on whether it touched
+/// the store during a database restart. Both operations only read, so a
+/// retry repeats nothing.
+async fn riding_out<T, F>(mut op: impl FnMut() -> F) -> Result<T, StoreError>
+where
+    F: Future<Output = Result<T, StoreError>>,
+{
+    let began = Instant::now();
+    let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
+    loop {
+        match op().await {
+            Err(StoreError::Unavailable | StoreError::Database(_))
+                if began.elapsed() + backoff.peek() < STORE_RETRY =>
+            {
+                tokio::time::sleep(backoff.next_delay()).await;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Checks a `store` against the committed session plus the cell's buffer.
 pub(crate) async fn store(
     store: SessionStore,
@@ -84,7 +116,7 @@ pub(crate) async fn store(
 ) -> Done {
     let mut changes = buffer;
     changes.push((key.clone(), value.as_ref().map(|v| v.json.len())));
-    match store.check(&session, changes).await {
+    match riding_out(|| store.check(&session, changes.clone())).await {
         Ok(()) => Done::Stored { key, value, settlement: Settlement::value(id, Value::Null) },
         Err(e) => Done::Settle(store_err(id, &e)),
     }
@@ -92,7 +124,7 @@ pub(crate) async fn store(
 
 /// `load(key)` from the committed session.
 pub(crate) async fn load(store: SessionStore, session: String, id: u64, key: String) -> Done {
-    match store.load(&session, &key).await {
+    match riding_out(|| store.load(&session, &key)).await {
         Ok(Some(v)) => Done::Loaded { settlement: found(id, &v.json), network: v.network },
         Ok(None) => Done::Settle(Settlement::value(id, json!({"found": false}))),
         Err(e) => Done::Settle(store_err(id, &e)),

@@ -2,6 +2,12 @@
 //! processes share one database, and any of them can resume a run another
 //! parked or lost.
 //!
+//! Every write commits synchronously, whatever `[runs] durability` says:
+//! the database is a process of its own, and an acknowledged park must
+//! survive it crashing (`synchronous_commit = off` loses the last fraction
+//! of a second of acknowledged writes to a database crash, and with them
+//! parks that were answered `waiting`).
+//!
 //! Every lease change is a compare-and-set `UPDATE` of the run's row: the
 //! row lock orders concurrent claims, and the loser re-reads the winner's
 //! row and matches nothing, so exactly one process holds a run. A run's end
@@ -33,8 +39,8 @@ use crate::postgres::listen::{Heard, Listener};
 use crate::postgres::{Cache, Pg, big, pool_reason, unbig};
 use crate::runs::store::{RunFuture, RunStore};
 use crate::runs::types::{
-    Claim, Durability, MAX_LIST_RUNS, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage,
-    RunWrites, now_ms,
+    Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage, RunWrites,
+    now_ms,
 };
 use crate::sessions::SessionStore;
 use crate::sessions::backend::Settings;
@@ -57,8 +63,6 @@ pub type MsClock = Arc<dyn Fn() -> u64 + Send + Sync>;
 /// Run journals and leases on PostgreSQL (see the module docs).
 pub struct PgRuns {
     pg: Pg,
-    /// How journal writes commit (see [`Durability`]).
-    durability: Durability,
     /// The sessions a run's end commits to: their limits and retention.
     sessions: Settings,
     clock: MsClock,
@@ -98,36 +102,7 @@ impl PgRuns {
         let listener = Listener::start(&pg, CHANNEL, LISTENER_NAME, "run store", on)
             .await
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
-        Ok(Self {
-            pg,
-            durability: Durability::Machine,
-            sessions: settings,
-            clock: Arc::new(now_ms),
-            waiters,
-            _listener: listener,
-        })
-    }
-
-    /// Commits journal writes (and ends without store writes)
-    /// `durability`-durably: `Process` commits them with
-    /// `synchronous_commit = off`, so a write is acknowledged once the
-    /// server has it, before its WAL reaches the disk (a server restart
-    /// keeps it; a server crash or power loss may lose the last moments).
-    #[must_use]
-    pub fn with_durability(mut self, durability: Durability) -> Self {
-        self.durability = durability;
-        self
-    }
-
-    /// The statement part that makes this statement's commit asynchronous
-    /// with `Durability::Process` (a one-row CTE joined into the final
-    /// `SELECT`: `set_config(..., true)` lasts to the end of the statement's
-    /// own transaction, whose commit reads it).
-    fn async_commit(&self) -> &'static str {
-        match self.durability {
-            Durability::Process => ", s AS (SELECT set_config('synchronous_commit', 'off', true))",
-            Durability::Machine => ", s AS (SELECT 1)",
-        }
+        Ok(Self { pg, sessions: settings, clock: Arc::new(now_ms), waiters, _listener: listener })
     }
 
     /// Measures leases and timestamps with `clock` (default the system
@@ -156,10 +131,22 @@ impl PgRuns {
         self.pg.pool.get().await.map_err(|e| RunStoreError::Backend(pool_reason(&e)))
     }
 
-    /// Why a write guarded by the lease matched no row: no such run, or
-    /// the caller does not hold its lease.
-    async fn refused(&self, client: &deadpool_postgres::Object, run_id: &str) -> RunStoreError {
-        match client.cached().query_opt("SELECT 1 FROM codemode_runs WHERE run_id = $1", &[&run_id]).await {
+    /// Why a write guarded by the lease (and, for an append, the version
+    /// it continues) matched no row: no such run, the caller does not hold
+    /// its lease, or the journal is at another version than it continues.
+    async fn refused(&self, client: &deadpool_postgres::Object, run_id: &str, owner: &str) -> RunStoreError {
+        let held = client
+            .cached()
+            .query_opt(
+                "SELECT version, owner = $2 AND lease_until_ms > $3 AND status IN ('running', 'parked')
+                 FROM codemode_runs WHERE run_id = $1",
+                &[&run_id, &owner, &big(self.now())],
+            )
+            .await;
+        match held {
+            Ok(Some(row)) if row.get::<_, Option<bool>>(1) == Some(true) => {
+                RunStoreError::Stale { run_id: run_id.to_owned(), stored: unbig(row.get(0)) }
+            }
             Ok(Some(_)) => RunStoreError::LeaseLost { run_id: run_id.to_owned() },
             Ok(None) => RunStoreError::Missing { run_id: run_id.to_owned() },
             Err(e) => backend(&e),
@@ -171,18 +158,15 @@ impl PgRuns {
         let now = big(self.now());
         // No NOTIFY: nobody waits on a run before it exists, and a late
         // notification of the create would wake the creator's first wait.
-        let sql = format!(
-            "WITH i AS (INSERT INTO codemode_runs
+        let sql = "WITH i AS (INSERT INTO codemode_runs
                  (run_id, session, reply, principal, title, created_ms, status, owner, lease_until_ms, updated_ms)
              VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $9)
-             ON CONFLICT (run_id) DO NOTHING RETURNING run_id){}
-             SELECT run_id FROM i, s",
-            self.async_commit()
-        );
+             ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
+             SELECT run_id FROM i";
         let rows = client
             .cached()
             .query(
-                &sql,
+                sql,
                 &[
                     &meta.run_id,
                     &meta.session,
@@ -198,14 +182,15 @@ impl PgRuns {
             .await
             .map_err(|e| backend(&e))?;
         if rows.is_empty() {
-            return Err(RunStoreError::Backend(format!("run {} already exists", meta.run_id)));
+            return Err(RunStoreError::Exists { run_id: meta.run_id });
         }
         Ok(())
     }
 
-    /// Writes run `run_id`'s journal: replaces it (`append` false) or adds
-    /// `journal` as its next chunk, with the status and lease, if `owner`
-    /// holds the lease; one statement (its own transaction).
+    /// Writes run `run_id`'s journal: replaces it (`append_after` `None`)
+    /// or adds `journal` as its next chunk to the journal at that version,
+    /// with the status and lease, if `owner` holds the lease; one statement
+    /// (its own transaction).
     async fn do_save(
         &self,
         run_id: String,
@@ -213,7 +198,7 @@ impl PgRuns {
         status: RunStatus,
         journal: Vec<u8>,
         lease: Option<Duration>,
-        append: bool,
+        append_after: Option<u64>,
     ) -> Result<u64, RunStoreError> {
         if !status.is_live() {
             return Err(RunStoreError::Backend(format!(
@@ -226,38 +211,42 @@ impl PgRuns {
             Some(lease) => (true, self.until(lease)),
             None => (false, 0),
         };
+        // $9 is the version an append continues (-1, matching none, for a
+        // replace, which does not read it).
         let guard = "WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $7 AND status IN ('running', 'parked')";
+        let continues = "AND version = $9";
         let common = "status = $4, version = version + 1, owner = CASE WHEN $5 THEN owner ELSE NULL END, \
                       lease_until_ms = $6, updated_ms = $7";
-        let s = self.async_commit();
-        let sql = match (append, journal.is_empty()) {
+        let sql = match (append_after.is_some(), journal.is_empty()) {
             // Nothing to add: the status and lease change alone.
             (true, true) => format!(
-                "WITH u AS (UPDATE codemode_runs SET {common} {guard} AND $3::bytea IS NOT NULL RETURNING run_id, version){s}
-                 SELECT version, pg_notify($8, run_id)::text FROM u, s"
+                "WITH u AS (UPDATE codemode_runs SET {common} {guard} {continues} AND $3::bytea IS NOT NULL
+                     RETURNING run_id, version)
+                 SELECT version, pg_notify($8, run_id)::text FROM u"
             ),
             (true, false) => format!(
                 "WITH u AS (UPDATE codemode_runs SET {common}, journal_chunks = journal_chunks + 1,
                      journal_chunk_bytes = journal_chunk_bytes + octet_length($3::bytea)
-                     {guard} RETURNING run_id, version, journal_chunks),
-                 c AS (INSERT INTO codemode_run_chunks (run_id, seq, bytes) SELECT run_id, journal_chunks - 1, $3 FROM u){s}
-                 SELECT version, pg_notify($8, run_id)::text FROM u, s"
+                     {guard} {continues} RETURNING run_id, version, journal_chunks),
+                 c AS (INSERT INTO codemode_run_chunks (run_id, seq, bytes) SELECT run_id, journal_chunks - 1, $3 FROM u)
+                 SELECT version, pg_notify($8, run_id)::text FROM u"
             ),
             (false, _) => format!(
                 "WITH u AS (UPDATE codemode_runs SET {common}, journal = $3, journal_chunks = 0, journal_chunk_bytes = 0
-                     {guard} RETURNING run_id, version),
-                 d AS (DELETE FROM codemode_run_chunks WHERE run_id IN (SELECT run_id FROM u)){s}
-                 SELECT version, pg_notify($8, run_id)::text FROM u, s"
+                     {guard} AND $9::bigint IS NOT NULL RETURNING run_id, version),
+                 d AS (DELETE FROM codemode_run_chunks WHERE run_id IN (SELECT run_id FROM u))
+                 SELECT version, pg_notify($8, run_id)::text FROM u"
             ),
         };
+        let after = append_after.map_or(-1, big);
         let row = client
             .cached()
-            .query_opt(&sql, &[&run_id, &owner, &journal, &status.as_str(), &keep, &until, &now, &CHANNEL])
+            .query_opt(&sql, &[&run_id, &owner, &journal, &status.as_str(), &keep, &until, &now, &CHANNEL, &after])
             .await
             .map_err(|e| backend(&e))?;
         match row {
             Some(row) => Ok(unbig(row.get(0))),
-            None => Err(self.refused(&client, &run_id).await),
+            None => Err(self.refused(&client, &run_id, &owner).await),
         }
     }
 
@@ -280,7 +269,7 @@ impl PgRuns {
                 .query_opt(
                     &format!(
                         "WITH u AS (
-                             UPDATE codemode_runs SET owner = $2, lease_until_ms = $3, updated_ms = $4
+                             UPDATE codemode_runs SET owner = $2, lease_until_ms = $3
                              WHERE run_id = $1 AND status IN ('running', 'parked')
                                AND (owner IS NULL OR owner = $2 OR lease_until_ms <= $4)
                              RETURNING {columns})
@@ -327,7 +316,7 @@ impl PgRuns {
             .await
             .map_err(|e| backend(&e))?;
         if changed == 0 {
-            return Err(self.refused(&client, &run_id).await);
+            return Err(self.refused(&client, &run_id, &owner).await);
         }
         Ok(())
     }
@@ -338,10 +327,10 @@ impl PgRuns {
             .cached()
             .query(
                 "WITH u AS (
-                     UPDATE codemode_runs SET owner = NULL, lease_until_ms = 0, updated_ms = $3
+                     UPDATE codemode_runs SET owner = NULL, lease_until_ms = 0
                      WHERE run_id = $1 AND owner = $2 RETURNING run_id)
-                 SELECT pg_notify($4, run_id)::text FROM u",
-                &[&run_id, &owner, &big(self.now()), &CHANNEL],
+                 SELECT pg_notify($3, run_id)::text FROM u",
+                &[&run_id, &owner, &CHANNEL],
             )
             .await
             .map_err(|e| backend(&e))?;
@@ -405,23 +394,20 @@ impl PgRuns {
     /// store writes to lose, it is as durable as a journal write.
     async fn end_alone(&self, run_id: String, owner: String, end: RunEnd, kept: Vec<u8>) -> Result<(), RunStoreError> {
         let client = self.client().await?;
-        let sql = format!(
-            "WITH u AS (UPDATE codemode_runs SET status = $3, owner = NULL, lease_until_ms = 0, journal = $4,
+        let sql = "WITH u AS (UPDATE codemode_runs SET status = $3, owner = NULL, lease_until_ms = 0, journal = $4,
                  journal_chunks = 0, journal_chunk_bytes = 0, version = version + 1, updated_ms = $5
                  WHERE run_id = $1 AND owner = $2 AND lease_until_ms > $5 AND status IN ('running', 'parked')
                  RETURNING run_id),
-             d AS (DELETE FROM codemode_run_chunks WHERE run_id IN (SELECT run_id FROM u)){}
-             SELECT pg_notify($6, run_id)::text FROM u, s",
-            self.async_commit()
-        );
+             d AS (DELETE FROM codemode_run_chunks WHERE run_id IN (SELECT run_id FROM u))
+             SELECT pg_notify($6, run_id)::text FROM u";
         let row = client
             .cached()
-            .query_opt(&sql, &[&run_id, &owner, &end.label(), &kept, &big(self.now()), &CHANNEL])
+            .query_opt(sql, &[&run_id, &owner, &end.label(), &kept, &big(self.now()), &CHANNEL])
             .await
             .map_err(|e| backend(&e))?;
         match row {
             Some(_) => Ok(()),
-            None => Err(self.refused(&client, &run_id).await),
+            None => Err(self.refused(&client, &run_id, &owner).await),
         }
     }
 
@@ -584,7 +570,7 @@ impl RunStore for PgRuns {
         journal: Vec<u8>,
         lease: Option<Duration>,
     ) -> RunFuture<'_, u64> {
-        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, journal, lease, false))
+        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, journal, lease, None))
     }
 
     fn append(
@@ -594,8 +580,9 @@ impl RunStore for PgRuns {
         status: RunStatus,
         chunk: Vec<u8>,
         lease: Option<Duration>,
+        after: u64,
     ) -> RunFuture<'_, u64> {
-        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, chunk, lease, true))
+        Box::pin(self.do_save(run_id.to_owned(), owner.to_owned(), status, chunk, lease, Some(after)))
     }
 
     fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {

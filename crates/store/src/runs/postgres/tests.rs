@@ -71,7 +71,7 @@ async fn a_created_run_is_running_and_leased_to_its_creator_and_its_id_cannot_be
     );
     assert_eq!((rec.journal.len(), rec.version, rec.abort_requested, rec.updated_ms), (0, 0, false, T0));
     let twice = p.runs.create(&meta("run_1", "s", T0), "owner-b", LEASE).await.unwrap_err();
-    assert!(matches!(&twice, RunStoreError::Backend(m) if m.contains("already exists")), "{twice:?}");
+    assert!(matches!(&twice, RunStoreError::Exists { run_id } if run_id == "run_1"), "{twice:?}");
     assert_eq!(p.runs.get("run_1").await.unwrap().unwrap().owner.as_deref(), Some("owner-a"));
     assert_eq!(p.runs.get("run_missing").await.unwrap(), None);
 }

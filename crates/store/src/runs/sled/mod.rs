@@ -256,23 +256,23 @@ impl SledRuns {
         Ok(usage.usage(session, principal, limit))
     }
 
-    /// Writes a journal: `replace`s it, or appends `bytes` as its next
-    /// chunk, with the status and lease, the lease checked; tracks its
-    /// size. Returns the version and what was written.
+    /// Writes a journal: replaces it (`append_after` `None`), or appends
+    /// `bytes` as its next chunk to the journal at that version, with the
+    /// status and lease, the lease checked; tracks its size. Returns the
+    /// version and what was written.
     fn write_journal(
         &self,
         run_id: &str,
         owner: &str,
         status: RunStatus,
         bytes: &[u8],
-        replace: bool,
+        append_after: Option<u64>,
         lease: Option<Duration>,
     ) -> Result<(u64, Entry), RunStoreError> {
         // An ended status goes the replace way, which refuses it.
-        let written: Journaled = if replace || !status.is_live() {
-            self.trees.replace(run_id, owner, &status, bytes, lease)?
-        } else {
-            self.trees.append(run_id, owner, &status, bytes, lease)?
+        let written: Journaled = match append_after {
+            Some(after) if status.is_live() => self.trees.append(run_id, owner, &status, bytes, lease, after)?,
+            _ => self.trees.replace(run_id, owner, &status, bytes, lease)?,
         };
         self.track(run_id, &written.session, written.principal.as_deref(), written.size);
         Ok((written.version, written.entry))
@@ -285,10 +285,10 @@ impl SledRuns {
         owner: &str,
         status: RunStatus,
         bytes: &[u8],
-        replace: bool,
+        append_after: Option<u64>,
         lease: Option<Duration>,
     ) -> RunFuture<'_, u64> {
-        let result = self.write_journal(run_id, owner, status, bytes, replace, lease);
+        let result = self.write_journal(run_id, owner, status, bytes, append_after, lease);
         let run_id = run_id.to_owned();
         Box::pin(async move {
             let (version, logged) = result?;
@@ -423,7 +423,7 @@ impl RunStore for SledRuns {
         journal: Vec<u8>,
         lease: Option<Duration>,
     ) -> RunFuture<'_, u64> {
-        self.journal_future(run_id, owner, status, &journal, true, lease)
+        self.journal_future(run_id, owner, status, &journal, None, lease)
     }
 
     fn append(
@@ -433,8 +433,9 @@ impl RunStore for SledRuns {
         status: RunStatus,
         chunk: Vec<u8>,
         lease: Option<Duration>,
+        after: u64,
     ) -> RunFuture<'_, u64> {
-        self.journal_future(run_id, owner, status, &chunk, false, lease)
+        self.journal_future(run_id, owner, status, &chunk, Some(after), lease)
     }
 
     fn claim(&self, run_id: &str, owner: &str, lease: Duration) -> RunFuture<'_, Claim> {
@@ -462,7 +463,7 @@ impl RunStore for SledRuns {
     }
 
     fn release(&self, run_id: &str, owner: &str) -> RunFuture<'_, ()> {
-        let result = self.trees.update(run_id, |current, now| {
+        let result = self.trees.update(run_id, |current, _now| {
             // Not held (or no such run): nothing to release.
             let Some((mut header, journal)) = current else { return Ok(Step::Keep(false)) };
             if header.owner.as_deref() != Some(owner) {
@@ -470,7 +471,6 @@ impl RunStore for SledRuns {
             }
             header.owner = None;
             header.lease_until_ms = 0;
-            header.updated_ms = now;
             Ok(Step::Write(header, journal.to_vec(), true))
         });
         let run_id = run_id.to_owned();

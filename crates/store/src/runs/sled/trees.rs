@@ -135,14 +135,15 @@ impl Trees {
             let _ = self.by_time.remove(index.as_slice());
             return Err(match created {
                 Err(e) => backend(&e),
-                _ => RunStoreError::Backend(format!("run {run_id} already exists")),
+                _ => RunStoreError::Exists { run_id: run_id.to_owned() },
             });
         }
         Ok(Entry { run_id: run_id.to_owned(), record: bytes, chunk: None })
     }
 
     /// Appends `bytes` as the journal's next chunk, with the status and
-    /// lease, if `owner` holds the lease.
+    /// lease, if `owner` holds the lease and the journal is at version
+    /// `after`.
     ///
     /// The chunk is written under the next free number, then the record
     /// that counts it is compare-and-swapped; a record changed meanwhile (a
@@ -155,6 +156,7 @@ impl Trees {
         status: &RunStatus,
         bytes: &[u8],
         lease: Option<Duration>,
+        after: u64,
     ) -> Result<Journaled, RunStoreError> {
         let chunk_len = chunk_len(bytes)?;
         loop {
@@ -164,6 +166,9 @@ impl Trees {
             let (mut header, inline) = decode(&current)?;
             let now = now_ms();
             guard(&header, run_id, owner, now)?;
+            if header.version != after {
+                return Err(RunStoreError::Stale { run_id: run_id.to_owned(), stored: header.version });
+            }
             let chunk = (!bytes.is_empty()).then_some(header.chunks);
             if let Some(seq) = chunk {
                 self.chunks.insert(chunk_key(run_id, seq), bytes).map_err(|e| backend(&e))?;
