@@ -11,6 +11,9 @@
 #                                   checkpoint, what an OOM kill or a
 #                                   failover looks like), recovering from
 #                                   its WAL on the same port
+#   scripts/postgres.sh cut DIR     cut every client connection
+#                                   (`pg_terminate_backend`), as a network
+#                                   fault or a proxy restart would
 #   scripts/postgres.sh stop DIR    stop it and delete DIR
 #
 # Installs Debian's `postgresql` package when no initdb is found. The
@@ -48,7 +51,7 @@ free_port() {
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-  echo "usage: $0 start|restart|crash|stop DIR" >&2
+  echo "usage: $0 start|restart|crash|cut|stop DIR" >&2
   exit 2
 fi
 
@@ -92,6 +95,12 @@ case "$cmd" in
     as_pg "$bin/pg_ctl" -D "$dir/db" -l "$dir/log" -m immediate -w -t 60 restart >/dev/null 2>&1 \
       || { echo "postgres.sh: the cluster in $dir did not come back after a crash; its log:" >&2; tail -n 50 "$dir/log" >&2; exit 1; }
     ;;
+  cut)
+    bin=$(find_bin)
+    as_pg "$bin/psql" -h "$dir" -p "$(cat "$dir/port")" -U postgres -d postgres -qAt -c \
+      "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+       WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()" >/dev/null
+    ;;
   stop)
     bin=$(find_bin)
     if [ -n "$bin" ] && [ -f "$dir/db/postmaster.pid" ]; then
@@ -100,7 +109,7 @@ case "$cmd" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|restart|crash|stop DIR" >&2
+    echo "usage: $0 start|restart|crash|cut|stop DIR" >&2
     exit 2
     ;;
 esac

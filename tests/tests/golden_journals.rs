@@ -317,7 +317,7 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_damaged_or_newer_journal_is_refused_naming_the_run_and_the_run_stays_parked_ga_1_3() {
+async fn a_newer_journal_is_refused_and_stays_parked_and_a_damaged_one_ends_the_run_unrecoverable_ga_1_3() {
     let (_, path, meta) = goldens().into_iter().find(|(label, _, _)| label == "v1/tool_calls").expect("a golden");
     let good = std::fs::read(&path).unwrap();
     let mut flipped = good.clone();
@@ -325,26 +325,43 @@ async fn a_damaged_or_newer_journal_is_refused_naming_the_run_and_the_run_stays_
     flipped[at] ^= 0x20;
     let mut newer = good.clone();
     newer[3] = b'9';
-    let cases = [("damaged", flipped, "damaged"), ("newer", newer, "newer codemode")];
-    for (name, journal, says) in cases {
-        let dir = temp_dir(&format!("refused-{name}"));
-        plant(&dir, &meta, journal).await;
-        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
-        let run_id = meta["runId"].as_str().unwrap();
-        for attempt in 0..2 {
-            let r = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
-            let CellResult::Failed { code, error, .. } = &r else { panic!("{name}: {r:?}") };
-            assert_eq!(code.as_str(), "runtime_unavailable", "{name} {attempt}: {error}");
-            assert!(error.contains(run_id) && error.contains(says), "{name} {attempt}: {error}");
-        }
-        assert_eq!(rt.metrics().runs.journal_unreadable, 2, "{name}");
-        rt.shutdown().await;
-        drop(rt);
-        // Untouched: still parked, for a process that can read it.
-        let store = open_store(&dir).await;
-        let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
-        assert_eq!((record.status, record.owner), (RunStatus::Parked, None), "{name}");
-        drop(store);
-        let _ = std::fs::remove_dir_all(&dir);
+    let run_id = meta["runId"].as_str().unwrap();
+    // A newer build can resume a newer format: every wait is refused
+    // naming the run, and the run stays parked for that build.
+    let dir = temp_dir("refused-newer");
+    plant(&dir, &meta, newer).await;
+    let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+    for attempt in 0..2 {
+        let r = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+        let CellResult::Failed { code, error, .. } = &r else { panic!("newer: {r:?}") };
+        assert_eq!(code.as_str(), "runtime_unavailable", "newer {attempt}: {error}");
+        assert!(error.contains(run_id) && error.contains("newer codemode"), "newer {attempt}: {error}");
     }
+    assert_eq!(rt.metrics().runs.journal_unreadable, 2);
+    rt.shutdown().await;
+    drop(rt);
+    let store = open_store(&dir).await;
+    let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
+    assert_eq!((record.status, record.owner), (RunStatus::Parked, None), "newer: untouched");
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+    // No build can resume a damaged one: it ends, and every wait says so.
+    let dir = temp_dir("refused-damaged");
+    plant(&dir, &meta, flipped).await;
+    let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+    let r = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+    let CellResult::Failed { code, error, .. } = &r else { panic!("damaged: {r:?}") };
+    assert_eq!(code.as_str(), "runtime_unavailable", "{error}");
+    assert!(error.contains(run_id) && error.contains("damaged") && error.contains("unrecoverable"), "{error}");
+    let again = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
+    let CellResult::Failed { error, .. } = &again else { panic!("damaged again: {again:?}") };
+    assert!(error.contains("its journal was never stored whole or is damaged"), "{error}");
+    assert_eq!(rt.metrics().runs.journal_unreadable, 1);
+    rt.shutdown().await;
+    drop(rt);
+    let store = open_store(&dir).await;
+    let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
+    assert_eq!(record.status, RunStatus::Ended(codemode_bridge::RunEnd::Unrecoverable));
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -56,6 +56,7 @@ use crate::config::{Config, ServeSection};
 use crate::lifecycle::Lifecycle;
 use crate::start::Running;
 
+mod admission;
 mod calls;
 mod connection;
 mod elicit;

@@ -10,8 +10,30 @@ mod crash_harness;
 use crash_harness::{Backend, Rig, corpus};
 
 fn run_on(backend: Backend, only: &[&str]) {
-    let dir = std::env::temp_dir().join(format!("codemode-crash-{}-{}", backend.name(), std::process::id()));
-    let rig = Rig::new(env!("CARGO_BIN_EXE_codemode").into(), dir.clone(), backend);
+    run_faulting(backend, only, None);
+}
+
+/// Runs the corpus under `fault` (`crash`, `cut`) on a cluster of its own
+/// and checks, from the cluster's own record of them, that the fault was
+/// made at every point.
+fn under_database_fault(fault: &str) {
+    let cluster = Cluster::start(&format!("crash-points-pg-{fault}"));
+    let command = cluster.fault(fault);
+    let kind = format!("pg-{fault}");
+    let backend = Backend::Postgres { url: cluster.url.clone() };
+    let crashes = run_faulting(backend, UNDER_DATABASE_FAULTS, Some((&kind, command)));
+    assert_eq!(cluster.faults_made(), crashes, "a fault was not made at every point");
+}
+
+/// The corpus with a kill at each point, or (`fault`) the process running
+/// that shell command there and going on.
+fn run_faulting(backend: Backend, only: &[&str], fault: Option<(&str, String)>) -> usize {
+    let kind = fault.as_ref().map_or("kill", |(kind, _)| kind);
+    let dir = std::env::temp_dir().join(format!("codemode-crash-{}-{kind}-{}", backend.name(), std::process::id()));
+    let mut rig = Rig::new(env!("CARGO_BIN_EXE_codemode").into(), dir.clone(), backend);
+    if let Some((_, command)) = fault {
+        rig = rig.faulting(command);
+    }
     let (mut points, mut crashes, mut violations) = (0, 0, Vec::new());
     for program in corpus().iter().filter(|p| only.is_empty() || only.contains(&p.name.as_str())) {
         let report = rig.run(program);
@@ -30,10 +52,11 @@ fn run_on(backend: Backend, only: &[&str]) {
         crashes += report.crashes;
         violations.extend(report.violations);
     }
-    eprintln!("{} crash points, {crashes} crashes, {} violations", points, violations.len());
+    eprintln!("{kind}: {} crash points, {crashes} crashes, {} violations", points, violations.len());
     assert!(crashes > 0, "no crash was made");
     assert!(violations.is_empty(), "{} violations:\n{}", violations.len(), violations.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
+    crashes
 }
 
 #[test]
@@ -54,4 +77,58 @@ fn on_postgres_every_crash_point_of_the_corpus_keeps_every_guarantee_ga_1_3() {
         Backend::Postgres { url },
         &["unsafe_calls_around_a_park", "promise_all_around_a_park", "approval_approved", "store_write_commits_once"],
     );
+}
+
+/// A PostgreSQL cluster of the test's own (`scripts/postgres.sh`): its
+/// faults would cut every other test's connections. Stopped on drop.
+struct Cluster {
+    dir: std::path::PathBuf,
+    url: String,
+}
+
+fn postgres_script() -> String {
+    format!("{}/../../scripts/postgres.sh", env!("CARGO_MANIFEST_DIR"))
+}
+
+impl Cluster {
+    fn start(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("codemode-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = std::process::Command::new("bash").arg(postgres_script()).arg("start").arg(&dir).output().unwrap();
+        assert!(out.status.success(), "the cluster did not start: {}", String::from_utf8_lossy(&out.stderr));
+        Self { url: String::from_utf8(out.stdout).unwrap().trim().to_owned(), dir }
+    }
+
+    /// The shell command that makes `fault` (`crash`, `cut`) on it, and
+    /// counts it once made.
+    fn fault(&self, fault: &str) -> String {
+        let dir = self.dir.display();
+        format!("bash {} {fault} {dir} && echo {fault} >> {dir}/faults-made", postgres_script())
+    }
+
+    /// How many faults were made.
+    fn faults_made(&self) -> usize {
+        std::fs::read_to_string(self.dir.join("faults-made")).map_or(0, |made| made.lines().count())
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("bash").arg(postgres_script()).arg("stop").arg(&self.dir).output();
+    }
+}
+
+/// The programs a database fault is made under: parks, unsafe calls,
+/// approvals and a store commit.
+const UNDER_DATABASE_FAULTS: &[&str] =
+    &["unsafe_calls_around_a_park", "promise_all_around_a_park", "approval_approved", "store_write_commits_once"];
+
+#[test]
+fn on_postgres_a_database_crash_restart_at_every_crash_point_keeps_every_guarantee_ga_1_3() {
+    under_database_fault("crash");
+}
+
+#[test]
+fn on_postgres_a_connection_cut_at_every_crash_point_keeps_every_guarantee_ga_1_3() {
+    under_database_fault("cut");
 }

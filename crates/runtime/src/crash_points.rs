@@ -8,6 +8,9 @@
 //! `<ordinal> <name>` to the file as it is reached; with
 //! `CODEMODE_CRASH_AT=<n>`, the process aborts at the `n`-th point, as a
 //! `kill -9` there would stop it (no destructor, no flush, nothing sent).
+//! With `CODEMODE_CRASH_FAULT=<shell command>` as well, the process instead
+//! runs that command at the `n`-th point and goes on when it returns: the
+//! harness crash-restarts the database or cuts its connections there.
 //! Without the feature [`point`] is empty and compiles away.
 //!
 //! Written by hand rather than with a failpoint crate: the harness needs
@@ -31,6 +34,8 @@ mod armed {
 
     struct Plan {
         crash_at: Option<u64>,
+        /// A fault to make at `crash_at` instead of aborting.
+        fault: Option<String>,
         trace: Option<std::sync::Mutex<std::fs::File>>,
     }
 
@@ -44,6 +49,7 @@ mod armed {
     fn plan() -> &'static Plan {
         PLAN.get_or_init(|| Plan {
             crash_at: std::env::var("CODEMODE_CRASH_AT").ok().and_then(|n| n.parse().ok()),
+            fault: std::env::var("CODEMODE_CRASH_FAULT").ok(),
             trace: std::env::var_os("CODEMODE_CRASH_TRACE").and_then(|path| {
                 std::fs::OpenOptions::new().create(true).append(true).open(path).ok().map(std::sync::Mutex::new)
             }),
@@ -61,9 +67,24 @@ mod armed {
             // One `write(2)` per line: the file survives the abort below.
             let _ = file.write_all(format!("{n} {name}\n").as_bytes());
         }
-        if plan.crash_at == Some(n) {
-            let _ = std::io::stderr().write_all(format!("codemode: crash point {n} ({name}): aborting\n").as_bytes());
-            std::process::abort();
+        if plan.crash_at != Some(n) {
+            return;
         }
+        if let Some(fault) = &plan.fault {
+            // The point's own thread waits for the fault to be made: what
+            // the process does next meets the database as the fault left it.
+            let _ = std::io::stderr().write_all(format!("codemode: crash point {n} ({name}): {fault}\n").as_bytes());
+            #[expect(
+                clippy::disallowed_methods,
+                reason = "test builds only: the crash-point harness makes a database fault at this point"
+            )]
+            let made = std::process::Command::new("sh").arg("-c").arg(fault).status();
+            if !matches!(made, Ok(status) if status.success()) {
+                let _ = std::io::stderr().write_all(format!("codemode: the fault failed: {made:?}\n").as_bytes());
+            }
+            return;
+        }
+        let _ = std::io::stderr().write_all(format!("codemode: crash point {n} ({name}): aborting\n").as_bytes());
+        std::process::abort();
     }
 }

@@ -1,5 +1,7 @@
-//! `[serve]`: who may connect to `codemode serve`, and how long a closed
-//! connection's cells and a shutdown's running calls are given.
+//! `[serve]`: who may connect to `codemode serve`, how many MCP sessions
+//! each principal may hold open and how long an idle one lasts, and how
+//! long a closed connection's cells and a shutdown's running calls are
+//! given.
 
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
@@ -22,6 +24,14 @@ pub(crate) struct ServeSection {
     /// `exec` or `wait` call) may take to finish before the runtime is shut
     /// down anyway, in milliseconds. `serve --shutdown-grace-ms` overrides.
     pub shutdown_grace_ms: u64,
+    /// Over HTTP: how long an MCP session may stay idle (no request of it
+    /// being answered, no message from its client) before the server
+    /// closes it, in milliseconds. Clients that never end their sessions
+    /// would otherwise hold them, and what each holds, for good.
+    pub session_idle_ttl_ms: u64,
+    /// Over HTTP: the most MCP sessions one principal may have open at
+    /// once; a further `initialize` is refused (HTTP 429) until one closes.
+    pub max_sessions_per_principal: usize,
 }
 
 /// The default `[serve] shutdown_grace_ms`: a cell's default wall-clock
@@ -32,6 +42,20 @@ pub(crate) const DEFAULT_SHUTDOWN_GRACE_MS: u64 = 10_000;
 /// supervisors rarely wait that long before SIGKILL).
 pub(crate) const MAX_SHUTDOWN_GRACE_MS: u64 = 600_000;
 
+/// The default `[serve] session_idle_ttl_ms`: five minutes, as long as
+/// rmcp's own idle timeout, which it replaces.
+pub(crate) const DEFAULT_SESSION_IDLE_TTL_MS: u64 = 300_000;
+
+/// The range of `[serve] session_idle_ttl_ms`: a second to a day.
+const SESSION_IDLE_TTL_MS: std::ops::RangeInclusive<u64> = 1_000..=86_400_000;
+
+/// The default `[serve] max_sessions_per_principal`: far more than an agent
+/// keeps open, while bounding what a leaking client can pile up.
+pub(crate) const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL: usize = 256;
+
+/// The range of `[serve] max_sessions_per_principal`.
+const MAX_SESSIONS_PER_PRINCIPAL: std::ops::RangeInclusive<usize> = 1..=100_000;
+
 impl Default for ServeSection {
     fn default() -> Self {
         Self {
@@ -39,6 +63,8 @@ impl Default for ServeSection {
             allowed_hosts: Vec::new(),
             dispose_grace_ms: 30_000,
             shutdown_grace_ms: DEFAULT_SHUTDOWN_GRACE_MS,
+            session_idle_ttl_ms: DEFAULT_SESSION_IDLE_TTL_MS,
+            max_sessions_per_principal: DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
         }
     }
 }
@@ -65,6 +91,22 @@ impl ServeSection {
             bail!(
                 "serve.shutdown_grace_ms = {} is out of range: allowed 0..={MAX_SHUTDOWN_GRACE_MS}",
                 self.shutdown_grace_ms
+            );
+        }
+        if !SESSION_IDLE_TTL_MS.contains(&self.session_idle_ttl_ms) {
+            bail!(
+                "serve.session_idle_ttl_ms = {} is out of range: allowed {}..={}",
+                self.session_idle_ttl_ms,
+                SESSION_IDLE_TTL_MS.start(),
+                SESSION_IDLE_TTL_MS.end()
+            );
+        }
+        if !MAX_SESSIONS_PER_PRINCIPAL.contains(&self.max_sessions_per_principal) {
+            bail!(
+                "serve.max_sessions_per_principal = {} is out of range: allowed {}..={}",
+                self.max_sessions_per_principal,
+                MAX_SESSIONS_PER_PRINCIPAL.start(),
+                MAX_SESSIONS_PER_PRINCIPAL.end()
             );
         }
         let mut seen = std::collections::HashSet::new();

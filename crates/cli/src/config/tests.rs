@@ -191,6 +191,34 @@ fn the_shutdown_grace_is_checked_at_its_edges() {
 }
 
 #[test]
+fn the_session_idle_ttl_and_the_sessions_per_principal_are_checked_at_their_edges() {
+    let serve = |extra: &str| Config::parse(&format!("[serve]\n{extra}\n"));
+    let default = Config::default().serve;
+    assert_eq!((default.session_idle_ttl_ms, default.max_sessions_per_principal), (300_000, 256));
+    assert_eq!(serve("session_idle_ttl_ms = 1000").unwrap().serve.session_idle_ttl_ms, 1_000);
+    assert_eq!(serve("session_idle_ttl_ms = 86400000").unwrap().serve.session_idle_ttl_ms, 86_400_000);
+    assert_eq!(
+        serve("session_idle_ttl_ms = 999").unwrap_err().to_string(),
+        "serve.session_idle_ttl_ms = 999 is out of range: allowed 1000..=86400000"
+    );
+    assert_eq!(
+        serve("session_idle_ttl_ms = 86400001").unwrap_err().to_string(),
+        "serve.session_idle_ttl_ms = 86400001 is out of range: allowed 1000..=86400000"
+    );
+    assert_eq!(serve("max_sessions_per_principal = 1").unwrap().serve.max_sessions_per_principal, 1);
+    assert_eq!(serve("max_sessions_per_principal = 100000").unwrap().serve.max_sessions_per_principal, 100_000);
+    assert_eq!(
+        serve("max_sessions_per_principal = 0").unwrap_err().to_string(),
+        "serve.max_sessions_per_principal = 0 is out of range: allowed 1..=100000"
+    );
+    assert_eq!(
+        serve("max_sessions_per_principal = 100001").unwrap_err().to_string(),
+        "serve.max_sessions_per_principal = 100001 is out of range: allowed 1..=100000"
+    );
+    assert!(serve("max_sessions_per_principal = -1").is_err(), "a count is never negative");
+}
+
+#[test]
 fn an_mcp_server_is_optional_unless_marked_required() {
     let entry = |extra: &str| Config::parse(&format!("[[mcp_servers]]\nname = \"a\"\nurl = \"http://x\"\n{extra}\n"));
     assert!(!entry("").unwrap().mcp_servers[0].required);

@@ -366,7 +366,7 @@ pub(crate) static CATALOGUE: &[Metric] = &[
     family(
         "codemode_run_journals_unreadable",
         Counter,
-        "Resumes refused because the stored journal was damaged or of a newer format (the run stays parked).",
+        "Resumes refused because the stored journal was of a newer format (the run stays parked), or never stored whole or damaged (the run ends unrecoverable).",
         Value(|s| s.runs.journal_unreadable),
     ),
     family(

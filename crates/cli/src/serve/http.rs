@@ -1,5 +1,6 @@
 //! `codemode serve --http`: MCP over streamable HTTP at `/mcp`, with
-//! bearer-token authentication and a graceful stop (see the parent
+//! bearer-token authentication, MCP sessions capped per principal and
+//! closed when idle (`admission`), and a graceful stop (see the parent
 //! module's docs).
 
 use std::sync::Arc;
@@ -8,10 +9,10 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use codemode_runtime::CodeMode;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use sha2::{Digest, Sha256};
 
-use super::connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, Principal};
+use super::admission::{self, Refused, Sessions};
+use super::connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, LOCAL_PRINCIPAL, Principal};
 use crate::config::ServeSection;
 use crate::lifecycle::{InFlight, Lifecycle};
 
@@ -59,6 +60,20 @@ fn plain(status: hyper::StatusCode, text: &'static str) -> hyper::Response<Body>
     let mut response =
         hyper::Response::new(http_body_util::Full::new(bytes::Bytes::from_static(text.as_bytes())).boxed());
     *response.status_mut() = status;
+    response
+}
+
+/// The answer to an `initialize` past `[serve] max_sessions_per_principal`:
+/// 429 with a JSON-RPC error, which MCP clients show (rmcp would answer
+/// 500 with plain text), and `Retry-After`.
+fn too_many_sessions(refused: &Refused) -> hyper::Response<Body> {
+    use http_body_util::BodyExt;
+    let body = http_body_util::Full::new(bytes::Bytes::from(refused.to_json_rpc().to_string())).boxed();
+    let mut response = hyper::Response::new(body);
+    *response.status_mut() = hyper::StatusCode::TOO_MANY_REQUESTS;
+    let headers = response.headers_mut();
+    headers.insert(hyper::header::CONTENT_TYPE, hyper::header::HeaderValue::from_static("application/json"));
+    headers.insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from(refused.retry_after_secs()));
     response
 }
 
@@ -136,8 +151,8 @@ impl hyper::body::Body for Tracked {
 
 /// What every request to the MCP endpoint needs.
 struct Endpoint {
-    service: StreamableHttpService<CodeModeServer, LocalSessionManager>,
-    sessions: Arc<LocalSessionManager>,
+    service: StreamableHttpService<CodeModeServer, Sessions>,
+    sessions: Arc<Sessions>,
     tokens: Tokens,
     lifecycle: Arc<Lifecycle>,
 }
@@ -147,14 +162,17 @@ impl Endpoint {
     /// the MCP transport.
     async fn handle(&self, mut request: hyper::Request<hyper::body::Incoming>) -> hyper::Response<Body> {
         use http_body_util::BodyExt;
-        if !self.tokens.0.is_empty() {
+        let principal = if self.tokens.0.is_empty() {
+            LOCAL_PRINCIPAL.to_owned()
+        } else {
             match self.tokens.principal(request.headers()) {
                 Some(principal) => {
-                    request.extensions_mut().insert(Principal(principal));
+                    request.extensions_mut().insert(Principal(principal.clone()));
+                    principal
                 }
                 None => return unauthorized(),
             }
-        }
+        };
         if request.method() == hyper::Method::DELETE {
             return close_session(&self.service, self.sessions.as_ref(), request).await;
         }
@@ -162,7 +180,12 @@ impl Endpoint {
         // once its response is written, not when the handler returns.
         if request.method() == hyper::Method::POST {
             let call = self.lifecycle.track_response();
-            let response = self.service.handle(request).await;
+            // An `initialize` POST opens a session: it counts as this
+            // principal's, or is refused past their cap.
+            let (response, refused) = admission::as_caller(principal, self.service.handle(request)).await;
+            if let Some(refused) = refused {
+                return too_many_sessions(&refused);
+            }
             return response.map(|body| Tracked { body, _call: call }.boxed());
         }
         self.service.handle(request).await
@@ -190,8 +213,11 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
         http_config = http_config.with_allowed_hosts(hosts);
     }
     let grace = Duration::from_millis(config.dispose_grace_ms);
-    let sessions = Arc::new(LocalSessionManager::default());
+    let sessions = Arc::new(Sessions::new(config));
     let stop_sessions = http_config.cancellation_token.clone();
+    // Idle sessions are closed until the shutdown ends them all.
+    let stop_reaping = stop_sessions.clone();
+    tokio::spawn(Arc::clone(&sessions).reap(async move { stop_reaping.cancelled().await }));
     let for_handlers = Arc::clone(&lifecycle);
     let service = StreamableHttpService::new(
         move || CodeModeServer::new(rt.clone(), None, grace, Arc::clone(&for_handlers)).map_err(std::io::Error::other),

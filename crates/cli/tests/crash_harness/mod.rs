@@ -183,13 +183,24 @@ pub(crate) struct Rig {
     pub(crate) binary: PathBuf,
     pub(crate) dir: PathBuf,
     pub(crate) backend: Backend,
+    /// At each point, this shell command (a database crash-restart or a
+    /// connection cut) is run by the process, which goes on, instead of
+    /// the process being killed there.
+    pub(crate) fault: Option<String>,
 }
 
 impl Rig {
     pub(crate) fn new(binary: PathBuf, dir: PathBuf, backend: Backend) -> Self {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        Self { binary, dir, backend }
+        Self { binary, dir, backend, fault: None }
+    }
+
+    /// At each point, the process runs `fault` (a shell command) and goes
+    /// on, instead of being killed there.
+    pub(crate) fn faulting(mut self, fault: String) -> Self {
+        self.fault = Some(fault);
+        self
     }
 
     /// The configuration of try `name`: its tools log to `log`.
@@ -312,6 +323,9 @@ impl Rig {
         let mut env = vec![("CODEMODE_CRASH_TRACE", trace.display().to_string())];
         if let Some(k) = crash_at {
             env.push(("CODEMODE_CRASH_AT", k.to_string()));
+            if let Some(fault) = &self.fault {
+                env.push(("CODEMODE_CRASH_FAULT", fault.clone()));
+            }
         }
         let mut client = Client { pause: program.pause, ..Client::default() };
         let first_attempt = format!("{tag}-1");
@@ -361,6 +375,11 @@ impl Rig {
             };
             out.violations.extend(found);
             process.kill();
+            // Through a database fault the process lived on: the run it
+            // reported ended must have ended in the store too.
+            if let (Some(_), Some(run_id)) = (&self.fault, &client.run_id) {
+                out.violations.extend(self.check_ended(&config, &store, run_id));
+            }
         }
         out.last = client.last.clone();
         out.value = match &ended {
