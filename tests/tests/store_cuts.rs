@@ -244,3 +244,35 @@ async fn a_guests_store_and_load_ride_out_a_short_database_outage_ga_7_1() {
     assert!(matches!(&loaded, CellResult::Completed { value, .. } if value == &serde_json::json!(42)), "{loaded:?}");
     rt.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_evicted_here_and_resumed_by_another_process_leaves_the_evicted_runs_gauge_here_ga_1_3() {
+    let url = codemode_store::postgres::test_database().await;
+    let (here, there) = (runtime(&url, Some(Duration::from_millis(50))).await, runtime(&url, None).await);
+    let code = "await yield_control('park'); return 'done'";
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        let parked = here.session("balanced").reply("r").exec(Exec::code(code)).await.unwrap();
+        runs.push(parked.run_id().expect("parked durably").to_owned());
+    }
+    let evicted = async |rt: &CodeMode, want: u64| {
+        for _ in 0..200 {
+            if rt.metrics().runs.evicted_now == want {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the evicted-runs gauge stayed at {}, not {want}", rt.metrics().runs.evicted_now);
+    };
+    evicted(&here, 3).await;
+    // Behind a balancer, the waits reach the other process, which resumes
+    // the runs: they are no longer evicted here.
+    for run_id in &runs {
+        let done = there.session("balanced").reply("r").wait(run_id).await.unwrap();
+        assert!(matches!(done, CellResult::Completed { .. }), "{}", done.to_model_json());
+    }
+    evicted(&here, 0).await;
+    assert_eq!(there.metrics().runs.evicted_now, 0);
+    here.shutdown().await;
+    there.shutdown().await;
+}

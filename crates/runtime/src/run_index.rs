@@ -343,6 +343,12 @@ impl RunIndex {
         }
     }
 
+    /// Another process took run `run_id` (resumed or aborted it): if this
+    /// process evicted it, it is no longer here to resume.
+    pub(crate) fn taken_elsewhere(&self, run_id: &str) {
+        self.resumed(run_id);
+    }
+
     fn publish_evicted(&self) {
         let n = i64::try_from(self.evicted.len()).unwrap_or(i64::MAX);
         self.metrics.runs.evicted_now.store(n, std::sync::atomic::Ordering::Relaxed);

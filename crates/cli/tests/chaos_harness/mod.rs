@@ -2,7 +2,9 @@
 //! `codemode serve --http` on one PostgreSQL behind a round-robin TCP
 //! front, many MCP clients running a mixed workload, a random server
 //! `kill -9`ed and restarted every few seconds (some restarts are deploys
-//! with a changed tool list), and PostgreSQL itself restarted once.
+//! with a changed tool list), PostgreSQL itself restarted once and crashed
+//! once (`-m immediate`), runs resumed on another server whose window
+//! outlives the lease, and clients that never close their MCP sessions.
 //!
 //! Afterwards the guarantees are checked from the tools' own logs and the
 //! database, not from what the servers say about themselves:
@@ -14,7 +16,12 @@
 //!   through a crash, and its tag ran at most once;
 //! - every completed run's store increment was committed exactly once
 //!   (each client's counter equals the completions it saw);
-//! - no replay diverged (client results and the runs table).
+//! - no replay diverged (client results and the runs table);
+//! - no run record is left that can neither resume nor end (the runs
+//!   table: nothing live with an empty journal and a dead owner, nothing
+//!   ended `unrecoverable`);
+//! - sessions the clients never closed are closed by the servers (each
+//!   server's open-sessions gauge, once the idle TTL passed).
 //!
 //! Used by `tests/chaos.rs` (a short run in CI) and `benches/chaos.rs`
 //! (a long run that prints its figures).
@@ -41,7 +48,8 @@ pub(crate) struct Plan {
     pub(crate) clients: usize,
     /// A random server is killed every this long, plus up to as long again.
     pub(crate) kill_every: Duration,
-    /// Restart PostgreSQL once, halfway.
+    /// Restart PostgreSQL once, halfway, and crash it (`-m immediate`)
+    /// once, at three quarters.
     pub(crate) restart_postgres: bool,
     /// The `codemode` binary.
     pub(crate) binary: PathBuf,
@@ -63,6 +71,11 @@ pub(crate) struct Report {
     pub(crate) kills: u64,
     pub(crate) deploys: u64,
     pub(crate) postgres_restarts: u64,
+    pub(crate) postgres_crashes: u64,
+    /// Runs whose window on a resumed run outlived the lease.
+    pub(crate) long_windows: u64,
+    /// MCP sessions the clients left open (no `DELETE`).
+    pub(crate) sessions_left_open: u64,
     pub(crate) resumes: u64,
     pub(crate) divergences: u64,
     pub(crate) outcome_unknown: u64,
@@ -88,8 +101,9 @@ impl Report {
         };
         format!(
             "runs started {}, seen waiting {}, completed {}, aborted {}, execs lost in transit {}\n\
-             kills {} (deploys {}), postgres restarts {}, resumes {}, divergences {}, outcome_unknown {}, \
-             re-issued {}, unsafe tool calls {}, refused for an unwritable journal {}\n\
+             kills {} (deploys {}), postgres restarts {}, postgres crashes {}, resumes {}, divergences {}, \
+             outcome_unknown {}, re-issued {}, unsafe tool calls {}, refused for an unwritable journal {}\n\
+             completed runs with a window longer than the lease {}, MCP sessions left open by clients {}\n\
              exec latency {}\nwait latency {}\nviolations: {}",
             self.runs_started,
             self.runs_waiting_seen,
@@ -99,12 +113,15 @@ impl Report {
             self.kills,
             self.deploys,
             self.postgres_restarts,
+            self.postgres_crashes,
             self.resumes,
             self.divergences,
             self.outcome_unknown,
             self.reissued,
             self.unsafe_calls,
             self.journal_unavailable,
+            self.long_windows,
+            self.sessions_left_open,
             q(&self.exec_ms),
             q(&self.wait_ms),
             if self.violations.is_empty() { "none".to_owned() } else { self.violations.join("; ") }
@@ -160,7 +177,10 @@ lease_ms = 2000
 evict_after_ms = 1000
 
 [limits]
-timeout_ms = 1500
+timeout_ms = 3000
+
+[serve]
+session_idle_ttl_ms = 2000
 
 {extra}[[tools]]
 name = "unsafe_count"
@@ -176,6 +196,12 @@ command = ["sh", "-c", "read -r input || true; printf '%s\n' \"$input\" >> {log}
 name = "safe_slow"
 description = "Sleeps; replay-safe."
 command = ["sh", "-c", "cat >/dev/null; sleep 0.4; printf '{{\"ok\":true}}'"]
+replay_safe = true
+
+[[tools]]
+name = "safe_long"
+description = "Sleeps longer than the lease; replay-safe."
+command = ["sh", "-c", "cat >/dev/null; sleep 2.5; printf '{{\"ok\":true}}'"]
 replay_safe = true
 "#,
         url = plan.url
@@ -288,6 +314,11 @@ fn front(listener: TcpListener, backends: Vec<(u16, Arc<AtomicBool>)>, stop: Arc
 /// call `tool`, close. `Err` is a transport failure: the server died, or
 /// the front had none up.
 fn call(front: &str, key: &str, tool: &str, arguments: Value) -> Result<Value, String> {
+    call_closing(front, key, tool, arguments, true)
+}
+
+/// [`call`], leaving the MCP session open (no `DELETE`) unless `close`.
+fn call_closing(front: &str, key: &str, tool: &str, arguments: Value, close: bool) -> Result<Value, String> {
     let http = reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(30))
         .pool_max_idle_per_host(1)
@@ -320,7 +351,9 @@ fn call(front: &str, key: &str, tool: &str, arguments: Value) -> Result<Value, S
         Some(&session),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}),
     )?;
-    let _ = http.delete(&url).header("mcp-session-id", &session).header("codemode-session", key).send();
+    if close {
+        let _ = http.delete(&url).header("mcp-session-id", &session).header("codemode-session", key).send();
+    }
     // The answer is JSON, or an event stream whose `data:` line holds it.
     let message = body
         .lines()
@@ -351,6 +384,9 @@ struct Ledger {
 /// restart).
 type Kills = Arc<Mutex<Vec<Instant>>>;
 
+/// How many kinds of cell [`cell`] writes.
+const CELL_KINDS: u64 = 5;
+
 /// The cells, by kind. Each returns what it saw of its unsafe calls.
 fn cell(kind: u64, tag: &str, key: &str) -> String {
     let calls = "const out = []; async function u(t, slow) { try { await (slow ? unsafe_slow : unsafe_count)({tag: t}); \
@@ -366,21 +402,37 @@ fn cell(kind: u64, tag: &str, key: &str) -> String {
             "await yield_control('before the increment'); const n = (await load('{key}')) ?? 0; \
              await store('{key}', n + 1); return {{out: [], increment: n + 1}};"
         ),
-        _ => format!(
+        3 => format!(
             "{calls} const r = [Math.random(), Date.now()]; await yield_control(); await u('{tag}-d', true); \
              await yield_control(); await yield_control(); return {{out, r}};"
+        ),
+        // Resumed (most often on another server), its window then outlives
+        // the lease: the lease must follow it, and the run end once.
+        _ => format!(
+            "{calls} await yield_control('long'); await safe_long({{}}); await u('{tag}-e', false); \
+             return {{out, long: true}};"
         ),
     }
 }
 
 /// Waits on `run_id` through the front until the run ends (or the
 /// deadline): its final result, or `None` when it never ended.
-fn wait_to_end(front: &str, key: &str, run_id: &str, deadline: Instant, ledger: &Mutex<Ledger>) -> Option<Value> {
+fn wait_to_end(
+    front: &str,
+    key: &str,
+    run_id: &str,
+    deadline: Instant,
+    ledger: &Mutex<Ledger>,
+    close: bool,
+) -> Option<Value> {
     let mut backoff = Duration::from_millis(20);
     while Instant::now() < deadline {
         let began = Instant::now();
-        if let Ok(r) = call(front, key, "wait", json!({"runId": run_id})) {
-            ledger.lock().unwrap().report.wait_ms.push(began.elapsed().as_secs_f64() * 1000.0);
+        if let Ok(r) = call_closing(front, key, "wait", json!({"runId": run_id}), close) {
+            let mut l = ledger.lock().unwrap();
+            l.report.wait_ms.push(began.elapsed().as_secs_f64() * 1000.0);
+            l.report.sessions_left_open += u64::from(!close);
+            drop(l);
             let status = r["status"].as_str().unwrap_or_default();
             let error = r["error"].as_str().unwrap_or_default();
             let transient = status == "failed"
@@ -404,15 +456,20 @@ fn client(id: usize, plan: &Plan, front: &str, stop: &AtomicBool, ledger: &Mutex
     let mut rng = Rng::new(0x9e37_79b9 ^ (id as u64 + 1).wrapping_mul(0x1234_5678_9abc));
     let key = format!("chaos-client-{id}");
     let counter = format!("counter-{id}");
+    // A quarter of the clients never end their MCP sessions.
+    let close = id % 4 != 0;
     let mut seq = 0u64;
     while !stop.load(Ordering::SeqCst) {
         seq += 1;
-        let kind = rng.below(4);
+        let kind = rng.below(CELL_KINDS);
         let tag = format!("c{id}-{seq}");
         let began = Instant::now();
         ledger.lock().unwrap().report.runs_started += 1;
-        let parked = match call(front, &key, "exec", json!({"code": cell(kind, &tag, &counter)})) {
-            Ok(r) => r,
+        let parked = match call_closing(front, &key, "exec", json!({"code": cell(kind, &tag, &counter)}), close) {
+            Ok(r) => {
+                ledger.lock().unwrap().report.sessions_left_open += u64::from(!close);
+                r
+            }
             Err(_) => {
                 // The run may exist, parked, unseen: it expires; nothing
                 // of it is counted.
@@ -434,7 +491,7 @@ fn client(id: usize, plan: &Plan, front: &str, stop: &AtomicBool, ledger: &Mutex
                 .args(["runs", "abort", &run_id])
                 .output();
             if out.is_ok_and(|o| o.status.success()) {
-                let end = wait_to_end(front, &key, &run_id, Instant::now() + Duration::from_secs(60), ledger);
+                let end = wait_to_end(front, &key, &run_id, Instant::now() + Duration::from_secs(60), ledger, close);
                 let mut l = ledger.lock().unwrap();
                 match end {
                     Some(r) if r["code"] == "aborted" || r["error"].as_str().is_some_and(|e| e.contains("aborted")) => {
@@ -448,7 +505,7 @@ fn client(id: usize, plan: &Plan, front: &str, stop: &AtomicBool, ledger: &Mutex
                 continue;
             }
         }
-        let end = wait_to_end(front, &key, &run_id, Instant::now() + Duration::from_secs(120), ledger);
+        let end = wait_to_end(front, &key, &run_id, Instant::now() + Duration::from_secs(120), ledger, close);
         let finished = Instant::now();
         let mut l = ledger.lock().unwrap();
         let Some(r) = end else {
@@ -461,6 +518,7 @@ fn client(id: usize, plan: &Plan, front: &str, stop: &AtomicBool, ledger: &Mutex
             if kind == 2 {
                 *l.increments.entry(key.clone()).or_default() += 1;
             }
+            l.report.long_windows += u64::from(r["value"]["long"] == true);
             for entry in r["value"]["out"].as_array().into_iter().flatten() {
                 let (t, outcome) = (entry[0].as_str().unwrap_or_default(), entry[1].as_str().unwrap_or_default());
                 match outcome {
@@ -519,6 +577,7 @@ pub(crate) fn run(plan: &Plan) -> Report {
     let mut rng = Rng::new(0x5eed);
     let began = Instant::now();
     let mut restarted_postgres = !plan.restart_postgres;
+    let mut crashed_postgres = !plan.restart_postgres;
     let resumes = AtomicU64::new(0);
     let reissued = AtomicU64::new(0);
     let count = |metrics: &HashMap<String, f64>| {
@@ -543,6 +602,17 @@ pub(crate) fn run(plan: &Plan) -> Report {
             assert!(status.success(), "PostgreSQL did not restart");
             kills.lock().unwrap().push(Instant::now());
             restarted_postgres = true;
+            continue;
+        }
+        if !crashed_postgres && began.elapsed() >= plan.duration * 3 / 4 {
+            // A crash, not a restart: no checkpoint, recovery from the WAL.
+            // Every park answered `waiting` before it must be there after.
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/postgres.sh");
+            kills.lock().unwrap().push(Instant::now());
+            let status = Command::new("bash").arg(script).arg("crash").arg(&plan.pg_dir).status().unwrap();
+            assert!(status.success(), "PostgreSQL did not come back from a crash");
+            kills.lock().unwrap().push(Instant::now());
+            crashed_postgres = true;
             continue;
         }
         let victim = rng.below(3) as usize;
@@ -608,6 +678,36 @@ pub(crate) fn run(plan: &Plan) -> Report {
             None => l.report.violations.push(format!("{key}'s counter could not be read")),
         }
     }
+    // Sessions the clients left open are closed by the servers once idle
+    // (`session_idle_ttl_ms` 2 s, looked at every half second).
+    drop(l);
+    std::thread::sleep(Duration::from_millis(3500));
+    let mut l = ledger.lock().unwrap();
+    for (i, slot) in slots.iter().enumerate() {
+        let open = scrape(slot).get("codemode_mcp_sessions{state=\"open\"}").copied();
+        match open {
+            Some(0.0) => {}
+            Some(n) => l.report.violations.push(format!("server {i} still holds {n} idle MCP sessions")),
+            None => l.report.violations.push(format!("server {i}'s open-sessions gauge could not be read")),
+        }
+    }
+    // No record is left that can neither resume nor end: a live one with no
+    // journal whose owner is gone is ended by housekeeping within a minute.
+    let stranded = Command::new("psql")
+        .arg(&plan.url)
+        .args([
+            "-tAc",
+            "SELECT count(*) FROM codemode_runs WHERE status IN ('running', 'parked') \
+             AND octet_length(journal) + journal_chunk_bytes = 0 \
+             AND lease_until_ms < extract(epoch FROM now()) * 1000 - 90000",
+        ])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u64>().unwrap_or(u64::MAX));
+    match stranded {
+        Ok(0) => {}
+        Ok(n) => l.report.violations.push(format!("{n} runs are live with no journal and no owner for 90 s")),
+        Err(e) => l.report.violations.push(format!("the runs table could not be read: {e}")),
+    }
     let lost = std::mem::take(&mut l.lost);
     for run_id in lost {
         l.report.violations.push(format!("run {run_id} was seen waiting and never ended"));
@@ -625,6 +725,7 @@ pub(crate) fn run(plan: &Plan) -> Report {
     l.report.kills = kills_done;
     l.report.deploys = deploys;
     l.report.postgres_restarts = u64::from(plan.restart_postgres);
+    l.report.postgres_crashes = u64::from(crashed_postgres && plan.restart_postgres);
     l.report.resumes = resumes.load(Ordering::SeqCst);
     l.report.reissued = reissued.load(Ordering::SeqCst);
     stop_front.store(true, Ordering::SeqCst);

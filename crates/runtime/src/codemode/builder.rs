@@ -344,6 +344,18 @@ async fn launch(
             return Err(CodeModeError::Supervisor(e));
         }
     };
+    if let Some(d) = &services.durable {
+        // A run this process evicted and another resumed leaves the
+        // evicted-runs gauge here.
+        let (runs, me) = (Arc::downgrade(&services.runs), Arc::clone(&d.owner));
+        d.store.on_taken(Arc::new(move |run_id: &str, owner: &str| {
+            if owner != &*me
+                && let Some(runs) = runs.upgrade()
+            {
+                runs.taken_elsewhere(run_id);
+            }
+        }));
+    }
     let pruning = services.durable.as_ref().map(|d| {
         crate::durable::start_pruning(Arc::clone(&d.store), Arc::clone(&d.owner), limits.parked_ttl, d.config.lease)
     });

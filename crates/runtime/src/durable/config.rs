@@ -59,7 +59,7 @@ pub enum JournalMode {
 pub struct RunsConfig {
     /// When journals are written.
     pub journal: JournalMode,
-    /// How long a live owner's lease lasts; renewed at half of it. A crashed
+    /// How long a live owner's lease lasts; renewed every third of it. A crashed
     /// owner's runs can be claimed by another process after this.
     pub lease: Duration,
     /// How long after a park the owner keeps its lease before releasing it

@@ -26,5 +26,5 @@ pub use self::sled::{RUN_CHUNKS_TREE, RUNS_BY_TIME_TREE, RUNS_TREE, SledRuns};
 pub use self::store::{RunFuture, RunStore};
 pub use self::types::{
     Claim, Durability, MAX_LIST_RUNS, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage,
-    RunWrites, now_ms,
+    RunWrites, TakenHook, now_ms,
 };

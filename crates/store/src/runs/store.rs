@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use codemode_bridge::RunEnd;
 
-use super::types::{Claim, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage, RunWrites};
+use super::types::{
+    Claim, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage, RunWrites, TakenHook,
+};
 
 /// A boxed future a [`RunStore`] returns (the trait is used as `dyn`).
 pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, RunStoreError>> + Send + 'a>>;
@@ -112,6 +114,15 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// request) after this call, or after `timeout`, whichever is first.
     /// On PostgreSQL a `NOTIFY` wakes it, never polling.
     fn changed(&self, run_id: &str, timeout: Duration) -> RunFuture<'_, ()>;
+
+    /// Calls `hook` with `(run id, owner)` whenever any process takes a
+    /// run: claims its lease (`owner` the claimer), or ends it by an abort
+    /// nobody held it for (`owner` empty). A process that evicted a run
+    /// hears that another one resumed it. The default hears nothing: a
+    /// backend one process uses at a time (sled) has no other taker.
+    fn on_taken(&self, hook: TakenHook) {
+        let _ = hook;
+    }
 
     /// Deletes ended runs last changed before `before_ms`; returns how many.
     fn prune(&self, before_ms: u64) -> RunFuture<'_, u64>;

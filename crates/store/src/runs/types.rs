@@ -188,6 +188,10 @@ pub enum Claim {
     Missing,
 }
 
+/// Hears `(run id, owner)` of a run some process took
+/// ([`RunStore::on_taken`]).
+pub type TakenHook = std::sync::Arc<dyn Fn(&str, &str) + Send + Sync>;
+
 /// Store writes a completing run commits with its end (GA-7.5): key and
 /// value (`None` deletes).
 pub type RunWrites = Vec<(String, Option<StoredValue>)>;

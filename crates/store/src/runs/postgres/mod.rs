@@ -40,7 +40,7 @@ use crate::postgres::{Cache, Pg, big, pool_reason, unbig};
 use crate::runs::store::{RunFuture, RunStore};
 use crate::runs::types::{
     Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage, RunWrites,
-    now_ms,
+    TakenHook, now_ms,
 };
 use crate::sessions::SessionStore;
 use crate::sessions::backend::Settings;
@@ -53,6 +53,11 @@ const CHANNEL: &str = "codemode_runs";
 /// `prune` deletes in batches of this many rows, so no statement holds
 /// locks long.
 const PRUNE_BATCH: i64 = 1000;
+
+/// The payload prefix of a notification that a run was taken:
+/// `taken <run id> <owner>`, sent beside the run id's own notification.
+/// Builds that do not know it read it as a run id no one waits on.
+const TAKEN: &str = "taken ";
 
 /// The `application_name` of the `LISTEN` connection.
 pub(crate) const LISTENER_NAME: &str = "codemode-runs-listener";
@@ -67,6 +72,8 @@ pub struct PgRuns {
     sessions: Settings,
     clock: MsClock,
     waiters: Arc<Waiters>,
+    /// Who hears of runs taken ([`RunStore::on_taken`]).
+    taken: Arc<std::sync::OnceLock<TakenHook>>,
     /// The `LISTEN` connection; closed on drop.
     _listener: Listener,
 }
@@ -94,15 +101,24 @@ impl PgRuns {
         let (pg, settings) = (pg.clone(), settings.clone());
         let waiters = Arc::new(Waiters::default());
         let heard = Arc::clone(&waiters);
+        let taken: Arc<std::sync::OnceLock<TakenHook>> = Arc::default();
+        let hook = Arc::clone(&taken);
         // A gap wakes every waiter: changes in it went unseen.
         let on = Arc::new(move |h: Heard<'_>| match h {
-            Heard::Payload(run_id) => heard.wake(run_id),
+            Heard::Payload(payload) => match payload.strip_prefix(TAKEN).and_then(|t| t.split_once(' ')) {
+                Some((run_id, owner)) => {
+                    if let Some(hook) = hook.get() {
+                        hook(run_id, owner);
+                    }
+                }
+                None => heard.wake(payload),
+            },
             Heard::Gap => heard.wake_all(),
         });
         let listener = Listener::start(&pg, CHANNEL, LISTENER_NAME, "run store", on)
             .await
             .map_err(|e| RunStoreError::Backend(format!("cannot listen for run changes on {}: {e}", pg.shown)))?;
-        Ok(Self { pg, sessions: settings, clock: Arc::new(now_ms), waiters, _listener: listener })
+        Ok(Self { pg, sessions: settings, clock: Arc::new(now_ms), waiters, taken, _listener: listener })
     }
 
     /// Measures leases and timestamps with `clock` (default the system
@@ -273,7 +289,8 @@ impl PgRuns {
                              WHERE run_id = $1 AND status IN ('running', 'parked')
                                AND (owner IS NULL OR owner = $2 OR lease_until_ms <= $4)
                              RETURNING {columns})
-                         SELECT {RETURNED}, pg_notify($5, run_id)::text FROM u"
+                         SELECT {RETURNED}, pg_notify($5, run_id)::text,
+                             pg_notify($5, '{TAKEN}' || run_id || ' ' || $2)::text FROM u"
                     ),
                     &[&run_id, &owner, &self.until(lease), &now, &CHANNEL],
                 )
@@ -486,6 +503,10 @@ impl PgRuns {
             }
         };
         tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &run_id]).await.map_err(|e| backend(&e))?;
+        if let Claim::Ended(_) = answer {
+            let taken = format!("{TAKEN}{run_id} ");
+            tx.cached().execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &taken]).await.map_err(|e| backend(&e))?;
+        }
         tx.commit().await.map_err(|e| backend(&e))?;
         Ok(answer)
     }
@@ -624,6 +645,12 @@ impl RunStore for PgRuns {
     /// Notifications arrive asynchronously, so a change committed just
     /// before this call can still wake it: callers re-read the run after
     /// waking, as they must after a timeout anyway.
+    fn on_taken(&self, hook: TakenHook) {
+        if self.taken.set(hook).is_err() {
+            tracing::warn!("a second hook for taken runs was not installed: one runtime per run store");
+        }
+    }
+
     fn changed(&self, run_id: &str, timeout: Duration) -> RunFuture<'_, ()> {
         // Registered now, not at the first poll: a change between this call
         // and the caller awaiting still wakes it.
