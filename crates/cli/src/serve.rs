@@ -24,7 +24,10 @@
 //! expires by its TTL. Once the connection's reply has ended they save no
 //! results into it, so nothing of the connection is held for good.
 //! `codemode_mcp_sessions{state}` counts connections open, and closing
-//! (gone, within the grace); see `sessions`.
+//! (gone, within the grace); see `sessions`. Over HTTP a session no
+//! request used for `[serve] session_idle_ttl_ms` is closed, and a
+//! principal holds at most `[serve] max_sessions_per_principal` open (see
+//! `admission`); every session shares one copy of the tool list.
 //!
 //! **Results.** Every call answers with one text block, the model-facing
 //! text (`CellResult::to_model_text`), and the same result as
@@ -43,7 +46,8 @@
 //!
 //! **Layout.** `connection` is one connection's MCP handler and identity,
 //! `calls` the argument checks and answer shape of one tool call, `http`
-//! the streamable HTTP transport; stdio is served here.
+//! the streamable HTTP transport, `admission` which HTTP sessions it keeps;
+//! stdio is served here.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -137,8 +141,8 @@ pub(crate) async fn stdio(
             "--session {key:?} is not a valid session key: use 1-{MAX_KEY_CHARS} of letters, digits, `_`, `.`, `:`, `-`"
         );
     }
-    let server =
-        CodeModeServer::new(rt, session, Duration::from_millis(config.dispose_grace_ms), Arc::clone(&lifecycle))?;
+    let grace = Duration::from_millis(config.dispose_grace_ms);
+    let server = CodeModeServer::new(rt, session, grace, Arc::clone(&lifecycle), &connection::ToolCache::default())?;
     // Serving from here: the client's `initialize` is read from stdin
     // whenever it comes (`serve` below waits for it).
     lifecycle.mark_serving();

@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use codemode_bridge::ids::{self, NoRandomness};
-use codemode_runtime::{CellResult, CodeMode, CodeModeError, DeciderKind, ErrorCode, OutputStream, Reply};
+use codemode_runtime::{
+    CellResult, CodeMode, CodeModeError, DeciderKind, ErrorCode, ExecToolDescriptions, OutputStream, Reply,
+};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ErrorData, GetTaskParams, GetTaskResult, Implementation,
@@ -145,23 +147,48 @@ fn schema_object(v: &Value) -> Arc<Map<String, Value>> {
     Arc::new(v.as_object().cloned().unwrap_or_default())
 }
 
+/// The `exec`/`wait` tool list the connections of one server share while
+/// it describes them the same way: a session holds a pointer to it, not a
+/// copy of its descriptions and schemas (a client that opens many sessions
+/// grows the server by little more than rmcp's own per-session state).
+#[derive(Default)]
+pub(crate) struct ToolCache(Mutex<Option<(ExecToolDescriptions, Arc<Vec<Tool>>)>>);
+
+impl ToolCache {
+    /// The tool list `described` makes: the one shared so far when it is
+    /// described the same, else a new one, shared from now on.
+    fn tools(&self, described: ExecToolDescriptions) -> Arc<Vec<Tool>> {
+        let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((known, tools)) = held.as_ref()
+            && *known == described
+        {
+            return Arc::clone(tools);
+        }
+        let output_schema = schema_object(&result_schema());
+        let tools: Arc<Vec<Tool>> = Arc::new(
+            [&described.exec, &described.wait]
+                .into_iter()
+                .map(|t| {
+                    let mut tool = Tool::new(t.name, t.description.clone(), schema_object(&t.input_schema));
+                    tool.output_schema = Some(Arc::clone(&output_schema));
+                    tool
+                })
+                .collect(),
+        );
+        *held = Some((described, Arc::clone(&tools)));
+        tools
+    }
+}
+
 impl CodeModeServer {
     pub(super) fn new(
         rt: CodeMode,
         default_key: Option<String>,
         grace: Duration,
         lifecycle: Arc<Lifecycle>,
+        cache: &ToolCache,
     ) -> Result<Self, NoRandomness> {
-        let d = rt.exec_tool_description();
-        let output_schema = schema_object(&result_schema());
-        let tools = [&d.exec, &d.wait]
-            .into_iter()
-            .map(|t| {
-                let mut tool = Tool::new(t.name, t.description.clone(), schema_object(&t.input_schema));
-                tool.output_schema = Some(Arc::clone(&output_schema));
-                tool
-            })
-            .collect();
+        let tools = cache.tools(rt.exec_tool_description());
         let connection = Connection {
             rt,
             id: ids::unguessable::<16>("mcp_")?,
@@ -171,7 +198,7 @@ impl CodeModeServer {
             open: Some(sessions::Open::new()),
         };
         let tasks = Arc::new(super::tasks::TaskRuns::new(connection.rt.limits().parked_ttl));
-        Ok(Self { connection: Arc::new(connection), tasks, tools: Arc::new(tools), lifecycle })
+        Ok(Self { connection: Arc::new(connection), tasks, tools, lifecycle })
     }
 
     /// The reply a task request of this connection acts in.

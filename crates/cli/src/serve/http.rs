@@ -219,8 +219,12 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
     let stop_reaping = stop_sessions.clone();
     tokio::spawn(Arc::clone(&sessions).reap(async move { stop_reaping.cancelled().await }));
     let for_handlers = Arc::clone(&lifecycle);
+    let tools = super::connection::ToolCache::default();
     let service = StreamableHttpService::new(
-        move || CodeModeServer::new(rt.clone(), None, grace, Arc::clone(&for_handlers)).map_err(std::io::Error::other),
+        move || {
+            CodeModeServer::new(rt.clone(), None, grace, Arc::clone(&for_handlers), &tools)
+                .map_err(std::io::Error::other)
+        },
         Arc::clone(&sessions),
         http_config,
     );

@@ -457,7 +457,7 @@ fn client(id: usize, plan: &Plan, front: &str, stop: &AtomicBool, ledger: &Mutex
     let key = format!("chaos-client-{id}");
     let counter = format!("counter-{id}");
     // A quarter of the clients never end their MCP sessions.
-    let close = id % 4 != 0;
+    let close = !id.is_multiple_of(4);
     let mut seq = 0u64;
     while !stop.load(Ordering::SeqCst) {
         seq += 1;

@@ -144,6 +144,8 @@ impl RecordEnd {
                             let _ = self.store.release(&self.run_id, &self.owner).await;
                             return Ok(Err(EndNotRecorded::Moved));
                         }
+                        // Ended so already (an abort from another process).
+                        Claim::Ended(end) if end == self.end => return Ok(Ok(())),
                         _ => return Ok(Err(EndNotRecorded::Moved)),
                     }
                     held = true;
