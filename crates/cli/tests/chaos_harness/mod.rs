@@ -543,6 +543,18 @@ fn client(id: usize, plan: &Plan, front: &str, stop: &AtomicBool, ledger: &Mutex
     }
 }
 
+/// Makes `fault` (`scripts/postgres.sh restart` or `crash`) on the
+/// database. A fault like a kill for every run it overlaps: leases run out
+/// while the database is away, and another server may take a run over
+/// with a call in flight.
+fn database_fault(plan: &Plan, kills: &Kills, fault: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/postgres.sh");
+    kills.lock().unwrap().push(Instant::now());
+    let status = Command::new("bash").arg(script).arg(fault).arg(&plan.pg_dir).status().unwrap();
+    assert!(status.success(), "PostgreSQL did not come back from a {fault}");
+    kills.lock().unwrap().push(Instant::now());
+}
+
 /// Runs `plan`; the report says what happened and what broke.
 pub(crate) fn run(plan: &Plan) -> Report {
     let _ = std::fs::remove_dir_all(&plan.dir);
@@ -593,25 +605,14 @@ pub(crate) fn run(plan: &Plan) -> Report {
             break;
         }
         if !restarted_postgres && began.elapsed() >= plan.duration / 2 {
-            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/postgres.sh");
-            // A fault like a kill for every run it overlaps: leases run out
-            // while the database is away, and another server may take a run
-            // over with a call in flight.
-            kills.lock().unwrap().push(Instant::now());
-            let status = Command::new("bash").arg(script).arg("restart").arg(&plan.pg_dir).status().unwrap();
-            assert!(status.success(), "PostgreSQL did not restart");
-            kills.lock().unwrap().push(Instant::now());
+            database_fault(plan, &kills, "restart");
             restarted_postgres = true;
             continue;
         }
         if !crashed_postgres && began.elapsed() >= plan.duration * 3 / 4 {
             // A crash, not a restart: no checkpoint, recovery from the WAL.
             // Every park answered `waiting` before it must be there after.
-            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/postgres.sh");
-            kills.lock().unwrap().push(Instant::now());
-            let status = Command::new("bash").arg(script).arg("crash").arg(&plan.pg_dir).status().unwrap();
-            assert!(status.success(), "PostgreSQL did not come back from a crash");
-            kills.lock().unwrap().push(Instant::now());
+            database_fault(plan, &kills, "crash");
             crashed_postgres = true;
             continue;
         }
