@@ -28,7 +28,9 @@ mod suite {
 
     use codemode_bridge::RunEnd;
     use codemode_store::StoredValue;
-    use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStoreError, RunWrites, now_ms};
+    use codemode_store::runs::{
+        Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStoreError, RunSummary, RunWrites, now_ms,
+    };
     use codemode_store::{StoreError, runs::RunRecord};
 
     use super::Subject;
@@ -420,13 +422,39 @@ mod suite {
         tokio::time::sleep(Duration::from_millis(20)).await;
         let recent = created(&s, "p1", LONG).await;
         s.runs.end(&recent.run_id, "p1", RunEnd::Failed, Vec::new()).await.unwrap();
-        let pruned = s.runs.prune(cutoff).await.unwrap();
+        let pruned = s.runs.prune(cutoff, usize::MAX).await.unwrap();
         assert!(pruned >= 1, "at least the old ended run: {pruned}");
         assert!(s.runs.get(&old.run_id).await.unwrap().is_none(), "old and ended: deleted");
         assert!(s.runs.get(&parked.run_id).await.unwrap().is_some(), "not ended: kept however old");
         assert!(s.runs.get(&recent.run_id).await.unwrap().is_some(), "ended after the cutoff: kept");
         let session = RunFilter { session: Some(old.session.clone()), ..RunFilter::default() };
         assert!(s.runs.list(session).await.unwrap().is_empty(), "gone from the list too");
+    }
+
+    /// What ended runs leave is bounded by count as well as by age: past
+    /// the newest `keep` (by last change) ended runs go, live ones never.
+    pub(crate) async fn prune_keeps_at_most_the_newest_ended_runs_and_every_live_one(s: Subject) {
+        let session = format!("session-{}", hex(8));
+        let mut ended = Vec::new();
+        for _ in 0..5 {
+            let m = RunMeta { session: session.clone(), ..meta_in(&session, now_ms()) };
+            s.runs.create(&m, "p1", LONG).await.unwrap();
+            s.runs.end(&m.run_id, "p1", RunEnd::Completed, Vec::new()).await.unwrap();
+            ended.push(m.run_id);
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let live = RunMeta { session: session.clone(), ..meta_in(&session, now_ms()) };
+        s.runs.create(&live, "p1", LONG).await.unwrap();
+        // Other tests' ended runs may share the store: keep every one but
+        // the newest two of this session's, counted across the store.
+        let all_ended = |runs: Vec<RunSummary>| runs.into_iter().filter(|r| !r.status.is_live()).count();
+        let everyone = all_ended(s.runs.list(RunFilter::default()).await.unwrap());
+        s.runs.prune(0, everyone - 3).await.unwrap();
+        for (i, run_id) in ended.iter().enumerate() {
+            let kept = s.runs.get(run_id).await.unwrap().is_some();
+            assert_eq!(kept, i >= 3, "ended run {i} of 5 (the oldest first)");
+        }
+        assert!(s.runs.get(&live.run_id).await.unwrap().is_some(), "a live run is never pruned");
     }
 
     pub(crate) async fn appends_read_back_after_the_stored_journal_in_order_and_a_save_replaces_them_all(s: Subject) {
@@ -568,6 +596,7 @@ cases!(
     an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing,
     an_append_retried_after_it_landed_is_not_added_twice_and_a_second_create_says_exists,
     claims_and_renewals_leave_the_last_change_as_it_was,
+    prune_keeps_at_most_the_newest_ended_runs_and_every_live_one,
     usage_lists_a_sessions_and_a_principals_runs_not_ended_with_their_journal_sizes,
 );
 
@@ -645,9 +674,9 @@ async fn pruning_keeps_a_live_runs_chunk_its_record_does_not_count_yet_and_drops
     key.push(0);
     key.extend_from_slice(&1u32.to_be_bytes());
     chunks.insert(&key, b"second".as_slice()).unwrap();
-    s.runs.prune(now_ms() + 1).await.unwrap();
+    s.runs.prune(now_ms() + 1, usize::MAX).await.unwrap();
     assert!(chunks.contains_key(&key).unwrap(), "the chunk on its way was pruned");
     s.runs.end(&meta.run_id, "me", RunEnd::Failed, Vec::new()).await.unwrap();
-    s.runs.prune(0).await.unwrap();
+    s.runs.prune(0, usize::MAX).await.unwrap();
     assert!(!chunks.contains_key(&key).unwrap(), "an ended run's chunks go");
 }

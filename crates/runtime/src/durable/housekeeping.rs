@@ -1,6 +1,6 @@
 //! Run housekeeping: live runs nobody holds end once nothing can advance
 //! them (orphans at once, idle ones past their time-to-live), and ended
-//! run records are deleted after a week.
+//! run records are deleted after a week, or past the newest 10,000.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,18 +12,21 @@ use codemode_store::runs::{Claim, RunFilter, RunStatus, RunStore, RunSummary, no
 /// late `wait`'s "it completed" answer): a week.
 const ENDED_RUNS_KEPT: Duration = Duration::from_secs(7 * 86_400);
 
-/// How often live runs nobody holds are looked at: an orphan is ended
-/// within about this long of its owner's lease running out.
-const SWEEP_EVERY: Duration = Duration::from_secs(60);
+/// At most this many ended run records are kept (the newest by last
+/// change), whatever their age: what ended runs leave in the store is
+/// bounded by count too.
+pub(crate) const ENDED_RUNS_KEPT_MAX: usize = 10_000;
 
-/// Every how many sweeps ended run records past [`ENDED_RUNS_KEPT`] are
-/// deleted (hourly).
-const PRUNE_EVERY_SWEEPS: u32 = 60;
+/// How often live runs nobody holds are looked at, and ended run records
+/// past [`ENDED_RUNS_KEPT`] or [`ENDED_RUNS_KEPT_MAX`] deleted: an orphan is
+/// ended within about this long of its owner's lease running out.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 /// Housekeeping of the run store, now and every [`SWEEP_EVERY`], until the
 /// returned task is aborted (when the runtime is dropped): live runs nobody
-/// holds end when nothing can advance them ([`sweep`]), and every hour
-/// ended run records older than [`ENDED_RUNS_KEPT`] are deleted.
+/// holds end when nothing can advance them ([`sweep`]), and ended run
+/// records older than [`ENDED_RUNS_KEPT`] or past the newest
+/// [`ENDED_RUNS_KEPT_MAX`] are deleted.
 pub(crate) fn start_pruning(
     store: Arc<dyn RunStore>,
     owner: Arc<str>,
@@ -32,18 +35,15 @@ pub(crate) fn start_pruning(
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(SWEEP_EVERY);
-        for round in 0u32.. {
+        loop {
             every.tick().await;
             sweep(store.as_ref(), &owner, parked_ttl, lease).await;
-            if round % PRUNE_EVERY_SWEEPS != 0 {
-                continue;
-            }
             let kept = u64::try_from(ENDED_RUNS_KEPT.as_millis()).unwrap_or(u64::MAX);
             let before = now_ms().saturating_sub(kept);
-            match store.prune(before).await {
+            match store.prune(before, ENDED_RUNS_KEPT_MAX).await {
                 Ok(0) => {}
-                Ok(n) => tracing::info!(pruned = n, "deleted ended run records older than a week"),
-                Err(e) => tracing::warn!(error = %e, "could not delete old ended run records; retrying in an hour"),
+                Ok(n) => tracing::info!(pruned = n, "deleted ended run records past a week or the newest 10,000"),
+                Err(e) => tracing::warn!(error = %e, "could not delete old ended run records; retrying in a minute"),
             }
         }
     })

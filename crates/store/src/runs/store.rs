@@ -124,8 +124,11 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
         let _ = hook;
     }
 
-    /// Deletes ended runs last changed before `before_ms`; returns how many.
-    fn prune(&self, before_ms: u64) -> RunFuture<'_, u64>;
+    /// Deletes ended runs last changed before `before_ms`, and the ended
+    /// runs past the `keep` last changed; returns how many. What an ended
+    /// run leaves (its record, for `codemode runs show` and a late `wait`)
+    /// is bounded by count as well as by age.
+    fn prune(&self, before_ms: u64, keep: usize) -> RunFuture<'_, u64>;
 
     /// The stored runs not yet ended of `session` and of `principal` (any
     /// order, at most `limit` of each), with their journals' sizes: what

@@ -555,26 +555,31 @@ impl PgRuns {
         Ok(RunUsage { session: rows(by_session)?, principal: rows(by_principal)? })
     }
 
-    async fn do_prune(&self, before_ms: u64) -> Result<u64, RunStoreError> {
+    async fn do_prune(&self, before_ms: u64, keep: usize) -> Result<u64, RunStoreError> {
         let client = self.client().await?;
+        let keep = big(keep as u64);
         let mut total = 0;
-        loop {
-            let deleted = client
-                .cached()
-                .execute(
-                    "DELETE FROM codemode_runs WHERE run_id IN (
-                         SELECT run_id FROM codemode_runs
-                         WHERE status NOT IN ('running', 'parked') AND updated_ms < $1
-                         LIMIT $2 FOR UPDATE SKIP LOCKED)",
-                    &[&big(before_ms), &PRUNE_BATCH],
-                )
-                .await
-                .map_err(|e| backend(&e))?;
-            total += deleted;
-            if deleted < unbig(PRUNE_BATCH) {
-                return Ok(total);
+        // Old ones first, then those past the newest `keep` (by last change).
+        let (before, old, past): (i64, &str, &str) = (
+            big(before_ms),
+            "DELETE FROM codemode_runs WHERE run_id IN (
+                 SELECT run_id FROM codemode_runs
+                 WHERE status NOT IN ('running', 'parked') AND updated_ms < $1
+                 LIMIT $2 FOR UPDATE SKIP LOCKED)",
+            "DELETE FROM codemode_runs WHERE run_id IN (
+                 SELECT run_id FROM codemode_runs WHERE status NOT IN ('running', 'parked')
+                 ORDER BY updated_ms DESC OFFSET $1 LIMIT $2 FOR UPDATE SKIP LOCKED)",
+        );
+        for (sql, first) in [(old, &before), (past, &keep)] {
+            loop {
+                let deleted = client.cached().execute(sql, &[first, &PRUNE_BATCH]).await.map_err(|e| backend(&e))?;
+                total += deleted;
+                if deleted < unbig(PRUNE_BATCH) {
+                    break;
+                }
             }
         }
+        Ok(total)
     }
 }
 
@@ -662,8 +667,8 @@ impl RunStore for PgRuns {
         })
     }
 
-    fn prune(&self, before_ms: u64) -> RunFuture<'_, u64> {
-        Box::pin(self.do_prune(before_ms))
+    fn prune(&self, before_ms: u64, keep: usize) -> RunFuture<'_, u64> {
+        Box::pin(self.do_prune(before_ms, keep))
     }
 
     fn usage(&self, session: &str, principal: Option<&str>, limit: usize) -> RunFuture<'_, RunUsage> {

@@ -339,11 +339,11 @@ async fn prune_deletes_only_ended_runs_last_changed_before_the_cutoff() {
     p.runs.end("run_old_end", "a", RunEnd::Completed, vec![]).await.unwrap();
     c.store(T0 + 5_000, Ordering::SeqCst);
     p.runs.end("run_new_end", "a", RunEnd::Failed, vec![]).await.unwrap();
-    assert_eq!(p.runs.prune(T0 + 5_000).await.unwrap(), 1);
+    assert_eq!(p.runs.prune(T0 + 5_000, usize::MAX).await.unwrap(), 1);
     assert_eq!(p.runs.get("run_old_end").await.unwrap(), None);
     assert!(p.runs.get("run_old_live").await.unwrap().is_some());
     assert!(p.runs.get("run_new_end").await.unwrap().is_some());
-    assert_eq!(p.runs.prune(T0 + 5_001).await.unwrap(), 1);
+    assert_eq!(p.runs.prune(T0 + 5_001, usize::MAX).await.unwrap(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

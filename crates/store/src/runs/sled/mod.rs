@@ -526,8 +526,8 @@ impl RunStore for SledRuns {
         })
     }
 
-    fn prune(&self, before_ms: u64) -> RunFuture<'_, u64> {
-        let result = self.trees.prune(before_ms);
+    fn prune(&self, before_ms: u64, keep: usize) -> RunFuture<'_, u64> {
+        let result = self.trees.prune(before_ms, keep);
         Box::pin(async move { result })
     }
 

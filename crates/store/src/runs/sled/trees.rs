@@ -369,23 +369,46 @@ impl Trees {
 
     /// Deletes ended runs last changed before `before_ms`, then the chunks
     /// nothing counts; returns how many runs went.
-    pub(super) fn prune(&self, before_ms: u64) -> Result<u64, RunStoreError> {
+    pub(super) fn prune(&self, before_ms: u64, keep: usize) -> Result<u64, RunStoreError> {
         let mut pruned = 0;
+        // Ended runs young enough to keep, by last change: past the newest
+        // `keep` of them they go too.
+        let mut young: Vec<(u64, sled::IVec)> = Vec::new();
         for item in self.runs.iter() {
             let (key, bytes) = item.map_err(|e| backend(&e))?;
             let (header, _) = decode(&bytes)?;
-            if header.live() || header.updated_ms >= before_ms {
+            if header.live() {
                 continue;
             }
-            // Only the record as read: one changed since is left alone.
-            if self.runs.compare_and_swap(&key, Some(&bytes), None as Option<&[u8]>).map_err(|e| backend(&e))?.is_ok() {
-                let run_id = String::from_utf8_lossy(&key);
-                self.by_time.remove(time_key(header.created_ms, &run_id)).map_err(|e| backend(&e))?;
-                pruned += 1;
+            if header.updated_ms >= before_ms {
+                young.push((header.updated_ms, key));
+                continue;
+            }
+            pruned += u64::from(self.delete_ended(&key, &bytes, header.created_ms)?);
+        }
+        if young.len() > keep {
+            young.sort_unstable_by_key(|(updated_ms, _)| std::cmp::Reverse(*updated_ms));
+            for (_, key) in young.drain(keep..) {
+                let Some(bytes) = self.runs.get(&key).map_err(|e| backend(&e))? else { continue };
+                let (header, _) = decode(&bytes)?;
+                if !header.live() {
+                    pruned += u64::from(self.delete_ended(&key, &bytes, header.created_ms)?);
+                }
             }
         }
         self.prune_chunks()?;
         Ok(pruned)
+    }
+
+    /// Deletes the ended run `key` as read (`bytes`; one changed since is
+    /// left alone) and its time index entry; whether it did.
+    fn delete_ended(&self, key: &[u8], bytes: &[u8], created_ms: u64) -> Result<bool, RunStoreError> {
+        if self.runs.compare_and_swap(key, Some(bytes), None as Option<&[u8]>).map_err(|e| backend(&e))?.is_err() {
+            return Ok(false);
+        }
+        let run_id = String::from_utf8_lossy(key);
+        self.by_time.remove(time_key(created_ms, &run_id)).map_err(|e| backend(&e))?;
+        Ok(true)
     }
 
     /// Deletes the chunks of runs that ended or no longer exist (left by a
