@@ -7,8 +7,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Instant;
 
+use codemode_bridge::retry::Backoff;
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, RunEnd, Telemetry, WaitReason};
-use codemode_store::runs::{Claim, RunRecord, RunStatus, now_ms};
+use codemode_store::runs::{Claim, RunRecord, RunStatus, RunStoreError, now_ms};
 use ractor::ActorRef;
 
 use super::config::DurableArgs;
@@ -71,6 +72,29 @@ fn store_failed_why(e: &dyn std::fmt::Display) -> Refused {
     )
 }
 
+/// `op`, retried while the run store is briefly away (a connection cut, a
+/// database restarting) for up to 5 s, as journal writes are: a `wait`'s
+/// answer does not hang on a blip. Only for reads and claims, which a
+/// repeat changes nothing by.
+async fn riding_out<T, F>(mut op: impl FnMut() -> F) -> Result<T, RunStoreError>
+where
+    F: Future<Output = Result<T, RunStoreError>>,
+{
+    let began = Instant::now();
+    let mut backoff = Backoff::new(std::time::Duration::from_millis(25), std::time::Duration::from_millis(500));
+    loop {
+        match op().await {
+            Err(RunStoreError::Backend(_)) if began.elapsed() + backoff.peek() < STORE_RETRY => {
+                tokio::time::sleep(backoff.next_delay()).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// How long [`riding_out`] retries.
+const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
+
 fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
     let (code, message) = store_failed_why(e);
     CellResult::input_error(code, message)
@@ -118,7 +142,7 @@ pub(crate) async fn reach(
         Located::Unreachable(why) => refused(&why),
         Located::NotHere => {
             let Some(d) = durable else { return refused(NOT_HERE) };
-            match d.store.get(run_id).await {
+            match riding_out(|| d.store.get(run_id)).await {
                 Ok(None) => refused(NOT_HERE),
                 Ok(Some(record)) if record.meta.session != session => refused(DIFFERENT_SESSION),
                 Ok(Some(RunRecord { status: RunStatus::Ended(end), .. })) => refused(&ended_why(end)),
@@ -138,20 +162,31 @@ impl Router<'_> {
         principal: Option<&String>,
         ask: Ask,
     ) -> Result<CellResult, CodeModeError> {
-        match self.runs.locate(run_id, Some(session)) {
-            Located::Starting => Ok(unavailable(STARTING)),
-            Located::Unreachable(why) => Ok(unavailable(why)),
-            Located::Live(handle, None) => Ok(self.send_to_cell(handle, ask).await),
-            Located::Live(handle, Some(version)) => {
-                self.reclaim(run_id, session, principal, ask, handle, version).await
+        let mut ask = ask;
+        // A cell found here may leave memory (evicted, its lease lost) or
+        // end between the lookup and the message: the run is then looked
+        // up again, where it is now (its record, or its end).
+        for _ in 0..3 {
+            match self.runs.locate(run_id, Some(session)) {
+                Located::Starting => return Ok(unavailable(STARTING)),
+                Located::Unreachable(why) => return Ok(unavailable(why)),
+                Located::Live(handle, None) => match self.send_to_cell(handle, ask).await {
+                    Ok(result) => return Ok(result),
+                    Err(returned) => ask = returned,
+                },
+                Located::Live(handle, Some(version)) => {
+                    return self.reclaim(run_id, session, principal, ask, handle, version).await;
+                }
+                Located::NotHere if self.durable.is_none() => return Ok(unavailable(NOT_HERE)),
+                Located::NotHere => return self.claim_stored(run_id, session, principal, ask, None).await,
             }
-            Located::NotHere if self.durable.is_none() => Ok(unavailable(NOT_HERE)),
-            Located::NotHere => self.claim_stored(run_id, session, principal, ask, None).await,
         }
+        Ok(unavailable("code mode run is unavailable: it has just ended or moved. Call wait again."))
     }
 
-    /// Opens a window on (or aborts) a live cell here.
-    async fn send_to_cell(&self, handle: RunHandle, ask: Ask) -> CellResult {
+    /// Opens a window on (or aborts) a live cell here; the ask back when
+    /// the cell is gone (it left memory or ended just now).
+    async fn send_to_cell(&self, handle: RunHandle, ask: Ask) -> Result<CellResult, Ask> {
         let abort = ask.is_abort();
         if abort {
             (handle.abort)();
@@ -161,9 +196,11 @@ impl Router<'_> {
         let sent = cell
             .call(move |reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply, decide, stream) }, None);
         match sent.await {
-            Ok(ractor::rpc::CallResult::Success(result)) => result,
-            Ok(_) => crashed(),
-            Err(_) => unavailable("code mode run is unavailable: it has just ended. Start a new exec."),
+            Ok(ractor::rpc::CallResult::Success(result)) => Ok(result),
+            Ok(_) => Ok(crashed()),
+            Err(ractor::MessagingErr::SendErr(CellMsg::Wait(_, decide, stream))) => Err(Ask::Wait(decide, stream)),
+            Err(_) if abort => Err(Ask::Abort),
+            Err(_) => Ok(unavailable("code mode run is unavailable: it has just ended. Start a new exec.")),
         }
     }
 
@@ -178,14 +215,21 @@ impl Router<'_> {
         handle: RunHandle,
         version: u64,
     ) -> Result<CellResult, CodeModeError> {
-        let Some(d) = self.durable else { return Ok(self.send_to_cell(handle, ask).await) };
+        let Some(d) = self.durable else {
+            return Ok(self.send_to_cell(handle, ask).await.unwrap_or_else(|_| unavailable(NOT_HERE)));
+        };
         // The journal is not read: this copy is current if the version is
         // the one it wrote, so a wait costs the same however old the run.
-        match d.store.claim_lease(run_id, &d.owner, d.config.lease).await {
+        match riding_out(|| d.store.claim_lease(run_id, &d.owner, d.config.lease)).await {
             Ok(Claim::Claimed(record)) if record.version == version => {
                 self.runs.set_handed_off(run_id, None);
                 let ask = if record.abort_requested { Ask::Abort } else { ask };
-                Ok(self.send_to_cell(handle, ask).await)
+                match self.send_to_cell(handle, ask).await {
+                    Ok(result) => Ok(result),
+                    // It left memory meanwhile: its record is the run, and
+                    // this process holds its lease.
+                    Err(ask) => self.claim_stored(run_id, session, principal, ask, None).await,
+                }
             }
             Ok(claim) => {
                 // Advanced elsewhere (or ended): this copy is stale.
@@ -193,7 +237,7 @@ impl Router<'_> {
                 let _ = ActorRef::<CellMsg>::from(handle.actor).send_message(CellMsg::Durable(DurableMsg::LeaseLost));
                 match claim {
                     // Held now: read the journal to replay it.
-                    Claim::Claimed(_) => match d.store.get(run_id).await {
+                    Claim::Claimed(_) => match riding_out(|| d.store.get(run_id)).await {
                         Ok(Some(record)) => self.resume_record(record, session, principal, ask).await,
                         Ok(None) => Ok(unavailable(NOT_HERE)),
                         Err(e) => Ok(store_failed(&e)),
@@ -223,7 +267,7 @@ impl Router<'_> {
         loop {
             let current = match claim.take() {
                 Some(c) => c,
-                None => match d.store.claim(run_id, &d.owner, d.config.lease).await {
+                None => match riding_out(|| d.store.claim(run_id, &d.owner, d.config.lease)).await {
                     Ok(c) => c,
                     Err(e) => return Ok(store_failed(&e)),
                 },
@@ -237,7 +281,7 @@ impl Router<'_> {
                     // Only the run's own session may wait on it or abort
                     // it; another learns no more than from a run it holds.
                     if !session_checked {
-                        match d.store.get(run_id).await {
+                        match riding_out(|| d.store.get(run_id)).await {
                             Ok(Some(record)) if record.meta.session != session => {
                                 return Ok(unavailable(DIFFERENT_SESSION));
                             }
@@ -281,7 +325,7 @@ impl Router<'_> {
     /// A run that completed: the final result its record kept, for its own
     /// session (the answer a crash cut off comes again), else how it ended.
     async fn completed(&self, d: &DurableArgs, run_id: &str, session: &str) -> CellResult {
-        match d.store.get(run_id).await {
+        match riding_out(|| d.store.get(run_id)).await {
             Ok(Some(record)) if record.meta.session == session => {
                 super::kept(&record.journal).unwrap_or_else(|| ended(RunEnd::Completed))
             }
