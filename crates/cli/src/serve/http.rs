@@ -231,8 +231,10 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
     let endpoint =
         Arc::new(Endpoint { service, sessions, tokens: Tokens::new(config), lifecycle: Arc::clone(&lifecycle) });
     let auth = if config.tokens.is_empty() { "no authentication (loopback)" } else { "bearer tokens" };
-    eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
+    // Ready before it is announced: whoever reads the line may ask
+    // `/ready` at once (the listener is bound; connections queue).
     lifecycle.mark_serving();
+    eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
     // Connections are told to close gracefully when this turns true.
     let (closing, close) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
