@@ -25,6 +25,7 @@ mod msg;
 pub mod operator;
 mod replay;
 pub(crate) mod resume;
+mod ride_out;
 mod run_journal;
 
 pub(crate) use backends::open;
@@ -36,4 +37,5 @@ pub(crate) use housekeeping::start_pruning;
 pub(crate) use identities::CellIds;
 pub(crate) use msg::{DurableMsg, Mailbox};
 pub(crate) use replay::{Replayed, Resumed};
+pub(crate) use ride_out::riding_out;
 pub(crate) use run_journal::{HostState, Meta, WriteError};

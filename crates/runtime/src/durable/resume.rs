@@ -7,7 +7,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Instant;
 
-use codemode_bridge::retry::Backoff;
 use codemode_bridge::{CellResult, ErrorCode, Output, Phase, RunEnd, Telemetry, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, RunStatus, RunStoreError, now_ms};
 use ractor::ActorRef;
@@ -72,28 +71,13 @@ fn store_failed_why(e: &dyn std::fmt::Display) -> Refused {
     )
 }
 
-/// `op`, retried while the run store is briefly away (a connection cut, a
-/// database restarting) for up to 5 s, as journal writes are: a `wait`'s
-/// answer does not hang on a blip. Only for reads and claims, which a
-/// repeat changes nothing by.
-async fn riding_out<T, F>(mut op: impl FnMut() -> F) -> Result<T, RunStoreError>
+/// `op` on the run store, riding out a store briefly away.
+async fn riding_out<T, F>(op: impl FnMut() -> F) -> Result<T, RunStoreError>
 where
     F: Future<Output = Result<T, RunStoreError>>,
 {
-    let began = Instant::now();
-    let mut backoff = Backoff::new(std::time::Duration::from_millis(25), std::time::Duration::from_millis(500));
-    loop {
-        match op().await {
-            Err(RunStoreError::Backend(_)) if began.elapsed() + backoff.peek() < STORE_RETRY => {
-                tokio::time::sleep(backoff.next_delay()).await;
-            }
-            other => return other,
-        }
-    }
+    super::riding_out(|e| matches!(e, RunStoreError::Backend(_)), op).await
 }
-
-/// How long [`riding_out`] retries.
-const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
 
 fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
     let (code, message) = store_failed_why(e);

@@ -8,9 +8,7 @@
 //! with the rest of their state.
 
 use std::future::Future;
-use std::time::{Duration, Instant};
 
-use codemode_bridge::retry::Backoff;
 use codemode_store::preview::describe;
 use codemode_store::{ResultsCache, ResultsError, Scope, SessionStore, StoreError, StoredValue};
 use serde_json::{Value, json};
@@ -77,32 +75,15 @@ pub(crate) fn load_buffered(buffer: &WriteBuffer, id: u64, key: &str) -> Option<
     })
 }
 
-/// How long a guest's `store`/`load` keeps retrying a session store that
-/// is briefly away (a database restarting, a connection cut): as long as
-/// journal writes do. A call still retrying when its window ends is
-/// pending like any other request.
-const STORE_RETRY: Duration = Duration::from_secs(5);
-
-/// `op`'s answer, retried while the session store is briefly away (bounded
-/// by [`STORE_RETRY`]): a cell's fate does not hang on whether it touched
-/// the store during a database restart. Both operations only read, so a
-/// retry repeats nothing.
-async fn riding_out<T, F>(mut op: impl FnMut() -> F) -> Result<T, StoreError>
+/// `op` on the session store, riding out a store briefly away (a call
+/// still retrying when its window ends is pending like any other request):
+/// a cell's fate does not hang on whether it touched the store during a
+/// database restart. Both operations only read.
+async fn riding_out<T, F>(op: impl FnMut() -> F) -> Result<T, StoreError>
 where
     F: Future<Output = Result<T, StoreError>>,
 {
-    let began = Instant::now();
-    let mut backoff = Backoff::new(Duration::from_millis(25), Duration::from_millis(500));
-    loop {
-        match op().await {
-            Err(StoreError::Unavailable | StoreError::Database(_))
-                if began.elapsed() + backoff.peek() < STORE_RETRY =>
-            {
-                tokio::time::sleep(backoff.next_delay()).await;
-            }
-            other => return other,
-        }
-    }
+    crate::durable::riding_out(|e| matches!(e, StoreError::Unavailable | StoreError::Database(_)), op).await
 }
 
 /// Checks a `store` against the committed session plus the cell's buffer.
