@@ -97,7 +97,7 @@ async fn every_park_answered_waiting_survives_a_database_crash_under_the_default
 /// journal `journal` (empty: the first journal write never landed).
 async fn stranded(runs: &PgRuns, session: &str, journal: &[u8]) -> String {
     let meta = RunMeta {
-        run_id: codemode_bridge::ids::unguessable::<16>("run_").unwrap(),
+        run_id: codemode_protocol::ids::unguessable::<16>("run_").unwrap(),
         session: session.into(),
         reply: "r".into(),
         principal: None,
@@ -130,7 +130,7 @@ async fn a_run_whose_journal_is_missing_or_damaged_ends_unrecoverable_and_every_
         assert!(error.contains("ended as unrecoverable"), "{error}");
         // Ended, not left to fail the same way forever.
         let record = runs.get(&run_id).await.unwrap().unwrap();
-        assert_eq!(record.status, RunStatus::Ended(codemode_bridge::RunEnd::Unrecoverable));
+        assert_eq!(record.status, RunStatus::Ended(codemode_protocol::RunEnd::Unrecoverable));
         for _ in 0..2 {
             let again = session.wait(&run_id).await.unwrap();
             let (_, error) = failure(&again);

@@ -101,6 +101,26 @@ async fn typescript_golden_cells_produce_their_expected_results() {
     check_golden(cases("golden/typescript", "ts"), 40).await;
 }
 
+/// GA-2: every result a golden cell produces is what the published
+/// `outputSchema` of `exec`/`wait` says a result is (the schema is derived
+/// from the result types; this checks the runtime fills them as the
+/// schema says, on real cells).
+fn check_against_the_published_schema(file: &Path, results: &[CellResult], failures: &mut Vec<String>) {
+    static VALIDATOR: std::sync::LazyLock<jsonschema::Validator> = std::sync::LazyLock::new(|| {
+        jsonschema::validator_for(&codemode_runtime::result_schema()).expect("the published schema compiles")
+    });
+    for result in results {
+        let mut structured = serde_json::to_value(result).unwrap();
+        if result.untrusted().is_some() {
+            structured["untrusted"] = Value::Bool(true);
+        }
+        let errors: Vec<String> = VALIDATOR.iter_errors(&structured).map(|e| e.to_string()).collect();
+        if !errors.is_empty() {
+            failures.push(format!("{}: a result breaks the published schema: {errors:?}", file.display()));
+        }
+    }
+}
+
 async fn check_golden(files: Vec<PathBuf>, at_least: usize) {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut failures = Vec::new();
@@ -108,7 +128,9 @@ async fn check_golden(files: Vec<PathBuf>, at_least: usize) {
     for file in files {
         let code = std::fs::read_to_string(&file).unwrap();
         let rt = runtime_with(limits_for(&code)).await;
-        let actual = normalized(&run_to_end(&rt, &code).await);
+        let results = run_to_end(&rt, &code).await;
+        check_against_the_published_schema(&file, &results, &mut failures);
+        let actual = normalized(&results);
         let expected_path = file.with_extension("json");
         if update {
             std::fs::write(&expected_path, &actual).unwrap();

@@ -361,7 +361,7 @@ async fn a_newer_journal_is_refused_and_stays_parked_and_a_damaged_one_ends_the_
     drop(rt);
     let store = open_store(&dir).await;
     let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
-    assert_eq!(record.status, RunStatus::Ended(codemode_bridge::RunEnd::Unrecoverable));
+    assert_eq!(record.status, RunStatus::Ended(codemode_protocol::RunEnd::Unrecoverable));
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,7 +9,7 @@
 //! 8,000 UTF-16 units: a line that does not fit is skipped and packing goes
 //! on; a footer counts what was left out.
 
-use codemode_bridge::budget::utf16_len;
+use codemode_protocol::budget::utf16_len;
 
 use crate::collate::locale_cmp;
 use crate::registry::ToolMetadata;

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use codemode_bridge::budget::truncate_utf16;
+use codemode_protocol::budget::truncate_utf16;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use codemode_bridge::budget::utf8_prefix;
+use codemode_protocol::budget::utf8_prefix;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::paths::{Location, LocationSegment};
 use jsonschema::{PatternOptions, ValidationError};

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use bytes::Bytes;
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::retry::Backoff;
 use codemode_runtime::{CodeMode, NotReady};
 use http_body_util::Full;
 use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue};

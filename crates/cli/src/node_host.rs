@@ -143,7 +143,7 @@ pub(crate) async fn run(options: NodeOptions) -> Result<()> {
         Some(id) => id,
         // A name, not a credential (the secret the gateway issues is): 32
         // random bits tell nodes apart.
-        None => codemode_bridge::ids::unguessable::<4>("node-").context("choosing a node id")?,
+        None => codemode_protocol::ids::unguessable::<4>("node-").context("choosing a node id")?,
     };
     if saved.id.as_deref() != Some(id.as_str()) {
         // Another id's secret is of no use.

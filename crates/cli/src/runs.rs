@@ -497,7 +497,7 @@ async fn abort(runs: &dyn RunStore, run_id: &str) -> Result<()> {
         return Ok(());
     }
     match runs.request_abort(run_id).await.map_err(RunsError::from)? {
-        Claim::Ended(codemode_bridge::RunEnd::Aborted) => {
+        Claim::Ended(codemode_protocol::RunEnd::Aborted) => {
             println!("run {run_id} had no live owner: ended now as aborted");
         }
         Claim::Ended(label) => println!("run {run_id} ended ({label}) before the abort; nothing to abort"),

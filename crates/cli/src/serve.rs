@@ -69,7 +69,6 @@ mod progress;
 pub(crate) mod sessions;
 mod tasks;
 mod trace_context;
-pub(crate) use calls::code_or_command;
 use connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, MAX_KEY_CHARS, SESSION_HEADER, valid_key};
 pub(crate) use http::http;
 

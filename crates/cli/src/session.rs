@@ -153,7 +153,7 @@ fn parse(line: &Line, max: usize) -> Result<Option<Request>, BadLine> {
 async fn answer(reply: &Reply, request: Request) -> CellResult {
     let outcome = match request {
         Request::Exec { code, command, title, restart_safe } => {
-            let code = match crate::serve::code_or_command(code.as_deref(), command.as_deref()) {
+            let code = match codemode_protocol::calls::code_or_command(code.as_deref(), command.as_deref()) {
                 Ok(code) => code,
                 Err(e) => return CellResult::input_error(ErrorCode::InvalidInput, e.to_string()),
             };

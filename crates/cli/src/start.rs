@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::retry::Backoff;
 use codemode_runtime::CodeMode;
 
 use crate::command_tool::CommandTool;
@@ -147,7 +147,7 @@ async fn build_runtime_waiting(config: &Config, store: Option<PathBuf>, wait: bo
                 // Jitter, so many waiting processes do not retry in step.
                 // It only spreads retries out: without OS randomness the
                 // shortest pause serves as well.
-                let [byte] = codemode_bridge::ids::random_bytes::<1>().unwrap_or([0]);
+                let [byte] = codemode_protocol::ids::random_bytes::<1>().unwrap_or([0]);
                 tokio::time::sleep(backoff.next_jittered(byte).min(deadline - now)).await;
             }
             other => return other,

@@ -79,7 +79,7 @@ fn seed(store: &Path) {
             runs.create(&meta, "proc-a", LONG).await.unwrap();
         }
         runs.save(&run_id(2), "proc-a", RunStatus::Parked, b"12345".to_vec(), None).await.unwrap();
-        runs.end(&run_id(3), "proc-a", codemode_bridge::RunEnd::Completed, Vec::new()).await.unwrap();
+        runs.end(&run_id(3), "proc-a", codemode_protocol::RunEnd::Completed, Vec::new()).await.unwrap();
         sessions.flush().await.unwrap();
     });
 }
@@ -185,7 +185,7 @@ fn runs_abort_ends_a_parked_run_nobody_holds_and_marks_a_held_one_for_its_owner(
     assert!(stdout(&out).contains("already ended (completed)"), "{}", stdout(&out));
 
     let parked = stored(&dir.store(), 2);
-    assert_eq!(parked.status, RunStatus::Ended(codemode_bridge::RunEnd::Aborted));
+    assert_eq!(parked.status, RunStatus::Ended(codemode_protocol::RunEnd::Aborted));
     let held = stored(&dir.store(), 1);
     assert_eq!(held.status, RunStatus::Running, "its owner ends it");
     assert!(held.abort_requested);

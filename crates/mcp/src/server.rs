@@ -13,7 +13,7 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::retry::Backoff;
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, GetPromptRequestParams, Implementation,
@@ -166,7 +166,7 @@ fn check_size(
     let Some(limit) = limit else { return Ok(()) };
     // Params that cannot serialize count as empty here and fail later in
     // rmcp with their own error.
-    let size = ENVELOPE_BYTES + codemode_bridge::budget::json_bytes(params);
+    let size = ENVELOPE_BYTES + codemode_protocol::budget::json_bytes(params);
     if size > limit {
         return Err(RequestTooLarge { server: server.to_owned(), what: what.to_owned(), size, limit });
     }

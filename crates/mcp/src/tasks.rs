@@ -28,7 +28,7 @@
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-pub use codemode_bridge::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks};
+pub use codemode_protocol::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientRequest, CustomRequest, ElicitRequestParams,
     GetTaskParams, InputRequest, InputRequests, InputResponses, TaskPayload, UpdateTaskParams,
@@ -514,7 +514,7 @@ fn elicit_result(answer: &InputAnswer) -> Value {
 const MAX_QUOTED_BYTES: usize = 1024;
 
 fn quoted(text: &str) -> &str {
-    codemode_bridge::budget::utf8_prefix(text, MAX_QUOTED_BYTES)
+    codemode_protocol::budget::utf8_prefix(text, MAX_QUOTED_BYTES)
 }
 
 fn rpc_error(error: &Map<String, Value>) -> String {

@@ -24,7 +24,7 @@ pub enum NodeError {
     /// The operating system gave no randomness for a pairing code or a
     /// node secret; none was issued (a guessable one would let anyone pair).
     #[error("{0}; no pairing code or secret was issued. Check the operating system's random source, then retry")]
-    NoRandomness(#[from] codemode_bridge::ids::NoRandomness),
+    NoRandomness(#[from] codemode_protocol::ids::NoRandomness),
 }
 
 /// Why an `invoke` did not produce a result. The text is what the guest

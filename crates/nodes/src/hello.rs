@@ -64,8 +64,8 @@ pub(crate) enum Refusal {
     NoRandomness(String),
 }
 
-impl From<codemode_bridge::ids::NoRandomness> for Refusal {
-    fn from(e: codemode_bridge::ids::NoRandomness) -> Self {
+impl From<codemode_protocol::ids::NoRandomness> for Refusal {
+    fn from(e: codemode_protocol::ids::NoRandomness) -> Self {
         Self::NoRandomness(e.to_string())
     }
 }

@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use codemode_bridge::ids::{NoRandomness, hex_into, random_bytes, unguessable};
+use codemode_protocol::ids::{NoRandomness, hex_into, random_bytes, unguessable};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 

@@ -1,7 +1,7 @@
 //! Host-side errors of the embedding API.
 //!
 //! Guest mistakes are never Rust errors: they come back as a
-//! [`CellResult::Failed`](codemode_bridge::CellResult) the model can read.
+//! [`CellResult::Failed`](codemode_protocol::CellResult) the model can read.
 //! These are failures of the host itself, each a variant a caller can act
 //! on, keeping the error it came from.
 
@@ -58,7 +58,7 @@ pub enum CodeModeError {
     Nodes(#[from] codemode_nodes::NodeError),
     /// The OS gave no randomness for an unguessable id.
     #[error(transparent)]
-    Randomness(#[from] codemode_bridge::ids::NoRandomness),
+    Randomness(#[from] codemode_protocol::ids::NoRandomness),
     /// The supervision tree could not be started.
     #[error("could not start the runtime's supervisor: {0}")]
     Supervisor(#[source] ractor::SpawnErr),

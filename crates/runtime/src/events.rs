@@ -13,7 +13,7 @@
 //! before showing one client anything (they are the host's view, not a
 //! client's). A run resumed on another process reports there.
 
-use codemode_bridge::{PendingApproval, RunEnd, Verdict, WaitReason};
+use codemode_protocol::{PendingApproval, RunEnd, Verdict, WaitReason};
 use tokio::sync::broadcast;
 
 /// Events a subscriber may fall behind by before it misses some.
@@ -57,7 +57,7 @@ pub enum RunEvent {
         by: String,
         /// Which kind of decider (none for decisions journaled by builds
         /// that did not record it).
-        kind: Option<codemode_bridge::DeciderKind>,
+        kind: Option<codemode_protocol::DeciderKind>,
     },
     /// The guest emitted output (`text`, `json`, console) while a window
     /// ran: the new entries, in order. A preview, as a window's
@@ -69,7 +69,7 @@ pub enum RunEvent {
         /// Its session.
         session: Option<String>,
         /// The entries.
-        entries: Vec<codemode_bridge::OutputEntry>,
+        entries: Vec<codemode_protocol::OutputEntry>,
     },
     /// An MCP call of the run is running as a task at its server.
     TaskStarted {

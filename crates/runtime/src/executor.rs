@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use codemode_bridge::{CellResult, ErrorCode};
+use codemode_protocol::{CellResult, ErrorCode};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
@@ -19,7 +19,7 @@ use crate::durable::journal::Journal;
 use crate::engine::pool::EnginePool;
 use crate::engine::vm::{PreludeGeneration, Vm};
 use crate::jsthreads::JsThreads;
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 use crate::run_index::{LiveRun, ParkedTime, RunHandle, new_run_id};
 use crate::source;

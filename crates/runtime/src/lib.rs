@@ -95,10 +95,10 @@ pub use codemode::builder::CodeModeBuilder;
 pub use codemode::facade::CrashTarget;
 pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
-pub use codemode::session::{Exec, Headless, MAX_TITLE_CHARS, Reply, RunReach, Session};
-pub use codemode_bridge::{
-    CellResult, DeciderKind, Decisions, Denial, ErrorCode, Output, OutputEntry, PendingApproval, Phase, RunEnd,
-    Telemetry, Verdict, WaitReason,
+pub use codemode::session::{Exec, Headless, Reply, RunReach, Session};
+pub use codemode_protocol::{
+    ArgumentError, CellResult, DeciderKind, Decisions, Denial, ErrorCode, ExecArgs, MAX_TITLE_CHARS, Output,
+    OutputEntry, PendingApproval, Phase, RunEnd, Telemetry, Verdict, WaitArgs, WaitReason, result_schema,
 };
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};

@@ -115,7 +115,7 @@ mod off {
             _index: usize,
             _tool: String,
             _args: Map<String, Value>,
-            _hooks: codemode_bridge::TaskHooks,
+            _hooks: codemode_protocol::TaskHooks,
         ) -> Result<Value, UnknownServer> {
             Err(UnknownServer)
         }
@@ -125,8 +125,8 @@ mod off {
             &self,
             _index: usize,
             _tool: &str,
-            _task: &codemode_bridge::McpTask,
-            _on_input: Option<codemode_bridge::OnInput>,
+            _task: &codemode_protocol::McpTask,
+            _on_input: Option<codemode_protocol::OnInput>,
         ) -> Result<Value, UnknownServer> {
             Err(UnknownServer)
         }
@@ -136,7 +136,7 @@ mod off {
             &self,
             _index: usize,
             _tool: &str,
-            _task: &codemode_bridge::McpTask,
+            _task: &codemode_protocol::McpTask,
         ) -> Result<(), UnknownServer> {
             Err(UnknownServer)
         }

@@ -5,7 +5,6 @@
 //! index of tool globals (GA-6.2). It never contains tool descriptions, so
 //! catalog prose cannot steer the model.
 
-use codemode_bridge::approval::MAX_DECISIONS;
 use codemode_catalog::{Registry, index};
 #[cfg(feature = "mcp")]
 use codemode_mcp::McpTree;
@@ -53,12 +52,6 @@ const TYPESCRIPT_LINE: &str = "";
 
 /// `command` is accepted in place of `code` (the reference's runtime alias),
 /// for clients that name the source that way.
-const COMMAND_DESCRIPTION: &str = "Alias of `code` (JavaScript, never a shell command); give `code` instead. When \
-both are given they must be equal.";
-
-const RESTART_SAFE_DESCRIPTION: &str = "Mark the cell safe to replay after a host restart. It may only call tools \
-that declare themselves replay-safe: calling any other tool (MCP and node commands included) or results.save fails \
-the cell with invalid_input; store/load are unavailable in it.";
 
 /// The hint line for paired nodes; present only when the runtime has them.
 pub(crate) const NODES_HINT: &str =
@@ -104,6 +97,14 @@ the cell (`invalid_input`).\n"
     text
 }
 
+/// The `exec` input schema the protocol derives, its `code` described for
+/// this build (whether TypeScript is accepted).
+fn exec_input_schema() -> Value {
+    let mut schema = codemode_protocol::calls::exec_input_schema();
+    schema["properties"]["code"]["description"] = json!(CODE_DESCRIPTION);
+    schema
+}
+
 /// The `exec` and `wait` definitions for this catalog and these limits.
 #[must_use]
 pub(crate) fn descriptions(
@@ -117,17 +118,7 @@ pub(crate) fn descriptions(
         exec: ToolDescription {
             name: "exec",
             description: exec_description(limits, &quick_index, nodes),
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "title": {"type": "string", "maxLength": 120, "description": "A short title for this cell."},
-                    "code": {"type": "string", "description": CODE_DESCRIPTION},
-                    "command": {"type": "string", "description": COMMAND_DESCRIPTION},
-                    "restartSafe": {"type": "boolean", "description": RESTART_SAFE_DESCRIPTION}
-                },
-                "required": ["code"],
-                "additionalProperties": false
-            }),
+            input_schema: exec_input_schema(),
         },
         wait: wait_description(model_decides),
     }
@@ -137,23 +128,7 @@ pub(crate) fn descriptions(
 /// host lets the model decide them; otherwise a person does, and the model
 /// is told to wait.
 fn wait_description(model_decides: bool) -> ToolDescription {
-    let mut properties = json!({"runId": {"type": "string", "description": "The runId of the waiting result."}});
     let description = if model_decides {
-        properties["approve"] = json!({
-            "type": "array", "items": {"type": "string"}, "maxItems": MAX_DECISIONS,
-            "description": "Ids of pendingApprovals to approve: those calls run."
-        });
-        properties["deny"] = json!({
-            "type": "array", "maxItems": MAX_DECISIONS,
-            "items": {
-                "type": "object",
-                "properties": {"id": {"type": "string"}, "reason": {"type": "string"}},
-                "required": ["id"],
-                "additionalProperties": false
-            },
-            "description": "pendingApprovals to deny, each with an optional reason: those calls reject with code \
-                            \"denied\"."
-        });
         "Resume a parked code mode cell (a `waiting` result) with a fresh budget; returns its new output and its \
          status. A cell waiting with reason `approval` lists pendingApprovals: approve or deny their ids here."
     } else {
@@ -164,12 +139,7 @@ fn wait_description(model_decides: bool) -> ToolDescription {
     ToolDescription {
         name: "wait",
         description: description.to_owned(),
-        input_schema: json!({
-            "type": "object",
-            "properties": properties,
-            "required": ["runId"],
-            "additionalProperties": false
-        }),
+        input_schema: codemode_protocol::calls::wait_input_schema(model_decides),
     }
 }
 

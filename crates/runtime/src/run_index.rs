@@ -23,28 +23,24 @@ use crate::telemetry::Metrics;
 /// How many ended runs are remembered for precise `wait` errors.
 const TOMBSTONES: usize = 4096;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 /// A fresh, unguessable run id: `run_` and 128 random bits in hex.
 ///
 /// # Errors
 /// The OS gave no randomness: the exec is refused rather than given a
 /// predictable id.
-pub(crate) fn new_run_id() -> Result<String, codemode_bridge::ids::NoRandomness> {
-    codemode_bridge::ids::unguessable::<16>("run_")
+pub(crate) fn new_run_id() -> Result<String, codemode_protocol::ids::NoRandomness> {
+    codemode_protocol::ids::unguessable::<16>("run_")
 }
 
 /// The result of a cell whose actor crashed (a panic in its actor).
-pub(crate) fn crashed() -> codemode_bridge::CellResult {
-    codemode_bridge::CellResult::Failed {
-        code: codemode_bridge::ErrorCode::InternalError,
-        error: "the cell's host actor crashed; the cell is gone, other cells are unaffected. Retry it in a new exec."
-            .into(),
-        phase: codemode_bridge::Phase::Host,
-        output: codemode_bridge::Output::default(),
-        telemetry: codemode_bridge::Telemetry::default(),
-        untrusted: None,
-    }
+pub(crate) fn crashed() -> codemode_protocol::CellResult {
+    codemode_protocol::CellResult::failed(
+        codemode_protocol::ErrorCode::InternalError,
+        "the cell's host actor crashed; the cell is gone, other cells are unaffected. Retry it in a new exec.",
+        codemode_protocol::Phase::Host,
+    )
 }
 
 /// A started cell: its actor and how to interrupt its guest code.

@@ -9,7 +9,7 @@
 //! dropped unsaid. Entries past the cell's output budget are not streamed
 //! either; the result's truncation marker describes them.
 
-use codemode_bridge::OutputEntry;
+use codemode_protocol::OutputEntry;
 use tokio::sync::mpsc;
 
 /// One message of an output stream.

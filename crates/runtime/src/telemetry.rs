@@ -14,7 +14,7 @@ use dashmap::DashMap;
 
 pub use codemode_store::ResultsHeld;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 /// The ends a cell reports to the run index and counts in
 /// `codemode_cells_total{status}`. A replay that diverged fails its cell
@@ -309,8 +309,8 @@ impl RunMetrics {
     }
 
     /// An approval was decided with `verdict`.
-    pub(crate) fn approval_decided(&self, verdict: codemode_bridge::Verdict) {
-        use codemode_bridge::Verdict;
+    pub(crate) fn approval_decided(&self, verdict: codemode_protocol::Verdict) {
+        use codemode_protocol::Verdict;
         Self::bump(match verdict {
             Verdict::Approved => &self.approvals_approved,
             Verdict::Denied => &self.approvals_denied,

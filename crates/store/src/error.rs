@@ -99,7 +99,7 @@ pub enum StoreError {
     /// The operating system gave no randomness for an identity that must
     /// be unguessable; nothing predictable is used instead.
     #[error("{0}; check the operating system's random source (e.g. /dev/urandom), then retry")]
-    NoRandomness(#[from] codemode_bridge::ids::NoRandomness),
+    NoRandomness(#[from] codemode_protocol::ids::NoRandomness),
     /// A connection pool size outside 1–1,024.
     #[error("the PostgreSQL pool size must be between 1 and 1024 connections; got {0}")]
     PoolSize(usize),

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use codemode_bridge::budget::{json_string_prefix, utf8_prefix};
+use codemode_protocol::budget::{json_string_prefix, utf8_prefix};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 

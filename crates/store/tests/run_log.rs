@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 use codemode_store::runs::{Durability, RunMeta, RunStatus, RunStore, SledRuns, now_ms};
 use codemode_store::{SessionStore, StoreLimits};
 

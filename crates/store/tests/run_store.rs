@@ -26,7 +26,7 @@ mod suite {
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
-    use codemode_bridge::RunEnd;
+    use codemode_protocol::RunEnd;
     use codemode_store::StoredValue;
     use codemode_store::runs::{
         Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStoreError, RunSummary, RunWrites, now_ms,
@@ -654,7 +654,7 @@ async fn the_run_store_suite_holds_on_postgresql() {
 /// and the run cannot be resumed). Chunks of ended runs still go.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pruning_keeps_a_live_runs_chunk_its_record_does_not_count_yet_and_drops_an_ended_runs() {
-    use codemode_bridge::RunEnd;
+    use codemode_protocol::RunEnd;
     use codemode_store::runs::{RUN_CHUNKS_TREE, RunMeta, RunStatus, now_ms};
     let (s, _dir) = sled_subject("prune-race").await;
     let meta = RunMeta {

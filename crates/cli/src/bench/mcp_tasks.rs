@@ -72,7 +72,7 @@ impl rmcp::ServerHandler for Worker {
             tokio::time::sleep(wait).await;
             return Ok(answer.into());
         };
-        let id = codemode_bridge::ids::unguessable::<8>("task_")
+        let id = codemode_protocol::ids::unguessable::<8>("task_")
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         tasks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone(), None);
         let done = Arc::clone(tasks);

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use codemode_bridge::ids::{self, NoRandomness};
+use codemode_protocol::ids::{self, NoRandomness};
 use codemode_runtime::{
     CellResult, CodeMode, CodeModeError, DeciderKind, ErrorCode, ExecToolDescriptions, OutputStream, Reply,
 };
@@ -18,9 +18,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tracing::Instrument;
 
-use super::calls::{
-    ArgumentError, WAIT_ALIASES, check_known, exec_request, result_schema, tool_result, wait_decisions, wait_run_id,
-};
+use super::calls::tool_result;
+use codemode_runtime::{ArgumentError, ExecArgs, WaitArgs, result_schema};
 use super::{sessions, trace_context};
 use crate::lifecycle::Lifecycle;
 
@@ -207,11 +206,6 @@ impl CodeModeServer {
         self.connection.reply(&principal, key.as_deref()).map_err(|e| ErrorData::invalid_request(e.to_string(), None))
     }
 
-    /// The input schema of the tool named `name`.
-    fn input_schema(&self, name: &str) -> Option<&Map<String, Value>> {
-        self.tools.iter().find(|t| t.name == name).map(|t| t.input_schema.as_ref())
-    }
-
     /// Runs one call; every refusal of its arguments is a `failed` result
     /// with `invalid_input`, so clients always get the one result shape.
     async fn call(
@@ -223,8 +217,8 @@ impl CodeModeServer {
     ) -> CellResult {
         let refused = |e: ArgumentError| CellResult::input_error(ErrorCode::InvalidInput, e.to_string());
         let unavailable = |e: CodeModeError| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string());
-        match (name, self.input_schema(name)) {
-            ("exec", Some(schema)) => match check_known("exec", schema, &[], args).and_then(|()| exec_request(args)) {
+        match name {
+            "exec" => match ExecArgs::from_arguments(args).and_then(|a| codemode_runtime::Exec::try_from(&a)) {
                 Ok(exec) => {
                     let exec = match stream {
                         Some(stream) => exec.stream(stream),
@@ -234,24 +228,14 @@ impl CodeModeServer {
                 }
                 Err(e) => refused(e),
             },
-            ("wait", Some(schema)) => {
-                // Decisions from the model, where the host does not let it
-                // decide, are refused saying why (not as unknown arguments).
-                let decides = args.contains_key("approve") || args.contains_key("deny");
-                if decides && !self.connection.rt.model_decides_approvals() {
-                    return refused(ArgumentError::ModelMayNotDecide);
-                }
-                let asked = check_known("wait", schema, WAIT_ALIASES, args)
-                    .and_then(|()| Ok((wait_run_id(args)?, wait_decisions(args)?)));
-                match asked {
-                    // Whatever the model's `wait` decides is the model's.
-                    Ok((run_id, decisions)) => reply
-                        .wait_decided_by(run_id, decisions, DeciderKind::Model, stream)
-                        .await
-                        .unwrap_or_else(unavailable),
-                    Err(e) => refused(e),
-                }
-            }
+            "wait" => match WaitArgs::from_arguments(args, self.connection.rt.model_decides_approvals()) {
+                // Whatever the model's `wait` decides is the model's.
+                Ok(wait) => reply
+                    .wait_decided_by(&wait.run_id, wait.decisions(), DeciderKind::Model, stream)
+                    .await
+                    .unwrap_or_else(unavailable),
+                Err(e) => refused(e),
+            },
             _ => refused(ArgumentError::UnknownTool(name.to_owned())),
         }
     }

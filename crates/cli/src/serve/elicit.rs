@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use codemode_bridge::approval::MAX_DENIAL_REASON_BYTES;
+use codemode_protocol::approval::MAX_DENIAL_REASON_BYTES;
 use codemode_runtime::{CellResult, DeciderKind, Decisions, Denial, Output, PendingApproval, Reply, WaitReason};
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{ElicitationMode, Peer, RoleServer};
@@ -102,7 +102,7 @@ pub(super) fn answer_of(action: &ElicitationAction, content: Option<&Value>) -> 
             let reason = content
                 .and_then(|c| c.get("reason"))
                 .and_then(Value::as_str)
-                .map(|r| codemode_bridge::budget::utf8_prefix(r, MAX_DENIAL_REASON_BYTES).to_owned());
+                .map(|r| codemode_protocol::budget::utf8_prefix(r, MAX_DENIAL_REASON_BYTES).to_owned());
             match content.and_then(|c| c.get("approve")).and_then(Value::as_bool) {
                 Some(true) => Answer::Approve,
                 Some(false) => Answer::Deny(reason.or_else(|| Some("declined by the user".to_owned()))),

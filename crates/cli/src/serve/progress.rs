@@ -68,7 +68,7 @@ fn message(entry: &OutputEntry) -> String {
     if text.len() <= MAX_MESSAGE_BYTES {
         return text;
     }
-    let cut = codemode_bridge::budget::utf8_prefix(&text, MAX_MESSAGE_BYTES);
+    let cut = codemode_protocol::budget::utf8_prefix(&text, MAX_MESSAGE_BYTES);
     format!("{cut}… [cut; the result has it whole]")
 }
 

@@ -127,7 +127,7 @@ fn is_run_id(id: &str) -> bool {
 
 /// At most 64 bytes of a client's text, for an error message.
 fn quoted(text: &str) -> &str {
-    codemode_bridge::budget::utf8_prefix(text, 64)
+    codemode_protocol::budget::utf8_prefix(text, 64)
 }
 
 /// Now, in RFC 3339 (UTC), as task times are written.

@@ -1,13 +1,13 @@
 //! The cell actor: one per live or parked cell, pinned to one JS thread.
 //! It only dispatches messages to its [`CellState`].
 
-use codemode_bridge::{ErrorCode, Phase};
+use codemode_protocol::{ErrorCode, Phase};
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 
 use super::ending::Ending;
 use super::msg::CellMsg;
 use super::state::{CellArgs, CellState, Flow};
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 /// The actor of one cell.
 pub(crate) struct CellActor;

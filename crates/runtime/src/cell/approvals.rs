@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use codemode_bridge::{DeciderKind, Decisions, PendingApproval, Verdict};
+use codemode_protocol::{DeciderKind, Decisions, PendingApproval, Verdict};
 use tokio::sync::oneshot;
 
 use super::requests::RestoredInput;
@@ -387,7 +387,7 @@ impl Approvals {
 
 #[cfg(test)]
 mod tests {
-    use codemode_bridge::Denial;
+    use codemode_protocol::Denial;
     use serde_json::json;
 
     use super::super::requests::gate::AskedCall;

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Phase};
+use codemode_protocol::{CellResult, ErrorCode, Phase};
 use serde_json::Value;
 
 use super::ending::{Delivered, Draining, Ending, Finishing};
@@ -14,7 +14,7 @@ use super::msg::CellMsg;
 use super::requests::{Answer, session};
 use super::run::CellMode;
 use super::state::{CellState, Flow};
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 use codemode_store::StoreError;
 
 impl CellState {
@@ -217,23 +217,27 @@ impl CellState {
                     Some(Err(reason)) if truncated => with_guidance(value, &reason.0),
                     _ => value,
                 };
-                CellResult::Completed { value, output, warnings, telemetry, untrusted }
+                CellResult::completed(value)
+                    .with_output(output)
+                    .with_warnings(warnings)
+                    .with_telemetry(telemetry)
+                    .with_untrusted(untrusted)
             }
             (Err(limit), Some(Ok(descriptor))) => {
                 let value = self.reference_value(descriptor);
-                CellResult::Completed { value, output: limit.output, warnings, telemetry, untrusted }
+                CellResult::completed(value)
+                    .with_output(limit.output)
+                    .with_warnings(warnings)
+                    .with_telemetry(telemetry)
+                    .with_untrusted(untrusted)
             }
             (Err(limit), reason) => {
                 let why = reason.and_then(Result::err).map(|r| format!(" {}", r.0)).unwrap_or_default();
                 let error = self.output.fit_error(format!("{}{why}", limit.message));
-                CellResult::Failed {
-                    code: ErrorCode::OutputLimitExceeded,
-                    error,
-                    phase: Phase::Guest,
-                    output: limit.output,
-                    telemetry,
-                    untrusted,
-                }
+                CellResult::failed(ErrorCode::OutputLimitExceeded, error, Phase::Guest)
+                    .with_output(limit.output)
+                    .with_telemetry(telemetry)
+                    .with_untrusted(untrusted)
             }
         }
     }

@@ -2,7 +2,7 @@
 //! pending approval and the cell parks (`reason: "approval"`); a `wait`'s
 //! decisions are journaled, then answered; expired approvals are refused.
 
-use codemode_bridge::{ErrorCode, Verdict};
+use codemode_protocol::{ErrorCode, Verdict};
 use codemode_store::runs::now_ms;
 
 use super::approvals::Decide;
@@ -23,7 +23,7 @@ impl CellState {
             let _ = asked.answer.send(Answer::Refuse(Refusal::NoApprover(asked.reason)));
             return Flow::Live;
         }
-        let approval = match codemode_bridge::ids::unguessable::<16>("appr_") {
+        let approval = match codemode_protocol::ids::unguessable::<16>("appr_") {
             Ok(approval) => approval,
             Err(e) => {
                 let refusal = Refusal::Denied(Some(format!("no approval id could be made ({e})")));
@@ -146,7 +146,7 @@ impl CellState {
             });
             tracing::info!(
                 parent: &self.run.span, approval = %record.approval.id, verdict = decision.verdict.as_str(),
-                by = %decision.by, kind = decision.kind.map_or("", codemode_bridge::DeciderKind::as_str),
+                by = %decision.by, kind = decision.kind.map_or("", codemode_protocol::DeciderKind::as_str),
                 tool = %record.approval.tool, "approval decided"
             );
         }

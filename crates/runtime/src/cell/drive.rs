@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Phase, WaitReason};
+use codemode_protocol::{CellResult, ErrorCode, Phase, WaitReason};
 use ractor::RpcReplyPort;
 use serde_json::Value;
 
@@ -19,7 +19,7 @@ use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
 use crate::engine::{Interruption, Requests};
 use crate::events::RunEvent;
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 impl CellState {
     fn open_window(&mut self, reply: RpcReplyPort<CellResult>, stream: Option<crate::stream::OutputStream>) {
@@ -342,16 +342,12 @@ impl CellState {
         let result = match refused {
             Some(refused) => refused,
             None => {
-                let result = CellResult::Waiting {
-                    run_id: self.run.run_id.clone(),
-                    reason,
-                    pending_tool_calls: self.host.pending_calls(),
-                    pending_approvals: self.approvals.shown(),
-                    output: self.take_output(),
-                    warnings: self.durability.take_warning().into_iter().collect(),
-                    telemetry: self.telemetry(),
-                    untrusted: self.untrusted_id(),
-                };
+                let result = CellResult::waiting(self.run.run_id.clone(), reason)
+                    .with_pending(self.host.pending_calls(), self.approvals.shown())
+                    .with_output(self.take_output())
+                    .with_warnings(self.durability.take_warning().into_iter().collect())
+                    .with_telemetry(self.telemetry())
+                    .with_untrusted(self.untrusted_id());
                 self.durability.on_delivered();
                 if let CellResult::Waiting { reason, pending_approvals, .. } = &result {
                     let (run_id, session) = (&self.run.run_id, self.run.mode.session());

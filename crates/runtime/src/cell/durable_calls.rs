@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use codemode_bridge::{ErrorCode, Phase};
+use codemode_protocol::{ErrorCode, Phase};
 use codemode_store::runs::now_ms;
 
 use super::requests::gate::{Approval, Refusal};
@@ -13,8 +13,8 @@ use super::state::{CellState, Flow};
 use crate::durable::journal;
 use crate::durable::{CellIds, DurableMsg, ParkRefusal, Replayed, Resumed, WriteAhead};
 use crate::telemetry::RunMetrics;
-use codemode_bridge::RunEnd;
-use codemode_bridge::Verdict;
+use codemode_protocol::RunEnd;
+use codemode_protocol::Verdict;
 
 impl CellState {
     /// Records request `id`'s fingerprint in the run's journal.
@@ -115,7 +115,7 @@ impl CellState {
     /// A journal write would have passed a journal quota: the run ends
     /// (nothing more of it is stored), answering the window open now and
     /// the park whose write was refused, if any.
-    fn over_quota(&mut self, why: &str, park: Option<ractor::RpcReplyPort<codemode_bridge::CellResult>>) -> Flow {
+    fn over_quota(&mut self, why: &str, park: Option<ractor::RpcReplyPort<codemode_protocol::CellResult>>) -> Flow {
         self.end_unstored(ErrorCode::QuotaExceeded, quota_message(why), park)
     }
 
@@ -124,7 +124,7 @@ impl CellState {
     /// crash here would lose it unseen. It ends now, saying so, instead of
     /// waiting in this process's memory; nothing it did is undone (its
     /// store writes were never committed, and calls that ran ran once).
-    fn unstored(&mut self, why: &str, park: ractor::RpcReplyPort<codemode_bridge::CellResult>) -> Flow {
+    fn unstored(&mut self, why: &str, park: ractor::RpcReplyPort<codemode_protocol::CellResult>) -> Flow {
         let message = format!(
             "code mode run ended: it reached a park, but the run store did not take its journal ({why}), so it could \
              not wait durably. Its calls that ran ran once and will not run again; nothing it stored was kept. Start \
@@ -139,7 +139,7 @@ impl CellState {
         &mut self,
         code: ErrorCode,
         message: String,
-        park: Option<ractor::RpcReplyPort<codemode_bridge::CellResult>>,
+        park: Option<ractor::RpcReplyPort<codemode_protocol::CellResult>>,
     ) -> Flow {
         if self.ending.is_some() {
             // Already ending: its own end is recorded.

@@ -31,10 +31,10 @@ impl CellEffects {
             return None;
         }
         let id = self.envelope_id.get_or_insert_with(|| {
-            codemode_bridge::ids::unguessable::<8>("").unwrap_or_else(|e| {
+            codemode_protocol::ids::unguessable::<8>("").unwrap_or_else(|e| {
                 tracing::warn!(error = %e, "envelope id derived from the run id");
                 use sha2::{Digest, Sha256};
-                codemode_bridge::ids::hex_into(String::new(), &Sha256::digest(run_id.as_bytes())[..8])
+                codemode_protocol::ids::hex_into(String::new(), &Sha256::digest(run_id.as_bytes())[..8])
             })
         });
         Some(id.clone())

@@ -4,7 +4,7 @@
 //! record to say so before it reports.
 
 use super::finalize;
-use codemode_bridge::{CellResult, Output};
+use codemode_protocol::{CellResult, Output};
 use ractor::RpcReplyPort;
 use serde_json::Value;
 
@@ -64,7 +64,7 @@ pub(crate) struct Finishing {
 pub(crate) struct Recording {
     /// What its observers are told once the end is recorded.
     pub result: CellResult,
-    pub end: codemode_bridge::RunEnd,
+    pub end: codemode_protocol::RunEnd,
     /// Its observer, and waits and aborts that arrived meanwhile.
     pub replies: Vec<RpcReplyPort<CellResult>>,
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use codemode_bridge::{PendingCall, Telemetry};
+use codemode_protocol::{PendingCall, Telemetry};
 use codemode_catalog::policy::Policy;
 use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::{Map, Value, json};

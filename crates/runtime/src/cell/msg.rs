@@ -1,7 +1,7 @@
 //! The messages a cell's actor handles. Private to the crate: callers go
 //! through the run index.
 
-use codemode_bridge::CellResult;
+use codemode_protocol::CellResult;
 use ractor::RpcReplyPort;
 
 use super::finalize::Finalized;

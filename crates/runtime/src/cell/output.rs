@@ -12,8 +12,8 @@
 //! error) may use, and gives the final value priority over the output of
 //! its own window: logs are truncated first, the answer last.
 
-use codemode_bridge::budget::{json_string_len, json_string_prefix};
-use codemode_bridge::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
+use codemode_protocol::budget::{json_string_len, json_string_prefix};
+use codemode_protocol::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 use serde_json::Value;
 
 /// Guidance of a truncated final value.
@@ -49,7 +49,7 @@ fn entries_json(entries: &[OutputEntry]) -> String {
 
 /// Bytes of `entry` as compact JSON.
 fn entry_json_len(entry: &OutputEntry) -> usize {
-    codemode_bridge::budget::json_bytes(entry)
+    codemode_protocol::budget::json_bytes(entry)
 }
 
 /// Output emitted since the last delivery, bounded in memory by the cell's
@@ -155,7 +155,7 @@ fn append_within(text: &mut String, entry: &OutputEntry, cap: usize) {
         return;
     }
     let json = serde_json::to_string(entry).unwrap_or_default();
-    text.push_str(codemode_bridge::budget::utf8_prefix(&json, room));
+    text.push_str(codemode_protocol::budget::utf8_prefix(&json, room));
 }
 
 impl OutputLedger {

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use codemode_bridge::ErrorCode;
+use codemode_protocol::ErrorCode;
 
 use crate::engine::link::GuestError;
 use crate::source::{Positions, Refusal};

@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Phase, Telemetry};
+use codemode_protocol::{CellResult, ErrorCode, Phase, Telemetry};
 use ractor::ActorRef;
 
 use super::approvals::{Approvals, Decide, Staged};
@@ -38,7 +38,7 @@ use crate::engine::link::GuestLink;
 use crate::engine::pool::EnginePool;
 use crate::engine::vm::Vm;
 use crate::jsthreads::ThreadLease;
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 use crate::run_index::Alive;
 
@@ -222,7 +222,7 @@ impl CellState {
     }
 
     /// The output since the last delivery, within the budget.
-    pub(super) fn take_output(&mut self) -> codemode_bridge::Output {
+    pub(super) fn take_output(&mut self) -> codemode_protocol::Output {
         let entries = self.take_entries();
         self.output.deliver(entries)
     }
@@ -245,7 +245,7 @@ impl CellState {
         let entries = self.take_entries();
         let (output, error) = self.output.deliver_error(entries, error);
         let telemetry = self.telemetry();
-        CellResult::Failed { code, error, phase, output, telemetry, untrusted: self.untrusted_id() }
+        CellResult::failed(code, error, phase).with_output(output).with_telemetry(telemetry).with_untrusted(self.untrusted_id())
     }
 
     /// Fails the cell and ends it as `end`.

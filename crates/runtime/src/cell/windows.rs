@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use codemode_bridge::CellResult;
+use codemode_protocol::CellResult;
 use ractor::{ActorRef, RpcReplyPort};
 
 use super::msg::{CellMsg, TimerTask, replace_timer};

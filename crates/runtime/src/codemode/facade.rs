@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use codemode_bridge::CellResult;
+use codemode_protocol::CellResult;
 use codemode_catalog::{Catalog, Registry};
 use codemode_store::{ResultsCache, SessionStore};
 use ractor::rpc::CallResult;

@@ -2,7 +2,7 @@
 //! runs, a session's and a principal's runs parked in the run store (not
 //! live here) and their journals' bytes count too.
 
-use codemode_bridge::{CellResult, ErrorCode};
+use codemode_protocol::{CellResult, ErrorCode};
 
 use super::facade::Inner;
 use crate::cell::CellMode;

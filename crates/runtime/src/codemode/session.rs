@@ -6,7 +6,7 @@ use crate::stream::OutputStream;
 use std::future::Future;
 use std::pin::Pin;
 
-use codemode_bridge::{CellResult, DeciderKind, Decisions, ErrorCode};
+use codemode_protocol::{CellResult, DeciderKind, Decisions, ErrorCode};
 use codemode_store::Scope;
 use ractor::ActorRef;
 
@@ -17,10 +17,9 @@ use crate::cell::{CellMode, CellMsg};
 use crate::durable::resume::{Ask, Router};
 use crate::error::CodeModeError;
 use crate::executor::ExecRequest;
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
-/// The longest `title` an `exec` accepts, in characters.
-pub const MAX_TITLE_CHARS: usize = 120;
+use codemode_protocol::calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, MODEL_MAY_NOT_DECIDE};
 
 /// One `exec` request: the cell's source and how to run it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,10 +80,19 @@ impl Exec {
     }
 }
 
-/// Why a model's `wait` may not decide approvals.
-pub(crate) const MODEL_MAY_NOT_DECIDE: &str = "wait takes no decisions from the model: a call a policy asks about is \
-    decided by a person (the MCP client's user, or an operator with `codemode runs approve|deny`), never by the model \
-    that made it. Nothing was decided; call wait again later to go on.";
+impl TryFrom<&ExecArgs> for Exec {
+    type Error = ArgumentError;
+
+    /// The cell a model's `exec` call asks for (its arguments parsed with
+    /// [`ExecArgs::from_arguments`] or deserialized).
+    fn try_from(args: &ExecArgs) -> Result<Self, ArgumentError> {
+        let mut exec = Exec::code(args.source()?);
+        if let Some(title) = &args.title {
+            exec = exec.title(title);
+        }
+        Ok(exec.restart_safe(args.restart_safe.unwrap_or(false)))
+    }
+}
 
 impl CodeMode {
     /// A session: cells of one conversation.

@@ -12,8 +12,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode_bridge::RunEnd;
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::RunEnd;
+use codemode_protocol::retry::Backoff;
 use codemode_store::runs::{Claim, RunStatus, RunStore, RunStoreError};
 use codemode_store::{StoreError, StoredValue};
 
@@ -184,12 +184,12 @@ const KEPT: &[u8; 4] = b"CMR1";
 /// A completed run's final result, as its record keeps it.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Kept {
-    result: codemode_bridge::CellResult,
+    result: codemode_protocol::CellResult,
     untrusted: Option<String>,
 }
 
 /// The bytes a completed run's record keeps for `result`.
-pub(crate) fn keep(result: &codemode_bridge::CellResult) -> Vec<u8> {
+pub(crate) fn keep(result: &codemode_protocol::CellResult) -> Vec<u8> {
     let kept = Kept { result: result.clone(), untrusted: result.untrusted().map(str::to_owned) };
     let mut out = KEPT.to_vec();
     // A result is plain data with string keys: it always encodes.
@@ -199,7 +199,7 @@ pub(crate) fn keep(result: &codemode_bridge::CellResult) -> Vec<u8> {
 
 /// The final result a completed run's record kept, if it kept one this
 /// build reads (records of earlier builds keep none).
-pub(crate) fn kept(bytes: &[u8]) -> Option<codemode_bridge::CellResult> {
+pub(crate) fn kept(bytes: &[u8]) -> Option<codemode_protocol::CellResult> {
     let Kept { mut result, untrusted } = serde_json::from_slice(bytes.strip_prefix(KEPT)?).ok()?;
     result.set_untrusted(untrusted);
     Some(result)

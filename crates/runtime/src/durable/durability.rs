@@ -17,7 +17,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 use codemode_store::runs::RunStatus;
 
 use super::commit::{RecordCommit, RecordEnd};
@@ -642,5 +642,5 @@ pub(crate) enum ParkRefusal {
 /// time-derived seed: `Math.random` is not for secrets (GA-2), and the
 /// seed is journaled either way.
 fn seed() -> u64 {
-    codemode_bridge::ids::random_bytes::<8>().map_or_else(|_| codemode_store::runs::now_ms(), u64::from_le_bytes)
+    codemode_protocol::ids::random_bytes::<8>().map_or_else(|_| codemode_store::runs::now_ms(), u64::from_le_bytes)
 }

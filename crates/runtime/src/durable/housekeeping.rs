@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 use codemode_store::runs::{Claim, RunFilter, RunStatus, RunStore, RunSummary, now_ms};
 
 /// How long an ended run's record is kept (for `codemode runs show` and a
@@ -147,7 +147,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(5)).await;
         super::sweep(&runs, "me", Duration::from_secs(3600), long).await;
         let status = async |id: &str| runs.get(id).await.unwrap().unwrap().status;
-        assert_eq!(status("run_orphan").await, RunStatus::Ended(codemode_bridge::RunEnd::Unrecoverable));
+        assert_eq!(status("run_orphan").await, RunStatus::Ended(codemode_protocol::RunEnd::Unrecoverable));
         assert_eq!(status("run_held").await, RunStatus::Running, "its owner still holds it");
         assert_eq!(status("run_resumable").await, RunStatus::Running, "a wait resumes it");
         let kept = runs.get("run_resumable").await.unwrap().unwrap();
@@ -172,7 +172,7 @@ mod tests {
         super::sweep(&runs, "me", Duration::ZERO, lease).await;
         assert_eq!(
             runs.get("run_idle").await.unwrap().unwrap().status,
-            RunStatus::Ended(codemode_bridge::RunEnd::Expired)
+            RunStatus::Ended(codemode_protocol::RunEnd::Expired)
         );
         let held = runs.get("run_held").await.unwrap().unwrap();
         assert_eq!((held.status, held.owner.as_deref()), (RunStatus::Parked, Some("gone")));

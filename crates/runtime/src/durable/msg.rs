@@ -33,7 +33,7 @@ pub(crate) enum DurableMsg {
     OverQuota(String),
     /// The park's write could not make the run durable: the run ends,
     /// answering the park's observer.
-    ParkRefused(ractor::RpcReplyPort<codemode_bridge::CellResult>, super::ParkRefusal),
+    ParkRefused(ractor::RpcReplyPort<codemode_protocol::CellResult>, super::ParkRefusal),
 }
 
 /// Sends the cell's durable side a message, now or later. The cell may

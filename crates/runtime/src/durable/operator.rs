@@ -14,7 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode_bridge::Decisions;
+use codemode_protocol::Decisions;
 use codemode_store::runs::{Claim, RunStatus, RunStore, RunStoreError, now_ms};
 
 use super::journal::codec::write_approvals;
@@ -60,7 +60,7 @@ pub enum OperatorError {
     Store(#[from] RunStoreError),
     /// No operator identity could be made.
     #[error("no operator identity could be made: {0}")]
-    NoRandomness(#[from] codemode_bridge::ids::NoRandomness),
+    NoRandomness(#[from] codemode_protocol::ids::NoRandomness),
 }
 
 /// The approvals a run's journal records, for `codemode runs show`.
@@ -90,7 +90,7 @@ pub async fn decide_stored(
     if decisions.is_empty() {
         return Err(OperatorError::Refused("no decision given: name an approval to approve or deny".into()));
     }
-    let owner = codemode_bridge::ids::unguessable::<16>("operator_")?;
+    let owner = codemode_protocol::ids::unguessable::<16>("operator_")?;
     let deadline = Instant::now() + wait;
     let record = loop {
         match store.claim(run_id, &owner, OPERATOR_LEASE).await? {

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Instant;
 
-use codemode_bridge::{CellResult, ErrorCode, Output, Phase, RunEnd, Telemetry, WaitReason};
+use codemode_protocol::{CellResult, ErrorCode, Phase, RunEnd, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, RunStatus, RunStoreError, now_ms};
 use ractor::ActorRef;
 
@@ -101,14 +101,7 @@ fn ended(end: RunEnd) -> CellResult {
 }
 
 fn aborted() -> CellResult {
-    CellResult::Failed {
-        code: ErrorCode::Aborted,
-        error: "code mode execution aborted".into(),
-        phase: Phase::Guest,
-        output: Output::default(),
-        telemetry: Telemetry::default(),
-        untrusted: None,
-    }
+    CellResult::failed(ErrorCode::Aborted, "code mode execution aborted", Phase::Guest)
 }
 
 /// Whether a `wait` from `session` would reach run `run_id` of a runtime
@@ -333,16 +326,7 @@ impl Router<'_> {
                  wait with the decisions again.",
             );
         }
-        CellResult::Waiting {
-            run_id: run_id.to_owned(),
-            reason: WaitReason::PendingTools,
-            pending_tool_calls: Vec::new(),
-            pending_approvals: Vec::new(),
-            output: Output::default(),
-            warnings: Vec::new(),
-            telemetry: Telemetry::default(),
-            untrusted: None,
-        }
+        CellResult::waiting(run_id, WaitReason::PendingTools)
     }
 
     /// This process holds the run's lease now: end it (abort, expiry) or

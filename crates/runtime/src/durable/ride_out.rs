@@ -6,7 +6,7 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::retry::Backoff;
 
 /// How long [`riding_out`] retries: as long as journal writes do.
 pub(crate) const STORE_RETRY: Duration = Duration::from_secs(5);

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codemode_bridge::Telemetry;
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::Telemetry;
+use codemode_protocol::retry::Backoff;
 use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 
 use super::config::{DurableArgs, JournalMode, RunsConfig};

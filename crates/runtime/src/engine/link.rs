@@ -8,7 +8,7 @@
 //! the same thread, one after the other (it exists because the QuickJS
 //! runtime must be `Send`).
 
-use codemode_bridge::OutputEntry;
+use codemode_protocol::OutputEntry;
 
 use super::determinism::Determinism;
 use crate::cell::output::PendingOutput;
@@ -162,7 +162,7 @@ impl GuestLink {
             return false;
         }
         let entry = OutputEntry::Text { text };
-        let units = codemode_bridge::budget::utf16_len(&serde_json::to_string(&entry).unwrap_or_default());
+        let units = codemode_protocol::budget::utf16_len(&serde_json::to_string(&entry).unwrap_or_default());
         if self.console_units + units > CONSOLE_BUDGET_UNITS - CONSOLE_MARKER_ROOM {
             self.console_units = CONSOLE_BUDGET_UNITS;
             self.console_marker_emitted = true;

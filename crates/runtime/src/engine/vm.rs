@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use codemode_bridge::OutputEntry;
+use codemode_protocol::OutputEntry;
 use rquickjs::context::EvalOptions;
 use rquickjs::function::Opt;
 use rquickjs::{
@@ -550,7 +550,7 @@ fn request<'js>(
             if matches!(op, OpCode::Call | OpCode::McpCall | OpCode::NodesInvoke) {
                 let stack: String = hooks.call_site.call(()).unwrap_or_default();
                 let frames = lock(link).positions.user_frames(&stack).join("\n");
-                let site = codemode_bridge::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned();
+                let site = codemode_protocol::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned();
                 hooks.sites.borrow_mut().insert(id, site);
             }
         }

@@ -58,8 +58,8 @@ impl PgPairings {
     /// [`StoreError::Database`] when the listening connection cannot be
     /// made.
     pub async fn start(pg: &Pg) -> Result<Self, StoreError> {
-        let origin = codemode_bridge::ids::random_bytes::<8>().map_err(StoreError::NoRandomness)?;
-        let origin: Arc<str> = format!("{}:", codemode_bridge::ids::hex_into(String::new(), &origin)).into();
+        let origin = codemode_protocol::ids::random_bytes::<8>().map_err(StoreError::NoRandomness)?;
+        let origin: Arc<str> = format!("{}:", codemode_protocol::ids::hex_into(String::new(), &origin)).into();
         let (changes, _) = broadcast::channel(ANNOUNCED);
         let (own, sender) = (Arc::clone(&origin), changes.clone());
         let on = Arc::new(move |heard: Heard<'_>| {

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode_bridge::retry::Backoff;
+use codemode_protocol::retry::Backoff;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{Pg, describe};

@@ -323,7 +323,7 @@ pub async fn test_database() -> String {
         panic!("cannot connect to CODEMODE_TEST_POSTGRES_URL ({}): {}", redact(&url), describe(&e))
     });
     let driver = tokio::spawn(connection);
-    let name = codemode_bridge::ids::unguessable::<8>("t_").unwrap_or_else(|e| panic!("{e}"));
+    let name = codemode_protocol::ids::unguessable::<8>("t_").unwrap_or_else(|e| panic!("{e}"));
     client
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .await

@@ -129,5 +129,5 @@ pub enum ResultsError {
 /// # Errors
 /// [`ResultsError::NoRandomness`].
 pub(super) fn new_id() -> Result<String, ResultsError> {
-    codemode_bridge::ids::unguessable::<16>("result_").map_err(|e| ResultsError::NoRandomness(e.to_string()))
+    codemode_protocol::ids::unguessable::<16>("result_").map_err(|e| ResultsError::NoRandomness(e.to_string()))
 }

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 use super::types::{
     Claim, RunFilter, RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary, RunUsage, RunWrites, TakenHook,

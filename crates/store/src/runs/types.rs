@@ -1,7 +1,7 @@
 //! What a run store keeps and answers: a run's record, its status and
 //! end, the answers to a claim, and why an operation failed.
 
-use codemode_bridge::{RunEnd, UnknownRunEnd};
+use codemode_protocol::{RunEnd, UnknownRunEnd};
 
 use crate::error::StoreError;
 use crate::sessions::value::StoredValue;

@@ -2,7 +2,7 @@
 //! limits on keys, values and sessions (GA-7.2, GA-7.3). Saved results and
 //! a run's store writes are the same values.
 
-use codemode_bridge::budget::utf16_len;
+use codemode_protocol::budget::utf16_len;
 
 use crate::error::StoreError;
 

@@ -107,7 +107,7 @@ impl<'js> Args<'_, 'js> {
                 self.ctx,
                 &format!(
                     "MCP arguments must be an object, not {}",
-                    codemode_bridge::budget::utf8_prefix(&other.to_string(), 64)
+                    codemode_protocol::budget::utf8_prefix(&other.to_string(), 64)
                 ),
             )),
         }

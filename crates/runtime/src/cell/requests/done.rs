@@ -52,7 +52,7 @@ pub(crate) struct TaskStarted {
     /// The raw tool name.
     pub tool: String,
     /// The task.
-    pub task: codemode_bridge::McpTask,
+    pub task: codemode_protocol::McpTask,
 }
 
 /// Sends a request's [`Done`] back to its cell (the cell may have ended

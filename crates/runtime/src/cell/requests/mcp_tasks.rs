@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use codemode_bridge::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskHooks, form_defaults, form_missing};
+use codemode_protocol::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskHooks, form_defaults, form_missing};
 use serde_json::json;
 use tokio::sync::oneshot;
 
@@ -81,7 +81,7 @@ pub(super) fn hooks(
                 Some(RestoredInput::Decided(answer)) => Ok(answer),
                 Some(RestoredInput::Awaiting(rx)) => rx.await,
                 None => {
-                    let message = codemode_bridge::budget::utf8_prefix(&message, MAX_MESSAGE_BYTES);
+                    let message = codemode_protocol::budget::utf8_prefix(&message, MAX_MESSAGE_BYTES);
                     let missing = form_missing(&schema);
                     let left_out = if missing.is_empty() {
                         String::new()

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::time::Instant;
 
-use codemode_bridge::{ErrorCode, Phase};
+use codemode_protocol::{ErrorCode, Phase};
 
 use super::answer::Settlement;
 use super::args::Args;
@@ -30,7 +30,7 @@ use crate::cell::run::CellMode;
 use crate::cell::services::CellServices;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::determinism::McpRoute;
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 /// Which bound admits a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -117,7 +117,7 @@ fn check_output(name: &str, schema: Option<&Validator>, result: ToolResult) -> T
         return result;
     }
     let details: Vec<String> =
-        violations.iter().map(|v| codemode_bridge::budget::utf8_prefix(&v.to_string(), 256).to_owned()).collect();
+        violations.iter().map(|v| codemode_protocol::budget::utf8_prefix(&v.to_string(), 256).to_owned()).collect();
     Err(ToolError {
         message: format!(
             "{name} returned a value that does not match its declared output schema: {}",

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use codemode_bridge::Telemetry;
+use codemode_protocol::Telemetry;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -133,7 +133,7 @@ pub struct ApprovalRecord {
     /// The approval as a `waiting` result lists it (its fields stand
     /// beside the others in the journal's JSON).
     #[serde(flatten)]
-    pub approval: codemode_bridge::PendingApproval,
+    pub approval: codemode_protocol::PendingApproval,
     /// The request the asked call is.
     pub request: u64,
     /// The call as the guest's errors name it.
@@ -156,7 +156,7 @@ pub struct ApprovalRecord {
 #[serde(rename_all = "camelCase")]
 pub struct InboxEntry {
     /// What the operator decided.
-    pub decisions: codemode_bridge::Decisions,
+    pub decisions: codemode_protocol::Decisions,
     /// When.
     pub at_ms: u64,
 }
@@ -194,7 +194,7 @@ pub(crate) struct TaskRecord {
     pub(crate) tool: String,
     /// The task.
     #[serde(flatten)]
-    pub(crate) task: codemode_bridge::McpTask,
+    pub(crate) task: codemode_protocol::McpTask,
     /// When the server created it (ms since the Unix epoch).
     pub(crate) started_at_ms: u64,
 }
@@ -211,14 +211,14 @@ pub(crate) struct TaskLog {
 #[serde(rename_all = "camelCase")]
 pub struct DecisionRecord {
     /// What was decided.
-    pub verdict: codemode_bridge::Verdict,
+    pub verdict: codemode_protocol::Verdict,
     /// Who decided: the session's principal, `session`, `operator`, or
     /// `ttl` for an expiry.
     pub by: String,
     /// Which kind of decider that was (journals written before kinds were
     /// recorded have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<codemode_bridge::DeciderKind>,
+    pub kind: Option<codemode_protocol::DeciderKind>,
     /// When (ms since the Unix epoch).
     pub at_ms: u64,
     /// A denial's reason.

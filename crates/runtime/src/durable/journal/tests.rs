@@ -300,7 +300,7 @@ proptest! {
 
 fn approval(id: &str) -> ApprovalRecord {
     ApprovalRecord {
-        approval: codemode_bridge::PendingApproval {
+        approval: codemode_protocol::PendingApproval {
             id: id.into(),
             source: "openclaw".into(),
             server: None,
@@ -351,8 +351,8 @@ fn a_runs_mcp_tasks_are_journaled_in_their_own_segment_and_the_last_write_wins()
             request: 3,
             server: "lab".into(),
             tool: "research".into(),
-            task: codemode_bridge::McpTask {
-                form: codemode_bridge::TaskForm::Core,
+            task: codemode_protocol::McpTask {
+                form: codemode_protocol::TaskForm::Core,
                 task_id: "t-1".into(),
                 poll_interval_ms: 1000,
             },

@@ -31,7 +31,7 @@ mod waiters;
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 use self::rows::{COLUMNS, RETURNED, WITHOUT_JOURNAL, backend, record, status, store_error, summary};
 use self::waiters::Waiters;

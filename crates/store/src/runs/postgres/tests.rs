@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 use super::{LISTENER_NAME, PgRuns};
 use crate::error::StoreError;

@@ -31,7 +31,7 @@ mod watch;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 
 pub use self::record::{RUN_CHUNKS_TREE, RUNS_BY_TIME_TREE, RUNS_TREE};
 use self::record::{lease_end, record};

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 use serde::{Deserialize, Serialize};
 
 use crate::runs::types::{RunMeta, RunRecord, RunStatus, RunStoreError, RunSummary};

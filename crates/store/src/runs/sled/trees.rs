@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use codemode_bridge::RunEnd;
+use codemode_protocol::RunEnd;
 use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 

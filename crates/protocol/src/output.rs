@@ -1,12 +1,13 @@
 //! The ordered output channel.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// One entry of a cell's ordered output channel.
 ///
 /// `text(v)` and every `console.*` call produce [`OutputEntry::Text`];
 /// `json(v)` produces [`OutputEntry::Json`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum OutputEntry {
     /// Plain text.
@@ -34,7 +35,7 @@ impl OutputEntry {
 /// `prefix` is a UTF-8-safe prefix of the original compact JSON and
 /// `omitted_bytes` is the original byte length minus the prefix's: both
 /// describe the original, never an earlier marker.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TruncationMarker {
     /// Always `true`; lets a reader tell a marker from data.
@@ -89,7 +90,7 @@ impl TruncationMarker {
 
 /// The output delivered by one `exec` or `wait` call: the entries produced
 /// since the previous observation, or a marker when they did not fit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Output {
     /// Entries in emission order.

@@ -5,6 +5,7 @@
 //! lists each [`PendingApproval`]; a later `wait` (or an operator) carries
 //! [`Decisions`]. The shapes here are what models and hosts read and send.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The most bytes of a call's arguments shown in a pending approval; the
@@ -22,7 +23,7 @@ pub const MAX_DENIAL_REASON_BYTES: usize = 1024;
 pub const MAX_APPROVAL_ID_BYTES: usize = 64;
 
 /// One call waiting for a person's decision.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingApproval {
     /// The approval's id: name it in `approve` or `deny`.
@@ -62,7 +63,7 @@ impl PendingApproval {
 
 /// One denial: the approval's id and, optionally, why (the guest's error
 /// says it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Denial {
     /// The pending approval's id.
@@ -73,7 +74,7 @@ pub struct Denial {
 }
 
 /// Decisions on a run's pending approvals, carried by `wait`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Decisions {
     /// Ids to approve: those calls run.
@@ -129,7 +130,7 @@ impl Decisions {
 }
 
 /// How a pending approval was settled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The call may run.
@@ -156,7 +157,7 @@ impl Verdict {
 /// Who decided an approval: every decision records which kind of decider
 /// took it. The model is not one unless the host opts in: a call a policy
 /// asks about is for someone other than the model that made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeciderKind {
     /// The embedding host, through its own API (`Reply::wait_with`, the

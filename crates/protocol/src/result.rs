@@ -1,5 +1,6 @@
 //! The result of an `exec` or `wait` call.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::output::Output;
@@ -10,7 +11,7 @@ pub type RunId = String;
 /// What one `exec` or `wait` call reports.
 ///
 /// Serialized with a `status` tag: `{"status":"completed",…}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum CellResult {
     /// The cell's top-level promise resolved.
@@ -32,7 +33,7 @@ pub enum CellResult {
     /// The cell is parked: call `wait` with `runId` to go on observing it.
     #[serde(rename_all = "camelCase")]
     Waiting {
-        /// The parked cell.
+        /// The parked cell: call `wait` with it to go on observing it.
         run_id: RunId,
         /// Why the call returned before the cell settled.
         reason: WaitReason,
@@ -146,22 +147,110 @@ impl CellResult {
         }
     }
 
-    /// A failure that happened before any guest code ran.
+    /// A `completed` result: the cell's value, no output, no warnings,
+    /// zero counters (the `with_*` methods add them).
     #[must_use]
-    pub fn input_error(code: ErrorCode, error: impl Into<String>) -> Self {
+    pub fn completed(value: serde_json::Value) -> Self {
+        Self::Completed {
+            value,
+            output: Output::default(),
+            warnings: Vec::new(),
+            telemetry: Telemetry::default(),
+            untrusted: None,
+        }
+    }
+
+    /// A `waiting` result for run `run_id`: nothing pending, no output, zero
+    /// counters (the `with_*` methods add them).
+    #[must_use]
+    pub fn waiting(run_id: impl Into<RunId>, reason: WaitReason) -> Self {
+        Self::Waiting {
+            run_id: run_id.into(),
+            reason,
+            pending_tool_calls: Vec::new(),
+            pending_approvals: Vec::new(),
+            output: Output::default(),
+            warnings: Vec::new(),
+            telemetry: Telemetry::default(),
+            untrusted: None,
+        }
+    }
+
+    /// A `failed` result: no output, zero counters (the `with_*` methods
+    /// add them).
+    #[must_use]
+    pub fn failed(code: ErrorCode, error: impl Into<String>, phase: Phase) -> Self {
         Self::Failed {
             code,
             error: error.into(),
-            phase: Phase::Input,
+            phase,
             output: Output::default(),
             telemetry: Telemetry::default(),
             untrusted: None,
         }
     }
+
+    /// A failure that happened before any guest code ran.
+    #[must_use]
+    pub fn input_error(code: ErrorCode, error: impl Into<String>) -> Self {
+        Self::failed(code, error, Phase::Input)
+    }
+
+    /// With this output.
+    #[must_use]
+    pub fn with_output(mut self, delivered: Output) -> Self {
+        match &mut self {
+            Self::Completed { output, .. } | Self::Waiting { output, .. } | Self::Failed { output, .. } => {
+                *output = delivered;
+            }
+        }
+        self
+    }
+
+    /// With these counters.
+    #[must_use]
+    pub fn with_telemetry(mut self, counters: Telemetry) -> Self {
+        match &mut self {
+            Self::Completed { telemetry, .. } | Self::Waiting { telemetry, .. } | Self::Failed { telemetry, .. } => {
+                *telemetry = counters;
+            }
+        }
+        self
+    }
+
+    /// With these warnings (a `failed` result carries none: its error says
+    /// it all).
+    #[must_use]
+    pub fn with_warnings(mut self, given: Vec<String>) -> Self {
+        match &mut self {
+            Self::Completed { warnings, .. } | Self::Waiting { warnings, .. } => *warnings = given,
+            Self::Failed { .. } => {}
+        }
+        self
+    }
+
+    /// With the envelope id of the network-derived content the cell
+    /// observed, if any.
+    #[must_use]
+    pub fn with_untrusted(mut self, id: Option<String>) -> Self {
+        self.set_untrusted(id);
+        self
+    }
+
+    /// With the host work and the approvals a `waiting` result lists
+    /// (other results list none).
+    #[must_use]
+    pub fn with_pending(mut self, calls: Vec<PendingCall>, approvals: Vec<crate::approval::PendingApproval>) -> Self {
+        if let Self::Waiting { pending_tool_calls, pending_approvals, .. } = &mut self {
+            *pending_tool_calls = calls;
+            *pending_approvals = approvals;
+        }
+        self
+    }
 }
 
 /// Why a cell failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The request or the cell's source was unusable (syntax error, shell
@@ -220,7 +309,7 @@ impl ErrorCode {
 }
 
 /// Where a failure happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The cell's input broke a rule: before any guest code ran (a syntax
@@ -256,7 +345,7 @@ impl std::fmt::Display for Phase {
 }
 
 /// Why a call returned `waiting`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WaitReason {
     /// The cell called `yield_control` and all outstanding work is yields.
@@ -286,7 +375,7 @@ impl std::fmt::Display for WaitReason {
 }
 
 /// One outstanding host request of a parked cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PendingCall {
     /// Stable id, `bridge:<method>:<n>`.
     pub id: String,
@@ -295,7 +384,7 @@ pub struct PendingCall {
 }
 
 /// Counters a cell reports with every result.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Telemetry {
     /// Tool calls started.

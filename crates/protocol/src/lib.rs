@@ -27,16 +27,20 @@
 
 pub mod approval;
 pub mod budget;
+pub mod calls;
 mod end;
 pub mod ids;
 mod output;
 mod result;
 pub mod retry;
+mod schema;
 mod task;
 pub mod untrusted;
 
 pub use approval::{DeciderKind, Decisions, Denial, PendingApproval, Verdict};
 pub use end::{RunEnd, UnknownRunEnd};
+pub use schema::result_schema;
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
+pub use calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, WaitArgs};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};
 pub use task::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks, form_defaults, form_missing};
