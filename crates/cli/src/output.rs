@@ -82,3 +82,42 @@ pub(crate) async fn with_spinner<T>(waiting: &CellResult, work: impl Future<Outp
         }
     }
 }
+
+/// Text from a model or client, safe for a terminal: control characters
+/// (escape sequences) become `?`.
+pub(crate) fn clean(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
+/// `text` cut to `max` characters, with `…` when cut.
+pub(crate) fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// `12s`, `5m`, `3h`, `2d`.
+pub(crate) fn human_ms(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m", s / 60),
+        3600..86_400 => format!("{}h", s / 3600),
+        _ => format!("{}d", s / 86_400),
+    }
+}
+
+/// `512 B`, `12.0 KiB`, `3.4 MiB`.
+pub(crate) fn human_bytes(n: u64) -> String {
+    let f = n as f64;
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KiB", f / 1024.0)
+    } else {
+        format!("{:.1} MiB", f / (1024.0 * 1024.0))
+    }
+}

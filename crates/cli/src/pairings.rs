@@ -20,7 +20,8 @@ use codemode_nodes::{Pairing, PairingStore};
 use serde_json::json;
 
 use crate::config::{BackendKind, Config};
-use crate::runs::{clean, human_ms, sled_path, truncate};
+use crate::output::{clean, human_ms, truncate};
+use crate::runs::sled_path;
 
 /// The longest name shown in a `list` row (`--json` gives it whole).
 const NAME_CHARS: usize = 32;

@@ -10,7 +10,7 @@ use codemode_runtime::operator::{self, OperatorError};
 use codemode_runtime::{ApprovalLog, Decisions, Denial};
 use codemode_store::runs::RunStore;
 
-use crate::runs::clean;
+use crate::output::clean;
 
 /// How long `approve`/`deny` wait by default for a process holding the run
 /// to let it go.

@@ -66,7 +66,6 @@ mod connection;
 mod elicit;
 mod http;
 mod progress;
-pub(crate) mod sessions;
 mod tasks;
 mod trace_context;
 use connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, MAX_KEY_CHARS, SESSION_HEADER, valid_key};

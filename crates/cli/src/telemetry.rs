@@ -28,7 +28,6 @@ use tracing_subscriber::{EnvFilter, Layer};
 mod export_log;
 mod instruments;
 use export_log::Logged;
-pub(crate) use export_log::{failures as export_failures, spans_lost};
 
 /// The log filter without `RUST_LOG`.
 const DEFAULT_LOG_FILTER: &str = "warn,codemode::lifecycle=info";

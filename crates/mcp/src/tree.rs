@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 
-use codemode_protocol::budget::truncate_utf16;
 use codemode_catalog::McpHandle;
+use codemode_protocol::budget::truncate_utf16;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

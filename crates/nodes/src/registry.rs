@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
-use codemode_protocol::ids::NoRandomness;
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
+use codemode_protocol::ids::NoRandomness;
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 use serde_json::Value;
 

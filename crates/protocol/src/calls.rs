@@ -291,7 +291,10 @@ mod tests {
     #[test]
     fn arguments_outside_the_schema_are_refused_by_name_ga_2() {
         let e = exec(json!({"code": "x", "cod": 1})).unwrap_err();
-        assert_eq!(e.to_string(), "exec does not take `cod`; its arguments are `title`, `code`, `command`, `restartSafe`.");
+        assert_eq!(
+            e.to_string(),
+            "exec does not take `cod`; its arguments are `title`, `code`, `command`, `restartSafe`."
+        );
         let wait = WaitArgs::from_arguments(&args(json!({"run_id": "r"})), false).unwrap();
         assert_eq!(wait.run_id, "r");
         let e = WaitArgs::from_arguments(&args(json!({"runId": "r", "approve": ["a"]})), false).unwrap_err();

@@ -38,9 +38,9 @@ mod task;
 pub mod untrusted;
 
 pub use approval::{DeciderKind, Decisions, Denial, PendingApproval, Verdict};
-pub use end::{RunEnd, UnknownRunEnd};
-pub use schema::result_schema;
-pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, WaitArgs};
+pub use end::{RunEnd, UnknownRunEnd};
+pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};
+pub use schema::result_schema;
 pub use task::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks, form_defaults, form_missing};

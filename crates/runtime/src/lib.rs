@@ -96,16 +96,16 @@ pub use codemode::facade::CrashTarget;
 pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
 pub use codemode::session::{Exec, Headless, Reply, RunReach, Session};
-pub use codemode_protocol::{
-    ArgumentError, CellResult, DeciderKind, Decisions, Denial, ErrorCode, ExecArgs, MAX_TITLE_CHARS, Output,
-    OutputEntry, PendingApproval, Phase, RunEnd, Telemetry, Verdict, WaitArgs, WaitReason, result_schema,
-};
 pub use codemode_catalog::policy::{AllowAll, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
 #[cfg(feature = "mcp")]
 pub use codemode_mcp::{McpServerConfig, McpServerStatus, McpTransport};
 #[cfg(feature = "nodes")]
 pub use codemode_nodes::{CommandPolicy, InvokeError, NodeInfo, NodeRegistry, NodesConfig, PendingNode};
+pub use codemode_protocol::{
+    ArgumentError, CellResult, DeciderKind, Decisions, Denial, ErrorCode, ExecArgs, MAX_TITLE_CHARS, Output,
+    OutputEntry, PendingApproval, Phase, RunEnd, Telemetry, Verdict, WaitArgs, WaitReason, result_schema,
+};
 pub use codemode_store::runs::Durability;
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]

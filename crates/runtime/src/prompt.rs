@@ -50,9 +50,6 @@ const TYPESCRIPT_LINE: &str =
 #[cfg(not(feature = "typescript"))]
 const TYPESCRIPT_LINE: &str = "";
 
-/// `command` is accepted in place of `code` (the reference's runtime alias),
-/// for clients that name the source that way.
-
 /// The hint line for paired nodes; present only when the runtime has them.
 pub(crate) const NODES_HINT: &str =
     "- nodes: paired Gateway nodes; nodes.list(), (await nodes.get(id)).invoke(command, params)\n";

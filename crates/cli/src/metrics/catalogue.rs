@@ -442,7 +442,7 @@ pub(crate) static CATALOGUE: &[Metric] = &[
         "MCP sessions of serve: open (client connected; stdio is one) or closing (client gone, its cells and \
          results released once the dispose grace has passed).",
         Labelled(|_| {
-            let (open, closing) = crate::serve::sessions::counts();
+            let (open, closing) = super::counters::sessions::counts();
             [("open", open), ("closing", closing)]
                 .into_iter()
                 .map(|(state, n)| (vec![("state", state.to_owned())], n))

@@ -17,6 +17,7 @@ use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
 
 pub(crate) mod catalogue;
+pub(crate) mod counters;
 
 use catalogue::{CATALOGUE, Kind, Metric, Read};
 
@@ -226,8 +227,8 @@ impl Collector for ProcessCollector {
         }
         // OTLP exports that failed (collector down): zero without an
         // endpoint, so an alert can watch it before the first failure.
-        let failures = crate::telemetry::export_failures()
-            .map(|(signal, n)| (vec![("signal", signal.to_owned())], ConstCounter::new(n)));
+        let failures =
+            counters::failures().map(|(signal, n)| (vec![("signal", signal.to_owned())], ConstCounter::new(n)));
         family(
             &mut e,
             "codemode_otlp_export_failures",
@@ -235,7 +236,7 @@ impl Collector for ProcessCollector {
             MetricType::Counter,
             failures,
         )?;
-        let lost = ConstCounter::new(crate::telemetry::spans_lost());
+        let lost = ConstCounter::new(counters::spans_lost());
         single(&mut e, "codemode_otlp_spans_lost", "Spans in OTLP exports that failed: lost.", &lost)?;
         Ok(())
     }

@@ -19,9 +19,10 @@ use serde_json::{Map, Value};
 use tracing::Instrument;
 
 use super::calls::tool_result;
-use codemode_runtime::{ArgumentError, ExecArgs, WaitArgs, result_schema};
-use super::{sessions, trace_context};
+use super::trace_context;
 use crate::lifecycle::Lifecycle;
+use crate::metrics::counters::sessions;
+use codemode_runtime::{ArgumentError, ExecArgs, WaitArgs, result_schema};
 
 /// How long open connections (idle keep-alives, the clients' event
 /// streams) or the stdio service get to close once the transport stops.

@@ -6,7 +6,6 @@
 //! failures since the last one — a down collector must not flood the logs.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use opentelemetry_sdk::Resource;
@@ -22,25 +21,6 @@ const WARN_EVERY: Duration = Duration::from_secs(60);
 /// Where the log lines go (kept out of the OTel layer's filter, so a
 /// failing export never produces spans of its own).
 const TARGET: &str = "codemode::telemetry";
-
-/// Failed exports since start, by signal (`/metrics`:
-/// `codemode_otlp_export_failures_total{signal}`).
-static FAILURES: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
-/// Spans in exports that failed: lost (`codemode_otlp_spans_lost_total`).
-static SPANS_LOST: AtomicU64 = AtomicU64::new(0);
-
-/// The signals, in the order of [`FAILURES`].
-const SIGNALS: [&str; 2] = ["spans", "metrics"];
-
-/// Failed exports since start per signal, every signal listed.
-pub(crate) fn failures() -> [(&'static str, u64); 2] {
-    [0, 1].map(|i| (SIGNALS[i], FAILURES[i].load(Ordering::Relaxed)))
-}
-
-/// Spans lost in failed exports since start.
-pub(crate) fn spans_lost() -> u64 {
-    SPANS_LOST.load(Ordering::Relaxed)
-}
 
 /// The failures of one signal's exports since the last warning.
 #[derive(Debug, Default)]
@@ -95,8 +75,8 @@ impl<E> Logged<E> {
                 }
             }
             Err(e) => {
-                if let Some(i) = SIGNALS.iter().position(|s| *s == signal) {
-                    FAILURES[i].fetch_add(1, Ordering::Relaxed);
+                if let Some(i) = crate::metrics::counters::SIGNALS.iter().position(|s| *s == signal) {
+                    crate::metrics::counters::export_failed(i);
                 }
                 tracing::debug!(target: TARGET, "telemetry: exporting {signal} failed: {e}");
                 match state.failed(Instant::now()) {
@@ -122,7 +102,7 @@ impl<E: SpanExporter> SpanExporter for Logged<E> {
         let spans = batch.len() as u64;
         let result = self.inner.export(batch).await;
         if result.is_err() {
-            SPANS_LOST.fetch_add(spans, Ordering::Relaxed);
+            crate::metrics::counters::spans_lost_add(spans);
         }
         self.observe(&result);
         result

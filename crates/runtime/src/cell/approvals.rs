@@ -14,7 +14,7 @@ use codemode_protocol::{DeciderKind, Decisions, PendingApproval, Verdict};
 use tokio::sync::oneshot;
 
 use super::requests::RestoredInput;
-use super::requests::gate::{Answer, Asked, Refusal};
+use super::requests::asked::{Answer, Asked, Refusal};
 use crate::durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 
 /// Decided records kept for `codemode runs show` (their calls settled).
@@ -390,7 +390,7 @@ mod tests {
     use codemode_protocol::Denial;
     use serde_json::json;
 
-    use super::super::requests::gate::AskedCall;
+    use super::super::requests::asked::AskedCall;
     use super::*;
 
     fn asked(tool: &str) -> (Asked, oneshot::Receiver<Answer>) {

@@ -10,9 +10,9 @@ use serde_json::Value;
 
 use super::ending::{Delivered, Draining, Ending, Finishing};
 use super::finalize::{self, Finalized};
+use super::mode::CellMode;
 use super::msg::CellMsg;
 use super::requests::{Answer, session};
-use super::run::CellMode;
 use super::state::{CellState, Flow};
 use codemode_protocol::RunEnd;
 use codemode_store::StoreError;

@@ -6,7 +6,7 @@ use codemode_protocol::{ErrorCode, Verdict};
 use codemode_store::runs::now_ms;
 
 use super::approvals::Decide;
-use super::requests::gate::{Answer, Asked, Refusal};
+use super::requests::asked::{Answer, Asked, Refusal};
 use super::state::{CellState, Flow};
 use crate::durable::journal::ApprovalRecord;
 use crate::events::RunEvent;

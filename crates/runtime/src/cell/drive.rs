@@ -154,7 +154,7 @@ impl CellState {
         if self.host.finished(id) {
             self.task_settled(id);
             let settlement = match done {
-                Done::Tool(result) => super::host_work::tool_settlement(id, result),
+                Done::Tool(result) => super::requests::tool_settlement(id, result),
                 Done::Settle(s) => s,
                 Done::Stored { key, value, settlement } => {
                     self.durability.on_store(&key);

@@ -7,7 +7,8 @@ use std::time::Instant;
 use codemode_protocol::{ErrorCode, Phase};
 use codemode_store::runs::now_ms;
 
-use super::requests::gate::{Approval, Refusal};
+use super::requests::asked::Refusal;
+use super::requests::outbound::Approval;
 use super::requests::{Fault, HostCx, HostRequest, Rerun, RestoredInput, ResumedTask, Settlement};
 use super::state::{CellState, Flow};
 use crate::durable::journal;

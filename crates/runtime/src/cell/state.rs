@@ -21,11 +21,12 @@ use ractor::ActorRef;
 use super::approvals::{Approvals, Decide, Staged};
 use super::effects::CellEffects;
 use super::ending::{Ending, Recording};
-use super::host_work::{HostSetup, HostWork};
+use super::mode::CellMode;
 use super::msg::CellMsg;
 use super::output::OutputLedger;
+use super::requests::host_work::{HostSetup, HostWork};
 use super::requests::{Completion, Settlement};
-use super::run::{CellMode, RunInfo};
+use super::run::RunInfo;
 use super::services::CellServices;
 use super::tools::ToolTable;
 use super::windows::Windows;
@@ -245,7 +246,10 @@ impl CellState {
         let entries = self.take_entries();
         let (output, error) = self.output.deliver_error(entries, error);
         let telemetry = self.telemetry();
-        CellResult::failed(code, error, phase).with_output(output).with_telemetry(telemetry).with_untrusted(self.untrusted_id())
+        CellResult::failed(code, error, phase)
+            .with_output(output)
+            .with_telemetry(telemetry)
+            .with_untrusted(self.untrusted_id())
     }
 
     /// Fails the cell and ends it as `end`.

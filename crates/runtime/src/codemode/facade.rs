@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use codemode_protocol::CellResult;
 use codemode_catalog::{Catalog, Registry};
+use codemode_protocol::CellResult;
 use codemode_store::{ResultsCache, SessionStore};
 use ractor::rpc::CallResult;
 use ractor::{ActorRef, ActorStatus};

@@ -25,7 +25,7 @@ pub(crate) enum Done {
     Loaded { settlement: Settlement, network: bool },
     /// A nested call the policy asked about: not finished, waiting on a
     /// decision (the request keeps its slot).
-    Asked(super::gate::Asked),
+    Asked(super::asked::Asked),
     /// An MCP call the server runs as a task: not finished; the task is
     /// recorded (and journaled) so a resumed run polls it again.
     TaskStarted(TaskStarted),
@@ -37,7 +37,7 @@ impl Done {
     /// else the `Done` itself, for the cell to take in like any answer.
     pub(crate) fn settle_inline(self, id: u64) -> Result<Settlement, Box<Self>> {
         match self {
-            Self::Tool(result) => Ok(crate::cell::host_work::tool_settlement(id, result)),
+            Self::Tool(result) => Ok(super::answer::tool_settlement(id, result)),
             Self::Settle(settlement) | Self::Loaded { settlement, network: false } => Ok(settlement),
             other => Err(Box::new(other)),
         }

@@ -23,236 +23,19 @@
 //! in the journal when a person is asked: a crash then finds it pending,
 //! never lost, never asked twice.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
-use codemode_catalog::ToolSource;
 use codemode_catalog::policy::{Decision, NestedCall, Policy};
-use serde_json::Value;
 use tokio::sync::oneshot;
 use tracing::Instrument;
 use tracing::field::Empty;
 
+use super::asked::{Answer, Asked, AskedCall, Refusal};
 use super::done::{Completion, Done};
-use super::op::Rerun;
-use crate::cell::pending::{PendingId, PendingKind};
+use super::outbound::{Approval, CallHooks, CallSource, GatedFuture, Landed, Outbound, Refused, Target};
+use crate::cell::pending::PendingId;
 use crate::telemetry::{CallOutcome, CallSeries, Metrics, UNKNOWN_TOOL};
-
-/// Where an outbound request goes; the policy's and the metrics' `source`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CallSource {
-    /// A native tool; its registry source (`openclaw` or `client`).
-    Native(&'static str),
-    /// An MCP server: a tool, a resource, a prompt.
-    Mcp,
-    /// A paired node's command.
-    Node,
-    /// The reply's results cache (`results.save`, `results.delete`).
-    Results,
-}
-
-impl CallSource {
-    /// The label the policy and the span see.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Self::Native(source) => source,
-            Self::Mcp => "mcp",
-            Self::Node => "nodes",
-            Self::Results => "results",
-        }
-    }
-
-    /// The metrics' `source` label: as [`label`](Self::label), except that
-    /// the host's own tools are `native` (their registry source names
-    /// another product, which operators need not know).
-    fn metrics_label(self) -> &'static str {
-        match self {
-            Self::Native(source) if source == ToolSource::Native.guest_name() => "native",
-            other => other.label(),
-        }
-    }
-
-    /// Whether it counts as a tool call (the receipt's `callCount`, the
-    /// headless tool budget, the queued-calls metric): everything but the
-    /// reply's own results cache.
-    pub(crate) fn is_call(self) -> bool {
-        !matches!(self, Self::Results)
-    }
-}
-
-/// What an outbound request is, as the policy, the span, the metrics and
-/// an approver see it.
-#[derive(Clone, Debug)]
-pub(crate) struct Target {
-    pub source: CallSource,
-    /// The MCP server's configured name, or the node's id.
-    pub server: Option<String>,
-    /// The tool's own name (an MCP operation's method, `resources/read`),
-    /// as the policy sees it.
-    pub tool: String,
-    /// The name spans and metrics use (a native tool's callable name).
-    pub label: String,
-    /// Whether `label` is a name the host knows (a registered native tool,
-    /// a command the node declared, a tool the MCP server listed): only
-    /// those become metrics labels, others count as [`UNKNOWN_TOOL`].
-    pub known: bool,
-}
-
-impl Target {
-    /// The request as the guest's errors name it.
-    pub(crate) fn what(&self) -> String {
-        let server = self.server.as_deref().unwrap_or_default();
-        match self.source {
-            CallSource::Native(_) => self.label.clone(),
-            CallSource::Mcp if self.tool.contains('/') => format!("MCP {} on {server}", self.tool),
-            CallSource::Mcp => format!("MCP tool {server}.{}", self.tool),
-            CallSource::Node => format!("nodes.invoke \"{}\" on node \"{server}\"", self.tool),
-            CallSource::Results => format!("results.{}", self.tool),
-        }
-    }
-}
-
-/// Why an outbound request did not run.
-#[derive(Debug)]
-pub(crate) enum Refused {
-    /// The policy denied it, saying why.
-    Policy(String),
-    /// A person (or nobody in time) refused it.
-    Person(Refusal),
-}
-
-/// Why an asked call does not run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Refusal {
-    /// Someone denied it, maybe saying why.
-    Denied(Option<String>),
-    /// Nobody decided within the approval TTL.
-    Expired(std::time::Duration),
-    /// The cell has no one to ask (headless, or started unattended); the
-    /// policy's reason.
-    NoApprover(String),
-}
-
-impl Refusal {
-    /// The guest error's code.
-    pub(crate) fn code(&self) -> &'static str {
-        match self {
-            Self::Denied(_) | Self::NoApprover(_) => "denied",
-            Self::Expired(_) => "approval_expired",
-        }
-    }
-
-    /// The guest error's message, for the call described as `what`.
-    pub(crate) fn message(&self, what: &str) -> String {
-        match self {
-            Self::Denied(Some(reason)) => format!("{what} was denied: {reason}"),
-            Self::Denied(None) => format!("{what} was denied; it did not run."),
-            Self::Expired(ttl) => format!(
-                "{what} was not approved within {} ms, so the approval expired and it did not run. Call it again to \
-                 ask again.",
-                ttl.as_millis()
-            ),
-            Self::NoApprover(reason) => format!(
-                "{what} needs approval ({reason}), and a headless cell has no one to ask; it did not run. Run it in \
-                 a session, where a wait can approve it."
-            ),
-        }
-    }
-}
-
-/// The cell's answer to an asked call.
-#[derive(Debug)]
-pub(crate) enum Answer {
-    /// Approved: run it.
-    Run,
-    /// Do not run it.
-    Refuse(Refusal),
-}
-
-/// The call an approval is asked for, as the approver sees it.
-#[derive(Debug)]
-pub(crate) struct AskedCall {
-    pub source: &'static str,
-    pub server: Option<String>,
-    pub tool: String,
-    pub arguments: Value,
-    /// The call as the guest's errors name it.
-    pub what: String,
-}
-
-/// A call the policy asked about: the cell records a pending approval and
-/// answers on `answer` once decided.
-#[derive(Debug)]
-pub(crate) struct Asked {
-    pub call: AskedCall,
-    pub reason: String,
-    pub answer: oneshot::Sender<Answer>,
-    /// The input request's key, when the call's MCP task asks for input.
-    pub task_input: Option<String>,
-}
-
-/// Where a call stands with approvals before it starts.
-#[derive(Debug, Default)]
-pub(crate) enum Approval {
-    /// Put it to the policy (a fresh call).
-    #[default]
-    Policy,
-    /// A pending approval restored from the journal: wait for its answer,
-    /// without asking the policy again.
-    Awaiting(oneshot::Receiver<Answer>),
-    /// Approved before a restart: run it.
-    Approved,
-}
-
-/// How an outbound call ended, for its span and metrics, and what it
-/// reports to its cell.
-pub(crate) struct Landed {
-    pub outcome: CallOutcome,
-    pub done: Done,
-}
-
-/// A running outbound call.
-pub(crate) type CallFuture = Pin<Box<dyn Future<Output = Landed> + Send>>;
-
-/// A gated request's work, as the host work queues it.
-pub(crate) type GatedFuture = Pin<Box<dyn Future<Output = Done> + Send>>;
-
-/// What a call may tell its cell while it runs (an MCP task it became,
-/// the task's requests for input), and the policy that sees what it sends
-/// on (an answer to a task's request for input leaves the cell too).
-#[derive(Clone)]
-pub(crate) struct CallHooks {
-    pub request: u64,
-    pub completion: Completion,
-    pub policy: Arc<dyn Policy>,
-    pub session: Option<String>,
-}
-
-/// Runs the call with the arguments the gate let through.
-pub(crate) type Call = Box<dyn FnOnce(Value, CallHooks) -> CallFuture + Send>;
-
-/// Settles a request the gate refused before it ran.
-pub(crate) type Refuse = Box<dyn FnOnce(Refused) -> Done + Send>;
-
-/// A request that leaves the cell, as its handler describes it to the
-/// gate; only [`HostCx::pass`](super::op::HostCx::pass) runs it.
-pub(crate) struct Outbound {
-    pub target: Target,
-    /// Whether a crash may run it again: decides the `restartSafe` refusal
-    /// and the write-ahead.
-    pub rerun: Rerun,
-    /// How the model sees it while it is pending.
-    pub kind: PendingKind,
-    /// The arguments: what the policy sees, then what the call gets.
-    pub arguments: Value,
-    pub call: Call,
-    pub refuse: Refuse,
-    /// A call that may answer at once (a native tool): polled once when it
-    /// starts, so it settles within the step that made it.
-    pub inline: bool,
-}
 
 /// How many call series a cell keeps at hand.
 const KEPT_SERIES: usize = 16;
@@ -416,6 +199,9 @@ mod tests {
 
     use super::super::answer::{Fault, Settlement};
     use super::*;
+    use crate::cell::pending::PendingKind;
+    use crate::cell::requests::Rerun;
+    use serde_json::Value;
 
     fn outbound(tool: &str, known: bool) -> Outbound {
         Outbound {

@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 use super::answer::{ErrorName, Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
-use super::gate::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::mcp_tasks::ResumedTask;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
+use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::outcome::{CallFailure, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
@@ -122,7 +122,7 @@ impl HandleOutside for McpCall {
             None => (None, std::collections::HashMap::new()),
         };
         let name = spec_server(&hub, server);
-        let call = Box::new(move |args: Value, hooks: super::gate::CallHooks| {
+        let call = Box::new(move |args: Value, hooks: super::outbound::CallHooks| {
             let hooks = super::mcp_tasks::hooks(&hooks, name, tool.clone(), restored);
             Box::pin(async move {
                 let result = match resumed {

@@ -13,8 +13,9 @@ use tokio::sync::oneshot;
 
 use codemode_catalog::policy::{Decision, NestedCall};
 
+use super::asked::{Answer, Asked, AskedCall, Refusal};
 use super::done::{Done, TaskStarted};
-use super::gate::{Answer, Asked, AskedCall, CallHooks, Refusal};
+use super::outbound::CallHooks;
 
 /// Longest server text (an input request's message) a pending approval
 /// quotes: the server is a third party.

@@ -20,15 +20,19 @@
 
 mod answer;
 mod args;
+pub(crate) mod asked;
 mod catalog;
 mod catalog_api;
 pub(crate) mod done;
 pub(crate) mod gate;
+pub(crate) mod host_work;
 mod mcp;
 mod mcp_tasks;
 mod nodes;
 mod op;
+pub(crate) mod outbound;
 pub(crate) mod outcome;
+mod rerun;
 mod results;
 pub(crate) mod session;
 mod store;
@@ -37,7 +41,7 @@ mod tools;
 
 use std::fmt;
 
-pub(crate) use answer::{Answer, ErrorName, Fault, Settlement};
+pub(crate) use answer::{Answer, ErrorName, Fault, Settlement, tool_settlement};
 pub(crate) use args::{Args, DecodeCx};
 pub(crate) use catalog_api::{search_reply, shows_mcp};
 pub(crate) use done::{Completion, Done};

@@ -22,11 +22,12 @@ use codemode_protocol::{ErrorCode, Phase};
 use super::answer::Settlement;
 use super::args::Args;
 use super::done::Done;
-use super::gate::Outbound;
+use super::outbound::Outbound;
+pub(crate) use super::rerun::Rerun;
 use crate::cell::effects::CellEffects;
-use crate::cell::host_work::{HostWork, Submit};
+use crate::cell::mode::CellMode;
 use crate::cell::pending::PendingKind;
-use crate::cell::run::CellMode;
+use crate::cell::requests::host_work::{HostWork, Submit};
 use crate::cell::services::CellServices;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::determinism::McpRoute;
@@ -41,32 +42,6 @@ pub(crate) enum Admission {
     Timer,
     /// `yield_control`: no bound (one pending per `await`).
     Yield,
-}
-
-/// What a crash may do with a request that was in flight: whether the
-/// process that resumes the run may run it again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Rerun {
-    /// A read, or an effect kept in the cell itself (a `store` is buffered
-    /// in the cell, and the buffer is in the journal's snapshot): asking
-    /// again gives a valid answer.
-    Repeatable,
-    /// An effect outside the cell its tool declares safe to repeat.
-    ReplaySafe,
-    /// An effect outside the cell that must never run twice (`what` names
-    /// it): held until a stored journal records it (write-ahead), and after
-    /// a crash rejected with `outcome_unknown` instead of run again.
-    Once(String),
-    /// Restored from the journal's snapshot (timers, yields), never
-    /// re-issued.
-    Restored,
-}
-
-impl Rerun {
-    /// Whether the request may only start once a stored journal records it.
-    pub(crate) fn needs_write_ahead(&self) -> bool {
-        matches!(self, Self::Once(_))
-    }
 }
 
 /// A request that ends the cell instead of settling (a headless cell past

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use super::answer::{Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
-use super::gate::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
+use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::session;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
@@ -147,7 +147,7 @@ fn results_call(
     kind: PendingKind,
     rerun: Rerun,
     arguments: Value,
-    call: super::gate::Call,
+    call: super::outbound::Call,
 ) -> Outbound {
     let target =
         Target { source: CallSource::Results, server: None, tool: op.to_owned(), label: op.to_owned(), known: true };

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use super::answer::{Answer, ErrorName, Fault, Settlement};
 use super::done::Done;
 use crate::cell::effects::WriteBuffer;
-use crate::cell::run::CellMode;
+use crate::cell::mode::CellMode;
 
 fn store_err(id: u64, e: &StoreError) -> Settlement {
     let name = match e.js_name() {

@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::answer::{ErrorName, Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
-use super::gate::{CallSource, Landed, Outbound, Refused, Target};
 use super::op::{HandleOutside, HostCx, HostOp, Outside, Rerun};
+use super::outbound::{CallSource, Landed, Outbound, Refused, Target};
 use super::outcome::Outcome;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
@@ -99,7 +99,7 @@ impl HandleOutside for Call {
                     None => Err(ToolError::new("unknown tool")),
                 };
                 Landed { outcome: result.outcome(), done: Done::Tool(result) }
-            }) as super::gate::CallFuture
+            }) as super::outbound::CallFuture
         });
         Ok(Outbound { target, rerun, kind: PendingKind::CallValue, arguments: self.input, call, refuse, inline: true })
     }

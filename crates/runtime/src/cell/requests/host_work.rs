@@ -18,18 +18,16 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use codemode_protocol::{PendingCall, Telemetry};
 use codemode_catalog::policy::Policy;
-use codemode_catalog::{ToolError, ToolOutput};
-use serde_json::{Map, Value, json};
+use codemode_protocol::{PendingCall, Telemetry};
+use serde_json::{Value, json};
 
-use super::pending::{PendingCounters, PendingId, PendingKind};
-use super::requests::gate::{Approval, Gate, GatedFuture};
-use super::requests::{Completion, Fault, Settlement};
-use super::tools::ToolTable;
+use super::gate::Gate;
+use super::outbound::{Approval, GatedFuture};
+use super::{Completion, Fault, Settlement};
+use crate::cell::pending::{PendingCounters, PendingId, PendingKind};
+use crate::cell::tools::ToolTable;
 use crate::telemetry::{Counted, Metrics};
-
-type ToolResult = Result<ToolOutput, ToolError>;
 
 /// A started call whose future is still running.
 struct InFlight {
@@ -436,54 +434,9 @@ pub(crate) fn restart_safe_refusal(what: &str) -> String {
     )
 }
 
-/// The guest-visible value of a tool result (GA-11.2): the tool's JSON
-/// `details`; an in-band error without a `message`/`error` string gains the
-/// tool's text as `message`.
-pub(crate) fn details_value(output: ToolOutput) -> Value {
-    let mut details = output.details;
-    if output.is_error {
-        let has_message = |o: &Map<String, Value>| {
-            ["message", "error"].iter().any(|k| o.get(*k).and_then(Value::as_str).is_some_and(|s| !s.is_empty()))
-        };
-        let text = output.text.unwrap_or_else(|| "the tool reported an error without a message".into());
-        match &mut details {
-            Value::Object(o) if !has_message(o) => {
-                o.insert("message".into(), Value::String(text));
-            }
-            Value::Null => details = json!({ "message": text }),
-            _ => {}
-        }
-    }
-    details
-}
-
-/// The settlement of a native tool call.
-pub(crate) fn tool_settlement(id: u64, result: ToolResult) -> Settlement {
-    match result {
-        Ok(output) => Settlement::value(id, details_value(output)),
-        Err(e) => error_settlement(id, &e),
-    }
-}
-
-fn error_settlement(id: u64, e: &ToolError) -> Settlement {
-    Settlement::fault(id, Fault::error(e.message.clone(), e.code.clone()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_in_band_error_without_a_message_gains_the_tool_text() {
-        let out = ToolOutput { details: json!({"status": 500}), text: Some("server said no".into()), is_error: true };
-        assert_eq!(details_value(out), json!({"status": 500, "message": "server said no"}));
-    }
-
-    #[test]
-    fn an_in_band_error_with_a_message_keeps_it() {
-        let out = ToolOutput { details: json!({"error": "kept"}), text: Some("other".into()), is_error: true };
-        assert_eq!(details_value(out), json!({"error": "kept"}));
-    }
 
     #[test]
     fn timers_fire_in_due_order_and_cleared_ones_never_fire() {
