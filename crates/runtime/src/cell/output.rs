@@ -13,8 +13,11 @@
 //! its own window: logs are truncated first, the answer last.
 
 use codemode_protocol::budget::{json_string_len, json_string_prefix};
-use codemode_protocol::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
+use codemode_protocol::{Output, TRUNCATED_GUIDANCE, TruncationMarker};
 use serde_json::Value;
+
+pub(crate) use crate::engine::output::PendingOutput;
+use crate::engine::output::{Emitted, entries_json};
 
 /// Guidance of a truncated final value.
 const VALUE_GUIDANCE: &str =
@@ -41,121 +44,6 @@ pub(crate) struct OutputLimitExceeded {
 pub(crate) struct OutputLedger {
     budget: usize,
     used: usize,
-}
-
-fn entries_json(entries: &[OutputEntry]) -> String {
-    serde_json::to_string(entries).unwrap_or_default()
-}
-
-/// Bytes of `entry` as compact JSON.
-fn entry_json_len(entry: &OutputEntry) -> usize {
-    codemode_protocol::budget::json_bytes(entry)
-}
-
-/// Output emitted since the last delivery, bounded in memory by the cell's
-/// output budget (a cell that calls `text` in a loop must not grow the
-/// host past its limits).
-///
-/// Entries are kept while their compact JSON array fits in `cap` bytes.
-/// Past it only the array's leading `cap` bytes of JSON are kept, and later
-/// entries are counted, not copied: delivery makes them a truncation marker
-/// whose counts describe everything that was emitted.
-#[derive(Debug)]
-pub(crate) struct PendingOutput {
-    entries: Vec<OutputEntry>,
-    /// Bytes of the compact JSON array of every entry emitted, kept or not
-    /// (0 when nothing was emitted).
-    json_len: usize,
-    cap: usize,
-    /// Past `cap`: the leading bytes (at most `cap`) of the array's JSON.
-    spilled: Option<String>,
-}
-
-impl PendingOutput {
-    /// Nothing emitted yet; at most `cap` bytes of JSON will be kept.
-    pub(crate) fn new(cap: usize) -> Self {
-        Self { entries: Vec::new(), json_len: 0, cap, spilled: None }
-    }
-
-    /// Whether nothing was emitted.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.json_len == 0
-    }
-
-    /// Bytes of the compact JSON array of everything emitted.
-    pub(crate) fn json_len(&self) -> usize {
-        self.json_len
-    }
-
-    /// The entries kept so far (all of them, unless the cap was reached).
-    pub(crate) fn kept(&self) -> &[OutputEntry] {
-        &self.entries
-    }
-
-    /// The entries, when all of them were kept.
-    #[cfg(test)]
-    pub(crate) fn entries(&self) -> Option<&[OutputEntry]> {
-        self.spilled.is_none().then_some(self.entries.as_slice())
-    }
-
-    /// Records one entry.
-    pub(crate) fn push(&mut self, entry: OutputEntry) {
-        let len = entry_json_len(&entry);
-        let total = if self.json_len == 0 { 2 + len } else { self.json_len + 1 + len };
-        match &mut self.spilled {
-            None if total <= self.cap => self.entries.push(entry),
-            None => {
-                let mut text = if self.entries.is_empty() {
-                    "[".to_owned()
-                } else {
-                    let mut kept = entries_json(&self.entries);
-                    kept.pop(); // the closing `]`
-                    kept.push(',');
-                    kept
-                };
-                append_within(&mut text, &entry, self.cap);
-                self.entries = Vec::new();
-                self.spilled = Some(text);
-            }
-            Some(text) if text.len() < self.cap => {
-                text.push(',');
-                append_within(text, &entry, self.cap);
-            }
-            Some(_) => {}
-        }
-        self.json_len = total;
-    }
-
-    /// Takes what was emitted, leaving this empty with the same cap.
-    pub(crate) fn take(&mut self) -> Self {
-        std::mem::replace(self, Self::new(self.cap))
-    }
-
-    /// The kept entries (when nothing spilled), or the leading JSON text.
-    fn into_parts(self) -> Emitted {
-        match self.spilled {
-            None => Emitted::Entries(self.entries),
-            Some(text) => Emitted::Spilled(text),
-        }
-    }
-}
-
-/// What a window emitted, as kept.
-enum Emitted {
-    /// Every entry.
-    Entries(Vec<OutputEntry>),
-    /// Past the cap: the leading bytes of the entries' JSON array.
-    Spilled(String),
-}
-
-/// Appends `entry`'s JSON to `text`, cut so `text` stays within `cap` bytes.
-fn append_within(text: &mut String, entry: &OutputEntry, cap: usize) {
-    let room = cap.saturating_sub(text.len());
-    if room == 0 {
-        return;
-    }
-    let json = serde_json::to_string(entry).unwrap_or_default();
-    text.push_str(codemode_protocol::budget::utf8_prefix(&json, room));
 }
 
 impl OutputLedger {
@@ -300,6 +188,8 @@ impl OutputLedger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::output::entry_json_len;
+    use codemode_protocol::OutputEntry;
 
     fn text(n: usize) -> PendingOutput {
         let mut pending = PendingOutput::new(1 << 20);
@@ -398,7 +288,7 @@ mod tests {
         let whole = entries_json(&vec![entry.clone(); 1000]);
         assert_eq!(pending.json_len(), whole.len(), "every entry is counted");
         assert!(pending.entries().is_none());
-        let known = pending.spilled.clone().unwrap();
+        let known = pending.spilled_prefix().unwrap().to_owned();
         assert!(known.len() <= 1000 && whole.starts_with(&known), "only a bounded prefix is kept");
         assert!(one < 1000);
         let mut ledger = OutputLedger::new(4096);

@@ -236,7 +236,7 @@ impl Durability {
     }
 
     /// A live step is about to deliver `ready`.
-    pub(crate) fn on_step(&mut self, ready: &[crate::cell::requests::Settlement]) {
+    pub(crate) fn on_step(&mut self, ready: &[crate::engine::settlement::Settlement]) {
         if let Some(j) = self.journal.as_mut() {
             j.step(ready);
         }

@@ -14,7 +14,8 @@ use std::time::Instant;
 
 use super::journal::{self, Journal, Snapshot};
 use super::run_journal::RunJournal;
-use crate::cell::requests::{HostRequest, Settlement};
+use crate::cell::requests::HostRequest;
+use crate::engine::settlement::Settlement;
 use crate::engine::{Engine, Requests};
 
 /// A replay in progress.

@@ -25,8 +25,8 @@ use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 use super::config::{DurableArgs, JournalMode, RunsConfig};
 use super::journal::{self, Header, JournalError, Reads, Recorder, Segments, Snapshot};
 use crate::cell::effects::WriteBuffer;
-use crate::cell::requests::Settlement;
 use crate::engine::link::GuestLink;
+use crate::engine::settlement::Settlement;
 use crate::telemetry::Metrics;
 
 /// How long a journal write keeps retrying a backend that fails (a

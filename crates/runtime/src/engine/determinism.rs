@@ -8,7 +8,34 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::clock::{ClockCursor, ClockLog, DATE, PERFORMANCE, value_of};
-use crate::durable::journal::EnvKey;
+
+/// A synchronous read of the host's configuration, journaled with its
+/// answer (format 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EnvKey {
+    /// `host.meta(index)`: a tool handle's metadata.
+    Meta(u32),
+    /// `host.mcpTree()`: the MCP namespace, read when a cell first touches
+    /// `MCP`.
+    McpTree,
+}
+
+impl EnvKey {
+    pub(crate) fn encode(self) -> String {
+        match self {
+            Self::Meta(i) => format!("m{i}"),
+            Self::McpTree => "t".to_owned(),
+        }
+    }
+
+    pub(crate) fn decode(text: &str) -> Option<Self> {
+        match text.as_bytes().first()? {
+            b't' if text.len() == 1 => Some(Self::McpTree),
+            b'm' => text[1..].parse().ok().map(Self::Meta),
+            _ => None,
+        }
+    }
+}
 
 /// The most configuration reads a journal keeps: past it the run can no
 /// longer be journaled (it lives on in memory only, and says so).

@@ -11,7 +11,7 @@
 use codemode_protocol::OutputEntry;
 
 use super::determinism::Determinism;
-use crate::cell::output::PendingOutput;
+use super::output::PendingOutput;
 use crate::cell::requests::{Admission, HostRequest};
 
 /// A guest error, as the prelude described it.

@@ -12,18 +12,21 @@ pub(crate) mod control;
 pub(crate) mod convert;
 pub(crate) mod determinism;
 pub(crate) mod link;
+pub(crate) mod output;
 pub(crate) mod pool;
+pub(crate) mod settlement;
 pub(crate) mod vm;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::cell::output::PendingOutput;
-use crate::cell::requests::{HostRequest, Settlement};
+use crate::cell::requests::HostRequest;
 use crate::jsthreads::ThreadLease;
 use crate::source::Positions;
 use control::CellControl;
 use link::GuestLink;
+use output::PendingOutput;
 use pool::EnginePool;
+use settlement::Settlement;
 use vm::{StartError, SyntaxFailure, Vm};
 
 /// Why guest code stopped running before its window ended: aborted, past

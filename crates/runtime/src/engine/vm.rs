@@ -22,10 +22,11 @@ use crate::mcp::McpHub;
 use super::control::CellControl;
 use super::convert;
 use super::determinism::ConfigReadError;
+use super::determinism::EnvKey;
 use super::link::{Bounds, GuestError, GuestLink, Outcome};
-use crate::cell::requests::{Answer, Args, DecodeCx, HostRequest, OpCode, Settlement};
+use super::settlement::{Answer, Settlement};
+use crate::cell::requests::{Args, DecodeCx, HostRequest, OpCode};
 use crate::cell::tools::ToolTable;
-use crate::durable::journal::EnvKey;
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 

@@ -4,8 +4,8 @@
 use codemode_catalog::{SearchError, SearchHit, files};
 use serde_json::{Value, json};
 
-use super::answer::{ErrorName, Fault, Settlement};
 use crate::cell::tools::ToolTable;
+use crate::engine::settlement::{ErrorName, Fault, Settlement};
 
 fn ok(id: u64, value: Value) -> Settlement {
     Settlement::value(id, value)

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use codemode_catalog::{SearchError, SearchHit, ToolError, ToolOutput};
 use codemode_store::StoredValue;
 
-use super::answer::Settlement;
+use crate::engine::settlement::Settlement;
 
 /// A request's work finished.
 #[derive(Debug)]
@@ -37,7 +37,7 @@ impl Done {
     /// else the `Done` itself, for the cell to take in like any answer.
     pub(crate) fn settle_inline(self, id: u64) -> Result<Settlement, Box<Self>> {
         match self {
-            Self::Tool(result) => Ok(super::answer::tool_settlement(id, result)),
+            Self::Tool(result) => Ok(super::tool_answer::tool_settlement(id, result)),
             Self::Settle(settlement) | Self::Loaded { settlement, network: false } => Ok(settlement),
             other => Err(Box::new(other)),
         }

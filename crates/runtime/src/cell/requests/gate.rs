@@ -197,10 +197,10 @@ impl Gate {
 mod tests {
     use codemode_catalog::policy::AllowAll;
 
-    use super::super::answer::{Fault, Settlement};
     use super::*;
     use crate::cell::pending::PendingKind;
     use crate::cell::requests::Rerun;
+    use crate::engine::settlement::{Fault, Settlement};
     use serde_json::Value;
 
     fn outbound(tool: &str, known: bool) -> Outbound {

@@ -5,7 +5,6 @@
 
 use serde_json::{Map, Value};
 
-use super::answer::{ErrorName, Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
 use super::mcp_tasks::ResumedTask;
@@ -15,6 +14,7 @@ use super::outcome::{CallFailure, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::determinism::hub_index;
+use crate::engine::settlement::{ErrorName, Fault, Settlement};
 
 /// This process's hub index of the server the guest's namespace calls
 /// `server`, or the settlement that says it is gone: a run resumed after a

@@ -18,7 +18,6 @@
 //! calling `hostRequest(OP.<name>, …)`. Everything else is derived; a
 //! missing step is a compile error.
 
-mod answer;
 mod args;
 pub(crate) mod asked;
 mod catalog;
@@ -37,17 +36,19 @@ mod results;
 pub(crate) mod session;
 mod store;
 mod timers;
+mod tool_answer;
 mod tools;
 
 use std::fmt;
 
-pub(crate) use answer::{Answer, ErrorName, Fault, Settlement, tool_settlement};
+pub(crate) use crate::engine::settlement::{Answer, Fault, Settlement};
 pub(crate) use args::{Args, DecodeCx};
 pub(crate) use catalog_api::{search_reply, shows_mcp};
 pub(crate) use done::{Completion, Done};
 #[cfg(test)]
 pub(crate) use op::ReachKind;
 pub(crate) use op::{Admission, CellFailure, Handled, HostCx, Rerun};
+pub(crate) use tool_answer::tool_settlement;
 
 pub(crate) use catalog::{ApiList, ApiRead, Describe, Search};
 pub(crate) use mcp::{McpApi, McpCall, McpOp};

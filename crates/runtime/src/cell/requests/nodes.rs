@@ -4,7 +4,6 @@
 
 use serde_json::Value;
 
-use super::answer::Settlement;
 use super::args::Args;
 use super::done::Done;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
@@ -12,6 +11,7 @@ use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target}
 use super::outcome::{CallFailure, CallOutcome, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::settlement::Settlement;
 
 /// `nodes.list()`.
 #[derive(Debug)]

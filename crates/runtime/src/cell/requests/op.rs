@@ -19,7 +19,6 @@ use std::time::Instant;
 
 use codemode_protocol::{ErrorCode, Phase};
 
-use super::answer::Settlement;
 use super::args::Args;
 use super::done::Done;
 use super::outbound::Outbound;
@@ -31,6 +30,7 @@ use crate::cell::requests::host_work::{HostWork, Submit};
 use crate::cell::services::CellServices;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::determinism::McpRoute;
+use crate::engine::settlement::Settlement;
 use codemode_protocol::RunEnd;
 
 /// Which bound admits a request.

@@ -5,7 +5,6 @@
 use codemode_store::Scope;
 use serde_json::{Value, json};
 
-use super::answer::{Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
@@ -13,6 +12,7 @@ use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target}
 use super::session;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::settlement::{Fault, Settlement};
 use crate::telemetry::CallOutcome;
 
 /// `results.save(value)`: the value and its JSON text.

@@ -13,10 +13,10 @@ use codemode_store::preview::describe;
 use codemode_store::{ResultsCache, ResultsError, Scope, SessionStore, StoreError, StoredValue};
 use serde_json::{Value, json};
 
-use super::answer::{Answer, ErrorName, Fault, Settlement};
 use super::done::Done;
 use crate::cell::effects::WriteBuffer;
 use crate::cell::mode::CellMode;
+use crate::engine::settlement::{Answer, ErrorName, Fault, Settlement};
 
 fn store_err(id: u64, e: &StoreError) -> Settlement {
     let name = match e.js_name() {

@@ -7,7 +7,6 @@ use codemode_catalog::schema::Validator;
 use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::Value;
 
-use super::answer::{ErrorName, Fault, Settlement};
 use super::args::Args;
 use super::done::Done;
 use super::op::{HandleOutside, HostCx, HostOp, Outside, Rerun};
@@ -15,6 +14,7 @@ use super::outbound::{CallSource, Landed, Outbound, Refused, Target};
 use super::outcome::Outcome;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::settlement::{ErrorName, Fault, Settlement};
 
 type ToolResult = Result<ToolOutput, ToolError>;
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::fingerprint::fingerprint;
 use super::fnv::Identities;
 use super::recorder::Recorder;
-use crate::cell::requests::Settlement;
+use crate::engine::settlement::Settlement;
 
 /// Records `calls` sequential tool calls as a cell with `journal = "park"`
 /// does while it runs (each request's fingerprint, then the step that

@@ -21,8 +21,8 @@ use serde_json::Value;
 
 use super::model::{ApprovalLog, EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, TaskLog};
 use super::values::read_settlement;
-use crate::cell::requests::Settlement;
 use crate::engine::clock::{ClockLog, ClockRun};
+use crate::engine::settlement::Settlement;
 
 /// The magic's first three bytes; the fourth is the format's digit.
 const MAGIC: &[u8; 3] = b"CMJ";

@@ -49,7 +49,7 @@ pub use bench::bench_record_calls;
 pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
 pub(crate) use fnv::Identities;
 pub use model::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
-pub(crate) use model::{EnvKey, FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, ToolRef, ToolRefs};
+pub(crate) use model::{FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, ToolRef, ToolRefs};
 pub(crate) use model::{TaskLog, TaskRecord};
 pub(crate) use recorder::{Reads, Recorder, Segments};
 pub(crate) use values::{buffer_of, read_settlement, settlement_value};

@@ -8,7 +8,7 @@ use codemode_protocol::Telemetry;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cell::requests::Settlement;
+use crate::engine::settlement::Settlement;
 
 /// The largest journal any run keeps: the ceiling of `[runs]
 /// max_journal_bytes` (64 MiB), and what a stored journal is read up to.
@@ -70,33 +70,7 @@ pub(crate) struct Header {
     pub prelude: u32,
 }
 
-/// A synchronous read of the host's configuration, journaled with its
-/// answer (format 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EnvKey {
-    /// `host.meta(index)`: a tool handle's metadata.
-    Meta(u32),
-    /// `host.mcpTree()`: the MCP namespace, read when a cell first touches
-    /// `MCP`.
-    McpTree,
-}
-
-impl EnvKey {
-    pub(super) fn encode(self) -> String {
-        match self {
-            Self::Meta(i) => format!("m{i}"),
-            Self::McpTree => "t".to_owned(),
-        }
-    }
-
-    pub(super) fn decode(text: &str) -> Option<Self> {
-        match text.as_bytes().first()? {
-            b't' if text.len() == 1 => Some(Self::McpTree),
-            b'm' => text[1..].parse().ok().map(Self::Meta),
-            _ => None,
-        }
-    }
-}
+pub(crate) use crate::engine::determinism::EnvKey;
 
 /// The host-side state of the cell at the moment the journal was written,
 /// restored after a replay (the guest's own state is rebuilt by the replay).

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::codec;
 use super::model::{ApprovalLog, EnvKey, Header, Journal, Snapshot, TaskLog};
 use crate::cell::effects::WriteBuffer;
-use crate::cell::requests::Settlement;
+use crate::engine::settlement::Settlement;
 
 /// Records a cell's requests, steps and reads while it runs, and encodes
 /// what is new at each journal write.

@@ -7,8 +7,9 @@ use serde_json::json;
 use super::codec::MAX_STORED_BYTES;
 use super::*;
 use crate::cell::effects::WriteBuffer;
-use crate::cell::requests::{Answer, ErrorName, Fault, Settlement};
 use crate::engine::clock::ClockLog;
+use crate::engine::determinism::EnvKey;
+use crate::engine::settlement::{Answer, ErrorName, Fault, Settlement};
 use codemode_store::StoredValue;
 use serde_json::Value;
 

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::model::JournalError;
 use crate::cell::effects::WriteBuffer;
-use crate::cell::requests::{Answer, ErrorName, Fault, Settlement};
+use crate::engine::settlement::{Answer, ErrorName, Fault, Settlement};
 
 /// A settlement as the JSON value a journal keeps (the snapshot's
 /// undelivered ones).
