@@ -13,11 +13,12 @@ use std::sync::Arc;
 use codemode_protocol::{CellResult, ErrorCode};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
+use crate::cell::guest_host::EnginePool;
+use crate::cell::guest_host::{CellHost, Vm};
 use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
 use crate::durable::Meta;
 use crate::durable::journal::Journal;
-use crate::engine::pool::EnginePool;
-use crate::engine::vm::{PreludeGeneration, Vm};
+use crate::engine::vm::PreludeGeneration;
 use crate::jsthreads::JsThreads;
 use codemode_protocol::RunEnd;
 
@@ -295,7 +296,7 @@ impl CellStart {
         let vm = if tools.is_registry() && prelude == PreludeGeneration::CURRENT {
             engines.take()
         } else {
-            Vm::prepare(&services.limits, &tools, &services.mcp, prelude)
+            Vm::prepare(&services.limits, &CellHost { tools: tools.clone(), mcp: services.mcp.clone() }, prelude)
         };
         let vm = match vm {
             Ok(vm) => vm,

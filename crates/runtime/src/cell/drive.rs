@@ -10,14 +10,15 @@ use serde_json::Value;
 
 use super::approvals::Decide;
 use super::ending::Ending;
+use super::guest_host::Requests;
 use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
 use super::state::{CellState, Flow, host_state};
 use super::windows::Window;
 use crate::durable::DurableMsg;
+use crate::engine::Interruption;
 use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
-use crate::engine::{Interruption, Requests};
 use crate::events::RunEvent;
 use codemode_protocol::RunEnd;
 

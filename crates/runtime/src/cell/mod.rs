@@ -18,6 +18,7 @@ mod durable_calls;
 pub(crate) mod effects;
 mod ending;
 mod finalize;
+pub(crate) mod guest_host;
 pub(crate) mod mode;
 mod msg;
 pub(crate) mod output;

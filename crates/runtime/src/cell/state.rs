@@ -21,6 +21,10 @@ use ractor::ActorRef;
 use super::approvals::{Approvals, Decide, Staged};
 use super::effects::CellEffects;
 use super::ending::{Ending, Recording};
+use super::guest_host::Engine;
+use super::guest_host::EnginePool;
+use super::guest_host::GuestLink;
+use super::guest_host::Vm;
 use super::mode::CellMode;
 use super::msg::CellMsg;
 use super::output::OutputLedger;
@@ -33,11 +37,7 @@ use super::windows::Windows;
 use crate::durable::{
     Durability, DurableMsg, DurableStart, EndNotRecorded, HostState, Mailbox, Meta, journal::Journal,
 };
-use crate::engine::Engine;
 use crate::engine::control::Costs;
-use crate::engine::link::GuestLink;
-use crate::engine::pool::EnginePool;
-use crate::engine::vm::Vm;
 use crate::jsthreads::ThreadLease;
 use codemode_protocol::RunEnd;
 

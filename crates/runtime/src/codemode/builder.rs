@@ -20,9 +20,10 @@ use ractor::Actor;
 use tokio::sync::watch;
 
 use super::facade::{CodeMode, Inner};
+use crate::cell::guest_host::{CellHost, EnginePool};
 use crate::cell::{CellServices, ToolTable};
 use crate::durable::{DurableArgs, JournalQuota, RunsConfig, StoreBackend};
-use crate::engine::pool::{EnginePool, Recipe};
+use crate::engine::pool::Recipe;
 use crate::error::CodeModeError;
 use crate::executor::ExecutorConfig;
 use crate::jsthreads::JsThreads;
@@ -217,7 +218,10 @@ impl CodeModeBuilder {
         let mcp = McpHub::start(self.mcp_servers, Arc::clone(&policy)).await?;
         #[cfg(not(feature = "mcp"))]
         let mcp = McpHub;
-        let recipe = Recipe { limits: Arc::clone(&limits), tools: ToolTable::live(tools.clone()), mcp: mcp.clone() };
+        let recipe = Recipe {
+            limits: Arc::clone(&limits),
+            host: CellHost { tools: ToolTable::live(tools.clone()), mcp: mcp.clone() },
+        };
         let engines = match EnginePool::start(recipe, SPARE_ENGINES) {
             Ok(engines) => engines,
             Err(source) => {

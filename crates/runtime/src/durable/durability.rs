@@ -27,8 +27,8 @@ use super::journal::{self, Header, Journal, Recorder};
 use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
 use super::replay::Replay;
 use super::run_journal::{HostState, Mark, Meta, RunJournal, WriteError, Written};
+use crate::cell::guest_host::GuestLink;
 use crate::cell::mode::CellMode;
-use crate::engine::link::GuestLink;
 use crate::run_index::RunIndex;
 use crate::telemetry::{Metrics, RunMetrics};
 

@@ -14,9 +14,9 @@ use std::time::Instant;
 
 use super::journal::{self, Journal, Snapshot};
 use super::run_journal::RunJournal;
+use crate::cell::guest_host::{Engine, Requests};
 use crate::cell::requests::HostRequest;
 use crate::engine::settlement::Settlement;
-use crate::engine::{Engine, Requests};
 
 /// A replay in progress.
 pub(crate) struct Replay {

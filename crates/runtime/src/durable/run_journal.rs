@@ -25,7 +25,7 @@ use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 use super::config::{DurableArgs, JournalMode, RunsConfig};
 use super::journal::{self, Header, JournalError, Reads, Recorder, Segments, Snapshot};
 use crate::cell::effects::WriteBuffer;
-use crate::engine::link::GuestLink;
+use crate::cell::guest_host::GuestLink;
 use crate::engine::settlement::Settlement;
 use crate::telemetry::Metrics;
 

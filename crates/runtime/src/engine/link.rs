@@ -11,8 +11,8 @@
 use codemode_protocol::OutputEntry;
 
 use super::determinism::Determinism;
+use super::host::Admission;
 use super::output::PendingOutput;
-use crate::cell::requests::{Admission, HostRequest};
 
 /// A guest error, as the prelude described it.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,11 +87,11 @@ pub(crate) struct Bounds {
 
 /// State shared with the native functions of one cell.
 #[derive(Debug)]
-pub(crate) struct GuestLink {
+pub(crate) struct GuestLink<R> {
     bounds: Bounds,
     next_id: u64,
     /// Requests made during the current step, with their ids.
-    pub submitted: Vec<(u64, HostRequest)>,
+    pub submitted: Vec<(u64, R)>,
     /// Timers cleared during the current step.
     pub cancelled: Vec<u64>,
     /// Output entries not yet delivered to an observer.
@@ -127,7 +127,7 @@ const CONSOLE_MARKER_ROOM: usize = 100;
 /// The one entry that replaces console output past its budget.
 pub(crate) const CONSOLE_TRUNCATED: &str = "[console output truncated]";
 
-impl GuestLink {
+impl<R> GuestLink<R> {
     pub(crate) fn new(bounds: Bounds) -> Self {
         Self {
             bounds,
@@ -176,8 +176,8 @@ impl GuestLink {
 
     /// Admits a request under its bound and returns its id, or records
     /// the sticky admission error.
-    pub(crate) fn submit(&mut self, request: HostRequest) -> Result<u64, AdmissionError> {
-        match request.admission() {
+    pub(crate) fn submit(&mut self, request: R, admission: Admission) -> Result<u64, AdmissionError> {
+        match admission {
             Admission::Ordinary => {
                 let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
                 if self.outstanding_calls >= capacity {
@@ -200,7 +200,7 @@ impl GuestLink {
             Admission::Yield => {}
         }
         let id = self.next_id();
-        if request.admission() == Admission::Timer {
+        if admission == Admission::Timer {
             self.live_timers.insert(id);
         }
         self.submitted.push((id, request));
@@ -230,18 +230,20 @@ impl GuestLink {
 mod tests {
     use super::*;
 
-    fn link() -> GuestLink {
+    /// A request as the link sees it: only its admission matters here.
+    type Request = &'static str;
+
+    fn link() -> GuestLink<Request> {
         GuestLink::new(Bounds { max_in_flight: 2, max_queued: 1, max_timers: 2, max_output_bytes: 1 << 20 })
     }
 
     #[test]
     fn calls_are_admitted_up_to_in_flight_plus_queued_and_then_refused_stickily() {
         let mut b = link();
-        let call = || HostRequest::Call(crate::cell::requests::Call { tool: 0, input: serde_json::json!({}) });
         for _ in 0..3 {
-            b.submit(call()).unwrap();
+            b.submit("call", Admission::Ordinary).unwrap();
         }
-        let err = b.submit(call()).unwrap_err();
+        let err = b.submit("call", Admission::Ordinary).unwrap_err();
         assert!(err.message.contains("queue limit exceeded (1 requests queued; 2 in-flight slots)"), "{}", err.message);
         assert_eq!(err.limit, AdmissionLimit::Queue);
         assert_eq!(b.admission, Some(err));
@@ -268,13 +270,12 @@ mod tests {
     #[test]
     fn timers_are_admitted_up_to_their_own_bound() {
         let mut b = link();
-        let timer = || HostRequest::Timer(crate::cell::requests::Timer { delay_ms: 1 });
-        let first = b.submit(timer()).unwrap();
-        b.submit(timer()).unwrap();
-        assert_eq!(b.submit(timer()).map_err(|e| e.limit), Err(AdmissionLimit::Timers));
+        let first = b.submit("timer", Admission::Timer).unwrap();
+        b.submit("timer", Admission::Timer).unwrap();
+        assert_eq!(b.submit("timer", Admission::Timer).map_err(|e| e.limit), Err(AdmissionLimit::Timers));
         b.admission = None;
         b.cancel_timer(first);
-        assert!(b.submit(timer()).is_ok(), "a cleared timer frees its slot");
+        assert!(b.submit("timer", Admission::Timer).is_ok(), "a cleared timer frees its slot");
         assert_eq!(b.outstanding_calls, 0, "timers take no tool slots");
     }
 }

@@ -7,10 +7,12 @@
 //! the guest asked for, and gives the engine back to the pool when the
 //! cell ends.
 
+pub(crate) mod args;
 pub(crate) mod clock;
 pub(crate) mod control;
 pub(crate) mod convert;
 pub(crate) mod determinism;
+pub(crate) mod host;
 pub(crate) mod link;
 pub(crate) mod output;
 pub(crate) mod pool;
@@ -19,10 +21,10 @@ pub(crate) mod vm;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::cell::requests::HostRequest;
 use crate::jsthreads::ThreadLease;
 use crate::source::Positions;
 use control::CellControl;
+use host::GuestHost;
 use link::GuestLink;
 use output::PendingOutput;
 use pool::EnginePool;
@@ -71,23 +73,23 @@ fn typescript_reading(wrapped: &str) -> Option<String> {
 }
 
 /// One cell's engine, as the cell drives it.
-pub(crate) struct Engine {
+pub(crate) struct Engine<H: GuestHost> {
     /// `None` once given back (the cell's state is being dropped).
-    vm: Option<Vm>,
-    link: Arc<Mutex<GuestLink>>,
+    vm: Option<Vm<H>>,
+    link: Arc<Mutex<GuestLink<H::Request>>>,
     control: Arc<CellControl>,
     /// Counts the cell against its JS thread; marks the thread busy while
     /// guest code runs.
     lease: ThreadLease,
     /// Where the engine goes when the cell ends.
-    pool: EnginePool,
+    pool: EnginePool<H>,
     /// Where the compiled source's positions are in the cell as written.
     positions: Positions,
 }
 
-impl Engine {
+impl<H: GuestHost> Engine<H> {
     /// The cell's engine `vm`, on the thread `lease` counts it on.
-    pub(crate) fn new(vm: Vm, lease: ThreadLease, pool: EnginePool) -> Self {
+    pub(crate) fn new(vm: Vm<H>, lease: ThreadLease, pool: EnginePool<H>) -> Self {
         let (link, control) = (Arc::clone(vm.link()), Arc::clone(vm.control()));
         Self { vm: Some(vm), link, control, lease, pool, positions: Positions::default() }
     }
@@ -199,7 +201,7 @@ impl Engine {
 
     /// The guest link (never contended: the cell and its native functions
     /// run on one thread, one after the other).
-    pub(crate) fn link(&self) -> MutexGuard<'_, GuestLink> {
+    pub(crate) fn link(&self) -> MutexGuard<'_, GuestLink<H::Request>> {
         vm::lock(&self.link)
     }
 
@@ -227,12 +229,12 @@ impl Engine {
     /// Bytes the engine holds now (to tell an out-of-memory `null` from a
     /// thrown one).
     pub(crate) fn memory_used(&self) -> usize {
-        self.vm.as_ref().map_or(0, Vm::memory_used)
+        self.vm.as_ref().map_or(0, Vm::<H>::memory_used)
     }
 
     /// The requests the guest made and the timers it cleared since the
     /// last call; `network` is whether it read network-derived metadata.
-    pub(crate) fn take_requests(&self) -> Requests {
+    pub(crate) fn take_requests(&self) -> Requests<H::Request> {
         let mut link = self.link();
         Requests {
             made: std::mem::take(&mut link.submitted),
@@ -258,7 +260,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl<H: GuestHost> Drop for Engine<H> {
     fn drop(&mut self) {
         // Freeing an engine costs about a third of preparing one; the
         // pool's thread does it, off the JS thread.
@@ -269,9 +271,9 @@ impl Drop for Engine {
 }
 
 /// What the guest asked for during a step.
-pub(crate) struct Requests {
+pub(crate) struct Requests<R> {
     /// Requests made, with their ids, in order.
-    pub made: Vec<(u64, HostRequest)>,
+    pub made: Vec<(u64, R)>,
     /// Timers cleared.
     pub cleared: Vec<u64>,
     /// The guest read network-derived metadata synchronously.

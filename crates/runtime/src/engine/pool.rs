@@ -18,17 +18,16 @@
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+use super::host::GuestHost;
 use super::vm::{PreludeGeneration, StartError, Vm};
-use crate::cell::tools::ToolTable;
 use crate::limits::Limits;
-use crate::mcp::McpHub;
 
 /// What every engine of a runtime is made from.
 #[derive(Clone)]
-pub(crate) struct Recipe {
+pub(crate) struct Recipe<H> {
     pub limits: Arc<Limits>,
-    pub tools: ToolTable,
-    pub mcp: McpHub,
+    /// The requests and configuration every engine is given.
+    pub host: H,
 }
 
 /// Ended engines waiting for the factory at most; past it, a retire frees
@@ -37,32 +36,42 @@ pub(crate) struct Recipe {
 /// (the factory makes spares first and frees when they are ready).
 const MAX_RETIRED: usize = 64;
 
-#[derive(Default)]
-struct State {
-    spares: Vec<Vm>,
-    retired: Vec<Vm>,
+struct State<H: GuestHost> {
+    spares: Vec<Vm<H>>,
+    retired: Vec<Vm<H>>,
     /// The last preparation failed: wait for the next take before retrying
     /// (that take prepares inline and reports the failure).
     failing: bool,
     stop: bool,
 }
 
-struct Inner {
-    recipe: Recipe,
+impl<H: GuestHost> Default for State<H> {
+    fn default() -> Self {
+        Self { spares: Vec::new(), retired: Vec::new(), failing: false, stop: false }
+    }
+}
+
+struct Inner<H: GuestHost> {
+    recipe: Recipe<H>,
     depth: usize,
-    state: Mutex<State>,
+    state: Mutex<State<H>>,
     wake: Condvar,
 }
 
 /// A runtime's engine pool and its factory thread.
-#[derive(Clone)]
-pub(crate) struct EnginePool {
-    inner: Arc<Inner>,
+pub(crate) struct EnginePool<H: GuestHost> {
+    inner: Arc<Inner<H>>,
 }
 
-impl EnginePool {
+impl<H: GuestHost> Clone for EnginePool<H> {
+    fn clone(&self) -> Self {
+        Self { inner: Arc::clone(&self.inner) }
+    }
+}
+
+impl<H: GuestHost> EnginePool<H> {
     /// Starts the factory thread, which keeps `depth` spares ready.
-    pub(crate) fn start(recipe: Recipe, depth: usize) -> std::io::Result<Self> {
+    pub(crate) fn start(recipe: Recipe<H>, depth: usize) -> std::io::Result<Self> {
         let inner = Arc::new(Inner { recipe, depth, state: Mutex::new(State::default()), wake: Condvar::new() });
         let worker = Arc::clone(&inner);
         std::thread::Builder::new()
@@ -73,12 +82,12 @@ impl EnginePool {
         Ok(Self { inner })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State<H>> {
         self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// A spare engine, or one prepared now when none is ready.
-    pub(crate) fn take(&self) -> Result<Vm, StartError> {
+    pub(crate) fn take(&self) -> Result<Vm<H>, StartError> {
         let spare = {
             let mut state = self.lock();
             state.failing = false;
@@ -89,14 +98,14 @@ impl EnginePool {
             Some(vm) => Ok(vm),
             None => {
                 let r = &self.inner.recipe;
-                Vm::prepare(&r.limits, &r.tools, &r.mcp, PreludeGeneration::CURRENT)
+                Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT)
             }
         }
     }
 
     /// An ended cell's engine: the factory frees it (or the caller, when
     /// the factory is behind).
-    pub(crate) fn retire(&self, vm: Vm) {
+    pub(crate) fn retire(&self, vm: Vm<H>) {
         let mut state = self.lock();
         if state.stop || state.retired.len() >= MAX_RETIRED {
             drop(state);
@@ -115,7 +124,7 @@ impl EnginePool {
     }
 }
 
-fn factory(inner: &Inner) {
+fn factory<H: GuestHost>(inner: &Inner<H>) {
     let lock = || inner.state.lock().unwrap_or_else(PoisonError::into_inner);
     loop {
         let mut state = lock();
@@ -132,7 +141,7 @@ fn factory(inner: &Inner) {
         if !state.failing && state.spares.len() < inner.depth {
             drop(state);
             let r = &inner.recipe;
-            match Vm::prepare(&r.limits, &r.tools, &r.mcp, PreludeGeneration::CURRENT) {
+            match Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT) {
                 Ok(vm) => lock().spares.push(vm),
                 Err(_) => lock().failing = true,
             }
@@ -147,13 +156,11 @@ fn factory(inner: &Inner) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::host::BareHost;
 
     /// A pool with no factory thread: nothing frees what it keeps.
-    fn idle_pool() -> EnginePool {
-        // `McpHub` is a unit struct without the `mcp` feature.
-        let mcp: McpHub = Default::default();
-        let recipe =
-            Recipe { limits: Arc::default(), tools: ToolTable::live(codemode_catalog::Registry::default()), mcp };
+    fn idle_pool() -> EnginePool<BareHost> {
+        let recipe = Recipe { limits: Arc::default(), host: BareHost };
         EnginePool {
             inner: Arc::new(Inner { recipe, depth: 2, state: Mutex::new(State::default()), wake: Condvar::new() }),
         }

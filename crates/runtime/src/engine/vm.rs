@@ -17,16 +17,13 @@ use rquickjs::{
     WriteOptions,
 };
 
-use crate::mcp::McpHub;
-
+use super::args::Args;
 use super::control::CellControl;
 use super::convert;
-use super::determinism::ConfigReadError;
 use super::determinism::EnvKey;
+use super::host::{Answering, GuestHost};
 use super::link::{Bounds, GuestError, GuestLink, Outcome};
 use super::settlement::{Answer, Settlement};
-use crate::cell::requests::{Args, DecodeCx, HostRequest, OpCode};
-use crate::cell::tools::ToolTable;
 use crate::limits::Limits;
 use crate::source::USER_FILE;
 
@@ -227,29 +224,24 @@ unsafe impl<'js> JsLifetime<'js> for Hooks<'js> {
 
 /// One cell's engine: a runtime and a fresh context with the guest API
 /// installed, not yet running any cell code.
-pub(crate) struct Vm {
+pub(crate) struct Vm<H: GuestHost> {
     // Field order matters: the context is dropped before its runtime.
     context: Context,
     runtime: Runtime,
-    link: Arc<Mutex<GuestLink>>,
+    link: Arc<Mutex<GuestLink<H::Request>>>,
     control: Arc<CellControl>,
 }
 
-pub(crate) fn lock(link: &Mutex<GuestLink>) -> MutexGuard<'_, GuestLink> {
+pub(crate) fn lock<R>(link: &Mutex<GuestLink<R>>) -> MutexGuard<'_, GuestLink<R>> {
     // A panic while holding the lock already fails the cell; its state is
     // still consistent enough to report from.
     link.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl Vm {
+impl<H: GuestHost> Vm<H> {
     /// A fresh runtime and context with the cell's limits and the guest
-    /// API installed. No guest code has run in it.
-    pub(crate) fn prepare(
-        limits: &Limits,
-        tools: &ToolTable,
-        mcp: &McpHub,
-        prelude: PreludeGeneration,
-    ) -> Result<Self, StartError> {
+    /// API `host` offers installed. No guest code has run in it.
+    pub(crate) fn prepare(limits: &Limits, host: &H, prelude: PreludeGeneration) -> Result<Self, StartError> {
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let control = Arc::new(CellControl::new(limits.cpu_budget));
         let link = Arc::new(Mutex::new(GuestLink::new(Bounds {
@@ -269,7 +261,7 @@ impl Vm {
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = Context::full(&runtime).map_err(engine)?;
         let vm = Self { context, runtime, link, control };
-        vm.install(tools, mcp, prelude)?;
+        vm.install(host, prelude)?;
         Ok(vm)
     }
 
@@ -285,20 +277,20 @@ impl Vm {
     }
 
     /// The cell's guest link.
-    pub(crate) fn link(&self) -> &Arc<Mutex<GuestLink>> {
+    pub(crate) fn link(&self) -> &Arc<Mutex<GuestLink<H::Request>>> {
         &self.link
     }
 
-    fn install(&self, tools: &ToolTable, mcp: &McpHub, prelude: PreludeGeneration) -> Result<(), StartError> {
+    fn install(&self, guest_host: &H, prelude: PreludeGeneration) -> Result<(), StartError> {
         self.context.with(|ctx| {
             let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
             // Before any guest code: the host's lossy string reads use it.
             convert::capture(&ctx).map_err(engine)?;
-            let host = self.host_object(&ctx, tools, mcp).map_err(engine)?;
+            let host = self.host_object(&ctx, guest_host).map_err(engine)?;
             host.set("globalHandles", prelude.global_handles()).map_err(engine)?;
             let names = Array::new(ctx.clone()).map_err(engine)?;
-            for i in 0..tools.len() {
-                names.set(i, tools.callable(i).unwrap_or_default()).map_err(engine)?;
+            for i in 0..guest_host.tool_count() {
+                names.set(i, guest_host.callable(i).unwrap_or_default()).map_err(engine)?;
             }
             let prelude = load_prelude(&ctx)?;
             let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
@@ -395,31 +387,31 @@ impl Vm {
     /// The hooks the prelude receives (never reachable from `globalThis`):
     /// `request`, the single entry point of every host request, and the
     /// synchronous ones (metadata, output, the outcome, lazy sections).
-    fn host_object<'js>(&self, ctx: &Ctx<'js>, tools: &ToolTable, mcp: &McpHub) -> rquickjs::Result<Object<'js>> {
+    fn host_object<'js>(&self, ctx: &Ctx<'js>, guest_host: &H) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
-        host.set("ops", wire_names(ctx, OpCode::ALL.iter().map(|op| op.name()))?)?;
+        host.set("ops", wire_names(ctx, H::requests().iter().map(|form| form.name))?)?;
         host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
         let b = Arc::clone(&self.link);
         let control = Arc::clone(&self.control);
-        let hub = mcp.clone();
+        let requests = guest_host.clone();
         host.set(
             "request",
             Function::new(
                 ctx.clone(),
                 move |ctx: Ctx<'js>, op: u32, a: Opt<Value<'js>>, b2: Opt<Value<'js>>, c: Opt<Value<'js>>| {
-                    request(&ctx, &b, &control, &hub, op, [a.0, b2.0, c.0])
+                    request(&ctx, &b, &control, &requests, op, [a.0, b2.0, c.0])
                 },
             )?,
         )?;
         // Handle metadata, looked up synchronously: serializing or reading a
         // handle never starts a host request (GA-8.1). Journaled, so a
         // replay after a deploy sees the metadata the run saw.
-        let table = tools.clone();
+        let tools = guest_host.clone();
         let b = Arc::clone(&self.link);
         host.set(
             "meta",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, index: u32| {
-                let live = || table.meta_json(index as usize);
+                let live = || tools.tool_meta(index as usize);
                 let read = lock(&b).determinism.env_read(EnvKey::Meta(index), live);
                 read.map(|(meta, _)| meta).map_err(|e| rquickjs::Exception::throw_type(&ctx, &e.to_string()))
             })?,
@@ -430,39 +422,35 @@ impl Vm {
         host.set("markNetwork", Function::new(ctx.clone(), move || lock(&b).network = true)?)?;
         // An unknown MCP member's closest method, by the one rule the
         // declarations' messages use (`codemode_mcp::naming::suggestion`).
+        let suggests = guest_host.clone();
         host.set(
             "mcpSuggest",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, wanted: rquickjs::String<'js>, methods: Array<'js>| {
                 let wanted = convert::string_lossy(&ctx, &wanted)?;
                 let methods: Vec<String> = methods.iter::<String>().collect::<rquickjs::Result<_>>()?;
-                Ok::<_, rquickjs::Error>(
-                    crate::mcp::suggestion(&wanted, methods.iter().map(String::as_str)).map(str::to_owned),
-                )
+                Ok::<_, rquickjs::Error>(suggests.mcp_suggestion(&wanted, &methods))
             })?,
         )?;
         // The namespace a cell sees, journaled: a replay builds the same
         // `MCP` tree even when the servers changed, are not connected yet,
         // or were removed; calls are then routed by server name.
-        let hub = mcp.clone();
+        let mcp = guest_host.clone();
         let b = Arc::clone(&self.link);
         host.set(
             "mcpTree",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>| {
                 let mut link = lock(&b);
-                let live = || {
-                    serde_json::to_string(&hub.tree())
-                        .map_err(|e| ConfigReadError { what: "the MCP namespace", reason: e.to_string() })
-                };
+                let live = || mcp.mcp_tree();
                 let (tree, replayed) = link
                     .determinism
                     .env_read(EnvKey::McpTree, live)
                     .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))?;
                 if replayed {
-                    let routes = crate::mcp::routes(&tree, &hub).map_err(|e| {
+                    let routes = mcp.mcp_routes(&tree).map_err(|e| {
                         let message = format!("the journaled MCP namespace does not parse: {e}");
                         rquickjs::Exception::throw_internal(&ctx, &message)
                     })?;
-                    link.determinism.mcp_routes = routes.map(Arc::new);
+                    link.determinism.mcp_routes = routes;
                 }
                 Ok::<_, rquickjs::Error>(tree)
             })?,
@@ -518,26 +506,25 @@ impl Vm {
 /// request that is malformed or refused rejects that promise, as an
 /// executor that throws would. A timer settles a callback, not a promise:
 /// it returns its request id, and a refused timer throws at once.
-fn request<'js>(
+fn request<'js, H: GuestHost>(
     ctx: &Ctx<'js>,
-    link: &Mutex<GuestLink>,
+    link: &Mutex<GuestLink<H::Request>>,
     control: &CellControl,
-    mcp: &McpHub,
+    host: &H,
     op: u32,
     args: [Option<Value<'js>>; 3],
 ) -> rquickjs::Result<Value<'js>> {
-    let Some(op) = OpCode::from_wire(op) else {
+    let Some(form) = H::requests().get(op as usize) else {
         return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown host request {op}")));
     };
     let submit = |ctx: &Ctx<'js>| {
         // Not under the link's lock: decoding may run guest code (`toJSON`),
         // which may call back into the host.
         let routes = lock(link).determinism.mcp_routes.clone();
-        let cx = DecodeCx { mcp, routes: routes.as_deref() };
-        let request = HostRequest::decode(op, &Args { ctx, name: op.name(), values: args, cx: &cx })?;
-        lock(link).submit(request).map_err(|e| e.throw(ctx))
+        let request = host.decode(op as usize, &Args { ctx, name: form.name, values: args }, routes.as_deref())?;
+        lock(link).submit(request, form.admission).map_err(|e| e.throw(ctx))
     };
-    if op == OpCode::Timer {
+    if form.answering == Answering::Id {
         return submit(ctx).map(|id| Value::new_number(ctx.clone(), id as f64));
     }
     let (promise, resolve, reject) = ctx.promise()?;
@@ -548,7 +535,7 @@ fn request<'js>(
             };
             hooks.promises.borrow_mut().insert(id, (resolve, reject));
             // A tool error says where the guest made the call (`.location`).
-            if matches!(op, OpCode::Call | OpCode::McpCall | OpCode::NodesInvoke) {
+            if form.call_site {
                 let stack: String = hooks.call_site.call(()).unwrap_or_default();
                 let frames = lock(link).positions.user_frames(&stack).join("\n");
                 let site = codemode_protocol::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned();
@@ -568,7 +555,7 @@ fn request<'js>(
 
 /// `emit(kind, value)`: one output entry. Returns whether console output
 /// is still open (always true for `text` and `json`).
-fn emit<'js>(ctx: &Ctx<'js>, link: &Mutex<GuestLink>, kind: u32, value: &Value<'js>) -> rquickjs::Result<bool> {
+fn emit<'js, R>(ctx: &Ctx<'js>, link: &Mutex<GuestLink<R>>, kind: u32, value: &Value<'js>) -> rquickjs::Result<bool> {
     let Some(kind) = OutputKind::from_wire(kind) else {
         return Err(rquickjs::Exception::throw_type(ctx, &format!("unknown output kind {kind}")));
     };
@@ -593,7 +580,7 @@ fn emit<'js>(ctx: &Ctx<'js>, link: &Mutex<GuestLink>, kind: u32, value: &Value<'
 }
 
 /// `finish(ok, payload)`: the cell's outcome, recorded once.
-fn finish<'js>(ctx: &Ctx<'js>, link: &Mutex<GuestLink>, ok: bool, payload: &Value<'js>) {
+fn finish<'js, R>(ctx: &Ctx<'js>, link: &Mutex<GuestLink<R>>, ok: bool, payload: &Value<'js>) {
     let outcome = if ok {
         // The projected final value; a value that cannot cross fails the
         // cell with why, never becomes null.

@@ -3,12 +3,13 @@
 
 use codemode_catalog::files;
 
-use super::args::Args;
 use super::catalog_api;
+use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleInside, Handled, HostCx, HostOp, Inside, InsideCx, Rerun};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 
 /// A catalog handle's `describe()`.
 #[derive(Debug)]
@@ -21,7 +22,7 @@ impl HostOp for Describe {
     const NAME: &'static str = "describe";
     const WHAT: &'static str = "describe()";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { tool: a.index(0, "the tool index")? })
     }
 
@@ -55,7 +56,7 @@ impl HostOp for Search {
     const NAME: &'static str = "search";
     const WHAT: &'static str = "catalog.search";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         let limit = match a.get(1) {
             Some(v) if v.is_null() => None,
             Some(_) => Some(a.number(1).ok_or_else(|| a.malformed("the limit", "a number"))?),
@@ -96,7 +97,7 @@ impl HostOp for ApiList {
     const NAME: &'static str = "apiList";
     const WHAT: &'static str = "API.list";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { prefix: a.string(0, "the prefix")? })
     }
 
@@ -133,7 +134,7 @@ impl HostOp for ApiRead {
     const NAME: &'static str = "apiRead";
     const WHAT: &'static str = "API.read";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { path: a.string(0, "the path")? })
     }
 

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::mcp_tasks::ResumedTask;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
@@ -13,6 +13,7 @@ use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target}
 use super::outcome::{CallFailure, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 use crate::engine::determinism::hub_index;
 use crate::engine::settlement::{ErrorName, Fault, Settlement};
 
@@ -57,15 +58,16 @@ impl HostOp for McpCall {
     const NAME: &'static str = "mcpCall";
     const WHAT: &'static str = "an MCP tool call";
     type Reach = Outside;
+    const CALL_SITE: bool = true;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, cx: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         let (server, tool) = (a.index(0, "the server index")?, a.string(1, "the tool name")?);
         let mut args = a.mcp_args(2)?;
         // Defaults and required arguments are the namespace's promise
         // (GA-9.4): checked before the call is admitted, so a refused call
         // takes no pending id.
-        if let Some(hub) = a.cx.hub_index(server) {
-            a.cx.mcp
+        if let Some(hub) = cx.hub_index(server) {
+            cx.mcp
                 .complete_arguments(hub, &tool, &mut args)
                 .map_err(|missing| rquickjs::Exception::throw_type(a.ctx, &missing.to_string()))?;
         }
@@ -173,7 +175,7 @@ impl HostOp for McpOp {
     const WHAT: &'static str = "an MCP operation";
     type Reach = Outside;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { server: a.index(0, "the server index")?, op: a.string(1, "the operation")?, args: a.mcp_args(2)? })
     }
 
@@ -243,7 +245,7 @@ impl HostOp for McpApi {
     const WHAT: &'static str = "MCP $api()";
     type Reach = Inside;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self {
             // A negative index is the root `MCP.$api()`.
             server: a.number(0).filter(|n| *n >= 0.0).map(|_| a.index(0, "the server index")).transpose()?,

@@ -18,10 +18,10 @@
 //! calling `hostRequest(OP.<name>, …)`. Everything else is derived; a
 //! missing step is a compile error.
 
-mod args;
 pub(crate) mod asked;
 mod catalog;
 mod catalog_api;
+mod decode_cx;
 pub(crate) mod done;
 pub(crate) mod gate;
 pub(crate) mod host_work;
@@ -42,12 +42,12 @@ mod tools;
 use std::fmt;
 
 pub(crate) use crate::engine::settlement::{Answer, Fault, Settlement};
-pub(crate) use args::{Args, DecodeCx};
 pub(crate) use catalog_api::{search_reply, shows_mcp};
+pub(crate) use decode_cx::DecodeCx;
 pub(crate) use done::{Completion, Done};
 #[cfg(test)]
 pub(crate) use op::ReachKind;
-pub(crate) use op::{Admission, CellFailure, Handled, HostCx, Rerun};
+pub(crate) use op::{CellFailure, Handled, HostCx, Rerun};
 pub(crate) use tool_answer::tool_settlement;
 
 pub(crate) use catalog::{ApiList, ApiRead, Describe, Search};
@@ -60,6 +60,8 @@ pub(crate) use timers::{Timer, Yield};
 pub(crate) use tools::Call;
 
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
+use crate::engine::host::RequestForm;
 use op::{HostOp, Reach};
 
 /// Declares the request table: the enum of requests, their wire numbers,
@@ -89,7 +91,12 @@ macro_rules! host_requests {
             /// Every request, in wire order.
             pub(crate) const ALL: &'static [OpCode] = &[$(OpCode::$name),*];
 
+            /// Every request's form, in wire order: what the engine knows
+            /// of each kind.
+            pub(crate) const FORMS: &'static [RequestForm] = &[$(<$name as HostOp>::FORM),*];
+
             /// The name the prelude uses (`OP.<name>`), also in decode errors.
+            #[cfg(test)]
             pub(crate) fn name(self) -> &'static str {
                 match self {
                     $(OpCode::$name => <$name as HostOp>::NAME,)*
@@ -108,9 +115,9 @@ macro_rules! host_requests {
         impl HostRequest {
             /// Decodes request `op` from its arguments. Errors are already
             /// thrown in the guest.
-            pub(crate) fn decode(op: OpCode, args: &Args<'_, '_>) -> rquickjs::Result<Self> {
+            pub(crate) fn decode(op: OpCode, args: &Args<'_, '_>, cx: &DecodeCx<'_>) -> rquickjs::Result<Self> {
                 match op {
-                    $(OpCode::$name => <$name as HostOp>::decode(args).map(Self::$name),)*
+                    $(OpCode::$name => <$name as HostOp>::decode(args, cx).map(Self::$name),)*
                 }
             }
 
@@ -118,13 +125,6 @@ macro_rules! host_requests {
             pub(crate) fn what(&self) -> &'static str {
                 match self {
                     $(Self::$name(_) => <$name as HostOp>::WHAT,)*
-                }
-            }
-
-            /// The bound that admits it.
-            pub(crate) fn admission(&self) -> Admission {
-                match self {
-                    $(Self::$name(_) => <$name as HostOp>::ADMISSION,)*
                 }
             }
 
@@ -184,6 +184,7 @@ host_requests! {
 
 impl OpCode {
     /// The request with wire number `n`.
+    #[cfg(test)]
     pub(crate) fn from_wire(n: u32) -> Option<Self> {
         Self::ALL.get(n as usize).copied()
     }

@@ -4,13 +4,14 @@
 
 use serde_json::Value;
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
 use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::outcome::{CallFailure, CallOutcome, Outcome};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 use crate::engine::settlement::Settlement;
 
 /// `nodes.list()`.
@@ -22,7 +23,7 @@ impl HostOp for NodesList {
     const NAME: &'static str = "nodesList";
     const WHAT: &'static str = "nodes.list";
 
-    fn decode(_: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(_: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self)
     }
 
@@ -55,7 +56,7 @@ impl HostOp for NodesGet {
     const NAME: &'static str = "nodesGet";
     const WHAT: &'static str = "nodes.get";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { query: a.string(0, "the id or name")? })
     }
 
@@ -92,10 +93,11 @@ pub(crate) struct NodesInvoke {
 
 impl HostOp for NodesInvoke {
     type Reach = Outside;
+    const CALL_SITE: bool = true;
     const NAME: &'static str = "nodesInvoke";
     const WHAT: &'static str = "a node invoke";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self {
             node: a.string(0, "the node id")?,
             command: a.string(1, "the command")?,

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use codemode_protocol::{ErrorCode, Phase};
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::outbound::Outbound;
 pub(crate) use super::rerun::Rerun;
@@ -29,20 +29,12 @@ use crate::cell::pending::PendingKind;
 use crate::cell::requests::host_work::{HostWork, Submit};
 use crate::cell::services::CellServices;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 use crate::engine::determinism::McpRoute;
+pub(crate) use crate::engine::host::Admission;
+use crate::engine::host::{Answering, RequestForm};
 use crate::engine::settlement::Settlement;
 use codemode_protocol::RunEnd;
-
-/// Which bound admits a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Admission {
-    /// Shares the in-flight and queue bounds (tool calls and the like).
-    Ordinary,
-    /// A timer: the live-timer bound.
-    Timer,
-    /// `yield_control`: no bound (one pending per `await`).
-    Yield,
-}
 
 /// A request that ends the cell instead of settling (a headless cell past
 /// its tool budget).
@@ -71,6 +63,17 @@ pub(crate) trait HostOp: Sized + std::fmt::Debug {
     const WHAT: &'static str;
     /// The bound that admits it.
     const ADMISSION: Admission = Admission::Ordinary;
+    /// How the guest receives its answer: a promise, or (a timer) its id.
+    const ANSWERING: Answering = Answering::Promise;
+    /// Whether its rejection carries the guest's call site (`.location`).
+    const CALL_SITE: bool = false;
+    /// All the engine knows of it before decoding it.
+    const FORM: RequestForm = RequestForm {
+        name: Self::NAME,
+        admission: Self::ADMISSION,
+        answering: Self::ANSWERING,
+        call_site: Self::CALL_SITE,
+    };
     /// Where it reaches: [`Inside`] (the cell, or this runtime's own
     /// services) or [`Outside`] (a third party, or an effect a replay would
     /// repeat: through the gate). No default: a new request does not
@@ -79,7 +82,7 @@ pub(crate) trait HostOp: Sized + std::fmt::Debug {
 
     /// Reads the request from the prelude's arguments. A malformed request
     /// is a guest `TypeError` naming the request and the argument.
-    fn decode(args: &Args<'_, '_>) -> rquickjs::Result<Self>;
+    fn decode(args: &Args<'_, '_>, cx: &DecodeCx<'_>) -> rquickjs::Result<Self>;
 
     /// Feeds what the request asked for into the journal's fingerprint:
     /// what it refers to by identity (through `refs`) and its arguments.

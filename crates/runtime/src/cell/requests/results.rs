@@ -5,13 +5,14 @@
 use codemode_store::Scope;
 use serde_json::{Value, json};
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
 use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
 use super::session;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 use crate::engine::settlement::{Fault, Settlement};
 use crate::telemetry::CallOutcome;
 
@@ -27,7 +28,7 @@ impl HostOp for ResultSave {
     const WHAT: &'static str = "results.save";
     type Reach = Outside;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         let value = a.projected(0, "the saved value")?;
         let json = value.to_string();
         Ok(Self { value, json })
@@ -67,7 +68,7 @@ impl HostOp for ResultLoad {
     const WHAT: &'static str = "results.load";
     type Reach = Inside;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { result_id: a.result_id(0)? })
     }
 
@@ -103,7 +104,7 @@ impl HostOp for ResultDelete {
     const WHAT: &'static str = "results.delete";
     type Reach = Outside;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { result_id: a.result_id(0)? })
     }
 

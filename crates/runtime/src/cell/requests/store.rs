@@ -4,11 +4,12 @@
 use codemode_store::{StoreLimits, StoredValue};
 use rquickjs::Exception;
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::op::{HandleInside, Handled, HostCx, HostOp, Inside, InsideCx, Rerun};
 use super::session;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 
 /// `store(key, value)`: the value's JSON text (what the store keeps,
 /// already checked against the value bound); `None` deletes.
@@ -23,7 +24,7 @@ impl HostOp for Store {
     const NAME: &'static str = "store";
     const WHAT: &'static str = "store";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         let key = a.store_key(0)?;
         // No value deletes; a value is the prelude's projection.
         let json = match a.get(1) {
@@ -76,7 +77,7 @@ impl HostOp for Load {
     const NAME: &'static str = "load";
     const WHAT: &'static str = "load";
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { key: a.store_key(0)? })
     }
 

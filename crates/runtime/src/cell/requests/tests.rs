@@ -1,6 +1,7 @@
 use rquickjs::{CatchResultExt, Value};
 
 use super::*;
+use crate::engine::args::Args;
 use crate::engine::convert;
 use crate::mcp::McpHub;
 
@@ -15,8 +16,8 @@ fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
         convert::capture(&ctx).expect("capture");
         let array: rquickjs::Array = ctx.eval(args).expect("args");
         let values = [0, 1, 2].map(|i| array.get::<Value>(i).ok().filter(|v| !v.is_undefined()));
-        let args = Args { ctx: &ctx, name: op.name(), values, cx: &cx };
-        HostRequest::decode(op, &args).map(|r| format!("{r:?}")).catch(&ctx).map_err(|e| match e {
+        let args = Args { ctx: &ctx, name: op.name(), values };
+        HostRequest::decode(op, &args, &cx).map(|r| format!("{r:?}")).catch(&ctx).map_err(|e| match e {
             rquickjs::CaughtError::Exception(x) => {
                 let name: String = x.as_object().get("name").unwrap_or_default();
                 format!("{name}: {}", x.message().unwrap_or_default())
@@ -30,6 +31,7 @@ fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
 fn wire_numbers_round_trip_and_names_are_unique() {
     for (i, op) in OpCode::ALL.iter().enumerate() {
         assert_eq!(OpCode::from_wire(i as u32), Some(*op));
+        assert_eq!(OpCode::FORMS[i].name, op.name(), "the engine's forms are in wire order");
         assert_eq!(OpCode::ALL.iter().filter(|o| o.name() == op.name()).count(), 1, "{}", op.name());
     }
     assert_eq!(OpCode::from_wire(OpCode::ALL.len() as u32), None);

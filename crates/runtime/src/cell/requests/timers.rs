@@ -1,9 +1,11 @@
 //! `setTimeout` (GA-5) and `yield_control`: host-side timers and yields.
 //! Both are data a journal restores, never work a crash could repeat.
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::op::{Admission, HandleInside, Handled, HostCx, HostOp, Inside, InsideCx, Rerun};
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
+use crate::engine::host::Answering;
 
 /// `yield_control(reason)`.
 #[derive(Debug)]
@@ -17,7 +19,7 @@ impl HostOp for Yield {
     const WHAT: &'static str = "yield_control";
     const ADMISSION: Admission = Admission::Yield;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { reason: a.opt_string(0, "the reason")? })
     }
 
@@ -50,8 +52,9 @@ impl HostOp for Timer {
     const NAME: &'static str = "timer";
     const WHAT: &'static str = "setTimeout";
     const ADMISSION: Admission = Admission::Timer;
+    const ANSWERING: Answering = Answering::Id;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         // The prelude has already made the delay a finite integer ≥ 0.
         let delay = a.number(0).ok_or_else(|| a.malformed("the delay", "a number"))?;
         Ok(Self { delay_ms: delay.clamp(0.0, 1e15) as u64 })

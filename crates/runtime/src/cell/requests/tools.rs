@@ -7,13 +7,14 @@ use codemode_catalog::schema::Validator;
 use codemode_catalog::{ToolError, ToolOutput};
 use serde_json::Value;
 
-use super::args::Args;
+use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleOutside, HostCx, HostOp, Outside, Rerun};
 use super::outbound::{CallSource, Landed, Outbound, Refused, Target};
 use super::outcome::Outcome;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
+use crate::engine::args::Args;
 use crate::engine::settlement::{ErrorName, Fault, Settlement};
 
 type ToolResult = Result<ToolOutput, ToolError>;
@@ -29,8 +30,9 @@ impl HostOp for Call {
     const NAME: &'static str = "call";
     const WHAT: &'static str = "a tool call";
     type Reach = Outside;
+    const CALL_SITE: bool = true;
 
-    fn decode(a: &Args<'_, '_>) -> rquickjs::Result<Self> {
+    fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         Ok(Self { tool: a.index(0, "the tool index")?, input: a.tool_input(1)? })
     }
 

@@ -8,31 +8,11 @@
 //! raw hook; either way it becomes a `TypeError` naming the request and
 //! the argument, never a panic or a silently defaulted value.
 
-use std::collections::HashMap;
-
 use codemode_store::StoreLimits;
 use rquickjs::{Ctx, Exception, Value};
 use serde_json::{Map, Value as Json};
 
-use crate::engine::convert;
-use crate::engine::determinism::McpRoute;
-use crate::mcp::McpHub;
-
-/// What decoding may consult besides the arguments: the MCP servers (a
-/// call's defaults and required arguments are checked before it is
-/// admitted) and where a replayed namespace's servers are now.
-pub(crate) struct DecodeCx<'a> {
-    pub mcp: &'a McpHub,
-    pub routes: Option<&'a HashMap<usize, McpRoute>>,
-}
-
-impl DecodeCx<'_> {
-    /// This process's hub index of the server the guest's namespace calls
-    /// `server` (`None`: removed since the run began).
-    pub(crate) fn hub_index(&self, server: usize) -> Option<usize> {
-        crate::engine::determinism::hub_index(self.routes, server)
-    }
-}
+use super::convert;
 
 /// The arguments of one request.
 pub(crate) struct Args<'a, 'js> {
@@ -40,7 +20,6 @@ pub(crate) struct Args<'a, 'js> {
     /// The request's wire name, for errors.
     pub name: &'static str,
     pub values: [Option<Value<'js>>; 3],
-    pub cx: &'a DecodeCx<'a>,
 }
 
 impl<'js> Args<'_, 'js> {

@@ -1,0 +1,136 @@
+//! The engine's one dependency on the host that runs it, as a trait: the
+//! requests a guest can make (each one's wire name, how it is decoded from
+//! the prelude's arguments, the bound that admits it and how it is
+//! answered) and the configuration the guest API reads synchronously (tool
+//! metadata, the MCP namespace).
+//!
+//! Everything crosses as plain data — names, JSON text, a decoded request,
+//! and [`Settlement`](super::settlement::Settlement)s back — so an engine
+//! in another process implements the same seam with messages. The cell
+//! implements it in process (`cell::guest_host`); the engine names nothing
+//! of the cell, the durable runs or MCP.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::args::Args;
+use super::determinism::{ConfigReadError, McpRoute};
+
+/// Where a replayed cell's MCP servers are in this process, by the index
+/// its journaled namespace gave them.
+pub(crate) type McpRoutes = HashMap<usize, McpRoute>;
+
+/// Which bound admits a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Admission {
+    /// Shares the in-flight and queue bounds (tool calls and the like).
+    Ordinary,
+    /// A timer: the live-timer bound.
+    Timer,
+    /// `yield_control`: no bound (one pending per `await`).
+    Yield,
+}
+
+/// How the guest receives a request's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Answering {
+    /// A promise the host settles (tool calls, reads, …).
+    Promise,
+    /// The request's id, returned at once; the host later settles a
+    /// callback by that id (a timer), and a refused request throws.
+    Id,
+}
+
+/// What the engine knows of a kind of request before decoding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RequestForm {
+    /// The name the prelude uses (`OP.<name>`), also in decode errors.
+    pub name: &'static str,
+    /// The bound that admits it.
+    pub admission: Admission,
+    /// How it is answered.
+    pub answering: Answering,
+    /// Whether its rejection carries the guest's call site (`.location`):
+    /// the nested calls whose errors a model debugs.
+    pub call_site: bool,
+}
+
+/// The host of a cell's engine.
+pub(crate) trait GuestHost: Clone + Send + Sync + 'static {
+    /// A decoded request.
+    type Request: Send + std::fmt::Debug + 'static;
+
+    /// Every request's form, in wire order (the prelude reads the numbers
+    /// from `host.ops`).
+    fn requests() -> &'static [RequestForm];
+
+    /// Decodes request number `op` (in [`requests`](Self::requests)) from
+    /// the prelude's arguments; `routes` says where a replayed namespace's
+    /// MCP servers are now. A malformed request is a guest `TypeError`.
+    fn decode(&self, op: usize, args: &Args<'_, '_>, routes: Option<&McpRoutes>) -> rquickjs::Result<Self::Request>;
+
+    /// How many tool globals the guest has.
+    fn tool_count(&self) -> usize;
+
+    /// Tool `index`'s callable name.
+    fn callable(&self, index: usize) -> Option<String>;
+
+    /// Tool `index`'s handle metadata, as JSON text (journaled: a replay
+    /// reads what the run read).
+    fn tool_meta(&self, index: usize) -> Result<String, ConfigReadError>;
+
+    /// The MCP namespace as JSON text, read when a cell first touches
+    /// `MCP` (journaled).
+    fn mcp_tree(&self) -> Result<String, ConfigReadError>;
+
+    /// Where a replayed namespace's servers (`tree`, as journaled) are in
+    /// this process; `None` when they are where the tree says.
+    fn mcp_routes(&self, tree: &str) -> Result<Option<Arc<McpRoutes>>, String>;
+
+    /// An unknown MCP member's closest method, by the rule the
+    /// declarations' messages use.
+    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Option<String>;
+}
+
+/// A host with no requests, no tools and no MCP servers, for tests of the
+/// engine on its own.
+#[cfg(test)]
+#[derive(Clone, Debug)]
+pub(crate) struct BareHost;
+
+#[cfg(test)]
+impl GuestHost for BareHost {
+    type Request = ();
+
+    fn requests() -> &'static [RequestForm] {
+        &[]
+    }
+
+    fn decode(&self, _: usize, args: &Args<'_, '_>, _: Option<&McpRoutes>) -> rquickjs::Result<()> {
+        Err(args.malformed("the request", "one this host has"))
+    }
+
+    fn tool_count(&self) -> usize {
+        0
+    }
+
+    fn callable(&self, _: usize) -> Option<String> {
+        None
+    }
+
+    fn tool_meta(&self, _: usize) -> Result<String, ConfigReadError> {
+        Err(ConfigReadError { what: "a tool's metadata", reason: "this host has no tools".into() })
+    }
+
+    fn mcp_tree(&self) -> Result<String, ConfigReadError> {
+        Ok(r#"{"servers":[]}"#.into())
+    }
+
+    fn mcp_routes(&self, _: &str) -> Result<Option<Arc<McpRoutes>>, String> {
+        Ok(None)
+    }
+
+    fn mcp_suggestion(&self, _: &str, _: &[String]) -> Option<String> {
+        None
+    }
+}
