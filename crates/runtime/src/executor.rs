@@ -15,8 +15,8 @@ use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::cell::guest_host::EnginePool;
 use crate::cell::guest_host::{CellHost, Vm};
+use crate::cell::journaling::Meta;
 use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
-use crate::durable::Meta;
 use crate::durable::journal::Journal;
 use crate::engine::vm::PreludeGeneration;
 use crate::jsthreads::JsThreads;

@@ -81,6 +81,7 @@ mod limits;
 mod mcp;
 mod nodes;
 mod prompt;
+mod route;
 mod run_index;
 mod source;
 mod stream;
@@ -90,6 +91,9 @@ mod typescript;
 #[cfg(test)]
 mod unconfigured_tests;
 
+/// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
+#[doc(hidden)]
+pub use cell::journaling::bench_record_calls;
 pub use codemode::builder::CodeModeBuilder;
 #[cfg(feature = "test-hooks")]
 pub use codemode::facade::CrashTarget;
@@ -107,9 +111,6 @@ pub use codemode_protocol::{
     OutputEntry, PendingApproval, Phase, RunEnd, Telemetry, Verdict, WaitArgs, WaitReason, result_schema,
 };
 pub use codemode_store::runs::Durability;
-/// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
-#[doc(hidden)]
-pub use durable::journal::bench_record_calls;
 pub use durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 pub use durable::operator;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};

@@ -252,7 +252,7 @@ impl RootState {
             let cell: ActorRef<crate::cell::CellMsg> = run.actor.into();
             releases.spawn(async move {
                 let release =
-                    |port| crate::cell::CellMsg::Durable(crate::durable::DurableMsg::ReleaseForShutdown(port));
+                    |port| crate::cell::CellMsg::Durable(crate::cell::journaling::DurableMsg::ReleaseForShutdown(port));
                 let _ = cell.call(release, Some(RELEASE_TIMEOUT)).await;
             });
         }

@@ -15,7 +15,7 @@ use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
 use super::state::{CellState, Flow, host_state};
 use super::windows::Window;
-use crate::durable::DurableMsg;
+use crate::cell::journaling::DurableMsg;
 use crate::engine::Interruption;
 use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
@@ -440,7 +440,7 @@ impl CellState {
     /// The journal snapshot's view of the cell now, for a write.
     pub(super) fn with_host_state<T>(
         &mut self,
-        f: impl FnOnce(&mut crate::durable::Durability, &crate::durable::HostState<'_>) -> T,
+        f: impl FnOnce(&mut crate::cell::journaling::Durability, &crate::cell::journaling::HostState<'_>) -> T,
     ) -> T {
         let telemetry = self.journal_telemetry();
         let link = self.engine.link();

@@ -11,8 +11,9 @@ use super::requests::asked::Refusal;
 use super::requests::outbound::Approval;
 use super::requests::{Fault, HostCx, HostRequest, Rerun, RestoredInput, ResumedTask, Settlement};
 use super::state::{CellState, Flow};
+use crate::cell::journaling::DurableMsg;
+use crate::cell::journaling::{CellIds, ParkRefusal, Replayed, Resumed, WriteAhead};
 use crate::durable::journal;
-use crate::durable::{CellIds, DurableMsg, ParkRefusal, Replayed, Resumed, WriteAhead};
 use crate::telemetry::RunMetrics;
 use codemode_protocol::RunEnd;
 use codemode_protocol::Verdict;
@@ -47,7 +48,7 @@ impl CellState {
 
     /// Parks durably: the journal is written, then `send` reports
     /// `waiting`.
-    pub(super) fn park_durably(&mut self, send: crate::durable::ParkSend) {
+    pub(super) fn park_durably(&mut self, send: crate::cell::journaling::ParkSend) {
         let quiescent = !self.host.has_running_calls();
         let epoch = self.windows.park_epoch;
         self.with_host_state(|d, state| d.park(state, quiescent, epoch, send));

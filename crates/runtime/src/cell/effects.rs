@@ -2,12 +2,7 @@
 //! buffered (committed only if it completes, GA-7.5/7.6) and whether it
 //! has seen network-derived content (GA-7.7, GA-9.3).
 
-use std::collections::BTreeMap;
-
-use codemode_store::StoredValue;
-
-/// A cell's pending store writes: key → value, `None` deletes.
-pub(crate) type WriteBuffer = BTreeMap<String, Option<StoredValue>>;
+pub(crate) use crate::durable::journal::WriteBuffer;
 
 /// The effects a cell's host requests accumulated.
 #[derive(Debug, Default)]

@@ -19,6 +19,7 @@ pub(crate) mod effects;
 mod ending;
 mod finalize;
 pub(crate) mod guest_host;
+pub(crate) mod journaling;
 pub(crate) mod mode;
 mod msg;
 pub(crate) mod output;

@@ -6,7 +6,7 @@ use ractor::RpcReplyPort;
 
 use super::finalize::Finalized;
 use super::requests::Done;
-use crate::durable::DurableMsg;
+use crate::cell::journaling::DurableMsg;
 
 /// A message to a cell.
 pub(crate) enum CellMsg {

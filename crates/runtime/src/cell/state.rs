@@ -34,9 +34,9 @@ use super::run::RunInfo;
 use super::services::CellServices;
 use super::tools::ToolTable;
 use super::windows::Windows;
-use crate::durable::{
-    Durability, DurableMsg, DurableStart, EndNotRecorded, HostState, Mailbox, Meta, journal::Journal,
-};
+use crate::cell::journaling::{Durability, DurableStart, HostState, Meta};
+use crate::cell::journaling::{DurableMsg, Mailbox};
+use crate::durable::{EndNotRecorded, journal::Journal};
 use crate::engine::control::Costs;
 use crate::jsthreads::ThreadLease;
 use codemode_protocol::RunEnd;

@@ -14,9 +14,9 @@ use super::facade::CodeMode;
 use super::quota;
 use crate::cell::approvals::{Decide, Decider};
 use crate::cell::{CellMode, CellMsg};
-use crate::durable::resume::{Ask, Router};
 use crate::error::CodeModeError;
 use crate::executor::ExecRequest;
+use crate::route::{Ask, Router};
 use codemode_protocol::RunEnd;
 
 use codemode_protocol::calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, MODEL_MAY_NOT_DECIDE};
@@ -139,7 +139,7 @@ impl CodeMode {
         if self.is_shut_down() {
             return Err(CodeModeError::ShutDown);
         }
-        let reach = crate::durable::resume::reach(&self.inner.runs, self.inner.durable.as_ref(), run_id, session).await;
+        let reach = crate::route::reach(&self.inner.runs, self.inner.durable.as_ref(), run_id, session).await;
         Ok(match reach {
             Ok(()) => RunReach::Reachable,
             Err((code, error)) => RunReach::Refused { code, error },

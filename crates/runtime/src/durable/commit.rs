@@ -30,7 +30,7 @@ pub(crate) struct RecordCommit {
 }
 
 impl RecordCommit {
-    pub(super) fn new(
+    pub(crate) fn new(
         store: Arc<dyn RunStore>,
         owner: Arc<str>,
         writer: Arc<tokio::sync::Mutex<()>>,
@@ -92,18 +92,18 @@ impl RecordCommit {
 /// A run's end other than `completed`, to be recorded before it is
 /// reported (so every process reports the same end).
 pub(crate) struct RecordEnd {
-    pub(super) store: Arc<dyn RunStore>,
-    pub(super) owner: Arc<str>,
+    pub(crate) store: Arc<dyn RunStore>,
+    pub(crate) owner: Arc<str>,
     /// The run's journal writer: the end goes after every write before it.
-    pub(super) writer: Arc<tokio::sync::Mutex<()>>,
-    pub(super) run_id: String,
-    pub(super) end: RunEnd,
+    pub(crate) writer: Arc<tokio::sync::Mutex<()>>,
+    pub(crate) run_id: String,
+    pub(crate) end: RunEnd,
     /// Whether this copy holds the lease; if not (a parked run that handed
     /// it off), it takes it back first.
-    pub(super) held: bool,
-    pub(super) lease: Duration,
+    pub(crate) held: bool,
+    pub(crate) lease: Duration,
     /// The journal version this copy wrote last.
-    pub(super) version: Arc<std::sync::atomic::AtomicU64>,
+    pub(crate) version: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Why a run's end was not recorded: the run lives on as its record.

@@ -15,27 +15,16 @@
 //! housekeeping.
 
 mod backends;
-mod commit;
-mod config;
-mod durability;
+pub(crate) mod commit;
+pub(crate) mod config;
 mod housekeeping;
-mod identities;
 pub(crate) mod journal;
-mod msg;
 pub mod operator;
-mod replay;
-pub(crate) mod resume;
 mod ride_out;
-mod run_journal;
 
 pub(crate) use backends::open;
 pub(crate) use commit::{EndNotRecorded, RecordCommit, keep, kept};
 pub(crate) use config::{DurableArgs, JournalQuota};
 pub use config::{JournalMode, RunsConfig, StoreBackend};
-pub(crate) use durability::{Durability, DurableStart, ParkRefusal, ParkSend, WriteAhead};
 pub(crate) use housekeeping::start_pruning;
-pub(crate) use identities::CellIds;
-pub(crate) use msg::{DurableMsg, Mailbox};
-pub(crate) use replay::{Replayed, Resumed};
 pub(crate) use ride_out::riding_out;
-pub(crate) use run_journal::{HostState, Meta, WriteError};

@@ -37,20 +37,16 @@
 //! task is running; the first write after resuming a format-1 journal
 //! replaces it with format 2.
 
-mod bench;
 pub(crate) mod codec;
-pub(crate) mod fingerprint;
 pub(crate) mod fnv;
 mod model;
 mod recorder;
 mod values;
 
-pub use bench::bench_record_calls;
-pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
 pub(crate) use fnv::Identities;
 pub use model::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 pub(crate) use model::{FORMAT, Header, Journal, JournalError, MAX_JOURNAL_BYTES, Snapshot, ToolRef, ToolRefs};
-pub(crate) use model::{TaskLog, TaskRecord};
+pub(crate) use model::{TaskLog, TaskRecord, WriteBuffer};
 pub(crate) use recorder::{Reads, Recorder, Segments};
 pub(crate) use values::{buffer_of, read_settlement, settlement_value};
 

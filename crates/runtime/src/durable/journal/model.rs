@@ -70,6 +70,10 @@ pub(crate) struct Header {
     pub prelude: u32,
 }
 
+/// A cell's pending store writes: key → value, `None` deletes (journaled
+/// in a snapshot, committed only when the cell completes: GA-7.5/7.6).
+pub(crate) type WriteBuffer = std::collections::BTreeMap<String, Option<codemode_store::StoredValue>>;
+
 pub(crate) use crate::engine::determinism::EnvKey;
 
 /// The host-side state of the cell at the moment the journal was written,

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::codec;
+use super::model::WriteBuffer;
 use super::model::{ApprovalLog, EnvKey, Header, Journal, Snapshot, TaskLog};
-use crate::cell::effects::WriteBuffer;
 use crate::engine::settlement::Settlement;
 
 /// Records a cell's requests, steps and reads while it runs, and encodes

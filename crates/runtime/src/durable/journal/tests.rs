@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 use serde_json::json;
 
+use super::WriteBuffer;
 use super::codec::MAX_STORED_BYTES;
 use super::*;
-use crate::cell::effects::WriteBuffer;
 use crate::engine::clock::ClockLog;
 use crate::engine::determinism::EnvKey;
 use crate::engine::settlement::{Answer, ErrorName, Fault, Settlement};

@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::model::JournalError;
-use crate::cell::effects::WriteBuffer;
+use super::model::WriteBuffer;
 use crate::engine::settlement::{Answer, ErrorName, Fault, Settlement};
 
 /// A settlement as the JSON value a journal keeps (the snapshot's

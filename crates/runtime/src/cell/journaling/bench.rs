@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::fingerprint::fingerprint;
-use super::fnv::Identities;
-use super::recorder::Recorder;
+use crate::durable::journal::Recorder;
+use crate::durable::journal::fnv::Identities;
 use crate::engine::settlement::Settlement;
 
 /// Records `calls` sequential tool calls as a cell with `journal = "park"`

@@ -12,10 +12,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use super::journal::{self, Journal, Snapshot};
 use super::run_journal::RunJournal;
 use crate::cell::guest_host::{Engine, Requests};
 use crate::cell::requests::HostRequest;
+use crate::durable::journal::{self, Journal, Snapshot};
 use crate::engine::settlement::Settlement;
 
 /// A replay in progress.
@@ -123,7 +123,7 @@ impl Replay {
         let format = self.journal.format;
         for (id, request) in made {
             let current = fingerprint(&request);
-            let actual = if format >= 2 { current } else { journal::fingerprint_v1(&request) };
+            let actual = if format >= 2 { current } else { super::fingerprint_v1(&request) };
             let expected = self.journal.requests.get((id as usize).wrapping_sub(1)).copied();
             match expected {
                 Some(hash) if hash == actual => {

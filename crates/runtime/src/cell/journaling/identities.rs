@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::journal::{self, Identities};
 use crate::cell::requests::HostRequest;
 use crate::cell::tools::ToolTable;
+use crate::durable::journal::Identities;
 use crate::engine::determinism::McpRoute;
 use crate::mcp::McpHub;
 
@@ -33,6 +33,6 @@ impl Identities for CellIds<'_> {
 impl CellIds<'_> {
     /// The format-2 fingerprint of `request` in this cell.
     pub(crate) fn fingerprint(&self, request: &HostRequest) -> u64 {
-        journal::fingerprint(request, self)
+        super::fingerprint(request, self)
     }
 }

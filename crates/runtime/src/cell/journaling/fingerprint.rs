@@ -11,8 +11,8 @@
 //! change. What each request feeds in is declared with the request
 //! (`cell/requests/`).
 
-use super::fnv::{Fnv, Identities, Refs};
 use crate::cell::requests::HostRequest;
+use crate::durable::journal::fnv::{Fnv, Identities, Refs};
 
 /// The format-2 fingerprint of a request: its method, what it refers to by
 /// identity, and its arguments.

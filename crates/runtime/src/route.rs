@@ -11,11 +11,11 @@ use codemode_protocol::{CellResult, ErrorCode, Phase, RunEnd, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, RunStatus, RunStoreError, now_ms};
 use ractor::ActorRef;
 
-use super::config::DurableArgs;
-use super::journal::{Journal, JournalError};
-use super::msg::DurableMsg;
 use crate::cell::approvals::Decide;
+use crate::cell::journaling::DurableMsg;
 use crate::cell::{CellMode, CellMsg};
+use crate::durable::DurableArgs;
+use crate::durable::journal::{Journal, JournalError};
 use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};
 use crate::limits::Limits;
@@ -76,7 +76,7 @@ async fn riding_out<T, F>(op: impl FnMut() -> F) -> Result<T, RunStoreError>
 where
     F: Future<Output = Result<T, RunStoreError>>,
 {
-    super::riding_out(|e| matches!(e, RunStoreError::Backend(_)), op).await
+    crate::durable::riding_out(|e| matches!(e, RunStoreError::Backend(_)), op).await
 }
 
 fn store_failed(e: &dyn std::fmt::Display) -> CellResult {
@@ -304,7 +304,7 @@ impl Router<'_> {
     async fn completed(&self, d: &DurableArgs, run_id: &str, session: &str) -> CellResult {
         match riding_out(|| d.store.get(run_id)).await {
             Ok(Some(record)) if record.meta.session == session => {
-                super::kept(&record.journal).unwrap_or_else(|| ended(RunEnd::Completed))
+                crate::durable::kept(&record.journal).unwrap_or_else(|| ended(RunEnd::Completed))
             }
             Ok(_) => ended(RunEnd::Completed),
             Err(e) => store_failed(&e),

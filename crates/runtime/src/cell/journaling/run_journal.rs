@@ -22,10 +22,10 @@ use codemode_protocol::Telemetry;
 use codemode_protocol::retry::Backoff;
 use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 
-use super::config::{DurableArgs, JournalMode, RunsConfig};
-use super::journal::{self, Header, JournalError, Reads, Recorder, Segments, Snapshot};
 use crate::cell::effects::WriteBuffer;
 use crate::cell::guest_host::GuestLink;
+use crate::durable::config::{DurableArgs, JournalMode, RunsConfig};
+use crate::durable::journal::{self, Header, JournalError, Reads, Recorder, Segments, Snapshot};
 use crate::engine::settlement::Settlement;
 use crate::telemetry::Metrics;
 
@@ -562,7 +562,7 @@ struct Write {
     version: Arc<AtomicU64>,
     unsent: Arc<std::sync::Mutex<Segments>>,
     full_lease: Duration,
-    quota: super::config::JournalQuota,
+    quota: crate::durable::config::JournalQuota,
     metrics: Arc<Metrics>,
 }
 

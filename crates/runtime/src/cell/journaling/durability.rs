@@ -20,15 +20,15 @@ use std::sync::atomic::Ordering;
 use codemode_protocol::RunEnd;
 use codemode_store::runs::RunStatus;
 
-use super::commit::{RecordCommit, RecordEnd};
-use super::config::DurableArgs;
-use super::config::JournalMode;
-use super::journal::{self, Header, Journal, Recorder};
 use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
 use super::replay::Replay;
 use super::run_journal::{HostState, Mark, Meta, RunJournal, WriteError, Written};
 use crate::cell::guest_host::GuestLink;
 use crate::cell::mode::CellMode;
+use crate::durable::commit::{RecordCommit, RecordEnd};
+use crate::durable::config::DurableArgs;
+use crate::durable::config::JournalMode;
+use crate::durable::journal::{self, Header, Journal, Recorder};
 use crate::run_index::RunIndex;
 use crate::telemetry::{Metrics, RunMetrics};
 
