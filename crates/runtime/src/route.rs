@@ -4,7 +4,6 @@
 //! waited for while another process holds it.
 
 use std::future::Future;
-use std::pin::Pin;
 use std::time::Instant;
 
 use codemode_protocol::{CellResult, ErrorCode, Phase, RunEnd, WaitReason};
@@ -16,7 +15,6 @@ use crate::cell::journaling::DurableMsg;
 use crate::cell::{CellMode, CellMsg};
 use crate::durable::DurableArgs;
 use crate::durable::journal::{Journal, JournalError};
-use crate::error::CodeModeError;
 use crate::executor::{ExecRequest, Resume};
 use crate::limits::Limits;
 use crate::run_index::{DIFFERENT_SESSION, Located, NOT_HERE, RunHandle, RunIndex, STARTING, crashed};
@@ -44,9 +42,20 @@ impl Ask {
     }
 }
 
-/// Starts a cell (a run resumed by replay) through the executor.
-pub(crate) type StartCell<'a> =
-    &'a (dyn Fn(ExecRequest) -> Pin<Box<dyn Future<Output = Result<CellResult, CodeModeError>> + Send>> + Sync);
+/// Where a `wait` or `abort` ended up.
+pub(crate) enum Routed {
+    /// The caller's answer.
+    Answer(CellResult),
+    /// A stored run this process now holds the lease of, to start (it
+    /// resumes by replay) for the answer; then [`Router::started`].
+    Start(ExecRequest),
+}
+
+impl From<CellResult> for Routed {
+    fn from(result: CellResult) -> Self {
+        Self::Answer(result)
+    }
+}
 
 /// Routes `wait` and `abort` to a run, for one runtime.
 pub(crate) struct Router<'a> {
@@ -54,7 +63,6 @@ pub(crate) struct Router<'a> {
     pub durable: Option<&'a DurableArgs>,
     pub limits: &'a Limits,
     pub metrics: &'a Metrics,
-    pub start: StartCell<'a>,
 }
 
 /// Why a `wait` is refused before it reaches the run: its code and message.
@@ -132,33 +140,27 @@ pub(crate) async fn reach(
 
 impl Router<'_> {
     /// `wait`/`abort` on run `run_id` of `session`, wherever it is.
-    pub(crate) async fn route(
-        &self,
-        run_id: &str,
-        session: &str,
-        principal: Option<&String>,
-        ask: Ask,
-    ) -> Result<CellResult, CodeModeError> {
+    pub(crate) async fn route(&self, run_id: &str, session: &str, principal: Option<&String>, ask: Ask) -> Routed {
         let mut ask = ask;
         // A cell found here may leave memory (evicted, its lease lost) or
         // end between the lookup and the message: the run is then looked
         // up again, where it is now (its record, or its end).
         for _ in 0..3 {
             match self.runs.locate(run_id, Some(session)) {
-                Located::Starting => return Ok(unavailable(STARTING)),
-                Located::Unreachable(why) => return Ok(unavailable(why)),
+                Located::Starting => return Routed::from(unavailable(STARTING)),
+                Located::Unreachable(why) => return Routed::from(unavailable(why)),
                 Located::Live(handle, None) => match self.send_to_cell(handle, ask).await {
-                    Ok(result) => return Ok(result),
+                    Ok(result) => return Routed::from(result),
                     Err(returned) => ask = returned,
                 },
                 Located::Live(handle, Some(version)) => {
                     return self.reclaim(run_id, session, principal, ask, handle, version).await;
                 }
-                Located::NotHere if self.durable.is_none() => return Ok(unavailable(NOT_HERE)),
+                Located::NotHere if self.durable.is_none() => return Routed::from(unavailable(NOT_HERE)),
                 Located::NotHere => return self.claim_stored(run_id, session, principal, ask, None).await,
             }
         }
-        Ok(unavailable("code mode run is unavailable: it has just ended or moved. Call wait again."))
+        Routed::from(unavailable("code mode run is unavailable: it has just ended or moved. Call wait again."))
     }
 
     /// Opens a window on (or aborts) a live cell here; the ask back when
@@ -191,9 +193,9 @@ impl Router<'_> {
         ask: Ask,
         handle: RunHandle,
         version: u64,
-    ) -> Result<CellResult, CodeModeError> {
+    ) -> Routed {
         let Some(d) = self.durable else {
-            return Ok(self.send_to_cell(handle, ask).await.unwrap_or_else(|_| unavailable(NOT_HERE)));
+            return Routed::from(self.send_to_cell(handle, ask).await.unwrap_or_else(|_| unavailable(NOT_HERE)));
         };
         // The journal is not read: this copy is current if the version is
         // the one it wrote, so a wait costs the same however old the run.
@@ -202,7 +204,7 @@ impl Router<'_> {
                 self.runs.set_handed_off(run_id, None);
                 let ask = if record.abort_requested { Ask::Abort } else { ask };
                 match self.send_to_cell(handle, ask).await {
-                    Ok(result) => Ok(result),
+                    Ok(result) => Routed::from(result),
                     // It left memory meanwhile: its record is the run, and
                     // this process holds its lease.
                     Err(ask) => self.claim_stored(run_id, session, principal, ask, None).await,
@@ -216,13 +218,13 @@ impl Router<'_> {
                     // Held now: read the journal to replay it.
                     Claim::Claimed(_) => match riding_out(|| d.store.get(run_id)).await {
                         Ok(Some(record)) => self.resume_record(record, session, principal, ask).await,
-                        Ok(None) => Ok(unavailable(NOT_HERE)),
-                        Err(e) => Ok(store_failed(&e)),
+                        Ok(None) => Routed::from(unavailable(NOT_HERE)),
+                        Err(e) => Routed::from(store_failed(&e)),
                     },
                     _ => self.claim_stored(run_id, session, principal, ask, Some(claim)).await,
                 }
             }
-            Err(e) => Ok(store_failed(&e)),
+            Err(e) => Routed::from(store_failed(&e)),
         }
     }
 
@@ -236,8 +238,8 @@ impl Router<'_> {
         principal: Option<&String>,
         ask: Ask,
         first: Option<Claim>,
-    ) -> Result<CellResult, CodeModeError> {
-        let Some(d) = self.durable else { return Ok(unavailable(NOT_HERE)) };
+    ) -> Routed {
+        let Some(d) = self.durable else { return Routed::from(unavailable(NOT_HERE)) };
         let deadline = Instant::now() + self.limits.timeout;
         let mut claim = first;
         let mut session_checked = false;
@@ -246,13 +248,13 @@ impl Router<'_> {
                 Some(c) => c,
                 None => match riding_out(|| d.store.claim(run_id, &d.owner, d.config.lease)).await {
                     Ok(c) => c,
-                    Err(e) => return Ok(store_failed(&e)),
+                    Err(e) => return Routed::from(store_failed(&e)),
                 },
             };
             match current {
-                Claim::Missing => return Ok(unavailable(NOT_HERE)),
-                Claim::Ended(RunEnd::Completed) => return Ok(self.completed(d, run_id, session).await),
-                Claim::Ended(end) => return Ok(ended(end)),
+                Claim::Missing => return Routed::from(unavailable(NOT_HERE)),
+                Claim::Ended(RunEnd::Completed) => return Routed::from(self.completed(d, run_id, session).await),
+                Claim::Ended(end) => return Routed::from(ended(end)),
                 Claim::Claimed(record) => return self.resume_record(record, session, principal, ask).await,
                 Claim::Held { until_ms, .. } => {
                     // Only the run's own session may wait on it or abort
@@ -260,11 +262,11 @@ impl Router<'_> {
                     if !session_checked {
                         match riding_out(|| d.store.get(run_id)).await {
                             Ok(Some(record)) if record.meta.session != session => {
-                                return Ok(unavailable(DIFFERENT_SESSION));
+                                return Routed::from(unavailable(DIFFERENT_SESSION));
                             }
                             Ok(Some(record)) if !ask.is_abort() && memory_only(&record.journal) => {
                                 // Only the process holding it can advance it.
-                                return Ok(CellResult::input_error(
+                                return Routed::from(CellResult::input_error(
                                     ErrorCode::RuntimeUnavailable,
                                     "code mode run lives in another codemode process's memory only (it outgrew \
                                      what a journal keeps): only a wait that reaches that process can go on with \
@@ -272,27 +274,22 @@ impl Router<'_> {
                                 ));
                             }
                             Ok(_) => session_checked = true,
-                            Err(e) => return Ok(store_failed(&e)),
+                            Err(e) => return Routed::from(store_failed(&e)),
                         }
                     }
                     if ask.is_abort() {
                         // The holder ends it when it next looks at the run.
                         match d.store.request_abort(run_id).await {
-                            Ok(Claim::Ended(RunEnd::Aborted)) => return Ok(aborted()),
-                            Ok(Claim::Ended(end)) => return Ok(ended(end)),
+                            Ok(Claim::Ended(RunEnd::Aborted)) => return Routed::from(aborted()),
+                            Ok(Claim::Ended(end)) => return Routed::from(ended(end)),
                             Ok(_) => {}
-                            Err(e) => return Ok(store_failed(&e)),
+                            Err(e) => return Routed::from(store_failed(&e)),
                         }
                     }
-                    let now = Instant::now();
-                    if now >= deadline {
-                        return Ok(self.held_elsewhere(run_id, &ask));
-                    }
-                    // Woken by the holder's next write, or when its lease
-                    // runs out (a crashed holder writes nothing more).
-                    let expiry = std::time::Duration::from_millis(until_ms.saturating_sub(now_ms()) + 20);
-                    if let Err(e) = d.store.changed(run_id, (deadline - now).min(expiry)).await {
-                        return Ok(store_failed(&e));
+                    match crate::durable::wait_for_holder(&*d.store, run_id, until_ms, deadline).await {
+                        Ok(true) => {}
+                        Ok(false) => return Routed::from(self.held_elsewhere(run_id, &ask)),
+                        Err(e) => return Routed::from(store_failed(&e)),
                     }
                 }
             }
@@ -331,19 +328,13 @@ impl Router<'_> {
 
     /// This process holds the run's lease now: end it (abort, expiry) or
     /// replay it.
-    async fn resume_record(
-        &self,
-        record: RunRecord,
-        session: &str,
-        principal: Option<&String>,
-        ask: Ask,
-    ) -> Result<CellResult, CodeModeError> {
-        let Some(d) = self.durable else { return Ok(unavailable(NOT_HERE)) };
+    async fn resume_record(&self, record: RunRecord, session: &str, principal: Option<&String>, ask: Ask) -> Routed {
+        let Some(d) = self.durable else { return Routed::from(unavailable(NOT_HERE)) };
         let run_id = record.meta.run_id.clone();
         if record.meta.session != session {
             // Not this session's: give the lease back untouched.
             let _ = d.store.release(&run_id, &d.owner).await;
-            return Ok(unavailable(DIFFERENT_SESSION));
+            return Routed::from(unavailable(DIFFERENT_SESSION));
         }
         if record.owner.as_deref().is_some_and(|o| o != &*d.owner) {
             crate::telemetry::RunMetrics::bump(&self.metrics.runs.lease_handoffs);
@@ -354,9 +345,9 @@ impl Router<'_> {
             let end =
                 if expired && !ask.is_abort() && !record.abort_requested { RunEnd::Expired } else { RunEnd::Aborted };
             if let Err(e) = d.store.end(&run_id, &d.owner, end, Vec::new()).await {
-                return Ok(store_failed(&e));
+                return Routed::from(store_failed(&e));
             }
-            return Ok(if end == RunEnd::Aborted { aborted() } else { ended(end) });
+            return Routed::from(if end == RunEnd::Aborted { aborted() } else { ended(end) });
         }
         let journal = match Journal::decode(&record.journal) {
             Ok(mut j) => {
@@ -368,13 +359,13 @@ impl Router<'_> {
                 // process let its lease go: nothing can resume it.
                 crate::telemetry::RunMetrics::bump(&self.metrics.runs.lost);
                 if let Err(e) = d.store.end(&run_id, &d.owner, RunEnd::Lost, Vec::new()).await {
-                    return Ok(store_failed(&e));
+                    return Routed::from(store_failed(&e));
                 }
                 let message = format!(
                     "code mode run is lost: it outgrew what a journal keeps ({why}), lived in one codemode process's \
                      memory only, and that process stopped. Start a new exec."
                 );
-                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+                return Routed::from(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
             Err(e @ JournalError::Newer(_)) => {
                 // Nothing of the run changes: it stays parked for a process
@@ -383,7 +374,7 @@ impl Router<'_> {
                 crate::telemetry::RunMetrics::bump(&self.metrics.runs.journal_unreadable);
                 let _ = d.store.release(&run_id, &d.owner).await;
                 let message = format!("code mode run {run_id} cannot be resumed by this process: {e}");
-                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+                return Routed::from(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
             Err(e) => {
                 // Never stored whole (its process, or the database, stopped
@@ -393,10 +384,10 @@ impl Router<'_> {
                 tracing::warn!(run_id = %run_id, error = %e, "a stored run's journal cannot be resumed; ending it");
                 crate::telemetry::RunMetrics::bump(&self.metrics.runs.journal_unreadable);
                 if let Err(e) = d.store.end(&run_id, &d.owner, RunEnd::Unrecoverable, Vec::new()).await {
-                    return Ok(store_failed(&e));
+                    return Routed::from(store_failed(&e));
                 }
                 let message = format!("code mode run {run_id} ended as unrecoverable: {e}. Start a new exec.");
-                return Ok(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
+                return Routed::from(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
         };
         let header = &journal.header;
@@ -416,12 +407,17 @@ impl Router<'_> {
             resume: Some(Box::new(Resume { run_id: run_id.clone(), journal, version: record.version, decide })),
             stream,
         };
-        let result = (self.start)(request).await?;
-        if let CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. } = &result {
-            // Refused admission (a live-cell limit): nothing ran, the run
-            // is unchanged; give the lease back so a retry can take it.
-            let _ = d.store.release(&run_id, &d.owner).await;
+        Routed::Start(request)
+    }
+
+    /// How the start of a restored run went: a start refused admission (a
+    /// live-cell limit) ran nothing and left the run unchanged; its lease
+    /// is given back so a retry can take it.
+    pub(crate) async fn started(&self, run_id: &str, result: &CellResult) {
+        if let (Some(d), CellResult::Failed { code: ErrorCode::InvalidInput, phase: Phase::Input, .. }) =
+            (self.durable, result)
+        {
+            let _ = d.store.release(run_id, &d.owner).await;
         }
-        Ok(result)
     }
 }

@@ -35,7 +35,7 @@ pub(crate) struct RunsSection {
     pub replay_timeout_ms: u64,
 }
 
-/// `[runs] lease_ms` bounds: a second (renewals at half of it must not
+/// `[runs] lease_ms` bounds: a second (renewals every third of it must not
 /// flood the backend) to ten minutes (a crashed owner's runs wait that long).
 const LEASE_MS: std::ops::RangeInclusive<u64> = 1_000..=600_000;
 

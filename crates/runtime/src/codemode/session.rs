@@ -3,8 +3,6 @@
 //! the [`Headless`] executor for automation scripts.
 
 use crate::stream::OutputStream;
-use std::future::Future;
-use std::pin::Pin;
 
 use codemode_protocol::{CellResult, DeciderKind, Decisions, ErrorCode};
 use codemode_store::Scope;
@@ -16,7 +14,7 @@ use crate::cell::approvals::{Decide, Decider};
 use crate::cell::{CellMode, CellMsg};
 use crate::error::CodeModeError;
 use crate::executor::ExecRequest;
-use crate::route::{Ask, Router};
+use crate::route::{Ask, Routed, Router};
 use codemode_protocol::RunEnd;
 
 use codemode_protocol::calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, MODEL_MAY_NOT_DECIDE};
@@ -158,18 +156,21 @@ impl CodeMode {
             return Err(CodeModeError::ShutDown);
         }
         let inner = &self.inner;
-        let start = |request: ExecRequest| -> Pin<Box<dyn Future<Output = Result<CellResult, CodeModeError>> + Send>> {
-            let rt = self.clone();
-            Box::pin(async move { rt.start_cell(request).await })
-        };
         let router = Router {
             runs: &inner.runs,
             durable: inner.durable.as_ref(),
             limits: &inner.limits,
             metrics: &inner.metrics,
-            start: &start,
         };
-        router.route(run_id, session, principal, ask).await
+        match router.route(run_id, session, principal, ask).await {
+            Routed::Answer(result) => Ok(result),
+            Routed::Start(request) => {
+                let run_id = request.resume.as_ref().map(|r| r.run_id.clone()).unwrap_or_default();
+                let result = self.start_cell(request).await?;
+                router.started(&run_id, &result).await;
+                Ok(result)
+            }
+        }
     }
 }
 

@@ -15,6 +15,7 @@
 //! housekeeping.
 
 mod backends;
+mod claim;
 pub(crate) mod commit;
 pub(crate) mod config;
 mod housekeeping;
@@ -23,6 +24,7 @@ pub mod operator;
 mod ride_out;
 
 pub(crate) use backends::open;
+pub(crate) use claim::wait_for_holder;
 pub(crate) use commit::{EndNotRecorded, RecordCommit, keep, kept};
 pub(crate) use config::{DurableArgs, JournalQuota};
 pub use config::{JournalMode, RunsConfig, StoreBackend};

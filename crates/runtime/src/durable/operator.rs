@@ -98,12 +98,9 @@ pub async fn decide_stored(
             Claim::Missing => return Err(OperatorError::NoSuchRun(run_id.to_owned())),
             Claim::Ended(end) => return Err(OperatorError::Ended { run_id: run_id.to_owned(), end: end.to_string() }),
             Claim::Held { until_ms, .. } => {
-                let now = Instant::now();
-                if now >= deadline {
+                if !super::wait_for_holder(&**store, run_id, until_ms, deadline).await? {
                     return Err(OperatorError::Held(run_id.to_owned()));
                 }
-                let expiry = Duration::from_millis(until_ms.saturating_sub(now_ms()) + 20);
-                store.changed(run_id, (deadline - now).min(expiry)).await?;
             }
         }
     };

@@ -32,6 +32,10 @@ use crate::durable::journal::{self, Header, Journal, Recorder};
 use crate::run_index::RunIndex;
 use crate::telemetry::{Metrics, RunMetrics};
 
+/// A held lease is renewed every third of its length, so two renewals in a
+/// row may fail (a store briefly away) before it runs out.
+const RENEWALS_PER_LEASE: u32 = 3;
+
 /// What the cell must do after asking for a write-ahead.
 pub(crate) enum WriteAhead {
     /// Nothing is held, or a write (or the memory-only mark) for it is on
@@ -167,7 +171,7 @@ impl Durability {
         // The claim that resumed it holds the lease now: it is renewed from
         // here, also through a window longer than the lease that writes
         // nothing.
-        reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+        reschedule(&mut self.renewal, Some(self.mail.after(lease / RENEWALS_PER_LEASE, || DurableMsg::Renew)));
         self.replay = Some(Replay::new(journal));
     }
 
@@ -210,7 +214,7 @@ impl Durability {
         j.mark(move |r| mail.send(DurableMsg::Marked(r.map_err(WriteError::from))));
         // Memory only, the lease is kept while the cell lives.
         let lease = j.config().lease;
-        reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+        reschedule(&mut self.renewal, Some(self.mail.after(lease / RENEWALS_PER_LEASE, || DurableMsg::Renew)));
     }
 
     /// How marking the record went: `true` when held requests may start.
@@ -264,7 +268,7 @@ impl Durability {
             return false;
         }
         if lease.is_some() {
-            let renew = self.mail.after(j.config().lease / 3, || DurableMsg::Renew);
+            let renew = self.mail.after(j.config().lease / RENEWALS_PER_LEASE, || DurableMsg::Renew);
             reschedule(&mut self.renewal, Some(renew));
         }
         let mail = self.mail.clone();
@@ -422,7 +426,9 @@ impl Durability {
             return;
         };
         if !quiescent {
-            let later = self.mail.after(config.handoff_after.max(config.lease / 3), move || DurableMsg::HandOff(epoch));
+            let later = self
+                .mail
+                .after(config.handoff_after.max(config.lease / RENEWALS_PER_LEASE), move || DurableMsg::HandOff(epoch));
             reschedule(&mut self.handoff, Some(later));
             self.renew_now();
             return;
@@ -510,7 +516,7 @@ impl Durability {
     pub(crate) fn renew(&mut self) {
         let Some(lease) = self.journal.as_ref().filter(|j| j.lease_held).map(|j| j.config().lease) else { return };
         self.renew_now();
-        reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+        reschedule(&mut self.renewal, Some(self.mail.after(lease / RENEWALS_PER_LEASE, || DurableMsg::Renew)));
     }
 
     /// Keeps the lease while a call is still running in a parked cell.
@@ -531,7 +537,7 @@ impl Durability {
         {
             j.lease_held = true;
             let lease = j.config().lease;
-            reschedule(&mut self.renewal, Some(self.mail.after(lease / 3, || DurableMsg::Renew)));
+            reschedule(&mut self.renewal, Some(self.mail.after(lease / RENEWALS_PER_LEASE, || DurableMsg::Renew)));
         }
         self.runs.set_handed_off(&self.run_id, None);
     }
