@@ -11,7 +11,7 @@
 //! Names, platforms and commands come from the nodes: control characters
 //! are replaced before they reach a terminal.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
@@ -22,6 +22,7 @@ use serde_json::json;
 use crate::config::{BackendKind, Config};
 use crate::output::{clean, human_ms, truncate};
 use crate::runs::sled_path;
+use codemode_store::OpenError;
 
 /// The longest name shown in a `list` row (`--json` gives it whole).
 const NAME_CHARS: usize = 32;
@@ -98,39 +99,19 @@ pub(crate) async fn run(config: &Config, store_flag: Option<PathBuf>, command: P
 
 /// The configured backend's pairings.
 async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<Arc<dyn PairingStore>, PairingsError> {
-    match config.store.backend {
-        BackendKind::Sled => open_sled(&sled_path(config, store_flag)).await,
-        BackendKind::Postgres => open_postgres(config).await,
+    #[cfg(not(feature = "postgres"))]
+    if config.store.backend == BackendKind::Postgres {
+        return Err(PairingsError::NoPostgres);
     }
-}
-
-async fn open_sled(path: &Path) -> Result<Arc<dyn PairingStore>, PairingsError> {
-    // Opening creates a database: an operator's typo must not.
-    if !path.exists() {
-        return Err(PairingsError::NoStore(path.to_path_buf()));
-    }
-    let limits = codemode_store::StoreLimits::default();
-    let store = match codemode_store::SessionStore::open(Some(path), limits, "codemode-pairings".into()) {
-        Err(codemode_store::StoreError::Locked { .. }) => return Err(PairingsError::InUse(path.to_path_buf())),
-        other => other?,
+    let path = sled_path(config, store_flag);
+    let database = match crate::runs::open_for_operator(config, path.clone(), "pairings").await {
+        Ok(database) => database,
+        Err(OpenError::NoStore(path)) => return Err(PairingsError::NoStore(path)),
+        Err(OpenError::Store(codemode_store::StoreError::Locked { .. })) => return Err(PairingsError::InUse(path)),
+        Err(OpenError::Store(e)) => return Err(e.into()),
+        Err(OpenError::Runs(e)) => return Err(codemode_store::StoreError::Database(e.to_string()).into()),
     };
-    Ok(store.node_pairings().await?)
-}
-
-#[cfg(feature = "postgres")]
-async fn open_postgres(config: &Config) -> Result<Arc<dyn PairingStore>, PairingsError> {
-    // `Config::parse` refuses the postgres backend without a URL.
-    let url = config.store.url.as_deref().unwrap_or_default();
-    let pg = codemode_store::Pg::connect(url, config.store.pool_size.min(2)).await?;
-    let sessions =
-        codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "codemode-pairings".into());
-    Ok(sessions.node_pairings().await?)
-}
-
-// Async only for the same signature as the PostgreSQL build's.
-#[cfg(not(feature = "postgres"))]
-async fn open_postgres(_: &Config) -> Result<Arc<dyn PairingStore>, PairingsError> {
-    Err(PairingsError::NoPostgres)
+    Ok(database.pairings().await?)
 }
 
 async fn list(pairings: &dyn PairingStore, json: bool) -> Result<()> {

@@ -7,17 +7,18 @@
 //! Titles, owners and keys come from models and clients: control
 //! characters are replaced before they reach a terminal.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::Subcommand;
+use codemode_store::OpenError;
 use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::config::{BackendKind, Config};
+use crate::config::Config;
 use crate::output::{clean, human_bytes, human_ms, truncate};
 
 /// Every status a run can be in, for `--status`.
@@ -180,10 +181,41 @@ pub(crate) async fn run(config: &Config, store_flag: Option<PathBuf>, command: R
 
 /// The configured backend's run store.
 async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<Arc<dyn RunStore>, RunsError> {
-    match config.store.backend {
-        BackendKind::Sled => open_sled(&sled_path(config, store_flag)),
-        BackendKind::Postgres => open_postgres(config).await,
+    #[cfg(not(feature = "postgres"))]
+    if config.store.backend == crate::config::BackendKind::Postgres {
+        return Err(RunsError::NoPostgres);
     }
+    let path = sled_path(config, store_flag);
+    match open_for_operator(config, path.clone(), "runs").await {
+        Ok(database) => Ok(database.runs),
+        Err(OpenError::NoStore(path)) => Err(RunsError::NoStore(path)),
+        Err(OpenError::Store(codemode_store::StoreError::Locked { .. })) => Err(RunsError::InUse(path)),
+        Err(OpenError::Store(e)) => Err(e.into()),
+        Err(OpenError::Runs(e)) => Err(e.into()),
+    }
+}
+
+/// The database a server with this configuration uses, opened for an
+/// operator's command (`runs`, `pairings`) named `name`: on sled only one
+/// that exists at `sled_path` (a typo must not create one); on PostgreSQL
+/// with two connections, one for the command and one spare.
+pub(crate) async fn open_for_operator(
+    config: &Config,
+    sled_path: PathBuf,
+    name: &str,
+) -> Result<codemode_store::Database, OpenError> {
+    let mut backend = config.store.backend(Some(sled_path));
+    if let codemode_store::StoreBackend::Postgres { pool_size, .. } = &mut backend {
+        *pool_size = (*pool_size).min(2);
+    }
+    let options = codemode_store::OpenOptions {
+        existing_only: true,
+        // Each write flushed by sled itself: a command's writes are on disk
+        // when it returns, with no run log left behind.
+        durability: codemode_store::runs::Durability::Machine,
+        ..codemode_store::OpenOptions::named(name)
+    };
+    codemode_store::open(&backend, options).await
 }
 
 /// The sled store a server with this configuration uses: `--store`, else
@@ -199,36 +231,6 @@ pub(crate) fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf
         return path;
     }
     crate::start::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
-}
-
-fn open_sled(path: &Path) -> Result<Arc<dyn RunStore>, RunsError> {
-    // Opening creates a database: an operator's typo must not.
-    if !path.exists() {
-        return Err(RunsError::NoStore(path.to_path_buf()));
-    }
-    let limits = codemode_store::StoreLimits::default();
-    let store = match codemode_store::SessionStore::open(Some(path), limits, "codemode-runs".into()) {
-        Err(codemode_store::StoreError::Locked { .. }) => return Err(RunsError::InUse(path.to_path_buf())),
-        other => other?,
-    };
-    Ok(Arc::new(codemode_store::runs::SledRuns::open(&store)?))
-}
-
-#[cfg(feature = "postgres")]
-async fn open_postgres(config: &Config) -> Result<Arc<dyn RunStore>, RunsError> {
-    // `Config::parse` refuses the postgres backend without a URL.
-    let url = config.store.url.as_deref().unwrap_or_default();
-    // Two connections: one for the command, one spare.
-    let pg = codemode_store::Pg::connect(url, config.store.pool_size.min(2)).await?;
-    let sessions =
-        codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "codemode-runs".into());
-    Ok(Arc::new(codemode_store::runs::PgRuns::start(&sessions).await?))
-}
-
-// Async only for the same signature as the PostgreSQL build's.
-#[cfg(not(feature = "postgres"))]
-async fn open_postgres(_: &Config) -> Result<Arc<dyn RunStore>, RunsError> {
-    Err(RunsError::NoPostgres)
 }
 
 /// `sha256:` and the first hex digits of the session key's digest.

@@ -78,3 +78,14 @@ impl CodeModeError {
         matches!(self, Self::Store(StoreError::Locked { .. }))
     }
 }
+
+impl From<codemode_store::OpenError> for CodeModeError {
+    fn from(e: codemode_store::OpenError) -> Self {
+        match e {
+            codemode_store::OpenError::Store(e) => Self::Store(e),
+            codemode_store::OpenError::Runs(e) => Self::RunStore(e),
+            // A runtime opens with `existing_only` off: this is never made.
+            e @ codemode_store::OpenError::NoStore(_) => Self::Store(StoreError::Io(e.to_string())),
+        }
+    }
+}

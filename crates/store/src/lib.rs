@@ -23,8 +23,11 @@
 //!   run's end commits with its session writes in one transaction through
 //!   the session store's actor; on PostgreSQL in one database transaction.
 //! - The node pairings (feature `nodes`, on by default) live beside the
-//!   sessions: [`SessionStore::node_pairings`] picks its backend's. Without
-//!   the feature this crate depends on no node or WebSocket code.
+//!   sessions: [`Database::pairings`] picks its backend's. Without the
+//!   feature this crate depends on no node or WebSocket code.
+//! - [`open`] is the one place a backend is chosen ([`StoreBackend`]): it
+//!   opens the [`Database`] with every concept's handle over one
+//!   connection.
 //! - [`postgres`] holds only what every PostgreSQL backend shares: the
 //!   pool ([`Pg`]), the versioned migrations and the `LISTEN` connection.
 //!
@@ -38,6 +41,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+mod database;
 mod error;
 mod lru;
 #[cfg(feature = "nodes")]
@@ -48,7 +52,11 @@ pub mod preview;
 mod results;
 pub mod runs;
 mod sessions;
+mod value;
 
+#[cfg(feature = "nodes")]
+pub use database::node_pairings;
+pub use database::{Database, OpenError, OpenOptions, StoreBackend, open};
 pub use error::{IN_USE_PHRASE, StoreError};
 #[cfg(all(feature = "nodes", feature = "postgres"))]
 pub use pairings::PgPairings;

@@ -235,8 +235,8 @@ async fn sled_subject(case: &str) -> (Subject, TempDir) {
     let _ = std::fs::remove_dir_all(&dir);
     let name = format!("pairing-store-suite-{case}");
     let sessions = SessionStore::open(Some(&dir), codemode_store::StoreLimits::default(), name).expect("open");
-    let store = sessions.node_pairings().await.expect("pairings");
-    let other = sessions.node_pairings().await.expect("pairings");
+    let store = codemode_store::node_pairings(&sessions).await.expect("pairings");
+    let other = codemode_store::node_pairings(&sessions).await.expect("pairings");
     (Subject { store, other, shared: false }, TempDir(dir))
 }
 
@@ -246,7 +246,7 @@ async fn pg_subject(url: &str) -> Subject {
     let handle = async || {
         let pg = codemode_store::Pg::connect(url, 2).await.expect("connect");
         let sessions = SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "pairing-suite".into());
-        sessions.node_pairings().await.expect("pairings")
+        codemode_store::node_pairings(&sessions).await.expect("pairings")
     };
     Subject { store: handle().await, other: handle().await, shared: true }
 }

@@ -11,9 +11,7 @@ use codemode_catalog::{Catalog, Registry, SearchConfig, Tool};
 use codemode_mcp::McpServerConfig;
 #[cfg(feature = "nodes")]
 use codemode_nodes::NodesConfig;
-#[cfg(feature = "nodes")]
-use codemode_store::SessionStore;
-use codemode_store::{ResultsLimits, StoreLimits};
+use codemode_store::ResultsLimits;
 #[cfg(feature = "workspace-tools")]
 use codemode_tools::workspace;
 use ractor::Actor;
@@ -235,17 +233,16 @@ impl CodeModeBuilder {
         let backend = self.backend.unwrap_or(StoreBackend::Sled { path: self.store_path });
         let results_limits =
             ResultsLimits { max_entries: limits.results_max_entries, max_bytes: limits.results_max_bytes };
-        let opened = crate::durable::open(
-            backend,
-            self.store_retention,
-            StoreLimits::default(),
-            results_limits,
-            &instance,
-            self.runs.durability,
-        )
-        .await?;
-        let durable = opened.runs.map(|store| DurableArgs {
-            store,
+        let options = codemode_store::OpenOptions {
+            retention: self.store_retention,
+            results: results_limits,
+            durability: self.runs.durability,
+            release_stale_leases: true,
+            ..codemode_store::OpenOptions::named(instance.as_str())
+        };
+        let opened = codemode_store::open(&backend, options).await?;
+        let durable = Some(DurableArgs {
+            store: Arc::clone(&opened.runs),
             owner: Arc::from(instance.as_str()),
             config: Arc::new(self.runs.clone()),
             tools: ToolTable::refs(&tools),
@@ -259,7 +256,7 @@ impl CodeModeBuilder {
         #[cfg(feature = "nodes")]
         let nodes = match self.nodes {
             Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
-                Some(start_nodes(config, listen, &opened.store, &policy).await?)
+                Some(start_nodes(config, listen, &opened, &policy).await?)
             }
             _ => None,
         };
@@ -278,7 +275,7 @@ impl CodeModeBuilder {
             mcp,
             nodes: nodes.as_ref().map(|(registry, _)| registry.clone()),
             policy,
-            store: opened.store,
+            store: opened.sessions,
             results: opened.results,
             durable,
             events: crate::events::EventFeed::default(),
@@ -423,12 +420,12 @@ fn results_api_file(limits: &ResultsLimits) -> codemode_catalog::files::ApiFile 
 async fn start_nodes(
     config: NodesConfig,
     listen: Option<String>,
-    store: &SessionStore,
+    store: &codemode_store::Database,
     policy: &Arc<dyn Policy>,
 ) -> Result<(NodeRegistry, Option<std::net::SocketAddr>), CodeModeError> {
     // Beside the sessions, in the store's backend: on PostgreSQL every
     // process on the database shares them.
-    let pairings = store.node_pairings().await?;
+    let pairings = store.pairings().await?;
     let registry = NodeRegistry::start(config, pairings, Arc::clone(policy), None).await?;
     let Some(addr) = listen else { return Ok((registry, None)) };
     match registry.listen(&addr).await {

@@ -10,32 +10,9 @@ use codemode_store::runs::RunStore;
 use super::journal::ToolRefs;
 use crate::limits::{LimitsError, check_range, ms};
 
-/// Which backend keeps sessions, results and runs (`[store] backend`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StoreBackend {
-    /// sled on local disk (the embedded default): durable across restarts
-    /// of one process at a time. `None` is a temporary database that ends
-    /// with the process.
-    Sled {
-        /// The database directory.
-        path: Option<std::path::PathBuf>,
-    },
-    /// PostgreSQL: many processes on many machines share sessions, results
-    /// and runs. Feature `postgres`.
-    #[cfg(feature = "postgres")]
-    Postgres {
-        /// `postgres://user@host:port/db` (or `host=… user=…`).
-        url: String,
-        /// Connections in this process's pool (1–1,024).
-        pool_size: usize,
-    },
-}
-
-impl Default for StoreBackend {
-    fn default() -> Self {
-        Self::Sled { path: None }
-    }
-}
+/// Which backend keeps sessions, results and runs (`[store] backend`):
+/// chosen once, where the store is opened.
+pub use codemode_store::StoreBackend;
 
 /// When a run's journal is written to the backend (`[runs] journal`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]

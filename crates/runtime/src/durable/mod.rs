@@ -14,7 +14,6 @@
 //! backend, resuming stored runs for `wait` and `abort` ([`resume`]),
 //! housekeeping.
 
-mod backends;
 mod claim;
 pub(crate) mod commit;
 pub(crate) mod config;
@@ -23,7 +22,6 @@ pub(crate) mod journal;
 pub mod operator;
 mod ride_out;
 
-pub(crate) use backends::open;
 pub(crate) use claim::wait_for_holder;
 pub(crate) use commit::{EndNotRecorded, RecordCommit, keep, kept};
 pub(crate) use config::{DurableArgs, JournalQuota};

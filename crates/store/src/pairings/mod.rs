@@ -5,7 +5,7 @@
 //! beside the rest of each backend's code, and this crate depends on
 //! `codemode-nodes` for the trait only: nodes depends on neither this crate
 //! nor a database, so the arrow adds no cycle. Which one a store uses is
-//! its session backend's choice (`SessionStore::node_pairings`).
+//! its session backend's choice (`Database::pairings`).
 //! `tests/pairing_store.rs` is the contract every backend passes.
 //!
 //! - [`SledPairings`]: a tree of the sled database, one process at a time.

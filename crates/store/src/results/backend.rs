@@ -9,7 +9,7 @@ use std::pin::Pin;
 use ractor::ActorCell;
 
 use super::types::{ResultsError, Scope};
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// A boxed future a [`ResultsBackend`] returns (the trait is used as `dyn`).
 pub(crate) type ResultsFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, ResultsError>> + Send + 'a>>;

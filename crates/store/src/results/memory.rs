@@ -16,7 +16,7 @@ use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use super::backend::{ResultsBackend, ResultsFuture};
 use super::types::{ResultsError, ResultsLimits, ResultsStats, Scope, new_id};
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// How long a request to the actor may take.
 const RESULTS_TIMEOUT: Duration = Duration::from_secs(30);

@@ -33,7 +33,7 @@ pub use self::declaration::results_declaration;
 use self::memory::MemoryResults;
 use self::types::ResultsStats;
 pub use self::types::{ResultsError, ResultsHeld, ResultsLimits, ResultsStatsSnapshot, Scope};
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// A handle to the results cache. Cheap to clone; clones share the
 /// backend and the counters (in memory, the actor is found by

@@ -13,7 +13,7 @@ use ractor::ActorCell;
 use super::backend::{ResultsBackend, ResultsFuture};
 use super::types::{ResultsError, ResultsLimits, ResultsStats, Scope, new_id};
 use crate::postgres::{Cache, Pg, big, describe, pool_reason};
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// Deleted ids remembered per reply for precise errors (as the actor's
 /// tombstones); older ones then read as unavailable.

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::{ResultsCache, ResultsError, ResultsHeld, ResultsLimits, Scope};
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// Which backend a case runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

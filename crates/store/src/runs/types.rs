@@ -4,7 +4,7 @@
 use codemode_protocol::{RunEnd, UnknownRunEnd};
 
 use crate::error::StoreError;
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// The most runs one [`RunStore::list`] returns (and its default).
 pub const MAX_LIST_RUNS: usize = 1_000;

@@ -11,8 +11,8 @@ use std::time::Duration;
 use ractor::ActorCell;
 
 use super::retention::Clock;
-use super::value::{StoreLimits, StoredValue};
 use crate::error::StoreError;
+use crate::value::{StoreLimits, StoredValue};
 
 /// A boxed future a [`SessionBackend`] returns (the trait is used as `dyn`).
 pub(crate) type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -71,10 +71,6 @@ pub(crate) trait SessionBackend: Send + Sync + std::fmt::Debug {
 
     /// Flushes to disk (`fsync`) since the store opened.
     fn flushes(&self) -> u64;
-
-    /// The node pairings beside the sessions.
-    #[cfg(feature = "nodes")]
-    fn node_pairings(&self) -> StoreFuture<'_, Arc<dyn codemode_nodes::PairingStore>>;
 
     /// Makes the actor panic, if there is one; returns whether it was told.
     #[cfg(feature = "test-hooks")]

@@ -21,7 +21,6 @@ mod retention;
 pub(crate) mod sled;
 #[cfg(test)]
 mod suite;
-pub(crate) mod value;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -32,8 +31,8 @@ use ractor::ActorCell;
 use self::backend::{SessionBackend, Settings};
 pub use self::retention::{Clock, DEFAULT_SESSION_RETENTION, SystemClock};
 use self::sled::SledSessions;
-pub use self::value::{StoreLimits, StoredValue, validate_key, validate_value};
 use crate::error::StoreError;
+pub use crate::value::{StoreLimits, StoredValue, validate_key, validate_value};
 
 /// A handle to the session store. Cheap to clone; clones share the
 /// backend (on sled, its actor is found by [`name`](Self::name), so a
@@ -173,20 +172,6 @@ impl SessionStore {
     /// The actor could not be spawned.
     pub async fn start_actor(&self, supervisor: Option<ActorCell>) -> Result<(), StoreError> {
         self.backend.get().start(&self.settings, supervisor).await
-    }
-
-    /// The node pairings, kept beside the sessions so they survive
-    /// restarts: on sled in the [`PAIRINGS_TREE`](crate::PAIRINGS_TREE) tree
-    /// of the same database ([`SledPairings`](crate::SledPairings)); on
-    /// PostgreSQL in its table, shared by every process on the database
-    /// (`PgPairings`, which opens its `LISTEN` connection here).
-    ///
-    /// # Errors
-    /// [`StoreError::Io`] (sled); [`StoreError::Database`] when the
-    /// PostgreSQL listening connection cannot be made.
-    #[cfg(feature = "nodes")]
-    pub async fn node_pairings(&self) -> Result<Arc<dyn codemode_nodes::PairingStore>, StoreError> {
-        self.backend.get().node_pairings().await
     }
 
     /// Another tree of the same database, for host state that must survive

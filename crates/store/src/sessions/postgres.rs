@@ -22,9 +22,9 @@ use ractor::ActorCell;
 
 use super::backend::{Changes, SessionBackend, Settings, StoreFuture, Writes};
 use super::retention::sweep_interval;
-use super::value::{StoreLimits, StoredValue};
 use crate::error::StoreError;
 use crate::postgres::{Cache, Pg, big, db};
+use crate::value::{StoreLimits, StoredValue};
 
 /// One sweep statement deletes at most this many sessions (and their
 /// values, by cascade), so no statement holds locks for long.
@@ -445,14 +445,6 @@ impl SessionBackend for PgSessions {
 
     fn flushes(&self) -> u64 {
         0
-    }
-
-    #[cfg(feature = "nodes")]
-    fn node_pairings(&self) -> StoreFuture<'_, Arc<dyn codemode_nodes::PairingStore>> {
-        Box::pin(async move {
-            let pairings = crate::pairings::PgPairings::start(&self.pg).await?;
-            Ok(Arc::new(pairings) as Arc<dyn codemode_nodes::PairingStore>)
-        })
     }
 
     #[cfg(feature = "test-hooks")]

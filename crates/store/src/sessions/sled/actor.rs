@@ -8,7 +8,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use super::state::{StoreArgs, StoreState};
 use crate::error::StoreError;
 use crate::sessions::retention::sweep_interval;
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// A job the actor runs on its state, in mailbox order: a commit with an
 /// attached write, whose error type only its sender knows.

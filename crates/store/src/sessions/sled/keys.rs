@@ -4,7 +4,7 @@
 //! the database is told to the user.
 
 use crate::error::StoreError;
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 pub(super) fn db_key(session: &str, key: &str) -> Vec<u8> {
     let mut k = session_prefix(session);

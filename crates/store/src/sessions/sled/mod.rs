@@ -38,7 +38,7 @@ pub(crate) use self::state::Attached;
 use self::state::{SIZES_CACHE_SESSIONS, StoreArgs, StoreState};
 use crate::error::StoreError;
 use crate::sessions::backend::{Changes, SessionBackend, Settings, StoreFuture, Writes};
-use crate::sessions::value::StoredValue;
+use crate::value::StoredValue;
 
 /// How long a request to the store actor may take.
 const STORE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -63,6 +63,12 @@ pub(crate) struct SledSessions {
 }
 
 impl SledSessions {
+    /// The flush gate other trees of this database write behind.
+    #[cfg(feature = "nodes")]
+    pub(crate) fn flush_gate(&self) -> FlushGate {
+        self.gate.clone()
+    }
+
     /// Opens (or creates) the database at `path`, or a temporary one that
     /// is deleted when the process ends when `path` is `None`. A database
     /// that cannot be opened is reported and left untouched.
@@ -254,15 +260,6 @@ impl SessionBackend for SledSessions {
 
     fn flushes(&self) -> u64 {
         self.gate.flushes()
-    }
-
-    #[cfg(feature = "nodes")]
-    fn node_pairings(&self) -> StoreFuture<'_, Arc<dyn codemode_nodes::PairingStore>> {
-        let pairings = self.tree(crate::pairings::PAIRINGS_TREE).map(|tree| {
-            Arc::new(crate::pairings::SledPairings::new(tree, self.gate.clone()))
-                as Arc<dyn codemode_nodes::PairingStore>
-        });
-        Box::pin(async move { pairings })
     }
 
     #[cfg(feature = "test-hooks")]

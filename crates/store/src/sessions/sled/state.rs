@@ -16,7 +16,7 @@ use super::sweep::{Retention, Sizes};
 use crate::error::StoreError;
 use crate::lru::Lru;
 use crate::sessions::retention::Clock;
-use crate::sessions::value::{StoreLimits, StoredValue};
+use crate::value::{StoreLimits, StoredValue};
 
 /// Sessions whose value sizes are kept in memory; the rest are re-measured
 /// from disk when used, so memory follows the sessions in use, not all

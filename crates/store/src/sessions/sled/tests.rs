@@ -11,7 +11,7 @@ use super::sweep::{SEEN_CACHE_SESSIONS, SEEN_TREE, STEP_KEYS, decode_seen};
 use crate::error::{IN_USE_PHRASE, StoreError};
 use crate::sessions::SessionStore;
 use crate::sessions::retention::Clock;
-use crate::sessions::value::{StoreLimits, StoredValue};
+use crate::value::{StoreLimits, StoredValue};
 
 const DAY: u64 = 86_400;
 const START: u64 = 1_700_000_000;
