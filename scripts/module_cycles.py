@@ -4,10 +4,8 @@
 Two sibling modules (children of one parent, e.g. `cell` and `durable` in
 the runtime, or `cell/requests` and `cell/state`) form a cycle when code
 under each names a path under the other, in a `use` or inline
-(`crate::a::b`, `super::x`). Files are modules too. Prints each cycle;
-exits 1 when there is one, or with `--known FILE` when one is not listed
-there or a listed one is gone (the list only shrinks: CI fails on a new
-cycle, and on a fixed one still listed).
+(`crate::a::b`, `super::x`). Files are modules too. Prints each cycle and
+exits 1 when there is one: CI fails on a new cycle.
 
 Why not `cargo modules`: it builds rust-analyzer (minutes on 2 cores) to
 answer what a scan of paths answers here; the scan reads comments and
@@ -167,15 +165,6 @@ def main():
     for c in cycles:
         print(c)
     print(f"{len(cycles)} module cycle(s)", file=sys.stderr)
-    if len(sys.argv) == 3 and sys.argv[1] == "--known":
-        with open(sys.argv[2], encoding="utf-8") as f:
-            known = {l.strip() for l in f if l.strip() and not l.startswith("#")}
-        new, gone = set(cycles) - known, known - set(cycles)
-        for c in sorted(new):
-            print(f"new module cycle: {c} (break it: see ARCHITECTURE.md, Layers)", file=sys.stderr)
-        for c in sorted(gone):
-            print(f"no longer a cycle: {c} (remove it from {sys.argv[2]})", file=sys.stderr)
-        return 1 if new or gone else 0
     return 1 if cycles else 0
 
 
