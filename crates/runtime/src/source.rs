@@ -12,14 +12,14 @@ pub(crate) const WRAPPER_LINES: u32 = 1;
 
 /// Why source was refused before running.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Refusal {
+pub(crate) enum SourceRefusal {
     /// It looks like a shell command.
     Shell,
     /// It imports or requires modules.
     Module,
 }
 
-impl Refusal {
+impl SourceRefusal {
     pub(crate) fn message(&self) -> &'static str {
         match self {
             Self::Shell => {
@@ -46,12 +46,12 @@ pub(crate) fn wrap(code: &str) -> String {
 }
 
 /// Checks source before it is compiled.
-pub(crate) fn check(code: &str) -> Result<(), Refusal> {
+pub(crate) fn check(code: &str) -> Result<(), SourceRefusal> {
     if uses_modules(&strip_strings_and_comments(code)) {
-        return Err(Refusal::Module);
+        return Err(SourceRefusal::Module);
     }
     if looks_like_shell(code) {
-        return Err(Refusal::Shell);
+        return Err(SourceRefusal::Shell);
     }
     Ok(())
 }
@@ -297,7 +297,7 @@ mod tests {
     fn shell_shaped_source_is_refused() {
         for s in ["ls -la", "cat file | grep x", "pwd", "$ git status", "ls\ncd /tmp && ls -la", "#!/bin/bash\necho hi"]
         {
-            assert_eq!(check(s), Err(Refusal::Shell), "{s}");
+            assert_eq!(check(s), Err(SourceRefusal::Shell), "{s}");
         }
     }
 
@@ -317,7 +317,7 @@ mod tests {
             "import * as x from 'y'",
             "export default 1",
         ] {
-            assert_eq!(check(s), Err(Refusal::Module), "{s}");
+            assert_eq!(check(s), Err(SourceRefusal::Module), "{s}");
         }
         for s in [
             "text('import x from y')",
@@ -332,12 +332,12 @@ mod tests {
     #[test]
     fn type_only_imports_load_no_module_and_are_left_to_the_stripper() {
         let typed = ["import type { Row } from './api'; return 1", "import type Row from 'api'\nreturn 1"];
-        let expected = if cfg!(feature = "typescript") { Ok(()) } else { Err(Refusal::Module) };
+        let expected = if cfg!(feature = "typescript") { Ok(()) } else { Err(SourceRefusal::Module) };
         for s in typed {
             assert_eq!(check(s), expected, "{s}");
         }
         for s in ["import type from 'api'", "import typeface from 'fonts'", "import { type Row } from 'api'"] {
-            assert_eq!(check(s), Err(Refusal::Module), "{s}");
+            assert_eq!(check(s), Err(SourceRefusal::Module), "{s}");
         }
     }
 

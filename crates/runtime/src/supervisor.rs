@@ -13,7 +13,7 @@
 //!  └─ CellActor × N         never restarted: a crashed cell fails alone
 //! ```
 //!
-//! The restart policy lives in [`Backoff`], a plain value unit-tested
+//! The restart policy lives in [`RestartBackoff`], a plain value unit-tested
 //! without actors; see its documentation for the numbers.
 
 use std::collections::{HashMap, VecDeque};
@@ -55,13 +55,13 @@ const RELEASE_TIMEOUT: Duration = Duration::from_secs(2);
 /// handle's "unavailable" error. An executor given up stops the runtime,
 /// since no cell can start without it.
 #[derive(Debug, Default)]
-pub(crate) struct Backoff {
+pub(crate) struct RestartBackoff {
     streak: u32,
     last: Option<Instant>,
     recent: VecDeque<Instant>,
 }
 
-impl Backoff {
+impl RestartBackoff {
     /// Records a crash at `now`: the delay before the restart, or `None`
     /// when the child is given up.
     pub(crate) fn on_failure(&mut self, now: Instant) -> Option<Duration> {
@@ -125,7 +125,7 @@ pub(crate) struct RootState {
     args: RootArgs,
     /// The running children.
     children: HashMap<ActorId, Child>,
-    backoff: HashMap<Child, Backoff>,
+    backoff: HashMap<Child, RestartBackoff>,
 }
 
 impl Actor for RootSupervisor {
@@ -367,17 +367,17 @@ mod tests {
 
     #[test]
     fn restarts_back_off_exponentially_up_to_a_cap() {
-        let mut b = Backoff::default();
+        let mut b = RestartBackoff::default();
         let t = Instant::now();
         let delays: Vec<_> = (0..4).map(|i| b.on_failure(t + Duration::from_millis(i)).unwrap()).collect();
         assert_eq!(delays, [10, 20, 40, 80].map(Duration::from_millis));
-        let mut capped = Backoff { streak: 12, ..Backoff::default() };
+        let mut capped = RestartBackoff { streak: 12, ..RestartBackoff::default() };
         assert_eq!(capped.on_failure(t), Some(MAX_DELAY));
     }
 
     #[test]
     fn a_quiet_period_starts_a_new_streak() {
-        let mut b = Backoff::default();
+        let mut b = RestartBackoff::default();
         let t = Instant::now();
         b.on_failure(t);
         b.on_failure(t);
@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn too_many_crashes_in_the_window_give_the_child_up() {
-        let mut b = Backoff::default();
+        let mut b = RestartBackoff::default();
         let t = Instant::now();
         for _ in 0..MAX_RESTARTS {
             assert!(b.on_failure(t).is_some());

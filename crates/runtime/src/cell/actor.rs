@@ -4,7 +4,7 @@
 use codemode_protocol::{ErrorCode, Phase};
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 
-use super::ending::Ending;
+use super::end::Ending;
 use super::msg::CellMsg;
 use super::state::{CellArgs, CellState, Flow};
 use codemode_protocol::RunEnd;

@@ -14,7 +14,7 @@ use codemode_protocol::{DeciderKind, Decisions, PendingApproval, Verdict};
 use tokio::sync::oneshot;
 
 use super::requests::RestoredInput;
-use super::requests::asked::{Answer, Asked, Refusal};
+use super::requests::asked::{Asked, Refusal, Ruling};
 use crate::durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 
 /// Decided records kept for `codemode runs show` (their calls settled).
@@ -76,7 +76,7 @@ pub(crate) enum DecisionError {
 
 /// A pending approval whose call waits in this process.
 struct Waiting {
-    answer: oneshot::Sender<Answer>,
+    answer: oneshot::Sender<Ruling>,
 }
 
 /// A decision staged: recorded, not yet answered.
@@ -101,11 +101,11 @@ impl Staged {
 }
 
 /// What a decision tells the call that waits on it.
-fn answer_of(decision: &DecisionRecord, ttl: Duration) -> Answer {
+fn answer_of(decision: &DecisionRecord, ttl: Duration) -> Ruling {
     match decision.verdict {
-        Verdict::Approved => Answer::Run,
-        Verdict::Denied => Answer::Refuse(Refusal::Denied(decision.reason.clone())),
-        Verdict::Expired => Answer::Refuse(Refusal::Expired(ttl)),
+        Verdict::Approved => Ruling::Run,
+        Verdict::Denied => Ruling::Refuse(Refusal::Denied(decision.reason.clone())),
+        Verdict::Expired => Ruling::Refuse(Refusal::Expired(ttl)),
     }
 }
 
@@ -186,7 +186,7 @@ impl Approvals {
 
     /// A restored pending approval of request `request` waits here again:
     /// the receiver its call awaits.
-    pub(crate) fn rewait(&mut self, request: u64) -> Option<oneshot::Receiver<Answer>> {
+    pub(crate) fn rewait(&mut self, request: u64) -> Option<oneshot::Receiver<Ruling>> {
         let record = self.log.records.iter().find(|r| r.request == request && r.decision.is_none())?;
         let (answer, rx) = oneshot::channel();
         self.waiting.insert(record.approval.id.clone(), Waiting { answer });
@@ -393,7 +393,7 @@ mod tests {
     use super::super::requests::asked::AskedCall;
     use super::*;
 
-    fn asked(tool: &str) -> (Asked, oneshot::Receiver<Answer>) {
+    fn asked(tool: &str) -> (Asked, oneshot::Receiver<Ruling>) {
         let (answer, rx) = oneshot::channel();
         let call = AskedCall {
             source: "openclaw",
@@ -428,7 +428,7 @@ mod tests {
         assert!(rx.try_recv().is_err(), "nothing is answered before the decision is journaled");
         let applied = a.apply(staged);
         assert_eq!(applied.len(), 1);
-        assert!(matches!(rx.try_recv(), Ok(Answer::Run)));
+        assert!(matches!(rx.try_recv(), Ok(Ruling::Run)));
     }
 
     #[test]
@@ -483,7 +483,7 @@ mod tests {
         let expired = a.expire_due(1_500);
         assert_eq!(expired.ids, ["appr_1"]);
         a.apply(expired);
-        assert!(matches!(rx.try_recv(), Ok(Answer::Refuse(Refusal::Expired(_)))));
+        assert!(matches!(rx.try_recv(), Ok(Ruling::Refuse(Refusal::Expired(_)))));
     }
 
     #[test]
@@ -503,7 +503,7 @@ mod tests {
         let staged = a.stage_inbox();
         assert_eq!(staged.ids, ["appr_1"], "the one decided at its expiry is not taken");
         a.apply(staged);
-        assert!(matches!(rx.try_recv(), Ok(Answer::Run)));
+        assert!(matches!(rx.try_recv(), Ok(Ruling::Run)));
         assert_eq!(a.log.records[0].decision.as_ref().map(|d| d.at_ms), Some(6_999));
     }
 

@@ -6,7 +6,7 @@ use codemode_protocol::{ErrorCode, Verdict};
 use codemode_store::runs::now_ms;
 
 use super::approvals::Decide;
-use super::requests::asked::{Answer, Asked, Refusal};
+use super::requests::asked::{Asked, Refusal, Ruling};
 use super::state::{CellState, Flow};
 use crate::durable::journal::ApprovalRecord;
 use crate::events::RunEvent;
@@ -20,14 +20,14 @@ impl CellState {
             return Flow::Live;
         }
         if !self.run.mode.has_approver() {
-            let _ = asked.answer.send(Answer::Refuse(Refusal::NoApprover(asked.reason)));
+            let _ = asked.answer.send(Ruling::Refuse(Refusal::NoApprover(asked.reason)));
             return Flow::Live;
         }
         let approval = match codemode_protocol::ids::unguessable::<16>("appr_") {
             Ok(approval) => approval,
             Err(e) => {
                 let refusal = Refusal::Denied(Some(format!("no approval id could be made ({e})")));
-                let _ = asked.answer.send(Answer::Refuse(refusal));
+                let _ = asked.answer.send(Ruling::Refuse(refusal));
                 return Flow::Live;
             }
         };

@@ -9,7 +9,7 @@ use ractor::RpcReplyPort;
 use serde_json::Value;
 
 use super::approvals::Decide;
-use super::ending::Ending;
+use super::end::Ending;
 use super::guest_host::Requests;
 use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};

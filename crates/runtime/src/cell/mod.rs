@@ -11,13 +11,11 @@
 
 mod actor;
 pub(crate) mod approvals;
-mod complete;
 mod deciding;
 mod drive;
 mod durable_calls;
 pub(crate) mod effects;
-mod ending;
-mod finalize;
+mod end;
 pub(crate) mod guest_host;
 pub(crate) mod journaling;
 pub(crate) mod mode;

@@ -4,7 +4,7 @@
 use codemode_protocol::CellResult;
 use ractor::RpcReplyPort;
 
-use super::finalize::Finalized;
+use super::end::Finalized;
 use super::requests::Done;
 use crate::cell::journaling::DurableMsg;
 

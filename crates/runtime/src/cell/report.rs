@@ -5,7 +5,7 @@ use std::time::Duration;
 use codemode_protocol::ErrorCode;
 
 use crate::engine::link::GuestError;
-use crate::source::{Positions, Refusal};
+use crate::source::{Positions, SourceRefusal};
 
 /// The code and message for an error the guest threw (or that escaped it).
 /// `memory_used`: what the engine holds now; a bare `null` near the limit is
@@ -46,7 +46,7 @@ pub(crate) fn guest_error(
             if name == "ReferenceError"
                 && ["require", "module", "process"].iter().any(|m| message == &format!("{m} is not defined"))
             {
-                return (ErrorCode::InvalidInput, Refusal::Module.message().to_owned());
+                return (ErrorCode::InvalidInput, SourceRefusal::Module.message().to_owned());
             }
             let mut text = format!("{name}: {message}");
             if name == "InternalError" && message == "out of memory" {

@@ -20,7 +20,7 @@ use ractor::ActorRef;
 
 use super::approvals::{Approvals, Decide, Staged};
 use super::effects::CellEffects;
-use super::ending::{Ending, Recording};
+use super::end::{Ending, Recording};
 use super::guest_host::Engine;
 use super::guest_host::EnginePool;
 use super::guest_host::GuestLink;
@@ -112,7 +112,7 @@ pub(crate) struct CellState {
     /// Entries of the pending output already streamed and reported.
     pub(super) output_seen: usize,
     /// Calls running as MCP tasks.
-    pub(super) tasks: super::tasks::Tasks,
+    pub(super) tasks: super::tasks::McpTasks,
     /// Counts this cell's actor as alive until its state, span included,
     /// is gone: declared last, so it drops after every other field.
     _alive: Alive,
@@ -133,7 +133,7 @@ impl CellState {
         if let Some((journal, _)) = &resume {
             approvals.restore(journal.approvals.clone());
         }
-        let tasks = super::tasks::Tasks::restore(resume.as_ref().map(|(j, _)| j.tasks.clone()).unwrap_or_default());
+        let tasks = super::tasks::McpTasks::restore(resume.as_ref().map(|(j, _)| j.tasks.clone()).unwrap_or_default());
         let started = Instant::now();
         span.record("queue_ms", millis(started.saturating_duration_since(admitted)));
         let me = myself.clone();

@@ -1,5 +1,5 @@
 //! What the cell does as its MCP calls become tasks, settle, or are
-//! cancelled: the driver's side of [`Tasks`](super::tasks::Tasks).
+//! cancelled: the driver's side of [`McpTasks`](super::tasks::McpTasks).
 
 use codemode_store::runs::now_ms;
 

@@ -11,11 +11,11 @@ use crate::durable::journal::{TaskLog, TaskRecord};
 
 /// A cell's MCP tasks whose calls have not settled.
 #[derive(Debug, Default)]
-pub(crate) struct Tasks {
+pub(crate) struct McpTasks {
     pub(super) log: TaskLog,
 }
 
-impl Tasks {
+impl McpTasks {
     /// The tasks a resumed run's journal recorded.
     pub(crate) fn restore(log: TaskLog) -> Self {
         Self { log }

@@ -2,10 +2,11 @@
 //! text the host keeps as text, or a fault the guest sees as a rejected
 //! `Error`. Plain data, the engine's half of the message interface.
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The JavaScript error class a failed request rejects with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum ErrorName {
     /// `Error`.
     Error,
@@ -27,7 +28,7 @@ impl ErrorName {
 }
 
 /// A failed request as the guest's error sees it: `name`, `message`, `code`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Fault {
     pub name: ErrorName,
     pub message: String,
@@ -69,7 +70,7 @@ impl Fault {
 }
 
 /// What the host answers a request with.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) enum Answer {
     /// Resolves with this value, built in the engine directly (no JSON text).
     Value(Value),
@@ -82,7 +83,7 @@ pub(crate) enum Answer {
 }
 
 /// A host request the host has settled, ready to deliver to the guest.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Settlement {
     pub id: u64,
     pub answer: Answer,
@@ -111,5 +112,23 @@ impl Settlement {
     /// Whether the request was resolved (not rejected).
     pub(crate) fn is_ok(&self) -> bool {
         !matches!(self.answer, Answer::Fault(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_settlement_crosses_a_process_boundary_as_plain_data_and_comes_back_equal() {
+        let settlements = [
+            Settlement::value(1, serde_json::json!({"a": [1, "é"]})),
+            Settlement { id: 2, answer: Answer::Text("[1,2]".into()) },
+            Settlement::fault(3, Fault::new(ErrorName::RangeError, "too big", "range")),
+        ];
+        for s in settlements {
+            let wire = serde_json::to_vec(&s).unwrap();
+            assert_eq!(serde_json::from_slice::<Settlement>(&wire).unwrap(), s);
+        }
     }
 }

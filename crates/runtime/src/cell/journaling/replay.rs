@@ -9,6 +9,7 @@
 //! for, or a cell that settles before the journal ends, is a divergence:
 //! the run is stopped rather than resumed wrongly.
 
+use crate::engine::host::Admission;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -94,10 +95,11 @@ impl Replay {
                     );
                     return self.check(engine).unwrap_or(Replayed::Interrupted);
                 };
-                match request {
-                    HostRequest::Timer(_) => engine.link().timer_fired(s.id),
-                    HostRequest::Yield(_) => {}
-                    _ => ordinary += 1,
+                // Settled, a request frees what admitted it.
+                match request.form().admission {
+                    Admission::Timer => engine.link().timer_fired(s.id),
+                    Admission::Yield => {}
+                    Admission::Ordinary => ordinary += 1,
                 }
             }
             engine.release_slots(ordinary);
@@ -196,9 +198,9 @@ impl Replay {
         for value in std::mem::take(&mut snapshot.undelivered) {
             match journal::read_settlement(value) {
                 Ok(s) => {
-                    match pending.remove(&s.id) {
-                        Some(HostRequest::Timer(_) | HostRequest::Yield(_)) => {}
-                        Some(_) => ready_ordinary += 1,
+                    match pending.remove(&s.id).map(|r| r.form().admission) {
+                        Some(Admission::Timer | Admission::Yield) => {}
+                        Some(Admission::Ordinary) => ready_ordinary += 1,
                         None => diverge(engine, format!("the journal delivers request {} the replay never made", s.id)),
                     }
                     ready.push(s);

@@ -43,9 +43,9 @@ impl Refusal {
     }
 }
 
-/// The cell's answer to an asked call.
+/// The cell's ruling on an asked call: run it, or refuse it saying why.
 #[derive(Debug)]
-pub(crate) enum Answer {
+pub(crate) enum Ruling {
     /// Approved: run it.
     Run,
     /// Do not run it.
@@ -69,7 +69,7 @@ pub(crate) struct AskedCall {
 pub(crate) struct Asked {
     pub call: AskedCall,
     pub reason: String,
-    pub answer: oneshot::Sender<Answer>,
+    pub answer: oneshot::Sender<Ruling>,
     /// The input request's key, when the call's MCP task asks for input.
     pub task_input: Option<String>,
 }

@@ -31,7 +31,7 @@ use tokio::sync::oneshot;
 use tracing::Instrument;
 use tracing::field::Empty;
 
-use super::asked::{Answer, Asked, AskedCall, Refusal};
+use super::asked::{Asked, AskedCall, Refusal, Ruling};
 use super::done::{Completion, Done};
 use super::outbound::{Approval, CallHooks, CallSource, GatedFuture, Landed, Outbound, Refused, Target};
 use crate::cell::pending::PendingId;
@@ -150,8 +150,8 @@ impl Gate {
                     // A dropped sender means the cell ended: nothing awaits
                     // this call any more.
                     let refusal = match rx.await {
-                        Ok(Answer::Run) => None,
-                        Ok(Answer::Refuse(refusal)) => Some(refusal),
+                        Ok(Ruling::Run) => None,
+                        Ok(Ruling::Refuse(refusal)) => Some(refusal),
                         Err(_) => Some(Refusal::Denied(Some("the cell ended before anyone decided".into()))),
                     };
                     if let Some(refusal) = refusal {

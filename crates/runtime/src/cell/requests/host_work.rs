@@ -69,9 +69,9 @@ pub(crate) struct Submit {
 /// Aborts every spawned tool task when the cell's state is dropped, however
 /// the cell ends (including a panic in its actor).
 #[derive(Default)]
-struct Tasks(HashMap<u64, InFlight>);
+struct SpawnedCalls(HashMap<u64, InFlight>);
 
-impl Drop for Tasks {
+impl Drop for SpawnedCalls {
     fn drop(&mut self) {
         for call in self.0.values() {
             call.task.abort();
@@ -88,7 +88,7 @@ pub(crate) struct HostWork {
     tools: ToolTable,
     max_in_flight: usize,
     /// Every request holding a slot, native or not.
-    in_flight: Tasks,
+    in_flight: SpawnedCalls,
     queue: VecDeque<Queued>,
     timers: BinaryHeap<Reverse<(Instant, u64)>>,
     live_timers: HashMap<u64, PendingId>,
@@ -142,7 +142,7 @@ impl HostWork {
             metrics,
             tools,
             max_in_flight,
-            in_flight: Tasks::default(),
+            in_flight: SpawnedCalls::default(),
             queue: VecDeque::new(),
             timers: BinaryHeap::new(),
             live_timers: HashMap::new(),

@@ -10,7 +10,7 @@ use super::done::Done;
 use super::mcp_tasks::ResumedTask;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
 use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
-use super::outcome::{CallFailure, Outcome};
+use super::outcome::{CallFailure, NestedResult};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::args::Args;
@@ -112,7 +112,7 @@ impl HandleOutside for McpCall {
                     "isError": true
                 })),
                 Refused::Person(refusal) => {
-                    <Result<Value, CallFailure> as Outcome>::refused(refusal.message(&what), refusal.code())
+                    <Result<Value, CallFailure> as NestedResult>::refused(refusal.message(&what), refusal.code())
                 }
             };
             Done::Loaded { settlement: CallFailure::settle(id, result, "tool_error"), network: true }

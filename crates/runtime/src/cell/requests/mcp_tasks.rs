@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 
 use codemode_catalog::policy::{Decision, NestedCall};
 
-use super::asked::{Answer, Asked, AskedCall, Refusal};
+use super::asked::{Asked, AskedCall, Refusal, Ruling};
 use super::done::{Done, TaskStarted};
 use super::outbound::CallHooks;
 
@@ -25,9 +25,9 @@ const MAX_MESSAGE_BYTES: usize = 1024;
 #[derive(Debug)]
 pub(crate) enum RestoredInput {
     /// Still pending: the restored approval's answer comes here.
-    Awaiting(oneshot::Receiver<Answer>),
+    Awaiting(oneshot::Receiver<Ruling>),
     /// Decided before the restart.
-    Decided(Answer),
+    Decided(Ruling),
 }
 
 /// A call that already runs as a task (a resumed run): the task, and its
@@ -106,10 +106,10 @@ pub(super) fn hooks(
                 }
             };
             match answer {
-                Ok(Answer::Run) => InputAnswer::Accept(form_defaults(&schema)),
+                Ok(Ruling::Run) => InputAnswer::Accept(form_defaults(&schema)),
                 // Nobody decided in time, or the cell ended: no answer.
-                Ok(Answer::Refuse(Refusal::Expired(_))) | Err(_) => InputAnswer::Cancel,
-                Ok(Answer::Refuse(_)) => InputAnswer::Decline,
+                Ok(Ruling::Refuse(Refusal::Expired(_))) | Err(_) => InputAnswer::Cancel,
+                Ok(Ruling::Refuse(_)) => InputAnswer::Decline,
             }
         })
     });

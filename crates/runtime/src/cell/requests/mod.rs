@@ -128,6 +128,14 @@ macro_rules! host_requests {
                 }
             }
 
+            /// All the engine knows of the request's kind: its admission,
+            /// how it is answered.
+            pub(crate) fn form(&self) -> RequestForm {
+                match self {
+                    $(Self::$name(_) => <$name as HostOp>::FORM,)*
+                }
+            }
+
             /// Feeds the request into a journal fingerprint.
             pub(crate) fn fingerprint(&self, h: &mut Fnv, refs: &Refs<'_>) {
                 match self {

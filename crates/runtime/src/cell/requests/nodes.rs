@@ -8,7 +8,7 @@ use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleInside, HandleOutside, Handled, HostCx, HostOp, Inside, InsideCx, Outside, Rerun};
 use super::outbound::{CallFuture, CallSource, Landed, Outbound, Refused, Target};
-use super::outcome::{CallFailure, CallOutcome, Outcome};
+use super::outcome::{CallFailure, CallOutcome, NestedResult};
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::args::Args;
@@ -142,7 +142,7 @@ impl HandleOutside for NodesInvoke {
                     kind: CallOutcome::Denied,
                     code: None,
                 }),
-                Refused::Person(refusal) => Outcome::refused(refusal.message(&what), refusal.code()),
+                Refused::Person(refusal) => NestedResult::refused(refusal.message(&what), refusal.code()),
             };
             Done::Loaded { settlement: CallFailure::settle(id, result, "node_error"), network: true }
         });

@@ -12,7 +12,7 @@ use codemode_catalog::policy::Policy;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::asked::{Answer, Refusal};
+use super::asked::{Refusal, Ruling};
 use super::done::{Completion, Done};
 use super::rerun::Rerun;
 use crate::cell::pending::PendingKind;
@@ -109,7 +109,7 @@ pub(crate) enum Approval {
     Policy,
     /// A pending approval restored from the journal: wait for its answer,
     /// without asking the policy again.
-    Awaiting(oneshot::Receiver<Answer>),
+    Awaiting(oneshot::Receiver<Ruling>),
     /// Approved before a restart: run it.
     Approved,
 }

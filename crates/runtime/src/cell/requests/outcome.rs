@@ -25,7 +25,7 @@ impl CallOutcome {
 }
 
 /// A nested call's result, as its span sees it.
-pub(crate) trait Outcome {
+pub(crate) trait NestedResult {
     /// How the call ended.
     fn outcome(&self) -> CallOutcome;
 
@@ -34,7 +34,7 @@ pub(crate) trait Outcome {
     fn refused(message: String, code: &'static str) -> Self;
 }
 
-impl Outcome for Result<ToolOutput, ToolError> {
+impl NestedResult for Result<ToolOutput, ToolError> {
     fn outcome(&self) -> CallOutcome {
         match self {
             Ok(_) => CallOutcome::Ok,
@@ -129,7 +129,7 @@ impl Failure for codemode_nodes::InvokeError {
     }
 }
 
-impl Outcome for Result<Value, CallFailure> {
+impl NestedResult for Result<Value, CallFailure> {
     fn outcome(&self) -> CallOutcome {
         match self {
             // An MCP tool's in-band error (GA-9.4) is still a failed call.

@@ -11,7 +11,7 @@ use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleOutside, HostCx, HostOp, Outside, Rerun};
 use super::outbound::{CallSource, Landed, Outbound, Refused, Target};
-use super::outcome::Outcome;
+use super::outcome::NestedResult;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::args::Args;

@@ -3,12 +3,12 @@
 //! reference and commit; one that ends any other way waits for its
 //! record to say so before it reports.
 
-use super::finalize;
+use super::services;
 use codemode_protocol::{CellResult, Output};
 use ractor::RpcReplyPort;
 use serde_json::Value;
 
-use super::output::OutputLimitExceeded;
+use crate::cell::output::OutputLimitExceeded;
 
 /// Where a resolved cell is on its way to `completed`.
 pub(crate) enum Ending {
@@ -46,7 +46,7 @@ pub(crate) struct Finishing {
     /// The result to report, once built: reported after the commit.
     pub result: Option<CellResult>,
     /// The store writes to commit.
-    pub commit: Option<finalize::Commit>,
+    pub commit: Option<services::Commit>,
     /// The run's record, which the commit ends.
     pub run: Option<crate::durable::RecordCommit>,
     /// Bytes of the values being committed, for metrics.

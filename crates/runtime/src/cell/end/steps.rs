@@ -8,19 +8,19 @@ use std::time::Instant;
 use codemode_protocol::{CellResult, ErrorCode, Phase};
 use serde_json::Value;
 
-use super::ending::{Delivered, Draining, Ending, Finishing};
-use super::finalize::{self, Finalized};
-use super::mode::CellMode;
-use super::msg::CellMsg;
-use super::requests::{Answer, session};
-use super::state::{CellState, Flow};
+use super::services::{self, Finalized};
+use super::state::{Delivered, Draining, Ending, Finishing};
+use crate::cell::mode::CellMode;
+use crate::cell::msg::CellMsg;
+use crate::cell::requests::{Answer, session};
+use crate::cell::state::{CellState, Flow};
 use codemode_protocol::RunEnd;
 use codemode_store::StoreError;
 
 impl CellState {
     /// Completes a returned cell once its requests are done, or at the
     /// window's deadline with a warning naming those still running.
-    pub(super) fn drain(&mut self, deadline: Instant) -> Flow {
+    pub(in crate::cell) fn drain(&mut self, deadline: Instant) -> Flow {
         let Some(Ending::Draining(draining)) = self.ending.as_mut() else { return Flow::Live };
         // No guest code awaits these results; a failure must still be seen.
         for settlement in std::mem::take(&mut self.host.ready) {
@@ -61,7 +61,7 @@ impl CellState {
     /// record ends through it before it is reported, with its writes or
     /// without, keeping its final result there: one end, recorded first,
     /// and the answer a crash cuts off is read back by the next `wait`.
-    pub(super) fn complete(&mut self, value: Value, mut warnings: Vec<String>) -> Flow {
+    pub(in crate::cell) fn complete(&mut self, value: Value, mut warnings: Vec<String>) -> Flow {
         warnings.extend(self.durability.take_warning());
         // Compact JSON of the value: what the output budget charges and a
         // reference keeps.
@@ -73,7 +73,7 @@ impl CellState {
         self.sync_network();
         let (reference, not_retained) = match session::results_scope(&self.run.mode) {
             Ok(scope) if wants_reference => (Some((scope, value, json, self.effects.network)), None),
-            Err(refusal) if wants_reference => (None, Some(finalize::NotRetained(format!("Not retained: {refusal}")))),
+            Err(refusal) if wants_reference => (None, Some(services::NotRetained(format!("Not retained: {refusal}")))),
             _ => (None, None),
         };
         let writes = &mut self.effects.writes;
@@ -99,7 +99,7 @@ impl CellState {
             Some(reference) => {
                 let (me, results) = (self.run.myself.clone(), self.services.results.clone());
                 tokio::spawn(async move {
-                    let _ = me.send_message(CellMsg::Finalized(finalize::keep_reference(results, reference).await));
+                    let _ = me.send_message(CellMsg::Finalized(services::keep_reference(results, reference).await));
                 });
                 Flow::Live
             }
@@ -108,7 +108,7 @@ impl CellState {
     }
 
     /// The services answered a completing cell's step.
-    pub(super) fn finalized(&mut self, done: Finalized) -> Flow {
+    pub(in crate::cell) fn finalized(&mut self, done: Finalized) -> Flow {
         match done {
             Finalized::Referenced(reference) => self.built(Some(reference)),
             Finalized::Committed(outcome) => self.committed(outcome),
@@ -117,7 +117,7 @@ impl CellState {
 
     /// The reference is known (or none was needed): the result is built,
     /// and reported at once, or after the commit when there is one.
-    fn built(&mut self, reference: Option<Result<Value, finalize::NotRetained>>) -> Flow {
+    fn built(&mut self, reference: Option<Result<Value, services::NotRetained>>) -> Flow {
         let Some(Ending::Finishing(mut finishing)) = self.ending.take() else { return Flow::Live };
         let Some(delivered) = finishing.delivered.take() else { return Flow::Live };
         let warnings = std::mem::take(&mut finishing.warnings);
@@ -128,7 +128,7 @@ impl CellState {
         let kept =
             if matches!(result, CellResult::Completed { .. }) { crate::durable::keep(&result) } else { Vec::new() };
         let (me, store) = (self.run.myself.clone(), self.services.store.clone());
-        let task = finalize::commit(store, finishing.commit.take(), finishing.run.take(), kept);
+        let task = services::commit(store, finishing.commit.take(), finishing.run.take(), kept);
         tokio::spawn(async move {
             let _ = me.send_message(CellMsg::Finalized(task.await));
         });
@@ -181,7 +181,7 @@ impl CellState {
             }
             Err(_) => {
                 if let CellResult::Completed { warnings, .. } = &mut result {
-                    warnings.push(finalize::PERSISTENCE_WARNING.to_owned());
+                    warnings.push(services::PERSISTENCE_WARNING.to_owned());
                 }
             }
             Ok(()) => {
@@ -205,7 +205,7 @@ impl CellState {
     fn completed_result(
         &mut self,
         delivered: Delivered,
-        reference: Option<Result<Value, finalize::NotRetained>>,
+        reference: Option<Result<Value, services::NotRetained>>,
         warnings: Vec<String>,
     ) -> CellResult {
         let telemetry = self.telemetry();
@@ -246,7 +246,7 @@ impl CellState {
     /// metadata (≤ 768 bytes) and is delivered even past the budget.
     fn reference_value(&mut self, descriptor: Value) -> Value {
         let value =
-            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": finalize::REFERENCE_GUIDANCE});
+            serde_json::json!({"truncated": true, "reference": descriptor, "guidance": services::REFERENCE_GUIDANCE});
         self.output.charge_metadata(value.to_string().len());
         value
     }
