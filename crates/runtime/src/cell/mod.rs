@@ -16,6 +16,7 @@ mod drive;
 mod durable_calls;
 pub(crate) mod effects;
 mod end;
+mod end_steps;
 pub(crate) mod guest_host;
 pub(crate) mod journaling;
 pub(crate) mod mode;

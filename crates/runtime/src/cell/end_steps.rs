@@ -8,8 +8,8 @@ use std::time::Instant;
 use codemode_protocol::{CellResult, ErrorCode, Phase};
 use serde_json::Value;
 
-use super::services::{self, Finalized};
-use super::state::{Delivered, Draining, Ending, Finishing};
+use super::end::services::{self, Finalized};
+use super::end::{Delivered, Draining, Ending, Finishing};
 use crate::cell::mode::CellMode;
 use crate::cell::msg::CellMsg;
 use crate::cell::requests::{Answer, session};
