@@ -15,9 +15,8 @@ use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::cell::guest_host::EnginePool;
 use crate::cell::guest_host::{CellHost, Vm};
-use crate::cell::journaling::Meta;
+use crate::cell::journaling::{Meta, Restored};
 use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
-use crate::durable::journal::Journal;
 use crate::engine::vm::PreludeGeneration;
 use crate::jsthreads::JsThreads;
 use codemode_protocol::RunEnd;
@@ -34,20 +33,11 @@ pub(crate) struct ExecRequest {
     pub principal: Option<String>,
     /// The caller's span: the cell's span is its child.
     pub parent: tracing::Span,
-    /// A stored run to resume by replay: its id, journal and journal
-    /// version. `code` is then unused: the journal has the source.
-    pub resume: Option<Box<Resume>>,
+    /// A stored run to resume by replay, decoded once. `code` is then
+    /// unused: the journal has the source.
+    pub resume: Option<Box<Restored>>,
     /// Where the first window streams its output, if anywhere.
     pub stream: Option<crate::stream::OutputStream>,
-}
-
-/// A stored run to resume by replaying its journal.
-pub(crate) struct Resume {
-    pub run_id: String,
-    pub journal: Journal,
-    pub version: u64,
-    /// Decisions the resuming `wait` brings.
-    pub decide: Option<crate::cell::approvals::Decide>,
 }
 
 pub(crate) enum ExecutorMsg {
@@ -129,13 +119,10 @@ impl ExecutorState {
             CellMode::Interactive { session, reply, .. } => (Some(session.clone()), Some(reply.clone())),
             CellMode::Headless => (None, None),
         };
-        let (run_id, wrapped, resume, decide) = match request.resume.take() {
-            Some(r) => {
-                let r = *r;
-                (r.run_id, r.journal.header.wrapped.clone(), Some((r.journal, r.version)), r.decide)
-            }
+        let (run_id, wrapped, resume) = match request.resume.take() {
+            Some(restored) => (restored.run_id.clone(), restored.wrapped().to_owned(), Some(restored)),
             None => match new_run_id() {
-                Ok(run_id) => (run_id, source::wrap(&request.code), None, None),
+                Ok(run_id) => (run_id, source::wrap(&request.code), None),
                 Err(e) => {
                     let message = format!("the cell could not be started: {e}");
                     let _ = reply.send(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
@@ -165,7 +152,6 @@ impl ExecutorState {
             admitted,
             meta: Meta { title: request.title, principal: request.principal },
             resume,
-            decide,
             stream: request.stream,
         };
         let start = CellStart {
@@ -282,17 +268,12 @@ impl CellStart {
         // when they are not the registry's (a deploy changed the tools),
         // its engine is made here with them instead of taken from the pool.
         let tools = match &plan.resume {
-            Some((journal, _)) if journal.format >= 2 => {
-                ToolTable::replayed(services.registry.clone(), &journal.header.tools.0)
-            }
-            _ => ToolTable::live(services.registry.clone()),
+            Some(restored) => restored.tools(&services.registry),
+            None => ToolTable::live(services.registry.clone()),
         };
         // A run started by a build whose prelude behaved otherwise replays
         // with that behaviour.
-        let prelude = match &plan.resume {
-            Some((journal, _)) => PreludeGeneration(journal.header.prelude),
-            None => PreludeGeneration::CURRENT,
-        };
+        let prelude = plan.resume.as_ref().map_or(PreludeGeneration::CURRENT, |restored| restored.prelude());
         let vm = if tools.is_registry() && prelude == PreludeGeneration::CURRENT {
             engines.take()
         } else {

@@ -15,7 +15,8 @@ use crate::cell::journaling::DurableMsg;
 use crate::cell::{CellMode, CellMsg};
 use crate::durable::DurableArgs;
 use crate::durable::journal::{Journal, JournalError};
-use crate::executor::{ExecRequest, Resume};
+use crate::cell::journaling::Restored;
+use crate::executor::ExecRequest;
 use crate::limits::Limits;
 use crate::run_index::{DIFFERENT_SESSION, Located, NOT_HERE, RunHandle, RunIndex, STARTING, crashed};
 use crate::stream::OutputStream;
@@ -390,21 +391,15 @@ impl Router<'_> {
                 return Routed::from(CellResult::input_error(ErrorCode::RuntimeUnavailable, message));
             }
         };
-        let header = &journal.header;
-        let mode = CellMode::Interactive {
-            session: header.session.clone(),
-            reply: header.reply.clone(),
-            restart_safe: header.restart_safe,
-            unattended: header.unattended,
-        };
         let (decide, stream) = ask.into_parts();
+        let restored = Restored { run_id, journal, version: record.version, decide };
         let request = ExecRequest {
             code: String::new(),
-            title: header.title.clone(),
-            mode,
-            principal: principal.cloned().or_else(|| header.principal.clone()),
+            title: restored.journal.header.title.clone(),
+            mode: restored.mode(),
+            principal: principal.cloned().or_else(|| restored.owner()),
             parent: tracing::Span::current(),
-            resume: Some(Box::new(Resume { run_id: run_id.clone(), journal, version: record.version, decide })),
+            resume: Some(Box::new(restored)),
             stream,
         };
         Routed::Start(request)

@@ -34,7 +34,7 @@ use super::run::RunInfo;
 use super::services::CellServices;
 use super::tools::ToolTable;
 use super::windows::Windows;
-use crate::cell::journaling::{Durability, DurableStart, HostState, Meta};
+use crate::cell::journaling::{Durability, DurableStart, HostState, Meta, Restored};
 use crate::cell::journaling::{DurableMsg, Mailbox};
 use crate::durable::{EndNotRecorded, journal::Journal};
 use crate::engine::control::Costs;
@@ -57,10 +57,8 @@ pub(crate) struct CellPlan {
     pub admitted: Instant,
     /// The exec's title and principal, for the run's record.
     pub meta: Meta,
-    /// A stored run to resume by replaying its journal, at this version.
-    pub resume: Option<(Journal, u64)>,
-    /// Decisions the resuming `wait` brings, taken once the run is live.
-    pub decide: Option<Decide>,
+    /// A stored run to resume by replaying its journal.
+    pub resume: Option<Box<Restored>>,
     /// Where the first window streams its output, if anywhere.
     pub stream: Option<crate::stream::OutputStream>,
 }
@@ -123,17 +121,19 @@ impl CellState {
     /// replay ready to run at the first window.
     pub(crate) fn new(args: CellArgs, myself: ActorRef<CellMsg>) -> Self {
         let CellArgs { plan, services, tools, vm, lease, pool } = args;
-        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, decide, stream } = plan;
+        let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, stream } = plan;
         // A resumed run's approvals belong to the principal that started it.
-        let owner = match &resume {
-            Some((journal, _)) => journal.header.principal.clone(),
-            None => meta.principal.clone(),
-        };
+        let owner = resume.as_ref().map_or_else(|| meta.principal.clone(), |r| r.owner());
         let mut approvals = Approvals::new(services.limits.approval_ttl.min(services.limits.parked_ttl), owner);
-        if let Some((journal, _)) = &resume {
-            approvals.restore(journal.approvals.clone());
+        if let Some(restored) = &resume {
+            approvals.restore(restored.journal.approvals.clone());
         }
-        let tasks = super::tasks::McpTasks::restore(resume.as_ref().map(|(j, _)| j.tasks.clone()).unwrap_or_default());
+        let tasks =
+            super::tasks::McpTasks::restore(resume.as_ref().map(|r| r.journal.tasks.clone()).unwrap_or_default());
+        let (resume, decide) = match resume.map(|r| *r) {
+            Some(Restored { journal, version, decide, .. }) => (Some((journal, version)), decide),
+            None => (None, None),
+        };
         let started = Instant::now();
         span.record("queue_ms", millis(started.saturating_duration_since(admitted)));
         let me = myself.clone();

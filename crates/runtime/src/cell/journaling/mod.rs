@@ -12,6 +12,7 @@ mod fingerprint;
 mod identities;
 pub(crate) mod msg;
 mod replay;
+mod restored;
 mod run_journal;
 
 pub use bench::bench_record_calls;
@@ -20,4 +21,5 @@ pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
 pub(crate) use identities::CellIds;
 pub(crate) use msg::{DurableMsg, Mailbox};
 pub(crate) use replay::{Replayed, Resumed};
+pub(crate) use restored::Restored;
 pub(crate) use run_journal::{HostState, Meta, WriteError};
