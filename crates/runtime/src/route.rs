@@ -12,7 +12,7 @@ use ractor::ActorRef;
 
 use crate::cell::approvals::Decide;
 use crate::cell::journaling::DurableMsg;
-use crate::cell::{CellMode, CellMsg};
+use crate::cell::CellMsg;
 use crate::durable::DurableArgs;
 use crate::durable::journal::{Journal, JournalError};
 use crate::cell::journaling::Restored;
