@@ -10,12 +10,12 @@ use codemode_protocol::{CellResult, ErrorCode, Phase, RunEnd, WaitReason};
 use codemode_store::runs::{Claim, RunRecord, RunStatus, RunStoreError, now_ms};
 use ractor::ActorRef;
 
+use crate::cell::CellMsg;
 use crate::cell::approvals::Decide;
 use crate::cell::journaling::DurableMsg;
-use crate::cell::CellMsg;
+use crate::cell::journaling::Restored;
 use crate::durable::DurableArgs;
 use crate::durable::journal::{Journal, JournalError};
-use crate::cell::journaling::Restored;
 use crate::executor::ExecRequest;
 use crate::limits::Limits;
 use crate::run_index::{DIFFERENT_SESSION, Located, NOT_HERE, RunHandle, RunIndex, STARTING, crashed};

@@ -36,7 +36,7 @@ use super::tools::ToolTable;
 use super::windows::Windows;
 use crate::cell::journaling::{Durability, DurableStart, HostState, Meta, Restored};
 use crate::cell::journaling::{DurableMsg, Mailbox};
-use crate::durable::{EndNotRecorded, journal::Journal};
+use crate::durable::EndNotRecorded;
 use crate::engine::control::Costs;
 use crate::jsthreads::ThreadLease;
 use codemode_protocol::RunEnd;
