@@ -6,9 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use codemode_protocol::ids::{self, NoRandomness};
-use codemode_runtime::{
-    CellResult, CodeMode, CodeModeError, DeciderKind, ErrorCode, ExecToolDescriptions, OutputStream, Reply,
-};
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, ExecToolDescriptions, OutputStream, Reply};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ErrorData, GetTaskParams, GetTaskResult, Implementation,
@@ -22,7 +20,7 @@ use super::calls::tool_result;
 use super::trace_context;
 use crate::lifecycle::Lifecycle;
 use crate::metrics::counters::sessions;
-use codemode_runtime::{ArgumentError, ExecArgs, WaitArgs, result_schema};
+use codemode_runtime::result_schema;
 
 /// How long open connections (idle keep-alives, the clients' event
 /// streams) or the stdio service get to close once the transport stops.
@@ -207,8 +205,9 @@ impl CodeModeServer {
         self.connection.reply(&principal, key.as_deref()).map_err(|e| ErrorData::invalid_request(e.to_string(), None))
     }
 
-    /// Runs one call; every refusal of its arguments is a `failed` result
-    /// with `invalid_input`, so clients always get the one result shape.
+    /// Runs one call ([`Reply::handle_streaming`]): every refusal of its
+    /// arguments is a `failed` result with `invalid_input`, so clients
+    /// always get the one result shape.
     async fn call(
         &self,
         reply: &Reply,
@@ -216,29 +215,7 @@ impl CodeModeServer {
         args: &Map<String, Value>,
         stream: Option<OutputStream>,
     ) -> CellResult {
-        let refused = |e: ArgumentError| CellResult::input_error(ErrorCode::InvalidInput, e.to_string());
-        let unavailable = |e: CodeModeError| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string());
-        match name {
-            "exec" => match ExecArgs::from_arguments(args).and_then(|a| codemode_runtime::Exec::try_from(&a)) {
-                Ok(exec) => {
-                    let exec = match stream {
-                        Some(stream) => exec.stream(stream),
-                        None => exec,
-                    };
-                    reply.exec(exec).await.unwrap_or_else(unavailable)
-                }
-                Err(e) => refused(e),
-            },
-            "wait" => match WaitArgs::from_arguments(args, self.connection.rt.model_decides_approvals()) {
-                // Whatever the model's `wait` decides is the model's.
-                Ok(wait) => reply
-                    .wait_decided_by(&wait.run_id, wait.decisions(), DeciderKind::Model, stream)
-                    .await
-                    .unwrap_or_else(unavailable),
-                Err(e) => refused(e),
-            },
-            _ => refused(ArgumentError::UnknownTool(name.to_owned())),
-        }
+        reply.handle_streaming(name, args, stream).await
     }
 }
 

@@ -17,7 +17,7 @@ use crate::executor::ExecRequest;
 use crate::route::{Ask, Routed, Router};
 use codemode_protocol::RunEnd;
 
-use codemode_protocol::calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, MODEL_MAY_NOT_DECIDE};
+use codemode_protocol::calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, MODEL_MAY_NOT_DECIDE, WaitArgs};
 
 /// One `exec` request: the cell's source and how to run it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -335,6 +335,61 @@ impl Reply {
         let decide =
             (!decisions.is_empty()).then(|| Decide { decisions, by: Decider::Session(s.principal.clone(), kind) });
         s.rt.route(run_id, &s.id, s.principal.as_ref(), Ask::Wait(decide, stream)).await
+    }
+
+    /// Runs one of the model's tool calls as it arrives — `exec` or `wait`
+    /// with the arguments the model gave — and returns what to give the
+    /// model back. Arguments are checked as the published input schemas say
+    /// ([`ExecArgs::from_arguments`], [`WaitArgs::from_arguments`]): an
+    /// unknown or malformed one, or an unknown tool, is a `failed` result
+    /// with `invalid_input` naming what was wrong. Decisions in a `wait` are
+    /// the model's ([`DeciderKind::Model`]), refused unless the runtime lets
+    /// the model decide. A host failure (the runtime shutting down) is a
+    /// `failed` result with `runtime_unavailable`: the model always gets one
+    /// of the three result shapes.
+    ///
+    /// ```no_run
+    /// # async fn f(rt: codemode_runtime::CodeMode) {
+    /// let reply = rt.session("conversation-1").reply("turn-1");
+    /// let args = serde_json::json!({"code": "return 1 + 1"});
+    /// let result = reply.handle("exec", args.as_object().unwrap()).await;
+    /// println!("{}", result.to_model_text());
+    /// # }
+    /// ```
+    pub async fn handle(&self, tool: &str, arguments: &serde_json::Map<String, serde_json::Value>) -> CellResult {
+        self.handle_streaming(tool, arguments, None).await
+    }
+
+    /// [`handle`](Self::handle), streaming the window's output to `stream`
+    /// while it runs.
+    pub async fn handle_streaming(
+        &self,
+        tool: &str,
+        arguments: &serde_json::Map<String, serde_json::Value>,
+        stream: Option<OutputStream>,
+    ) -> CellResult {
+        let refused = |e: ArgumentError| CellResult::input_error(ErrorCode::InvalidInput, e.to_string());
+        let unavailable = |e: CodeModeError| CellResult::input_error(ErrorCode::RuntimeUnavailable, e.to_string());
+        match tool {
+            "exec" => match ExecArgs::from_arguments(arguments).and_then(|args| Exec::try_from(&args)) {
+                Ok(exec) => {
+                    let exec = match stream {
+                        Some(stream) => exec.stream(stream),
+                        None => exec,
+                    };
+                    self.exec(exec).await.unwrap_or_else(unavailable)
+                }
+                Err(e) => refused(e),
+            },
+            "wait" => match WaitArgs::from_arguments(arguments, self.session.rt.inner.model_decides) {
+                Ok(wait) => self
+                    .wait_decided_by(&wait.run_id, wait.decisions(), DeciderKind::Model, stream)
+                    .await
+                    .unwrap_or_else(unavailable),
+                Err(e) => refused(e),
+            },
+            other => refused(ArgumentError::UnknownTool(other.to_owned())),
+        }
     }
 
     /// Aborts a cell: it fails with `aborted`, its tool calls and timers are
