@@ -67,6 +67,8 @@ def module_path(src, path):
 
 def expand_use(tree):
     """`a::{b, c::{d, e}}` → ['a::b', 'a::c::d', 'a::c::e']."""
+    # `x as y` names x; drop the alias before the spaces go.
+    tree = re.sub(r"\s+as\s+\w+", "", tree)
     tree = re.sub(r"\s+", "", tree)
     def go(prefix, s):
         if "{" not in s:
@@ -103,8 +105,7 @@ def references(code):
 
 
 def resolve(here, path, submods):
-    parts = [p.split(" as ")[0] for p in path.split("::")]
-    parts = [p.split("as")[0] if False else p for p in parts]
+    parts = path.split("::")
     if parts[0] == "crate":
         return parts[1:]
     base = list(here)

@@ -229,7 +229,7 @@ pub fn exec_input_schema() -> Value {
 /// `deny` only when the host lets the model decide approvals.
 #[must_use]
 pub fn wait_input_schema(model_decides: bool) -> Value {
-    let mut schema = derived::<WaitArgs>();
+    let mut schema = WAIT_SCHEMA.clone();
     if !model_decides && let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         properties.retain(|name, _| name == "runId");
     }
@@ -238,7 +238,8 @@ pub fn wait_input_schema(model_decides: bool) -> Value {
 
 static EXEC_SCHEMA: LazyLock<Value> = LazyLock::new(derived::<ExecArgs>);
 static EXEC_PROPERTIES: LazyLock<Vec<String>> = LazyLock::new(|| properties(&EXEC_SCHEMA));
-static WAIT_PROPERTIES: LazyLock<Vec<String>> = LazyLock::new(|| properties(&derived::<WaitArgs>()));
+static WAIT_SCHEMA: LazyLock<Value> = LazyLock::new(derived::<WaitArgs>);
+static WAIT_PROPERTIES: LazyLock<Vec<String>> = LazyLock::new(|| properties(&WAIT_SCHEMA));
 
 fn properties(schema: &Value) -> Vec<String> {
     schema.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default()

@@ -47,9 +47,14 @@ impl Ask {
 pub(crate) enum Routed {
     /// The caller's answer.
     Answer(CellResult),
-    /// A stored run this process now holds the lease of, to start (it
-    /// resumes by replay) for the answer; then [`Router::started`].
-    Start(ExecRequest),
+    /// Stored run `run_id`, whose lease this process now holds, to start
+    /// (it resumes by replay) for the answer; then [`Router::started`].
+    Start {
+        /// The run.
+        run_id: String,
+        /// Its start.
+        request: ExecRequest,
+    },
 }
 
 impl From<CellResult> for Routed {
@@ -392,7 +397,7 @@ impl Router<'_> {
             }
         };
         let (decide, stream) = ask.into_parts();
-        let restored = Restored { run_id, journal, version: record.version, decide };
+        let restored = Restored { run_id: run_id.clone(), journal, version: record.version, decide };
         let request = ExecRequest {
             code: String::new(),
             title: restored.journal.header.title.clone(),
@@ -402,7 +407,7 @@ impl Router<'_> {
             resume: Some(Box::new(restored)),
             stream,
         };
-        Routed::Start(request)
+        Routed::Start { run_id, request }
     }
 
     /// How the start of a restored run went: a start refused admission (a

@@ -48,8 +48,8 @@ impl GuestHost for CellHost {
         self.tools.len()
     }
 
-    fn callable(&self, index: usize) -> Option<String> {
-        self.tools.callable(index).map(str::to_owned)
+    fn callable(&self, index: usize) -> Option<&str> {
+        self.tools.callable(index)
     }
 
     fn tool_meta(&self, index: usize) -> Result<String, ConfigReadError> {

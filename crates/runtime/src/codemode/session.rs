@@ -164,8 +164,7 @@ impl CodeMode {
         };
         match router.route(run_id, session, principal, ask).await {
             Routed::Answer(result) => Ok(result),
-            Routed::Start(request) => {
-                let run_id = request.resume.as_ref().map(|r| r.run_id.clone()).unwrap_or_default();
+            Routed::Start { run_id, request } => {
                 let result = self.start_cell(request).await?;
                 router.started(&run_id, &result).await;
                 Ok(result)

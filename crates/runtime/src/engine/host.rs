@@ -73,7 +73,7 @@ pub(crate) trait GuestHost: Clone + Send + Sync + 'static {
     fn tool_count(&self) -> usize;
 
     /// Tool `index`'s callable name.
-    fn callable(&self, index: usize) -> Option<String>;
+    fn callable(&self, index: usize) -> Option<&str>;
 
     /// Tool `index`'s handle metadata, as JSON text (journaled: a replay
     /// reads what the run read).
@@ -114,7 +114,7 @@ impl GuestHost for BareHost {
         0
     }
 
-    fn callable(&self, _: usize) -> Option<String> {
+    fn callable(&self, _: usize) -> Option<&str> {
         None
     }
 

@@ -389,24 +389,26 @@ impl<H: GuestHost> Vm<H> {
     /// synchronous ones (metadata, output, the outcome, lazy sections).
     fn host_object<'js>(&self, ctx: &Ctx<'js>, guest_host: &H) -> rquickjs::Result<Object<'js>> {
         let host = Object::new(ctx.clone())?;
+        // One copy of the host per engine, shared by its native functions.
+        let guest_host = Arc::new(guest_host.clone());
         host.set("ops", wire_names(ctx, H::requests().iter().map(|form| form.name))?)?;
         host.set("output", wire_names(ctx, OutputKind::ALL.iter().map(|k| k.name()))?)?;
         let b = Arc::clone(&self.link);
         let control = Arc::clone(&self.control);
-        let requests = guest_host.clone();
+        let requests = Arc::clone(&guest_host);
         host.set(
             "request",
             Function::new(
                 ctx.clone(),
                 move |ctx: Ctx<'js>, op: u32, a: Opt<Value<'js>>, b2: Opt<Value<'js>>, c: Opt<Value<'js>>| {
-                    request(&ctx, &b, &control, &requests, op, [a.0, b2.0, c.0])
+                    request(&ctx, &b, &control, &*requests, op, [a.0, b2.0, c.0])
                 },
             )?,
         )?;
         // Handle metadata, looked up synchronously: serializing or reading a
         // handle never starts a host request (GA-8.1). Journaled, so a
         // replay after a deploy sees the metadata the run saw.
-        let tools = guest_host.clone();
+        let tools = Arc::clone(&guest_host);
         let b = Arc::clone(&self.link);
         host.set(
             "meta",
@@ -422,7 +424,7 @@ impl<H: GuestHost> Vm<H> {
         host.set("markNetwork", Function::new(ctx.clone(), move || lock(&b).network = true)?)?;
         // An unknown MCP member's closest method, by the one rule the
         // declarations' messages use (`codemode_mcp::naming::suggestion`).
-        let suggests = guest_host.clone();
+        let suggests = Arc::clone(&guest_host);
         host.set(
             "mcpSuggest",
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, wanted: rquickjs::String<'js>, methods: Array<'js>| {
@@ -434,7 +436,7 @@ impl<H: GuestHost> Vm<H> {
         // The namespace a cell sees, journaled: a replay builds the same
         // `MCP` tree even when the servers changed, are not connected yet,
         // or were removed; calls are then routed by server name.
-        let mcp = guest_host.clone();
+        let mcp = Arc::clone(&guest_host);
         let b = Arc::clone(&self.link);
         host.set(
             "mcpTree",
