@@ -101,7 +101,7 @@ async fn typescript_golden_cells_produce_their_expected_results() {
     check_golden(cases("golden/typescript", "ts"), 40).await;
 }
 
-/// GA-2: every result a golden cell produces is what the published
+/// GA-1.5: every result a golden cell produces is what the published
 /// `outputSchema` of `exec`/`wait` says a result is (the schema is derived
 /// from the result types; this checks the runtime fills them as the
 /// schema says, on real cells).

@@ -1,6 +1,6 @@
 //! A host runs the model's `exec` and `wait` tool calls as they arrive
 //! (`Reply::handle`), with the arguments checked as the published input
-//! schemas say and every answer one of the published result shapes (GA-2).
+//! schemas say and every answer one of the published result shapes (GA-1.5).
 
 use codemode_runtime::{CellResult, ErrorCode, result_schema};
 use codemode_tests::*;
@@ -18,7 +18,7 @@ fn refused(result: &CellResult) -> &str {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_models_exec_and_wait_calls_run_as_they_arrive_and_every_answer_is_a_published_result_ga_2() {
+async fn the_models_exec_and_wait_calls_run_as_they_arrive_and_every_answer_is_a_published_result_ga_1_5() {
     let rt = runtime().await;
     let reply = rt.session("model-calls").reply("turn-1");
     let schema = jsonschema::validator_for(&result_schema()).expect("the published schema compiles");

@@ -279,7 +279,7 @@ mod tests {
     }
 
     #[test]
-    fn command_aliases_code_and_both_must_agree_ga_2() {
+    fn command_aliases_code_and_both_must_agree_ga_1_4() {
         assert_eq!(exec(json!({"command": "return 1"})).unwrap(), "return 1");
         assert_eq!(exec(json!({"code": " ", "command": "return 1"})).unwrap(), "return 1");
         assert!(matches!(exec(json!({"code": "a", "command": "b"})), Err(ArgumentError::CodeMismatch)));
@@ -290,7 +290,7 @@ mod tests {
     }
 
     #[test]
-    fn arguments_outside_the_schema_are_refused_by_name_ga_2() {
+    fn arguments_outside_the_schema_are_refused_by_name_ga_1_4() {
         let e = exec(json!({"code": "x", "cod": 1})).unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -306,7 +306,7 @@ mod tests {
     }
 
     #[test]
-    fn the_input_schemas_list_what_the_parsers_read_and_no_more_ga_2() {
+    fn the_input_schemas_list_what_the_parsers_read_and_no_more_ga_1_4() {
         let schema = exec_input_schema();
         assert_eq!(schema["type"], "object");
         assert_eq!(schema["required"], json!(["code"]));

@@ -145,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn every_result_shape_code_phase_and_reason_validates_against_the_published_schema_ga_2() {
+    fn every_result_shape_code_phase_and_reason_validates_against_the_published_schema_ga_1_5() {
         let schema = result_schema();
         assert_eq!(schema["type"], "object", "MCP wants an object at the root");
         assert!(!schema.to_string().contains("$ref"), "self-contained");
@@ -159,7 +159,7 @@ mod tests {
     }
 
     #[test]
-    fn the_schema_refuses_what_no_result_is_ga_2() {
+    fn the_schema_refuses_what_no_result_is_ga_1_5() {
         let validator = jsonschema::validator_for(&result_schema()).unwrap();
         for wrong in [
             json!({"status": "failed", "code": "no_such_code", "error": "e", "phase": "guest", "output": [],
