@@ -7,13 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode_runtime::operator::{OperatorError, decide_stored};
+use codemode_runtime::operator::{Operator, OperatorError};
 use codemode_runtime::{
     CellResult, CodeMode, DeciderKind, Decision, DecisionFuture, Decisions, Denial, ErrorCode, Exec, Limits,
     NestedCall, Policy, RunEnd, RunEvent, RunsConfig, StoreBackend, Verdict, WaitReason,
 };
-use codemode_store::StoreLimits;
-use codemode_store::runs::{RunStore, SledRuns};
+use codemode_store::runs::RunStore;
 use codemode_tests::*;
 use serde_json::json;
 
@@ -66,11 +65,14 @@ async fn durable(deploy: &Named, path: &std::path::Path, evict_after: Option<Dur
 }
 
 /// The run store at `path`, as an operator's command opens it.
-async fn operator_store(path: &std::path::Path) -> Arc<dyn RunStore> {
+async fn operator_store(path: &std::path::Path) -> (Operator, Arc<dyn RunStore>) {
+    let backend = StoreBackend::Sled { path: Some(path.to_path_buf()) };
     for _ in 0..100 {
-        match codemode_store::SessionStore::open(Some(path), StoreLimits::default(), "operator".into()) {
-            Ok(store) => return Arc::new(SledRuns::open(&store).unwrap()),
-            Err(codemode_store::StoreError::Locked { .. }) => tokio::time::sleep(Duration::from_millis(20)).await,
+        match codemode_store::open(&backend, codemode_store::OpenOptions::named("operator")).await {
+            Ok(db) => return (Operator::of(&db), Arc::clone(&db.runs)),
+            Err(codemode_store::OpenError::Store(codemode_store::StoreError::Locked { .. })) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
             Err(e) => panic!("{e}"),
         }
     }
@@ -302,22 +304,31 @@ async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_
     let run_id = parked.run_id().unwrap().to_owned();
     first.shutdown().await;
     drop(first);
-    let store = operator_store(&dir).await;
+    let (operator, store) = operator_store(&dir).await;
     let wait = Duration::from_millis(100);
-    let refused = decide_stored(&store, &run_id, approve("appr_nope"), wait).await;
+    let decide = |id: &str| operator.decide("ops-alice", &run_id, vec![id.to_owned()], vec![], None, wait);
+    let refused = decide("appr_nope").await;
     assert!(
         matches!(refused, Err(OperatorError::Refused(ref m)) if m.contains("appr_nope is not pending")),
         "{refused:?}"
     );
-    let missing = decide_stored(&store, "run_00000000000000000000000000000000", approve(&first_id), wait).await;
+    let nobody = "run_00000000000000000000000000000000";
+    let missing = operator.decide("ops-alice", nobody, vec![first_id.clone()], vec![], None, wait).await;
     assert!(matches!(missing, Err(OperatorError::NoSuchRun(_))), "{missing:?}");
-    let named = decide_stored(&store, &run_id, approve(&first_id), wait).await.unwrap();
+    let named = decide(&first_id).await.unwrap();
     assert_eq!(named[0].approval.tool, "deploy_prod");
-    let twice = decide_stored(&store, &run_id, approve(&first_id), wait).await;
+    let twice = decide(&first_id).await;
     assert!(matches!(twice, Err(OperatorError::Refused(_))), "an id already in the inbox: {twice:?}");
     let log = codemode_runtime::operator::approvals_of(&store.get(&run_id).await.unwrap().unwrap().journal).unwrap();
     assert_eq!(log.inbox.len(), 1);
-    drop(store);
+    let audit = operator.audit(None, 10).await.unwrap();
+    let actions: Vec<(&str, bool)> = audit.iter().map(|e| (e.operator.as_str(), e.ok)).collect();
+    assert_eq!(
+        actions,
+        [("ops-alice", false), ("ops-alice", true), ("ops-alice", false), ("ops-alice", false)],
+        "every decision audited, newest first"
+    );
+    drop((operator, store));
     let second = durable(&deploy, &dir, None).await;
     let reply = reply(&second);
     // The next wait takes the operator's approval: the first call runs,
@@ -330,13 +341,13 @@ async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_
     second.shutdown().await;
     drop(second);
     // The run's record keeps its approvals, who decided each included.
-    let store = operator_store(&dir).await;
+    let (operator, store) = operator_store(&dir).await;
     let log = codemode_runtime::operator::approvals_of(&store.get(&run_id).await.unwrap().unwrap().journal).unwrap();
     let by: Vec<(&str, Option<&str>)> =
         log.records.iter().map(|r| (r.approval.id.as_str(), r.decision.as_ref().map(|d| d.by.as_str()))).collect();
-    assert_eq!(by, [(first_id.as_str(), Some("operator")), (second_id.as_str(), None)]);
+    assert_eq!(by, [(first_id.as_str(), Some("ops-alice")), (second_id.as_str(), None)], "the operator is named");
     assert!(log.inbox.is_empty(), "the inbox was taken");
-    drop(store);
+    drop((operator, store));
     let third = durable(&deploy, &dir, None).await;
     let done = codemode_tests::reply(&third).wait_with(&run_id, deny(&second_id, None)).await.unwrap();
     assert_eq!(value(&done)[0], json!({"n": 1}));

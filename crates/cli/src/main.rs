@@ -12,10 +12,12 @@ mod inspect;
 mod lifecycle;
 mod metrics;
 mod node_host;
+mod operator_input;
 mod output;
 mod pairings;
 mod repl;
 mod run_approvals;
+mod run_source;
 mod runs;
 mod serve;
 mod session;
@@ -93,9 +95,12 @@ enum Command {
     /// cell, first exec in a fresh process, throughput); `--compare` runs
     /// the reference benchmark too and prints the ratios.
     Bench(bench::BenchArgs),
-    /// Inspect and abort durable runs in the configured store, without a
-    /// runtime (a sled store must not be in use by a server).
+    /// Inspect, decide and abort durable runs: in the configured store
+    /// directly (a sled store must not be in use by a server), or through a
+    /// running server's operator API (`--server URL --token TOKEN`).
     Runs {
+        #[command(flatten)]
+        server: runs::ServerArgs,
         #[command(subcommand)]
         command: runs::RunsCommand,
     },
@@ -149,7 +154,7 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Config { command: ConfigCommand::Check } => {
             config::check::run(&config, file.as_deref(), store.as_deref()).await
         }
-        Command::Runs { command } => runs::run(&config, store, command).await,
+        Command::Runs { server, command } => runs::run(&config, store, server, command).await,
         Command::Pairings { command } => pairings::run(&config, store, command).await,
         Command::Node(options) => node_host::run(options).await,
         Command::Bench(args) => bench::run(args.options()?).await,

@@ -2,23 +2,17 @@
 //! lists: an operator's decisions on a stored run's pending approvals,
 //! left in its journal for whichever process resumes it next.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use codemode_runtime::operator::{self, OperatorError};
-use codemode_runtime::{ApprovalLog, Decisions, Denial};
-use codemode_store::runs::RunStore;
+use codemode_runtime::ApprovalLog;
 
 use crate::output::clean;
-
-/// How long `approve`/`deny` wait by default for a process holding the run
-/// to let it go.
-pub(crate) const DEFAULT_WAIT_MS: u64 = 10_000;
+use crate::run_source::RunSource;
 
 /// Approves (`deny` false) or denies `ids` of run `run_id` as an operator.
 pub(crate) async fn decide(
-    runs: &Arc<dyn RunStore>,
+    source: &RunSource,
     run_id: &str,
     ids: Vec<String>,
     deny: bool,
@@ -26,15 +20,7 @@ pub(crate) async fn decide(
     wait: Duration,
 ) -> Result<()> {
     let verb = if deny { "denied" } else { "approved" };
-    let decisions = if deny {
-        Decisions { approve: vec![], deny: ids.into_iter().map(|id| Denial { id, reason: reason.clone() }).collect() }
-    } else {
-        Decisions { approve: ids, deny: vec![] }
-    };
-    let named = operator::decide_stored(runs, run_id, decisions, wait).await.map_err(|e| match e {
-        OperatorError::Store(e) => anyhow::anyhow!("{e}"),
-        other => anyhow::anyhow!("{other}"),
-    })?;
+    let named = source.decide(run_id, ids, deny, reason, wait).await?;
     for approval in named {
         println!(
             "run {run_id}: {verb} {} ({}); it takes effect when the run next resumes (its next wait, on any process)",
@@ -43,11 +29,6 @@ pub(crate) async fn decide(
         );
     }
     Ok(())
-}
-
-/// The approvals part of `runs show`, from the run's stored journal.
-pub(crate) fn shown(journal: &[u8]) -> Result<ApprovalLog, String> {
-    operator::approvals_of(journal)
 }
 
 /// Prints a run's approvals as `runs show` text.
@@ -78,6 +59,7 @@ pub(crate) fn print(log: &ApprovalLog) {
             .chain(entry.decisions.deny.iter().map(|d| &d.id))
             .map(String::as_str)
             .collect();
-        println!("  operator decisions at {} ms, taken at the next resume: {}", entry.at_ms, ids.join(", "));
+        let by = clean(entry.by.as_deref().unwrap_or("operator"));
+        println!("  decisions by {by} at {} ms, taken at the next resume: {}", entry.at_ms, ids.join(", "));
     }
 }

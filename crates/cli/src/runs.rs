@@ -1,5 +1,9 @@
-//! `codemode runs list|show|abort|approve|deny`: the operator's view of durable runs,
-//! read straight from the configured backend — no runtime, no cells.
+//! `codemode runs list|show|abort|approve|deny|audit`: the operator's view
+//! of durable runs — read straight from the configured backend (no
+//! runtime, no cells), or through a running server's operator API with
+//! `--server URL --token TOKEN` (the way to act while a server holds a
+//! sled store). Every approve, deny and abort is recorded in the audit
+//! trail.
 //!
 //! Session keys are capabilities (whoever knows one can `wait` on its
 //! runs), so they are shown as a SHA-256 prefix unless `--show-sessions`
@@ -8,42 +12,35 @@
 //! characters are replaced before they reach a terminal.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Result;
-use clap::Subcommand;
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand};
+use codemode_runtime::operator::{Operator, RunDetail, RunQuery, RunView, SessionShown};
 use codemode_store::OpenError;
-use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
-use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
+use codemode_store::runs::{MAX_LIST_RUNS, RunStatus, RunStoreError, now_ms};
 
 use crate::config::Config;
+use crate::operator_input::{STATUSES, parse_run_id};
 use crate::output::{clean, human_bytes, human_ms, truncate};
-
-/// Every status a run can be in, for `--status`.
-const STATUSES: &[&str] = &[
-    "running",
-    "parked",
-    "completed",
-    "failed",
-    "timed_out",
-    "aborted",
-    "expired",
-    "disposed",
-    "crashed",
-    "replay_diverged",
-];
-
-/// How shown session hashes start; `--session` with it filters by prefix.
-const HASH_PREFIX: &str = "sha256:";
-
-/// Hex digits of a session's SHA-256 shown: 48 bits tell sessions apart in
-/// a listing without handing out anything usable.
-const HASH_CHARS: usize = 12;
+use crate::run_source::{Remote, RunSource};
 
 /// The longest title shown in a `list` row (`show` prints it whole).
 const TITLE_CHARS: usize = 40;
+
+/// The server `codemode runs` acts through, if any.
+#[derive(Args)]
+pub(crate) struct ServerArgs {
+    /// Act through the operator API of the server at this address
+    /// (`http://HOST:PORT` of `serve --http`) instead of opening the store.
+    #[arg(long, global = true, value_name = "URL")]
+    server: Option<String>,
+    /// The operator token (an `[operator] tokens` entry) for --server;
+    /// default: the CODEMODE_OPERATOR_TOKEN environment variable (which
+    /// keeps it out of the shell's history).
+    #[arg(long, global = true, value_name = "TOKEN")]
+    token: Option<String>,
+}
 
 /// `codemode runs …`.
 #[derive(Subcommand)]
@@ -57,6 +54,15 @@ pub(crate) enum RunsCommand {
         /// a listing shows (matched among the newest 1,000 runs).
         #[arg(long, value_name = "KEY")]
         session: Option<String>,
+        /// Only runs of this principal.
+        #[arg(long)]
+        principal: Option<String>,
+        /// Only parked runs waiting for this.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["approval", "pending_tools", "yield"]))]
+        waiting: Option<String>,
+        /// The page after this cursor (the `next` a listing printed).
+        #[arg(long, value_name = "CURSOR")]
+        before: Option<String>,
         /// At most this many runs.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..=MAX_LIST_RUNS as i64))]
         limit: u16,
@@ -92,7 +98,7 @@ pub(crate) enum RunsCommand {
         #[arg(required = true, num_args = 1..=64)]
         ids: Vec<String>,
         /// How long to wait for a process holding the run to let it go.
-        #[arg(long, default_value_t = crate::run_approvals::DEFAULT_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+        #[arg(long, default_value_t = crate::operator_input::DEFAULT_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
         wait_ms: u64,
     },
     /// Deny pending approvals of a parked run, as an operator: the calls
@@ -108,7 +114,7 @@ pub(crate) enum RunsCommand {
         #[arg(long)]
         reason: Option<String>,
         /// How long to wait for a process holding the run to let it go.
-        #[arg(long, default_value_t = crate::run_approvals::DEFAULT_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+        #[arg(long, default_value_t = crate::operator_input::DEFAULT_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
         wait_ms: u64,
     },
     /// Abort a run: a parked run nobody holds ends now; a run a process
@@ -118,20 +124,19 @@ pub(crate) enum RunsCommand {
         #[arg(value_parser = parse_run_id)]
         run: String,
     },
+    /// List the audit trail, newest first: every operator's approve, deny
+    /// and abort, taken or refused.
+    Audit {
+        /// At most this many entries.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=1000))]
+        limit: u16,
+        /// Print a JSON array instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
-/// A command-line argument that is not a run id.
-#[derive(Debug, thiserror::Error)]
-#[error("a run id is `run_` followed by 32 hex digits")]
-struct NotARunId;
-
-/// A run id as the runtime makes them; anything else is a usage error.
-fn parse_run_id(text: &str) -> Result<String, NotARunId> {
-    let ok = text.strip_prefix("run_").is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
-    if ok { Ok(text.to_owned()) } else { Err(NotARunId) }
-}
-
-/// Why `codemode runs` could not answer.
+/// Why `codemode runs` could not open the store.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum RunsError {
     /// The sled directory does not exist: nothing ever ran there.
@@ -141,7 +146,7 @@ pub(crate) enum RunsError {
     NoStore(PathBuf),
     /// Another process (a server, usually) holds the sled database.
     #[error(
-        "the session store at {0} is in use by another codemode process (sled allows one process at a time). Stop that process (the server) and run this again, or keep runs in PostgreSQL (`[store] backend = \"postgres\"`) so operators and servers can share them."
+        "the session store at {0} is in use by another codemode process (sled allows one process at a time). Act through that server instead: `codemode runs --server http://HOST:PORT --token TOKEN …` (its operator API, with an [operator] token), or stop it and run this again, or keep runs in PostgreSQL (`[store] backend = \"postgres\"`) so operators and servers can share them."
     )]
     InUse(PathBuf),
     /// The store could not be opened for another reason.
@@ -153,41 +158,82 @@ pub(crate) enum RunsError {
         "this codemode was built without PostgreSQL support for `codemode runs` (build codemode-cli with the `postgres` feature)"
     )]
     NoPostgres,
-    /// No such run.
-    #[error("no run {0} in this store")]
-    NotFound(String),
     /// The backend failed.
     #[error("{0}")]
     Backend(#[from] RunStoreError),
 }
 
-/// Runs `command` on the configured backend. Errors exit 1.
-pub(crate) async fn run(config: &Config, store_flag: Option<PathBuf>, command: RunsCommand) -> Result<()> {
-    let runs = open(config, store_flag).await?;
-    match command {
-        RunsCommand::List { status, session, limit, json, show_sessions } => {
-            list(runs.as_ref(), status, session, usize::from(limit), json, show_sessions).await
+/// Runs `command` on the configured backend, or through `server`. Errors
+/// exit 1.
+pub(crate) async fn run(
+    config: &Config,
+    store_flag: Option<PathBuf>,
+    server: ServerArgs,
+    command: RunsCommand,
+) -> Result<()> {
+    let show_sessions = matches!(
+        &command,
+        RunsCommand::List { show_sessions: true, .. } | RunsCommand::Show { show_sessions: true, .. }
+    );
+    let source = match server.server {
+        Some(url) => {
+            if show_sessions {
+                bail!("--show-sessions works on the store only: a server's operator API never sends session keys");
+            }
+            let token = server.token.or_else(|| std::env::var("CODEMODE_OPERATOR_TOKEN").ok()).unwrap_or_default();
+            RunSource::Remote(Remote::new(&url, token)?)
         }
-        RunsCommand::Show { run, json, show_sessions } => show(runs.as_ref(), &run, json, show_sessions).await,
-        RunsCommand::Abort { run } => abort(runs.as_ref(), &run).await,
+        None => {
+            if server.token.is_some() {
+                bail!("--token goes with --server (the operator API of a running server)");
+            }
+            let database = open(config, store_flag).await?;
+            let user = std::env::var("USER").ok().filter(|u| !u.is_empty()).unwrap_or_else(|| "unknown".to_owned());
+            let shown = if show_sessions { SessionShown::Raw } else { SessionShown::Hashed };
+            RunSource::Local { operator: Operator::of(&database), name: format!("local:{user}"), shown }
+        }
+    };
+    match command {
+        RunsCommand::List { status, session, principal, waiting, before, limit, json, .. } => {
+            let query = RunQuery {
+                status: status.as_deref().map(RunStatus::parse).transpose()?,
+                principal,
+                session,
+                waiting: waiting
+                    .as_deref()
+                    .map(crate::operator_input::parse_waiting)
+                    .transpose()
+                    .map_err(anyhow::Error::msg)?,
+                before,
+                limit: usize::from(limit),
+            };
+            list(&source, &query, json).await
+        }
+        RunsCommand::Show { run, json, .. } => show(&source, &run, json).await,
+        RunsCommand::Abort { run } => {
+            let outcome = source.abort(&run).await?;
+            println!("{}", clean(&outcome.describe(&run)));
+            Ok(())
+        }
         RunsCommand::Approve { run, ids, wait_ms } => {
-            crate::run_approvals::decide(&runs, &run, ids, false, None, Duration::from_millis(wait_ms)).await
+            crate::run_approvals::decide(&source, &run, ids, false, None, Duration::from_millis(wait_ms)).await
         }
         RunsCommand::Deny { run, ids, reason, wait_ms } => {
-            crate::run_approvals::decide(&runs, &run, ids, true, reason, Duration::from_millis(wait_ms)).await
+            crate::run_approvals::decide(&source, &run, ids, true, reason, Duration::from_millis(wait_ms)).await
         }
+        RunsCommand::Audit { limit, json } => audit(&source, usize::from(limit), json).await,
     }
 }
 
-/// The configured backend's run store.
-async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<Arc<dyn RunStore>, RunsError> {
+/// The configured backend's database.
+async fn open(config: &Config, store_flag: Option<PathBuf>) -> Result<codemode_store::Database, RunsError> {
     #[cfg(not(feature = "postgres"))]
     if config.store.backend == crate::config::BackendKind::Postgres {
         return Err(RunsError::NoPostgres);
     }
     let path = sled_path(config, store_flag);
     match open_for_operator(config, path.clone(), "runs").await {
-        Ok(database) => Ok(database.runs),
+        Ok(database) => Ok(database),
         Err(OpenError::NoStore(path)) => Err(RunsError::NoStore(path)),
         Err(OpenError::Store(codemode_store::StoreError::Locked { .. })) => Err(RunsError::InUse(path)),
         Err(OpenError::Store(e)) => Err(e.into()),
@@ -233,13 +279,6 @@ pub(crate) fn sled_path(config: &Config, store_flag: Option<PathBuf>) -> PathBuf
     crate::start::data_dir().map(|data| data.join("store")).filter(|p| p.exists()).unwrap_or(path)
 }
 
-/// `sha256:` and the first hex digits of the session key's digest.
-fn session_hash(session: &str) -> String {
-    let digest = Sha256::digest(session.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("{HASH_PREFIX}{}", &hex[..HASH_CHARS])
-}
-
 /// What a run's lease says now: `-` (none), `expired`, or the time left.
 fn lease_left(owner: Option<&str>, until_ms: u64, now: u64) -> String {
     match owner {
@@ -249,136 +288,45 @@ fn lease_left(owner: Option<&str>, until_ms: u64, now: u64) -> String {
     }
 }
 
-/// What every view shows of a run.
-struct Row<'a> {
-    meta: &'a RunMeta,
-    status: &'a RunStatus,
-    owner: Option<&'a str>,
-    lease_until_ms: u64,
-    journal_bytes: u64,
-    updated_ms: u64,
-    abort_requested: bool,
-    version: Option<u64>,
+/// The status column: the status, what a parked run waits for, and a note.
+fn status_text(r: &RunView) -> String {
+    let mut status = r.status.clone();
+    if let Some(waiting) = &r.waiting {
+        status.push_str(&format!(" ({waiting})"));
+    }
+    if let Some(note) = &r.note {
+        status.push_str(&format!(" ({note})"));
+    }
+    status
 }
 
-impl Row<'_> {
-    fn session(&self, show_sessions: bool) -> String {
-        if show_sessions { clean(&self.meta.session) } else { session_hash(&self.meta.session) }
-    }
-
-    /// Whether the run is live but nobody advances it: `running` with its
-    /// owner's lease run out (the owner stopped mid-window).
-    fn owner_gone(&self, now: u64) -> bool {
-        *self.status == RunStatus::Running && self.lease_until_ms <= now
-    }
-
-    /// An orphan: its owner stopped before its first journal write landed
-    /// (its exec's answer was lost with it). Nothing can resume it; the
-    /// next `wait`, or housekeeping within a minute, ends it
-    /// `unrecoverable`.
-    fn orphaned(&self, now: u64) -> bool {
-        self.owner_gone(now) && self.journal_bytes == 0
-    }
-
-    /// What the status column adds to the status.
-    fn note(&self, now: u64) -> Option<&'static str> {
-        if self.abort_requested && !matches!(self.status, RunStatus::Ended(_)) {
-            Some("abort requested")
-        } else if self.orphaned(now) {
-            Some("orphaned: ends as unrecoverable")
-        } else if self.owner_gone(now) {
-            Some("owner gone: a wait resumes it")
-        } else {
-            None
-        }
-    }
-
-    fn to_json(&self, show_sessions: bool, now: u64) -> Value {
-        let live = self.owner.is_some() && self.lease_until_ms > now;
-        let mut v = json!({
-            "run_id": self.meta.run_id,
-            "status": self.status.as_str(),
-            "session": self.session(show_sessions),
-            "reply": self.meta.reply,
-            "principal": self.meta.principal,
-            "title": self.meta.title,
-            "owner": self.owner,
-            "lease_until_ms": self.lease_until_ms,
-            "lease_left_ms": if live { self.lease_until_ms - now } else { 0 },
-            "journal_bytes": self.journal_bytes,
-            "created_ms": self.meta.created_ms,
-            "age_ms": now.saturating_sub(self.meta.created_ms),
-            "updated_ms": self.updated_ms,
-            "abort_requested": self.abort_requested,
-            "orphaned": self.orphaned(now),
-        });
-        if let Some(version) = self.version {
-            v["version"] = json!(version);
-        }
-        v
-    }
-}
-
-async fn list(
-    runs: &dyn RunStore,
-    status: Option<String>,
-    session: Option<String>,
-    limit: usize,
-    json: bool,
-    show_sessions: bool,
-) -> Result<()> {
-    // A shown hash cannot be looked up: match it among the newest runs.
-    let (by_key, by_hash) = match session {
-        Some(s) if s.starts_with(HASH_PREFIX) => (None, Some(s)),
-        other => (other, None),
-    };
-    let fetch = if by_hash.is_some() { MAX_LIST_RUNS } else { limit };
-    let filter =
-        RunFilter { status: status.as_deref().map(RunStatus::parse).transpose()?, session: by_key, limit: Some(fetch) };
-    let mut found = runs.list(filter).await.map_err(RunsError::from)?;
-    if let Some(prefix) = by_hash {
-        found.retain(|r| session_hash(&r.meta.session).starts_with(&prefix));
-        found.truncate(limit);
-    }
-    let now = now_ms();
-    let rows: Vec<Row<'_>> = found
-        .iter()
-        .map(|r| Row {
-            meta: &r.meta,
-            status: &r.status,
-            owner: r.owner.as_deref(),
-            lease_until_ms: r.lease_until_ms,
-            journal_bytes: r.journal_bytes,
-            updated_ms: r.updated_ms,
-            abort_requested: r.abort_requested,
-            version: None,
-        })
-        .collect();
+async fn list(source: &RunSource, query: &RunQuery, json: bool) -> Result<()> {
+    let page = source.list(query).await?;
     if json {
-        let all: Vec<Value> = rows.iter().map(|r| r.to_json(show_sessions, now)).collect();
-        println!("{}", serde_json::to_string_pretty(&all)?);
+        println!("{}", serde_json::to_string_pretty(&page.runs)?);
+        if let Some(next) = &page.next {
+            eprintln!("more: --before {next}");
+        }
         return Ok(());
     }
-    if rows.is_empty() {
+    if page.runs.is_empty() {
         println!("no runs");
         return Ok(());
     }
-    let table: Vec<[String; 8]> = rows
+    let now = now_ms();
+    let table: Vec<[String; 8]> = page
+        .runs
         .iter()
         .map(|r| {
-            let mut status = r.status.as_str().to_owned();
-            if let Some(note) = r.note(now) {
-                status.push_str(&format!(" ({note})"));
-            }
             [
-                r.meta.run_id.clone(),
-                status,
-                r.session(show_sessions),
-                r.owner.map_or_else(|| "-".to_owned(), clean),
-                lease_left(r.owner, r.lease_until_ms, now),
+                r.run_id.clone(),
+                clean(&status_text(r)),
+                clean(&r.session),
+                r.owner.as_deref().map_or_else(|| "-".to_owned(), clean),
+                lease_left(r.owner.as_deref(), r.lease_until_ms, now),
                 human_bytes(r.journal_bytes),
-                human_ms(now.saturating_sub(r.meta.created_ms)),
-                truncate(&clean(r.meta.title.as_deref().unwrap_or("-")), TITLE_CHARS),
+                human_ms(r.age_ms),
+                truncate(&clean(r.title.as_deref().unwrap_or("-")), TITLE_CHARS),
             ]
         })
         .collect();
@@ -393,85 +341,84 @@ async fn list(
         let cells: Vec<String> = line.iter().zip(widths).map(|(cell, w)| format!("{cell:<w$}")).collect();
         println!("{}", cells.join("  ").trim_end());
     }
+    if let Some(next) = &page.next {
+        println!("more: --before {next}");
+    }
     Ok(())
 }
 
-async fn show(runs: &dyn RunStore, run_id: &str, json: bool, show_sessions: bool) -> Result<()> {
-    let Some(r) = runs.get(run_id).await.map_err(RunsError::from)? else {
-        return Err(RunsError::NotFound(run_id.to_owned()).into());
-    };
-    let now = now_ms();
-    let row = Row {
-        meta: &r.meta,
-        status: &r.status,
-        owner: r.owner.as_deref(),
-        lease_until_ms: r.lease_until_ms,
-        journal_bytes: r.journal.len() as u64,
-        updated_ms: r.updated_ms,
-        abort_requested: r.abort_requested,
-        version: Some(r.version),
-    };
-    // Approvals live in the journal: an ended run's is gone with it.
-    let approvals = crate::run_approvals::shown(&r.journal);
+async fn show(source: &RunSource, run_id: &str, json: bool) -> Result<()> {
+    let detail: RunDetail = source.show(run_id).await?;
     if json {
-        let mut v = row.to_json(show_sessions, now);
-        match &approvals {
-            Ok(log) => v["approvals"] = serde_json::to_value(log)?,
-            Err(e) => v["approvals_error"] = json!(e),
-        }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        println!("{}", serde_json::to_string_pretty(&detail)?);
         return Ok(());
     }
+    let r = &detail.run;
+    let now = now_ms();
     let optional = |v: Option<&str>| v.map_or_else(|| "-".to_owned(), clean);
-    println!("run:             {}", r.meta.run_id);
-    println!("status:          {}", r.status.as_str());
-    println!("session:         {}", row.session(show_sessions));
-    println!("reply:           {}", clean(&r.meta.reply));
-    println!("principal:       {}", optional(r.meta.principal.as_deref()));
-    println!("title:           {}", optional(r.meta.title.as_deref()));
+    println!("run:             {}", r.run_id);
+    println!("status:          {}", clean(&status_text(r)));
+    println!("session:         {}", clean(&r.session));
+    println!("reply:           {}", clean(&r.reply));
+    println!("principal:       {}", optional(r.principal.as_deref()));
+    println!("title:           {}", optional(r.title.as_deref()));
     println!("owner:           {}", optional(r.owner.as_deref()));
     println!("lease left:      {}", lease_left(r.owner.as_deref(), r.lease_until_ms, now));
     println!("abort requested: {}", if r.abort_requested { "yes" } else { "no" });
-    println!("journal:         {} (version {})", human_bytes(r.journal.len() as u64), r.version);
-    println!(
-        "created:         {} ago ({} ms since the epoch)",
-        human_ms(now.saturating_sub(r.meta.created_ms)),
-        r.meta.created_ms
-    );
+    println!("journal:         {} (version {})", human_bytes(r.journal_bytes), r.version.unwrap_or(0));
+    println!("created:         {} ago ({} ms since the epoch)", human_ms(r.age_ms), r.created_ms);
     println!(
         "updated:         {} ago ({} ms since the epoch)",
         human_ms(now.saturating_sub(r.updated_ms)),
         r.updated_ms
     );
-    match approvals {
-        Ok(log) => crate::run_approvals::print(&log),
-        Err(e) => println!("approvals:       unreadable ({})", clean(&e)),
+    if let Some(used) = detail.output_used {
+        println!("output used:     {used} B");
+    }
+    for t in &detail.tasks {
+        println!(
+            "task:            {}.{} ({} ms ago)",
+            clean(&t.server),
+            clean(&t.tool),
+            now.saturating_sub(t.started_at_ms)
+        );
+    }
+    if let Some(e) = &detail.journal_error {
+        println!("approvals:       unreadable ({})", clean(e));
+    }
+    if let Some(log) = &detail.approvals {
+        crate::run_approvals::print(log);
+    }
+    if let Some(receipt) = &detail.receipt {
+        println!("receipt:         {}", clean(&truncate(&serde_json::to_string(receipt)?, 2_000)));
     }
     Ok(())
 }
 
-async fn abort(runs: &dyn RunStore, run_id: &str) -> Result<()> {
-    // Read first: `request_abort` answers `Ended` both for a run it ended
-    // and for one that had ended before.
-    let Some(before) = runs.get(run_id).await.map_err(RunsError::from)? else {
-        return Err(RunsError::NotFound(run_id.to_owned()).into());
-    };
-    if let RunStatus::Ended(label) = &before.status {
-        println!("run {run_id} already ended ({label}); nothing to abort");
+async fn audit(source: &RunSource, limit: usize, json: bool) -> Result<()> {
+    let entries = source.audit(limit).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&entries)?);
         return Ok(());
     }
-    match runs.request_abort(run_id).await.map_err(RunsError::from)? {
-        Claim::Ended(codemode_protocol::RunEnd::Aborted) => {
-            println!("run {run_id} had no live owner: ended now as aborted");
-        }
-        Claim::Ended(label) => println!("run {run_id} ended ({label}) before the abort; nothing to abort"),
-        Claim::Held { owner, until_ms } => println!(
-            "run {run_id} is held by {} (lease left {}): marked for abort; its owner ends it",
-            clean(&owner),
-            lease_left(Some(&owner), until_ms, now_ms())
-        ),
-        Claim::Missing => return Err(RunsError::NotFound(run_id.to_owned()).into()),
-        Claim::Claimed(_) => println!("run {run_id}: abort requested"),
+    if entries.is_empty() {
+        println!("no operator actions recorded");
+        return Ok(());
+    }
+    let now = now_ms();
+    for e in &entries {
+        let reason = e.reason.as_deref().map(|r| format!(" (reason: {})", clean(r))).unwrap_or_default();
+        println!(
+            "{:>6} ago  {}  {} {} {}{}  {}  {}",
+            human_ms(now.saturating_sub(e.at_ms)),
+            clean(&e.operator),
+            clean(&e.action),
+            clean(&e.run_id),
+            clean(&e.approvals.join(",")),
+            reason,
+            if e.ok { "ok" } else { "refused" },
+            clean(&e.outcome)
+        );
     }
     Ok(())
 }
@@ -482,8 +429,8 @@ mod tests {
 
     #[test]
     fn a_session_is_shown_as_a_short_sha256_prefix_and_text_is_made_terminal_safe() {
-        let shown = session_hash("secret-key");
-        assert_eq!(shown.len(), HASH_PREFIX.len() + HASH_CHARS);
+        let shown = codemode_runtime::operator::session_hash("secret-key");
+        assert_eq!(shown.len(), "sha256:".len() + 12);
         assert!(shown.starts_with("sha256:") && !shown.contains("secret"));
         assert_eq!(clean("a\u{1b}[31mred\n"), "a?[31mred?");
         assert_eq!(truncate("abcdef", 4), "abc…");
@@ -503,13 +450,5 @@ mod tests {
         assert_eq!(lease_left(None, 0, 5), "-");
         assert_eq!(lease_left(Some("p"), 5, 5), "expired");
         assert_eq!(lease_left(Some("p"), 65_000, 5_000), "1m");
-    }
-
-    #[test]
-    fn only_well_formed_run_ids_are_accepted() {
-        assert!(parse_run_id(&format!("run_{}", "a".repeat(32))).is_ok());
-        assert!(parse_run_id(&format!("run_{}", "a".repeat(31))).is_err());
-        assert!(parse_run_id(&format!("run_{}", "g".repeat(32))).is_err());
-        assert!(parse_run_id("abc").is_err());
     }
 }

@@ -65,6 +65,7 @@ mod calls;
 mod connection;
 mod elicit;
 mod http;
+mod operator;
 mod progress;
 mod tasks;
 mod trace_context;
@@ -117,7 +118,7 @@ pub(crate) async fn run(running: Running, config: &Config, args: ServeArgs) -> R
         (Some(_), Some(_)) => Err(anyhow::anyhow!(
             "--session is for stdio; over HTTP each client names its session key with the `{SESSION_HEADER}` header"
         )),
-        (Some(addr), None) => http(rt.clone(), &addr, &config.serve, lifecycle).await,
+        (Some(addr), None) => http(rt.clone(), &addr, &config.serve, &config.operator, lifecycle).await,
         (None, session) => stdio(rt.clone(), session, &config.serve, lifecycle).await,
     };
     crate::lifecycle::finish(&rt, telemetry).await;

@@ -1,6 +1,6 @@
 //! The database, opened once: the configured backend is chosen here and
 //! nowhere else, and every concept's handle — sessions, results, runs,
-//! node pairings — is made over its one connection (the sled database, or
+//! node pairings, the operators' audit trail — is made over its one connection (the sled database, or
 //! the PostgreSQL pool). A runtime, an operator's command and a test open
 //! a store the same way.
 
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::audit::AuditStore;
 use crate::error::StoreError;
 use crate::results::{ResultsCache, ResultsLimits};
 use crate::runs::{Durability, RunStore, RunStoreError, SledRuns};
@@ -92,6 +93,8 @@ pub struct Database {
     pub results: ResultsCache,
     /// Durable runs.
     pub runs: Arc<dyn RunStore>,
+    /// The operators' audit trail.
+    pub audit: Arc<dyn AuditStore>,
 }
 
 /// Why a database could not be opened.
@@ -133,15 +136,19 @@ pub async fn open(backend: &StoreBackend, options: OpenOptions) -> Result<Databa
                     tracing::info!(released, "released the run leases of a previous process on this store");
                 }
             }
-            Ok(Database { sessions, results: ResultsCache::new(results_name, options.results), runs: Arc::new(runs) })
+            let audit =
+                crate::audit::SledAudit::new(sessions.tree(crate::audit::AUDIT_TREE)?, sessions.sled()?.flush_gate());
+            let results = ResultsCache::new(results_name, options.results);
+            Ok(Database { sessions, results, runs: Arc::new(runs), audit: Arc::new(audit) })
         }
         #[cfg(feature = "postgres")]
         StoreBackend::Postgres { url, pool_size } => {
             let pg = crate::Pg::connect(url, *pool_size).await?;
             let sessions = retain(SessionStore::postgres(pg.clone(), options.limits, store_name))?;
-            let results = ResultsCache::postgres(pg, results_name, options.results);
+            let results = ResultsCache::postgres(pg.clone(), results_name, options.results);
             let runs = crate::runs::PgRuns::start(&sessions).await?;
-            Ok(Database { sessions, results, runs: Arc::new(runs) })
+            let audit = Arc::new(crate::audit::PgAudit::new(&pg));
+            Ok(Database { sessions, results, runs: Arc::new(runs), audit })
         }
     }
 }

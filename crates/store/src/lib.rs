@@ -41,6 +41,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+pub mod audit;
 mod database;
 mod error;
 mod lru;

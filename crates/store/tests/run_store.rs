@@ -377,7 +377,12 @@ mod suite {
         s.runs.save(&ids[1], "p1", RunStatus::Parked, b"12345".to_vec(), None).await.unwrap();
         s.runs.end(&ids[2], "p1", RunEnd::Completed, Vec::new()).await.unwrap();
         let elsewhere = created(&s, "p1", LONG).await;
-        let filter = |status: Option<RunStatus>, limit| RunFilter { status, session: Some(session.clone()), limit };
+        let filter = |status: Option<RunStatus>, limit| RunFilter {
+            status,
+            session: Some(session.clone()),
+            limit,
+            ..RunFilter::default()
+        };
         let all = s.runs.list(filter(None, None)).await.unwrap();
         let listed: Vec<_> = all.iter().map(|r| r.meta.run_id.clone()).collect();
         assert_eq!(listed, vec![ids[2].clone(), ids[1].clone(), ids[0].clone()], "newest first, this session only");
@@ -400,13 +405,51 @@ mod suite {
         assert!(everywhere.len() <= MAX_LIST_RUNS);
     }
 
+    /// An operator pages through a principal's runs: each page starts after
+    /// the last run of the one before, and the pages together are the
+    /// principal's runs, newest first, each once.
+    pub(crate) async fn list_filters_by_principal_and_pages_after_a_cursor(s: Subject) {
+        let session = format!("session-{}", hex(8));
+        let principal = format!("p-{}", hex(6));
+        let base = now_ms();
+        let mut ids = Vec::new();
+        for i in 0..5 {
+            let m = RunMeta { principal: Some(principal.clone()), ..meta_in(&session, base + i / 2) };
+            s.runs.create(&m, "p1", LONG).await.unwrap();
+            ids.push((m.created_ms, m.run_id));
+        }
+        // Another principal's run in the same session is never listed.
+        s.runs.create(&meta_in(&session, base + 10), "p1", LONG).await.unwrap();
+        ids.sort();
+        ids.reverse();
+        let mut before = None;
+        let mut seen = Vec::new();
+        loop {
+            let filter = RunFilter {
+                principal: Some(principal.clone()),
+                before: before.clone(),
+                limit: Some(2),
+                ..RunFilter::default()
+            };
+            let page = s.runs.list(filter).await.unwrap();
+            if page.is_empty() {
+                break;
+            }
+            assert!(page.len() <= 2);
+            let last = page.last().unwrap();
+            before = Some((last.meta.created_ms, last.meta.run_id.clone()));
+            seen.extend(page.into_iter().map(|r| (r.meta.created_ms, r.meta.run_id)));
+        }
+        assert_eq!(seen, ids, "every run of the principal once, newest first (same-millisecond runs by id)");
+    }
+
     pub(crate) async fn list_returns_at_most_a_thousand_runs_whatever_the_limit(s: Subject) {
         let session = format!("session-{}", hex(8));
         let base = now_ms();
         for i in 0..=MAX_LIST_RUNS as u64 {
             s.runs.create(&meta_in(&session, base + i), "p1", LONG).await.unwrap();
         }
-        let filter = RunFilter { status: None, session: Some(session), limit: Some(5_000) };
+        let filter = RunFilter { session: Some(session), limit: Some(5_000), ..RunFilter::default() };
         let listed = s.runs.list(filter).await.unwrap();
         assert_eq!(listed.len(), MAX_LIST_RUNS);
         assert_eq!(listed[0].meta.created_ms, base + MAX_LIST_RUNS as u64, "the newest thousand");
@@ -591,6 +634,7 @@ cases!(
     two_handles_racing_to_claim_a_free_run_let_exactly_one_win,
     list_filters_by_status_and_session_puts_the_newest_first_and_is_bounded,
     list_returns_at_most_a_thousand_runs_whatever_the_limit,
+    list_filters_by_principal_and_pages_after_a_cursor,
     prune_deletes_only_ended_runs_last_changed_before_the_cutoff,
     appends_read_back_after_the_stored_journal_in_order_and_a_save_replaces_them_all,
     an_append_by_anyone_but_the_live_owner_or_after_the_end_changes_nothing,

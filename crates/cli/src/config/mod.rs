@@ -20,6 +20,7 @@ pub(crate) mod check;
 mod limits;
 mod mcp;
 mod nodes;
+mod operator;
 pub(crate) mod policy;
 mod runs;
 mod serve;
@@ -30,6 +31,9 @@ mod units;
 pub(crate) use limits::LimitsConfig;
 pub(crate) use mcp::McpServerEntry;
 pub(crate) use nodes::NodesSection;
+pub(crate) use operator::OperatorSection;
+#[cfg(test)]
+pub(crate) use operator::OperatorToken;
 pub(crate) use runs::RunsSection;
 #[cfg(test)]
 pub(crate) use serve::{DEFAULT_SHUTDOWN_GRACE_MS, ServeToken};
@@ -60,6 +64,9 @@ pub(crate) struct Config {
     pub policy: Vec<policy::PolicyRule>,
     /// `[approvals]`: who may decide what a policy asks about.
     pub approvals: ApprovalsSection,
+    /// `[operator]`: who may act on the server's runs through its operator
+    /// API and console.
+    pub operator: OperatorSection,
 }
 
 /// `[approvals]`: who may decide a call a `[[policy]]` rule asks about.
@@ -93,6 +100,7 @@ impl Config {
             nodes.check()?;
         }
         config.serve.check()?;
+        config.operator.check(&config.serve)?;
         config.store.check()?;
         config.runs.check()?;
         for (i, server) in config.mcp_servers.iter().enumerate() {

@@ -232,3 +232,27 @@ fn defaults_round_trip_through_toml() {
     let back = Config::parse(&text).unwrap();
     assert_eq!(back.limits.timeout_ms, 10_000);
 }
+
+#[test]
+fn operator_tokens_are_long_distinct_named_and_never_a_clients_token() {
+    let token = "o".repeat(32);
+    let operator = |entries: &str| Config::parse(&format!("[operator]\ntokens = [{entries}]\n"));
+    let ok = operator(&format!("{{ token = \"{token}\", name = \"ops-alice\" }}")).unwrap();
+    assert_eq!(ok.operator.tokens[0].name, "ops-alice");
+    assert_eq!(
+        operator(&format!("{{ token = \"{}\", name = \"a\" }}", "o".repeat(31))).unwrap_err().to_string(),
+        "operator.tokens[0].token is too short: use at least 32 characters",
+        "one under the bound"
+    );
+    assert!(
+        operator(&format!("{{ token = \"{token}\", name = \"a\" }}, {{ token = \"{token}\", name = \"b\" }}"))
+            .unwrap_err()
+            .to_string()
+            .contains("repeats an earlier token")
+    );
+    assert!(operator(&format!("{{ token = \"{token}\", name = \"<b>\" }}")).is_err(), "a name is plain");
+    let shared = Config::parse(&format!(
+        "[serve]\ntokens = [{{ token = \"{token}\", principal = \"alice\" }}]\n[operator]\ntokens = [{{ token = \"{token}\", name = \"ops\" }}]\n"
+    ));
+    assert!(shared.unwrap_err().to_string().contains("also a [serve] client token"));
+}

@@ -13,7 +13,8 @@ use sha2::{Digest, Sha256};
 
 use super::admission::{self, Refused, Sessions};
 use super::connection::{CONNECTIONS_CLOSE_WAIT, CodeModeServer, LOCAL_PRINCIPAL, Principal};
-use crate::config::ServeSection;
+use super::operator::OperatorEndpoints;
+use crate::config::{OperatorSection, ServeSection};
 use crate::lifecycle::{InFlight, Lifecycle};
 
 /// Bearer tokens, kept as SHA-256 digests and compared in constant time.
@@ -155,6 +156,8 @@ struct Endpoint {
     sessions: Arc<Sessions>,
     tokens: Tokens,
     lifecycle: Arc<Lifecycle>,
+    /// `/operator/…` and `/console`, when `[operator] tokens` names anyone.
+    operator: Option<Arc<OperatorEndpoints>>,
 }
 
 impl Endpoint {
@@ -162,6 +165,16 @@ impl Endpoint {
     /// the MCP transport.
     async fn handle(&self, mut request: hyper::Request<hyper::body::Incoming>) -> hyper::Response<Body> {
         use http_body_util::BodyExt;
+        // Operators authenticate with their own tokens, never a client's.
+        if OperatorEndpoints::serves(request.uri().path()) {
+            return match &self.operator {
+                Some(operator) => operator.handle(request).await,
+                None => plain(
+                    hyper::StatusCode::NOT_FOUND,
+                    "codemode: this server has no operator API or console; configure [operator] tokens.\n",
+                ),
+            };
+        }
         let principal = if self.tokens.0.is_empty() {
             LOCAL_PRINCIPAL.to_owned()
         } else {
@@ -195,7 +208,13 @@ impl Endpoint {
 /// Serves MCP over streamable HTTP at `addr` (path `/mcp`) until a
 /// shutdown has drained (see `serve`'s module docs). Each MCP session gets its
 /// own connection identity.
-pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecycle: Arc<Lifecycle>) -> Result<()> {
+pub(crate) async fn http(
+    rt: CodeMode,
+    addr: &str,
+    config: &ServeSection,
+    operator: &OperatorSection,
+    lifecycle: Arc<Lifecycle>,
+) -> Result<()> {
     use hyper_util::rt::{TokioExecutor, TokioIo};
     use hyper_util::server::conn::auto::Builder;
     use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -218,6 +237,8 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
     // Idle sessions are closed until the shutdown ends them all.
     let stop_reaping = stop_sessions.clone();
     tokio::spawn(Arc::clone(&sessions).reap(async move { stop_reaping.cancelled().await }));
+    let stop_sampling = stop_sessions.clone();
+    let operator = OperatorEndpoints::new(&rt, operator, config, async move { stop_sampling.cancelled().await });
     let for_handlers = Arc::clone(&lifecycle);
     let tools = super::connection::ToolCache::default();
     let service = StreamableHttpService::new(
@@ -228,13 +249,22 @@ pub(crate) async fn http(rt: CodeMode, addr: &str, config: &ServeSection, lifecy
         Arc::clone(&sessions),
         http_config,
     );
-    let endpoint =
-        Arc::new(Endpoint { service, sessions, tokens: Tokens::new(config), lifecycle: Arc::clone(&lifecycle) });
+    let operated = operator.is_some();
+    let endpoint = Arc::new(Endpoint {
+        service,
+        sessions,
+        tokens: Tokens::new(config),
+        lifecycle: Arc::clone(&lifecycle),
+        operator,
+    });
     let auth = if config.tokens.is_empty() { "no authentication (loopback)" } else { "bearer tokens" };
     // Ready before it is announced: whoever reads the line may ask
     // `/ready` at once (the listener is bound; connections queue).
     lifecycle.mark_serving();
     eprintln!("codemode: serving MCP over HTTP at http://{local}/mcp ({auth})");
+    if operated {
+        eprintln!("codemode: operator API at http://{local}/operator/runs, console at http://{local}/console");
+    }
     // Connections are told to close gracefully when this turns true.
     let (closing, close) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();

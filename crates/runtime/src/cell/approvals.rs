@@ -276,7 +276,8 @@ impl Approvals {
                 approve: entry.decisions.approve.iter().filter(|id| pending(id)).cloned().collect(),
                 deny: entry.decisions.deny.iter().filter(|d| pending(&d.id)).cloned().collect(),
             };
-            let (label, kind) = (Decider::Operator.label(), Some(DeciderKind::Operator));
+            let label = entry.by.clone().unwrap_or_else(|| Decider::Operator.label());
+            let kind = Some(DeciderKind::Operator);
             let decided =
                 |verdict, reason| DecisionRecord { verdict, by: label.clone(), kind, at_ms: entry.at_ms, reason };
             for id in &decisions.approve {
@@ -496,8 +497,8 @@ mod tests {
         let decisions = |id: &str| Decisions { approve: vec![id.to_owned()], deny: vec![] };
         // In time: at 6,999 of an approval that expires at 7,000. Too late:
         // exactly at the expiry.
-        a.log.inbox.push(InboxEntry { decisions: decisions("appr_1"), at_ms: 6_999 });
-        a.log.inbox.push(InboxEntry { decisions: decisions("appr_2"), at_ms: 7_000 });
+        a.log.inbox.push(InboxEntry { decisions: decisions("appr_1"), at_ms: 6_999, by: Some("ops-alice".into()) });
+        a.log.inbox.push(InboxEntry { decisions: decisions("appr_2"), at_ms: 7_000, by: None });
         // The run resumes long after both expired.
         assert_eq!(a.expire_due(14_000).ids, ["appr_2"], "the one decided in time does not expire");
         let staged = a.stage_inbox();
@@ -505,6 +506,7 @@ mod tests {
         a.apply(staged);
         assert!(matches!(rx.try_recv(), Ok(Ruling::Run)));
         assert_eq!(a.log.records[0].decision.as_ref().map(|d| d.at_ms), Some(6_999));
+        assert_eq!(a.log.records[0].decision.as_ref().map(|d| d.by.as_str()), Some("ops-alice"), "the operator named");
     }
 
     #[test]

@@ -243,6 +243,7 @@ impl CodeModeBuilder {
         let opened = codemode_store::open(&backend, options).await?;
         let durable = Some(DurableArgs {
             store: Arc::clone(&opened.runs),
+            audit: Arc::clone(&opened.audit),
             owner: Arc::from(instance.as_str()),
             config: Arc::new(self.runs.clone()),
             tools: ToolTable::refs(&tools),

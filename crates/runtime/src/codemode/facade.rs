@@ -128,6 +128,15 @@ impl CodeMode {
         })
     }
 
+    /// An operator's handle on this runtime's stored runs and audit trail:
+    /// what the server's operator API acts through (`None` without a run
+    /// store).
+    #[must_use]
+    pub fn operator(&self) -> Option<crate::durable::operator::Operator> {
+        let d = self.inner.durable.as_ref()?;
+        Some(crate::durable::operator::Operator::new(Arc::clone(&d.store), Arc::clone(&d.audit)))
+    }
+
     /// The runtime's limits.
     #[must_use]
     pub fn limits(&self) -> &Limits {

@@ -124,6 +124,8 @@ impl RunsConfig {
 #[derive(Clone, Debug)]
 pub(crate) struct DurableArgs {
     pub store: Arc<dyn RunStore>,
+    /// The operators' audit trail, on the same database.
+    pub audit: Arc<dyn codemode_store::audit::AuditStore>,
     /// This process's instance id: the lease owner.
     pub owner: Arc<str>,
     pub config: Arc<RunsConfig>,

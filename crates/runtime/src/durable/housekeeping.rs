@@ -82,7 +82,7 @@ fn verdict(run: &RunSummary, ttl_ms: u64, now: u64) -> Verdict {
 async fn sweep(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Duration) {
     let ttl = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
     for status in [RunStatus::Running, RunStatus::Parked] {
-        let filter = RunFilter { status: Some(status), session: None, limit: None };
+        let filter = RunFilter { status: Some(status), ..RunFilter::default() };
         let live = match store.list(filter).await {
             Ok(live) => live,
             Err(e) => return tracing::warn!(error = %e, "could not list live runs to sweep; retrying in a minute"),

@@ -38,6 +38,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration { version: 4, name: "results_saved", sql: include_str!("migrations/0004_results_saved.sql") },
     Migration { version: 5, name: "node_pairings", sql: include_str!("migrations/0005_node_pairings.sql") },
     Migration { version: 6, name: "run_chunks", sql: include_str!("migrations/0006_run_chunks.sql") },
+    Migration { version: 7, name: "operator_audit", sql: include_str!("migrations/0007_operator_audit.sql") },
 ];
 
 /// How long a pooled connection may be waited for.

@@ -155,6 +155,11 @@ pub struct RunFilter {
     pub status: Option<RunStatus>,
     /// Only runs of this session.
     pub session: Option<String>,
+    /// Only runs of this principal.
+    pub principal: Option<String>,
+    /// Only runs created before this one, in list order: the `(created_ms,
+    /// run_id)` of the last run of the previous page.
+    pub before: Option<(u64, String)>,
     /// At most this many, newest first (default and maximum 1,000).
     pub limit: Option<usize>,
 }

@@ -137,6 +137,10 @@ pub struct InboxEntry {
     pub decisions: codemode_protocol::Decisions,
     /// When.
     pub at_ms: u64,
+    /// Which operator (journals written before operators were named have
+    /// none, and read as `operator`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 /// A run's approvals as its journal keeps them.

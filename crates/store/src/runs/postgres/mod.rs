@@ -448,8 +448,17 @@ impl PgRuns {
                         octet_length(journal)::bigint + journal_chunk_bytes, updated_ms, abort_requested
                  FROM codemode_runs
                  WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR session = $2)
+                   AND ($4::text IS NULL OR principal = $4)
+                   AND ($5::bigint IS NULL OR (created_ms, run_id) < ($5, $6::text))
                  ORDER BY created_ms DESC, run_id DESC LIMIT $3",
-                &[&filter.status.as_ref().map(RunStatus::as_str), &filter.session, &limit],
+                &[
+                    &filter.status.as_ref().map(RunStatus::as_str),
+                    &filter.session,
+                    &limit,
+                    &filter.principal,
+                    &filter.before.as_ref().map(|(ms, _)| big(*ms)),
+                    &filter.before.as_ref().map(|(_, id)| id.as_str()),
+                ],
             )
             .await
             .map_err(|e| backend(&e))?;

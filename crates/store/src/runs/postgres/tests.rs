@@ -214,6 +214,7 @@ async fn list_filters_by_status_and_session_newest_first_without_journals() {
         status,
         session: session.map(str::to_owned),
         limit,
+        ..RunFilter::default()
     };
     let ids = |runs: Vec<RunSummary>| runs.into_iter().map(|s| s.meta.run_id).collect::<Vec<_>>();
     assert_eq!(ids(p.runs.list(only(Some(RunStatus::Ended(RunEnd::Failed)), None, None)).await.unwrap()), ["run_2"]);

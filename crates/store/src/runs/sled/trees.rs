@@ -348,7 +348,11 @@ impl Trees {
     pub(super) fn list(&self, filter: &RunFilter) -> Result<Vec<RunSummary>, RunStoreError> {
         let limit = filter.limit.unwrap_or(MAX_LIST_RUNS).min(MAX_LIST_RUNS);
         let mut out = Vec::new();
-        for item in self.by_time.iter().rev() {
+        let end = match &filter.before {
+            Some((created_ms, run_id)) => [created_ms.to_be_bytes().as_slice(), run_id.as_bytes()].concat(),
+            None => vec![0xff; 9],
+        };
+        for item in self.by_time.range(..end).rev() {
             if out.len() >= limit {
                 break;
             }
@@ -359,6 +363,7 @@ impl Trees {
             let (header, journal) = decode(&bytes)?;
             if filter.status.as_ref().is_some_and(|s| s.as_str() != header.status)
                 || filter.session.as_deref().is_some_and(|s| s != header.session)
+                || filter.principal.as_ref().is_some_and(|p| Some(p) != header.principal.as_ref())
             {
                 continue;
             }

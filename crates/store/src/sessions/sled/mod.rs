@@ -64,7 +64,6 @@ pub(crate) struct SledSessions {
 
 impl SledSessions {
     /// The flush gate other trees of this database write behind.
-    #[cfg(feature = "nodes")]
     pub(crate) fn flush_gate(&self) -> FlushGate {
         self.gate.clone()
     }

@@ -1,6 +1,5 @@
-//! Operators' decisions on a stored run's pending approvals
-//! (`codemode runs approve|deny`), taken from any process on either
-//! backend without running the cell.
+//! Operators' decisions on a stored run's pending approvals, taken from
+//! any process on either backend without running the cell.
 //!
 //! The operator claims the run's lease (waiting, within a bound, while a
 //! process holds it), checks the decisions against the approvals its
@@ -17,8 +16,8 @@ use std::time::{Duration, Instant};
 use codemode_protocol::Decisions;
 use codemode_store::runs::{Claim, RunStatus, RunStore, RunStoreError, now_ms};
 
-use super::journal::codec::write_approvals;
-use super::journal::{ApprovalLog, ApprovalRecord, InboxEntry, Journal};
+use crate::durable::journal::codec::write_approvals;
+use crate::durable::journal::{ApprovalLog, ApprovalRecord, InboxEntry, Journal};
 
 /// How long the operator's lease on a run lasts: long enough for one
 /// check and one append.
@@ -58,12 +57,15 @@ pub enum OperatorError {
     /// The run store failed.
     #[error("the run store failed: {0}")]
     Store(#[from] RunStoreError),
+    /// The audit trail failed.
+    #[error("{0}")]
+    Audit(String),
     /// No operator identity could be made.
     #[error("no operator identity could be made: {0}")]
     NoRandomness(#[from] codemode_protocol::ids::NoRandomness),
 }
 
-/// The approvals a run's journal records, for `codemode runs show`.
+/// The approvals a run's journal records.
 ///
 /// # Errors
 /// Why the journal cannot be read by this build.
@@ -74,16 +76,17 @@ pub fn approvals_of(journal: &[u8]) -> Result<ApprovalLog, String> {
     Journal::decode(journal).map(|j| j.approvals).map_err(|e| e.to_string())
 }
 
-/// Leaves `decisions` on run `run_id`'s pending approvals, as an operator.
-/// Waits up to `wait` while a process holds the run. Returns the approvals
-/// the decisions name, as recorded.
+/// Leaves `decisions` on run `run_id`'s pending approvals, as operator
+/// `by` (recorded as the decider). Waits up to `wait` while a process holds
+/// the run. Returns the approvals the decisions name, as recorded.
 ///
 /// # Errors
 /// [`OperatorError`]; nothing of the run changed.
-pub async fn decide_stored(
+pub(super) async fn decide_stored(
     store: &Arc<dyn RunStore>,
     run_id: &str,
     decisions: Decisions,
+    by: &str,
     wait: Duration,
 ) -> Result<Vec<ApprovalRecord>, OperatorError> {
     decisions.check().map_err(OperatorError::Refused)?;
@@ -98,7 +101,7 @@ pub async fn decide_stored(
             Claim::Missing => return Err(OperatorError::NoSuchRun(run_id.to_owned())),
             Claim::Ended(end) => return Err(OperatorError::Ended { run_id: run_id.to_owned(), end: end.to_string() }),
             Claim::Held { until_ms, .. } => {
-                if !super::wait_for_holder(&**store, run_id, until_ms, deadline).await? {
+                if !crate::durable::wait_for_holder(&**store, run_id, until_ms, deadline).await? {
                     return Err(OperatorError::Held(run_id.to_owned()));
                 }
             }
@@ -134,7 +137,7 @@ pub async fn decide_stored(
             }
         }
     }
-    log.inbox.push(InboxEntry { decisions, at_ms: now });
+    log.inbox.push(InboxEntry { decisions, at_ms: now, by: Some(by.to_owned()) });
     let mut chunk = Vec::new();
     write_approvals(&mut chunk, &log);
     // Parked, lease released: the next `wait` anywhere resumes it.
