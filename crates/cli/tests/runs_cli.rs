@@ -198,7 +198,7 @@ fn an_unknown_run_exits_1_and_a_malformed_run_id_or_status_exits_2() {
     for verb in ["show", "abort"] {
         let out = dir.codemode(&["runs", verb, &run_id(9)]);
         assert_eq!(out.status.code(), Some(1), "{verb}: {}", stderr(&out));
-        assert!(stderr(&out).contains(&format!("no run {}", run_id(9))), "{}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("no stored run has id {}", run_id(9))), "{}", stderr(&out));
         let out = dir.codemode(&["runs", verb, "run_nothex"]);
         assert_eq!(out.status.code(), Some(2), "{verb}: {}", stderr(&out));
         assert!(stderr(&out).contains("32 hex digits"), "{}", stderr(&out));
@@ -218,7 +218,7 @@ fn runs_refuses_a_store_another_process_holds_and_says_what_to_do() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("is in use by another codemode process"), "{err}");
-    assert!(err.contains("Stop that process") && err.contains("backend = \"postgres\""), "{err}");
+    assert!(err.contains("codemode runs --server") && err.contains("backend = \"postgres\""), "{err}");
     drop(held);
 }
 
