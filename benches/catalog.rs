@@ -33,7 +33,7 @@ impl Tool for Generated {
     fn input_schema(&self) -> Value {
         json!({"type": "object", "properties": {"id": {"type": "string", "description": "The record id."}, "limit": {"type": "integer", "minimum": 1}}, "required": ["id"]})
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async { Ok(ToolOutput::json(json!({"ok": true}))) })
     }
 }

@@ -15,7 +15,7 @@ impl Tool for Noop {
     fn description(&self) -> &str {
         "Returns {ok: true}."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async { Ok(ToolOutput::json(json!({"ok": true}))) })
     }
 }

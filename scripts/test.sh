@@ -32,6 +32,17 @@ if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null \
     || { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus >/dev/null; }
 fi
+# Debian's Chromium and ChromeDriver, and Selenium from PyPI, for the
+# console's browser test (crates/cli/tests/operator.rs).
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-driver >/dev/null \
+    || { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-driver >/dev/null; }
+fi
+if ! python3 -c "import selenium" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check "selenium==4.45.0"
+fi
 # A throwaway PostgreSQL cluster for the PostgreSQL backend's tests
 # (scripts/postgres.sh installs Debian's package when missing). Tests create
 # their own database in it (`codemode_store::postgres::test_database`), or use

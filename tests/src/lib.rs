@@ -19,7 +19,7 @@ impl Tool for Noop {
     fn description(&self) -> &str {
         "Does nothing and returns {ok: true}."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async { Ok(ToolOutput::json(json!({"ok": true}))) })
     }
 }
@@ -50,7 +50,7 @@ impl Tool for Named {
     fn description(&self) -> &str {
         "Answers with its own name and the input."
     }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         self.1.fetch_add(1, Ordering::SeqCst);
         let name = self.0;
         Box::pin(async move { Ok(ToolOutput::json(json!({"tool": name, "input": input}))) })
@@ -75,7 +75,7 @@ impl Tool for Echo {
     fn input_schema(&self) -> Value {
         value_schema()
     }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async move { Ok(ToolOutput::json(json!({"name": "echo_tool", "input": input}))) })
     }
 }
@@ -96,7 +96,7 @@ impl Tool for SleepMs {
     fn description(&self) -> &str {
         "Sleeps for {ms} milliseconds."
     }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         let ms = input.get("ms").and_then(Value::as_u64).unwrap_or(0);
         self.started.fetch_add(1, Ordering::SeqCst);
         let finished = Arc::clone(&self.finished);
@@ -130,7 +130,7 @@ impl Tool for ContractTool {
             json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"], "additionalProperties": false}),
         )
     }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async move { Ok(ToolOutput::json(json!({"ok": input.get("ok").cloned().unwrap_or(Value::Null)}))) })
     }
 }
@@ -145,7 +145,7 @@ impl Tool for FailTool {
     fn description(&self) -> &str {
         "Always fails."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async { Err(ToolError::new("fail_tool always fails")) })
     }
 }
@@ -160,7 +160,7 @@ impl Tool for PanicTool {
     fn description(&self) -> &str {
         "Panics."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         panic!("panic_tool was called")
     }
 }

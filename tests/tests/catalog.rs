@@ -143,7 +143,7 @@ impl Tool for Named {
     fn source(&self) -> ToolSource {
         self.1
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         let name = self.0;
         Box::pin(async move { Ok(ToolOutput::json(json!({"called": name}))) })
     }
@@ -300,7 +300,7 @@ impl Tool for InBandError {
     fn description(&self) -> &str {
         "Reports failure in-band."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         let (details, text) = (self.0.clone(), self.1.map(str::to_owned));
         Box::pin(async move { Ok(ToolOutput { details, text, is_error: true }) })
     }
@@ -333,7 +333,7 @@ impl Tool for BadSchema {
     fn input_schema(&self) -> Value {
         json!({"type": "object", "properties": {"x": {"type": "string", "pattern": "("}}})
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async { Ok(ToolOutput::json(Value::Null)) })
     }
 }
@@ -365,7 +365,7 @@ impl Tool for Fetcher {
             "then": {"required": ["path"]},
             "else": {"required": ["url"]}})
     }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async move { Ok(ToolOutput::json(json!({"fetched": input}))) })
     }
 }
@@ -404,7 +404,7 @@ impl Tool for NumericType {
     fn input_schema(&self) -> Value {
         json!({"type": "object", "properties": {"a": {"type": 12}}})
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async { Ok(ToolOutput::json(json!({}))) })
     }
 }

@@ -423,7 +423,11 @@ impl codemode_runtime::Tool for SafeSleep {
     fn replay_safe(&self) -> bool {
         true
     }
-    fn call(&self, input: serde_json::Value) -> codemode_runtime::ToolFuture<'_> {
+    fn call(
+        &self,
+        input: serde_json::Value,
+        _context: codemode_runtime::ToolContext,
+    ) -> codemode_runtime::ToolFuture<'_> {
         let ms = input.get("ms").and_then(serde_json::Value::as_u64).unwrap_or(0);
         Box::pin(async move {
             tokio::time::sleep(Duration::from_millis(ms)).await;

@@ -37,7 +37,7 @@ impl Tool for Hang {
     fn description(&self) -> &str {
         "Sleeps for an hour."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(async {
             tokio::time::sleep(Duration::from_secs(3600)).await;
             Ok(ToolOutput::json(json!("late")))

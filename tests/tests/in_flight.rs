@@ -71,7 +71,7 @@ impl Tool for Gate {
     fn description(&self) -> &str {
         "Waits until the test opens the gate."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         self.started.fetch_add(1, Ordering::SeqCst);
         let open = Arc::clone(&self.open);
         Box::pin(async move {

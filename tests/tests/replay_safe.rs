@@ -27,7 +27,7 @@ impl Tool for Lookup {
     fn replay_safe(&self) -> bool {
         true
     }
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         self.0.fetch_add(1, Ordering::SeqCst);
         Box::pin(async move { Ok(ToolOutput::json(json!({"found": input}))) })
     }
@@ -45,7 +45,7 @@ impl Tool for Send {
     fn description(&self) -> &str {
         "Sends a mail; not safe to repeat."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         self.0.fetch_add(1, Ordering::SeqCst);
         Box::pin(async { Ok(ToolOutput::json(json!({"sent": true}))) })
     }

@@ -30,7 +30,9 @@ mod registry;
 pub mod schema;
 pub mod search;
 mod tool;
+mod typed;
 
 pub use actor::{Catalog, CatalogArgs, McpHandle, McpSource, SearchConfig, SearchError, SearchHit};
 pub use registry::{Registry, RegistryError, ToolEntry, ToolMetadata};
-pub use tool::{Tool, ToolError, ToolFuture, ToolOutput, ToolSource};
+pub use tool::{Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSource};
+pub use typed::{TypedTool, typed_tool};

@@ -49,6 +49,27 @@ pub enum Decision {
 pub type DecisionFuture = Pin<Box<dyn Future<Output = Decision> + Send>>;
 
 /// The host's rules for nested calls.
+///
+/// ```
+/// use codemode_catalog::policy::{Decision, DecisionFuture, NestedCall, Policy};
+///
+/// /// Hides the admin tools, asks a person before a refund, allows the rest.
+/// struct Rules;
+///
+/// impl Policy for Rules {
+///     fn visible(&self, _source: &'static str, _server: Option<&str>, tool: &str) -> bool {
+///         !tool.starts_with("admin_")
+///     }
+///     fn check(&self, call: NestedCall) -> DecisionFuture {
+///         let decision = match call.tool.as_str() {
+///             "refund" => Decision::Ask("refunds move money".into()),
+///             _ => Decision::Allow,
+///         };
+///         Box::pin(std::future::ready(decision))
+///     }
+/// }
+/// # let _ = Rules;
+/// ```
 pub trait Policy: Send + Sync + 'static {
     /// Whether a tool exists for cells at all. Hidden tools have no global,
     /// handle or `MCP` path (checked when the catalog is built).

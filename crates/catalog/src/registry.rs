@@ -227,7 +227,7 @@ mod tests {
         fn output_schema(&self) -> Option<Value> {
             self.1.clone()
         }
-        fn call(&self, _input: Value) -> ToolFuture<'_> {
+        fn call(&self, _input: Value, _context: crate::ToolContext) -> ToolFuture<'_> {
             Box::pin(async { Ok(ToolOutput::json(json!({}))) })
         }
     }

@@ -70,6 +70,33 @@ pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolErr
 
 /// Host code callable from cells as an async global.
 ///
+/// ```
+/// use codemode_catalog::{Tool, ToolContext, ToolFuture, ToolOutput};
+/// use serde_json::{Value, json};
+///
+/// /// Tells the caller who they are.
+/// struct WhoAmI;
+///
+/// impl Tool for WhoAmI {
+///     fn name(&self) -> &str {
+///         "whoami"
+///     }
+///     fn description(&self) -> &str {
+///         "The signed-in user of this conversation."
+///     }
+///     fn replay_safe(&self) -> bool {
+///         true // it only reads
+///     }
+///     fn call(&self, _input: Value, context: ToolContext) -> ToolFuture<'_> {
+///         Box::pin(async move { Ok(ToolOutput::json(json!({ "user": context.principal }))) })
+///     }
+/// }
+/// # let _ = WhoAmI;
+/// ```
+///
+/// [`typed_tool`](crate::typed_tool) makes one from a function over typed
+/// input and output.
+///
 /// Tools run on the cell's JS worker thread's async executor: they must not
 /// block the thread (use async I/O, or `spawn_blocking` for CPU work).
 pub trait Tool: Send + Sync + 'static {
@@ -109,6 +136,35 @@ pub trait Tool: Send + Sync + 'static {
         false
     }
 
-    /// Runs the tool with its validated input.
-    fn call(&self, input: serde_json::Value) -> ToolFuture<'_>;
+    /// Runs the tool with its validated input, for the call `context`
+    /// names (its session, principal, run and call: a host serving many
+    /// users picks credentials by them).
+    fn call(&self, input: serde_json::Value, context: ToolContext) -> ToolFuture<'_>;
+}
+
+/// Whom a tool call is for, and which call it is. The same values a
+/// [`Policy`](crate::policy::Policy) sees, so a tool can act for the user
+/// the host's policy let through.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolContext {
+    /// The session the calling cell runs in (`None`: a headless cell).
+    pub session: Option<String>,
+    /// The principal the session was tagged with, if any.
+    pub principal: Option<String>,
+    /// The run making the call (`run_` and 32 hex digits).
+    pub run_id: String,
+    /// This call: the run id and the request's number in the run
+    /// (`run_…/7`), unique in the run and the same when a resumed run
+    /// replays up to it.
+    pub call_id: String,
+}
+
+impl ToolContext {
+    /// The context of call number `request` of run `run_id`.
+    #[must_use]
+    pub fn new(session: Option<String>, principal: Option<String>, run_id: String, request: u64) -> Self {
+        let call_id = format!("{run_id}/{request}");
+        Self { session, principal, run_id, call_id }
+    }
 }

@@ -284,7 +284,7 @@ impl Tool for CommandTool {
         self.config.replay_safe
     }
 
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(run(self.config.clone(), input))
     }
 }

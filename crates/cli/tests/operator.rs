@@ -292,3 +292,52 @@ fn the_console_shows_untrusted_text_as_text_and_refuses_forged_or_cross_site_for
     assert_eq!(audit["entries"][0]["action"], "deny", "{audit}");
     assert_eq!(audit["entries"][0]["reason"], "not today", "{audit}");
 }
+
+/// Runs the console's browser script: its JSON line.
+fn browser(base: &str, approval: &str, verdict: &str, screenshot: &std::path::Path, reason: &str) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/console_browser.py");
+    let out = Command::new("python3")
+        .args([script, base, OPERATOR, approval, verdict, &screenshot.display().to_string(), reason])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[test]
+fn an_operator_approves_and_denies_from_the_console_in_headless_chromium_ga_10_3() {
+    let server = start("browser");
+    let base = server.mcp.trim_end_matches("/mcp").to_owned();
+    let addr = base.trim_start_matches("http://").to_owned();
+    let mut client = Client::start(&server.mcp);
+    // Kept as CI artifacts.
+    let artifacts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+
+    let (run_id, approval) = park(&mut client);
+    let seen = browser(&base, &approval, "approve", &artifacts.join("console-pending.png"), "");
+    assert!(seen["flash"].as_str().unwrap().starts_with(&format!("Approved {approval}")), "{seen}");
+    assert!(seen["argument"].as_str().unwrap().contains("<script>alert(1)</script>"), "shown as text: {seen}");
+    assert_eq!((seen["alerted"].as_bool(), seen["narrowOverflows"].as_bool()), (Some(false), Some(false)), "{seen}");
+    let done = client.call("wait", json!({"runId": run_id}));
+    assert_eq!((done["status"].as_str(), done["value"]["n"].as_u64()), (Some("completed"), Some(1)), "{done}");
+    assert_eq!(calls(&server), 1, "the approved call ran exactly once");
+
+    let (run_id, approval) = park(&mut client);
+    let seen = browser(&base, &approval, "deny", &artifacts.join("console-deny.png"), "not in production");
+    assert!(seen["flash"].as_str().unwrap().starts_with(&format!("Denied {approval}")), "{seen}");
+    let done = client.call("wait", json!({"runId": run_id}));
+    assert_eq!(done["status"], "failed", "{done}");
+    assert!(done.to_string().contains("not in production"), "the reason reaches the guest: {done}");
+    assert_eq!(calls(&server), 1, "the denied call never ran");
+
+    let (_, audit) = api(&addr, "GET", "/operator/audit", None);
+    let entries: Vec<(&str, &str, Option<&str>)> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["operator"].as_str().unwrap(), e["action"].as_str().unwrap(), e["reason"].as_str()))
+        .collect();
+    assert_eq!(entries, [("ops-alice", "deny", Some("not in production")), ("ops-alice", "approve", None)]);
+}

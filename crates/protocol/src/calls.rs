@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::approval::{Decisions, Denial, MAX_DECISIONS};
-use crate::schema::derived;
+use crate::schema::derived_schema as derived;
 
 /// The longest `title` an `exec` accepts, in characters.
 pub const MAX_TITLE_CHARS: usize = 120;

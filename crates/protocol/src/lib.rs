@@ -42,5 +42,5 @@ pub use calls::{ArgumentError, ExecArgs, MAX_TITLE_CHARS, WaitArgs};
 pub use end::{RunEnd, UnknownRunEnd};
 pub use output::{Output, OutputEntry, TRUNCATED_GUIDANCE, TruncationMarker};
 pub use result::{CellResult, ErrorCode, PendingCall, Phase, RunId, Telemetry, WaitReason};
-pub use schema::result_schema;
+pub use schema::{derived_schema, result_schema};
 pub use task::{InputAnswer, InputAsk, McpTask, OnInput, OnTask, TaskForm, TaskHooks, form_defaults, form_missing};

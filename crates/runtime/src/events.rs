@@ -13,6 +13,8 @@
 //! before showing one client anything (they are the host's view, not a
 //! client's). A run resumed on another process reports there.
 
+use std::sync::{Arc, PoisonError, RwLock};
+
 use codemode_protocol::{PendingApproval, RunEnd, Verdict, WaitReason};
 use tokio::sync::broadcast;
 
@@ -138,27 +140,46 @@ impl RunEvents {
 }
 
 /// Where cells report events; cheap to clone.
+/// The sending side, shared by every part of the runtime that reports.
+/// One sender behind a shared slot: closing the feed (the runtime shut down
+/// or dropped) ends every subscription at once, however many clones of the
+/// feed the runtime's parts still hold while they wind down.
 #[derive(Clone, Debug)]
-pub(crate) struct EventFeed(broadcast::Sender<RunEvent>);
+pub(crate) struct EventFeed(Arc<RwLock<Option<broadcast::Sender<RunEvent>>>>);
 
 impl Default for EventFeed {
     fn default() -> Self {
-        Self(broadcast::channel(EVENTS_BUFFERED).0)
+        Self(Arc::new(RwLock::new(Some(broadcast::channel(EVENTS_BUFFERED).0))))
     }
 }
 
 impl EventFeed {
-    /// A new subscription.
-    pub(crate) fn subscribe(&self) -> RunEvents {
-        RunEvents(self.0.subscribe())
+    fn sender(&self) -> std::sync::RwLockReadGuard<'_, Option<broadcast::Sender<RunEvent>>> {
+        self.0.read().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Reports the event `make` builds, when anyone listens (so a runtime
-    /// nobody subscribes to builds none).
-    pub(crate) fn emit(&self, make: impl FnOnce() -> RunEvent) {
-        if self.0.receiver_count() > 0 {
-            // Only fails when every receiver went away meanwhile.
-            let _ = self.0.send(make());
+    /// A new subscription; after [`close`](Self::close), one that is
+    /// already closed.
+    pub(crate) fn subscribe(&self) -> RunEvents {
+        match &*self.sender() {
+            Some(sender) => RunEvents(sender.subscribe()),
+            None => RunEvents(broadcast::channel(1).1),
         }
+    }
+
+    /// Sends the event `make` builds, when anyone listens.
+    pub(crate) fn emit(&self, make: impl FnOnce() -> RunEvent) {
+        if let Some(sender) = &*self.sender()
+            && sender.receiver_count() > 0
+        {
+            // Only fails when every receiver went away meanwhile.
+            let _ = sender.send(make());
+        }
+    }
+
+    /// Ends every subscription: each gets what was sent, then
+    /// [`RunEventError::Closed`].
+    pub(crate) fn close(&self) {
+        self.0.write().unwrap_or_else(PoisonError::into_inner).take();
     }
 }

@@ -53,7 +53,7 @@ impl Tool for Deploy {
     fn description(&self) -> &str {
         "Records when it ran."
     }
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Instant::now());
         Box::pin(async { Ok(ToolOutput::json(json!({"ok": true}))) })
     }

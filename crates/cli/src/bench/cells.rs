@@ -27,7 +27,7 @@ impl Tool for Noop {
         json!({"type": "object", "properties": {}})
     }
 
-    fn call(&self, _input: Value) -> ToolFuture<'_> {
+    fn call(&self, _input: Value, _context: codemode_runtime::ToolContext) -> ToolFuture<'_> {
         Box::pin(std::future::ready(Ok(ToolOutput::json(json!({"ok": true})))))
     }
 }

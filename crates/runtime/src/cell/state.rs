@@ -124,6 +124,7 @@ impl CellState {
         let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, stream } = plan;
         // A resumed run's approvals belong to the principal that started it.
         let owner = resume.as_ref().map_or_else(|| meta.principal.clone(), |r| r.owner());
+        let owner_principal = owner.clone();
         let mut approvals = Approvals::new(services.limits.approval_ttl.min(services.limits.parked_ttl), owner);
         if let Some(restored) = &resume {
             approvals.restore(restored.journal.approvals.clone());
@@ -148,6 +149,8 @@ impl CellState {
             span: span.clone(),
             policy: Arc::clone(&services.policy),
             session: mode.session().map(str::to_owned),
+            principal: owner_principal,
+            run_id: Arc::from(run_id.as_str()),
             restart_safe: mode.restart_safe(),
             completion,
         });

@@ -81,6 +81,7 @@ impl Drop for Inner {
         }
         // Disposes every live cell; their tool calls and timers are cancelled.
         self.root.stop(None);
+        self.events.close();
     }
 }
 
@@ -99,7 +100,22 @@ pub struct SearchHit {
 /// An embeddable Code Mode runtime.
 ///
 /// Cheap to clone (an `Arc`); `Send + Sync`. Dropping the last clone, or
-/// calling [`shutdown`](Self::shutdown), disposes every live cell.
+/// calling [`shutdown`](Self::shutdown), disposes every live cell and ends
+/// every [`run_events`](Self::run_events) stream.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use codemode_runtime::{CellResult, CodeMode, Exec};
+///
+/// let rt = CodeMode::builder().start().await?;
+/// let reply = rt.session("conversation-1").reply("turn-1");
+/// let result = reply.exec(Exec::code("const xs = [1, 2, 3]; return xs.map(x => x * 2)")).await?;
+/// assert!(matches!(result, CellResult::Completed { .. }));
+/// println!("{}", result.to_model_text());
+/// rt.shutdown().await;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
 #[derive(Clone)]
 pub struct CodeMode {
     pub(crate) inner: Arc<Inner>,
@@ -268,6 +284,9 @@ impl CodeMode {
             task.abort();
         }
         let _ = self.inner.root.stop_and_wait(None, None).await;
+        // Subscribers hear the end: every event of the stopped cells was
+        // sent before the tree stopped.
+        self.inner.events.close();
     }
 
     /// Makes a supervised actor panic, so the root supervisor restarts it

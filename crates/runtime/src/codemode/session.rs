@@ -227,6 +227,27 @@ pub enum RunReach {
 }
 
 /// One model reply (turn) within a session: where `exec` and `wait` run.
+///
+/// A host hands the model's `exec`/`wait` tool calls to
+/// [`handle`](Self::handle) as they arrive:
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use codemode_runtime::{CellResult, CodeMode};
+///
+/// let rt = CodeMode::builder().start().await?;
+/// let reply = rt.session("conversation-1").reply("turn-1");
+/// // The arguments as the model sent them.
+/// let arguments = serde_json::json!({"code": "await yield_control(); return 'later'"});
+/// let parked = reply.handle("exec", arguments.as_object().unwrap()).await;
+/// let CellResult::Waiting { run_id, .. } = &parked else { panic!("{parked:?}") };
+/// let wait = serde_json::json!({"runId": run_id});
+/// let done = reply.handle("wait", wait.as_object().unwrap()).await;
+/// assert!(matches!(done, CellResult::Completed { .. }), "{done:?}");
+/// rt.shutdown().await;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
 #[derive(Clone, Debug)]
 pub struct Reply {
     session: Session,

@@ -50,7 +50,7 @@ impl Tool for Find {
         })
     }
 
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_catalog::ToolContext) -> ToolFuture<'_> {
         let root = self.root.clone();
         Box::pin(blocking(move |cancel| {
             let pattern = required_string(&input, "pattern")?;

@@ -49,7 +49,7 @@ impl Tool for Ls {
         })
     }
 
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_catalog::ToolContext) -> ToolFuture<'_> {
         let root = self.root.clone();
         Box::pin(blocking(move |cancel| {
             let rel = string_arg(&input, "path").unwrap_or_else(|| ".".into());
@@ -141,7 +141,7 @@ mod tests {
             if let Some(a) = &after {
                 input["after"] = a.clone();
             }
-            let out = ls.call(input).await.unwrap();
+            let out = ls.call(input, codemode_catalog::ToolContext::default()).await.unwrap();
             for e in out.details["entries"].as_array().unwrap() {
                 seen.push(e["name"].as_str().unwrap().to_owned());
             }

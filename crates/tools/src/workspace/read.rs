@@ -113,7 +113,7 @@ impl Tool for Read {
         })
     }
 
-    fn call(&self, input: Value) -> ToolFuture<'_> {
+    fn call(&self, input: Value, _context: codemode_catalog::ToolContext) -> ToolFuture<'_> {
         let root = self.root.clone();
         Box::pin(blocking(move |cancel| read_page(&root, &input, cancel)))
     }

@@ -42,7 +42,7 @@ fn page(status: StatusCode, markup: Markup) -> hyper::Response<Body> {
     let mut r = response(status, "text/html; charset=utf-8", markup.into_string());
     let headers = r.headers_mut();
     headers.insert(hyper::header::CONTENT_SECURITY_POLICY, hyper::header::HeaderValue::from_static(CSP));
-    headers.insert(hyper::header::REFERRER_POLICY, hyper::header::HeaderValue::from_static("no-referrer"));
+    headers.insert(hyper::header::REFERRER_POLICY, hyper::header::HeaderValue::from_static("same-origin"));
     headers.insert(hyper::header::X_FRAME_OPTIONS, hyper::header::HeaderValue::from_static("DENY"));
     r
 }
@@ -181,17 +181,22 @@ fn sparkline(values: &[f64]) -> Markup {
     }
 }
 
+/// A figure as read at a glance: whole numbers without decimals.
+fn figure(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 { format!("{value:.0}") } else { format!("{value:.2}") }
+}
+
 fn charts(points: &[Point]) -> Markup {
     html! {
         div.charts { @for series in SERIES {
             @let values: Vec<f64> = points.iter().map(series.read).collect();
             @let now = values.last().copied().unwrap_or(0.0);
             div.chart {
-                div { (series.title) ": " span.now { (format!("{now:.1}")) (series.unit) } }
+                div { (series.title) ": " span.now { (figure(now)) (series.unit) } }
                 (sparkline(&values))
             }
         } }
-        p.muted { "The last " (points.len()) " samples, one every 5 s, of this process's own figures." }
+        p.muted { "This process's own figures: a sample every 5 s for the last 10 minutes, and now." }
     }
 }
 
@@ -448,7 +453,7 @@ impl OperatorEndpoints {
                 } }
             }
             h2 { "This process" }
-            (charts(&self.figures.points()))
+            (charts(&self.figures.points_and_now(&self.rt)))
         };
         page(StatusCode::OK, layout("Runs", Some(session), body))
     }

@@ -55,6 +55,9 @@ pub(crate) const SERIES: &[Series] = &[
 #[derive(Default)]
 pub(crate) struct Figures {
     points: Mutex<VecDeque<Point>>,
+    /// The last sample's metrics: a page's point for "now" is measured
+    /// from it.
+    last: Mutex<Option<(Instant, MetricsSnapshot)>>,
 }
 
 impl Figures {
@@ -63,6 +66,7 @@ impl Figures {
         tokio::pin!(stop);
         let mut last = (Instant::now(), rt.metrics());
         self.push(point(&last.1, &last.1, Duration::ZERO));
+        self.remember(&last);
         let mut ticks = tokio::time::interval(EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         ticks.tick().await;
@@ -73,6 +77,7 @@ impl Figures {
             }
             let now = (Instant::now(), rt.metrics());
             self.push(point(&last.1, &now.1, now.0 - last.0));
+            self.remember(&now);
             last = now;
         }
     }
@@ -85,9 +90,24 @@ impl Figures {
         points.push_back(p);
     }
 
+    fn remember(&self, sample: &(Instant, MetricsSnapshot)) {
+        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some(sample.clone());
+    }
+
     /// The points, oldest first.
     pub(crate) fn points(&self) -> Vec<Point> {
         self.points.lock().unwrap_or_else(PoisonError::into_inner).iter().copied().collect()
+    }
+
+    /// The points, then one for now (measured from the last sample), so a
+    /// page shows the present however recent the last sample is.
+    pub(crate) fn points_and_now(&self, rt: &CodeMode) -> Vec<Point> {
+        let mut points = self.points();
+        let last = self.last.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        if let Some((at, before)) = last {
+            points.push(point(&before, &rt.metrics(), at.elapsed()));
+        }
+        points
     }
 }
 

@@ -44,6 +44,9 @@ const KEPT_SERIES: usize = 16;
 pub(crate) struct Gate {
     policy: Arc<dyn Policy>,
     session: Option<String>,
+    /// Whom the calls are for: what a tool's context names.
+    principal: Option<String>,
+    run_id: Arc<str>,
     metrics: Arc<Metrics>,
     /// The cell's span: each outbound call gets a child span.
     span: tracing::Span,
@@ -56,17 +59,24 @@ pub(crate) struct Gate {
 impl Gate {
     pub(crate) fn new(
         policy: Arc<dyn Policy>,
-        session: Option<String>,
+        (session, principal, run_id): (Option<String>, Option<String>, Arc<str>),
         metrics: Arc<Metrics>,
         span: tracing::Span,
     ) -> Self {
-        Self { policy, session, metrics, span, series: Vec::new() }
+        Self { policy, session, principal, run_id, metrics, span, series: Vec::new() }
     }
 
     /// The hooks of request `request`'s call, reporting through
     /// `completion`.
     pub(crate) fn hooks(&self, request: u64, completion: Completion) -> CallHooks {
-        CallHooks { request, completion, policy: Arc::clone(&self.policy), session: self.session.clone() }
+        CallHooks {
+            request,
+            completion,
+            policy: Arc::clone(&self.policy),
+            session: self.session.clone(),
+            principal: self.principal.clone(),
+            run_id: Arc::clone(&self.run_id),
+        }
     }
 
     /// The call as a future, past the cell's own checks: the policy decides
@@ -227,7 +237,14 @@ mod tests {
     }
 
     fn hooks() -> CallHooks {
-        CallHooks { request: 1, completion: Arc::new(|_, _| {}), policy: Arc::new(AllowAll), session: None }
+        CallHooks {
+            request: 1,
+            completion: Arc::new(|_, _| {}),
+            policy: Arc::new(AllowAll),
+            session: None,
+            principal: None,
+            run_id: Arc::from("run_test"),
+        }
     }
 
     /// MCP tool names reach the host from the cell's request; a name its
@@ -236,7 +253,12 @@ mod tests {
     #[tokio::test]
     async fn unknown_mcp_tool_names_add_no_series() {
         let metrics = Arc::new(Metrics::default());
-        let mut gate = Gate::new(Arc::new(AllowAll), None, Arc::clone(&metrics), tracing::Span::none());
+        let mut gate = Gate::new(
+            Arc::new(AllowAll),
+            (None, None, Arc::from("run_test")),
+            Arc::clone(&metrics),
+            tracing::Span::none(),
+        );
         let mut counters = crate::cell::pending::PendingCounters::default();
         for i in 0..1000 {
             let id = counters.next(PendingKind::CallValue);

@@ -130,15 +130,29 @@ pub(crate) struct HostSetup {
     pub span: tracing::Span,
     pub policy: Arc<dyn Policy>,
     pub session: Option<String>,
+    /// The run's principal, for its tools' context.
+    pub principal: Option<String>,
+    pub run_id: Arc<str>,
     pub restart_safe: bool,
     pub completion: Completion,
 }
 
 impl HostWork {
     pub(crate) fn new(setup: HostSetup) -> Self {
-        let HostSetup { tools, max_in_flight, metrics, span, policy, session, restart_safe, completion } = setup;
+        let HostSetup {
+            tools,
+            max_in_flight,
+            metrics,
+            span,
+            policy,
+            session,
+            principal,
+            run_id,
+            restart_safe,
+            completion,
+        } = setup;
         Self {
-            gate: Gate::new(policy, session, Arc::clone(&metrics), span),
+            gate: Gate::new(policy, (session, principal, run_id), Arc::clone(&metrics), span),
             metrics,
             tools,
             max_in_flight,
@@ -447,6 +461,8 @@ mod tests {
             span: tracing::Span::none(),
             policy: Arc::new(codemode_catalog::policy::AllowAll),
             session: None,
+            principal: None,
+            run_id: Arc::from("run_test"),
             restart_safe: false,
             completion: Arc::new(|_, _| {}),
         });

@@ -136,6 +136,22 @@ pub(crate) struct CallHooks {
     pub completion: Completion,
     pub policy: Arc<dyn Policy>,
     pub session: Option<String>,
+    /// The session's principal (a tool's context).
+    pub principal: Option<String>,
+    /// The calling run (a tool's context).
+    pub run_id: Arc<str>,
+}
+
+impl CallHooks {
+    /// What a native tool is told of this call.
+    pub(crate) fn tool_context(&self) -> codemode_catalog::ToolContext {
+        codemode_catalog::ToolContext::new(
+            self.session.clone(),
+            self.principal.clone(),
+            self.run_id.to_string(),
+            self.request,
+        )
+    }
 }
 
 /// Runs the call with the arguments the gate let through.

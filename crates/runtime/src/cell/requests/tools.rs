@@ -91,11 +91,12 @@ impl HandleOutside for Call {
         });
         // The registry is shared: the tool and its output schema are read
         // in place inside the call, not copied per call.
-        let call = Box::new(move |input: Value, _| {
+        let call = Box::new(move |input: Value, hooks: super::outbound::CallHooks| {
+            let context = hooks.tool_context();
             Box::pin(async move {
                 let result = match tools.get(index) {
                     Some(entry) => {
-                        let result = entry.tool.call(input).await;
+                        let result = entry.tool.call(input, context).await;
                         check_output(&entry.metadata.callable_name, entry.output.as_ref(), result)
                     }
                     None => Err(ToolError::new("unknown tool")),
