@@ -48,9 +48,7 @@ async fn the_run_event_stream_ends_after_a_shutdown_and_after_the_last_handle_is
 async fn last(events: &mut codemode_runtime::RunEvents) -> Result<codemode_runtime::RunEvent, RunEventError> {
     let drained = async {
         loop {
-            if let Err(e) = events.recv().await {
-                return Err(e);
-            }
+            events.recv().await?;
         }
     };
     tokio::time::timeout(Duration::from_secs(5), drained).await.expect("the stream ends")
