@@ -16,6 +16,8 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def main(base, token, approval, verdict, screenshot, reason):
@@ -31,10 +33,12 @@ def main(base, token, approval, verdict, screenshot, reason):
         driver.get(base + "/console")
         driver.find_element(By.NAME, "token").send_keys(token)
         driver.find_element(By.CSS_SELECTOR, "form[action='/console/login'] button").click()
-        found = driver.find_elements(By.CSS_SELECTOR, f"input[name=approval][value='{approval}']")
-        if not found:
+        # A click submits a form: wait for the page it leads to, not the old one.
+        pending = (By.CSS_SELECTOR, f"input[name=approval][value='{approval}']")
+        try:
+            hidden = WebDriverWait(driver, 15).until(EC.presence_of_element_located(pending))
+        except Exception:
             sys.exit(f"no pending approval {approval} on {driver.current_url}:\n{driver.page_source[:2000]}")
-        hidden = found[0]
         form = hidden.find_element(By.XPATH, "./..")
         card = form.find_element(By.XPATH, "./..")
         shown = card.find_element(By.TAG_NAME, "pre").text
@@ -47,7 +51,7 @@ def main(base, token, approval, verdict, screenshot, reason):
         if verdict == "deny":
             form.find_element(By.NAME, "reason").send_keys(reason)
         form.find_element(By.CSS_SELECTOR, f"button[value='{verdict}']").click()
-        flash = driver.find_element(By.CSS_SELECTOR, "p.flash").text
+        flash = WebDriverWait(driver, 15).until(EC.presence_of_element_located((By.CSS_SELECTOR, "p.flash"))).text
         try:
             driver.switch_to.alert
             alerted = True

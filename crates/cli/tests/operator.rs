@@ -16,12 +16,17 @@ const CLIENT: &str = "client-token-0123456789abcdef0123456789";
 const OPERATOR: &str = "operator-token-0123456789abcdef012345678";
 
 /// A server whose policy asks before `count`, with a client and an
-/// operator token.
+/// operator token, on its own sled store.
 fn start(name: &str) -> common::Server {
+    start_with(name, "")
+}
+
+/// [`start`] with `store` (a `[store]` section) in its configuration.
+fn start_with(name: &str, store: &str) -> common::Server {
     let dir = common::temp("operator-tools", name);
     let tools = common::counting_tools(&dir, 1);
     let config = format!(
-        "{tools}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\nreason = \"counting needs a person\"\n\n\
+        "{store}\n{tools}\n[[policy]]\ntool = \"count\"\naction = \"ask\"\nreason = \"counting needs a person\"\n\n\
          [serve]\ntokens = [{{ token = \"{CLIENT}\", principal = \"alice\" }}]\n\n\
          [operator]\ntokens = [{{ token = \"{OPERATOR}\", name = \"ops-alice\" }}]\n"
     );
@@ -116,6 +121,25 @@ fn runs(server: &common::Server, addr: &str, args: &[&str]) -> (i32, String) {
         .output()
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// `codemode runs <args>` on the server's configured store directly (no
+/// server in between): exit code and standard output (a failure's output
+/// includes standard error).
+fn local_runs(server: &common::Server, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--config")
+        .arg(server.dir.join("codemode.toml"))
+        .arg("runs")
+        .args(args)
+        .env("USER", "carol")
+        .output()
+        .unwrap();
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        text.push_str(&String::from_utf8_lossy(&out.stderr));
+    }
     (out.status.code().unwrap_or(-1), text)
 }
 
@@ -340,4 +364,56 @@ fn an_operator_approves_and_denies_from_the_console_in_headless_chromium_ga_10_3
         .map(|e| (e["operator"].as_str().unwrap(), e["action"].as_str().unwrap(), e["reason"].as_str()))
         .collect();
     assert_eq!(entries, [("ops-alice", "deny", Some("not in production")), ("ops-alice", "approve", None)]);
+}
+
+#[test]
+fn on_postgresql_the_store_and_the_servers_api_show_the_same_run_and_a_decision_is_taken_once_ga_10_3() {
+    let url = {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(codemode_store::postgres::test_database())
+    };
+    let server = start_with("postgres", &format!("[store]\nbackend = \"postgres\"\nurl = \"{url}\"\n"));
+    let addr = server.mcp.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let mut client = Client::start(&server.mcp);
+    let (run_id, approval) = park(&mut client);
+
+    // Both paths, while the server runs: the same run, the same approval.
+    let (code, local) = local_runs(&server, &["show", &run_id, "--json"]);
+    assert_eq!(code, 0, "{local}");
+    let local: Value = serde_json::from_str(&local).unwrap();
+    let (_, remote) = api(&addr, "GET", &format!("/operator/runs/{run_id}"), None);
+    for field in ["run_id", "status", "session", "principal", "waiting", "journal_bytes", "version", "approvals"] {
+        assert_eq!(local[field], remote[field], "{field}: {local} vs {remote}");
+    }
+    assert_eq!(remote["waiting"], "approval");
+    let (code, listed) = local_runs(&server, &["list", "--waiting", "approval", "--json"]);
+    assert_eq!(code, 0, "{listed}");
+    let local_ids: Vec<Value> =
+        serde_json::from_str::<Vec<Value>>(&listed).unwrap().iter().map(|r| r["run_id"].clone()).collect();
+    let (_, page) = api(&addr, "GET", "/operator/runs?waiting=approval", None);
+    let remote_ids: Vec<Value> = page["runs"].as_array().unwrap().iter().map(|r| r["run_id"].clone()).collect();
+    assert_eq!(local_ids, remote_ids);
+
+    // Decided on the store directly; the API then finds nothing pending.
+    let (code, decided) = local_runs(&server, &["approve", &run_id, &approval]);
+    assert_eq!(code, 0, "{decided}");
+    let (code, again) =
+        api(&addr, "POST", &format!("/operator/runs/{run_id}/approve"), Some(json!({"approvals": [approval]})));
+    assert_eq!(code, 409, "{again}");
+    let done = client.call("wait", json!({"runId": run_id}));
+    assert_eq!((done["status"].as_str(), done["value"]["n"].as_u64()), (Some("completed"), Some(1)), "{done}");
+    assert_eq!(calls(&server), 1, "the approved call ran exactly once");
+
+    // One audit trail, read alike from both paths.
+    let (_, audit) = api(&addr, "GET", "/operator/audit", None);
+    let who: Vec<(&str, bool)> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["operator"].as_str().unwrap(), e["ok"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(who, [("ops-alice", false), ("local:carol", true)], "{audit}");
+    let (code, local_audit) = local_runs(&server, &["audit", "--json"]);
+    assert_eq!(code, 0, "{local_audit}");
+    assert_eq!(serde_json::from_str::<Value>(&local_audit).unwrap(), audit["entries"]);
 }

@@ -15,7 +15,7 @@ pub enum StoreError {
     /// Another process holds the database's lock. Nothing is wrong with
     /// the database; only one process may use it at a time.
     #[error(
-        "the session store at {path} {phrase} (one process at a time can use a store). Wait for that process to finish, or give this one its own store with `--store PATH` (or `[store] path` in codemode.toml).",
+        "the session store at {path} {phrase} (one process at a time can use a store). Wait for that process to finish, or give this one its own store: `CodeModeBuilder::session_store_path` when embedding, `--store PATH` (or `[store] path` in codemode.toml) with the CLI.",
         phrase = IN_USE_PHRASE
     )]
     Locked {
@@ -25,7 +25,7 @@ pub enum StoreError {
     /// The database's directory cannot be created or written (permissions,
     /// a file in the way, a read-only file system).
     #[error(
-        "the session store at {path} cannot be created or written: {reason}. Choose a writable location with `--store PATH` (or `[store] path` in codemode.toml)."
+        "the session store at {path} cannot be created or written: {reason}. Choose a writable location: `CodeModeBuilder::session_store_path` when embedding, `--store PATH` (or `[store] path` in codemode.toml) with the CLI."
     )]
     Unwritable {
         /// Where the database would be.
