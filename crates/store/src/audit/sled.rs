@@ -50,8 +50,10 @@ impl SledAudit {
         let oldest = oldest_kept(entry.at_ms);
         for item in self.tree.iter() {
             let (key, value) = item.map_err(failed)?;
-            let old = seq_of(&key)? <= floor
-                || serde_json::from_slice::<AuditEntry>(&value).map_or(true, |e| e.at_ms < oldest);
+            // An entry this build cannot read goes only by count, never
+            // silently by an age it cannot tell.
+            let old =
+                seq_of(&key)? <= floor || serde_json::from_slice::<AuditEntry>(&value).is_ok_and(|e| e.at_ms < oldest);
             if !old {
                 break;
             }

@@ -35,7 +35,7 @@ pub(crate) enum Caller {
 /// The operator and client token digests.
 pub(crate) struct Tokens {
     operators: Vec<([u8; 32], String)>,
-    clients: Vec<[u8; 32]>,
+    clients: Vec<([u8; 32], ())>,
 }
 
 fn digest(text: &str) -> [u8; 32] {
@@ -58,7 +58,7 @@ impl Tokens {
     pub(crate) fn new(operator: &OperatorSection, serve: &ServeSection) -> Self {
         Self {
             operators: operator.tokens.iter().map(|t| (digest(&t.token), t.name.clone())).collect(),
-            clients: serve.tokens.iter().map(|t| digest(&t.token)).collect(),
+            clients: serve.tokens.iter().map(|t| (digest(&t.token), ())).collect(),
         }
     }
 
@@ -73,8 +73,7 @@ impl Tokens {
         if let Some(name) = find(&self.operators, &presented) {
             return Caller::Operator(name.clone());
         }
-        let clients: Vec<([u8; 32], ())> = self.clients.iter().map(|d| (*d, ())).collect();
-        if find(&clients, &presented).is_some() { Caller::Client } else { Caller::Nobody }
+        if find(&self.clients, &presented).is_some() { Caller::Client } else { Caller::Nobody }
     }
 
     /// Who a request's `Authorization: Bearer …` names.

@@ -47,6 +47,8 @@ pub enum AbortOutcome {
         /// How it ended.
         end: String,
     },
+    /// The abort was recorded on the run; whoever next holds it ends it.
+    Requested,
     /// A process holds it: marked, and that process ends it.
     Marked {
         /// The holder.
@@ -63,6 +65,7 @@ impl AbortOutcome {
         match self {
             Self::Ended => format!("run {run_id} had no live owner: ended now as aborted"),
             Self::AlreadyEnded { end } => format!("run {run_id} already ended ({end}); nothing to abort"),
+            Self::Requested => format!("run {run_id}: abort requested; whoever next holds it ends it"),
             Self::Marked { owner, .. } => {
                 format!("run {run_id} is held by {owner}: marked for abort; its owner ends it")
             }
@@ -254,8 +257,7 @@ impl Operator {
             Claim::Ended(end) => AbortOutcome::AlreadyEnded { end: end.to_string() },
             Claim::Held { owner, until_ms } => AbortOutcome::Marked { owner, until_ms },
             Claim::Missing => return Err(OperatorError::NoSuchRun(run_id.to_owned())),
-            // Marked; nobody held it long enough to be named.
-            Claim::Claimed(_) => AbortOutcome::Marked { owner: "-".to_owned(), until_ms: 0 },
+            Claim::Claimed(_) => AbortOutcome::Requested,
         })
     }
 
