@@ -109,7 +109,7 @@ async fn an_asked_call_parks_for_approval_and_runs_once_when_approved_ga_10_3() 
     assert!(a.id.starts_with("appr_") && a.id.len() > 20, "unguessable: {}", a.id);
     assert_eq!(
         (a.source.as_str(), a.tool.as_str(), a.arguments.as_str()),
-        ("openclaw", "deploy_prod", r#"{"env":"prod"}"#)
+        ("native", "deploy_prod", r#"{"env":"prod"}"#)
     );
     assert_eq!(a.reason, "deploy_prod changes production");
     let json = parked.to_model_json();

@@ -32,11 +32,11 @@ async fn returned_handles_serialize_as_bounded_metadata_ga_8_1() {
         exec(&rt, "const [h] = await catalog.search('contract_tool'); json([h]); return {h, viaToJSON: h.toJSON()}")
             .await;
     let meta = json!({"callableName": "contract_tool", "toolName": "contract_tool", "label": "Contract tool",
-        "description": "Returns {ok} exactly as given.", "source": "openclaw", "input": "{ ok?: unknown }", "output": "{ ok: boolean }"});
+        "description": "Returns {ok} exactly as given.", "source": "native", "input": "{ ok?: unknown }", "output": "{ ok: boolean }"});
     assert_eq!(value(&r), &json!({"h": meta, "viaToJSON": meta}));
     assert_eq!(r.output().entries().unwrap()[0], codemode_runtime::OutputEntry::Json { value: json!([meta]) });
     let text = r.to_model_json();
-    assert!(!text.contains("openclaw:") && !text.contains("null"), "no internal ids or nulls: {text}");
+    assert!(!text.contains("native:") && !text.contains("null"), "no internal ids or nulls: {text}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -88,7 +88,7 @@ async fn an_unknown_value_is_saved_previewed_and_observed_in_a_later_exec_before
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_a_trusted_output_schema_becomes_an_output_hint_and_native_tools_say_openclaw_ga_8_3_ga_8_4() {
+async fn only_a_trusted_output_schema_becomes_an_output_hint_and_native_tools_say_native_ga_8_3_ga_8_4() {
     let rt = runtime().await;
     let r = exec(
         &rt,
@@ -100,7 +100,7 @@ async fn only_a_trusted_output_schema_becomes_an_output_hint_and_native_tools_sa
     assert_eq!(v[0], "contract_tool");
     assert_eq!(v[1], "string", "a trusted outputSchema gives an output hint: {v}");
     assert_eq!((v[2].as_str(), &v[3]), (Some("echo_tool"), &serde_json::Value::Null), "{v}");
-    assert_eq!((v[4].as_str(), v[5].as_str()), (Some("openclaw"), Some("openclaw")));
+    assert_eq!((v[4].as_str(), v[5].as_str()), (Some("native"), Some("native")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -148,6 +148,6 @@ async fn catalog_all_keeps_listing_only_native_handles_after_a_search_finds_mcp_
          const after = catalog.all().map(h => h.source); return [before, found.some(h => h.source === 'mcp'), after]",
     )
     .await;
-    assert_eq!(value(&r), &json!([["openclaw"], true, ["openclaw"]]));
+    assert_eq!(value(&r), &json!([["native"], true, ["native"]]));
     assert!(!rt.exec_tool_description().exec.description.contains("listInvoices("), "not in the trusted quick index");
 }

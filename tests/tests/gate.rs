@@ -69,7 +69,7 @@ const ROWS: &[Row] = &[
         name: "native tool",
         setup: "return null",
         code: "return await echo_tool({value: 'one'})",
-        source: "openclaw",
+        source: "native",
         server: None,
         tool: "echo_tool",
         is_call: true,

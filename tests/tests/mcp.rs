@@ -278,7 +278,7 @@ async fn search_covers_mcp_tools_with_callable_handles_and_one_total_limit_ga_8_
     assert_eq!((v[8].clone(), v[9].clone(), v[10].clone()), (json!("mcp_api"), json!("tool"), json!(["listInvoices"])));
     assert_eq!(v[11], json!({"customer": "c-2", "currency": "EUR"}));
     assert_eq!(v[12]["source"], json!("mcp"));
-    assert_eq!(v[13], json!(["openclaw"]), "catalog.all() lists native handles only (GA-9.7)");
+    assert_eq!(v[13], json!(["native"]), "catalog.all() lists native handles only (GA-9.7)");
     assert!(r.untrusted().is_some(), "MCP search metadata marks the cell");
     assert!(
         !rt.exec_tool_description().exec.description.contains("listInvoices"),

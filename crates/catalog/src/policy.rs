@@ -15,11 +15,17 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+/// Every [`NestedCall::source`] a policy can see: a native tool, a client
+/// tool, an MCP server's operation, a paired node's command, the reply's
+/// results cache.
+pub const CALL_SOURCES: [&str; 5] = ["native", "client", "mcp", "nodes", "results"];
+
 /// One nested call, as the policy sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NestedCall {
-    /// `openclaw` (a native tool, [`ToolSource::guest_name`](crate::ToolSource::guest_name)),
-    /// `client`, `mcp` or `nodes`.
+    /// One of [`CALL_SOURCES`]: `native` (a native tool,
+    /// [`ToolSource::guest_name`](crate::ToolSource::guest_name)), `client`,
+    /// `mcp`, `nodes` or `results`.
     pub source: &'static str,
     /// The MCP server's configured name, for MCP tools; the node id, for
     /// node commands.

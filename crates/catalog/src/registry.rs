@@ -52,7 +52,7 @@ pub struct ToolMetadata {
     pub label: Option<String>,
     /// What it does (at most 512 UTF-16 units; `describe()` has it all).
     pub description: String,
-    /// `openclaw` or `client`.
+    /// `native` or `client` ([`ToolSource::guest_name`]).
     pub source: &'static str,
     /// The compact input hint (`unknown` for client tools, GA-8.2).
     pub input: String,
@@ -65,14 +65,14 @@ pub struct ToolMetadata {
 pub struct ToolEntry {
     /// The tool.
     pub tool: Arc<dyn Tool>,
-    /// Stable catalog id (`openclaw:<name>`, `client:<name>`): internal,
+    /// Stable catalog id (`native:<name>`, `client:<name>`): internal,
     /// never shown to the guest.
     pub id: String,
     /// Handle metadata.
     pub metadata: ToolMetadata,
     /// The input schema, compiled.
     pub input: Validator,
-    /// The trusted output schema, compiled (only `openclaw` tools).
+    /// The trusted output schema, compiled (only `native` tools).
     pub output: Option<Validator>,
     /// [`Tool::replay_safe`], asked once: a `restartSafe` cell may call it.
     pub replay_safe: bool,

@@ -8,7 +8,7 @@ use std::pin::Pin;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ToolSource {
     /// A core or plugin tool of the host: its schemas are trusted. Cells
-    /// see its source as `"openclaw"` (GA-8.4).
+    /// see its source as `"native"` (GA-8.4).
     Native,
     /// A tool supplied by the client: its schemas are not trusted.
     Client,
@@ -16,14 +16,50 @@ pub enum ToolSource {
 
 impl ToolSource {
     /// The name cells and the host [`Policy`](crate::policy::Policy) see,
-    /// which also prefixes a tool's catalog id: `openclaw` for
-    /// [`Native`](Self::Native) (the reference's name, GA-8.4), `client`.
+    /// which also prefixes a tool's catalog id: `native` for
+    /// [`Native`](Self::Native) (GA-8.4), `client`.
     #[must_use]
     pub fn guest_name(self) -> &'static str {
         match self {
-            Self::Native => "openclaw",
+            Self::Native => "native",
             Self::Client => "client",
         }
+    }
+}
+
+/// What builds before native tools said `native` called them (the
+/// reference's product name), still found in the journals and approvals of
+/// runs those builds parked.
+const EARLIER_NATIVE_NAME: &str = "openclaw";
+
+/// A tool source as this build names it: `openclaw`, which earlier builds
+/// journaled for native tools, reads as `native`; every other name is
+/// itself.
+///
+/// ```
+/// use codemode_catalog::source_as_today;
+/// assert_eq!(source_as_today("openclaw"), "native");
+/// assert_eq!(source_as_today("mcp"), "mcp");
+/// ```
+#[must_use]
+pub fn source_as_today(source: &str) -> &str {
+    if source == EARLIER_NATIVE_NAME { ToolSource::Native.guest_name() } else { source }
+}
+
+/// A catalog id as this build writes it: `openclaw:<name>`, journaled by
+/// earlier builds, reads as `native:<name>`, so a run they parked finds its
+/// tools after an upgrade.
+///
+/// ```
+/// use codemode_catalog::catalog_id_as_today;
+/// assert_eq!(catalog_id_as_today("openclaw:deploy"), "native:deploy");
+/// assert_eq!(catalog_id_as_today("client:deploy"), "client:deploy");
+/// ```
+#[must_use]
+pub fn catalog_id_as_today(id: &str) -> std::borrow::Cow<'_, str> {
+    match id.split_once(':') {
+        Some((EARLIER_NATIVE_NAME, name)) => format!("{}:{name}", ToolSource::Native.guest_name()).into(),
+        _ => id.into(),
     }
 }
 

@@ -95,7 +95,7 @@ fn a_pending_approval_survives_kill_9_and_an_operators_approval_runs_the_call_on
 
     let (code, shown) = codemode(&config, &store, &["runs", "show", &run_id]);
     assert_eq!(code, 0, "{shown}");
-    assert!(shown.contains(&format!("{id}  count [openclaw]  pending")), "{shown}");
+    assert!(shown.contains(&format!("{id}  count [native]  pending")), "{shown}");
     let (code, out) = codemode(&config, &store, &["runs", "approve", &run_id, "appr_nope"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("appr_nope is not pending"), "{out}");

@@ -28,7 +28,7 @@ pub const MAX_APPROVAL_ID_BYTES: usize = 64;
 pub struct PendingApproval {
     /// The approval's id: name it in `approve` or `deny`.
     pub id: String,
-    /// Where the call goes: `openclaw`/`client` (a native tool), `mcp` or
+    /// Where the call goes: `native`/`client` (a native tool), `mcp` or
     /// `nodes`.
     pub source: String,
     /// The MCP server's name, or the node's id.

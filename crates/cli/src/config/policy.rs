@@ -12,7 +12,7 @@
 //! ```
 
 use anyhow::{Result, bail};
-use codemode_runtime::{Decision, DecisionFuture, NestedCall, Policy};
+use codemode_runtime::{CALL_SOURCES, Decision, DecisionFuture, NestedCall, Policy};
 use globset::{Glob, GlobMatcher};
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +35,8 @@ pub(crate) enum Action {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PolicyRule {
-    /// `openclaw` (the host's tools), `client`, `mcp` or `nodes`.
+    /// A glob over the call's source: `native` (the host's tools),
+    /// `client`, `mcp`, `nodes` or `results` ([`CALL_SOURCES`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// The MCP server's name, or the node's id. A call without one (a
@@ -59,6 +60,25 @@ impl PolicyRule {
                 && let Err(e) = Glob::new(glob)
             {
                 bail!("policy[{i}].{key} = {glob:?} is not a valid glob: {e}");
+            }
+        }
+        // A source glob that matches no source would silently never apply;
+        // `openclaw` is what native tools were called before `native`.
+        if let Some(glob) = &self.source
+            && let Ok(glob) = Glob::new(glob)
+        {
+            let matcher = glob.compile_matcher();
+            if !CALL_SOURCES.iter().any(|s| matcher.is_match(s)) {
+                let hint = if matcher.is_match("openclaw") {
+                    " (native tools were called \"openclaw\" before: write \"native\")"
+                } else {
+                    ""
+                };
+                bail!(
+                    "policy[{i}].source = {:?} matches no call source{hint}; sources are {}",
+                    glob.glob(),
+                    CALL_SOURCES.join(", ")
+                );
             }
         }
         if self.reason.as_ref().is_some_and(|r| r.len() > 1024) {
@@ -169,12 +189,12 @@ mod tests {
             PolicyRule { server: Some("prod-*".into()), ..rule("*", Action::Deny) },
         ];
         let p = RulesPolicy::new(&rules).unwrap();
-        assert_eq!(p.decide("openclaw", None, "deploy_staging"), Decision::Allow);
-        assert_eq!(p.decide("openclaw", None, "deploy_prod"), Decision::Ask("deploy_* rule".into()));
+        assert_eq!(p.decide("native", None, "deploy_staging"), Decision::Allow);
+        assert_eq!(p.decide("native", None, "deploy_prod"), Decision::Ask("deploy_* rule".into()));
         assert_eq!(p.decide("mcp", Some("prod-db"), "query"), Decision::Deny("* rule".into()));
         assert_eq!(p.decide("mcp", Some("dev-db"), "query"), Decision::Allow);
         assert_eq!(
-            p.decide("openclaw", None, "query"),
+            p.decide("native", None, "query"),
             Decision::Allow,
             "a rule with a server never matches a native tool"
         );
@@ -186,5 +206,19 @@ mod tests {
         let bad = PolicyRule { tool: Some("deploy_[".into()), ..rule("x", Action::Ask) };
         let e = bad.check(3).unwrap_err().to_string();
         assert!(e.starts_with("policy[3].tool = \"deploy_[\" is not a valid glob"), "{e}");
+    }
+
+    #[test]
+    fn a_source_glob_that_matches_no_call_source_is_refused_and_the_old_native_name_says_what_to_write_ga_8_4() {
+        let old = PolicyRule { source: Some("openclaw".into()), ..rule("deploy_*", Action::Ask) };
+        let e = old.check(0).unwrap_err().to_string();
+        assert!(e.starts_with("policy[0].source = \"openclaw\" matches no call source"), "{e}");
+        assert!(e.contains("write \"native\"") && e.contains("native, client, mcp, nodes, results"), "{e}");
+        let typo = PolicyRule { source: Some("mpc".into()), ..rule("x", Action::Deny) };
+        let e = typo.check(1).unwrap_err().to_string();
+        assert!(e.contains("matches no call source;") && !e.contains("openclaw"), "{e}");
+        for fine in ["native", "nat*", "{mcp,nodes}", "*"] {
+            PolicyRule { source: Some(fine.into()), ..rule("x", Action::Allow) }.check(0).unwrap();
+        }
     }
 }

@@ -397,7 +397,7 @@ mod tests {
     fn asked(tool: &str) -> (Asked, oneshot::Receiver<Ruling>) {
         let (answer, rx) = oneshot::channel();
         let call = AskedCall {
-            source: "openclaw",
+            source: "native",
             server: None,
             tool: tool.into(),
             arguments: json!({"env": "prod"}),

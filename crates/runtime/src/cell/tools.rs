@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use codemode_catalog::{Registry, ToolEntry};
+use codemode_catalog::{Registry, ToolEntry, catalog_id_as_today, source_as_today};
 
 use crate::durable::journal::{ToolRef, ToolRefs};
 use crate::engine::determinism::ConfigReadError;
@@ -20,7 +20,7 @@ use crate::engine::determinism::ConfigReadError;
 #[derive(Debug)]
 struct Slot {
     callable: String,
-    /// The tool's catalog id (`openclaw:<name>`).
+    /// The tool's catalog id (`native:<name>`).
     id: String,
     /// Its index in this runtime's registry, when still configured.
     index: Option<usize>,
@@ -41,7 +41,10 @@ impl ToolTable {
     }
 
     /// The table a run was journaled with, mapped onto `registry` by catalog
-    /// id. The registry's own table when they are the same.
+    /// id (an earlier build's `openclaw:<name>` finds today's
+    /// `native:<name>`). The registry's own table when they are the same.
+    /// A slot keeps its journaled id: the run's fingerprints were made of
+    /// it.
     pub(crate) fn replayed(registry: Registry, journaled: &[ToolRef]) -> Self {
         let same = journaled.len() == registry.len()
             && journaled.iter().zip(registry.entries()).all(|(t, e)| t.0 == e.metadata.callable_name && t.1 == e.id);
@@ -53,7 +56,10 @@ impl ToolTable {
             .map(|t| Slot {
                 callable: t.0.clone(),
                 id: t.1.clone(),
-                index: registry.entries().iter().position(|e| e.id == t.1),
+                index: {
+                    let id = catalog_id_as_today(&t.1);
+                    registry.entries().iter().position(|e| e.id == id)
+                },
             })
             .collect();
         Self { registry, slots: Some(slots) }
@@ -128,6 +134,7 @@ impl ToolTable {
             return Err(ConfigReadError { what, reason: format!("no tool global #{index}") });
         };
         let (source, name) = id.split_once(':').unwrap_or(("", id));
+        let source = source_as_today(source);
         let meta = serde_json::json!({
             "callableName": callable,
             "toolName": name,

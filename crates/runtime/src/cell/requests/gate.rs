@@ -195,7 +195,7 @@ impl Gate {
         if let Some((.., found)) = self.series.iter().find(|(s, sv, t, _)| *s == source && sv == server && t == tool) {
             return Arc::clone(found);
         }
-        let found = self.metrics.call_series(source.metrics_label(), server, tool);
+        let found = self.metrics.call_series(source.label(), server, tool);
         if self.series.len() < KEPT_SERIES {
             self.series.push((source, server.to_owned(), tool.to_owned(), Arc::clone(&found)));
         }
@@ -274,10 +274,22 @@ mod tests {
     }
 
     #[test]
-    fn the_hosts_own_tools_are_labelled_native() {
-        assert_eq!(CallSource::Native("openclaw").metrics_label(), "native");
-        assert_eq!(CallSource::Native("openclaw").label(), "openclaw", "the policy still sees the registry source");
-        assert_eq!(CallSource::Native("client").metrics_label(), "client");
-        assert_eq!(CallSource::Results.metrics_label(), "results");
+    fn the_hosts_own_tools_are_labelled_native_ga_8_4() {
+        let native = codemode_catalog::ToolSource::Native.guest_name();
+        assert_eq!(CallSource::Native(native).label(), "native", "the policy and the metrics see one name");
+        assert_eq!(CallSource::Native("client").label(), "client");
+        assert_eq!(CallSource::Results.label(), "results");
+        for source in [
+            CallSource::Native(native),
+            CallSource::Native("client"),
+            CallSource::Mcp,
+            CallSource::Node,
+            CallSource::Results,
+        ] {
+            assert!(
+                codemode_catalog::policy::CALL_SOURCES.contains(&source.label()),
+                "{source:?} is a published source"
+            );
+        }
     }
 }

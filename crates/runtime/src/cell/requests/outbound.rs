@@ -7,7 +7,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use codemode_catalog::ToolSource;
 use codemode_catalog::policy::Policy;
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -21,7 +20,7 @@ use crate::telemetry::CallOutcome;
 /// Where an outbound request goes; the policy's and the metrics' `source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CallSource {
-    /// A native tool; its registry source (`openclaw` or `client`).
+    /// A native tool; its registry source (`native` or `client`).
     Native(&'static str),
     /// An MCP server: a tool, a resource, a prompt.
     Mcp,
@@ -32,23 +31,13 @@ pub(crate) enum CallSource {
 }
 
 impl CallSource {
-    /// The label the policy and the span see.
+    /// The label the policy, the span and the metrics see.
     pub(crate) fn label(self) -> &'static str {
         match self {
             Self::Native(source) => source,
             Self::Mcp => "mcp",
             Self::Node => "nodes",
             Self::Results => "results",
-        }
-    }
-
-    /// The metrics' `source` label: as [`label`](Self::label), except that
-    /// the host's own tools are `native` (their registry source names
-    /// another product, which operators need not know).
-    pub(crate) fn metrics_label(self) -> &'static str {
-        match self {
-            Self::Native(source) if source == ToolSource::Native.guest_name() => "native",
-            other => other.label(),
         }
     }
 

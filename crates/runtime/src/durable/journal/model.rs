@@ -20,7 +20,7 @@ pub(crate) const FORMAT: u32 = 2;
 pub(crate) const OLDEST_FORMAT: u32 = 1;
 
 /// One global of the engine's tool table: its callable name and the tool's
-/// catalog id (`openclaw:<name>`), its identity across deploys.
+/// catalog id (`native:<name>`), its identity across deploys.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub(crate) struct ToolRef(pub String, pub String);
 
@@ -145,6 +145,7 @@ pub struct InboxEntry {
 
 /// A run's approvals as its journal keeps them.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(from = "StoredApprovalLog")]
 pub struct ApprovalLog {
     /// Pending approvals, and decided ones (the newest few, and every one
     /// whose call has not settled).
@@ -152,6 +153,28 @@ pub struct ApprovalLog {
     /// Operators' decisions not yet taken.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inbox: Vec<InboxEntry>,
+}
+
+/// An approval log as stored, before its sources are read as this build
+/// names them.
+#[derive(Deserialize)]
+struct StoredApprovalLog {
+    records: Vec<ApprovalRecord>,
+    #[serde(default)]
+    inbox: Vec<InboxEntry>,
+}
+
+impl From<StoredApprovalLog> for ApprovalLog {
+    /// An approval journaled by a build before native tools said `native`
+    /// says `openclaw`; operators and the model see today's name.
+    fn from(stored: StoredApprovalLog) -> Self {
+        let mut records = stored.records;
+        for record in &mut records {
+            let source = &mut record.approval.source;
+            *source = codemode_catalog::source_as_today(source).to_owned();
+        }
+        Self { records, inbox: stored.inbox }
+    }
 }
 
 impl ApprovalLog {

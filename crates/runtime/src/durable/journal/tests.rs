@@ -24,7 +24,7 @@ fn header() -> Header {
         restart_safe: false,
         unattended: false,
         seed: 7,
-        tools: ToolRefs(vec![ToolRef("alpha".into(), "openclaw:alpha".into())].into()),
+        tools: ToolRefs(vec![ToolRef("alpha".into(), "native:alpha".into())].into()),
         prelude: 1,
     }
 }
@@ -303,7 +303,7 @@ fn approval(id: &str) -> ApprovalRecord {
     ApprovalRecord {
         approval: codemode_protocol::PendingApproval {
             id: id.into(),
-            source: "openclaw".into(),
+            source: "native".into(),
             server: None,
             tool: "deploy".into(),
             arguments: "{}".into(),
@@ -340,6 +340,17 @@ fn a_runs_approvals_are_journaled_and_the_last_write_wins() {
     let mut plain = Recorder::default();
     let bytes = plain.segments(&header(), &reads(&none), &Snapshot::default()).bytes;
     assert!(Journal::decode(&bytes).unwrap().approvals.is_empty());
+}
+
+#[test]
+fn an_approval_journaled_as_openclaw_by_an_earlier_build_reads_as_native_ga_8_4() {
+    let mut stored = serde_json::to_value(ApprovalLog { records: vec![approval("appr_1")], inbox: vec![] }).unwrap();
+    stored["records"][0]["source"] = json!("openclaw");
+    let read: ApprovalLog = serde_json::from_value(stored.clone()).unwrap();
+    assert_eq!(read.records[0].approval.source, "native");
+    stored["records"][0]["source"] = json!("mcp");
+    let read: ApprovalLog = serde_json::from_value(stored).unwrap();
+    assert_eq!(read.records[0].approval.source, "mcp", "other sources are read as they are");
 }
 
 #[test]
