@@ -115,3 +115,25 @@ async fn a_fresh_cell_sees_exactly_the_promised_globals_ga_1_2_ga_3_1() {
     .await;
     assert_eq!(value(&touched), value(&r));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_arrays_and_base64_added_on_first_touch_look_as_if_always_there_ga_1_2() {
+    let rt = CodeMode::builder().start().await.expect("runtime starts");
+    // A cell naming `Object.defineProperty` gets every intrinsic before it
+    // runs: the order a full context has.
+    let full = exec(&rt, "void Object.defineProperty; return Object.getOwnPropertyNames(globalThis)").await;
+    let touched =
+        exec(&rt, "const a = new Uint8Array([104, 105]); void btoa; return Object.getOwnPropertyNames(globalThis)")
+            .await;
+    assert_eq!(value(&touched), value(&full), "same names in the same order after the first touch");
+    let r = exec(
+        &rt,
+        "const a = new Uint8Array([1, 2]); let err; try { atob('%'); } catch (e) { err = e; } \
+         return [a instanceof Uint8Array, Object.getPrototypeOf(Int8Array) === Object.getPrototypeOf(Uint8Array), \
+         err instanceof DOMException, err.name, btoa('hi'), new TextEncoder().encode('hi') instanceof Uint8Array]",
+    )
+    .await;
+    assert_eq!(value(&r), &serde_json::json!([true, true, true, "InvalidCharacterError", "aGk=", true]));
+    let frozen = exec(&rt, "Object.freeze(globalThis); return [typeof Uint8Array, typeof atob]").await;
+    assert_eq!(value(&frozen), &serde_json::json!(["function", "function"]), "a cell that freezes first sees them");
+}

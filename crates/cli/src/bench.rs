@@ -21,6 +21,7 @@ use tokio::io::AsyncBufReadExt;
 mod approvals;
 mod cells;
 mod durable;
+mod floor;
 mod mcp_tasks;
 mod options;
 mod reference;
@@ -326,6 +327,9 @@ struct Measured {
     throughput: Option<Throughput>,
     hol: Option<HeadOfLine>,
     durable: durable::DurableReport,
+    floor: Option<floor::Floor>,
+    /// How the scenarios' cells got their engines: (scenario, spare, inline).
+    takes: Vec<(&'static str, u64, u64)>,
 }
 
 /// Runs the scenarios `options` asks for, on a runtime set up as
@@ -368,12 +372,23 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
         }
     }
     let none = || quantiles(&[]);
+    let floor = if options.runs("floor") { Some(floor::floor(&rt, cpus).await?) } else { None };
+    let mut takes = Vec::new();
     let cell_or_none = async |name: &str, code: &str, gap: Option<Duration>| -> Result<Quantiles> {
         Ok(if options.runs(name) { quantiles(&cell(&reply, code, runs, warmup, gap).await?) } else { none() })
     };
+    let before = rt.engine_takes();
     let trivial = cell_or_none("trivial", TRIVIAL, None).await?;
+    let between = rt.engine_takes();
     // With a pause between cells every JS thread has its next engine ready.
     let trivial_idle = cell_or_none("trivial_idle", TRIVIAL, Some(Duration::from_millis(2))).await?;
+    let after = rt.engine_takes();
+    for (name, q, from, to) in [("trivial", &trivial, before, between), ("trivial_idle", &trivial_idle, between, after)]
+    {
+        if q.n > 0 {
+            takes.push((name, to.spare - from.spare, to.inline - from.inline));
+        }
+    }
     let seq100 = cell_or_none("seq100", SEQ100, None).await?;
     let par100 = cell_or_none("par100", PAR100, None).await?;
     let in_cell = if options.runs("seq100") || options.runs("par100") { Some(in_cell(&reply).await?) } else { None };
@@ -395,7 +410,11 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
         (none(), none())
     };
     let throughput = if options.runs("throughput") {
-        Some(throughput(&rt, cpus * 4, Duration::from_millis(options.throughput_ms)).await?)
+        let before = rt.engine_takes();
+        let t = throughput(&rt, cpus * 4, Duration::from_millis(options.throughput_ms)).await?;
+        let after = rt.engine_takes();
+        takes.push(("throughput", after.spare - before.spare, after.inline - before.inline));
+        Some(t)
     } else {
         None
     };
@@ -426,6 +445,8 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
         throughput,
         hol,
         durable: durable_report,
+        floor,
+        takes,
     })
 }
 
@@ -433,6 +454,11 @@ impl Measured {
     /// Per noop call, from the p50s: (sequential, concurrent) ms.
     fn per_call(&self) -> (f64, f64) {
         ((self.seq100.p50 - self.trivial.p50) / 100.0, (self.par100.p50 - self.trivial.p50) / 100.0)
+    }
+
+    /// The throughput scenario's cells/s as a share of the floor's.
+    fn floor_share(&self) -> Option<f64> {
+        Some(self.throughput.as_ref()?.cells_per_second / self.floor.as_ref()?.floor_cells_per_second)
     }
 
     /// The JSON report (`--json`), before any reference is added.
@@ -448,6 +474,8 @@ impl Measured {
             "parked": self.parked, "coldFirstExecMs": self.cold, "coldExitMs": self.cold_exit,
             "coldTypeScriptMs": self.cold_ts, "coldTypeScriptTwinMs": self.cold_ts_twin,
             "throughput": self.throughput, "headOfLine": self.hol, "durable": self.durable,
+            "floor": self.floor, "floorShareOfThroughput": self.floor_share(),
+            "engineTakes": self.takes.iter().map(|(s, spare, inline)| json!({"scenario": s, "spare": spare, "inline": inline})).collect::<Vec<_>>(),
         })
     }
 }
@@ -456,6 +484,13 @@ impl Measured {
 fn print_report(m: &Measured, options: &BenchOptions) {
     let (per_call_seq, per_call_par) = m.per_call();
     println!("\ncodemode bench ({} runs after {} warm-up; times in ms)", options.runs, options.warmup);
+    if let Some(f) = &m.floor {
+        println!(
+            "0 engine floor (µs per engine, p50 of {} alternating batches): bare QuickJS {:.1}, codemode {:.1} \
+             ({:.2}x the floor); the floor makes {:.0} engines/s on {} threads",
+            f.bare_micros.n, f.bare_micros.p50, f.engine_micros.p50, f.ratio, f.floor_cells_per_second, f.threads
+        );
+    }
     println!("{:<34} {:>10} {:>10} {:>10} {:>10}", "scenario", "min", "p50", "p90", "p99");
     row("1 trivial cell `return 1`", &m.trivial);
     row("  same, 2 ms between cells", &m.trivial_idle);
@@ -493,6 +528,12 @@ fn print_report(m: &Measured, options: &BenchOptions) {
             "7 throughput: {:.0} trivial cells/s ({} clients, {} cores, {} cells in {:.1} s; latency p50 {:.3} ms, p99 {:.3} ms)",
             t.cells_per_second, t.clients, m.cpus, t.cells, t.seconds, t.latency_ms.p50, t.latency_ms.p99
         );
+    }
+    if let Some(share) = m.floor_share() {
+        println!("  throughput is {:.0} % of the engine floor's cells/s", share * 100.0);
+    }
+    for (scenario, spare, inline) in &m.takes {
+        println!("  engines in {scenario}: {spare} from a spare, {inline} prepared while the cell waited");
     }
     if let Some(h) = &m.hol {
         println!(

@@ -94,6 +94,9 @@ mod unconfigured_tests;
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]
 pub use cell::journaling::bench_record_calls;
+/// `codemode bench`'s engine floor and pool counts; not an API.
+#[doc(hidden)]
+pub use codemode::bench_hooks::{EngineTakes, bench_engine_floor};
 pub use codemode::builder::CodeModeBuilder;
 #[cfg(feature = "test-hooks")]
 pub use codemode::facade::CrashTarget;

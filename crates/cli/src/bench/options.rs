@@ -39,7 +39,7 @@ pub(crate) struct BenchArgs {
     /// $CODEMODE_REFERENCE_ORACLE, else ../shared/reference-oracle).
     #[arg(long)]
     oracle: Option<PathBuf>,
-    /// Run only these scenarios (comma-separated): trivial,
+    /// Run only these scenarios (comma-separated): floor, trivial,
     /// trivial_idle, seq100, par100, yield, parked, cold, cold_ts,
     /// throughput, hol;
     /// the durable-run scenarios journal, park_sled, park_group,
@@ -95,7 +95,7 @@ pub(crate) struct BenchOptions {
     /// instead of running the reference.
     pub reference_json: Option<PathBuf>,
     pub oracle: PathBuf,
-    /// Scenarios to run (all when empty): trivial, seq100, par100, yield,
+    /// Scenarios to run (all when empty): floor, trivial, seq100, par100, yield,
     /// parked, cold, throughput, hol; the durable-run ones (journal,
     /// park_sled, park_group, park_growth, replay100, pg_wait, pg_commit,
     /// evicted, approval, approval_waits, pg_approval, mcp_task, or
@@ -119,7 +119,8 @@ impl BenchOptions {
 }
 
 /// The scenario names `--only` accepts.
-const SCENARIOS: [&str; 23] = [
+const SCENARIOS: [&str; 24] = [
+    "floor",
     "trivial",
     "trivial_idle",
     "seq100",

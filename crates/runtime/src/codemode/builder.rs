@@ -380,6 +380,7 @@ async fn launch(
             durable: services.durable.clone(),
             events: services.events.clone(),
             model_decides,
+            engines,
         }),
     })
 }

@@ -72,6 +72,8 @@ pub(crate) struct Inner {
     pub events: crate::events::EventFeed,
     /// The model may decide approvals (`CodeModeBuilder::model_decides_approvals`).
     pub model_decides: bool,
+    /// The engine pool, for its counts and `codemode bench`.
+    pub engines: crate::cell::guest_host::EnginePool,
 }
 
 impl Drop for Inner {

@@ -13,6 +13,7 @@ pub(crate) mod control;
 pub(crate) mod convert;
 pub(crate) mod determinism;
 pub(crate) mod host;
+pub(crate) mod intrinsics;
 pub(crate) mod link;
 pub(crate) mod output;
 pub(crate) mod pool;

@@ -16,6 +16,7 @@
 //! scheduling priority was measured and made trivial cells slower:
 //! `docs/benchmarks.md`.)
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::host::GuestHost;
@@ -56,6 +57,18 @@ struct Inner<H: GuestHost> {
     depth: usize,
     state: Mutex<State<H>>,
     wake: Condvar,
+    /// Takes that found a spare, and takes that prepared one inline.
+    takes: [AtomicU64; 2],
+}
+
+/// How a pool's takes went: how many found a spare engine ready, how many
+/// prepared one on the taking thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineTakes {
+    /// A spare was ready.
+    pub spare: u64,
+    /// None was: the cell waited for its engine to be prepared.
+    pub inline: u64,
 }
 
 /// A runtime's engine pool and its factory thread.
@@ -72,7 +85,13 @@ impl<H: GuestHost> Clone for EnginePool<H> {
 impl<H: GuestHost> EnginePool<H> {
     /// Starts the factory thread, which keeps `depth` spares ready.
     pub(crate) fn start(recipe: Recipe<H>, depth: usize) -> std::io::Result<Self> {
-        let inner = Arc::new(Inner { recipe, depth, state: Mutex::new(State::default()), wake: Condvar::new() });
+        let inner = Arc::new(Inner {
+            recipe,
+            depth,
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            takes: Default::default(),
+        });
         let worker = Arc::clone(&inner);
         std::thread::Builder::new()
             .name("codemode-engines".into())
@@ -94,6 +113,7 @@ impl<H: GuestHost> EnginePool<H> {
             state.spares.pop()
         };
         self.inner.wake.notify_one();
+        self.inner.takes[usize::from(spare.is_none())].fetch_add(1, Ordering::Relaxed);
         match spare {
             Some(vm) => Ok(vm),
             None => {
@@ -101,6 +121,27 @@ impl<H: GuestHost> EnginePool<H> {
                 Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT)
             }
         }
+    }
+
+    /// How the takes so far went.
+    pub(crate) fn takes(&self) -> EngineTakes {
+        let [spare, inline] = &self.inner.takes;
+        EngineTakes { spare: spare.load(Ordering::Relaxed), inline: inline.load(Ordering::Relaxed) }
+    }
+
+    /// Prepares, starts (`return 1`) and frees `iters` engines of this
+    /// pool's recipe on the calling thread, past the spares: the engine's
+    /// own cost per cell, for `codemode bench`.
+    pub(crate) fn cycle(&self, iters: u32) -> Result<std::time::Duration, StartError> {
+        let r = &self.inner.recipe;
+        let wrapped = crate::source::wrap("return 1");
+        let start = std::time::Instant::now();
+        for _ in 0..iters {
+            let vm = Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT)?;
+            vm.start(&wrapped)?;
+            drop(vm);
+        }
+        Ok(start.elapsed())
     }
 
     /// An ended cell's engine: the factory frees it (or the caller, when
@@ -162,7 +203,13 @@ mod tests {
     fn idle_pool() -> EnginePool<BareHost> {
         let recipe = Recipe { limits: Arc::default(), host: BareHost };
         EnginePool {
-            inner: Arc::new(Inner { recipe, depth: 2, state: Mutex::new(State::default()), wake: Condvar::new() }),
+            inner: Arc::new(Inner {
+                recipe,
+                depth: 2,
+                state: Mutex::new(State::default()),
+                wake: Condvar::new(),
+                takes: Default::default(),
+            }),
         }
     }
 

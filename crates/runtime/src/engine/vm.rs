@@ -259,7 +259,7 @@ impl<H: GuestHost> Vm<H> {
         runtime.set_gc_threshold(GC_THRESHOLD_BYTES);
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
-        let context = Context::full(&runtime).map_err(engine)?;
+        let context = super::intrinsics::context(&runtime).map_err(StartError::Engine)?;
         let vm = Self { context, runtime, link, control };
         vm.install(host, prelude)?;
         Ok(vm)
@@ -316,6 +316,11 @@ impl<H: GuestHost> Vm<H> {
         // (running the empty job queue does that).
         let _ = self.runtime.execute_pending_job();
         self.context.with(|ctx| {
+            if super::intrinsics::wants_all(wrapped) {
+                super::intrinsics::add_all(&ctx)
+                    .catch(&ctx)
+                    .map_err(|e| StartError::Engine(format!("adding the engine's intrinsics: {e}")))?;
+            }
             let cell: Function = match eval(&ctx, wrapped, USER_FILE).catch(&ctx) {
                 Ok(cell) => cell,
                 Err(e) => return Err(StartError::Syntax(syntax_failure(&e))),
