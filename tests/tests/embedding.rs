@@ -7,6 +7,10 @@ use std::time::{Duration, Instant};
 use codemode_runtime::{CodeMode, RunEventError};
 use codemode_tests::*;
 
+/// Held by every test here: the leak test counts the whole process's
+/// threads and memory, which a test running beside it would change.
+static ALONE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// The threads of this process now.
 fn threads() -> usize {
     std::fs::read_dir("/proc/self/task").map(Iterator::count).unwrap_or(0)
@@ -21,6 +25,7 @@ fn rss_kib() -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_run_event_stream_ends_after_a_shutdown_and_after_the_last_handle_is_dropped() {
+    let _alone = ALONE.lock().await;
     let rt = runtime().await;
     let mut events = rt.run_events();
     assert_eq!(value(&exec(&rt, "return 1").await), 1);
@@ -56,6 +61,7 @@ async fn last(events: &mut codemode_runtime::RunEvents) -> Result<codemode_runti
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runtimes_built_used_and_dropped_hundreds_of_times_leave_no_threads_or_memory_behind() {
+    let _alone = ALONE.lock().await;
     // Half shut down first, half only dropped: both must let go of all.
     async fn once(shut_down: bool) {
         let rt: CodeMode = runtime().await;
@@ -114,6 +120,7 @@ struct Greeting {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_typed_tool_sees_whom_each_call_serves_and_its_schemas_are_derived_ga_6_1() {
+    let _alone = ALONE.lock().await;
     let greet = codemode_runtime::typed_tool(
         "greet",
         "Greets.",

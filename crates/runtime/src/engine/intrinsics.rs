@@ -22,6 +22,7 @@
 
 use std::sync::OnceLock;
 
+use rquickjs::function::Opt;
 use rquickjs::{Context, Ctx, Function, JsLifetime, Object, Runtime, Value, qjs};
 
 /// A `JS_AddIntrinsic…` call.
@@ -122,7 +123,7 @@ pub(crate) fn context(runtime: &Runtime) -> Result<Context, String> {
 }
 
 /// Adds the eager intrinsics and the lazy ones' placeholders, in order.
-fn install<'js>(ctx: &Ctx<'js>, names: &[Vec<String>]) -> Result<(), String> {
+fn install<'js>(ctx: &Ctx<'js>, names: &'static [Vec<String>]) -> Result<(), String> {
     let js = |e: rquickjs::Error| e.to_string();
     let globals = ctx.globals();
     let object: Object = globals.get("Object").map_err(js)?;
@@ -130,7 +131,7 @@ fn install<'js>(ctx: &Ctx<'js>, names: &[Vec<String>]) -> Result<(), String> {
         pending: std::cell::Cell::new(0),
         describe: object.get("getOwnPropertyDescriptor").map_err(js)?,
         define: object.get("defineProperty").map_err(js)?,
-        placeholders: Vec::new(),
+        placeholders: Vec::with_capacity(names.iter().zip(&STEPS).filter(|(_, s)| s.lazy).map(|(n, _)| n.len()).sum()),
     };
     for (i, step) in STEPS.iter().enumerate() {
         if !step.lazy {
@@ -139,19 +140,23 @@ fn install<'js>(ctx: &Ctx<'js>, names: &[Vec<String>]) -> Result<(), String> {
         }
         lazy.pending.set(lazy.pending.get() | 1 << i);
         for name in &names[i] {
-            let (get_name, set_name) = (name.clone(), name.clone());
-            let get = Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> rquickjs::Result<Value<'js>> {
-                touched(&ctx, i, &get_name)?;
-                ctx.globals().get(get_name.as_str())
-            })
+            let name = name.as_str();
+            // One function is both the getter (called with no argument)
+            // and the setter (one): half the functions to make per engine.
+            let access = Function::new(
+                ctx.clone(),
+                move |ctx: Ctx<'js>, value: Opt<Value<'js>>| -> rquickjs::Result<Value<'js>> {
+                    touched(&ctx, i, name)?;
+                    let globals = ctx.globals();
+                    match value.0 {
+                        Some(value) => globals.set(name, value).map(|()| Value::new_undefined(ctx)),
+                        None => globals.get(name),
+                    }
+                },
+            )
             .map_err(js)?;
-            let set = Function::new(ctx.clone(), move |ctx: Ctx<'js>, value: Value<'js>| -> rquickjs::Result<()> {
-                touched(&ctx, i, &set_name)?;
-                ctx.globals().set(set_name.as_str(), value)
-            })
-            .map_err(js)?;
-            define_accessor(ctx, &globals, name, &get, &set).map_err(js)?;
-            lazy.placeholders.push((i, name.clone(), get));
+            define_accessor(ctx, &globals, name, &access).map_err(js)?;
+            lazy.placeholders.push((i, name, access));
         }
     }
     ctx.store_userdata(lazy).map_err(|_| "could not store the lazy intrinsics".to_owned())?;
@@ -159,14 +164,14 @@ fn install<'js>(ctx: &Ctx<'js>, names: &[Vec<String>]) -> Result<(), String> {
 }
 
 /// Defines `name` on `object` as a configurable, non-enumerable accessor
-/// with these functions. rquickjs's `Accessor` takes closures only, and
-/// each placeholder's getter is kept to recognise it later.
+/// whose getter and setter are `access`. rquickjs's `Accessor` takes
+/// closures only, and each placeholder's function is kept to recognise it
+/// later.
 fn define_accessor<'js>(
     ctx: &Ctx<'js>,
     object: &Object<'js>,
     name: &str,
-    get: &Function<'js>,
-    set: &Function<'js>,
+    access: &Function<'js>,
 ) -> rquickjs::Result<()> {
     let raw = ctx.as_raw().as_ptr();
     let undefined = Value::new_undefined(ctx.clone());
@@ -190,8 +195,8 @@ fn define_accessor<'js>(
             object.as_raw(),
             atom,
             undefined.as_raw(),
-            get.as_raw(),
-            set.as_raw(),
+            access.as_raw(),
+            access.as_raw(),
             flags as _,
         );
         qjs::JS_FreeAtom(raw, atom);
@@ -239,8 +244,8 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
         if lazy.pending.get() & (1 << step) == 0 {
             return Ok(());
         }
-        let mine: Vec<(String, Function)> =
-            lazy.placeholders.iter().filter(|(s, ..)| *s == step).map(|(_, n, g)| (n.clone(), g.clone())).collect();
+        let mine: Vec<(&str, Function)> =
+            lazy.placeholders.iter().filter(|(s, ..)| *s == step).map(|(_, n, g)| (*n, g.clone())).collect();
         (lazy.describe.clone(), lazy.define.clone(), mine)
     };
     let globals = ctx.globals();
@@ -251,7 +256,7 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
     // deleted (undefined) or defined anew.
     let mut guest = Vec::with_capacity(mine.len());
     for (name, get) in &mine {
-        let desc: Value = describe.call((globals.clone(), name.as_str()))?;
+        let desc: Value = describe.call((globals.clone(), *name))?;
         if !configurable(&desc)? {
             return Err(frozen(ctx, touched.unwrap_or(name)));
         }
@@ -259,14 +264,14 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
             Some(d) => Some(d.get::<_, Value>("get")?),
             None => None,
         };
-        guest.push((name.as_str(), (getter.as_ref() != Some(get.as_value())).then_some(desc)));
+        guest.push((*name, (getter.as_ref() != Some(get.as_value())).then_some(desc)));
     }
     let keys: Vec<String> = globals.own_keys(rquickjs::object::Filter::new().string()).collect::<Result<_, _>>()?;
     let first = keys.iter().position(|k| mine.iter().any(|(n, _)| n == k));
     let followers: Vec<&String> = first
         .map_or_else(Vec::new, |first| keys[first..].iter().filter(|k| !mine.iter().any(|(n, _)| n == *k)).collect());
     for (name, _) in &mine {
-        globals.remove(name.as_str())?;
+        globals.remove(*name)?;
     }
     if let Some(lazy) = ctx.userdata::<Lazy>() {
         // Cleared before the add: an intrinsic is added at most once.
@@ -312,8 +317,8 @@ struct Lazy<'js> {
     /// context was made (a guest may replace the globals).
     describe: Function<'js>,
     define: Function<'js>,
-    /// Every placeholder: its step, its name, its getter.
-    placeholders: Vec<(usize, String, Function<'js>)>,
+    /// Every placeholder: its step, its name, its accessor function.
+    placeholders: Vec<(usize, &'static str, Function<'js>)>,
 }
 
 #[expect(
@@ -403,6 +408,9 @@ mod tests {
         same("delete globalThis.Int8Array; return [typeof Uint8Array, 'Int8Array' in globalThis, typeof Int8Array]");
         same("globalThis.atob = 1; return [typeof btoa, atob, typeof DOMException]");
         same("delete globalThis.WeakRef; return [typeof FinalizationRegistry, typeof WeakRef]");
+        same(
+            "Int8Array = undefined; return [typeof Int8Array, typeof Uint8Array, Object.getOwnPropertyNames(globalThis)]",
+        );
     }
 
     #[test]
