@@ -20,7 +20,7 @@ count() {
   (cd "$work" && valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="$toggle" \
     "$bin" bench --only floor --runs 1 --warmup 0 >/dev/null 2>&1)
   local total engines
-  total="$(callgrind_annotate "$out" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')"
+  total="$(callgrind_annotate "$out" | awk '/PROGRAM TOTALS/ && !n++ {gsub(",", "", $1); print $1}')"
   # The calls into `per`: the `<` lines just above its `*` line.
   engines="$(callgrind_annotate --tree=caller "$out" | python3 -c '
 import re, sys
