@@ -256,7 +256,7 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
     // deleted (undefined) or defined anew.
     let mut guest = Vec::with_capacity(mine.len());
     for (name, get) in &mine {
-        let desc: Value = describe.call((globals.clone(), *name))?;
+        let desc = own_descriptor(&describe, &globals, name)?;
         if !configurable(&desc)? {
             return Err(frozen(ctx, touched.unwrap_or(name)));
         }
@@ -286,7 +286,7 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
         }
     }
     for key in followers {
-        let desc: Value = describe.call((globals.clone(), key.as_str()))?;
+        let desc = own_descriptor(&describe, &globals, key)?;
         // A property the guest made non-configurable stays where it is.
         if desc.is_undefined() || !configurable(&desc)? {
             continue;
@@ -295,6 +295,18 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
         define.call::<_, Value>((globals.clone(), key.as_str(), desc))?;
     }
     Ok(())
+}
+
+/// `name`'s own descriptor on `object` (`undefined` when it has none),
+/// with no prototype: reading it, or passing it to `defineProperty`, sees
+/// its own fields only, whatever the guest put on `Object.prototype` (an
+/// inherited `get` would make a data descriptor invalid).
+fn own_descriptor<'js>(describe: &Function<'js>, object: &Object<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
+    let desc: Value = describe.call((object.clone(), name))?;
+    if let Some(fields) = desc.as_object() {
+        fields.set_prototype(None)?;
+    }
+    Ok(desc)
 }
 
 /// The error for a lazy global that cannot be added any more.
@@ -410,6 +422,15 @@ mod tests {
         same("delete globalThis.WeakRef; return [typeof FinalizationRegistry, typeof WeakRef]");
         same(
             "Int8Array = undefined; return [typeof Int8Array, typeof Uint8Array, Object.getOwnPropertyNames(globalThis)]",
+        );
+    }
+
+    #[test]
+    fn fields_the_guest_put_on_object_prototype_change_nothing_when_a_group_is_added_ga_1_2() {
+        same(
+            "Object.prototype.get = function () { return 1; }; Object.prototype.value = 2; \
+             Object.prototype.configurable = false; Int8Array = 3; void Uint8Array; void btoa; \
+             return [typeof Promise, typeof performance, Int8Array, Object.getOwnPropertyNames(globalThis)]",
         );
     }
 
