@@ -12,6 +12,10 @@
 //! journal encoding that would break runs parked by an earlier release
 //! fails here instead of in production.
 //!
+//! `v2-native-ids/` holds format 2 journals of the one build whose native
+//! tools' catalog ids said `native:<name>` instead of `openclaw:<name>`;
+//! they resume too.
+//!
 //! The files are written by the ignored test
 //! `write_golden_journals_of_this_build` (set `CODEMODE_GOLDEN_DIR` to the
 //! folder to write); a new format adds a folder, old folders are never
@@ -363,5 +367,34 @@ async fn a_newer_journal_is_refused_and_stays_parked_and_a_damaged_one_ends_the_
     let record = SledRuns::open(&store).unwrap().get(run_id).await.unwrap().unwrap();
     assert_eq!(record.status, RunStatus::Ended(codemode_protocol::RunEnd::Unrecoverable));
     drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `needle` occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_this_build_parks_names_its_native_tools_as_earlier_builds_did_so_an_older_build_can_resume_it_ga_1_3() {
+    // A rolling deploy: an older build sharing the store may claim a run
+    // this one parked. It finds the run's tools by the ids it writes
+    // itself, `openclaw:<name>` (cells and operators see `native`).
+    let case = CASES.iter().find(|c| c.name == "tool_calls").unwrap();
+    let dir = temp_dir("native-ids");
+    let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+    mcp_up(&rt).await;
+    let parked = rt.session("golden-session").reply("golden-reply").exec(codemode_runtime::Exec::code(case.code)).await;
+    let CellResult::Waiting { run_id, .. } = parked.unwrap() else { panic!("the cell parks") };
+    rt.shutdown().await;
+    drop(rt);
+    let journal = stored_journal(&dir, &run_id).await;
+    let (_, earlier, _) = goldens().into_iter().find(|(label, _, _)| label == "v2/tool_calls").expect("a golden");
+    let earlier = std::fs::read(earlier).unwrap();
+    for id in ["openclaw:alpha", "openclaw:beta", "openclaw:hang"] {
+        assert!(contains(&earlier, id.as_bytes()), "the earlier build wrote {id}");
+        assert!(contains(&journal, id.as_bytes()), "this build writes {id}, as the earlier one did");
+    }
+    assert!(!contains(&journal, b"native:"), "no id an earlier build would not find");
     let _ = std::fs::remove_dir_all(&dir);
 }

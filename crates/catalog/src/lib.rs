@@ -35,6 +35,6 @@ mod typed;
 pub use actor::{Catalog, CatalogArgs, McpHandle, McpSource, SearchConfig, SearchError, SearchHit};
 pub use registry::{Registry, RegistryError, ToolEntry, ToolMetadata};
 pub use tool::{
-    Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSource, catalog_id_as_today, source_as_today,
+    Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSource, catalog_id_as_stored, source_as_today,
 };
 pub use typed::{TypedTool, typed_tool};

@@ -244,30 +244,30 @@ mod tests {
     #[test]
     fn reserved_names_get_a_stable_hash_suffix() {
         let names = callable_names(&[
-            ("native:catalog", "catalog"),
-            ("native:class", "class"),
-            ("native:MCP", "MCP"),
-            ("native:te", "TextEncoder"),
+            ("openclaw:catalog", "catalog"),
+            ("openclaw:class", "class"),
+            ("openclaw:MCP", "MCP"),
+            ("openclaw:te", "TextEncoder"),
         ]);
         assert!(suffixed(&names[0], "catalog"), "{}", names[0]);
         assert!(suffixed(&names[1], "class"));
         assert!(suffixed(&names[2], "MCP"));
         assert!(suffixed(&names[3], "TextEncoder"));
         let again = callable_names(&[
-            ("native:catalog", "catalog"),
-            ("native:class", "class"),
-            ("native:MCP", "MCP"),
-            ("native:te", "TextEncoder"),
+            ("openclaw:catalog", "catalog"),
+            ("openclaw:class", "class"),
+            ("openclaw:MCP", "MCP"),
+            ("openclaw:te", "TextEncoder"),
         ]);
         assert_eq!(names, again, "the same catalog yields the same names");
     }
 
     #[test]
     fn an_exact_safe_name_wins_over_a_normalised_one() {
-        let names = callable_names(&[("native:llm-task", "llm-task"), ("native:llm_task", "llm_task")]);
+        let names = callable_names(&[("openclaw:llm-task", "llm-task"), ("openclaw:llm_task", "llm_task")]);
         assert_eq!(names[1], "llm_task");
         assert!(suffixed(&names[0], "llm_task"));
-        assert_eq!(callable_names(&[("native:llm-task", "llm-task")]), vec!["llm_task"]);
+        assert_eq!(callable_names(&[("openclaw:llm-task", "llm-task")]), vec!["llm_task"]);
         let names = callable_names(&[("a", "__openclawResult"), ("b", "tool___openclawResult")]);
         assert_eq!(names[1], "tool___openclawResult");
         assert!(suffixed(&names[0], "tool___openclawResult"));

@@ -65,8 +65,8 @@ pub struct ToolMetadata {
 pub struct ToolEntry {
     /// The tool.
     pub tool: Arc<dyn Tool>,
-    /// Stable catalog id (`native:<name>`, `client:<name>`): internal,
-    /// never shown to the guest.
+    /// Stable catalog id ([`ToolSource::id_prefix`]: `openclaw:<name>`,
+    /// `client:<name>`): internal, never shown to the guest.
     pub id: String,
     /// Handle metadata.
     pub metadata: ToolMetadata,
@@ -139,7 +139,7 @@ impl Registry {
                 return Err(RegistryError::Duplicate(name.to_owned()));
             }
         }
-        let ids: Vec<String> = tools.iter().map(|t| format!("{}:{}", t.source().guest_name(), t.name())).collect();
+        let ids: Vec<String> = tools.iter().map(|t| format!("{}:{}", t.source().id_prefix(), t.name())).collect();
         let pairs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(tools.iter().map(|t| t.name())).collect();
         let names = callable_names(&pairs);
         let mut entries = Vec::with_capacity(tools.len());

@@ -382,10 +382,10 @@ mod tests {
 
     fn index() -> SearchIndex {
         let docs = [
-            ("native:web_search", "web_search", "Search the web for current pages."),
-            ("native:read", "read", "Read a file from the workspace."),
-            ("native:list_invoices", "list_invoices", "List overdue invoices for a customer."),
-            ("native:do", "do", "A tool named with a stop word."),
+            ("openclaw:web_search", "web_search", "Search the web for current pages."),
+            ("openclaw:read", "read", "Read a file from the workspace."),
+            ("openclaw:list_invoices", "list_invoices", "List overdue invoices for a customer."),
+            ("openclaw:do", "do", "A tool named with a stop word."),
         ];
         SearchIndex::new(&docs.map(|(id, name, text)| SearchDoc {
             id: id.into(),

@@ -15,8 +15,8 @@ pub enum ToolSource {
 }
 
 impl ToolSource {
-    /// The name cells and the host [`Policy`](crate::policy::Policy) see,
-    /// which also prefixes a tool's catalog id: `native` for
+    /// The name cells, operators and the host
+    /// [`Policy`](crate::policy::Policy) see: `native` for
     /// [`Native`](Self::Native) (GA-8.4), `client`.
     #[must_use]
     pub fn guest_name(self) -> &'static str {
@@ -27,14 +27,38 @@ impl ToolSource {
     }
 }
 
-/// What builds before native tools said `native` called them (the
-/// reference's product name), still found in the journals and approvals of
-/// runs those builds parked.
-const EARLIER_NATIVE_NAME: &str = "openclaw";
+/// The name builds before native tools said `native` called them (the
+/// reference's product name). It stays the prefix of native tools' catalog
+/// ids, the identity journals store, so that builds of any age sharing one
+/// store (a rolling deploy) find each other's tools; approvals those builds
+/// journaled carry it as their source.
+const NATIVE_ID_PREFIX: &str = "openclaw";
 
-/// A tool source as this build names it: `openclaw`, which earlier builds
-/// journaled for native tools, reads as `native`; every other name is
-/// itself.
+impl ToolSource {
+    /// The prefix of this source's tools' catalog ids (`openclaw:<name>`,
+    /// `client:<name>`): a tool's identity in journals, never shown to
+    /// cells or operators, who see [`guest_name`](Self::guest_name).
+    /// Native tools keep the prefix every earlier build wrote, so a run
+    /// parked by this build resumes on an older one during a rolling
+    /// deploy, and the other way round.
+    ///
+    /// ```
+    /// use codemode_catalog::ToolSource;
+    /// assert_eq!(ToolSource::Native.id_prefix(), "openclaw");
+    /// assert_eq!(ToolSource::Native.guest_name(), "native");
+    /// ```
+    #[must_use]
+    pub fn id_prefix(self) -> &'static str {
+        match self {
+            Self::Native => NATIVE_ID_PREFIX,
+            Self::Client => "client",
+        }
+    }
+}
+
+/// A tool source as cells and operators see it: `openclaw`, which earlier
+/// builds journaled as native approvals' source, reads as `native`; every
+/// other name is itself.
 ///
 /// ```
 /// use codemode_catalog::source_as_today;
@@ -43,22 +67,25 @@ const EARLIER_NATIVE_NAME: &str = "openclaw";
 /// ```
 #[must_use]
 pub fn source_as_today(source: &str) -> &str {
-    if source == EARLIER_NATIVE_NAME { ToolSource::Native.guest_name() } else { source }
+    if source == NATIVE_ID_PREFIX { ToolSource::Native.guest_name() } else { source }
 }
 
-/// A catalog id as this build writes it: `openclaw:<name>`, journaled by
-/// earlier builds, reads as `native:<name>`, so a run they parked finds its
-/// tools after an upgrade.
+/// A journaled catalog id as this build stores it. One build wrote native
+/// tools' ids as `native:<name>`; they read as `openclaw:<name>`, the id
+/// every other build writes, so the runs it parked find their tools.
 ///
 /// ```
-/// use codemode_catalog::catalog_id_as_today;
-/// assert_eq!(catalog_id_as_today("openclaw:deploy"), "native:deploy");
-/// assert_eq!(catalog_id_as_today("client:deploy"), "client:deploy");
+/// use codemode_catalog::catalog_id_as_stored;
+/// assert_eq!(catalog_id_as_stored("native:deploy"), "openclaw:deploy");
+/// assert_eq!(catalog_id_as_stored("openclaw:deploy"), "openclaw:deploy");
+/// assert_eq!(catalog_id_as_stored("client:deploy"), "client:deploy");
 /// ```
 #[must_use]
-pub fn catalog_id_as_today(id: &str) -> std::borrow::Cow<'_, str> {
+pub fn catalog_id_as_stored(id: &str) -> std::borrow::Cow<'_, str> {
     match id.split_once(':') {
-        Some((EARLIER_NATIVE_NAME, name)) => format!("{}:{name}", ToolSource::Native.guest_name()).into(),
+        Some((prefix, name)) if prefix == ToolSource::Native.guest_name() => {
+            format!("{NATIVE_ID_PREFIX}:{name}").into()
+        }
         _ => id.into(),
     }
 }

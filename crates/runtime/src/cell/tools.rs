@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use codemode_catalog::{Registry, ToolEntry, catalog_id_as_today, source_as_today};
+use codemode_catalog::{Registry, ToolEntry, catalog_id_as_stored, source_as_today};
 
 use crate::durable::journal::{ToolRef, ToolRefs};
 use crate::engine::determinism::ConfigReadError;
@@ -57,7 +57,7 @@ impl ToolTable {
                 callable: t.0.clone(),
                 id: t.1.clone(),
                 index: {
-                    let id = catalog_id_as_today(&t.1);
+                    let id = catalog_id_as_stored(&t.1);
                     registry.entries().iter().position(|e| e.id == id)
                 },
             })

@@ -18,7 +18,7 @@ pub fn bench_record_calls(calls: u64) -> usize {
     struct One;
     impl Identities for One {
         fn tool(&self, _: usize) -> Option<&str> {
-            Some("native:noop")
+            Some("openclaw:noop")
         }
         fn server(&self, _: usize) -> Option<&str> {
             None

@@ -50,8 +50,8 @@ mod tests {
 
     #[test]
     fn format_2_fingerprints_name_tools_and_servers_by_identity_not_position() {
-        let before = Table(vec!["native:alpha", "native:beta"], vec!["acct", "files"]);
-        let after = Table(vec!["native:gamma", "native:beta", "native:alpha"], vec!["files", "acct"]);
+        let before = Table(vec!["openclaw:alpha", "openclaw:beta"], vec!["acct", "files"]);
+        let after = Table(vec!["openclaw:gamma", "openclaw:beta", "openclaw:alpha"], vec!["files", "acct"]);
         let call = |tool| HostRequest::Call(Call { tool, input: json!({"n": 1}) });
         assert_eq!(fingerprint(&call(1), &before), fingerprint(&call(1), &after), "beta kept its identity");
         assert_eq!(fingerprint(&call(0), &before), fingerprint(&call(2), &after), "alpha moved");
@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn fingerprints_tell_methods_and_arguments_apart() {
-        let ids = Table(vec!["native:a"], vec![]);
+        let ids = Table(vec!["openclaw:a"], vec![]);
         let a = fingerprint(&HostRequest::Store(Store { key: "ab".into(), json: Some("1".into()) }), &ids);
         let b = fingerprint(&HostRequest::Store(Store { key: "a".into(), json: Some("b1".into()) }), &ids);
         let c = fingerprint(&HostRequest::Load(Load { key: "ab".into() }), &ids);

@@ -24,7 +24,7 @@ fn header() -> Header {
         restart_safe: false,
         unattended: false,
         seed: 7,
-        tools: ToolRefs(vec![ToolRef("alpha".into(), "native:alpha".into())].into()),
+        tools: ToolRefs(vec![ToolRef("alpha".into(), "openclaw:alpha".into())].into()),
         prelude: 1,
     }
 }
