@@ -266,10 +266,23 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
         };
         guest.push((*name, (getter.as_ref() != Some(get.as_value())).then_some(desc)));
     }
-    let keys: Vec<String> = globals.own_keys(rquickjs::object::Filter::new().string()).collect::<Result<_, _>>()?;
-    let first = keys.iter().position(|k| mine.iter().any(|(n, _)| n == k));
-    let followers: Vec<&String> = first
-        .map_or_else(Vec::new, |first| keys[first..].iter().filter(|k| !mine.iter().any(|(n, _)| n == *k)).collect());
+    // The properties after the group's first name, moved after the group
+    // again once it is added; none when there are more than
+    // `MAX_REORDERED`: moving them is native work no deadline interrupts.
+    let mut followers = Vec::new();
+    let mut after_first = false;
+    for key in globals.own_keys::<String>(rquickjs::object::Filter::new().string()) {
+        let key = key?;
+        if mine.iter().any(|(n, _)| *n == key) {
+            after_first = true;
+        } else if after_first {
+            if followers.len() == MAX_REORDERED {
+                followers.clear();
+                break;
+            }
+            followers.push(key);
+        }
+    }
     for (name, _) in &mine {
         globals.remove(*name)?;
     }
@@ -286,7 +299,7 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
         }
     }
     for key in followers {
-        let desc = own_descriptor(&describe, &globals, key)?;
+        let desc = own_descriptor(&describe, &globals, &key)?;
         // A property the guest made non-configurable stays where it is.
         if desc.is_undefined() || !configurable(&desc)? {
             continue;
@@ -296,6 +309,15 @@ fn materialize(ctx: &Ctx<'_>, step: usize, touched: Option<&str>) -> rquickjs::R
     }
     Ok(())
 }
+
+/// How many global properties after a lazy group's first name are moved
+/// after the group when it is added, so that the global object's order is
+/// the full context's. Past it (a cell that made thousands of globals
+/// before first touching the group) none are, and the group's names come
+/// after the cell's own: the one difference from a full context, bounded
+/// so that adding a group costs the same at any global count. The context
+/// and the prelude put about a hundred there, and every tool global.
+const MAX_REORDERED: usize = 4096;
 
 /// `name`'s own descriptor on `object` (`undefined` when it has none),
 /// with no prototype: reading it, or passing it to `defineProperty`, sees
@@ -478,6 +500,50 @@ mod tests {
             let out = context(&runtime).unwrap().with(|ctx| run(&ctx, hidden));
             assert!(out.contains("TypeError") && out.contains("is not available"), "{hidden}: {out}");
         }
+    }
+
+    /// How many properties follow the typed arrays' first name in a fresh
+    /// context's global object.
+    fn followers_of_typed_arrays() -> usize {
+        let group = &step_names().unwrap()[STEPS.iter().position(|s| s.name == "TypedArrays").unwrap()];
+        let runtime = Runtime::new().unwrap();
+        let context = context(&runtime).unwrap();
+        context.with(|ctx| {
+            let keys: Vec<String> =
+                ctx.globals().own_keys(rquickjs::object::Filter::new().string()).collect::<Result<_, _>>().unwrap();
+            let first = keys.iter().position(|k| group.contains(k)).unwrap();
+            keys[first..].iter().filter(|k| !group.contains(k)).count()
+        })
+    }
+
+    #[test]
+    fn the_order_is_kept_up_to_the_reorder_bound_and_past_it_the_group_comes_last_ga_1_2() {
+        let made = MAX_REORDERED - followers_of_typed_arrays();
+        let cell = |n: usize| {
+            format!(
+                "for (let i = 0; i < {n}; i++) globalThis['g' + i] = i; void Uint8Array; \
+                 return [Object.getOwnPropertyNames(globalThis), new Uint8Array([7])[0]]"
+            )
+        };
+        // Exactly at the bound: every follower is moved back.
+        same(&cell(made));
+        // One over: none is, the group's names come after the cell's own,
+        // and the group works.
+        let (full, lazy) = both(&cell(made + 1));
+        assert_ne!(lazy, full);
+        let names = |text: &str| -> Vec<String> {
+            let v: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(v[1], 7, "{text:.200}");
+            serde_json::from_value(v[0].clone()).unwrap()
+        };
+        let (mut full, lazy) = (names(&full), names(&lazy));
+        let last_made = format!("g{made}");
+        let at = lazy.iter().position(|n| *n == last_made).unwrap();
+        assert!(lazy[at + 1..].iter().any(|n| n == "Uint8Array"), "the group follows the cell's globals");
+        full.sort();
+        let mut sorted = lazy.clone();
+        sorted.sort();
+        assert_eq!(sorted, full, "the same names");
     }
 
     #[test]
