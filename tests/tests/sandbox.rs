@@ -1,0 +1,160 @@
+//! The engine worker's confinement, proved on real processes: a worker
+//! started by `WorkerCommand` and confined by `confine` runs a QuickJS
+//! engine, holds nothing of the host (no environment, no descriptor but
+//! its channel), and dies the moment it makes a system call outside the
+//! allow-list: it opens, creates, connects, executes, starts a thread or
+//! process, signals another process, or maps memory executable from none
+//! of its threads.
+
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::time::{Duration, Instant};
+
+use codemode_sandbox::{SpawnedWorker, WorkerCommand};
+
+/// A started probe, confined and waiting for `go`.
+struct Probe {
+    worker: SpawnedWorker,
+    reader: BufReader<UnixStream>,
+    /// What `confine` said it closed.
+    closed: usize,
+}
+
+fn start(what: &str, extra: &str) -> Probe {
+    let worker =
+        WorkerCommand::new(env!("CARGO_BIN_EXE_sandbox_probe")).arg(what).arg(extra).spawn().expect("the probe starts");
+    worker.channel.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut reader = BufReader::new(worker.channel.try_clone().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("the probe reports");
+    let closed = line.trim().strip_prefix("confined ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line:?}"));
+    Probe { worker, reader, closed }
+}
+
+impl Probe {
+    fn pid(&self) -> u32 {
+        self.worker.child.id()
+    }
+
+    /// Says go; what the probe reported (empty if it died first) and how
+    /// it ended.
+    fn go(mut self) -> (String, ExitStatus) {
+        self.worker.channel.write_all(b"go\n").unwrap();
+        let mut line = String::new();
+        let _ = self.reader.read_line(&mut line);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.worker.child.try_wait().unwrap() {
+                return (line.trim().to_owned(), status);
+            }
+            assert!(Instant::now() < deadline, "the probe never ended");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// Starts a probe that tries `what`, and checks the filter killed it
+/// before it could say what happened.
+fn killed_by_the_filter(what: &str, extra: &str) {
+    let (said, status) = start(what, extra).go();
+    assert_eq!(status.signal(), Some(libc::SIGSYS), "{what}: {status:?}, said {said:?}");
+    assert_eq!(said, "", "{what}: the call never returned");
+}
+
+#[test]
+fn a_confined_worker_runs_a_quickjs_engine_and_holds_nothing_of_the_host() {
+    let probe = start("js", "");
+    let proc = format!("/proc/{}", probe.pid());
+    let status = std::fs::read_to_string(format!("{proc}/status")).unwrap();
+    assert!(status.contains("Seccomp:\t2"), "filtered: {status}");
+    assert!(status.contains("NoNewPrivs:\t1"), "no new privileges: {status}");
+    let environ = std::fs::read(format!("{proc}/environ")).unwrap();
+    assert!(std::env::vars_os().count() > 0 && environ.is_empty(), "the host's environment stays in the host");
+    let mut fds: Vec<u32> = std::fs::read_dir(format!("{proc}/fd"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_str().unwrap().parse().unwrap())
+        .collect();
+    fds.sort_unstable();
+    assert_eq!(fds, [0, 1, 2, 3], "stdin, stdout, stderr and the channel only");
+    let limits = std::fs::read_to_string(format!("{proc}/limits")).unwrap();
+    let limit = |name: &str| -> String {
+        let line = limits.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} in {limits}"));
+        line[name.len()..].split_whitespace().next().unwrap().to_owned()
+    };
+    assert_eq!(limit("Max core file size"), "0");
+    assert_eq!(limit("Max file size"), "0");
+    assert_eq!(limit("Max open files"), "4");
+    assert_eq!(limit("Max processes"), "0");
+    assert_eq!(limit("Max address space"), (1024u64 * 1024 * 1024).to_string());
+    let (said, status) = probe.go();
+    assert!(status.success(), "{status:?}: {said}");
+    assert_eq!(said, r#"survived [1000,3,1572864,true,true,200000,"number"]"#);
+}
+
+#[test]
+fn a_descriptor_the_host_left_inheritable_never_reaches_the_worker() {
+    let file = std::fs::File::open("/proc/self/status").unwrap();
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    #[expect(unsafe_code, reason = "clearing close-on-exec is a libc call")]
+    // SAFETY: `fd` is open for the duration of the call.
+    let rc = unsafe { libc::fcntl(fd, libc::F_SETFD, 0) };
+    assert_eq!(rc, 0);
+    let probe = start("js", "");
+    let fds = std::fs::read_dir(format!("/proc/{}/fd", probe.pid())).unwrap().count();
+    assert_eq!((fds, probe.closed), (4, 0), "closed before the program started");
+    drop(file);
+    assert!(probe.go().1.success());
+}
+
+#[test]
+fn opening_or_creating_a_file_kills_the_worker() {
+    killed_by_the_filter("open", "/etc/hostname");
+    let path = std::env::temp_dir().join(format!("codemode-sandbox-escape-{}", std::process::id()));
+    killed_by_the_filter("create", path.to_str().unwrap());
+    assert!(!path.exists(), "nothing was written");
+}
+
+#[test]
+fn a_thread_started_before_confinement_is_confined_too() {
+    killed_by_the_filter("early-thread-open", "/etc/hostname");
+}
+
+#[test]
+fn connecting_a_socket_kills_the_worker_and_the_listener_sees_no_one() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    killed_by_the_filter("connect", &listener.local_addr().unwrap().to_string());
+    assert!(listener.accept().is_err(), "no connection was made");
+}
+
+#[test]
+fn starting_a_program_or_a_thread_kills_the_worker() {
+    killed_by_the_filter("exec", "/bin/true");
+    killed_by_the_filter("thread", "");
+}
+
+#[test]
+fn signalling_another_process_kills_the_worker_and_the_other_lives() {
+    let mut other = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+    killed_by_the_filter("kill", &other.id().to_string());
+    assert!(other.try_wait().unwrap().is_none(), "the other process is alive");
+    other.kill().unwrap();
+    other.wait().unwrap();
+}
+
+#[test]
+fn mapping_memory_executable_kills_the_worker() {
+    killed_by_the_filter("mmap-exec", "");
+}
+
+#[test]
+fn the_address_space_bound_refuses_an_allocation_past_it_and_admits_one_within() {
+    let (said, status) = start("allocate", "64").go();
+    assert!(status.success() && said.starts_with("survived allocated"), "{status:?}: {said}");
+    let (said, status) = start("allocate", "2048").go();
+    assert!(status.success() && said.starts_with("survived refused"), "{status:?}: {said}");
+}
