@@ -36,7 +36,10 @@ async fn returned_handles_serialize_as_bounded_metadata_ga_8_1() {
     assert_eq!(value(&r), &json!({"h": meta, "viaToJSON": meta}));
     assert_eq!(r.output().entries().unwrap()[0], codemode_runtime::OutputEntry::Json { value: json!([meta]) });
     let text = r.to_model_json();
-    assert!(!text.contains("openclaw") && !text.contains("native:") && !text.contains("null"), "no internal ids or nulls: {text}");
+    assert!(
+        !text.contains("openclaw") && !text.contains("native:") && !text.contains("null"),
+        "no internal ids or nulls: {text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -31,7 +31,8 @@ fn start(what: &str, extra: &str) -> Probe {
     let mut reader = BufReader::new(worker.channel.try_clone().unwrap());
     let mut line = String::new();
     reader.read_line(&mut line).expect("the probe reports");
-    let closed = line.trim().strip_prefix("confined ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line:?}"));
+    let closed =
+        line.trim().strip_prefix("confined ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line:?}"));
     Probe { worker, reader, closed }
 }
 
@@ -157,4 +158,55 @@ fn the_address_space_bound_refuses_an_allocation_past_it_and_admits_one_within()
     assert!(status.success() && said.starts_with("survived allocated"), "{status:?}: {said}");
     let (said, status) = start("allocate", "2048").go();
     assert!(status.success() && said.starts_with("survived refused"), "{status:?}: {said}");
+}
+
+/// A probe past `go`, speaking frames on a tokio channel.
+fn framed(what: &str) -> (std::process::Child, tokio::net::UnixStream) {
+    let probe = start(what, "");
+    let SpawnedWorker { child, channel } = probe.worker;
+    (&channel).write_all(b"go\n").unwrap();
+    channel.set_nonblocking(true).unwrap();
+    (child, tokio::net::UnixStream::from_std(channel).unwrap())
+}
+
+fn soon() -> Instant {
+    Instant::now() + Duration::from_secs(10)
+}
+
+const MAX: usize = 1 << 20;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_worker_costs_the_host_a_silent_error_at_the_deadline_and_nothing_more() {
+    use codemode_sandbox::frame::{FrameError, check_hello, receive_frame, send_frame};
+    let (mut child, mut channel) = framed("echo");
+    check_hello(&receive_frame(&mut channel, MAX, soon()).await.unwrap(), 1).unwrap();
+    send_frame(&mut channel, b"ping", MAX, soon()).await.unwrap();
+    assert_eq!(receive_frame(&mut channel, MAX, soon()).await.unwrap(), b"ping", "a confined worker speaks frames");
+    let stopped = std::process::Command::new("kill").args(["-STOP", &child.id().to_string()]).status().unwrap();
+    assert!(stopped.success());
+    send_frame(&mut channel, b"are you there", MAX, soon()).await.unwrap();
+    let err = receive_frame(&mut channel, MAX, Instant::now() + Duration::from_millis(300)).await.unwrap_err();
+    assert!(matches!(err, FrameError::Silent(_)), "{err}");
+    child.kill().unwrap();
+    assert_eq!(child.wait().unwrap().signal(), Some(libc::SIGKILL));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_sending_a_frame_past_the_bound_is_refused_from_its_header() {
+    use codemode_sandbox::frame::{FrameError, receive_frame};
+    let (mut child, mut channel) = framed("garbage");
+    let err = receive_frame(&mut channel, MAX, soon()).await.unwrap_err();
+    assert!(matches!(err, FrameError::Oversized { len, max: MAX } if len == u64::from(u32::MAX)), "{err}");
+    drop(channel);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "it saw the host hang up: {status:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_ends_cleanly_when_the_host_hangs_up() {
+    use codemode_sandbox::frame::{check_hello, receive_frame};
+    let (mut child, mut channel) = framed("echo");
+    check_hello(&receive_frame(&mut channel, MAX, soon()).await.unwrap(), 1).unwrap();
+    drop(channel);
+    assert!(child.wait().unwrap().success(), "a confined worker exits when its host goes");
 }

@@ -31,6 +31,7 @@
 //! assert!(confined.syscalls_allowed > 0);
 //! ```
 
+pub mod frame;
 #[cfg(target_os = "linux")]
 mod linux;
 mod spawn;
@@ -166,14 +167,22 @@ impl Restriction {
 /// table on Linux).
 pub const ALLOWED_SYSCALLS: &[AllowedSyscall] = &[
     AllowedSyscall { name: "read", only: Restriction::None, why: "frames from the host on the channel" },
-    AllowedSyscall { name: "write", only: Restriction::None, why: "frames to the host on the channel; a panic message on stderr" },
+    AllowedSyscall {
+        name: "write",
+        only: Restriction::None,
+        why: "frames to the host on the channel; a panic message on stderr",
+    },
     AllowedSyscall {
         name: "sendto",
         only: Restriction::NoAddress,
         why: "the standard library's writes to a socket (send with MSG_NOSIGNAL), on the connected channel",
     },
     AllowedSyscall { name: "recvfrom", only: Restriction::None, why: "the standard library's reads from a socket" },
-    AllowedSyscall { name: "writev", only: Restriction::None, why: "the standard library's vectored writes of the same" },
+    AllowedSyscall {
+        name: "writev",
+        only: Restriction::None,
+        why: "the standard library's vectored writes of the same",
+    },
     AllowedSyscall { name: "close", only: Restriction::None, why: "dropping a descriptor it has (it can open none)" },
     AllowedSyscall {
         name: "fcntl",
@@ -190,7 +199,11 @@ pub const ALLOWED_SYSCALLS: &[AllowedSyscall] = &[
     AllowedSyscall { name: "mremap", only: Restriction::None, why: "the allocator growing a large block in place" },
     AllowedSyscall { name: "madvise", only: Restriction::None, why: "the allocator releasing pages it keeps mapped" },
     AllowedSyscall { name: "brk", only: Restriction::None, why: "the allocator's main heap" },
-    AllowedSyscall { name: "futex", only: Restriction::None, why: "mutexes and condition variables between the worker's threads" },
+    AllowedSyscall {
+        name: "futex",
+        only: Restriction::None,
+        why: "mutexes and condition variables between the worker's threads",
+    },
     AllowedSyscall { name: "sched_yield", only: Restriction::None, why: "spin locks backing off" },
     AllowedSyscall {
         name: "clock_gettime",
@@ -198,13 +211,25 @@ pub const ALLOWED_SYSCALLS: &[AllowedSyscall] = &[
         why: "deadlines, the CPU budget (a thread's CPU clock is not in the vDSO), Date.now",
     },
     AllowedSyscall { name: "clock_getres", only: Restriction::None, why: "the standard library's clock setup" },
-    AllowedSyscall { name: "gettimeofday", only: Restriction::None, why: "the engine's wall clock where the vDSO is not used" },
+    AllowedSyscall {
+        name: "gettimeofday",
+        only: Restriction::None,
+        why: "the engine's wall clock where the vDSO is not used",
+    },
     AllowedSyscall { name: "clock_nanosleep", only: Restriction::None, why: "a worker thread sleeping (back-off)" },
     AllowedSyscall { name: "nanosleep", only: Restriction::None, why: "the same, through the older call" },
     AllowedSyscall { name: "getrandom", only: Restriction::None, why: "hash-map seeds; it reads only random bytes" },
     AllowedSyscall { name: "rt_sigreturn", only: Restriction::None, why: "returning from a signal handler" },
-    AllowedSyscall { name: "rt_sigprocmask", only: Restriction::None, why: "abort() blocking signals before it raises SIGABRT" },
-    AllowedSyscall { name: "sigaltstack", only: Restriction::None, why: "a thread's stack-overflow handler, set and removed" },
+    AllowedSyscall {
+        name: "rt_sigprocmask",
+        only: Restriction::None,
+        why: "abort() blocking signals before it raises SIGABRT",
+    },
+    AllowedSyscall {
+        name: "sigaltstack",
+        only: Restriction::None,
+        why: "a thread's stack-overflow handler, set and removed",
+    },
     AllowedSyscall { name: "getpid", only: Restriction::None, why: "abort() naming itself" },
     AllowedSyscall { name: "gettid", only: Restriction::None, why: "abort() naming its thread" },
     AllowedSyscall {
@@ -212,7 +237,11 @@ pub const ALLOWED_SYSCALLS: &[AllowedSyscall] = &[
         only: Restriction::OwnProcess,
         why: "abort() raising SIGABRT on itself, so an allocation failure ends the worker as an abort",
     },
-    AllowedSyscall { name: "restart_syscall", only: Restriction::None, why: "the kernel resuming an interrupted sleep" },
+    AllowedSyscall {
+        name: "restart_syscall",
+        only: Restriction::None,
+        why: "the kernel resuming an interrupted sleep",
+    },
     AllowedSyscall { name: "exit", only: Restriction::None, why: "a thread ending" },
     AllowedSyscall { name: "exit_group", only: Restriction::None, why: "the worker ending" },
 ];

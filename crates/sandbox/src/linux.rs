@@ -6,8 +6,7 @@ use std::io;
 use std::os::fd::RawFd;
 
 use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-    TargetArch,
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch,
 };
 
 use crate::{ALLOWED_SYSCALLS, ConfineError, Confined, Confinement, Restriction};
@@ -71,9 +70,10 @@ fn limit(resource: libc::__rlimit_resource_t, name: &'static str, value: u64) ->
 
 /// The architecture the filter is compiled for.
 fn arch() -> Result<TargetArch, ConfineError> {
-    std::env::consts::ARCH
-        .try_into()
-        .map_err(|e: seccompiler::BackendError| ConfineError::Filter { arch: std::env::consts::ARCH, reason: e.to_string() })
+    std::env::consts::ARCH.try_into().map_err(|e: seccompiler::BackendError| ConfineError::Filter {
+        arch: std::env::consts::ARCH,
+        reason: e.to_string(),
+    })
 }
 
 /// The number of system call `name` on this architecture (the libc crate
@@ -126,11 +126,13 @@ fn filter() -> Result<BpfProgram, ConfineError> {
     };
     let own_process = || -> Result<Vec<SeccompRule>, ConfineError> {
         let pid = u64::from(std::process::id());
-        let me = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, pid).map_err(|e| bad(e.to_string()))?;
+        let me =
+            SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, pid).map_err(|e| bad(e.to_string()))?;
         Ok(vec![SeccompRule::new(vec![me]).map_err(|e| bad(e.to_string()))?])
     };
     let no_address = || -> Result<Vec<SeccompRule>, ConfineError> {
-        let none = SeccompCondition::new(4, SeccompCmpArgLen::Qword, SeccompCmpOp::Eq, 0).map_err(|e| bad(e.to_string()))?;
+        let none =
+            SeccompCondition::new(4, SeccompCmpArgLen::Qword, SeccompCmpOp::Eq, 0).map_err(|e| bad(e.to_string()))?;
         Ok(vec![SeccompRule::new(vec![none]).map_err(|e| bad(e.to_string()))?])
     };
     let get_fd_flags = || -> Result<Vec<SeccompRule>, ConfineError> {

@@ -52,9 +52,18 @@ fn main() {
             from_early.recv().unwrap_or_default()
         }
         "allocate" => allocate(&extra),
+        "echo" => echo(&channel),
+        "garbage" => {
+            // A header claiming 4 GiB, then noise; then waits for the host.
+            let _ = writer.write_all(&u32::MAX.to_le_bytes());
+            let _ = writer.write_all(b"not a frame");
+            let _ = reader.read_line(&mut line);
+            "the host hung up".to_owned()
+        }
         other => format!("unknown probe {other}"),
     };
-    writeln!(writer, "survived {outcome}").expect("the host reads");
+    // The host may have hung up already (`echo`, `garbage`).
+    let _ = writeln!(writer, "survived {outcome}");
 }
 
 /// A QuickJS engine doing what cells do: allocate, collect, parse JSON,
@@ -121,5 +130,26 @@ fn allocate(mib: &str) -> String {
             format!("allocated {}", v.iter().step_by(4096).map(|b| usize::from(*b)).sum::<usize>())
         }
         Err(e) => format!("refused: {e}"),
+    }
+}
+
+/// The engine protocol version the echo probe says hello with.
+const ECHO_VERSION: u32 = 1;
+
+/// Says hello, then sends back every frame it gets until the host hangs up.
+fn echo(channel: &std::os::unix::net::UnixStream) -> String {
+    use codemode_sandbox::frame::{FrameError, hello, read_frame, write_frame};
+    let (mut from, mut to) = (channel, channel);
+    write_frame(&mut to, &hello(ECHO_VERSION), 64).expect("hello");
+    let mut echoed = 0;
+    loop {
+        match read_frame(&mut from, 1 << 20) {
+            Ok(frame) => {
+                write_frame(&mut to, &frame, 1 << 20).expect("echo");
+                echoed += 1;
+            }
+            Err(FrameError::Closed) => return format!("echoed {echoed}"),
+            Err(e) => return format!("failed: {e}"),
+        }
     }
 }

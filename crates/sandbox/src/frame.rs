@@ -1,0 +1,298 @@
+//! Frames on a worker's channel: a 4-byte little-endian length, then that
+//! many bytes. What the bytes mean is the engine protocol's; this module
+//! only bounds them and says, with a typed error, what was wrong.
+//!
+//! The host treats everything a worker sends as hostile input: a length
+//! past the bound is refused from the header alone (nothing is allocated
+//! for it), a stream that ends inside a frame is `Truncated`, a worker
+//! that sends nothing by the deadline is `Silent`. After any error the
+//! stream cannot be trusted to be at a frame boundary again: the host
+//! ends that worker and fails only its cells.
+//!
+//! Each side's first frame is a hello naming the protocol and its
+//! version ([`hello`], [`check_hello`]), so a host and a worker binary of
+//! different builds refuse each other with both versions named instead
+//! of misreading each other's frames.
+
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+/// The bytes a hello frame starts with.
+const HELLO_MAGIC: &[u8; 8] = b"codemode";
+
+/// A frame that could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    /// The peer closed the channel between frames.
+    #[error("the peer closed the channel")]
+    Closed,
+    /// The peer closed the channel inside a frame.
+    #[error("the channel ended {got} bytes into a {expected}-byte frame")]
+    Truncated {
+        /// Bytes of the frame (header included) that arrived.
+        got: usize,
+        /// Bytes the frame should have had.
+        expected: usize,
+    },
+    /// A frame's header claims more than the bound.
+    #[error("a frame of {len} bytes is past the bound of {max} bytes")]
+    Oversized {
+        /// The length the header claims.
+        len: u64,
+        /// The bound.
+        max: usize,
+    },
+    /// Nothing (or not a whole frame) arrived by the deadline.
+    #[error("the peer sent no whole frame within {0:?}")]
+    Silent(Duration),
+    /// The first frame was not a codemode engine hello.
+    #[error("the peer's first frame is not a codemode engine hello ({0})")]
+    NotHello(String),
+    /// The peer speaks another version of the protocol.
+    #[error("the peer speaks engine protocol {theirs}, this build speaks {ours}: run a worker of the same build")]
+    Version {
+        /// This side's version.
+        ours: u32,
+        /// The peer's.
+        theirs: u32,
+    },
+    /// The channel failed.
+    #[error("the channel failed: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// The hello frame's payload for protocol `version`.
+#[must_use]
+pub fn hello(version: u32) -> Vec<u8> {
+    let mut out = HELLO_MAGIC.to_vec();
+    out.extend_from_slice(&version.to_le_bytes());
+    out
+}
+
+/// Checks the peer's hello against this side's `version`.
+///
+/// # Errors
+/// Not a hello, or another version.
+pub fn check_hello(frame: &[u8], version: u32) -> Result<(), FrameError> {
+    let Some(rest) = frame.strip_prefix(HELLO_MAGIC.as_slice()) else {
+        let shown: String = frame.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        return Err(FrameError::NotHello(format!("it starts {shown}")));
+    };
+    let theirs: [u8; 4] =
+        rest.try_into().map_err(|_| FrameError::NotHello(format!("its version is {} bytes, not 4", rest.len())))?;
+    let theirs = u32::from_le_bytes(theirs);
+    if theirs != version {
+        return Err(FrameError::Version { ours: version, theirs });
+    }
+    Ok(())
+}
+
+/// The header of a `len`-byte payload.
+fn header(len: usize, max: usize) -> Result<[u8; 4], FrameError> {
+    match u32::try_from(len) {
+        Ok(n) if len <= max => Ok(n.to_le_bytes()),
+        _ => Err(FrameError::Oversized { len: len as u64, max }),
+    }
+}
+
+/// The payload length a header claims, if within `max`.
+fn claimed(head: [u8; 4], max: usize) -> Result<usize, FrameError> {
+    let len = u32::from_le_bytes(head);
+    match usize::try_from(len) {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(FrameError::Oversized { len: u64::from(len), max }),
+    }
+}
+
+/// Writes one frame (the worker's side: blocking).
+///
+/// # Errors
+/// `payload` is past `max`, or the channel failed.
+pub fn write_frame(to: &mut impl Write, payload: &[u8], max: usize) -> Result<(), FrameError> {
+    to.write_all(&header(payload.len(), max)?)?;
+    to.write_all(payload)?;
+    to.flush()?;
+    Ok(())
+}
+
+/// Reads one frame of at most `max` bytes (the worker's side: blocking).
+///
+/// # Errors
+/// See [`FrameError`].
+pub fn read_frame(from: &mut impl Read, max: usize) -> Result<Vec<u8>, FrameError> {
+    let mut head = [0u8; 4];
+    let got = read_full(from, &mut head)?;
+    if got == 0 {
+        return Err(FrameError::Closed);
+    }
+    if got < head.len() {
+        return Err(FrameError::Truncated { got, expected: head.len() });
+    }
+    let len = claimed(head, max)?;
+    let mut payload = vec![0u8; len];
+    let got = read_full(from, &mut payload)?;
+    if got < len {
+        return Err(FrameError::Truncated { got: head.len() + got, expected: head.len() + len });
+    }
+    Ok(payload)
+}
+
+/// Fills `buf` unless the stream ends first; how many bytes arrived.
+fn read_full(from: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match from.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Writes one frame (the host's side), giving up at `deadline`: a worker
+/// that stops reading cannot hold the host.
+///
+/// # Errors
+/// `payload` is past `max`, the channel failed, or the deadline passed
+/// (`Silent`).
+pub async fn send_frame(
+    to: &mut (impl AsyncWrite + Unpin),
+    payload: &[u8],
+    max: usize,
+    deadline: Instant,
+) -> Result<(), FrameError> {
+    let head = header(payload.len(), max)?;
+    let write = async {
+        to.write_all(&head).await?;
+        to.write_all(payload).await?;
+        to.flush().await
+    };
+    let budget = deadline.saturating_duration_since(Instant::now());
+    match tokio::time::timeout(budget, write).await {
+        Ok(written) => Ok(written?),
+        Err(_) => Err(FrameError::Silent(budget)),
+    }
+}
+
+/// Reads one frame of at most `max` bytes (the host's side), giving up at
+/// `deadline`.
+///
+/// # Errors
+/// See [`FrameError`]; `Silent` when no whole frame arrived in time.
+pub async fn receive_frame(
+    from: &mut (impl AsyncRead + Unpin),
+    max: usize,
+    deadline: Instant,
+) -> Result<Vec<u8>, FrameError> {
+    let budget = deadline.saturating_duration_since(Instant::now());
+    match tokio::time::timeout(budget, receive(from, max)).await {
+        Ok(frame) => frame,
+        Err(_) => Err(FrameError::Silent(budget)),
+    }
+}
+
+async fn receive(from: &mut (impl AsyncRead + Unpin), max: usize) -> Result<Vec<u8>, FrameError> {
+    let mut head = [0u8; 4];
+    let got = fill(from, &mut head).await?;
+    if got == 0 {
+        return Err(FrameError::Closed);
+    }
+    if got < head.len() {
+        return Err(FrameError::Truncated { got, expected: head.len() });
+    }
+    let len = claimed(head, max)?;
+    let mut payload = vec![0u8; len];
+    let got = fill(from, &mut payload).await?;
+    if got < len {
+        return Err(FrameError::Truncated { got: head.len() + got, expected: head.len() + len });
+    }
+    Ok(payload)
+}
+
+async fn fill(from: &mut (impl AsyncRead + Unpin), buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match from.read(&mut buf[filled..]).await? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[test]
+    fn a_frame_round_trips_and_the_bound_admits_exactly_its_size_and_refuses_one_more() {
+        let mut wire = Vec::new();
+        write_frame(&mut wire, b"abc", 3).unwrap();
+        assert_eq!(read_frame(&mut wire.as_slice(), 3).unwrap(), b"abc");
+        assert!(matches!(write_frame(&mut Vec::new(), b"abcd", 3), Err(FrameError::Oversized { len: 4, max: 3 })));
+        assert!(matches!(read_frame(&mut wire.as_slice(), 2), Err(FrameError::Oversized { len: 3, max: 2 })));
+    }
+
+    #[test]
+    fn a_header_claiming_gigabytes_is_refused_before_anything_is_allocated() {
+        let wire = u32::MAX.to_le_bytes();
+        let err = read_frame(&mut wire.as_slice(), 1 << 20).unwrap_err();
+        assert!(matches!(err, FrameError::Oversized { len, .. } if len == u64::from(u32::MAX)), "{err}");
+    }
+
+    #[test]
+    fn an_end_between_frames_is_closed_and_inside_one_is_truncated() {
+        assert!(matches!(read_frame(&mut [].as_slice(), 8), Err(FrameError::Closed)));
+        assert!(matches!(read_frame(&mut [5u8, 0].as_slice(), 8), Err(FrameError::Truncated { got: 2, expected: 4 })));
+        let mut wire = Vec::new();
+        write_frame(&mut wire, b"hello", 8).unwrap();
+        wire.truncate(6);
+        assert!(matches!(read_frame(&mut wire.as_slice(), 8), Err(FrameError::Truncated { got: 6, expected: 9 })));
+    }
+
+    #[test]
+    fn a_hello_of_another_version_or_none_at_all_is_refused_naming_both() {
+        check_hello(&hello(3), 3).unwrap();
+        let err = check_hello(&hello(4), 3).unwrap_err();
+        assert!(matches!(err, FrameError::Version { ours: 3, theirs: 4 }));
+        assert!(err.to_string().contains("protocol 4") && err.to_string().contains("speaks 3"), "{err}");
+        assert!(matches!(check_hello(b"GET / HTTP/1.1", 3), Err(FrameError::NotHello(_))));
+        assert!(matches!(check_hello(b"codemode\x01", 3), Err(FrameError::NotHello(_))));
+    }
+
+    #[tokio::test]
+    async fn the_host_side_reads_and_writes_the_same_frames() {
+        let (mut a, mut b) = tokio::io::duplex(64);
+        send_frame(&mut a, b"ping", 16, far()).await.unwrap();
+        assert_eq!(receive_frame(&mut b, 16, far()).await.unwrap(), b"ping");
+        let mut wire = Vec::new();
+        write_frame(&mut wire, b"pong", 16).unwrap();
+        a.write_all(&wire).await.unwrap();
+        assert_eq!(receive_frame(&mut b, 16, far()).await.unwrap(), b"pong");
+        b.write_all(&u32::MAX.to_le_bytes()).await.unwrap();
+        assert!(matches!(receive_frame(&mut a, 16, far()).await, Err(FrameError::Oversized { .. })));
+        drop(b);
+        assert!(matches!(receive_frame(&mut a, 16, far()).await, Err(FrameError::Closed)));
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_sends_half_a_frame_and_stops_is_silent_at_the_deadline() {
+        let (mut a, mut b) = tokio::io::duplex(64);
+        b.write_all(&[10, 0, 0, 0, 1, 2]).await.unwrap();
+        let started = Instant::now();
+        let err = receive_frame(&mut a, 16, Instant::now() + Duration::from_millis(100)).await.unwrap_err();
+        assert!(matches!(err, FrameError::Silent(_)), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(3));
+        // A peer that stops reading cannot hold a writer either.
+        let err = send_frame(&mut a, &[0; 1000], 4096, Instant::now() + Duration::from_millis(100)).await.unwrap_err();
+        assert!(matches!(err, FrameError::Silent(_)), "{err}");
+    }
+}
