@@ -210,3 +210,20 @@ async fn a_worker_ends_cleanly_when_the_host_hangs_up() {
     drop(channel);
     assert!(child.wait().unwrap().success(), "a confined worker exits when its host goes");
 }
+
+#[test]
+fn an_abort_ends_the_worker_as_an_abort_not_as_a_filter_kill() {
+    let (said, status) = start("abort", "").go();
+    assert_eq!((status.signal(), said.as_str()), (Some(libc::SIGABRT), ""), "{status:?}");
+}
+
+#[test]
+fn the_security_docs_list_exactly_the_allowed_system_calls_and_why() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/security.md")).unwrap();
+    let rows: Vec<&str> = docs.lines().filter(|l| l.starts_with("| `") && l.matches(" | ").count() == 2).collect();
+    for allowed in codemode_sandbox::ALLOWED_SYSCALLS {
+        let row = format!("| `{}` | {} | {} |", allowed.name, allowed.only.describe(), allowed.why);
+        assert!(rows.contains(&row.as_str()), "docs/security.md lacks {row}");
+    }
+    assert_eq!(rows.len(), codemode_sandbox::ALLOWED_SYSCALLS.len(), "no row for a call the filter does not allow");
+}

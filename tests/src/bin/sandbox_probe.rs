@@ -53,6 +53,7 @@ fn main() {
         }
         "allocate" => allocate(&extra),
         "echo" => echo(&channel),
+        "abort" => std::process::abort(),
         "garbage" => {
             // A header claiming 4 GiB, then noise; then waits for the host.
             let _ = writer.write_all(&u32::MAX.to_le_bytes());
