@@ -357,6 +357,59 @@ async fn an_operators_decision_left_in_the_store_is_taken_by_the_next_wait_ga_1_
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An audit trail that records nothing: every write fails.
+#[derive(Debug)]
+struct BrokenTrail;
+
+impl codemode_store::audit::AuditStore for BrokenTrail {
+    fn record(&self, _: codemode_store::audit::AuditEntry) -> codemode_store::audit::AuditFuture<'_, u64> {
+        Box::pin(std::future::ready(Err(codemode_store::audit::AuditError("the disk is full".into()))))
+    }
+    fn settle(&self, _: u64, _: bool, _: String) -> codemode_store::audit::AuditFuture<'_, bool> {
+        Box::pin(std::future::ready(Err(codemode_store::audit::AuditError("the disk is full".into()))))
+    }
+    fn list(
+        &self,
+        _: Option<u64>,
+        _: usize,
+    ) -> codemode_store::audit::AuditFuture<'_, Vec<codemode_store::audit::AuditEntry>> {
+        Box::pin(std::future::ready(Ok(Vec::new())))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_decision_or_abort_the_audit_trail_cannot_record_is_refused_and_changes_nothing_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let dir = store_dir("unaudited");
+    let first = durable(&deploy, &dir, None).await;
+    let parked = reply(&first).exec(Exec::code(DEPLOY)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    let run_id = parked.run_id().unwrap().to_owned();
+    first.shutdown().await;
+    drop(first);
+    let (_, store) = operator_store(&dir).await;
+    let before = store.get(&run_id).await.unwrap().unwrap();
+    let operator = Operator::new(Arc::clone(&store), Arc::new(BrokenTrail));
+    let wait = Duration::from_millis(100);
+    let decided = operator.decide("ops-alice", &run_id, vec![id.clone()], vec![], None, wait).await;
+    assert!(
+        matches!(&decided, Err(OperatorError::Audit(m)) if m.contains("the disk is full") && m.contains("nothing was done")),
+        "{decided:?}"
+    );
+    let aborted = operator.abort("ops-alice", &run_id).await;
+    assert!(matches!(&aborted, Err(OperatorError::Audit(_))), "{aborted:?}");
+    let after = store.get(&run_id).await.unwrap().unwrap();
+    assert_eq!((after.status, after.abort_requested, &after.journal), (before.status, false, &before.journal));
+    drop((operator, store));
+    // The run is as it was: its own wait still decides it.
+    let second = durable(&deploy, &dir, None).await;
+    let done = reply(&second).wait_with(&run_id, approve(&id)).await.unwrap();
+    assert_eq!(value(&done)["tool"], "deploy_prod");
+    assert_eq!(deploy.calls(), 1);
+    second.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Asks about every MCP tool named `echo` (server `accounting`).
 struct AskMcpEcho;
 

@@ -191,6 +191,57 @@ fn runs_abort_ends_a_parked_run_nobody_holds_and_marks_a_held_one_for_its_owner(
     assert!(held.abort_requested);
 }
 
+/// The audit trail of `store`, newest first, read after the CLI exited.
+fn audit_trail(store: &Path) -> Vec<codemode_store::audit::AuditEntry> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let backend = codemode_store::StoreBackend::Sled { path: Some(store.to_path_buf()) };
+        let db = codemode_store::open(&backend, codemode_store::OpenOptions::named("check")).await.unwrap();
+        db.audit.list(None, 100).await.unwrap()
+    })
+}
+
+#[test]
+fn an_operator_action_cut_at_any_crash_point_is_never_taken_without_its_audit_entry_ga_10_3() {
+    // Every durability point `runs abort` reaches, found by a traced run.
+    let traced = Scratch::new("audit-trace");
+    seed(&traced.store());
+    let trace = traced.0.join("trace");
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .current_dir(&traced.0)
+        .env("CODEMODE_CRASH_TRACE", &trace)
+        .args(["--store", traced.store().to_str().unwrap(), "runs", "abort", &run_id(2)])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let points: Vec<String> = std::fs::read_to_string(&trace).unwrap().lines().map(str::to_owned).collect();
+    let names: Vec<&str> = points.iter().filter_map(|l| l.split_once(' ').map(|(_, name)| name)).collect();
+    assert_eq!(names, ["operator.audited", "operator.acted"], "the points an operator action passes");
+    let settled = audit_trail(&traced.store());
+    assert_eq!((settled.len(), settled[0].ok), (1, true), "settled once done: {settled:?}");
+    for (k, name) in names.iter().enumerate() {
+        let dir = Scratch::new(&format!("audit-cut-{k}"));
+        seed(&dir.store());
+        let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .current_dir(&dir.0)
+            .env("CODEMODE_CRASH_AT", (k + 1).to_string())
+            .args(["--store", dir.store().to_str().unwrap(), "runs", "abort", &run_id(2)])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "cut at {name}");
+        let trail = audit_trail(&dir.store());
+        let run = stored(&dir.store(), 2);
+        assert_eq!(trail.len(), 1, "cut at {name}: the entry was written before anything was done");
+        assert_eq!(
+            (trail[0].ok, trail[0].outcome.as_str(), trail[0].action.as_str()),
+            (false, codemode_store::audit::STARTED, "abort"),
+            "cut at {name}: it says the outcome was not recorded"
+        );
+        let taken = run.status == RunStatus::Ended(codemode_protocol::RunEnd::Aborted);
+        assert_eq!(taken, *name == "operator.acted", "cut at {name}: {:?}", run.status);
+    }
+}
+
 #[test]
 fn an_unknown_run_exits_1_and_a_malformed_run_id_or_status_exits_2() {
     let dir = Scratch::new("codes");

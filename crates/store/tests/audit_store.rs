@@ -1,6 +1,6 @@
 //! The operators' audit trail, on every backend: what is recorded reads
-//! back newest first, in pages, as it was recorded, and survives the
-//! process (sled reopened).
+//! back newest first, in pages, as it was recorded (settled with its
+//! outcome later), and survives the process (sled reopened).
 
 use codemode_store::audit::{AuditEntry, AuditStore, MAX_AUDIT_FIELD_BYTES, MAX_AUDIT_PAGE};
 use codemode_store::{OpenOptions, StoreBackend};
@@ -35,6 +35,16 @@ async fn the_trail_reads_back_newest_first_in_pages(audit: &dyn AuditStore) {
     expected.at_ms = next[0].at_ms;
     assert_eq!(next[0], expected, "read back as recorded");
     assert!(audit.list(None, MAX_AUDIT_PAGE + 1).await.unwrap().len() <= MAX_AUDIT_PAGE);
+    // Settling rewrites how the action went, and nothing else.
+    assert!(audit.settle(seqs[2], true, "y".repeat(MAX_AUDIT_FIELD_BYTES + 10)).await.unwrap());
+    let settled = audit.list(Some(seqs[3]), 1).await.unwrap().remove(0);
+    assert_eq!((settled.seq, settled.ok, settled.outcome.len()), (seqs[2], true, MAX_AUDIT_FIELD_BYTES));
+    assert_eq!(
+        AuditEntry { ok: expected.ok, outcome: expected.outcome.clone(), ..settled },
+        expected,
+        "the rest as recorded"
+    );
+    assert!(!audit.settle(u64::MAX / 2, true, "gone".into()).await.unwrap(), "an entry no longer kept");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -36,6 +36,12 @@ pub const MAX_AUDIT_PAGE: usize = 1_000;
 /// boundary); longer text is cut and marked with `…`.
 pub const MAX_AUDIT_FIELD_BYTES: usize = 2_048;
 
+/// The outcome of an entry whose action was started and not yet settled:
+/// what the trail keeps when the process stopped in between (the run's
+/// own record then says whether the action was taken).
+pub const STARTED: &str =
+    "started; no outcome was recorded (the process stopped before it could be): the run's record says what was done";
+
 /// One operator action, as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditEntry {
@@ -57,7 +63,10 @@ pub struct AuditEntry {
     /// A denial's reason, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Whether the action was taken.
+    /// Whether the action was taken. An entry is recorded before its
+    /// action is taken and settled after ([`AuditStore::settle`]): until
+    /// then it says `false`, with [`STARTED`] as its outcome, which is
+    /// what a process that stopped in between leaves.
     pub ok: bool,
     /// What came of it: what was done, or why nothing was.
     pub outcome: String,
@@ -82,7 +91,7 @@ impl AuditEntry {
     }
 }
 
-fn cut(text: &mut String) {
+pub(crate) fn cut(text: &mut String) {
     if text.len() > MAX_AUDIT_FIELD_BYTES {
         let mut end = MAX_AUDIT_FIELD_BYTES - '…'.len_utf8();
         while !text.is_char_boundary(end) {
@@ -107,6 +116,12 @@ pub trait AuditStore: Send + Sync + std::fmt::Debug + 'static {
     /// Records `entry` (its `seq` is assigned here) durably before it
     /// returns, and drops entries past the bounds. Returns the `seq`.
     fn record(&self, entry: AuditEntry) -> AuditFuture<'_, u64>;
+
+    /// Settles entry `seq` with how its action went: `ok` and `outcome`
+    /// (cut to [`MAX_AUDIT_FIELD_BYTES`]) replace what it said, durably
+    /// before it returns. `false` when the entry is no longer kept (the
+    /// bounds dropped it).
+    fn settle(&self, seq: u64, ok: bool, outcome: String) -> AuditFuture<'_, bool>;
 
     /// Up to `limit` (at most [`MAX_AUDIT_PAGE`]) entries, newest first,
     /// older than `before` (a `seq`) when given.

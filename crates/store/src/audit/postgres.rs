@@ -1,7 +1,7 @@
 //! The audit trail on PostgreSQL ([`PgAudit`]): one table every process on
 //! the database shares.
 
-use super::{AuditEntry, AuditError, AuditFuture, AuditStore, MAX_AUDIT_ENTRIES, MAX_AUDIT_PAGE, oldest_kept};
+use super::{AuditEntry, AuditError, AuditFuture, AuditStore, MAX_AUDIT_ENTRIES, MAX_AUDIT_PAGE, cut, oldest_kept};
 use crate::postgres::{Cache, Pg, big, describe, unbig};
 
 /// The trail in `codemode_operator_audit` (migration 7): the entry's JSON
@@ -38,6 +38,23 @@ impl PgAudit {
         Ok(unbig(row.get(0)))
     }
 
+    async fn do_settle(&self, seq: u64, ok: bool, mut outcome: String) -> Result<bool, AuditError> {
+        cut(&mut outcome);
+        let client = self.pg.client().await.map_err(|e| AuditError(e.to_string()))?;
+        // One statement: the entry's other fields are left as recorded.
+        let changed = client
+            .cached()
+            .execute(
+                "UPDATE codemode_operator_audit
+                 SET entry = (entry::jsonb || jsonb_build_object('ok', $2::boolean, 'outcome', $3::text))::text
+                 WHERE seq = $1",
+                &[&big(seq), &ok, &outcome],
+            )
+            .await
+            .map_err(|e| AuditError(describe(&e)))?;
+        Ok(changed > 0)
+    }
+
     async fn do_list(&self, before: Option<u64>, limit: usize) -> Result<Vec<AuditEntry>, AuditError> {
         let client = self.pg.client().await.map_err(|e| AuditError(e.to_string()))?;
         let limit = big(limit.min(MAX_AUDIT_PAGE) as u64);
@@ -65,6 +82,10 @@ impl PgAudit {
 impl AuditStore for PgAudit {
     fn record(&self, entry: AuditEntry) -> AuditFuture<'_, u64> {
         Box::pin(self.do_record(entry.bounded()))
+    }
+
+    fn settle(&self, seq: u64, ok: bool, outcome: String) -> AuditFuture<'_, bool> {
+        Box::pin(self.do_settle(seq, ok, outcome))
     }
 
     fn list(&self, before: Option<u64>, limit: usize) -> AuditFuture<'_, Vec<AuditEntry>> {

@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{AuditEntry, AuditError, AuditFuture, AuditStore, MAX_AUDIT_ENTRIES, MAX_AUDIT_PAGE, oldest_kept};
+use super::{AuditEntry, AuditError, AuditFuture, AuditStore, MAX_AUDIT_ENTRIES, MAX_AUDIT_PAGE, cut, oldest_kept};
 use crate::sessions::sled::FlushGate;
 
 /// The tree of the session store's database that holds the trail.
@@ -63,6 +63,20 @@ impl SledAudit {
         Ok(entry.seq)
     }
 
+    fn settle_now(&self, seq: u64, ok: bool, mut outcome: String) -> Result<bool, AuditError> {
+        let failed = |e: sled::Error| AuditError(e.to_string());
+        let _numbering = self.numbering.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(bytes) = self.tree.get(seq.to_be_bytes()).map_err(failed)? else { return Ok(false) };
+        let mut entry = serde_json::from_slice::<AuditEntry>(&bytes)
+            .map_err(|e| AuditError(format!("audit entry {seq} cannot be read: {e}")))?;
+        cut(&mut outcome);
+        (entry.ok, entry.outcome) = (ok, outcome);
+        let bytes = serde_json::to_vec(&entry).map_err(|e| AuditError(e.to_string()))?;
+        self.tree.insert(seq.to_be_bytes(), bytes).map_err(failed)?;
+        self.gate.flush(&self.tree).map_err(failed)?;
+        Ok(true)
+    }
+
     fn list_now(&self, before: Option<u64>, limit: usize) -> Result<Vec<AuditEntry>, AuditError> {
         let limit = limit.min(MAX_AUDIT_PAGE);
         let end = before.unwrap_or(u64::MAX);
@@ -87,6 +101,10 @@ impl AuditStore for SledAudit {
     fn record(&self, entry: AuditEntry) -> AuditFuture<'_, u64> {
         let entry = entry.bounded();
         self.blocking(move |this| this.record_now(entry))
+    }
+
+    fn settle(&self, seq: u64, ok: bool, outcome: String) -> AuditFuture<'_, bool> {
+        self.blocking(move |this| this.settle_now(seq, ok, outcome))
     }
 
     fn list(&self, before: Option<u64>, limit: usize) -> AuditFuture<'_, Vec<AuditEntry>> {

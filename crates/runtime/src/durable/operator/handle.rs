@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use codemode_protocol::{Decisions, Denial, RunEnd};
-use codemode_store::audit::{AuditEntry, AuditStore, MAX_AUDIT_PAGE};
+use codemode_store::audit::{AuditEntry, AuditStore, MAX_AUDIT_PAGE, STARTED};
 use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunStatus, RunStore, now_ms};
 
 use super::decide::{OperatorError, decide_stored};
@@ -175,12 +175,13 @@ impl Operator {
     /// Approves `approve` and denies `deny` (with `reason`) of run
     /// `run_id`'s pending approvals, as operator `by`: left in the run's
     /// journal, taken when it next resumes. Waits up to `wait` while a
-    /// process holds the run. Recorded in the audit trail either way.
+    /// process holds the run. Recorded in the audit trail before anything
+    /// is decided (see [`audited`](Self::audited)).
     ///
     /// # Errors
-    /// [`OperatorError`]; nothing of the run changed. A failure to record
-    /// the audit entry of a decision that was taken is logged, not
-    /// returned (the decision stands).
+    /// [`OperatorError`]; nothing of the run changed. The audit trail
+    /// failing before the decision is [`OperatorError::Audit`], and
+    /// nothing is decided.
     pub async fn decide(
         &self,
         by: &str,
@@ -194,53 +195,81 @@ impl Operator {
         let ids: Vec<String> = approve.iter().chain(&deny).cloned().collect();
         let decisions =
             Decisions { approve, deny: deny.into_iter().map(|id| Denial { id, reason: reason.clone() }).collect() };
-        let decided = decide_stored(&self.runs, run_id, decisions, by, wait).await;
-        let outcome = match &decided {
+        let entry = self.entry(by, action, run_id, ids, reason);
+        self.audited(entry, decide_stored(&self.runs, run_id, decisions, by, wait), |decided| match decided {
             Ok(named) => {
                 let what: Vec<&str> = named.iter().map(|r| r.what.as_str()).collect();
                 format!("{action}d {}; taken when the run next resumes", what.join(", "))
             }
             Err(e) => e.to_string(),
-        };
-        let entry = AuditEntry {
+        })
+        .await
+    }
+
+    /// Aborts run `run_id` as operator `by`: a parked run nobody holds ends
+    /// now; one a process holds is marked, and that process ends it.
+    /// Recorded in the audit trail before anything is done (see
+    /// [`audited`](Self::audited)).
+    ///
+    /// # Errors
+    /// [`OperatorError::NoSuchRun`]; the store's failure; the audit
+    /// trail's failure before the abort ([`OperatorError::Audit`]: nothing
+    /// was done).
+    pub async fn abort(&self, by: &str, run_id: &str) -> Result<AbortOutcome, OperatorError> {
+        let entry = self.entry(by, "abort", run_id, Vec::new(), None);
+        self.audited(entry, self.abort_now(run_id), |aborted| match aborted {
+            Ok(outcome) => outcome.describe(run_id),
+            Err(e) => e.to_string(),
+        })
+        .await
+    }
+
+    /// An audit entry of an action not yet taken.
+    fn entry(
+        &self,
+        by: &str,
+        action: &str,
+        run_id: &str,
+        approvals: Vec<String>,
+        reason: Option<String>,
+    ) -> AuditEntry {
+        AuditEntry {
             seq: 0,
             at_ms: now_ms(),
             operator: by.to_owned(),
             action: action.to_owned(),
             run_id: run_id.to_owned(),
-            approvals: ids,
+            approvals,
             reason,
-            ok: decided.is_ok(),
-            outcome,
-        };
-        self.record(entry).await;
-        decided
+            ok: false,
+            outcome: STARTED.to_owned(),
+        }
     }
 
-    /// Aborts run `run_id` as operator `by`: a parked run nobody holds ends
-    /// now; one a process holds is marked, and that process ends it.
-    /// Recorded in the audit trail either way.
-    ///
-    /// # Errors
-    /// [`OperatorError::NoSuchRun`]; the store's failure.
-    pub async fn abort(&self, by: &str, run_id: &str) -> Result<AbortOutcome, OperatorError> {
-        let aborted = self.abort_now(run_id).await;
-        let entry = AuditEntry {
-            seq: 0,
-            at_ms: now_ms(),
-            operator: by.to_owned(),
-            action: "abort".to_owned(),
-            run_id: run_id.to_owned(),
-            approvals: Vec::new(),
-            reason: None,
-            ok: aborted.is_ok(),
-            outcome: match &aborted {
-                Ok(outcome) => outcome.describe(run_id),
-                Err(e) => e.to_string(),
-            },
-        };
-        self.record(entry).await;
-        aborted
+    /// Takes an action with its audit entry written ahead: the entry is
+    /// recorded (saying the action started) before `act` runs, and settled
+    /// with how it went after. No action is taken that the trail does not
+    /// hold: a trail that cannot record refuses the action, and a process
+    /// stopped between the two leaves the entry saying it started, never
+    /// an action without one. A failure to settle is logged; the entry
+    /// then keeps saying the outcome was not recorded, which is true.
+    async fn audited<T>(
+        &self,
+        entry: AuditEntry,
+        act: impl std::future::Future<Output = Result<T, OperatorError>>,
+        describe: impl FnOnce(&Result<T, OperatorError>) -> String,
+    ) -> Result<T, OperatorError> {
+        let (operator, action, run_id) = (entry.operator.clone(), entry.action.clone(), entry.run_id.clone());
+        let seq = self.audit.record(entry).await.map_err(|e| {
+            OperatorError::Audit(format!("{e}; nothing was done: an operator action is taken only once it is audited"))
+        })?;
+        crate::crash_points::point("operator.audited");
+        let done = act.await;
+        crate::crash_points::point("operator.acted");
+        if let Err(e) = self.audit.settle(seq, done.is_ok(), describe(&done)).await {
+            tracing::error!(%operator, %action, %run_id, seq, error = %e, "an operator action's outcome could not be recorded in the audit trail; its entry says the outcome was not recorded");
+        }
+        done
     }
 
     async fn abort_now(&self, run_id: &str) -> Result<AbortOutcome, OperatorError> {
@@ -268,13 +297,6 @@ impl Operator {
     /// The trail's failure.
     pub async fn audit(&self, before: Option<u64>, limit: usize) -> Result<Vec<AuditEntry>, OperatorError> {
         self.audit.list(before, limit.min(MAX_AUDIT_PAGE)).await.map_err(|e| OperatorError::Audit(e.to_string()))
-    }
-
-    async fn record(&self, entry: AuditEntry) {
-        let (operator, action, run_id) = (entry.operator.clone(), entry.action.clone(), entry.run_id.clone());
-        if let Err(e) = self.audit.record(entry).await {
-            tracing::error!(%operator, %action, %run_id, error = %e, "an operator action could not be recorded in the audit trail");
-        }
     }
 }
 
