@@ -227,3 +227,58 @@ fn the_security_docs_list_exactly_the_allowed_system_calls_and_why() {
     }
     assert_eq!(rows.len(), codemode_sandbox::ALLOWED_SYSCALLS.len(), "no row for a call the filter does not allow");
 }
+
+/// Whether `needle` is anywhere in the readable memory of process `pid`
+/// (its mappings, read through `/proc/<pid>/mem`).
+fn in_memory_of(pid: u32, needle: &[u8]) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap();
+    let mut mem = std::fs::File::open(format!("/proc/{pid}/mem")).unwrap();
+    let mut regions = 0;
+    for line in maps.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(range), Some(perms)) = (fields.next(), fields.next()) else { continue };
+        if !perms.starts_with('r') {
+            continue;
+        }
+        let (start, end) = range.split_once('-').unwrap();
+        let (start, end) = (u64::from_str_radix(start, 16).unwrap(), u64::from_str_radix(end, 16).unwrap());
+        let mut bytes = vec![0u8; usize::try_from(end - start).unwrap()];
+        // Some regions ([vvar]) cannot be read: they hold no process data.
+        if mem.seek(SeekFrom::Start(start)).is_err() || mem.read_exact(&mut bytes).is_err() {
+            continue;
+        }
+        regions += 1;
+        if bytes.windows(needle.len()).any(|w| w == needle) {
+            return true;
+        }
+    }
+    assert!(regions > 0, "nothing of process {pid} could be read");
+    false
+}
+
+#[test]
+fn the_hosts_secrets_are_in_the_hosts_memory_and_nowhere_in_its_workers() {
+    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let nonce = format!("{:x}{:x}", std::process::id(), since_epoch.as_nanos());
+    let url = format!("postgres://codemode:pw-{nonce}@db.internal/codemode");
+    let token = format!("bearer-{nonce}-token");
+    let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_sandbox_probe"))
+        .arg("host")
+        .env("PROBE_SECRET_STORE_URL", &url)
+        .env("PROBE_SECRET_TOKEN", &token)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(host.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let pids: Vec<u32> = line.split_whitespace().map(|p| p.parse().unwrap()).collect();
+    let [host_pid, worker_pid] = pids[..] else { panic!("{line:?}") };
+    for secret in [&url, &token] {
+        assert!(in_memory_of(host_pid, secret.as_bytes()), "the scan finds {secret} in the host");
+        assert!(!in_memory_of(worker_pid, secret.as_bytes()), "{secret} is in the worker's memory");
+    }
+    drop(host.stdin.take());
+    assert!(host.wait().unwrap().success());
+}

@@ -6,6 +6,11 @@
 //! its channel, waits for `go`, then tries the thing. What survives
 //! reports `survived <what happened>`; a forbidden system call kills the
 //! process before it can report anything.
+//!
+//! `host` mode plays the host instead: it holds secrets (its environment,
+//! read into its heap), starts a worker of this binary in `echo` mode the
+//! way the runtime will, prints `<its pid> <the worker's pid>` and waits
+//! for stdin to close, so a test can look for the secrets in both.
 
 use std::io::{BufRead, BufReader, Write};
 use std::sync::mpsc;
@@ -14,6 +19,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let what = args.next().unwrap_or_default();
     let extra = args.next().unwrap_or_default();
+    if what == "host" {
+        host();
+        return;
+    }
     let channel = codemode_sandbox::take_channel().expect("started as a worker");
     let mut reader = BufReader::new(&channel);
     let mut writer = &channel;
@@ -153,4 +162,26 @@ fn echo(channel: &std::os::unix::net::UnixStream) -> String {
             Err(e) => return format!("failed: {e}"),
         }
     }
+}
+
+/// Plays the host: secrets in its environment and heap, one confined
+/// worker speaking frames.
+fn host() {
+    use std::io::Read;
+    let secrets: Vec<String> =
+        std::env::vars().filter(|(k, _)| k.starts_with("PROBE_SECRET")).map(|(_, v)| v).collect();
+    let program = std::env::current_exe().expect("this binary");
+    let worker = codemode_sandbox::WorkerCommand::new(program).arg("echo").spawn().expect("a worker");
+    let mut reader = BufReader::new(&worker.channel);
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("the worker confines itself");
+    (&worker.channel).write_all(b"go\n").expect("go");
+    let hello = codemode_sandbox::frame::read_frame(&mut reader, 64).expect("its hello");
+    codemode_sandbox::frame::check_hello(&hello, ECHO_VERSION).expect("the same protocol");
+    println!("{} {}", std::process::id(), worker.child.id());
+    std::io::stdout().flush().expect("the test reads");
+    let mut rest = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut rest);
+    // Kept alive, on the heap, until the test has looked.
+    std::hint::black_box(&secrets);
 }
