@@ -410,6 +410,34 @@ async fn an_operator_decision_or_abort_the_audit_trail_cannot_record_is_refused_
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_listing_says_what_each_of_many_parked_runs_waits_for_ga_10_3() {
+    let deploy = Named::new("deploy_prod");
+    let dir = store_dir("listing");
+    let rt = durable(&deploy, &dir, None).await;
+    // More parked runs than one batch of journals a listing reads: some
+    // wait for a person, the others on a yield.
+    let mut expected = std::collections::HashMap::new();
+    for i in 0..45 {
+        let (code, reason) = if i % 3 == 0 { (DEPLOY, "approval") } else { ("await yield_control('later')", "yield") };
+        let parked = rt.session(&format!("listing-{i}")).reply("r").exec(Exec::code(code)).await.unwrap();
+        expected.insert(parked.run_id().unwrap().to_owned(), reason);
+    }
+    rt.shutdown().await;
+    drop(rt);
+    let (operator, _store) = operator_store(&dir).await;
+    let all = codemode_runtime::operator::RunQuery { limit: 100, ..Default::default() };
+    let page = operator.list(&all, codemode_runtime::operator::SessionShown::Hashed).await.unwrap();
+    let listed: std::collections::HashMap<String, &str> =
+        page.runs.iter().map(|r| (r.run_id.clone(), r.waiting.as_deref().unwrap_or("none"))).collect();
+    assert_eq!(listed, expected.iter().map(|(k, v)| (k.clone(), *v)).collect(), "each run's own reason");
+    let approvals =
+        codemode_runtime::operator::RunQuery { waiting: Some(WaitReason::Approval), limit: 100, ..Default::default() };
+    let page = operator.list(&approvals, codemode_runtime::operator::SessionShown::Hashed).await.unwrap();
+    assert_eq!(page.runs.len(), 15);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Asks about every MCP tool named `echo` (server `accounting`).
 struct AskMcpEcho;
 

@@ -100,6 +100,20 @@ mod suite {
         s.runs.release(&id, "p1").await.expect("releasing nothing is a no-op");
     }
 
+    pub(crate) async fn get_many_reads_the_runs_that_exist_with_their_whole_journals(s: Subject) {
+        let (a, b) = (created(&s, "p1", LONG).await, created(&s, "p1", LONG).await);
+        let v = s.runs.save(&a.run_id, "p1", RunStatus::Parked, b"first".to_vec(), Some(LONG)).await.unwrap();
+        s.runs.append(&a.run_id, "p1", RunStatus::Parked, b"+more".to_vec(), Some(LONG), v).await.unwrap();
+        let gone = format!("run_{}", hex(16));
+        let mut many = s.other.get_many(&[b.run_id.clone(), gone, a.run_id.clone()]).await.unwrap();
+        many.sort_by(|x, y| x.meta.run_id.cmp(&y.meta.run_id));
+        let mut one = vec![get(&s, &a.run_id).await, get(&s, &b.run_id).await];
+        one.sort_by(|x, y| x.meta.run_id.cmp(&y.meta.run_id));
+        assert_eq!(many, one, "the same records as one get each, the missing one left out");
+        assert_eq!(get(&s, &a.run_id).await.journal, b"first+more", "appended chunks included");
+        assert!(s.runs.get_many(&[]).await.unwrap().is_empty());
+    }
+
     pub(crate) async fn a_claim_takes_a_free_expired_or_own_lease_and_reports_a_held_one(s: Subject) {
         let m = created(&s, "p1", LONG).await;
         // Own: renewed, same owner.
@@ -621,6 +635,7 @@ macro_rules! cases {
 cases!(
     a_created_run_is_running_owned_readable_and_cannot_be_created_twice,
     a_run_that_does_not_exist_reads_as_missing_everywhere,
+    get_many_reads_the_runs_that_exist_with_their_whole_journals,
     a_claim_takes_a_free_expired_or_own_lease_and_reports_a_held_one,
     a_lease_claim_answers_as_a_claim_without_reading_the_journal,
     renew_and_save_by_anyone_but_the_live_owner_lose_the_lease,

@@ -102,6 +102,21 @@ pub trait RunStore: Send + Sync + std::fmt::Debug + 'static {
     /// The stored run, journal included.
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>>;
 
+    /// The stored runs of `run_ids` that exist, journals included, in no
+    /// particular order, in one round trip where the backend can. Every
+    /// journal asked for is in memory at once: callers ask in small
+    /// batches.
+    fn get_many(&self, run_ids: &[String]) -> RunFuture<'_, Vec<RunRecord>> {
+        let run_ids = run_ids.to_vec();
+        Box::pin(async move {
+            let mut out = Vec::with_capacity(run_ids.len());
+            for run_id in &run_ids {
+                out.extend(self.get(run_id).await?);
+            }
+            Ok(out)
+        })
+    }
+
     /// Runs matching `filter`, newest first, without journals.
     fn list(&self, filter: RunFilter) -> RunFuture<'_, Vec<RunSummary>>;
 

@@ -1,12 +1,13 @@
 //! [`Operator`]: an operator's handle on the stored runs, which records
 //! every action it takes in the audit trail.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use codemode_protocol::{Decisions, Denial, RunEnd};
 use codemode_store::audit::{AuditEntry, AuditStore, MAX_AUDIT_PAGE, STARTED};
-use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunStatus, RunStore, now_ms};
+use codemode_store::runs::{Claim, MAX_LIST_RUNS, RunFilter, RunStatus, RunStore, RunSummary, now_ms};
 
 use super::decide::{OperatorError, decide_stored};
 use super::views::{CURSOR_SEPARATOR, RunDetail, RunPage, RunView, SessionShown, session_hash};
@@ -16,6 +17,11 @@ use crate::durable::journal::ApprovalRecord;
 /// not index (a session's hash, what a parked run waits for) are applied:
 /// a page may then come back short, with a cursor to go on from.
 const SCANNED_PER_PAGE: usize = MAX_LIST_RUNS;
+
+/// Parked runs whose journals a listing reads in one round trip: what
+/// they wait for is in the journal, and a batch's journals are in memory
+/// at once.
+const WAITING_BATCH: usize = 32;
 
 /// Which runs a listing returns.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -125,7 +131,8 @@ impl Operator {
             };
             let found = self.runs.list(filter).await?;
             let exhausted = found.len() < fetch;
-            for summary in &found {
+            let mut waiting = HashMap::new();
+            for (at, summary) in found.iter().enumerate() {
                 scanned += 1;
                 before = Some((summary.meta.created_ms, summary.meta.run_id.clone()));
                 if hashed.is_some_and(|h| !session_hash(&summary.meta.session).starts_with(h)) {
@@ -133,7 +140,10 @@ impl Operator {
                 }
                 let mut view = RunView::of_summary(summary, shown, now);
                 if summary.status == RunStatus::Parked {
-                    view.waiting = self.waiting_of(&summary.meta.run_id, now).await?;
+                    if !waiting.contains_key(&summary.meta.run_id) {
+                        waiting = self.waiting_of(&found[at..], now).await?;
+                    }
+                    view.waiting = waiting.get(&summary.meta.run_id).cloned().flatten();
                 }
                 if query.waiting.is_some_and(|w| view.waiting.as_deref() != Some(w.as_str())) {
                     continue;
@@ -154,11 +164,27 @@ impl Operator {
         }
     }
 
-    /// What a parked run waits for, from its journal (`None` when it is
-    /// gone or unreadable: then it is listed without).
-    async fn waiting_of(&self, run_id: &str, now: u64) -> Result<Option<String>, OperatorError> {
-        let Some(record) = self.runs.get(run_id).await? else { return Ok(None) };
-        Ok(RunDetail::of_record(&record, SessionShown::Hashed, now).run.waiting)
+    /// What the first [`WAITING_BATCH`] parked runs of `found` wait for
+    /// (their journals read in one round trip), by run id; `None` for one
+    /// that is gone or whose journal is unreadable (it is listed without).
+    async fn waiting_of(
+        &self,
+        found: &[RunSummary],
+        now: u64,
+    ) -> Result<HashMap<String, Option<String>>, OperatorError> {
+        let batch: Vec<String> = found
+            .iter()
+            .filter(|s| s.status == RunStatus::Parked)
+            .take(WAITING_BATCH)
+            .map(|s| s.meta.run_id.clone())
+            .collect();
+        let records = self.runs.get_many(&batch).await?;
+        let mut out: HashMap<String, Option<String>> = batch.into_iter().map(|id| (id, None)).collect();
+        for record in &records {
+            let waiting = RunDetail::of_record(record, SessionShown::Hashed, now).run.waiting;
+            out.insert(record.meta.run_id.clone(), waiting);
+        }
+        Ok(out)
     }
 
     /// One run in full.

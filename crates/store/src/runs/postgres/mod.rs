@@ -438,6 +438,19 @@ impl PgRuns {
         row.map(|r| record(&r)).transpose()
     }
 
+    async fn do_get_many(&self, run_ids: Vec<String>) -> Result<Vec<RunRecord>, RunStoreError> {
+        if run_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let client = self.client().await?;
+        let rows = client
+            .cached()
+            .query(&format!("SELECT {COLUMNS} FROM codemode_runs WHERE run_id = ANY($1)"), &[&run_ids])
+            .await
+            .map_err(|e| backend(&e))?;
+        rows.iter().map(record).collect()
+    }
+
     async fn do_list(&self, filter: RunFilter) -> Result<Vec<RunSummary>, RunStoreError> {
         let client = self.client().await?;
         let limit = big(filter.limit.unwrap_or(MAX_LIST_RUNS).min(MAX_LIST_RUNS) as u64);
@@ -646,6 +659,10 @@ impl RunStore for PgRuns {
 
     fn get(&self, run_id: &str) -> RunFuture<'_, Option<RunRecord>> {
         Box::pin(self.do_get(run_id.to_owned()))
+    }
+
+    fn get_many(&self, run_ids: &[String]) -> RunFuture<'_, Vec<RunRecord>> {
+        Box::pin(self.do_get_many(run_ids.to_vec()))
     }
 
     fn list(&self, filter: RunFilter) -> RunFuture<'_, Vec<RunSummary>> {
