@@ -420,7 +420,7 @@ async fn an_operator_listing_says_what_each_of_many_parked_runs_waits_for_ga_10_
     let mut expected = std::collections::HashMap::new();
     for i in 0..45 {
         let (code, reason) = if i % 3 == 0 { (DEPLOY, "approval") } else { ("await yield_control('later')", "yield") };
-        let parked = rt.session(&format!("listing-{i}")).reply("r").exec(Exec::code(code)).await.unwrap();
+        let parked = rt.session(format!("listing-{i}")).reply("r").exec(Exec::code(code)).await.unwrap();
         expected.insert(parked.run_id().unwrap().to_owned(), reason);
     }
     rt.shutdown().await;
