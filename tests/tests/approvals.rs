@@ -443,7 +443,9 @@ struct AskMcpEcho;
 
 impl Policy for AskMcpEcho {
     fn check(&self, call: NestedCall) -> DecisionFuture {
-        let ask = call.source == "mcp" && call.server.as_deref() == Some("accounting") && call.tool == "echo";
+        let ask = call.source == codemode_runtime::CallSource::Mcp
+            && call.server.as_deref() == Some("accounting")
+            && call.tool == "echo";
         Box::pin(std::future::ready(if ask { Decision::Ask("it talks to accounting".into()) } else { Decision::Allow }))
     }
 }

@@ -247,7 +247,7 @@ async fn every_outbound_request_meets_the_policy_the_budget_replay_safety_and_th
             guest_error(&result).unwrap_or_else(|| panic!("{}: not refused: {}", row.name, result.to_model_json()));
         assert!(error.contains("denied by policy"), "{}: {error}", row.name);
         let seen: Vec<(&str, Option<&str>, &str)> =
-            seen.iter().map(|c| (c.source, c.server.as_deref(), c.tool.as_str())).collect();
+            seen.iter().map(|c| (c.source.as_str(), c.server.as_deref(), c.tool.as_str())).collect();
         assert_eq!(seen, [(row.source, row.server, row.tool)], "{}: the policy saw it", row.name);
         assert_eq!(rig.node_calls.load(Ordering::SeqCst), node_calls, "{}: nothing reached the node", row.name);
 

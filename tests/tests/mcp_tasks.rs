@@ -531,7 +531,10 @@ async fn an_answer_to_a_tasks_request_for_input_passes_the_policy_which_may_decl
         let seen = seen.lock().unwrap();
         let answer =
             seen.iter().find(|c| c.arguments.get("requestedSchema").is_some()).expect("the policy saw the answer");
-        assert_eq!((answer.source, answer.server.as_deref(), answer.tool.as_str()), ("mcp", Some("lab"), "research"));
+        assert_eq!(
+            (answer.source.as_str(), answer.server.as_deref(), answer.tool.as_str()),
+            ("mcp", Some("lab"), "research")
+        );
     }
     rt.shutdown().await;
 }

@@ -80,8 +80,8 @@ struct NodePolicy {
 }
 
 impl Policy for NodePolicy {
-    fn visible(&self, source: &'static str, _server: Option<&str>, _tool: &str) -> bool {
-        !(self.hide_nodes && source == "nodes")
+    fn visible(&self, source: codemode_runtime::CallSource, _server: Option<&str>, _tool: &str) -> bool {
+        !(self.hide_nodes && source == codemode_runtime::CallSource::Nodes)
     }
 
     fn check(&self, call: NestedCall) -> DecisionFuture {
@@ -136,7 +136,7 @@ async fn invokes_go_through_the_policy_hook_which_may_deny_or_hold_them_ga_10_3(
     {
         let seen = seen.lock().unwrap();
         assert_eq!(seen.len(), 3);
-        assert_eq!(seen[0].source, "nodes");
+        assert_eq!(seen[0].source, codemode_runtime::CallSource::Nodes);
         assert_eq!(seen[0].server.as_deref(), Some("n1"));
         assert_eq!(seen[0].tool, "echo");
         assert_eq!(seen[0].arguments, json!({"a": 1}));

@@ -18,7 +18,7 @@ struct TestPolicy {
 }
 
 impl Policy for TestPolicy {
-    fn visible(&self, _source: &'static str, _server: Option<&str>, tool: &str) -> bool {
+    fn visible(&self, _source: codemode_runtime::CallSource, _server: Option<&str>, tool: &str) -> bool {
         tool != "panic_tool" && tool != "crash"
     }
 
@@ -73,7 +73,7 @@ async fn the_policy_hides_denies_and_holds_nested_calls() {
     assert_eq!(value(&done), &json!({"slept": 1}));
     let calls = seen.lock().unwrap();
     let sources: Vec<(&str, Option<&str>, &str)> =
-        calls.iter().map(|c| (c.source, c.server.as_deref(), c.tool.as_str())).collect();
+        calls.iter().map(|c| (c.source.as_str(), c.server.as_deref(), c.tool.as_str())).collect();
     assert!(sources.contains(&("mcp", Some("accounting"), "fail")), "{sources:?}");
     assert!(calls.iter().all(|c| c.session.as_deref() == Some("s")));
 }

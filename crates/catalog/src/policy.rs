@@ -15,18 +15,71 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
-/// Every [`NestedCall::source`] a policy can see: a native tool, a client
-/// tool, an MCP server's operation, a paired node's command, the reply's
-/// results cache.
-pub const CALL_SOURCES: [&str; 5] = ["native", "client", "mcp", "nodes", "results"];
+/// Where a nested call goes: what a policy sees as its source. A policy
+/// matches it as a value, so a source that is renamed or added is a
+/// compile error in the policy, never a rule that silently stops matching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallSource {
+    /// A native tool of the host ([`ToolSource::Native`](crate::ToolSource::Native)).
+    Native,
+    /// A tool the client supplied ([`ToolSource::Client`](crate::ToolSource::Client)).
+    Client,
+    /// An MCP server's operation: a tool, a resource, a prompt.
+    Mcp,
+    /// A paired node's command.
+    Nodes,
+    /// The reply's results cache (`results.save`, `results.delete`).
+    Results,
+}
+
+impl CallSource {
+    /// Every source, in the order [`CALL_SOURCES`] names them.
+    pub const ALL: [CallSource; 5] = [Self::Native, Self::Client, Self::Mcp, Self::Nodes, Self::Results];
+
+    /// Its name, as configuration globs, spans, metrics and pending
+    /// approvals say it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Native => "native",
+            Self::Client => "client",
+            Self::Mcp => "mcp",
+            Self::Nodes => "nodes",
+            Self::Results => "results",
+        }
+    }
+}
+
+impl std::fmt::Display for CallSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<crate::ToolSource> for CallSource {
+    fn from(source: crate::ToolSource) -> Self {
+        match source {
+            crate::ToolSource::Native => Self::Native,
+            crate::ToolSource::Client => Self::Client,
+        }
+    }
+}
+
+/// The name of every [`CallSource`], for configuration that names sources
+/// as text (a glob in a `[[policy]]` rule).
+pub const CALL_SOURCES: [&str; 5] = [
+    CallSource::ALL[0].as_str(),
+    CallSource::ALL[1].as_str(),
+    CallSource::ALL[2].as_str(),
+    CallSource::ALL[3].as_str(),
+    CallSource::ALL[4].as_str(),
+];
 
 /// One nested call, as the policy sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NestedCall {
-    /// One of [`CALL_SOURCES`]: `native` (a native tool,
-    /// [`ToolSource::guest_name`](crate::ToolSource::guest_name)), `client`,
-    /// `mcp`, `nodes` or `results`.
-    pub source: &'static str,
+    /// Where the call goes.
+    pub source: CallSource,
     /// The MCP server's configured name, for MCP tools; the node id, for
     /// node commands.
     pub server: Option<String>,
@@ -57,13 +110,13 @@ pub type DecisionFuture = Pin<Box<dyn Future<Output = Decision> + Send>>;
 /// The host's rules for nested calls.
 ///
 /// ```
-/// use codemode_catalog::policy::{Decision, DecisionFuture, NestedCall, Policy};
+/// use codemode_catalog::policy::{CallSource, Decision, DecisionFuture, NestedCall, Policy};
 ///
 /// /// Hides the admin tools, asks a person before a refund, allows the rest.
 /// struct Rules;
 ///
 /// impl Policy for Rules {
-///     fn visible(&self, _source: &'static str, _server: Option<&str>, tool: &str) -> bool {
+///     fn visible(&self, _source: CallSource, _server: Option<&str>, tool: &str) -> bool {
 ///         !tool.starts_with("admin_")
 ///     }
 ///     fn check(&self, call: NestedCall) -> DecisionFuture {
@@ -79,7 +132,7 @@ pub type DecisionFuture = Pin<Box<dyn Future<Output = Decision> + Send>>;
 pub trait Policy: Send + Sync + 'static {
     /// Whether a tool exists for cells at all. Hidden tools have no global,
     /// handle or `MCP` path (checked when the catalog is built).
-    fn visible(&self, source: &'static str, server: Option<&str>, tool: &str) -> bool {
+    fn visible(&self, source: CallSource, server: Option<&str>, tool: &str) -> bool {
         let _ = (source, server, tool);
         true
     }

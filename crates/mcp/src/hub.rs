@@ -200,7 +200,9 @@ impl McpHub {
                 let mut view = handle.view.read().map(|v| v.clone()).unwrap_or_default();
                 // Tools the policy hides have no MCP path at all.
                 if let Some(policy) = &self.visible {
-                    view.tools.retain(|t| policy.visible("mcp", Some(&config.name), &t.name));
+                    view.tools.retain(|t| {
+                        policy.visible(codemode_catalog::policy::CallSource::Mcp, Some(&config.name), &t.name)
+                    });
                 }
                 (index, config.name.as_str(), view)
             })

@@ -651,7 +651,7 @@ impl NodeRegistry {
         // A policy that never looks at calls costs no copy of the params.
         if self.policy.inspects_calls() {
             let call = NestedCall {
-                source: "nodes",
+                source: codemode_catalog::policy::CallSource::Nodes,
                 server: Some(id.to_owned()),
                 tool: command.to_owned(),
                 arguments: params.clone(),

@@ -103,7 +103,7 @@ pub use codemode::facade::CrashTarget;
 pub use codemode::facade::{CodeMode, RunDurability, SearchHit};
 pub use codemode::readiness::NotReady;
 pub use codemode::session::{Exec, Headless, Reply, RunReach, Session};
-pub use codemode_catalog::policy::{AllowAll, CALL_SOURCES, Decision, DecisionFuture, NestedCall, Policy};
+pub use codemode_catalog::policy::{AllowAll, CALL_SOURCES, CallSource, Decision, DecisionFuture, NestedCall, Policy};
 pub use codemode_catalog::{Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolSource, TypedTool, typed_tool};
 #[cfg(feature = "mcp")]
 pub use codemode_mcp::{McpServerConfig, McpServerStatus, McpTransport};

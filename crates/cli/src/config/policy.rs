@@ -169,7 +169,7 @@ impl Policy for RulesPolicy {
     }
 
     fn check(&self, call: NestedCall) -> DecisionFuture {
-        Box::pin(std::future::ready(self.decide(call.source, call.server.as_deref(), &call.tool)))
+        Box::pin(std::future::ready(self.decide(call.source.as_str(), call.server.as_deref(), &call.tool)))
     }
 }
 

@@ -256,7 +256,7 @@ impl CodeModeBuilder {
         // A policy can hide nodes like any tool.
         #[cfg(feature = "nodes")]
         let nodes = match self.nodes {
-            Some((config, listen)) if policy.visible("nodes", None, "nodes") => {
+            Some((config, listen)) if policy.visible(codemode_catalog::policy::CallSource::Nodes, None, "nodes") => {
                 Some(start_nodes(config, listen, &opened, &policy).await?)
             }
             _ => None,
@@ -401,7 +401,7 @@ fn registry(
     let _ = workspace;
     let policy: Arc<dyn Policy> = policy.unwrap_or_else(|| Arc::new(AllowAll));
     // Hidden tools have no global and no handle.
-    tools.retain(|t| policy.visible(t.source().guest_name(), None, t.name()));
+    tools.retain(|t| policy.visible(t.source().into(), None, t.name()));
     Ok((Arc::clone(&policy), Registry::new(tools)?))
 }
 

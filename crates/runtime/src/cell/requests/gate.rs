@@ -96,9 +96,9 @@ impl Gate {
         pending_id: PendingId,
     ) -> GatedFuture {
         let Outbound { target, arguments, call, refuse, .. } = outbound;
-        let source = target.source.label();
+        let source = target.source;
         let span = tracing::info_span!(
-            parent: &self.span, "host_call", tool = %target.label, source = source, server = Empty, bridge_id = Empty,
+            parent: &self.span, "host_call", tool = %target.label, source = source.as_str(), server = Empty, bridge_id = Empty,
             outcome = Empty, otel.status_code = Empty, otel.status_description = Empty
         );
         if let Some(server) = &target.server {
@@ -142,7 +142,7 @@ impl Gate {
                         Decision::Ask(reason) => {
                             let (answer, rx) = oneshot::channel();
                             let call = AskedCall {
-                                source,
+                                source: source.as_str(),
                                 server: target.server.clone(),
                                 tool: target.tool.clone(),
                                 arguments: arguments.clone(),
@@ -189,13 +189,13 @@ impl Gate {
         let tool = if target.known { target.label.as_str() } else { UNKNOWN_TOOL };
         let server = match target.source {
             CallSource::Mcp => target.server.as_deref().unwrap_or_default(),
-            CallSource::Native(_) | CallSource::Node | CallSource::Results => "",
+            CallSource::Native | CallSource::Client | CallSource::Nodes | CallSource::Results => "",
         };
         let source = target.source;
         if let Some((.., found)) = self.series.iter().find(|(s, sv, t, _)| *s == source && sv == server && t == tool) {
             return Arc::clone(found);
         }
-        let found = self.metrics.call_series(source.label(), server, tool);
+        let found = self.metrics.call_series(source.as_str(), server, tool);
         if self.series.len() < KEPT_SERIES {
             self.series.push((source, server.to_owned(), tool.to_owned(), Arc::clone(&found)));
         }
@@ -205,6 +205,7 @@ impl Gate {
 
 #[cfg(test)]
 mod tests {
+    use codemode_catalog::ToolSource;
     use codemode_catalog::policy::AllowAll;
 
     use super::*;
@@ -275,21 +276,12 @@ mod tests {
 
     #[test]
     fn the_hosts_own_tools_are_labelled_native_ga_8_4() {
-        let native = codemode_catalog::ToolSource::Native.guest_name();
-        assert_eq!(CallSource::Native(native).label(), "native", "the policy and the metrics see one name");
-        assert_eq!(CallSource::Native("client").label(), "client");
-        assert_eq!(CallSource::Results.label(), "results");
-        for source in [
-            CallSource::Native(native),
-            CallSource::Native("client"),
-            CallSource::Mcp,
-            CallSource::Node,
-            CallSource::Results,
-        ] {
-            assert!(
-                codemode_catalog::policy::CALL_SOURCES.contains(&source.label()),
-                "{source:?} is a published source"
-            );
+        for (tool, call) in [(ToolSource::Native, CallSource::Native), (ToolSource::Client, CallSource::Client)] {
+            assert_eq!(CallSource::from(tool), call);
+            assert_eq!(call.as_str(), tool.guest_name(), "the policy, the metrics and the guest see one name");
         }
+        assert_eq!(CallSource::Native.as_str(), "native");
+        let names: Vec<&str> = CallSource::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(names, codemode_catalog::policy::CALL_SOURCES, "every source is published by name");
     }
 }

@@ -68,7 +68,7 @@ pub(super) fn hooks(
             let earlier = restored.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&key);
             if earlier.is_none() && policy.inspects_calls() {
                 let seen = NestedCall {
-                    source: "mcp",
+                    source: codemode_catalog::policy::CallSource::Mcp,
                     server: Some(server.clone()),
                     tool: tool.clone(),
                     arguments: json!({"input": &message, "requestedSchema": &schema}),

@@ -128,7 +128,7 @@ impl HandleOutside for NodesInvoke {
         let Self { node, command, params } = self;
         let registry = cx.services.nodes.clone();
         let target = Target {
-            source: CallSource::Node,
+            source: CallSource::Nodes,
             known: registry.as_ref().is_some_and(|nodes| nodes.offers(&node, &command)),
             server: Some(node.clone()),
             tool: command.clone(),

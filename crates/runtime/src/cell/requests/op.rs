@@ -198,7 +198,7 @@ impl HostCx<'_> {
     /// settled inline, or the failure that ends the cell.
     fn pass(&mut self, id: u64, outbound: Outbound) -> Handled {
         let source = outbound.target.source;
-        if source.is_call() {
+        if super::outbound::is_call(source) {
             let telemetry = self.host.telemetry_mut();
             telemetry.call_count += 1;
             let budget = self.services.limits.headless_max_tool_calls;
@@ -217,7 +217,7 @@ impl HostCx<'_> {
         let (kind, inline) = (outbound.kind, outbound.inline);
         let approval = self.host.take_approval(id);
         let completion = self.host.completion();
-        let submit = Submit { id, kind, counted: source.is_call(), hold, inline };
+        let submit = Submit { id, kind, counted: super::outbound::is_call(source), hold, inline };
         Ok(self.host.submit(submit, |gate, pending_id| {
             let hooks = gate.hooks(id, completion);
             gate.run(outbound, approval, hooks, pending_id)

@@ -18,35 +18,13 @@ use crate::cell::pending::PendingKind;
 use crate::telemetry::CallOutcome;
 
 /// Where an outbound request goes; the policy's and the metrics' `source`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CallSource {
-    /// A native tool; its registry source (`native` or `client`).
-    Native(&'static str),
-    /// An MCP server: a tool, a resource, a prompt.
-    Mcp,
-    /// A paired node's command.
-    Node,
-    /// The reply's results cache (`results.save`, `results.delete`).
-    Results,
-}
+pub(crate) use codemode_catalog::policy::CallSource;
 
-impl CallSource {
-    /// The label the policy, the span and the metrics see.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Self::Native(source) => source,
-            Self::Mcp => "mcp",
-            Self::Node => "nodes",
-            Self::Results => "results",
-        }
-    }
-
-    /// Whether it counts as a tool call (the receipt's `callCount`, the
-    /// headless tool budget, the queued-calls metric): everything but the
-    /// reply's own results cache.
-    pub(crate) fn is_call(self) -> bool {
-        !matches!(self, Self::Results)
-    }
+/// Whether a call to `source` counts as a tool call (the receipt's
+/// `callCount`, the headless tool budget, the queued-calls metric):
+/// everything but the reply's own results cache.
+pub(crate) fn is_call(source: CallSource) -> bool {
+    source != CallSource::Results
 }
 
 /// What an outbound request is, as the policy, the span, the metrics and
@@ -72,10 +50,10 @@ impl Target {
     pub(crate) fn what(&self) -> String {
         let server = self.server.as_deref().unwrap_or_default();
         match self.source {
-            CallSource::Native(_) => self.label.clone(),
+            CallSource::Native | CallSource::Client => self.label.clone(),
             CallSource::Mcp if self.tool.contains('/') => format!("MCP {} on {server}", self.tool),
             CallSource::Mcp => format!("MCP tool {server}.{}", self.tool),
-            CallSource::Node => format!("nodes.invoke \"{}\" on node \"{server}\"", self.tool),
+            CallSource::Nodes => format!("nodes.invoke \"{}\" on node \"{server}\"", self.tool),
             CallSource::Results => format!("results.{}", self.tool),
         }
     }

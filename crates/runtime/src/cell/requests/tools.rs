@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::decode_cx::DecodeCx;
 use super::done::Done;
 use super::op::{HandleOutside, HostCx, HostOp, Outside, Rerun};
-use super::outbound::{CallSource, Landed, Outbound, Refused, Target};
+use super::outbound::{Landed, Outbound, Refused, Target};
 use super::outcome::NestedResult;
 use crate::cell::pending::PendingKind;
 use crate::durable::journal::fnv::{Fnv, Refs};
@@ -70,7 +70,7 @@ impl HandleOutside for Call {
             return Err(Settlement::fault(id, Fault::new(ErrorName::TypeError, message, "input_contract")));
         }
         let target = Target {
-            source: CallSource::Native(entry.metadata.source),
+            source: entry.tool.source().into(),
             server: None,
             tool: entry.metadata.tool_name.clone(),
             label: entry.metadata.callable_name.clone(),
