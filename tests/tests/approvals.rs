@@ -275,6 +275,16 @@ async fn a_pending_approval_survives_eviction_and_the_approved_call_runs_once_ga
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A second runtime on the store at `dir` approves `id` of run `run_id`
+/// through its own wait: the deploy runs, once.
+async fn approved_on_a_fresh_runtime(deploy: &Named, dir: &std::path::Path, run_id: &str, id: &str) {
+    let second = durable(deploy, dir, None).await;
+    let done = reply(&second).wait_with(run_id, approve(id)).await.unwrap();
+    assert_eq!(value(&done)["tool"], "deploy_prod");
+    assert_eq!(deploy.calls(), 1);
+    second.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_runtime_on_the_store_takes_the_decision_and_runs_the_call_once_ga_1_3() {
     let deploy = Named::new("deploy_prod");
@@ -285,11 +295,7 @@ async fn a_second_runtime_on_the_store_takes_the_decision_and_runs_the_call_once
     let run_id = parked.run_id().unwrap().to_owned();
     first.shutdown().await;
     drop(first);
-    let second = durable(&deploy, &dir, None).await;
-    let done = reply(&second).wait_with(&run_id, approve(&id)).await.unwrap();
-    assert_eq!(value(&done)["tool"], "deploy_prod");
-    assert_eq!(deploy.calls(), 1);
-    second.shutdown().await;
+    approved_on_a_fresh_runtime(&deploy, &dir, &run_id, &id).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -402,11 +408,7 @@ async fn an_operator_decision_or_abort_the_audit_trail_cannot_record_is_refused_
     assert_eq!((after.status, after.abort_requested, &after.journal), (before.status, false, &before.journal));
     drop((operator, store));
     // The run is as it was: its own wait still decides it.
-    let second = durable(&deploy, &dir, None).await;
-    let done = reply(&second).wait_with(&run_id, approve(&id)).await.unwrap();
-    assert_eq!(value(&done)["tool"], "deploy_prod");
-    assert_eq!(deploy.calls(), 1);
-    second.shutdown().await;
+    approved_on_a_fresh_runtime(&deploy, &dir, &run_id, &id).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -124,17 +124,26 @@ pub fn write_frame(to: &mut impl Write, payload: &[u8], max: usize) -> Result<()
 pub fn read_frame(from: &mut impl Read, max: usize) -> Result<Vec<u8>, FrameError> {
     let mut head = [0u8; 4];
     let got = read_full(from, &mut head)?;
-    if got == 0 {
-        return Err(FrameError::Closed);
-    }
-    if got < head.len() {
-        return Err(FrameError::Truncated { got, expected: head.len() });
-    }
-    let len = claimed(head, max)?;
-    let mut payload = vec![0u8; len];
+    let mut payload = vec![0u8; payload_len(head, got, max)?];
     let got = read_full(from, &mut payload)?;
-    if got < len {
-        return Err(FrameError::Truncated { got: head.len() + got, expected: head.len() + len });
+    whole(payload, got)
+}
+
+/// The payload length of a frame whose header read gave `got` bytes of
+/// `head`: the stream ended between frames, inside the header, or the
+/// header claims too much.
+fn payload_len(head: [u8; 4], got: usize, max: usize) -> Result<usize, FrameError> {
+    match got {
+        0 => Err(FrameError::Closed),
+        got if got < head.len() => Err(FrameError::Truncated { got, expected: head.len() }),
+        _ => claimed(head, max),
+    }
+}
+
+/// `payload`, if its read filled it (`got` bytes).
+fn whole(payload: Vec<u8>, got: usize) -> Result<Vec<u8>, FrameError> {
+    if got < payload.len() {
+        return Err(FrameError::Truncated { got: 4 + got, expected: 4 + payload.len() });
     }
     Ok(payload)
 }
@@ -198,19 +207,9 @@ pub async fn receive_frame(
 async fn receive(from: &mut (impl AsyncRead + Unpin), max: usize) -> Result<Vec<u8>, FrameError> {
     let mut head = [0u8; 4];
     let got = fill(from, &mut head).await?;
-    if got == 0 {
-        return Err(FrameError::Closed);
-    }
-    if got < head.len() {
-        return Err(FrameError::Truncated { got, expected: head.len() });
-    }
-    let len = claimed(head, max)?;
-    let mut payload = vec![0u8; len];
+    let mut payload = vec![0u8; payload_len(head, got, max)?];
     let got = fill(from, &mut payload).await?;
-    if got < len {
-        return Err(FrameError::Truncated { got: head.len() + got, expected: head.len() + len });
-    }
-    Ok(payload)
+    whole(payload, got)
 }
 
 async fn fill(from: &mut (impl AsyncRead + Unpin), buf: &mut [u8]) -> io::Result<usize> {
