@@ -275,6 +275,17 @@ async fn a_pending_approval_survives_eviction_and_the_approved_call_runs_once_ga
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A run on the store at `dir` parked for approval of a deploy, and the
+/// runtime that parked it gone: the run's id and the approval's.
+async fn parked_for_a_deploy(deploy: &Named, dir: &std::path::Path) -> (String, String) {
+    let first = durable(deploy, dir, None).await;
+    let parked = reply(&first).exec(Exec::code(DEPLOY)).await.unwrap();
+    let id = pending(&parked)[0].id.clone();
+    let run_id = parked.run_id().unwrap().to_owned();
+    first.shutdown().await;
+    (run_id, id)
+}
+
 /// A second runtime on the store at `dir` approves `id` of run `run_id`
 /// through its own wait: the deploy runs, once.
 async fn approved_on_a_fresh_runtime(deploy: &Named, dir: &std::path::Path, run_id: &str, id: &str) {
@@ -289,12 +300,7 @@ async fn approved_on_a_fresh_runtime(deploy: &Named, dir: &std::path::Path, run_
 async fn a_second_runtime_on_the_store_takes_the_decision_and_runs_the_call_once_ga_1_3() {
     let deploy = Named::new("deploy_prod");
     let dir = store_dir("second");
-    let first = durable(&deploy, &dir, None).await;
-    let parked = reply(&first).exec(Exec::code(DEPLOY)).await.unwrap();
-    let id = pending(&parked)[0].id.clone();
-    let run_id = parked.run_id().unwrap().to_owned();
-    first.shutdown().await;
-    drop(first);
+    let (run_id, id) = parked_for_a_deploy(&deploy, &dir).await;
     approved_on_a_fresh_runtime(&deploy, &dir, &run_id, &id).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -387,12 +393,7 @@ impl codemode_store::audit::AuditStore for BrokenTrail {
 async fn an_operator_decision_or_abort_the_audit_trail_cannot_record_is_refused_and_changes_nothing_ga_10_3() {
     let deploy = Named::new("deploy_prod");
     let dir = store_dir("unaudited");
-    let first = durable(&deploy, &dir, None).await;
-    let parked = reply(&first).exec(Exec::code(DEPLOY)).await.unwrap();
-    let id = pending(&parked)[0].id.clone();
-    let run_id = parked.run_id().unwrap().to_owned();
-    first.shutdown().await;
-    drop(first);
+    let (run_id, id) = parked_for_a_deploy(&deploy, &dir).await;
     let (_, store) = operator_store(&dir).await;
     let before = store.get(&run_id).await.unwrap().unwrap();
     let operator = Operator::new(Arc::clone(&store), Arc::new(BrokenTrail));
