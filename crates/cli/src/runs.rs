@@ -416,7 +416,11 @@ async fn audit(source: &RunSource, limit: usize, json: bool) -> Result<()> {
             clean(&e.run_id),
             clean(&e.approvals.join(",")),
             reason,
-            if e.ok { "ok" } else { "refused" },
+            match (e.ok, e.outcome == codemode_store::audit::STARTED) {
+                (true, _) => "ok",
+                (false, true) => "outcome unknown",
+                (false, false) => "refused",
+            },
             clean(&e.outcome)
         );
     }

@@ -120,6 +120,88 @@ fn a_pending_approval_survives_kill_9_and_an_operators_approval_runs_the_call_on
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Copies the (closed) sled store at `from` to `to`.
+fn copy_store(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_store(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// `codemode runs approve RUN ID` on `store`, with the crash-point hook's
+/// environment.
+fn approve_with(config: &Path, store: &Path, run_id: &str, id: &str, env: (&str, String)) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .env(env.0, env.1)
+        .arg("--config")
+        .arg(config)
+        .arg("--store")
+        .arg(store)
+        .args(["runs", "approve", run_id, id])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_operators_approval_cut_at_any_crash_point_is_audited_and_runs_the_call_at_most_once_ga_10_3() {
+    let dir = common::temp("approvals", "cut");
+    let config = config(&dir);
+    let parked_store = dir.join("parked");
+    let mut first = Session::start(&config, &parked_store);
+    let parked = first.exec("const a = await count({}); return a.n");
+    let id = pending_id(&parked);
+    let run_id = parked["runId"].as_str().unwrap().to_owned();
+    first.kill_9();
+    // The points an approval passes, from a traced run on a copy.
+    let traced = dir.join("traced");
+    copy_store(&parked_store, &traced);
+    let trace = dir.join("trace");
+    let out = approve_with(&config, &traced, &run_id, &id, ("CODEMODE_CRASH_TRACE", trace.display().to_string()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let names: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(' ').map(|(_, name)| name.to_owned()))
+        .collect();
+    assert_eq!(names, ["operator.audited", "operator.acted"]);
+    for (k, name) in names.iter().enumerate() {
+        let store = dir.join(format!("cut-{k}"));
+        copy_store(&parked_store, &store);
+        let out = approve_with(&config, &store, &run_id, &id, ("CODEMODE_CRASH_AT", (k + 1).to_string()));
+        assert!(!out.status.success(), "cut at {name}");
+        let (code, audit) = codemode(&config, &store, &["runs", "audit", "--json"]);
+        assert_eq!(code, 0, "{audit}");
+        let audit: Value = serde_json::from_str(&audit).unwrap();
+        assert_eq!(audit.as_array().map(Vec::len), Some(1), "cut at {name}: audited before anything: {audit}");
+        assert_eq!((audit[0]["ok"].as_bool(), audit[0]["action"].as_str()), (Some(false), Some("approve")));
+        assert_eq!(audit[0]["outcome"], codemode_store::audit::STARTED, "cut at {name}");
+        let (_, shown) = codemode(&config, &store, &["runs", "show", &run_id, "--json"]);
+        let shown: Value = serde_json::from_str(&shown).unwrap();
+        let decided = shown["approvals"]["inbox"].as_array().is_some_and(|inbox| !inbox.is_empty());
+        assert_eq!(decided, name == "operator.acted", "cut at {name}: {shown}");
+        // The next process: a decision that was taken runs the call once;
+        // one that was not leaves the approval pending.
+        let before = lines(&dir.join("calls"));
+        let mut next = Session::start(&config, &store);
+        let result = next.wait(&run_id);
+        if decided {
+            assert_eq!(result["value"], 1, "cut at {name}: {result}");
+            assert_eq!(lines(&dir.join("calls")), before + 1, "cut at {name}: the approved call ran once");
+        } else {
+            assert_eq!(pending_id(&result), id, "cut at {name}: still pending");
+            assert_eq!(lines(&dir.join("calls")), before, "cut at {name}: nothing ran");
+        }
+        next.kill_9();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn codemode_exec_has_no_one_to_ask_so_an_asked_call_is_denied_at_once_and_the_cell_goes_on_ga_10_3() {
     let dir = common::temp("approvals", "exec");
