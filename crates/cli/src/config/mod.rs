@@ -127,5 +127,17 @@ impl Config {
     }
 }
 
+/// Checks a name a token gives its holder (a client's principal, an
+/// operator's name): 1–64 letters, digits, `_`, `.` or `-`, so it is safe
+/// in logs, audit entries, metrics labels and the console as it is.
+fn check_name(field: &str, value: &str) -> Result<()> {
+    let ok = (1..=64).contains(&value.chars().count())
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if !ok {
+        anyhow::bail!("{field} = {value:?} is not a valid name: use 1-64 letters, digits, `_`, `.` or `-`");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests;

@@ -49,14 +49,7 @@ impl OperatorSection {
                      differ, or a client could act as an operator"
                 );
             }
-            let ok = (1..=64).contains(&t.name.chars().count())
-                && t.name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
-            if !ok {
-                bail!(
-                    "operator.tokens[{i}].name = {:?} is not a valid name: use 1-64 letters, digits, `_`, `.` or `-`",
-                    t.name
-                );
-            }
+            super::check_name(&format!("operator.tokens[{i}].name"), &t.name)?;
         }
         Ok(())
     }

@@ -117,14 +117,7 @@ impl ServeSection {
             if !seen.insert(&t.token) {
                 bail!("serve.tokens[{i}].token repeats an earlier token: each token names one principal");
             }
-            let ok = (1..=64).contains(&t.principal.chars().count())
-                && t.principal.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
-            if !ok {
-                bail!(
-                    "serve.tokens[{i}].principal = {:?} is not a valid name: use 1-64 letters, digits, `_`, `.` or `-`",
-                    t.principal
-                );
-            }
+            super::check_name(&format!("serve.tokens[{i}].principal"), &t.principal)?;
         }
         Ok(())
     }

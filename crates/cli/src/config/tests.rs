@@ -256,3 +256,30 @@ fn operator_tokens_are_long_distinct_named_and_never_a_clients_token() {
     ));
     assert!(shared.unwrap_err().to_string().contains("also a [serve] client token"));
 }
+
+#[test]
+fn a_clients_principal_and_an_operators_name_are_checked_alike_at_their_edges() {
+    let (client, ops) = ("c".repeat(32), "o".repeat(32));
+    let config = |principal: &str, name: &str| {
+        Config::parse(&format!(
+            "[serve]\ntokens = [{{ token = \"{client}\", principal = \"{principal}\" }}]\n\
+             [operator]\ntokens = [{{ token = \"{ops}\", name = \"{name}\" }}]\n"
+        ))
+    };
+    let longest = "n".repeat(64);
+    assert!(config(&longest, &longest).is_ok(), "exactly 64 characters");
+    assert!(config("a.b_c-1", "A.b_C-2").is_ok());
+    let too_long = "n".repeat(65);
+    for bad in [too_long.as_str(), "", "a b", "<b>", "é"] {
+        assert_eq!(
+            config(bad, "ops").unwrap_err().to_string(),
+            format!(
+                "serve.tokens[0].principal = {bad:?} is not a valid name: use 1-64 letters, digits, `_`, `.` or `-`"
+            )
+        );
+        assert_eq!(
+            config("alice", bad).unwrap_err().to_string(),
+            format!("operator.tokens[0].name = {bad:?} is not a valid name: use 1-64 letters, digits, `_`, `.` or `-`")
+        );
+    }
+}
