@@ -202,7 +202,8 @@ impl Operator {
     /// `run_id`'s pending approvals, as operator `by`: left in the run's
     /// journal, taken when it next resumes. Waits up to `wait` while a
     /// process holds the run. Recorded in the audit trail before anything
-    /// is decided (see [`audited`](Self::audited)).
+    /// is decided, and settled with the outcome after: a trail that cannot
+    /// record refuses the decision.
     ///
     /// # Errors
     /// [`OperatorError`]; nothing of the run changed. The audit trail
@@ -234,8 +235,8 @@ impl Operator {
 
     /// Aborts run `run_id` as operator `by`: a parked run nobody holds ends
     /// now; one a process holds is marked, and that process ends it.
-    /// Recorded in the audit trail before anything is done (see
-    /// [`audited`](Self::audited)).
+    /// Recorded in the audit trail before anything is done, and settled
+    /// with the outcome after.
     ///
     /// # Errors
     /// [`OperatorError::NoSuchRun`]; the store's failure; the audit
