@@ -131,17 +131,25 @@ impl Operator {
             };
             let found = self.runs.list(filter).await?;
             let exhausted = found.len() < fetch;
+            let in_session = |s: &RunSummary| hashed.is_none_or(|h| session_hash(&s.meta.session).starts_with(h));
             let mut waiting = HashMap::new();
             for (at, summary) in found.iter().enumerate() {
                 scanned += 1;
                 before = Some((summary.meta.created_ms, summary.meta.run_id.clone()));
-                if hashed.is_some_and(|h| !session_hash(&summary.meta.session).starts_with(h)) {
+                if !in_session(summary) {
                     continue;
                 }
                 let mut view = RunView::of_summary(summary, shown, now);
                 if summary.status == RunStatus::Parked {
                     if !waiting.contains_key(&summary.meta.run_id) {
-                        waiting = self.waiting_of(&found[at..], now).await?;
+                        // Without a `waiting` filter every parked run read
+                        // is listed: no more are read than the page needs.
+                        let wanted = if query.waiting.is_some() { WAITING_BATCH } else { limit - runs.len() };
+                        let batch = found[at..]
+                            .iter()
+                            .filter(|s| s.status == RunStatus::Parked && in_session(s))
+                            .take(wanted.min(WAITING_BATCH));
+                        waiting = self.waiting_of(batch, now).await?;
                     }
                     view.waiting = waiting.get(&summary.meta.run_id).cloned().flatten();
                 }
@@ -164,20 +172,15 @@ impl Operator {
         }
     }
 
-    /// What the first [`WAITING_BATCH`] parked runs of `found` wait for
-    /// (their journals read in one round trip), by run id; `None` for one
-    /// that is gone or whose journal is unreadable (it is listed without).
+    /// What the parked runs `batch` wait for (their journals read in one
+    /// round trip), by run id; `None` for one that is gone or whose journal
+    /// is unreadable (it is listed without).
     async fn waiting_of(
         &self,
-        found: &[RunSummary],
+        batch: impl Iterator<Item = &RunSummary>,
         now: u64,
     ) -> Result<HashMap<String, Option<String>>, OperatorError> {
-        let batch: Vec<String> = found
-            .iter()
-            .filter(|s| s.status == RunStatus::Parked)
-            .take(WAITING_BATCH)
-            .map(|s| s.meta.run_id.clone())
-            .collect();
+        let batch: Vec<String> = batch.map(|s| s.meta.run_id.clone()).collect();
         let records = self.runs.get_many(&batch).await?;
         let mut out: HashMap<String, Option<String>> = batch.into_iter().map(|id| (id, None)).collect();
         for record in &records {
