@@ -416,10 +416,10 @@ async fn audit(source: &RunSource, limit: usize, json: bool) -> Result<()> {
             clean(&e.run_id),
             clean(&e.approvals.join(",")),
             reason,
-            match (e.ok, e.outcome == codemode_store::audit::STARTED) {
+            match (e.ok, e.settled()) {
                 (true, _) => "ok",
-                (false, true) => "outcome unknown",
-                (false, false) => "refused",
+                (false, false) => "outcome unknown",
+                (false, true) => "refused",
             },
             clean(&e.outcome)
         );

@@ -73,6 +73,14 @@ pub struct AuditEntry {
 }
 
 impl AuditEntry {
+    /// Whether its outcome was recorded: `false` for an entry still saying
+    /// [`STARTED`] (its action under way, or its process stopped before
+    /// the outcome was recorded).
+    #[must_use]
+    pub fn settled(&self) -> bool {
+        self.ok || self.outcome != STARTED
+    }
+
     /// Cuts every text field to [`MAX_AUDIT_FIELD_BYTES`], so one entry
     /// stays small whatever an operator or a run sent.
     #[must_use]

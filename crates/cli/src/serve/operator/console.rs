@@ -554,7 +554,7 @@ impl OperatorEndpoints {
                         td { (e.action) }
                         td.mono { a href={ "/console/runs/" (e.run_id) } { (e.run_id) } }
                         td.mono { (e.approvals.join(", ")) }
-                        td { @if e.ok { "✓ " } @else if e.outcome == codemode_store::audit::STARTED { "? " } @else { "✗ " } (e.outcome) @if let Some(r) = &e.reason { " — reason: " (r) } }
+                        td { @if e.ok { "✓ " } @else if !e.settled() { "? " } @else { "✗ " } (e.outcome) @if let Some(r) = &e.reason { " — reason: " (r) } }
                     } } }
                 } }
             }
