@@ -264,7 +264,16 @@ fn an_unknown_run_exits_1_and_a_malformed_run_id_or_status_exits_2() {
 fn runs_refuses_a_store_another_process_holds_and_says_what_to_do() {
     let dir = Scratch::new("in-use");
     seed(&dir.store());
-    let held = SessionStore::open(Some(&dir.store()), StoreLimits::default(), "holder".into()).unwrap();
+    // Retried while the seeding handle's last threads let go of the store.
+    let held = (0..100)
+        .find_map(|_| {
+            let opened = SessionStore::open(Some(&dir.store()), StoreLimits::default(), "holder".into()).ok();
+            if opened.is_none() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            opened
+        })
+        .expect("the seeded store opens");
     let out = dir.codemode(&["runs", "list"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
