@@ -27,7 +27,7 @@ impl CellState {
         let limits = &self.services.limits;
         let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
         let deadline = Instant::now() + budget;
-        self.engine.control().set_deadline(deadline);
+        self.engine.set_deadline(deadline);
         let stream = stream.map(crate::stream::Streaming::new);
         self.windows.current = Some(Window { reply, deadline, stream });
     }
@@ -38,7 +38,7 @@ impl CellState {
         let limits = &self.services.limits;
         let budget = if self.run.mode.is_headless() { limits.headless_timeout } else { limits.timeout };
         let deadline = Instant::now() + budget;
-        self.engine.control().set_deadline(deadline);
+        self.engine.set_deadline(deadline);
         if let Some(window) = self.windows.current.as_mut() {
             window.deadline = deadline;
         }
@@ -47,8 +47,8 @@ impl CellState {
     /// Sends the output the last step emitted to the window's stream, if
     /// it has one, and to the run events' subscribers, if any.
     fn stream_output(&mut self) {
-        let link = self.engine.link();
-        let kept = link.output.kept();
+        let output = self.engine.kept_output();
+        let kept = output.entries();
         let Some(new) = kept.get(self.output_seen..).filter(|n| !n.is_empty()) else { return };
         let (run_id, session) = (&self.run.run_id, self.run.mode.session());
         self.services.events.emit(|| RunEvent::Output {
@@ -73,8 +73,8 @@ impl CellState {
             // Work the run already paid for: its journal has the costs. The
             // replay spends neither the CPU budget nor this window's wall
             // clock, only a bound of its own.
-            self.engine.control().pause_cpu_budget();
-            self.engine.control().set_deadline(Instant::now() + timeout);
+            self.engine.pause_cpu_budget();
+            self.engine.set_deadline(Instant::now() + timeout);
         }
         match self.engine.start(&self.run.wrapped) {
             Ok(()) => {
@@ -206,12 +206,7 @@ impl CellState {
                 return self.out_of_budget();
             }
             let fired = self.host.fire_due_timers(now);
-            if !fired.is_empty() {
-                let mut link = self.engine.link();
-                for id in fired {
-                    link.timer_fired(id);
-                }
-            }
+            self.engine.timers_fired(fired);
             let ready = std::mem::take(&mut self.host.ready);
             let stepped = !ready.is_empty();
             if stepped {
@@ -269,10 +264,7 @@ impl CellState {
         if let Some(flow) = self.check_divergence() {
             return Some(flow);
         }
-        let (admission, outcome) = {
-            let mut link = self.engine.link();
-            (link.admission.clone(), link.outcome.take())
-        };
+        let (admission, outcome) = self.engine.take_ending();
         // Both are the input breaking a rule of the cell (as the reference
         // reports them), though guest code ran before it did.
         if let Some(err) = admission {
@@ -336,7 +328,7 @@ impl CellState {
 
     fn park_as(&mut self, reason: WaitReason, refused: Option<CellResult>) -> Flow {
         let Some(window) = self.windows.current.take() else { return Flow::Live };
-        self.engine.control().clear_deadline();
+        self.engine.clear_deadline();
         self.set_parked(true);
         self.windows.start_park(&self.run.myself, self.services.limits.parked_ttl);
         tracing::info!(parent: &self.run.span, reason = reason.as_str(), "waiting");
@@ -403,7 +395,7 @@ impl CellState {
 
     /// Hands one request to its handler.
     pub(super) fn dispatch(&mut self, id: u64, request: HostRequest, now: Instant) -> Handled {
-        let routes = self.engine.link().determinism.mcp_routes.clone();
+        let routes = self.engine.mcp_routes();
         let mut cx = HostCx {
             services: &self.services,
             mode: &self.run.mode,
@@ -443,12 +435,12 @@ impl CellState {
         f: impl FnOnce(&mut crate::cell::journaling::Durability, &crate::cell::journaling::HostState<'_>) -> T,
     ) -> T {
         let telemetry = self.journal_telemetry();
-        let link = self.engine.link();
+        let reads = self.engine.reads();
         let state = host_state(
             &self.host,
             telemetry,
             &self.effects,
-            &link,
+            &reads,
             &self.host.ready,
             self.approvals.records(),
             self.tasks.log(),

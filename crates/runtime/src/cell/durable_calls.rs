@@ -24,7 +24,7 @@ impl CellState {
         if !self.durability.records() {
             return;
         }
-        let routes = self.engine.link().determinism.mcp_routes.clone();
+        let routes = self.engine.mcp_routes();
         let ids = CellIds { tools: self.host.tools(), mcp: &self.services.mcp, routes: routes.as_deref() };
         let fingerprint = ids.fingerprint(request);
         self.durability.on_request(id, fingerprint);
@@ -205,7 +205,7 @@ impl CellState {
         let (replay, recorder) = self.durability.take_replay()?;
         let (engine, tools, mcp) = (&self.engine, self.host.tools(), &self.services.mcp);
         let fingerprint = |request: &HostRequest| {
-            let routes = engine.link().determinism.mcp_routes.clone();
+            let routes = engine.mcp_routes();
             CellIds { tools, mcp, routes: routes.as_deref() }.fingerprint(request)
         };
         match replay.run(engine, recorder, &fingerprint) {
@@ -243,7 +243,7 @@ impl CellState {
         if self.durability.diverged() {
             return None;
         }
-        let why = self.engine.link().determinism.diverged.clone()?;
+        let why = self.engine.diverged()?;
         if self.engine.interruption().is_some() {
             // Out of budget (or aborted) while replaying: the usual ending.
             return None;
@@ -294,7 +294,7 @@ impl CellState {
         // The snapshot's telemetry counted the calls restarted above
         // already; requests made fresh count as new.
         *self.host.telemetry_mut() = snapshot.telemetry;
-        self.engine.control().resume_costs(super::state::recorded_costs(&snapshot.telemetry));
+        self.engine.resume_costs(super::state::recorded_costs(&snapshot.telemetry));
         for (id, request) in fresh {
             match self.live_request(id, request, now) {
                 Ok(n) => settled_inline += n,
@@ -358,7 +358,7 @@ impl CellState {
     /// again if that is safe, else reject it with `outcome_unknown`.
     fn reissue(&mut self, id: u64, request: HostRequest, now: Instant) -> super::requests::Handled {
         let class = {
-            let routes = self.engine.link().determinism.mcp_routes.clone();
+            let routes = self.engine.mcp_routes();
             let cx = HostCx {
                 services: &self.services,
                 mode: &self.run.mode,

@@ -18,8 +18,8 @@ pub(crate) type Engine = crate::engine::Engine<CellHost>;
 pub(crate) type Vm = crate::engine::vm::Vm<CellHost>;
 /// What the guest asked for during a step.
 pub(crate) type Requests = crate::engine::Requests<HostRequest>;
-/// State shared with a cell's native functions.
-pub(crate) type GuestLink = crate::engine::link::GuestLink<HostRequest>;
+/// What a cell's guest read from the clock and the configuration.
+pub(crate) type EngineReads<'a> = crate::engine::Reads<'a, HostRequest>;
 /// The runtime's pool of prepared engines.
 pub(crate) type EnginePool = crate::engine::pool::EnginePool<CellHost>;
 

@@ -23,7 +23,6 @@ use super::effects::CellEffects;
 use super::end::{Ending, Recording};
 use super::guest_host::Engine;
 use super::guest_host::EnginePool;
-use super::guest_host::GuestLink;
 use super::guest_host::Vm;
 use super::mode::CellMode;
 use super::msg::CellMsg;
@@ -34,6 +33,7 @@ use super::run::RunInfo;
 use super::services::CellServices;
 use super::tools::ToolTable;
 use super::windows::Windows;
+use crate::cell::guest_host::EngineReads;
 use crate::cell::journaling::{Durability, DurableStart, HostState, Meta, Restored};
 use crate::cell::journaling::{DurableMsg, Mailbox};
 use crate::durable::EndNotRecorded;
@@ -159,20 +159,20 @@ impl CellState {
         let mail = Mailbox::new(move |msg: DurableMsg| {
             let _ = me.send_message(CellMsg::Durable(msg));
         });
-        let durability = Durability::start(
-            DurableStart {
-                args: services.durable.clone(),
-                run_id: &run_id,
-                mode: &mode,
-                wrapped: &wrapped,
-                meta,
-                resume,
-                mail,
-                runs: Arc::clone(&services.runs),
-                metrics: Arc::clone(&services.metrics),
-            },
-            &mut engine.link(),
-        );
+        let (durability, setup) = Durability::start(DurableStart {
+            args: services.durable.clone(),
+            run_id: &run_id,
+            mode: &mode,
+            wrapped: &wrapped,
+            meta,
+            resume,
+            mail,
+            runs: Arc::clone(&services.runs),
+            metrics: Arc::clone(&services.metrics),
+        });
+        if let Some(setup) = setup {
+            engine.set_up(setup);
+        }
         let alive = Alive::new(&services.runs);
         Self {
             run: RunInfo { run_id, mode, wrapped, started, myself, span },
@@ -205,7 +205,7 @@ impl CellState {
 
     /// Takes in network-derived metadata the guest read synchronously.
     pub(super) fn sync_network(&mut self) {
-        self.effects.network |= self.engine.link().network;
+        self.effects.network |= self.engine.network();
     }
 
     /// The envelope id of this cell's model text, once it has observed
@@ -399,7 +399,7 @@ pub(super) fn host_state<'a>(
     host: &'a HostWork,
     telemetry: Telemetry,
     effects: &'a CellEffects,
-    link: &'a GuestLink,
+    reads: &'a EngineReads<'_>,
     undelivered: &'a [Settlement],
     approvals: &'a crate::durable::journal::ApprovalLog,
     tasks: &'a crate::durable::journal::TaskLog,
@@ -408,10 +408,10 @@ pub(super) fn host_state<'a>(
         timers: host.timer_deadlines(),
         output_used: usize::try_from(telemetry.output_bytes).unwrap_or(usize::MAX),
         telemetry,
-        network: effects.network || link.network,
+        network: effects.network || reads.network(),
         envelope_id: effects.envelope_id.clone(),
         undelivered,
-        link,
+        reads,
         writes: &effects.writes,
         approvals,
         tasks,

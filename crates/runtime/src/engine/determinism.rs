@@ -88,6 +88,29 @@ pub(crate) struct McpRoute {
     pub hub: Option<usize>,
 }
 
+/// How a cell's clock, `Math.random` and configuration reads are set up
+/// before it starts, as data: the cell hands it to its engine, which may
+/// run in another process.
+#[derive(Debug)]
+pub(crate) struct Setup {
+    /// `Math.random`'s seed.
+    pub seed: u64,
+    /// Reads are kept for the run's journal, up to this many clock runs.
+    pub max_runs: usize,
+    /// The journal a resumed run replays first.
+    pub replay: Option<ReplayReads>,
+}
+
+/// What a replayed run read, from its journal.
+#[derive(Debug)]
+pub(crate) struct ReplayReads {
+    pub clock: ClockLog,
+    pub env: Vec<(EnvKey, String)>,
+    /// The journal has the cell's configuration reads (format 2): while
+    /// replaying, a read it does not have is a divergence.
+    pub env_journaled: bool,
+}
+
 impl Determinism {
     pub(crate) fn new() -> Self {
         Self {
@@ -143,6 +166,29 @@ impl Determinism {
             }
         }
         Ok((value, replayed))
+    }
+
+    /// Sets up the reads as `setup` says (a fresh cell reads live with
+    /// seed 0 and keeps nothing).
+    pub(crate) fn set_up(&mut self, setup: Setup) {
+        self.start(setup.seed);
+        self.record(setup.max_runs);
+        if let Some(replay) = setup.replay {
+            self.replaying(&replay.clock);
+            self.env_replay = replay.env.into();
+            self.env_journaled = replay.env_journaled;
+        }
+    }
+
+    /// The journaled steps are replayed: a read the journal still has is a
+    /// divergence, and reads are live from here.
+    pub(crate) fn end_replay(&mut self) {
+        if !self.replay.is_empty() {
+            self.diverged.get_or_insert_with(|| {
+                "the replayed cell read the clock fewer times than its journal recorded".to_owned()
+            });
+        }
+        self.strict = false;
     }
 
     /// Keeps every read for the run's journal, up to `max_runs` runs of

@@ -21,12 +21,14 @@ pub(crate) mod settlement;
 pub(crate) mod vm;
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use crate::jsthreads::ThreadLease;
 use crate::source::Positions;
 use control::CellControl;
-use host::GuestHost;
-use link::GuestLink;
+use determinism::{Determinism, Setup};
+use host::{GuestHost, McpRoutes};
+use link::{AdmissionError, GuestLink, Outcome};
 use output::PendingOutput;
 use pool::EnginePool;
 use settlement::Settlement;
@@ -201,14 +203,98 @@ impl<H: GuestHost> Engine<H> {
     }
 
     /// The guest link (never contended: the cell and its native functions
-    /// run on one thread, one after the other).
-    pub(crate) fn link(&self) -> MutexGuard<'_, GuestLink<H::Request>> {
+    /// run on one thread, one after the other). Private: everything a cell
+    /// gives or reads of its engine is a method of [`Engine`], in data, so
+    /// that an engine in another process has the same interface.
+    fn link(&self) -> MutexGuard<'_, GuestLink<H::Request>> {
         vm::lock(&self.link)
     }
 
-    /// The cell's deadline and abort flag.
-    pub(crate) fn control(&self) -> &CellControl {
-        &self.control
+    /// Sets up the clock, `Math.random` and configuration reads, before
+    /// the cell starts.
+    pub(crate) fn set_up(&self, setup: Setup) {
+        self.link().determinism.set_up(setup);
+    }
+
+    /// Guest code is interrupted once `at` passes (a window opened; the
+    /// guest waits on the host until its next step).
+    pub(crate) fn set_deadline(&self, at: Instant) {
+        self.control.set_deadline(at);
+    }
+
+    /// No deadline: the window closed and the cell is parked.
+    pub(crate) fn clear_deadline(&self) {
+        self.control.clear_deadline();
+    }
+
+    /// The run replays its journal: its guest CPU is neither budgeted nor
+    /// counted until [`resume_costs`](Self::resume_costs).
+    pub(crate) fn pause_cpu_budget(&self) {
+        self.control.pause_cpu_budget();
+    }
+
+    /// The replay is over: the run goes on with the costs its journal
+    /// recorded, under its CPU budget again.
+    pub(crate) fn resume_costs(&self, recorded: control::Costs) {
+        self.control.resume_costs(recorded);
+    }
+
+    /// Timers `fired` settled: their slots are free.
+    pub(crate) fn timers_fired(&self, fired: impl IntoIterator<Item = u64>) {
+        let mut link = self.link();
+        for id in fired {
+            link.timer_fired(id);
+        }
+    }
+
+    /// Where a replayed cell's MCP servers are in this process, once the
+    /// cell read its namespace (`None`: where the namespace says).
+    pub(crate) fn mcp_routes(&self) -> Option<Arc<McpRoutes>> {
+        self.link().determinism.mcp_routes.clone()
+    }
+
+    /// Why the replay diverged from its journal, if it did.
+    pub(crate) fn diverged(&self) -> Option<String> {
+        self.link().determinism.diverged.clone()
+    }
+
+    /// The replay diverged, for `why` (the first reason is kept).
+    pub(crate) fn diverge(&self, why: String) {
+        self.link().determinism.diverged.get_or_insert(why);
+    }
+
+    /// The journaled steps are replayed: reads go live from here, and a
+    /// clock read the journal has left is a divergence.
+    pub(crate) fn end_replay(&self) {
+        self.link().determinism.end_replay();
+    }
+
+    /// Whether the cell's top-level promise settled.
+    pub(crate) fn settled(&self) -> bool {
+        self.link().outcome.is_some()
+    }
+
+    /// The admission bound the guest exceeded (sticky), and how its
+    /// top-level promise settled (taken: reported once).
+    pub(crate) fn take_ending(&self) -> (Option<AdmissionError>, Option<Outcome>) {
+        let mut link = self.link();
+        (link.admission.clone(), link.outcome.take())
+    }
+
+    /// Whether the guest read network-derived metadata synchronously.
+    pub(crate) fn network(&self) -> bool {
+        self.link().network
+    }
+
+    /// The output kept and not yet taken, for a stream to send what is new.
+    pub(crate) fn kept_output(&self) -> KeptOutput<'_, H::Request> {
+        KeptOutput(self.link())
+    }
+
+    /// What the guest read from the clock and the configuration, for the
+    /// run's journal.
+    pub(crate) fn reads(&self) -> Reads<'_, H::Request> {
+        Reads(self.link())
     }
 
     /// Why guest code was interrupted, if it was.
@@ -279,4 +365,32 @@ pub(crate) struct Requests<R> {
     pub cleared: Vec<u64>,
     /// The guest read network-derived metadata synchronously.
     pub network: bool,
+}
+
+/// The output an engine keeps, borrowed from it.
+pub(crate) struct KeptOutput<'a, R>(MutexGuard<'a, GuestLink<R>>);
+
+impl<R> KeptOutput<'_, R> {
+    /// The entries kept, oldest first.
+    pub(crate) fn entries(&self) -> &[codemode_protocol::OutputEntry] {
+        self.0.output.kept()
+    }
+}
+
+/// The clock and configuration reads of an engine's cell, borrowed from it.
+pub(crate) struct Reads<'a, R>(MutexGuard<'a, GuestLink<R>>);
+
+impl<R> Reads<'_, R> {
+    /// Whether the guest read network-derived metadata synchronously.
+    pub(crate) fn network(&self) -> bool {
+        self.0.network
+    }
+}
+
+impl<R> std::ops::Deref for Reads<'_, R> {
+    type Target = Determinism;
+
+    fn deref(&self) -> &Determinism {
+        &self.0.determinism
+    }
 }

@@ -23,12 +23,12 @@ use codemode_store::runs::RunStatus;
 use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
 use super::replay::Replay;
 use super::run_journal::{HostState, Mark, Meta, RunJournal, WriteError, Written};
-use crate::cell::guest_host::GuestLink;
 use crate::cell::mode::CellMode;
 use crate::durable::commit::{RecordCommit, RecordEnd};
 use crate::durable::config::DurableArgs;
 use crate::durable::config::JournalMode;
 use crate::durable::journal::{self, Header, Journal, Recorder};
+use crate::engine::determinism::{ReplayReads, Setup};
 use crate::run_index::RunIndex;
 use crate::telemetry::{Metrics, RunMetrics};
 
@@ -93,10 +93,10 @@ pub(crate) struct DurableStart<'a> {
 }
 
 impl Durability {
-    /// The durable side of a fresh cell, or of a run resumed by replay;
-    /// sets up the clock, `Math.random` and configuration reads of `link`
-    /// to be recorded or replayed.
-    pub(crate) fn start(start: DurableStart<'_>, link: &mut GuestLink) -> Self {
+    /// The durable side of a fresh cell, or of a run resumed by replay,
+    /// and how the cell's clock, `Math.random` and configuration reads are
+    /// recorded or replayed (`None`: read live, kept nowhere).
+    pub(crate) fn start(start: DurableStart<'_>) -> (Self, Option<Setup>) {
         let DurableStart { args, run_id, mode, wrapped, meta, resume, mail, runs, metrics } = start;
         let mut this = Self {
             journal: None,
@@ -113,11 +113,16 @@ impl Durability {
             write_ahead_sent: 0,
         };
         match (resume, args) {
-            (Some((journal, version)), Some(args)) => this.begin_replay(journal, args, version, link),
+            (Some((journal, version)), Some(args)) => {
+                let setup = this.begin_replay(journal, args, version);
+                (this, Some(setup))
+            }
             (None, Some(args)) => {
-                let CellMode::Interactive { session, reply, restart_safe, unattended } = mode else { return this };
+                let CellMode::Interactive { session, reply, restart_safe, unattended } = mode else {
+                    return (this, None);
+                };
                 if args.config.journal == JournalMode::Off {
-                    return this;
+                    return (this, None);
                 }
                 let header = Header {
                     format: journal::FORMAT,
@@ -132,25 +137,19 @@ impl Durability {
                     tools: args.tools.clone(),
                     prelude: crate::engine::vm::PreludeGeneration::CURRENT.0,
                 };
-                link.determinism.start(header.seed);
-                link.determinism.record(max_clock_runs(args.config.max_journal_bytes));
+                let setup =
+                    Setup { seed: header.seed, max_runs: max_clock_runs(args.config.max_journal_bytes), replay: None };
                 this.journal = Some(RunJournal::fresh(args, run_id, header, metrics));
+                (this, Some(setup))
             }
-            (_, None) => {}
+            (_, None) => (this, None),
         }
-        this
     }
 
-    /// Sets up a replay of `journal` before the cell starts.
-    fn begin_replay(&mut self, journal: Journal, args: DurableArgs, version: u64, link: &mut GuestLink) {
-        let det = &mut link.determinism;
-        det.start(journal.header.seed);
-        det.record(max_clock_runs(args.config.max_journal_bytes));
-        det.replaying(&journal.clock);
-        det.env_replay = journal.env.clone().into();
-        // Format 1 did not journal configuration reads: they are read live
-        // (and recorded, for the journal it is rewritten as).
-        det.env_journaled = journal.format >= 2;
+    /// Sets up a replay of `journal` before the cell starts; returns how
+    /// the cell's reads replay it.
+    fn begin_replay(&mut self, mut journal: Journal, args: DurableArgs, version: u64) -> Setup {
+        let max_runs = max_clock_runs(args.config.max_journal_bytes);
         let (recorder, header) = if journal.format >= 2 {
             (Recorder::continuing(&journal), journal.header.clone())
         } else {
@@ -172,7 +171,21 @@ impl Durability {
         // here, also through a window longer than the lease that writes
         // nothing.
         reschedule(&mut self.renewal, Some(self.mail.after(lease / RENEWALS_PER_LEASE, || DurableMsg::Renew)));
+        // The reads move to the engine (the recorder took their counts).
+        let setup = Setup {
+            seed: journal.header.seed,
+            max_runs,
+            replay: Some(ReplayReads {
+                clock: std::mem::take(&mut journal.clock),
+                env: std::mem::take(&mut journal.env),
+                // Format 1 did not journal configuration reads: they are
+                // read live (and recorded, for the journal it is rewritten
+                // as).
+                env_journaled: journal.format >= 2,
+            }),
+        };
         self.replay = Some(Replay::new(journal));
+        setup
     }
 
     /// Whether the run starts by replaying its journal.

@@ -97,7 +97,7 @@ impl Replay {
                 };
                 // Settled, a request frees what admitted it.
                 match request.form().admission {
-                    Admission::Timer => engine.link().timer_fired(s.id),
+                    Admission::Timer => engine.timers_fired([s.id]),
                     Admission::Yield => {}
                     Admission::Ordinary => ordinary += 1,
                 }
@@ -168,10 +168,7 @@ impl Replay {
         if engine.interruption().is_some() {
             return Some(Replayed::Interrupted);
         }
-        let (diverged, settled) = {
-            let link = engine.link();
-            (link.determinism.diverged.clone(), link.outcome.is_some())
-        };
+        let (diverged, settled) = (engine.diverged(), engine.settled());
         let why =
             diverged.or_else(|| settled.then(|| "the replayed cell settled before its journal ended".to_owned()))?;
         if engine.interruption().is_some() {
@@ -182,15 +179,7 @@ impl Replay {
 
     /// The journal is replayed: what the cell goes on live with.
     fn finish(self, engine: &Engine) -> Resumed {
-        {
-            let mut link = engine.link();
-            if !link.determinism.replay.is_empty() {
-                link.determinism.diverged.get_or_insert_with(|| {
-                    "the replayed cell read the clock fewer times than its journal recorded".to_owned()
-                });
-            }
-            link.determinism.strict = false;
-        }
+        engine.end_replay();
         let mut snapshot = self.journal.snapshot;
         let timers_due = snapshot.timers.iter().copied().collect();
         let mut pending = self.pending;
@@ -214,5 +203,5 @@ impl Replay {
 
 /// Records why the replay diverged (the first reason wins).
 fn diverge(engine: &Engine, why: String) {
-    engine.link().determinism.diverged.get_or_insert(why);
+    engine.diverge(why);
 }

@@ -23,7 +23,6 @@ use codemode_protocol::retry::Backoff;
 use codemode_store::runs::{RunMeta, RunStatus, RunStore, RunStoreError, now_ms};
 
 use crate::cell::effects::WriteBuffer;
-use crate::cell::guest_host::GuestLink;
 use crate::durable::config::{DurableArgs, JournalMode, RunsConfig};
 use crate::durable::journal::{self, Header, JournalError, Reads, Recorder, Segments, Snapshot};
 use crate::engine::settlement::Settlement;
@@ -53,7 +52,7 @@ pub(crate) struct HostState<'a> {
     /// Settled, not yet delivered.
     pub undelivered: &'a [Settlement],
     /// The clock and configuration reads.
-    pub link: &'a GuestLink,
+    pub reads: &'a crate::engine::determinism::Determinism,
     /// Store writes not yet committed.
     pub writes: &'a WriteBuffer,
     /// The run's approvals, pending or decided and not yet settled.
@@ -397,7 +396,7 @@ impl RunJournal {
                 return false;
             }
         };
-        let det = &state.link.determinism;
+        let det = state.reads;
         if det.overflow {
             self.outgrown(format!(
                 "it read the clock or the configuration more often than a journal of {} bytes keeps",

@@ -69,7 +69,7 @@ impl HostOp for McpCall {
         if let Some(hub) = cx.hub_index(server) {
             cx.mcp
                 .complete_arguments(hub, &tool, &mut args)
-                .map_err(|missing| rquickjs::Exception::throw_type(a.ctx, &missing.to_string()))?;
+                .map_err(|missing| rquickjs::Exception::throw_type(a.ctx, &missing))?;
         }
         Ok(Self { server, tool, args, resume: None })
     }
