@@ -282,3 +282,65 @@ fn the_hosts_secrets_are_in_the_hosts_memory_and_nowhere_in_its_workers() {
     drop(host.stdin.take());
     assert!(host.wait().unwrap().success());
 }
+
+/// Confined probes waiting for `go`, as pool workers: started when the
+/// probe reports it confined itself.
+struct Probes;
+
+impl codemode_sandbox::WorkerFactory for Probes {
+    type Worker = codemode_sandbox::ProcessWorker;
+
+    fn start(&self) -> std::io::Result<codemode_sandbox::ProcessWorker> {
+        let worker = WorkerCommand::new(env!("CARGO_BIN_EXE_sandbox_probe")).arg("echo").arg("").spawn()?;
+        worker.channel.set_read_timeout(Some(Duration::from_secs(20)))?;
+        let mut line = String::new();
+        BufReader::new(worker.channel.try_clone()?).read_line(&mut line)?;
+        if !line.starts_with("confined ") {
+            return Err(std::io::Error::other(format!("the probe said {line:?}")));
+        }
+        Ok(worker.into())
+    }
+}
+
+/// Whether process `pid` exists (a zombie counts: it was never reaped).
+fn exists(pid: u32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn the_pool_keeps_keys_apart_replaces_a_killed_worker_and_leaves_no_process_behind() {
+    use codemode_sandbox::{PoolConfig, Worker, WorkerPool};
+    let config = PoolConfig { warm: 2, max_workers: 4, cells_per_worker: 4, ..PoolConfig::default() };
+    let pool = WorkerPool::start(Probes, config).expect("the pool starts");
+    let alice = pool.lease(&"alice").expect("a worker for alice");
+    let bob = pool.lease(&"bob").expect("a worker for bob");
+    let (alice_pid, bob_pid) = (alice.worker().pid(), bob.worker().pid());
+    assert_ne!(alice_pid, bob_pid, "two principals, two processes");
+    assert_eq!(pool.lease(&"alice").unwrap().worker().pid(), alice_pid, "alice's next cell shares her worker");
+
+    // kill -9 of alice's worker: her lease sees it dead and fails it; her
+    // next cell gets a fresh process, and bob's worker goes on.
+    let killed = std::process::Command::new("kill").args(["-KILL", &alice_pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while alice.worker().alive() {
+        assert!(Instant::now() < deadline, "the killed worker still looks alive");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    alice.fail();
+    assert!(!exists(alice_pid), "the killed worker was reaped");
+    let again = pool.lease(&"alice").expect("a fresh worker for alice");
+    assert!(![alice_pid, bob_pid].contains(&again.worker().pid()));
+    assert!(bob.worker().alive());
+    assert!(pool.stats().crashed >= 1);
+
+    // The pool gone, its idle workers are stopped and reaped.
+    let pids = [again.worker().pid(), bob.worker().pid()];
+    drop((again, bob));
+    drop(pool);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pids.iter().any(|p| exists(*p)) {
+        assert!(Instant::now() < deadline, "a worker outlived its pool");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -34,10 +34,12 @@
 pub mod frame;
 #[cfg(target_os = "linux")]
 mod linux;
+pub mod pool;
 mod spawn;
 
 use std::os::fd::RawFd;
 
+pub use pool::{Lease, PoolConfig, PoolError, PoolStats, ProcessWorker, Worker, WorkerFactory, WorkerPool};
 pub use spawn::{SpawnedWorker, WorkerCommand, take_channel};
 
 /// The descriptor a worker finds its channel to the host on.

@@ -1,0 +1,205 @@
+//! The pool's rules on workers that are plain flags: which worker a lease
+//! gets, the bounds at their edges, recycling, expiry, crashes and
+//! back-off. `tests/tests/sandbox.rs` runs it on real processes.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+
+use super::*;
+
+#[derive(Debug)]
+struct Flag {
+    n: usize,
+    alive: AtomicBool,
+}
+
+impl Worker for Flag {
+    fn alive(&self) -> bool {
+        self.alive.load(Ordering::SeqCst)
+    }
+
+    fn stop(&self) {
+        self.alive.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Starts numbered flags; fails while `failing` is set.
+#[derive(Clone, Default)]
+struct Flags {
+    started: Arc<AtomicUsize>,
+    failing: Arc<AtomicBool>,
+}
+
+impl WorkerFactory for Flags {
+    type Worker = Flag;
+
+    fn start(&self) -> io::Result<Flag> {
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(io::Error::other("no"));
+        }
+        let n = self.started.fetch_add(1, Ordering::SeqCst);
+        Ok(Flag { n, alive: AtomicBool::new(true) })
+    }
+}
+
+fn config() -> PoolConfig {
+    PoolConfig {
+        warm: 2,
+        max_workers: 4,
+        cells_per_worker: 2,
+        recycle_after: 3,
+        idle_ttl: Duration::from_secs(60),
+        backoff_min: Duration::from_millis(20),
+        backoff_max: Duration::from_millis(40),
+    }
+}
+
+fn pool(config: PoolConfig) -> (WorkerPool<Flags, &'static str>, Flags) {
+    let flags = Flags::default();
+    (WorkerPool::start(flags.clone(), config).unwrap(), flags)
+}
+
+/// Waits (bounded) until `f` holds.
+fn eventually(what: &str, f: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !f() {
+        assert!(Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn spares(pool: &WorkerPool<Flags, &'static str>) -> usize {
+    pool.inner.lock().spares.len()
+}
+
+#[test]
+fn a_lease_takes_a_warm_spare_and_the_supervisor_starts_another() {
+    let (pool, _) = pool(config());
+    eventually("two spares", || spares(&pool) == 2);
+    let lease = pool.lease(&"a").unwrap();
+    assert_eq!(pool.stats().leases_spare, 1);
+    eventually("the spare replaced", || spares(&pool) == 2);
+    drop(lease);
+}
+
+#[test]
+fn two_keys_never_share_a_worker_at_once_or_one_after_the_other() {
+    let (pool, _) = pool(config());
+    let a = pool.lease(&"a").unwrap();
+    let b = pool.lease(&"b").unwrap();
+    assert_ne!(a.worker().n, b.worker().n);
+    let first_a = a.worker().n;
+    drop(a);
+    // `a`'s worker is idle now, and still `a`'s: `b` never gets it.
+    for _ in 0..3 {
+        let b2 = pool.lease(&"b").unwrap();
+        assert_ne!(b2.worker().n, first_a);
+    }
+    assert_eq!(pool.lease(&"a").unwrap().worker().n, first_a, "an idle worker serves its own key again");
+}
+
+#[test]
+fn a_keys_cells_share_a_worker_up_to_cells_per_worker_and_then_get_another() {
+    let (pool, _) = pool(config());
+    let one = pool.lease(&"a").unwrap();
+    let two = pool.lease(&"a").unwrap();
+    assert_eq!(one.worker().n, two.worker().n, "exactly at the bound: one worker");
+    let three = pool.lease(&"a").unwrap();
+    assert_ne!(three.worker().n, one.worker().n, "one over: another worker");
+    assert_eq!(pool.stats().leases_bound, 1);
+}
+
+#[test]
+fn workers_alive_are_bounded_and_a_lease_past_the_bound_is_refused_clearly() {
+    let (pool, _) = pool(PoolConfig { cells_per_worker: 1, ..config() });
+    // Exactly at the bound: four keys, four workers.
+    let leases: Vec<_> = ["a", "b", "c", "d"].iter().map(|k| pool.lease(k).unwrap()).collect();
+    eventually("no spare past the bound", || pool.stats().alive == 4);
+    let err = pool.lease(&"e").err().expect("one over the bound is refused");
+    assert!(matches!(err, PoolError::Exhausted { max: 4 }), "{err}");
+    assert!(err.to_string().contains("max_workers"), "{err}");
+    drop(leases);
+    assert!(pool.lease(&"a").is_ok());
+}
+
+#[test]
+fn a_worker_is_stopped_when_the_last_of_its_recycle_after_leases_ends() {
+    let (pool, _) = pool(PoolConfig { cells_per_worker: 8, ..config() });
+    let first = pool.lease(&"a").unwrap();
+    let n = first.worker().n;
+    let second = pool.lease(&"a").unwrap();
+    let third = pool.lease(&"a").unwrap();
+    assert!([&second, &third].iter().all(|l| l.worker().n == n), "exactly at the bound: the same worker");
+    let fourth = pool.lease(&"a").unwrap();
+    assert_ne!(fourth.worker().n, n, "one over: a fresh worker");
+    let worker = Arc::clone(&first.worker);
+    drop((first, second));
+    assert!(worker.alive(), "leased still");
+    drop(third);
+    assert!(!worker.alive(), "stopped with its last lease");
+    assert_eq!(pool.stats().recycled, 1);
+}
+
+#[test]
+fn a_bound_worker_idle_past_its_ttl_is_stopped() {
+    let (pool, _) = pool(PoolConfig { idle_ttl: Duration::from_millis(30), ..config() });
+    let lease = pool.lease(&"a").unwrap();
+    let worker = Arc::clone(&lease.worker);
+    drop(lease);
+    eventually("expired", || !worker.alive());
+    assert_eq!(pool.stats().expired, 1);
+    assert!(pool.bound_keys().is_empty());
+}
+
+#[test]
+fn a_dead_worker_is_never_leased_and_a_failed_one_is_stopped_and_counted() {
+    let (pool, _) = pool(config());
+    let lease = pool.lease(&"a").unwrap();
+    let dead = lease.worker().n;
+    lease.worker().stop();
+    drop(lease);
+    let next = pool.lease(&"a").unwrap();
+    assert_ne!(next.worker().n, dead);
+    let worker = Arc::clone(&next.worker);
+    let other = pool.lease(&"a").unwrap();
+    assert_eq!(other.worker().n, worker.n);
+    next.fail();
+    assert!(!worker.alive(), "stopped: its other cell fails with it");
+    drop(other);
+    assert_ne!(pool.lease(&"a").unwrap().worker().n, worker.n, "never leased again");
+    assert_eq!(pool.stats().crashed, 2);
+}
+
+#[test]
+fn failed_starts_back_off_and_spares_come_back_when_starts_work_again() {
+    let backoff =
+        PoolConfig { backoff_min: Duration::from_millis(100), backoff_max: Duration::from_millis(400), ..config() };
+    let (pool, flags) = pool(backoff);
+    eventually("spares", || spares(&pool) == 2);
+    flags.failing.store(true, Ordering::SeqCst);
+    // A spare killed while starts fail: the supervisor retries after
+    // 100, 200, 400, 400 ms, not in a loop.
+    let spare = Arc::clone(&pool.inner.lock().spares[0]);
+    spare.stop();
+    eventually("a failed start", || pool.stats().start_failures >= 1);
+    std::thread::sleep(Duration::from_millis(1_000));
+    let failures = pool.stats().start_failures;
+    assert!(failures <= 5, "{failures} failed starts within a second of the first, backing off from 100 ms");
+    let refused = pool.lease(&"a").and_then(|_| pool.lease(&"b"));
+    assert!(matches!(refused, Err(PoolError::Start(_))), "no spare left, and a start fails");
+    flags.failing.store(false, Ordering::SeqCst);
+    eventually("spares again", || spares(&pool) == 2);
+}
+
+#[test]
+fn dropping_the_pool_stops_idle_workers_now_and_leased_ones_with_their_lease() {
+    let (pool, _) = pool(config());
+    eventually("spares", || spares(&pool) == 2);
+    let spare = Arc::clone(&pool.inner.lock().spares[0]);
+    let lease = pool.lease(&"a").unwrap();
+    let leased = Arc::clone(&lease.worker);
+    drop(pool);
+    eventually("the spare stopped", || !spare.alive());
+    assert!(leased.alive());
+    drop(lease);
+    assert!(!leased.alive());
+}
