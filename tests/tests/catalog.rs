@@ -92,6 +92,32 @@ async fn tool_errors_carry_their_effect_status_and_call_site_and_an_uncaught_one
     assert_eq!(failed_phase(&thrown), codemode_runtime::Phase::Guest, "the guest's own error stays guest");
 }
 
+/// The prelude makes its tables (which errors came from the host, the
+/// handles' metadata, the MCP handles, timers) on first use, which may be
+/// after guest code ran: a cell that replaced `Map`, `WeakMap` and
+/// `WeakSet` first changes none of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_the_prelude_makes_late_ignore_constructors_a_cell_replaced_first_ga_1_2_ga_11_2() {
+    let rt = runtime().await;
+    let fake = "const fake = function () { return { get() { return { callableName: 'forged' } }, set() { return this }, \
+                add() { return this }, has() { return true }, delete() { return true } } };\n\
+                globalThis.Map = fake; globalThis.WeakMap = fake; globalThis.WeakSet = fake;\n";
+    let thrown = exec(&rt, &format!("{fake}throw new Error('mine')")).await;
+    assert_eq!(failed_phase(&thrown), codemode_runtime::Phase::Guest, "the guest's own error stays guest");
+    let r = exec(
+        &rt,
+        &format!(
+            "{fake}const h = echo_tool;\nconst order = [];\nsetTimeout(() => order.push('t'), 0);\n\
+             await new Promise((r) => setTimeout(r, 5));\n\
+             return [h.callableName, catalog.all().length, order, h]"
+        ),
+    )
+    .await;
+    let v = value(&r);
+    assert_eq!([&v[0], &v[1], &v[2]], [&json!("echo_tool"), &json!(6), &json!(["t"])], "{}", r.to_model_json());
+    assert_eq!(v[3]["callableName"], "echo_tool", "a returned handle is its own metadata: {v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_input_is_a_type_error_naming_the_field_and_the_tool_does_not_run_ga_11_2() {
     let rt = runtime().await;

@@ -38,10 +38,14 @@
     return isWellFormed(s) ? s : toWellFormed(s);
   }
   const globalObject = globalThis;
+  // Tables made after guest code may have run are made with the
+  // constructors as they were before it.
+  const MapCtor = Map;
+  const WeakMapCtor = WeakMap;
+  const WeakSetCtor = WeakSet;
 
-  // Timers: request id -> (ok, value) => void. Request promises are held
-  // and settled by the host itself.
-  const pending = new Map();
+  // Tables are made on first use: most cells never need them, and every
+  // object the prelude makes is made and freed for every cell.
 
   function makeError(e) {
     let err;
@@ -63,10 +67,11 @@
   // The host rejects a request's promise with the guest error `fault` names.
   // Errors the host rejected a request with: one the cell lets escape
   // fails it in the `bridge` phase, like the reference's.
-  const bridgeErrors = new WeakSet();
+  let bridgeErrors;
   function rejectWith(reject, fault, location) {
     const err = makeError(fault);
     if (location !== undefined) err.location = location;
+    if (bridgeErrors === undefined) bridgeErrors = new WeakSetCtor();
     bridgeErrors.add(err);
     reject(err);
   }
@@ -78,21 +83,25 @@
   }
 
   // The host settles a timer. Returns nothing; errors thrown by timer
-  // callbacks propagate to the host, which fails the cell with them.
+  // callbacks propagate to the host, which fails the cell with them. The
+  // timers are their own section: no timer, nothing to settle.
   function settle(id, ok, value) {
-    const onSettle = pending.get(id);
-    if (onSettle === undefined) return;
-    pending.delete(id);
-    onSettle(ok, value);
+    const timers = loaded.timers;
+    if (timers !== undefined) timers.settle(id, ok, value);
   }
 
   // ---- value projection -------------------------------------------------
-  // Projections build null-prototype copies, so JSON.stringify finds no
-  // toJSON on them even when the guest patched Object or Array prototypes.
+  // Copying values for output, the store and the final value is its own
+  // section (prelude/values.js), loaded the first time a cell copies an
+  // object: a cell that returns a primitive never loads it.
   const setPrototypeOf = O.setPrototypeOf;
   const createObject = O.create;
 
-  const handleMetadata = new WeakMap(); // handle -> metadata (plain data)
+  let handleMetadata; // handle -> metadata (plain data)
+  function metadataOf() {
+    if (handleMetadata === undefined) handleMetadata = new WeakMapCtor();
+    return handleMetadata;
+  }
 
   // ---- catalog handles (GA-8) ---------------------------------------------
   // A handle is a callable function carrying its tool's metadata as
@@ -100,8 +109,9 @@
   // first use from metadata the host returns synchronously, cached (the same
   // tool gives the same object: its global, a search hit, catalog.all())
   // and frozen.
-  const handles = new Map(); // tool global index -> handle
+  let handles; // tool global index -> handle
   function handle(index) {
+    if (handles === undefined) handles = new MapCtor();
     let h = handles.get(index);
     if (h !== undefined) return h;
     const meta = JSONparse(hostMeta(index));
@@ -115,96 +125,36 @@
     defineProperty(h, "toJSON", { value: function toJSON() { return JSONparse(JSONstringify(meta)); } });
     freeze(h);
     handles.set(index, h);
-    handleMetadata.set(h, meta);
+    metadataOf().set(h, meta);
     return h;
   }
 
-  // Both projections walk the value depth-first into null-prototype copies.
-  // Output projection (text/json, `dataOnly`): data properties only —
-  // getters and toJSON never run. Final-value projection: properties are
-  // read normally (a getter runs once, here, when the cell settles) but
-  // toJSON never runs. Functions, symbols and undefined are dropped as
-  // JSON.stringify drops them (null in arrays); BigInt becomes its decimal
-  // string; non-finite numbers become null. `forText`: strings and keys
-  // made well-formed (lone surrogates → U+FFFD) for JSON text.
-  function project(root, dataOnly, what, forText) {
-    const stack = [];   // objects on the current path, for cycle detection
-    const keys = [];    // keys on the current path, for the error message
-    function pathText() {
-      let p = "$";
-      for (let i = 0; i < keys.length; i++) p += typeof keys[i] === "number" ? "[" + keys[i] + "]" : "." + keys[i];
-      return p;
-    }
-    function read(object, key) {
-      if (!dataOnly) return object[key];
-      const d = getOwnPropertyDescriptor(object, key);
-      return d && "value" in d ? d.value : undefined;
-    }
-    function walk(value) {
-      switch (typeof value) {
-        case "string": return forText ? wellFormed(value) : value;
-        case "boolean": return value;
-        case "number": return value === value && value !== Infinity && value !== -Infinity ? value : null;
-        case "bigint": return String(value);
-        case "function": {
-          const meta = handleMetadata.get(value);
-          return meta === undefined ? undefined : walk(meta);
-        }
-        case "undefined": case "symbol": return undefined;
-      }
-      if (value === null) return null;
-      for (let i = 0; i < stack.length; i++) {
-        if (stack[i] === value) throw new TypeError(what + " has a cycle at " + pathText());
-      }
-      stack[stack.length] = value;
-      let out;
-      if (isArray(value)) {
-        const n = value.length;
-        out = new Array(n);
-        for (let i = 0; i < n; i++) {
-          keys[keys.length] = i;
-          const v = walk(read(value, i));
-          keys.length--;
-          out[i] = v === undefined ? null : v;
-        }
-        setPrototypeOf(out, null);
-      } else {
-        out = createObject(null);
-        const own = objectKeys(value);
-        for (let i = 0; i < own.length; i++) {
-          const k = own[i];
-          keys[keys.length] = k;
-          const v = walk(read(value, k));
-          keys.length--;
-          if (v === undefined) continue;
-          const key = forText ? wellFormed(k) : k;
-          if (key !== k && hasOwn.call(out, key)) {
-            throw new TypeError(what + " has two keys at " + pathText() + " that differ only in lone surrogates; rename one of them");
-          }
-          out[key] = v;
-        }
-      }
-      stack.length--;
-      return out;
-    }
-    return walk(root);
+  let values;
+  function valuesSection() {
+    if (values === undefined) values = section("values");
+    return values;
   }
-
   function projectOutput(value, what) {
-    return project(value, true, what || "value", false);
+    return valuesSection().projectOutput(value, what);
   }
 
+  // The final value's copy: a primitive here, as the projection copies it
+  // (non-finite numbers become null; undefined and symbols are dropped;
+  // a BigInt becomes its decimal string).
   function projectFinal(value) {
-    return project(value, false, "the returned value");
-  }
-
-  function toJsonText(projected) {
-    return projected === undefined ? "null" : JSONstringify(projected);
+    switch (typeof value) {
+      case "string": case "boolean": return value;
+      case "number": return value === value && value !== Infinity && value !== -Infinity ? value : null;
+      case "bigint": return String(value);
+      case "undefined": case "symbol": return undefined;
+    }
+    if (value === null) return null;
+    return valuesSection().projectFinal(value);
   }
 
   // JSON text of a value for `text` and messages: well-formed strings.
   function textOf(value) {
-    return toJsonText(project(value, true, "value", true));
+    return valuesSection().textOf(value);
   }
   function emitText(value) {
     if (typeof value === "string") { hostEmit(OUT.text, value); return; }
@@ -220,9 +170,8 @@
     try {
       if (e === null || e === undefined) return { bare: String(e), stage };
       if (e instanceof Error) {
-        return {
-          name: String(e.name), message: String(e.message), stack: String(e.stack || ""), bridge: bridgeErrors.has(e),
-        };
+        const bridge = bridgeErrors !== undefined && bridgeErrors.has(e);
+        return { name: String(e.name), message: String(e.message), stack: String(e.stack || ""), bridge };
       }
       if (typeof e === "string") return { thrown: e };
       return { thrown: textOf(e) };
@@ -231,86 +180,28 @@
     }
   }
 
-  // ---- timers -----------------------------------------------------------
-  const timers = new Map(); // timer id -> request id
-  let nextTimer = 1;
-  function setTimeout(callback, delay, ...args) {
-    if (typeof callback !== "function") throw new TypeError("setTimeout callback must be a function");
-    let ms = Number(delay);
-    ms = Number.isFinite(ms) ? Math.max(0, Math.floor(ms)) : 0;
-    const timerId = nextTimer++;
-    const requestId = hostRequest(OP.timer, ms);
-    timers.set(timerId, requestId);
-    pending.set(requestId, () => {
-      if (timers.get(timerId) !== requestId) return;
-      timers.delete(timerId);
-      callback(...args);
-    });
-    return timerId;
-  }
-  function clearTimeout(timerId) {
-    const key = Number(timerId);
-    const requestId = timers.get(key);
-    if (requestId === undefined) return;
-    timers.delete(key);
-    pending.delete(requestId);
-    hostCancel(requestId);
-  }
-
   function yield_control(reason) {
     return request(OP.yield, reason === undefined || reason === null ? null : String(reason));
   }
 
-  // ---- session store (GA-7) and results (GA-6.5) --------------------------
-  // Values go through the same data-only projection as json(); the host
-  // converts the projection itself (no JSON text between).
-  function store(key, value) {
-    if (value === undefined) return request(OP.store, key).then(() => undefined);
-    let copy;
-    try {
-      copy = projectOutput(value, "the stored value");
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return request(OP.store, key, copy === undefined ? null : copy).then(() => undefined);
-  }
-  function load(key) {
-    return request(OP.load, key).then((r) => (r.found ? r.value : undefined));
-  }
-  const results = freeze({
-    save(value) {
-      let copy;
-      try {
-        copy = projectOutput(value, "the saved value");
-      } catch (e) {
-        return Promise.reject(e);
-      }
-      return request(OP.resultSave, copy === undefined ? null : copy);
-    },
-    load(id) {
-      return request(OP.resultLoad, id);
-    },
-    delete(id) {
-      return request(OP.resultDelete, id);
-    },
-  });
-
   // ---- lazily loaded sections ------------------------------------------
-  // console, TextEncoder/TextDecoder, catalog/API, MCP and nodes are their
-  // own bytecode, loaded the first time a cell touches them: most cells
-  // never do, and loading less makes every cell's engine cheaper to
-  // prepare and to free. They get the internals captured here, before any
+  // Timers, the store and results, console, TextEncoder/TextDecoder,
+  // catalog/API, MCP, nodes and copying objects are their own bytecode,
+  // loaded the first time a cell touches them: most cells never do, and
+  // loading less makes every cell's engine cheaper to prepare and to free. They get the internals captured here, before any
   // guest code ran, so a guest patching globals cannot reach into them.
   let internals;
   const loaded = createObject(null);
+
   function section(name) {
     let value = loaded[name];
     if (value === undefined) {
       if (internals === undefined) {
         internals = freeze({
-          handleMetadata, handle, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze, hostEmit,
-          isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify,
-          Promise: PromiseCtor, Error: ErrorCtor, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork,
+          handleMetadata: metadataOf(), handle, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze,
+          hostEmit, isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify, wellFormed,
+          Promise: PromiseCtor, Error: ErrorCtor, Map: MapCtor, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork,
+          hostCancel,
         });
       }
       value = loaded[name] = hostLazy(name)(internals);
@@ -324,11 +215,19 @@
   }
   // A global that becomes a plain data property on first read or write
   // (unless the guest froze globalThis first: then it stays an accessor
-  // and the section's cached value is returned).
-  function lazyGlobal(name, get) {
+  // and the section's cached value is returned). Its value is section
+  // `source`'s `member` (the section itself without one), or the handle
+  // of tool global `source` when it is a number.
+  function lazyGlobal(name, source, member) {
     defineProperty(globalObject, name, {
       get() {
-        const value = get();
+        let value;
+        if (typeof source === "number") {
+          value = handle(source);
+        } else {
+          value = section(source);
+          if (member !== undefined) value = value[member];
+        }
         try { install(name, value); } catch (e) { /* frozen globalThis */ }
         return value;
       },
@@ -376,21 +275,21 @@
   }
   install("Date", DateShim);
   install("performance", performanceShim);
-  install("setTimeout", setTimeout);
-  install("clearTimeout", clearTimeout);
+  lazyGlobal("setTimeout", "timers", "setTimeout");
+  lazyGlobal("clearTimeout", "timers", "clearTimeout");
   install("text", emitText);
   install("json", emitJson);
   install("yield_control", yield_control);
-  lazyGlobal("TextEncoder", () => section("text").TextEncoder);
-  lazyGlobal("TextDecoder", () => section("text").TextDecoder);
-  lazyGlobal("console", () => section("console"));
-  lazyGlobal("catalog", () => section("catalog").catalog);
-  lazyGlobal("API", () => section("catalog").API);
-  install("store", store);
-  install("load", load);
-  install("results", results);
+  lazyGlobal("TextEncoder", "text", "TextEncoder");
+  lazyGlobal("TextDecoder", "text", "TextDecoder");
+  lazyGlobal("console", "console");
+  lazyGlobal("catalog", "catalog", "catalog");
+  lazyGlobal("API", "catalog", "API");
+  lazyGlobal("store", "store", "store");
+  lazyGlobal("load", "store", "load");
+  lazyGlobal("results", "store", "results");
   install("namespaces", namespaces);
-  lazyGlobal("nodes", () => section("nodes"));
+  lazyGlobal("nodes", "nodes");
   defineProperty(globalObject, "MCP", { get: mcp, enumerable: false, configurable: true });
   // Each tool global is its catalog handle, made (and its metadata read)
   // the first time the cell touches it. Runs journaled by builds whose
@@ -401,7 +300,7 @@
     const index = i;
     const name = toolNames[i];
     if (host.globalHandles) {
-      lazyGlobal(name, () => handle(index));
+      lazyGlobal(name, index);
     } else {
       const call = function (input) { return request(OP_CALL, index, input); };
       defineProperty(call, "name", { value: name });

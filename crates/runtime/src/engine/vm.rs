@@ -33,7 +33,10 @@ const PRELUDE: &str = include_str!("prelude.js");
 const GC_THRESHOLD_BYTES: usize = 2 * 1024 * 1024;
 
 /// The parts of the prelude loaded on first use, by name (`host.lazy`).
-const SECTIONS: [(&str, &str); 5] = [
+const SECTIONS: [(&str, &str); 8] = [
+    ("values", include_str!("prelude/values.js")),
+    ("timers", include_str!("prelude/timers.js")),
+    ("store", include_str!("prelude/store.js")),
     ("text", include_str!("prelude/text.js")),
     ("console", include_str!("prelude/console.js")),
     ("catalog", include_str!("prelude/catalog.js")),
@@ -90,7 +93,7 @@ pub(crate) fn compile_prelude() -> Result<(), StartError> {
 
 /// A lazily loaded part of the prelude, by name.
 fn load_section<'js>(ctx: &Ctx<'js>, name: &str) -> Result<Function<'js>, StartError> {
-    static COMPILED: [Compiled; 5] = [const { OnceLock::new() }; 5];
+    static COMPILED: [Compiled; SECTIONS.len()] = [const { OnceLock::new() }; SECTIONS.len()];
     let Some(i) = SECTIONS.iter().position(|(n, _)| *n == name) else {
         return Err(StartError::Engine(format!("no prelude section {name:?}")));
     };

@@ -8,7 +8,7 @@
 
   // An MCP handle calls through the `MCP` namespace (GA-9.4); describe()
   // is that tool's `$api(method, {schema: true})` (GA-9.5).
-  const mcpHandles = new Map(); // callableName -> handle
+  const mcpHandles = new k.Map(); // callableName -> handle
   function mcpHandle(meta) {
     let h = mcpHandles.get(meta.callableName);
     if (h !== undefined) return h;
