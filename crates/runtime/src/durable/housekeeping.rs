@@ -75,12 +75,22 @@ fn verdict(run: &RunSummary, ttl_ms: u64, now: u64) -> Verdict {
     }
 }
 
+/// The owner id housekeeping claims runs under: its own, not the
+/// process's. A claim by a run's current owner succeeds (that is how a
+/// holder renews), so under the process's id a sweep that listed a run
+/// just before a `wait` of this process claimed it would claim it too,
+/// and the two would each act on a run they both believed they held.
+fn sweeper(owner: &str) -> String {
+    format!("{owner}/housekeeping")
+}
+
 /// Ends the live runs (at most a listing's worth of each status per round)
 /// whose lease is free and that nothing can advance: idle past `ttl`
 /// (`expired`), or orphans (`unrecoverable`). Each is claimed first and
 /// judged again as claimed, so a run resumed in between is left alone.
 async fn sweep(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Duration) {
     let ttl = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+    let sweeper = sweeper(owner);
     for status in [RunStatus::Running, RunStatus::Parked] {
         let filter = RunFilter { status: Some(status), ..RunFilter::default() };
         let live = match store.list(filter).await {
@@ -89,27 +99,34 @@ async fn sweep(store: &dyn RunStore, owner: &str, ttl: Duration, lease: Duration
         };
         let now = now_ms();
         for run in live.into_iter().filter(|r| verdict(r, ttl, now) != Verdict::Keep) {
-            let id = &run.meta.run_id;
-            let Ok(Claim::Claimed(record)) = store.claim(id, owner, lease).await else { continue };
-            let claimed = RunSummary {
-                journal_bytes: record.journal.len() as u64,
-                owner: None,
-                updated_ms: record.updated_ms,
-                status: record.status.clone(),
-                ..run.clone()
-            };
-            let done = match verdict(&claimed, ttl, now_ms()) {
-                Verdict::Expire => store.end(id, owner, RunEnd::Expired, Vec::new()).await,
-                Verdict::Orphan => {
-                    tracing::warn!(run_id = %id, "ending an orphaned run: its process stopped before its first journal write");
-                    store.end(id, owner, RunEnd::Unrecoverable, Vec::new()).await
-                }
-                Verdict::Keep => store.release(id, owner).await,
-            };
-            if let Err(e) = done {
-                tracing::warn!(run_id = %id, error = %e, "could not end a live run nobody holds");
-            }
+            sweep_one(store, &run, &sweeper, ttl, lease).await;
         }
+    }
+}
+
+/// Claims `run` (as listed, perhaps a moment ago) under `sweeper` and, if
+/// the claim is granted, ends it, or releases it when, as claimed, it is
+/// one to keep. A run someone holds now is left alone.
+async fn sweep_one(store: &dyn RunStore, run: &RunSummary, sweeper: &str, ttl_ms: u64, lease: Duration) {
+    let id = &run.meta.run_id;
+    let Ok(Claim::Claimed(record)) = store.claim(id, sweeper, lease).await else { return };
+    let claimed = RunSummary {
+        journal_bytes: record.journal.len() as u64,
+        owner: None,
+        updated_ms: record.updated_ms,
+        status: record.status.clone(),
+        ..run.clone()
+    };
+    let done = match verdict(&claimed, ttl_ms, now_ms()) {
+        Verdict::Expire => store.end(id, sweeper, RunEnd::Expired, Vec::new()).await,
+        Verdict::Orphan => {
+            tracing::warn!(run_id = %id, "ending an orphaned run: its process stopped before its first journal write");
+            store.end(id, sweeper, RunEnd::Unrecoverable, Vec::new()).await
+        }
+        Verdict::Keep => store.release(id, sweeper).await,
+    };
+    if let Err(e) = done {
+        tracing::warn!(run_id = %id, error = %e, "could not end a live run nobody holds");
     }
 }
 
@@ -176,5 +193,36 @@ mod tests {
         );
         let held = runs.get("run_held").await.unwrap().unwrap();
         assert_eq!((held.status, held.owner.as_deref()), (RunStatus::Parked, Some("gone")));
+    }
+
+    /// GA-1.3: a sweep that listed an orphan a moment before a `wait` of
+    /// the same process claimed it leaves the wait's claim alone: it
+    /// claims under an owner id of its own, which the wait's lease holds
+    /// off, instead of the process's, which a claim would have renewed.
+    #[tokio::test]
+    async fn a_sweep_never_acts_on_a_run_its_own_process_claimed_after_the_listing() {
+        let store = SessionStore::open(None, StoreLimits::default(), "sweep-race".into()).unwrap();
+        let runs = SledRuns::open(&store).unwrap();
+        let lease = Duration::from_secs(30);
+        runs.create(&meta("run_stranded"), "gone", Duration::from_millis(1)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let filter = codemode_store::runs::RunFilter { status: Some(RunStatus::Running), ..Default::default() };
+        let listed = runs.list(filter).await.unwrap();
+        let stale = listed.iter().find(|r| r.meta.run_id == "run_stranded").expect("listed");
+        // This process's wait claims it, between the listing and the claim.
+        let claim = runs.claim("run_stranded", "me", lease).await.unwrap();
+        assert!(matches!(claim, codemode_store::runs::Claim::Claimed(_)));
+        super::sweep_one(&runs, stale, &super::sweeper("me"), 0, lease).await;
+        let record = runs.get("run_stranded").await.unwrap().unwrap();
+        assert_eq!(
+            (record.status, record.owner.as_deref()),
+            (RunStatus::Running, Some("me")),
+            "the wait still holds it"
+        );
+        // Without the wait's lease, the sweep ends it.
+        runs.release("run_stranded", "me").await.unwrap();
+        super::sweep(&runs, "me", Duration::from_secs(3600), lease).await;
+        let status = runs.get("run_stranded").await.unwrap().unwrap().status;
+        assert_eq!(status, RunStatus::Ended(codemode_protocol::RunEnd::Unrecoverable));
     }
 }
