@@ -22,6 +22,8 @@ struct Probe {
     reader: BufReader<UnixStream>,
     /// What `confine` said it closed.
     closed: usize,
+    /// `left`, or `kept:<why>`: whether it left the host's namespaces.
+    namespaces: String,
 }
 
 fn start(what: &str, extra: &str) -> Probe {
@@ -31,9 +33,10 @@ fn start(what: &str, extra: &str) -> Probe {
     let mut reader = BufReader::new(worker.channel.try_clone().unwrap());
     let mut line = String::new();
     reader.read_line(&mut line).expect("the probe reports");
-    let closed =
-        line.trim().strip_prefix("confined ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line:?}"));
-    Probe { worker, reader, closed }
+    let mut said = line.trim().strip_prefix("confined ").unwrap_or_else(|| panic!("{line:?}")).split(' ');
+    let closed = said.next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line:?}"));
+    let namespaces = said.next().unwrap_or_else(|| panic!("{line:?}")).to_owned();
+    Probe { worker, reader, closed, namespaces }
 }
 
 impl Probe {
@@ -343,4 +346,40 @@ fn the_pool_keeps_keys_apart_replaces_a_killed_worker_and_leaves_no_process_behi
         assert!(Instant::now() < deadline, "a worker outlived its pool");
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// The namespace a process is in, as `/proc/<pid>/ns/<kind>` names it.
+fn namespace_of(pid: &str, kind: &str) -> String {
+    std::fs::read_link(format!("/proc/{pid}/ns/{kind}")).unwrap().to_string_lossy().into_owned()
+}
+
+/// The kernel's answer, asked the same way by another program: can this
+/// machine give a process user, network, IPC and UTS namespaces of its own?
+fn namespaces_offered() -> bool {
+    std::process::Command::new("unshare")
+        .args(["--user", "--net", "--ipc", "--uts", "true"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_worker_leaves_the_hosts_user_network_ipc_and_uts_namespaces_where_the_kernel_offers_them() {
+    let probe = start("js", "");
+    let pid = probe.pid().to_string();
+    if namespaces_offered() {
+        assert_eq!(probe.namespaces, "left", "the kernel offers namespaces");
+        for kind in ["user", "net", "ipc", "uts"] {
+            assert_ne!(namespace_of(&pid, kind), namespace_of("self", kind), "{kind}: the host's");
+        }
+    } else {
+        // Refused here (a container's filter, a kernel without them): the
+        // worker says why and goes on, behind the allow-list alone.
+        assert!(probe.namespaces.starts_with("kept:"), "{}", probe.namespaces);
+        assert_eq!(namespace_of(&pid, "net"), namespace_of("self", "net"));
+    }
+    // Either way, it runs an engine as before.
+    let (said, status) = probe.go();
+    assert!(said.starts_with("survived "), "{said}");
+    assert!(status.success(), "{status:?}");
 }

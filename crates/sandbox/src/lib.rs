@@ -248,6 +248,37 @@ pub const ALLOWED_SYSCALLS: &[AllowedSyscall] = &[
     AllowedSyscall { name: "exit_group", only: Restriction::None, why: "the worker ending" },
 ];
 
+/// Whether a worker left the host's namespaces (see
+/// [`leave_host_namespaces`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Namespaces {
+    /// It is in user, network, IPC and UTS namespaces of its own.
+    Left,
+    /// The kernel (or a container's own filter) refused: the worker has
+    /// the host's, and the allow-list is its only wall. Why, as the kernel
+    /// said it.
+    Kept(String),
+}
+
+/// Moves the calling process into user, network, IPC and UTS namespaces
+/// of its own, where the kernel offers them: a second wall behind the
+/// allow-list, so that even a call the filter let through would find no
+/// network interface but a loopback that is down, no System V IPC object
+/// of the host's, and no privilege over anything of the host's (its user
+/// namespace maps no user of the host). Call it first thing in the
+/// worker's `main`, while it has one thread (the kernel requires that for
+/// a user namespace). Optional: a kernel or container that refuses it
+/// leaves the worker as it was, and the answer says why.
+pub fn leave_host_namespaces() -> Namespaces {
+    #[cfg(target_os = "linux")]
+    return match linux::leave_host_namespaces() {
+        Ok(()) => Namespaces::Left,
+        Err(e) => Namespaces::Kept(e.to_string()),
+    };
+    #[cfg(not(target_os = "linux"))]
+    Namespaces::Kept(format!("{} has no namespaces", std::env::consts::OS))
+}
+
 /// Confines the calling process for good: closes every descriptor not in
 /// `confinement` (and not 0, 1, 2), lowers its resource limits, and
 /// installs the allow-list on every thread it has. Call it once every

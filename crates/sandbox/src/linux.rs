@@ -11,6 +11,15 @@ use seccompiler::{
 
 use crate::{ALLOWED_SYSCALLS, ConfineError, Confined, Confinement, Restriction};
 
+/// `unshare` into new user, network, IPC and UTS namespaces.
+pub(crate) fn leave_host_namespaces() -> io::Result<()> {
+    let flags = libc::CLONE_NEWUSER | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+    #[expect(unsafe_code, reason = "unshare is a libc call")]
+    // SAFETY: plain flags; on failure nothing changed.
+    let rc = unsafe { libc::unshare(flags) };
+    if rc == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
+}
+
 pub(crate) fn confine(confinement: &Confinement) -> Result<Confined, ConfineError> {
     // Built before anything is closed or limited: building allocates, and
     // a filter that does not compile leaves the worker as it was.

@@ -2,7 +2,8 @@
 //!
 //! Started by `WorkerCommand` with one argument naming what to try and
 //! an optional second (a path, an address, a process id). It starts one
-//! thread, confines itself, reports `confined <closed descriptors>` on
+//! thread, confines itself, reports `confined <closed descriptors>
+//! <left|kept:why>` (whether it left the host's namespaces) on
 //! its channel, waits for `go`, then tries the thing. What survives
 //! reports `survived <what happened>`; a forbidden system call kills the
 //! process before it can report anything.
@@ -23,6 +24,11 @@ fn main() {
         host();
         return;
     }
+    // First, while it has one thread.
+    let namespaces = match codemode_sandbox::leave_host_namespaces() {
+        codemode_sandbox::Namespaces::Left => "left".to_owned(),
+        codemode_sandbox::Namespaces::Kept(why) => format!("kept:{}", why.replace(' ', "_")),
+    };
     let channel = codemode_sandbox::take_channel().expect("started as a worker");
     let mut reader = BufReader::new(&channel);
     let mut writer = &channel;
@@ -44,7 +50,7 @@ fn main() {
     let confinement =
         codemode_sandbox::Confinement::new().keep(codemode_sandbox::WORKER_FD).address_space(1024 * 1024 * 1024);
     let confined = codemode_sandbox::confine(&confinement).expect("the probe confines itself");
-    writeln!(writer, "confined {}", confined.closed_fds).expect("the host reads");
+    writeln!(writer, "confined {} {namespaces}", confined.closed_fds).expect("the host reads");
     let mut line = String::new();
     reader.read_line(&mut line).expect("the host says go");
     let outcome = match what.as_str() {
