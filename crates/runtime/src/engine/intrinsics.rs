@@ -22,7 +22,6 @@
 
 use std::sync::OnceLock;
 
-use rquickjs::function::Opt;
 use rquickjs::{Context, Ctx, Function, JsLifetime, Object, Runtime, Value, qjs};
 
 /// A `JS_AddIntrinsic…` call.
@@ -133,6 +132,7 @@ fn install<'js>(ctx: &Ctx<'js>, names: &'static [Vec<String>]) -> Result<(), Str
         define: object.get("defineProperty").map_err(js)?,
         placeholders: Vec::with_capacity(names.iter().zip(&STEPS).filter(|(_, s)| s.lazy).map(|(n, _)| n.len()).sum()),
     };
+    let mut magic = 0;
     for (i, step) in STEPS.iter().enumerate() {
         if !step.lazy {
             add(ctx, step)?;
@@ -140,27 +140,111 @@ fn install<'js>(ctx: &Ctx<'js>, names: &'static [Vec<String>]) -> Result<(), Str
         }
         lazy.pending.set(lazy.pending.get() | 1 << i);
         for name in &names[i] {
-            let name = name.as_str();
-            // One function is both the getter (called with no argument)
-            // and the setter (one): half the functions to make per engine.
-            let access = Function::new(
-                ctx.clone(),
-                move |ctx: Ctx<'js>, value: Opt<Value<'js>>| -> rquickjs::Result<Value<'js>> {
-                    touched(&ctx, i, name)?;
-                    let globals = ctx.globals();
-                    match value.0 {
-                        Some(value) => globals.set(name, value).map(|()| Value::new_undefined(ctx)),
-                        None => globals.get(name),
-                    }
-                },
-            )
-            .map_err(js)?;
+            let access = placeholder(ctx, magic).map_err(js)?;
+            magic += 1;
             define_accessor(ctx, &globals, name, &access).map_err(js)?;
-            lazy.placeholders.push((i, name, access));
+            lazy.placeholders.push((i, name.as_str(), access));
         }
     }
     ctx.store_userdata(lazy).map_err(|_| "could not store the lazy intrinsics".to_owned())?;
     Ok(())
+}
+
+/// Every lazy global, in the order [`install`] makes their placeholders:
+/// a placeholder's magic number is its index here.
+fn lazy_names() -> Result<&'static [(usize, &'static str)], String> {
+    static LAZY: OnceLock<Result<Vec<(usize, &'static str)>, String>> = OnceLock::new();
+    LAZY.get_or_init(|| {
+        let names = step_names()?;
+        Ok(STEPS
+            .iter()
+            .enumerate()
+            .filter(|(_, step)| step.lazy)
+            .flat_map(|(i, _)| names[i].iter().map(move |name| (i, name.as_str())))
+            .collect())
+    })
+    .as_deref()
+    .map_err(Clone::clone)
+}
+
+/// Placeholder number `magic`'s function: a plain C function of the
+/// engine's, which knows its name by its magic number. It is the getter
+/// (called with no argument) and the setter (one) alike. A Rust closure
+/// (`Function::new`) would cost a boxed closure and an object of its own
+/// class for each of the ~20 names of every engine, and nearly all are
+/// never touched.
+fn placeholder<'js>(ctx: &Ctx<'js>, magic: usize) -> rquickjs::Result<Function<'js>> {
+    let magic = std::ffi::c_int::try_from(magic).map_err(|_| rquickjs::Error::Exception)?;
+    #[expect(unsafe_code, reason = "a C function of the engine's is made through its C API")]
+    // SAFETY: `access` has the `generic_magic` signature the engine calls
+    // a `JS_CFUNC_generic_magic` function with (the C API declares the
+    // union's first member; the two are the same pointer); the name is a
+    // NUL-terminated static string; the returned value is owned by the
+    // `Value` made from it.
+    let value = unsafe {
+        let generic_magic: qjs::JSCFunctionMagic = Some(access);
+        let func: qjs::JSCFunction = std::mem::transmute(generic_magic);
+        let raw = qjs::JS_NewCFunction2(
+            ctx.as_raw().as_ptr(),
+            func,
+            c"".as_ptr(),
+            0,
+            qjs::JSCFunctionEnum_JS_CFUNC_generic_magic,
+            magic,
+        );
+        Value::from_raw(ctx.clone(), raw)
+    };
+    if value.is_exception() {
+        return Err(rquickjs::Error::Exception);
+    }
+    value.into_function().ok_or(rquickjs::Error::Exception)
+}
+
+/// A placeholder was read (no argument) or written (one): the group is
+/// added, then the real global is read or written.
+#[expect(unsafe_code, reason = "called by the engine through its C API")]
+unsafe extern "C" fn access(
+    ctx: *mut qjs::JSContext,
+    _this: qjs::JSValue,
+    argc: std::ffi::c_int,
+    argv: *mut qjs::JSValue,
+    magic: std::ffi::c_int,
+) -> qjs::JSValue {
+    let Some(raw) = std::ptr::NonNull::new(ctx) else { return qjs::JS_EXCEPTION };
+    // SAFETY: the engine calls this on the context's own thread, with its
+    // runtime locked (it is running JavaScript); the `Ctx` lives no longer
+    // than this call.
+    let ctx = unsafe { Ctx::from_raw(raw) };
+    // SAFETY: `argv` holds `argc` live values for this call; the one read
+    // is duplicated, so the `Value` owns its own reference.
+    let written =
+        (argc >= 1).then(|| unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(ctx.as_raw().as_ptr(), *argv)) });
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let (step, name) = *lazy_names()
+            .ok()
+            .and_then(|names| usize::try_from(magic).ok().and_then(|m| names.get(m)))
+            .ok_or(rquickjs::Error::Unknown)?;
+        touched(&ctx, step, name)?;
+        let globals = ctx.globals();
+        match written {
+            Some(value) => globals.set(name, value).map(|()| Value::new_undefined(ctx.clone())),
+            None => globals.get::<_, Value>(name),
+        }
+    }));
+    match outcome {
+        // SAFETY: the engine takes ownership of the returned value: one
+        // reference of its own, the `Value`'s own dropped after.
+        Ok(Ok(value)) => unsafe { qjs::JS_DupValue(ctx.as_raw().as_ptr(), value.as_raw()) },
+        Ok(Err(rquickjs::Error::Exception)) => qjs::JS_EXCEPTION,
+        Ok(Err(e)) => {
+            let _ = rquickjs::Exception::throw_internal(&ctx, &e.to_string());
+            qjs::JS_EXCEPTION
+        }
+        Err(_) => {
+            let _ = rquickjs::Exception::throw_internal(&ctx, "adding a lazy intrinsic failed inside the engine");
+            qjs::JS_EXCEPTION
+        }
+    }
 }
 
 /// Defines `name` on `object` as a configurable, non-enumerable accessor
