@@ -12,7 +12,7 @@ use crate::durable::journal::fnv::{Fnv, Refs};
 use crate::engine::args::Args;
 
 /// A catalog handle's `describe()`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Describe {
     pub tool: usize,
 }
@@ -45,7 +45,7 @@ impl HandleInside for Describe {
 }
 
 /// `catalog.search(query, {limit})`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Search {
     pub query: String,
     pub limit: Option<f64>,
@@ -87,7 +87,7 @@ impl HandleInside for Search {
 }
 
 /// `API.list(prefix)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ApiList {
     pub prefix: String,
 }
@@ -124,7 +124,7 @@ impl HandleInside for ApiList {
 }
 
 /// `API.read(path)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ApiRead {
     pub path: String,
 }

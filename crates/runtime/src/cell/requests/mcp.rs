@@ -44,13 +44,15 @@ fn spec_server(hub: &crate::mcp::McpHub, index: usize) -> String {
 }
 
 /// `MCP.<server>.<tool>(args)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct McpCall {
     pub server: usize,
     pub tool: String,
     pub args: Map<String, Value>,
     /// The MCP task this call already runs as (a resumed run): polled
-    /// again, never called anew. Set by the replay, not by the guest.
+    /// again, never called anew. Set by the replay, not by the guest, so
+    /// never part of a request as it crosses the wire.
+    #[serde(skip)]
     pub resume: Option<ResumedTask>,
 }
 
@@ -163,7 +165,7 @@ fn object(value: Value) -> Map<String, Value> {
 }
 
 /// `MCP.<server>.resources.list/read`, `prompts.list/get`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct McpOp {
     pub server: usize,
     pub op: String,
@@ -233,7 +235,7 @@ impl HandleOutside for McpOp {
 }
 
 /// `MCP.$api()` (no server) or `MCP.<server>.$api(method, {schema})`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct McpApi {
     pub server: Option<usize>,
     pub method: Option<String>,

@@ -68,7 +68,10 @@ use op::{HostOp, Reach};
 /// and the dispatch of every step to each type's `HostOp` impl.
 macro_rules! host_requests {
     ($($name:ident),* $(,)?) => {
-        /// One request the guest made, with typed arguments.
+        /// One request the guest made, with typed arguments. Plain data
+        /// by construction (every kind must serialize), so an engine in
+        /// another process can send it.
+        #[derive(serde::Serialize, serde::Deserialize)]
         pub(crate) enum HostRequest {
             $(
                 #[doc = concat!("See [`", stringify!($name), "`].")]

@@ -15,7 +15,7 @@ use crate::engine::args::Args;
 use crate::engine::settlement::Settlement;
 
 /// `nodes.list()`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NodesList;
 
 impl HostOp for NodesList {
@@ -46,7 +46,7 @@ impl HandleInside for NodesList {
 }
 
 /// `nodes.get(idOrName)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NodesGet {
     pub query: String,
 }
@@ -84,7 +84,7 @@ impl HandleInside for NodesGet {
 }
 
 /// A node handle's `invoke(command, params)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NodesInvoke {
     pub node: String,
     pub command: String,

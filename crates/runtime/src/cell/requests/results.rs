@@ -17,7 +17,7 @@ use crate::engine::settlement::{Fault, Settlement};
 use crate::telemetry::CallOutcome;
 
 /// `results.save(value)`: the value and its JSON text.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ResultSave {
     pub value: Value,
     pub json: String,
@@ -58,7 +58,7 @@ impl HandleOutside for ResultSave {
 }
 
 /// `results.load(id)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ResultLoad {
     pub result_id: String,
 }
@@ -94,7 +94,7 @@ impl HandleInside for ResultLoad {
 }
 
 /// `results.delete(id)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ResultDelete {
     pub result_id: String,
 }

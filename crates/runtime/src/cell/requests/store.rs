@@ -13,7 +13,7 @@ use crate::engine::args::Args;
 
 /// `store(key, value)`: the value's JSON text (what the store keeps,
 /// already checked against the value bound); `None` deletes.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Store {
     pub key: String,
     pub json: Option<String>,
@@ -67,7 +67,7 @@ impl HandleInside for Store {
 }
 
 /// `load(key)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Load {
     pub key: String,
 }

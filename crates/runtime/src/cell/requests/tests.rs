@@ -90,3 +90,55 @@ fn every_request_kind_declares_where_it_reaches_and_only_the_outside_ones_pass_t
         assert_eq!(op.reach(), expected, "{}", op.name());
     }
 }
+
+/// Decodes `op` from `args` (a JS array literal), which must be well formed.
+fn decoded(op: OpCode, args: &str) -> HostRequest {
+    let rt = rquickjs::Runtime::new().expect("runtime");
+    let ctx = rquickjs::Context::full(&rt).expect("context");
+    let hub: McpHub = Default::default();
+    let cx = DecodeCx { mcp: &hub, routes: None };
+    ctx.with(|ctx| {
+        convert::capture(&ctx).expect("capture");
+        let array: rquickjs::Array = ctx.eval(args).expect("args");
+        let values = [0, 1, 2].map(|i| array.get::<Value>(i).ok().filter(|v| !v.is_undefined()));
+        let args = Args { ctx: &ctx, name: op.name(), values };
+        HostRequest::decode(op, &args, &cx).catch(&ctx).unwrap_or_else(|e| panic!("{}: {e}", op.name()))
+    })
+}
+
+/// Every request kind is plain data that crosses a process boundary as it
+/// is (a new kind does not compile here until it has a sample): encoded
+/// and decoded again, it is the same request, and an encoding of another
+/// shape is refused, not defaulted.
+#[test]
+fn every_request_kind_is_plain_data_that_round_trips_through_its_encoding() {
+    for op in OpCode::ALL {
+        let args = match op {
+            OpCode::Call => "[2, {a: [1, 'x', null]}]",
+            OpCode::Describe => "[1]",
+            OpCode::Search => "['files', 3]",
+            OpCode::ApiList => "['/mcp']",
+            OpCode::ApiRead => "['/mcp/x.d.ts']",
+            OpCode::Yield => "['later']",
+            OpCode::Timer => "[25]",
+            OpCode::Store => "['k', {v: 1}]",
+            OpCode::Load => "['k']",
+            OpCode::ResultSave => "[{big: 'value'}]",
+            OpCode::ResultLoad => "['res_0123456789abcdef0123456789abcdef']",
+            OpCode::ResultDelete => "['res_0123456789abcdef0123456789abcdef']",
+            OpCode::McpCall => "[0, 'echo', {message: 'hi'}]",
+            OpCode::McpOp => "[0, 'listResources', {}]",
+            OpCode::McpApi => "[0, 'echo', true]",
+            OpCode::NodesList => "[]",
+            OpCode::NodesGet => "['phone']",
+            OpCode::NodesInvoke => "['phone', 'camera.snap', {facing: 'back'}]",
+        };
+        let request = decoded(*op, args);
+        let encoded = serde_json::to_string(&request).expect("encodes");
+        let again: HostRequest = serde_json::from_str(&encoded).expect("decodes");
+        assert_eq!(format!("{again:?}"), format!("{request:?}"), "{}: {encoded}", op.name());
+    }
+    let forged = r#"{"Timer":{"delay_ms":"soon"}}"#;
+    assert!(serde_json::from_str::<HostRequest>(forged).is_err(), "a field of the wrong type is refused");
+    assert!(serde_json::from_str::<HostRequest>(r#"{"Exec":{}}"#).is_err(), "an unknown kind is refused");
+}

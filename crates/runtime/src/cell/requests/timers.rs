@@ -8,7 +8,7 @@ use crate::engine::args::Args;
 use crate::engine::host::Answering;
 
 /// `yield_control(reason)`.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Yield {
     pub reason: Option<String>,
 }
@@ -42,7 +42,7 @@ impl HandleInside for Yield {
 }
 
 /// `setTimeout`'s host side.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Timer {
     pub delay_ms: u64,
 }

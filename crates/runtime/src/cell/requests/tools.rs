@@ -20,7 +20,7 @@ use crate::engine::settlement::{ErrorName, Fault, Settlement};
 type ToolResult = Result<ToolOutput, ToolError>;
 
 /// A native tool call: the engine's tool index and the input.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Call {
     pub tool: usize,
     pub input: Value,
