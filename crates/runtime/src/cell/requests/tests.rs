@@ -7,7 +7,7 @@ use crate::mcp::McpHub;
 
 /// Decodes `op` with arguments evaluated from `args` (a JS array
 /// literal); the error is the thrown message.
-fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
+fn decode_request(op: OpCode, args: &str) -> Result<HostRequest, String> {
     let rt = rquickjs::Runtime::new().expect("runtime");
     let ctx = rquickjs::Context::full(&rt).expect("context");
     let hub: McpHub = Default::default();
@@ -17,7 +17,7 @@ fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
         let array: rquickjs::Array = ctx.eval(args).expect("args");
         let values = [0, 1, 2].map(|i| array.get::<Value>(i).ok().filter(|v| !v.is_undefined()));
         let args = Args { ctx: &ctx, name: op.name(), values };
-        HostRequest::decode(op, &args, &cx).map(|r| format!("{r:?}")).catch(&ctx).map_err(|e| match e {
+        HostRequest::decode(op, &args, &cx).catch(&ctx).map_err(|e| match e {
             rquickjs::CaughtError::Exception(x) => {
                 let name: String = x.as_object().get("name").unwrap_or_default();
                 format!("{name}: {}", x.message().unwrap_or_default())
@@ -25,6 +25,11 @@ fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
             other => other.to_string(),
         })
     })
+}
+
+/// [`decode_request`], the request as its `Debug` text.
+fn decode_js(op: OpCode, args: &str) -> Result<String, String> {
+    decode_request(op, args).map(|r| format!("{r:?}"))
 }
 
 #[test]
@@ -91,21 +96,6 @@ fn every_request_kind_declares_where_it_reaches_and_only_the_outside_ones_pass_t
     }
 }
 
-/// Decodes `op` from `args` (a JS array literal), which must be well formed.
-fn decoded(op: OpCode, args: &str) -> HostRequest {
-    let rt = rquickjs::Runtime::new().expect("runtime");
-    let ctx = rquickjs::Context::full(&rt).expect("context");
-    let hub: McpHub = Default::default();
-    let cx = DecodeCx { mcp: &hub, routes: None };
-    ctx.with(|ctx| {
-        convert::capture(&ctx).expect("capture");
-        let array: rquickjs::Array = ctx.eval(args).expect("args");
-        let values = [0, 1, 2].map(|i| array.get::<Value>(i).ok().filter(|v| !v.is_undefined()));
-        let args = Args { ctx: &ctx, name: op.name(), values };
-        HostRequest::decode(op, &args, &cx).catch(&ctx).unwrap_or_else(|e| panic!("{}: {e}", op.name()))
-    })
-}
-
 /// Every request kind is plain data that crosses a process boundary as it
 /// is (a new kind does not compile here until it has a sample): encoded
 /// and decoded again, it is the same request, and an encoding of another
@@ -133,7 +123,7 @@ fn every_request_kind_is_plain_data_that_round_trips_through_its_encoding() {
             OpCode::NodesGet => "['phone']",
             OpCode::NodesInvoke => "['phone', 'camera.snap', {facing: 'back'}]",
         };
-        let request = decoded(*op, args);
+        let request = decode_request(*op, args).unwrap_or_else(|e| panic!("{}: {e}", op.name()));
         let encoded = serde_json::to_string(&request).expect("encodes");
         let again: HostRequest = serde_json::from_str(&encoded).expect("decodes");
         assert_eq!(format!("{again:?}"), format!("{request:?}"), "{}: {encoded}", op.name());
