@@ -18,6 +18,11 @@
 //!   list kills the whole worker (`SIGSYS`); the host sees a worker that
 //!   died, never a call that ran.
 //!
+//! Before confining itself, a worker leaves the host's namespaces where
+//! the kernel offers them ([`leave_host_namespaces`]); the host keeps its
+//! workers in a supervised [`WorkerPool`], each bound for life to one key
+//! (a principal, a session).
+//!
 //! The allow-list is [`ALLOWED_SYSCALLS`], each entry with why it is
 //! there: memory, futexes, clocks, reading and writing descriptors the
 //! worker already has, signals to itself, and exit. No `open`, no

@@ -532,6 +532,14 @@ impl From<SpawnedWorker> for ProcessWorker {
     }
 }
 
+impl Drop for ProcessWorker {
+    /// A worker is never left running or unreaped, whatever path let go
+    /// of it last.
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 impl Worker for ProcessWorker {
     fn alive(&self) -> bool {
         let mut child = self.child.lock().unwrap_or_else(PoisonError::into_inner);
