@@ -165,9 +165,44 @@ impl Tool for PanicTool {
     }
 }
 
+/// Whether this test run puts cells' engines in worker processes
+/// (`CODEMODE_TEST_ISOLATION=process`): the guest suites run in both
+/// modes.
+#[must_use]
+pub fn process_isolation() -> bool {
+    std::env::var("CODEMODE_TEST_ISOLATION").is_ok_and(|mode| mode == "process")
+}
+
+/// The tests' engine worker program (`src/bin/engine_worker.rs`), built
+/// beside the test binaries (`target/<profile>/`; tests run from `deps/`).
+#[must_use]
+pub fn engine_worker_program() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let deps = exe.parent().expect("the test binary's folder");
+    let profile = if deps.ends_with("deps") { deps.parent().expect("the profile folder") } else { deps };
+    profile.join("engine_worker")
+}
+
+/// Engine workers running the tests' worker program.
+#[must_use]
+pub fn engine_workers() -> codemode_runtime::EngineWorkers {
+    codemode_runtime::EngineWorkers::new(engine_worker_program(), std::iter::empty::<&str>())
+}
+
+/// A runtime builder, with cells' engines in worker processes when this
+/// test run says so ([`process_isolation`]).
+#[must_use]
+pub fn builder() -> codemode_runtime::CodeModeBuilder {
+    let builder = CodeMode::builder();
+    if process_isolation() {
+        return builder.isolation(codemode_runtime::Isolation::Process).engine_workers(engine_workers());
+    }
+    builder
+}
+
 /// A runtime with the fixture tools and these limits.
 pub async fn runtime_with(limits: Limits) -> CodeMode {
-    CodeMode::builder()
+    builder()
         .limits(limits)
         .tool(Noop)
         .tool(Echo)

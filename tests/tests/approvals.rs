@@ -31,7 +31,7 @@ impl Policy for AskDeploys {
 }
 
 fn builder(deploy: &Named, limits: Limits) -> codemode_runtime::CodeModeBuilder {
-    CodeMode::builder().policy(AskDeploys).tool(deploy.clone()).tool(Echo).limits(limits)
+    codemode_tests::builder().policy(AskDeploys).tool(deploy.clone()).tool(Echo).limits(limits)
 }
 
 async fn runtime(deploy: &Named) -> CodeMode {
@@ -457,7 +457,7 @@ impl Policy for AskMcpEcho {
 async fn an_asked_mcp_call_names_its_server_and_runs_once_approved_or_rejects_denied_ga_9_ga_10_3() {
     let server = codemode_runtime::McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
         .call_timeout(Duration::from_secs(5));
-    let rt = CodeMode::builder().policy(AskMcpEcho).mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().policy(AskMcpEcho).mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let reply = reply(&rt);
     let code = "const r = await MCP.accounting.echo({n: 1}); let d; \

@@ -179,7 +179,7 @@ impl Tool for Named {
 }
 
 async fn named_runtime(names: &[&'static str]) -> CodeMode {
-    let mut b = CodeMode::builder();
+    let mut b = codemode_tests::builder();
     for n in names {
         b = b.tool(Named(n, ToolSource::Native));
     }
@@ -220,7 +220,7 @@ async fn exact_callable_spelling_beats_a_case_insensitive_match_ga_8_7() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn client_tools_defer_their_schemas_ga_8_2() {
-    let rt = CodeMode::builder().tool(Named("client_thing", ToolSource::Client)).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(Named("client_thing", ToolSource::Client)).start().await.unwrap();
     let r = exec(&rt, "const [h] = await catalog.search('client_thing'); return h").await;
     assert_eq!(value(&r)["source"], json!("client"));
     assert_eq!(value(&r)["input"], json!("unknown"));
@@ -235,7 +235,7 @@ async fn search_limits_are_validated_and_clamped() {
                 as Arc<dyn Tool>
         })
         .collect();
-    let mut b = CodeMode::builder();
+    let mut b = codemode_tests::builder();
     for t in tools {
         b = b.tool_arc(t);
     }
@@ -255,7 +255,7 @@ async fn a_search_whose_matches_do_not_fit_is_refused_and_a_narrower_one_works_g
             )) as Arc<dyn Tool>
         })
         .collect();
-    let mut b = CodeMode::builder().limits(Limits { max_output_bytes: 1024, ..Limits::default() });
+    let mut b = codemode_tests::builder().limits(Limits { max_output_bytes: 1024, ..Limits::default() });
     for t in tools {
         b = b.tool_arc(t);
     }
@@ -302,7 +302,7 @@ async fn the_exec_description_carries_the_quick_index_without_descriptions_ga_6_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_index_of_1024_tools_fits_its_budget_and_is_identical_across_rebuilds_ga_6_2() {
     async fn build() -> String {
-        let mut b = CodeMode::builder();
+        let mut b = codemode_tests::builder();
         for i in 0..1024 {
             b = b.tool(Named(Box::leak(format!("tool_{i:04}").into_boxed_str()), ToolSource::Native));
         }
@@ -337,7 +337,7 @@ impl Tool for InBandError {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_in_band_error_without_a_message_gains_the_tool_text_ga_11_2() {
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .tool(InBandError(json!({"status": 503}), Some("upstream unavailable")))
         .start()
         .await
@@ -346,7 +346,8 @@ async fn an_in_band_error_without_a_message_gains_the_tool_text_ga_11_2() {
         value(&exec(&rt, "return await flaky()").await),
         &json!({"status": 503, "message": "upstream unavailable"})
     );
-    let rt = CodeMode::builder().tool(InBandError(json!({"error": "kept"}), Some("ignored"))).start().await.unwrap();
+    let rt =
+        codemode_tests::builder().tool(InBandError(json!({"error": "kept"}), Some("ignored"))).start().await.unwrap();
     assert_eq!(value(&exec(&rt, "return await flaky()").await), &json!({"error": "kept"}));
 }
 
@@ -369,9 +370,9 @@ impl Tool for BadSchema {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicate_and_invalid_registrations_fail_before_any_cell_runs() {
-    let dup = CodeMode::builder().tool(Noop).tool(Noop).start().await.unwrap_err();
+    let dup = codemode_tests::builder().tool(Noop).tool(Noop).start().await.unwrap_err();
     assert_eq!(dup.to_string(), "invalid tool registration: two tools are named `noop`; tool names must be unique");
-    let bad = CodeMode::builder().tool(BadSchema).start().await.unwrap_err();
+    let bad = codemode_tests::builder().tool(BadSchema).start().await.unwrap_err();
     assert!(bad.to_string().contains("tool `bad_schema` has an unusable input schema: invalid pattern"), "{bad}");
 }
 
@@ -401,7 +402,7 @@ impl Tool for Fetcher {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_input_failing_an_if_then_else_schema_is_an_input_contract_type_error_and_the_tool_does_not_run_ga_11_2() {
-    let rt = CodeMode::builder().tool(Fetcher).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(Fetcher).start().await.unwrap();
     let r = exec(
         &rt,
         "const ok = await fetch_target({kind: 'file', path: 'a.txt'}); \
@@ -440,7 +441,7 @@ impl Tool for NumericType {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tool_whose_schema_does_not_compile_is_refused_at_start_naming_the_tool_and_the_place() {
-    let err = CodeMode::builder().tool(NumericType).start().await.unwrap_err().to_string();
+    let err = codemode_tests::builder().tool(NumericType).start().await.unwrap_err().to_string();
     assert!(err.contains("tool `numeric_type` has an unusable input schema"), "{err}");
     assert!(err.contains("#/properties/a/type"), "{err}");
 }

@@ -119,7 +119,7 @@ async fn quick_index_globals_are_called_directly_and_handles_serve_lookups_ga_11
 async fn mcp_runtime() -> CodeMode {
     let fixture = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
         .call_timeout(Duration::from_secs(5));
-    let rt = CodeMode::builder().tool(Echo).mcp_server(fixture).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(Echo).mcp_server(fixture).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     rt
 }

@@ -48,7 +48,7 @@ impl Drop for Cluster {
 }
 
 async fn runtime(url: &str) -> CodeMode {
-    CodeMode::builder()
+    codemode_tests::builder()
         .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 4 })
         .runs(RunsConfig::default())
         .start()

@@ -88,8 +88,8 @@ async fn a_run_parked_before_a_deploy_that_adds_a_tool_before_the_others_complet
     let done = park_then_deploy(
         "added",
         CALLS_BOTH,
-        move || CodeMode::builder().tool(a.clone()).tool(b.clone()),
-        || CodeMode::builder().tool(Named::new("gamma")).tool(alpha.clone()).tool(beta.clone()),
+        move || codemode_tests::builder().tool(a.clone()).tool(b.clone()),
+        || codemode_tests::builder().tool(Named::new("gamma")).tool(alpha.clone()).tool(beta.clone()),
         false,
     )
     .await;
@@ -105,8 +105,8 @@ async fn a_run_parked_before_a_deploy_that_reorders_the_tools_completes_after_it
     let done = park_then_deploy(
         "reordered",
         CALLS_BOTH,
-        || CodeMode::builder().tool(Named::new("alpha")).tool(Named::new("beta")),
-        || CodeMode::builder().tool(Named::new("beta")).tool(Named::new("alpha")),
+        || codemode_tests::builder().tool(Named::new("alpha")).tool(Named::new("beta")),
+        || codemode_tests::builder().tool(Named::new("beta")).tool(Named::new("alpha")),
         false,
     )
     .await;
@@ -124,8 +124,8 @@ async fn a_tool_the_deploy_removed_still_replays_from_the_journal_and_only_a_liv
     let done = park_then_deploy(
         "removed",
         code,
-        || CodeMode::builder().tool(Named::new("alpha")).tool(Named::new("beta")),
-        || CodeMode::builder().tool(Named::new("alpha")),
+        || codemode_tests::builder().tool(Named::new("alpha")).tool(Named::new("beta")),
+        || codemode_tests::builder().tool(Named::new("alpha")),
         false,
     )
     .await;
@@ -150,8 +150,8 @@ async fn mcp_calls_replay_across_a_deploy_that_adds_a_server_before_theirs_or_re
     let done = park_then_deploy(
         "mcp-added",
         code,
-        || CodeMode::builder().mcp_server(fixture("fixture")),
-        || CodeMode::builder().mcp_server(fixture("aaa")).mcp_server(fixture("fixture")),
+        || codemode_tests::builder().mcp_server(fixture("fixture")),
+        || codemode_tests::builder().mcp_server(fixture("aaa")).mcp_server(fixture("fixture")),
         true,
     )
     .await;
@@ -163,8 +163,8 @@ async fn mcp_calls_replay_across_a_deploy_that_adds_a_server_before_theirs_or_re
     let done = park_then_deploy(
         "mcp-removed",
         code,
-        || CodeMode::builder().mcp_server(fixture("fixture")),
-        || CodeMode::builder().tool(Named::new("alpha")),
+        || codemode_tests::builder().mcp_server(fixture("fixture")),
+        || codemode_tests::builder().tool(Named::new("alpha")),
         true,
     )
     .await;
@@ -182,8 +182,8 @@ async fn a_replayed_cell_keeps_its_globals_so_a_tool_the_deploy_added_cannot_cha
     let done = park_then_deploy(
         "diverges",
         code,
-        || CodeMode::builder().tool(Named::new("alpha")),
-        || CodeMode::builder().tool(Named::new("gamma")).tool(Named::new("alpha")),
+        || codemode_tests::builder().tool(Named::new("alpha")),
+        || codemode_tests::builder().tool(Named::new("gamma")).tool(Named::new("alpha")),
         false,
     )
     .await;

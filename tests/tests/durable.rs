@@ -16,7 +16,7 @@ fn store_dir(name: &str) -> std::path::PathBuf {
 }
 
 async fn durable_runtime(path: &std::path::Path, evict_after: Option<Duration>) -> CodeMode {
-    CodeMode::builder()
+    codemode_tests::builder()
         .tool(Echo)
         .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
         .runs(RunsConfig { evict_after, ..RunsConfig::default() })
@@ -111,7 +111,7 @@ async fn a_second_runtime_on_the_same_store_resumes_what_the_first_parked_ga_1_3
     let second = {
         let mut tries = 0;
         loop {
-            let started = CodeMode::builder()
+            let started = codemode_tests::builder()
                 .tool(Echo)
                 .store_backend(StoreBackend::Sled { path: Some(dir.clone()) })
                 .start()
@@ -157,7 +157,7 @@ async fn timers_of_an_evicted_run_are_re_armed_and_cleared_ones_stay_cleared_ga_
 /// down just before still holds it (its last handles go with its tasks).
 async fn restarted_runtime(path: &std::path::Path) -> CodeMode {
     for _ in 0..100 {
-        let started = CodeMode::builder()
+        let started = codemode_tests::builder()
             .tool(Echo)
             .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
             .start()
@@ -219,7 +219,7 @@ fn value_of(result: &CellResult) -> &serde_json::Value {
 
 /// A runtime on `path` whose parked runs leave memory after 30 ms.
 async fn quota_runtime(path: &std::path::Path, limits: codemode_runtime::Limits) -> CodeMode {
-    CodeMode::builder()
+    codemode_tests::builder()
         .tool(Echo)
         .limits(limits)
         .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
@@ -304,7 +304,7 @@ async fn a_write_past_the_sessions_journal_quota_ends_its_run_writes_nothing_and
 /// A runtime on `path` with a one-second window budget whose parked runs
 /// leave memory after 30 ms, replaying within `replay_timeout`.
 async fn window_runtime(path: &std::path::Path, replay_timeout: Duration) -> CodeMode {
-    CodeMode::builder()
+    codemode_tests::builder()
         .tool(Echo)
         .limits(codemode_runtime::Limits { timeout: Duration::from_millis(1000), ..Default::default() })
         .store_backend(StoreBackend::Sled { path: Some(path.to_owned()) })
@@ -381,7 +381,7 @@ async fn a_replayed_run_goes_on_with_the_costs_its_journal_recorded_and_the_repl
 }
 
 async fn postgres_runtime(url: &str) -> CodeMode {
-    CodeMode::builder()
+    codemode_tests::builder()
         .tool(SleepMs::default())
         .limits(codemode_runtime::Limits { timeout: Duration::from_millis(200), ..codemode_runtime::Limits::default() })
         .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 2 })
@@ -441,7 +441,7 @@ async fn a_run_resumed_on_another_process_keeps_its_lease_through_a_window_longe
 {
     let url = codemode_store::postgres::test_database().await;
     let leased = || async {
-        CodeMode::builder()
+        codemode_tests::builder()
             .tool(SafeSleep)
             .limits(codemode_runtime::Limits {
                 timeout: Duration::from_secs(10),
@@ -480,7 +480,7 @@ async fn a_run_resumed_on_another_process_keeps_its_lease_through_a_window_longe
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timer_rearmed_by_replay_never_fires_before_its_delay_as_the_guest_measures_it_ga_1_3() {
     let dir = store_dir("timers");
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .store_backend(StoreBackend::Sled { path: Some(dir.clone()) })
         .runs(RunsConfig { evict_after: Some(Duration::from_millis(20)), ..RunsConfig::default() })
         .start()

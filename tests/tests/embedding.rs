@@ -84,9 +84,13 @@ async fn runtimes_built_used_and_dropped_hundreds_of_times_leave_no_threads_or_m
     let rss_after = rss_kib();
     assert!(threads_after <= threads_before, "threads: {threads_before} before, {threads_after} after 200 runtimes");
     // One runtime holds megabytes (engines, its threads' stacks, a sled
-    // database): a leak of each would grow far past this.
+    // database): a leak of each would grow far past this. With engine
+    // workers each runtime also starts processes and their reader
+    // threads, whose allocator arenas the process keeps: measured, the
+    // growth levels off at about 35 MiB over 1,200 runtimes.
+    let bound = if codemode_tests::process_isolation() { 48 } else { 32 } * 1024;
     let grown = rss_after.saturating_sub(rss_before);
-    assert!(grown < 32 * 1024, "resident memory grew {grown} KiB over 200 runtimes ({rss_before} → {rss_after})");
+    assert!(grown < bound, "resident memory grew {grown} KiB over 200 runtimes ({rss_before} → {rss_after})");
 }
 
 /// The thread count once it stops falling (runtimes' threads exit as they
@@ -133,7 +137,7 @@ async fn a_typed_tool_sees_whom_each_call_serves_and_its_schemas_are_derived_ga_
             })
         },
     );
-    let rt = CodeMode::builder().tool(greet).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(greet).start().await.unwrap();
     let reply = rt.session("s-1").for_principal("alice").reply("r");
     let done = reply
         .exec(codemode_runtime::Exec::code("return [await greet({name: 'x'}), await greet({name: 'y'})]"))

@@ -173,7 +173,7 @@ async fn rig(limits: Limits) -> Rig {
     let verdict = Arc::new(Mutex::new(Verdict::Allow));
     let seen = Arc::new(Mutex::new(Vec::new()));
     let policy = Recording { verdict: Arc::clone(&verdict), seen: Arc::clone(&seen) };
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .limits(limits)
         .policy(policy)
         .tool(Echo)

@@ -3,7 +3,6 @@
 //! this pins what the guest sees, so no change to how a context is made
 //! adds or drops a global (GA-1.2, GA-3.1).
 
-use codemode_runtime::CodeMode;
 use codemode_tests::*;
 use serde_json::Value;
 
@@ -100,7 +99,7 @@ const GLOBALS: &[&str] = &[
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fresh_cell_sees_exactly_the_promised_globals_ga_1_2_ga_3_1() {
-    let rt = CodeMode::builder().start().await.expect("runtime starts");
+    let rt = codemode_tests::builder().start().await.expect("runtime starts");
     let r = exec(&rt, "return Object.getOwnPropertyNames(globalThis).sort()").await;
     let Value::Array(names) = value(&r) else { panic!("{}", r.to_model_json()) };
     let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
@@ -118,7 +117,7 @@ async fn a_fresh_cell_sees_exactly_the_promised_globals_ga_1_2_ga_3_1() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typed_arrays_and_base64_added_on_first_touch_look_as_if_always_there_ga_1_2() {
-    let rt = CodeMode::builder().start().await.expect("runtime starts");
+    let rt = codemode_tests::builder().start().await.expect("runtime starts");
     // A cell naming `Object.defineProperty` gets every intrinsic before it
     // runs: the order a full context has.
     let full = exec(&rt, "void Object.defineProperty; return Object.getOwnPropertyNames(globalThis)").await;

@@ -226,7 +226,7 @@ async fn write_golden_journals_of_this_build() {
     std::fs::create_dir_all(&out).unwrap();
     for case in CASES {
         let dir = temp_dir(case.name);
-        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        let rt = runtime_on(&dir, || writing_tools(codemode_tests::builder())).await;
         mcp_up(&rt).await;
         // A `Reply` holds the runtime: none may outlive its shutdown below.
         let parked =
@@ -241,7 +241,7 @@ async fn write_golden_journals_of_this_build() {
             stored_journal(&dir, run_id).await
         };
         // Resume it once here to record the expected result.
-        let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+        let rt = runtime_on(&dir, || writing_tools(codemode_tests::builder())).await;
         mcp_up(&rt).await;
         let mut done = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
         while matches!(done, CellResult::Waiting { .. }) {
@@ -300,7 +300,7 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
         let run_id = meta["runId"].as_str().unwrap();
         let (session, reply) = (meta["session"].as_str().unwrap(), meta["reply"].as_str().unwrap());
         let tools = checking_tools(&label);
-        let mut rt = runtime_on(&dir, || tools(CodeMode::builder())).await;
+        let mut rt = runtime_on(&dir, || tools(codemode_tests::builder())).await;
         mcp_up(&rt).await;
         let mut done = rt.session(session).reply(reply).wait(run_id).await.unwrap();
         while matches!(done, CellResult::Waiting { .. }) {
@@ -310,7 +310,7 @@ async fn runs_parked_by_earlier_builds_resume_with_the_results_they_were_written
             drop(rt);
             let stored = stored_journal(&dir, run_id).await;
             assert_eq!(&stored[..4], b"CMJ2", "{label}: a resumed run is journaled in the current format");
-            rt = runtime_on(&dir, || tools(CodeMode::builder())).await;
+            rt = runtime_on(&dir, || tools(codemode_tests::builder())).await;
             mcp_up(&rt).await;
             done = rt.session(session).reply(reply).wait(run_id).await.unwrap();
         }
@@ -334,7 +334,7 @@ async fn a_newer_journal_is_refused_and_stays_parked_and_a_damaged_one_ends_the_
     // naming the run, and the run stays parked for that build.
     let dir = temp_dir("refused-newer");
     plant(&dir, &meta, newer).await;
-    let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+    let rt = runtime_on(&dir, || writing_tools(codemode_tests::builder())).await;
     for attempt in 0..2 {
         let r = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
         let CellResult::Failed { code, error, .. } = &r else { panic!("newer: {r:?}") };
@@ -352,7 +352,7 @@ async fn a_newer_journal_is_refused_and_stays_parked_and_a_damaged_one_ends_the_
     // No build can resume a damaged one: it ends, and every wait says so.
     let dir = temp_dir("refused-damaged");
     plant(&dir, &meta, flipped).await;
-    let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+    let rt = runtime_on(&dir, || writing_tools(codemode_tests::builder())).await;
     let r = rt.session("golden-session").reply("golden-reply").wait(run_id).await.unwrap();
     let CellResult::Failed { code, error, .. } = &r else { panic!("damaged: {r:?}") };
     assert_eq!(code.as_str(), "runtime_unavailable", "{error}");
@@ -382,7 +382,7 @@ async fn a_run_this_build_parks_names_its_native_tools_as_earlier_builds_did_so_
     // itself, `openclaw:<name>` (cells and operators see `native`).
     let case = CASES.iter().find(|c| c.name == "tool_calls").unwrap();
     let dir = temp_dir("native-ids");
-    let rt = runtime_on(&dir, || writing_tools(CodeMode::builder())).await;
+    let rt = runtime_on(&dir, || writing_tools(codemode_tests::builder())).await;
     mcp_up(&rt).await;
     let parked = rt.session("golden-session").reply("golden-reply").exec(codemode_runtime::Exec::code(case.code)).await;
     let CellResult::Waiting { run_id, .. } = parked.unwrap() else { panic!("the cell parks") };

@@ -18,7 +18,7 @@ fn fixture() -> McpServerConfig {
 }
 
 async fn runtime(limits: Limits, gate: Option<Gate>) -> CodeMode {
-    let mut builder = CodeMode::builder().limits(limits).mcp_server(fixture());
+    let mut builder = codemode_tests::builder().limits(limits).mcp_server(fixture());
     if let Some(gate) = gate {
         builder = builder.tool(gate);
     }

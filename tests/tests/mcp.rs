@@ -13,7 +13,7 @@ fn fixture(name: &str) -> McpServerConfig {
 }
 
 async fn mcp_runtime() -> CodeMode {
-    let rt = CodeMode::builder().mcp_server(fixture("accounting")).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(fixture("accounting")).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     rt
 }
@@ -126,7 +126,7 @@ async fn a_slow_mcp_call_parks_the_cell_and_abort_sends_the_server_a_cancellatio
     let log = std::env::temp_dir().join(format!("codemode-mcp-cancel-{}", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let server = fixture("accounting").env("FIXTURE_CANCEL_LOG", log.display().to_string());
-    let rt = CodeMode::builder().limits(limits).mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().limits(limits).mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let reply = rt.session("s").reply("r");
     let parked = reply.exec(Exec::code("return (await MCP.accounting.slow({ms: 600})).content[0].text")).await.unwrap();
@@ -159,7 +159,7 @@ async fn a_server_that_cannot_start_fails_fast_and_says_why_in_api_calls_and_the
     let broken = McpServerConfig::stdio("broken", "/nonexistent/mcp-server", Vec::new());
     // A server that starts, complains on stderr and exits at once.
     let dies = McpServerConfig::stdio("dies", "sh", vec!["-c".into(), "echo 'fatal: no config' >&2; exit 3".into()]);
-    let rt = CodeMode::builder().mcp_server(broken).mcp_server(dies).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(broken).mcp_server(dies).start().await.unwrap();
     let started = std::time::Instant::now();
     assert!(!rt.mcp_ready(Duration::from_secs(10)).await);
     assert!(
@@ -252,7 +252,7 @@ async fn network_provenance_survives_the_store_and_marks_the_reader_ga_7_7() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_covers_mcp_tools_with_callable_handles_and_one_total_limit_ga_8_5_ga_9_1() {
-    let rt = CodeMode::builder().tool(Echo).mcp_server(fixture("accounting")).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(Echo).mcp_server(fixture("accounting")).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let r = exec(
         &rt,
@@ -301,7 +301,7 @@ fn everything() -> McpServerConfig {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_third_party_server_works_through_its_namespace_ga_9() {
-    let rt = CodeMode::builder().mcp_server(everything()).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(everything()).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(20)).await, "server-everything connects");
     let r = exec(
         &rt,
@@ -323,7 +323,8 @@ async fn a_third_party_server_works_through_its_namespace_ga_9() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resources_and_prompts_appear_where_the_server_offers_them_ga_9() {
-    let rt = CodeMode::builder().mcp_server(everything()).mcp_server(fixture("accounting")).start().await.unwrap();
+    let rt =
+        codemode_tests::builder().mcp_server(everything()).mcp_server(fixture("accounting")).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(20)).await);
     let r = exec(
         &rt,
@@ -342,7 +343,8 @@ async fn resources_and_prompts_appear_where_the_server_offers_them_ga_9() {
 async fn the_generated_declarations_type_check_against_the_calls_the_tests_make_ga_9_6() {
     let tsc = concat!(env!("CARGO_MANIFEST_DIR"), "/.npm/node_modules/typescript/bin/tsc");
     assert!(std::path::Path::new(tsc).exists(), "run ./scripts/test.sh: it installs typescript");
-    let rt = CodeMode::builder().mcp_server(everything()).mcp_server(fixture("accounting")).start().await.unwrap();
+    let rt =
+        codemode_tests::builder().mcp_server(everything()).mcp_server(fixture("accounting")).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(20)).await);
     let r = exec(
         &rt,
@@ -426,7 +428,7 @@ async fn a_streamable_http_server_is_reachable_too() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .mcp_server(McpServerConfig::http("web", format!("http://127.0.0.1:{port}/mcp")))
         .start()
         .await

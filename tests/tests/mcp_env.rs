@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use codemode_runtime::{CodeMode, McpServerConfig};
+use codemode_runtime::McpServerConfig;
 use codemode_tests::*;
 use serde_json::json;
 
@@ -54,7 +54,7 @@ async fn a_stdio_mcp_server_sees_path_and_its_configured_env_but_not_the_hosts_s
     )
     .env("CODEMODE_TEST_CONFIGURED", "given")
     .call_timeout(Duration::from_secs(5));
-    let rt = CodeMode::builder().mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the wrapped fixture connects");
     let env = std::fs::read_to_string(&dump).unwrap();
     assert!(!env.contains(SECRET) && !env.contains(&secret), "the host secret leaked: {env}");
@@ -71,7 +71,7 @@ async fn an_mcp_call_over_the_stdio_request_limit_fails_at_once_naming_its_size_
     // A long call timeout: a refused request must not wait for it.
     let server = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
         .call_timeout(Duration::from_secs(120));
-    let rt = CodeMode::builder().mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let results = run_to_end(
         &rt,
@@ -108,7 +108,7 @@ async fn a_cell_cannot_read_host_secrets_through_a_third_party_servers_get_env_g
     let server = McpServerConfig::stdio("everything", "node", vec![script.into(), "stdio".into()])
         .env("CODEMODE_TEST_CONFIGURED", "given")
         .call_timeout(Duration::from_secs(10));
-    let rt = CodeMode::builder().mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(20)).await, "server-everything connects");
     let r = exec(&rt, "return JSON.parse((await MCP.everything.getEnv({})).content[0].text)").await;
     let env = value(&r).as_object().unwrap();

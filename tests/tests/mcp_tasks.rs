@@ -17,7 +17,7 @@ fn tasks_fixture(name: &str) -> McpServerConfig {
 }
 
 async fn runtime_with_server(server: McpServerConfig, limits: Limits) -> CodeMode {
-    let rt = CodeMode::builder().mcp_server(server).limits(limits).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(server).limits(limits).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     rt
 }
@@ -175,7 +175,7 @@ impl Drop for HttpFixture {
 async fn durable_runtime(dir: &std::path::Path, url: &str) -> CodeMode {
     let mut tries = 0;
     let rt = loop {
-        let started = CodeMode::builder()
+        let started = codemode_tests::builder()
             .mcp_server(McpServerConfig::http("lab", url).call_timeout(Duration::from_secs(5)))
             .limits(Limits { timeout: Duration::from_millis(300), ..Limits::default() })
             .store_backend(StoreBackend::Sled { path: Some(dir.to_owned()) })
@@ -259,7 +259,7 @@ async fn a_task_survives_kill_9_of_the_process_polling_it(store: &str) {
     let done = resume_run(store, &fixture.url, &run_id);
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["value"]["topic"], "survivor", "{done}");
-    let rt = CodeMode::builder().mcp_server(McpServerConfig::http("lab", &fixture.url)).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(McpServerConfig::http("lab", &fixture.url)).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     assert_eq!(research_counts(&rt).await, (1, 0), "started once, never cancelled");
 }
@@ -346,7 +346,7 @@ async fn a_task_waiting_for_input_survives_kill_9_with_the_same_approval_id_ga_1
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["value"]["topic"], "asked", "{done}");
     assert_eq!(done["value"]["answer"], json!({"action": "accept", "content": {"go": true}}), "{done}");
-    let rt = CodeMode::builder().mcp_server(McpServerConfig::http("lab", &fixture.url)).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(McpServerConfig::http("lab", &fixture.url)).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     assert_eq!(research_counts(&rt).await, (1, 0), "one task, asked once, never cancelled");
     let _ = std::fs::remove_dir_all(&dir);
@@ -516,7 +516,7 @@ impl codemode_runtime::Policy for DenyTaskInput {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_to_a_tasks_request_for_input_passes_the_policy_which_may_decline_it_unasked_ga_10_3() {
     let seen = std::sync::Arc::default();
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .mcp_server(tasks_fixture("lab"))
         .policy(DenyTaskInput(std::sync::Arc::clone(&seen)))
         .start()

@@ -60,7 +60,8 @@ async fn third_party(files: &TempDir) -> CodeMode {
         .call_timeout(timeout);
     let time =
         McpServerConfig::stdio("time", python(), vec!["-m".into(), "mcp_server_time".into()]).call_timeout(timeout);
-    let rt = CodeMode::builder().mcp_server(filesystem).mcp_server(memory).mcp_server(time).start().await.unwrap();
+    let rt =
+        codemode_tests::builder().mcp_server(filesystem).mcp_server(memory).mcp_server(time).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(30)).await, "all three servers connect");
     rt
 }
@@ -213,7 +214,7 @@ async fn a_tool_that_needs_a_2025_11_25_task_runs_as_one_ga_9_4() {
     let script = npm_server("server-everything");
     let everything = McpServerConfig::stdio("everything", "node", vec![script, "stdio".into()])
         .call_timeout(Duration::from_secs(10));
-    let rt = CodeMode::builder().mcp_server(everything).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(everything).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(20)).await);
     let r = exec(
         &rt,
@@ -239,7 +240,7 @@ async fn a_2025_11_25_tasks_elicitation_is_a_pending_approval_ga_10_3() {
     let script = npm_server("server-everything");
     let everything = McpServerConfig::stdio("everything", "node", vec![script, "stdio".into()])
         .call_timeout(Duration::from_secs(10));
-    let rt = CodeMode::builder().mcp_server(everything).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(everything).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(20)).await);
     let reply = rt.session("s").reply("r");
     let code = "const r = await MCP.everything.simulateResearchQuery({topic: 'tides', ambiguous: true}); \

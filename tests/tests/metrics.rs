@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use codemode_nodes::host::{CommandHandler, HostEvent, HostOptions, run_host};
 use codemode_nodes::protocol::Credentials;
-use codemode_runtime::{CodeMode, Limits, McpServerConfig, MetricsSnapshot, NodesConfig, UNKNOWN_TOOL};
+use codemode_runtime::{Limits, McpServerConfig, MetricsSnapshot, NodesConfig, UNKNOWN_TOOL};
 use codemode_tests::*;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -39,7 +39,7 @@ fn counts(denied: u64, error: u64, ok: u64, timeout: u64) -> Vec<(String, u64)> 
 async fn unknown_node_commands_add_no_series() {
     let limits = Limits { timeout: Duration::from_secs(30), headless_max_tool_calls: 2_000, ..Limits::default() };
     let config = NodesConfig { tokens: vec![TOKEN.into()], ..NodesConfig::default() };
-    let rt = CodeMode::builder().limits(limits).nodes(config, Some("127.0.0.1:0".into())).start().await.unwrap();
+    let rt = codemode_tests::builder().limits(limits).nodes(config, Some("127.0.0.1:0".into())).start().await.unwrap();
     let handler: CommandHandler = Arc::new(|command: String, params: Value| {
         Box::pin(async move {
             match command.as_str() {
@@ -90,7 +90,7 @@ async fn unknown_node_commands_add_no_series() {
 async fn mcp_calls_are_labelled_by_server_tool_and_outcome() {
     let server = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
         .call_timeout(Duration::from_secs(5));
-    let rt = CodeMode::builder().mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     let r = exec(
         &rt,

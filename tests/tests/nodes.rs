@@ -96,7 +96,7 @@ impl Policy for NodePolicy {
 
 async fn runtime(policy: NodePolicy) -> CodeMode {
     let config = NodesConfig { tokens: vec![TOKEN.into()], ..NodesConfig::default() };
-    CodeMode::builder()
+    codemode_tests::builder()
         .limits(codemode_runtime::Limits { timeout: Duration::from_millis(500), ..Default::default() })
         .policy(policy)
         .nodes(config, Some("127.0.0.1:0".into()))
@@ -200,6 +200,6 @@ async fn the_nodes_hint_appears_only_when_nodes_are_enabled_and_visible_ga_10_1(
     )
     .await;
     assert_eq!(value(&r), &json!([[], "no paired nodes"]));
-    let plain = CodeMode::builder().start().await.unwrap();
+    let plain = codemode_tests::builder().start().await.unwrap();
     assert!(!plain.exec_tool_description().exec.description.contains(hint));
 }

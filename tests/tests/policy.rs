@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use codemode_runtime::{CodeMode, Decision, DecisionFuture, Exec, McpServerConfig, NestedCall, Policy};
+use codemode_runtime::{Decision, DecisionFuture, Exec, McpServerConfig, NestedCall, Policy};
 use codemode_tests::*;
 use serde_json::json;
 use tokio::sync::oneshot;
@@ -42,7 +42,7 @@ async fn the_policy_hides_denies_and_holds_nested_calls() {
     let (approve, rx) = oneshot::channel();
     let policy = TestPolicy { approval: Arc::new(Mutex::new(Some(rx))), ..TestPolicy::default() };
     let seen = Arc::clone(&policy.seen);
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .limits(codemode_runtime::Limits { timeout: Duration::from_millis(300), ..Default::default() })
         .policy(policy)
         .tool(Echo)

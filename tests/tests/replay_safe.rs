@@ -60,7 +60,7 @@ struct Fixture {
 async fn fixture() -> Fixture {
     let (lookup, send) = (Lookup::default(), Send::default());
     let (lookups, sends) = (Arc::clone(&lookup.0), Arc::clone(&send.0));
-    let rt = CodeMode::builder().tool(send).tool(lookup).tool(Echo).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(send).tool(lookup).tool(Echo).start().await.unwrap();
     Fixture { rt, lookups, sends }
 }
 
@@ -115,7 +115,7 @@ async fn results_save_in_a_restart_safe_cell_fails_the_cell_with_invalid_input_g
 async fn a_restart_safe_cell_calling_an_unannotated_mcp_tool_fails_because_it_is_not_replay_safe_ga_9_4_ga_7_8() {
     let server = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
         .call_timeout(Duration::from_secs(5));
-    let rt = CodeMode::builder().mcp_server(server).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(server).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     let r = run(&rt, "return await MCP.accounting.echo({a: 1})", true).await;
     let (code, message) = failure(&r);
@@ -132,7 +132,7 @@ async fn an_mcp_tool_is_replay_safe_by_its_read_only_annotation_or_by_configurat
             .call_timeout(Duration::from_secs(5))
     };
     // By annotation: `picture` says readOnlyHint, `echo` says nothing.
-    let rt = CodeMode::builder().mcp_server(fixture()).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(fixture()).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     let r = run(&rt, "return (await MCP.accounting.picture({})).content[0].type", true).await;
     assert_eq!(value(&r), &json!("image"), "{r:?}");
@@ -140,14 +140,14 @@ async fn an_mcp_tool_is_replay_safe_by_its_read_only_annotation_or_by_configurat
     assert_eq!(failure(&r).0, ErrorCode::InvalidInput);
     rt.shutdown().await;
     // By configuration: one tool by its raw name, then the whole server.
-    let rt = CodeMode::builder().mcp_server(fixture().replay_safe_tool("echo")).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(fixture().replay_safe_tool("echo")).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let r = run(&rt, "return (await MCP.accounting.echo({a: 1})).content[0].text", true).await;
     assert_eq!(value(&r), &json!("echo"), "{r:?}");
     let r = run(&rt, "return await MCP.accounting.fail({})", true).await;
     assert!(failure(&r).1.starts_with("MCP tool `fail` is not replay-safe"), "{r:?}");
     rt.shutdown().await;
-    let rt = CodeMode::builder().mcp_server(fixture().replay_safe(false)).start().await.unwrap();
+    let rt = codemode_tests::builder().mcp_server(fixture().replay_safe(false)).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await);
     let r = run(&rt, "return await MCP.accounting.picture({})", true).await;
     assert!(failure(&r).1.starts_with("MCP tool `picture` is not replay-safe"), "configuration overrides: {r:?}");

@@ -116,7 +116,7 @@ async fn restart_safe_cells_have_no_results_and_say_so_in_the_marker() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_d_ts_is_listed_and_documents_the_contract_ga_2_3() {
-    let rt = CodeMode::builder().start().await.unwrap();
+    let rt = codemode_tests::builder().start().await.unwrap();
     let r = exec(&rt, "const list = await API.list(); const f = await API.read('results.d.ts'); \
         return [list.files.map(f => f.path), f.description, f.content.includes('declare const results'), f.bytes === new TextEncoder().encode(f.content).length]").await;
     assert_eq!(

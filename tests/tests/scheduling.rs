@@ -19,7 +19,13 @@ fn busy_limits() -> Limits {
 }
 
 async fn runtime_with_threads(threads: usize) -> CodeMode {
-    CodeMode::builder().limits(busy_limits()).js_threads(threads).tool(Noop).start().await.expect("runtime starts")
+    codemode_tests::builder()
+        .limits(busy_limits())
+        .js_threads(threads)
+        .tool(Noop)
+        .start()
+        .await
+        .expect("runtime starts")
 }
 
 type Busy = Vec<JoinHandle<Result<CellResult, CodeModeError>>>;
@@ -69,7 +75,7 @@ async fn trivial(reply: &Reply, n: i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_trivial_cell_starts_while_every_core_runs_a_busy_loop() {
-    let rt = CodeMode::builder().limits(busy_limits()).tool(Noop).start().await.expect("runtime starts");
+    let rt = codemode_tests::builder().limits(busy_limits()).tool(Noop).start().await.expect("runtime starts");
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let busy = start_busy(&rt, cores).await;
     let reply = reply(&rt);
@@ -137,12 +143,12 @@ async fn cells_sent_right_after_busy_loops_do_not_queue_behind_them() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_js_thread_count_is_checked_when_the_runtime_starts() {
     for bad in [0, 1025] {
-        let started = CodeMode::builder().js_threads(bad).start().await;
+        let started = codemode_tests::builder().js_threads(bad).start().await;
         let Err(CodeModeError::Limits(e)) = started else { panic!("js_threads({bad}) was accepted") };
         assert_eq!(e.field, "js_threads");
         assert_eq!(e.range, "1..=1024");
     }
-    let rt = CodeMode::builder().js_threads(1).start().await.expect("one thread is enough to run");
+    let rt = codemode_tests::builder().js_threads(1).start().await.expect("one thread is enough to run");
     assert_eq!(value(&exec(&rt, "return 2").await), &json!(2));
     rt.shutdown().await;
 }

@@ -85,7 +85,7 @@ async fn wait_cut_off(session: &Reply, relay: &Relay, code: &str) -> (String, Ce
 }
 
 async fn runtime(url: &str, evict_after: Option<Duration>) -> CodeMode {
-    CodeMode::builder()
+    codemode_tests::builder()
         .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 2 })
         .runs(RunsConfig { evict_after, ..RunsConfig::default() })
         .start()

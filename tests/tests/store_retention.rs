@@ -39,7 +39,7 @@ impl Drop for TempStore {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_unused_for_longer_than_the_retention_loses_its_values_while_a_used_one_keeps_them_ga_7_1() {
     let dir = TempStore::new("expire");
-    let rt = CodeMode::builder()
+    let rt = codemode_tests::builder()
         .session_store_path(&dir.0)
         .session_retention(Some(Duration::from_secs(3)))
         .start()
@@ -67,7 +67,7 @@ async fn a_session_unused_for_longer_than_the_retention_loses_its_values_while_a
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_runtime_without_retention_stores_and_loads_as_before_ga_7_1() {
     let dir = TempStore::new("forever");
-    let rt = CodeMode::builder().session_store_path(&dir.0).session_retention(None).start().await.unwrap();
+    let rt = codemode_tests::builder().session_store_path(&dir.0).session_retention(None).start().await.unwrap();
     let r = in_session(&rt, "s", "await store('k', {n: 1}); return 'saved'").await;
     assert_eq!(value(&r), &json!("saved"));
     let r = in_session(&rt, "s", "return await load('k')").await;
@@ -77,9 +77,9 @@ async fn a_runtime_without_retention_stores_and_loads_as_before_ga_7_1() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retention_under_one_second_is_refused_when_the_runtime_starts() {
-    let err = CodeMode::builder().session_retention(Some(Duration::from_millis(500))).start().await.unwrap_err();
+    let err = codemode_tests::builder().session_retention(Some(Duration::from_millis(500))).start().await.unwrap_err();
     let message = err.to_string();
     assert!(message.contains("session retention must be at least one second"), "{message}");
-    let ok = CodeMode::builder().session_retention(Some(Duration::from_secs(1))).start().await;
+    let ok = codemode_tests::builder().session_retention(Some(Duration::from_secs(1))).start().await;
     assert!(ok.is_ok(), "one second is the shortest retention");
 }

@@ -137,7 +137,7 @@ async fn a_crashed_catalog_is_restarted_and_search_answers_again() {
 async fn a_crashed_store_is_restarted_on_the_same_database_and_writes_still_persist() {
     let dir = std::env::temp_dir().join(format!("codemode-supervision-store-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let rt = CodeMode::builder().session_store_path(&dir).start().await.unwrap();
+    let rt = codemode_tests::builder().session_store_path(&dir).start().await.unwrap();
     let reply = rt.session("s").reply("r");
     let before = reply.exec(Exec::code("await store('before', 1); return 'stored'")).await.unwrap();
     assert_eq!(value(&before), &json!("stored"));
@@ -157,7 +157,7 @@ async fn a_crashed_store_is_restarted_on_the_same_database_and_writes_still_pers
     // and after the crash.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     let rt = loop {
-        match CodeMode::builder().session_store_path(&dir).start().await {
+        match codemode_tests::builder().session_store_path(&dir).start().await {
             Ok(rt) => break rt,
             Err(e) => assert!(tokio::time::Instant::now() < deadline, "the store's directory is not released: {e}"),
         }
@@ -254,7 +254,7 @@ async fn a_results_cache_that_crashes_too_often_is_given_up_and_cells_go_on() {
 async fn a_crashed_mcp_server_actor_is_restarted_and_its_tools_answer_again() {
     let fixture = McpServerConfig::stdio("accounting", env!("CARGO_BIN_EXE_mcp_fixture"), Vec::new())
         .call_timeout(Duration::from_secs(5));
-    let rt = CodeMode::builder().tool(Noop).mcp_server(fixture).start().await.unwrap();
+    let rt = codemode_tests::builder().tool(Noop).mcp_server(fixture).start().await.unwrap();
     assert!(rt.mcp_ready(Duration::from_secs(10)).await, "the fixture server connects");
     let call = "return (await MCP.accounting.echo({a: 1})).content[0].text";
     assert_eq!(value(&exec(&rt, call).await), &json!("echo"));
@@ -273,7 +273,7 @@ async fn a_crashed_mcp_server_actor_is_restarted_and_its_tools_answer_again() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashed_node_registry_is_restarted_and_answers() {
     let config = NodesConfig { tokens: vec!["token".into()], ..NodesConfig::default() };
-    let rt = CodeMode::builder().nodes(config, Some("127.0.0.1:0".into())).start().await.unwrap();
+    let rt = codemode_tests::builder().nodes(config, Some("127.0.0.1:0".into())).start().await.unwrap();
     let registry = rt.node_registry().unwrap().clone();
     assert!(!registry.pairing_code().await.unwrap().is_empty());
     assert!(rt.crash_actor_for_test(CrashTarget::NodeRegistry));

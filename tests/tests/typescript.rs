@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Phase, RunsConfig, StoreBackend};
+use codemode_runtime::{CellResult, ErrorCode, Exec, Phase, RunsConfig, StoreBackend};
 use codemode_tests::*;
 use serde_json::json;
 
@@ -79,7 +79,7 @@ async fn a_parked_typescript_cell_is_replayed_from_its_source_as_written_ga_1_3(
     let runtime_on = |evict: Option<Duration>| {
         let dir = dir.clone();
         async move {
-            CodeMode::builder()
+            codemode_tests::builder()
                 .tool(Echo)
                 .store_backend(StoreBackend::Sled { path: Some(dir) })
                 .runs(RunsConfig { evict_after: evict, ..RunsConfig::default() })

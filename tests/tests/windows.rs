@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Limits, OutputEntry, WaitReason};
+use codemode_runtime::{CellResult, ErrorCode, Exec, Limits, OutputEntry, WaitReason};
 use codemode_tests::*;
 use serde_json::json;
 
@@ -37,7 +37,7 @@ async fn a_yield_with_no_reason_resolves_with_null_reason() {
 async fn a_tool_outliving_the_budget_parks_the_cell_and_keeps_running_ga_1_3() {
     let sleep = SleepMs::default();
     let finished = Arc::clone(&sleep.finished);
-    let rt = CodeMode::builder().limits(fast(150)).tool(sleep).start().await.unwrap();
+    let rt = codemode_tests::builder().limits(fast(150)).tool(sleep).start().await.unwrap();
     let reply = rt.session("s").reply("r");
     let first = reply.exec(Exec::code("const r = await sleep_ms({ms: 400}); return r")).await.unwrap();
     let CellResult::Waiting { reason, pending_tool_calls, run_id, .. } = &first else {
@@ -147,7 +147,7 @@ async fn each_wait_restarts_the_idle_ttl() {
 async fn abort_fails_the_cell_and_cancels_its_pending_tool_calls_ga_1_5() {
     let sleep = SleepMs::default();
     let (started, finished) = (Arc::clone(&sleep.started), Arc::clone(&sleep.finished));
-    let rt = CodeMode::builder().limits(fast(100)).tool(sleep).start().await.unwrap();
+    let rt = codemode_tests::builder().limits(fast(100)).tool(sleep).start().await.unwrap();
     let reply = rt.session("s").reply("r");
     let parked = reply.exec(Exec::code("await sleep_ms({ms: 400}); return 1")).await.unwrap();
     let run_id = parked.run_id().unwrap().to_owned();

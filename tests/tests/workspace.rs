@@ -25,7 +25,7 @@ impl Drop for TempDir {
 }
 
 async fn workspace_runtime(dir: &TempDir) -> CodeMode {
-    CodeMode::builder().workspace(&dir.0).start().await.unwrap()
+    codemode_tests::builder().workspace(&dir.0).start().await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -50,7 +50,7 @@ async fn a_5_mib_file_read_page_by_page_joins_back_byte_identical_ga_12() {
         const bytes = new TextEncoder().encode(out); let h = 0; for (const b of bytes) h = (h * 31 + b) >>> 0; \
         return [pages > 80, bytes.length, h, out.startsWith('SECRET_TOKEN=abc123')]";
     let limits = codemode_runtime::Limits { timeout: std::time::Duration::from_secs(60), ..Default::default() };
-    let rt = CodeMode::builder().limits(limits).workspace(&dir.0).start().await.unwrap();
+    let rt = codemode_tests::builder().limits(limits).workspace(&dir.0).start().await.unwrap();
     let results = run_to_end(&rt, code).await;
     let v = value(results.last().unwrap());
     let expected_hash = text.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
@@ -239,7 +239,7 @@ async fn reading_a_fifo_fails_promptly_and_leaves_the_tools_usable_ga_12() {
     std::fs::write(dir.0.join("ok.txt"), "fine").unwrap();
     // Before: each read blocked a thread forever and the cell timed out.
     let limits = codemode_runtime::Limits { timeout: std::time::Duration::from_secs(60), ..Default::default() };
-    let rt = CodeMode::builder().limits(limits).workspace(&dir.0).start().await.unwrap();
+    let rt = codemode_tests::builder().limits(limits).workspace(&dir.0).start().await.unwrap();
     let code = format!(
         "{CATCH} const errors = await Promise.all(Array.from({{length: 20}}, () => caught(() => read({{path: 'pipe'}})))); \
          const ok = await read({{path: 'ok.txt'}}); return [errors[0], new Set(errors.map(JSON.stringify)).size, ok.content]"

@@ -275,11 +275,15 @@ pub enum ErrorCode {
     /// The run's stored journals would have passed the session's or the
     /// principal's quota: it was ended rather than stored past it.
     QuotaExceeded,
+    /// The engine process running the cell failed (it died, broke the
+    /// engine protocol, or stopped answering): the cell could not go on.
+    /// Other cells, on other engine processes, were not affected.
+    EngineCrashed,
 }
 
 impl ErrorCode {
     /// Every code, as the published schemas list them.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::InvalidInput,
         Self::RuntimeUnavailable,
         Self::Aborted,
@@ -289,6 +293,7 @@ impl ErrorCode {
         Self::ToolBudgetExceeded,
         Self::ReplayDiverged,
         Self::QuotaExceeded,
+        Self::EngineCrashed,
     ];
 
     /// The protocol's name for the code, as it is serialized
@@ -304,6 +309,7 @@ impl ErrorCode {
             Self::ToolBudgetExceeded => "tool_budget_exceeded",
             Self::ReplayDiverged => "replay_diverged",
             Self::QuotaExceeded => "quota_exceeded",
+            Self::EngineCrashed => "engine_crashed",
         }
     }
 }

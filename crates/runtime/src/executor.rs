@@ -14,11 +14,13 @@ use codemode_protocol::{CellResult, ErrorCode};
 use ractor::{Actor, ActorCell, ActorProcessingErr, ActorRef, RpcReplyPort};
 
 use crate::cell::guest_host::EnginePool;
-use crate::cell::guest_host::{CellHost, Vm};
+use crate::cell::guest_host::{Backing, CellHost, Vm};
 use crate::cell::journaling::{Meta, Restored};
 use crate::cell::{CellActor, CellArgs, CellMode, CellMsg, CellPlan, CellServices, ToolTable};
+use crate::engine::remote::protocol::CellRecipe;
 use crate::engine::vm::PreludeGeneration;
 use crate::jsthreads::JsThreads;
+use crate::workers::Workers;
 use codemode_protocol::RunEnd;
 
 use crate::run_index::{LiveRun, ParkedTime, RunHandle, new_run_id};
@@ -57,6 +59,8 @@ pub(crate) struct ExecutorConfig {
     pub js: JsThreads,
     /// Prepared engines, and where an ended cell's engine goes.
     pub engines: EnginePool,
+    /// With `isolation = "process"`: the engine workers cells run in.
+    pub workers: Option<Arc<Workers>>,
     /// How the catalog actor ranks searches.
     pub search: codemode_catalog::SearchConfig,
 }
@@ -157,6 +161,7 @@ impl ExecutorState {
         let start = CellStart {
             services: Arc::clone(&self.config.services),
             engines: self.config.engines.clone(),
+            workers: self.config.workers.clone(),
             root: self.root.clone(),
             plan,
         };
@@ -248,6 +253,7 @@ fn cell_span(request: &ExecRequest, run_id: &str, session: Option<&str>) -> trac
 struct CellStart {
     services: Arc<CellServices>,
     engines: EnginePool,
+    workers: Option<Arc<Workers>>,
     root: ActorCell,
     plan: CellPlan,
 }
@@ -257,7 +263,7 @@ impl CellStart {
     /// root, registers it and starts it; a failure answers the caller as
     /// the runtime being unavailable and ends the run.
     async fn run(self, lease: crate::jsthreads::ThreadLease, reply: RpcReplyPort<CellResult>) {
-        let Self { services, engines, root, plan } = self;
+        let Self { services, engines, workers, root, plan } = self;
         let run_id = plan.run_id.clone();
         let unavailable = |reply: RpcReplyPort<CellResult>, why: String| {
             let message = format!("the cell could not be started: {why}");
@@ -274,20 +280,31 @@ impl CellStart {
         // A run started by a build whose prelude behaved otherwise replays
         // with that behaviour.
         let prelude = plan.resume.as_ref().map_or(PreludeGeneration::CURRENT, |restored| restored.prelude());
-        let vm = if tools.is_registry() && prelude == PreludeGeneration::CURRENT {
-            engines.take()
-        } else {
-            Vm::prepare(&services.limits, &CellHost { tools: tools.clone(), mcp: services.mcp.clone() }, prelude)
+        let own = !tools.is_registry() || prelude != PreludeGeneration::CURRENT;
+        let host = CellHost { tools: tools.clone(), mcp: services.mcp.clone() };
+        let engine = match &workers {
+            Some(workers) => {
+                let recipe = own.then(|| CellRecipe {
+                    tools: (0..tools.len()).map(|i| tools.callable(i).unwrap_or_default().to_owned()).collect(),
+                    prelude: prelude.0,
+                });
+                let (principal, session) = (plan.meta.principal.as_deref(), plan.mode.session());
+                workers.open(principal, session, recipe, host).map(Backing::Remote)
+            }
+            None if own => Vm::prepare(&services.limits, &host, prelude)
+                .map(|vm| Backing::Local { vm, pool: engines })
+                .map_err(|e| format!("{e:?}")),
+            None => engines.take().map(|vm| Backing::Local { vm, pool: engines.clone() }).map_err(|e| format!("{e:?}")),
         };
-        let vm = match vm {
-            Ok(vm) => vm,
-            Err(e) => return unavailable(reply, format!("{e:?}")),
+        let engine = match engine {
+            Ok(engine) => engine,
+            Err(why) => return unavailable(reply, why),
         };
-        let control = Arc::clone(vm.control());
-        let args = CellArgs { plan, services: Arc::clone(&services), tools, vm, lease, pool: engines };
+        let abort = engine.aborter();
+        let args = CellArgs { plan, services: Arc::clone(&services), tools, engine, lease };
         match Actor::spawn_linked(None, CellActor, args, root).await {
             Ok((actor, _)) => {
-                let handle = RunHandle { actor: actor.get_cell(), abort: Arc::new(move || control.abort()) };
+                let handle = RunHandle { actor: actor.get_cell(), abort };
                 if services.runs.register(&run_id, handle) {
                     let _ = actor.send_message(CellMsg::Start(reply));
                 } else {

@@ -90,6 +90,24 @@ mod telemetry;
 mod typescript;
 #[cfg(test)]
 mod unconfigured_tests;
+mod workers;
+
+/// Runs this process as a codemode engine worker, until its host hangs
+/// up; returns the process's exit code. A worker is started by its host
+/// with an empty environment and its channel as descriptor 3; started any
+/// other way, this returns an error code at once and runs nothing.
+///
+/// Call it first thing in `main`, while the process has one thread (it
+/// leaves the host's namespaces, which a threaded process cannot):
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     codemode_runtime::engine_worker()
+/// }
+/// ```
+pub fn engine_worker() -> std::process::ExitCode {
+    engine::remote::worker::serve::<cell::CellRequests>()
+}
 
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]
@@ -120,7 +138,7 @@ pub use durable::{JournalMode, RunsConfig, StoreBackend};
 pub use engine::warm_up;
 pub use error::CodeModeError;
 pub use events::{EVENTS_BUFFERED, RunEvent, RunEventError, RunEvents};
-pub use limits::{Limits, LimitsError};
+pub use limits::{Isolation, Limits, LimitsError};
 pub use prompt::{ExecToolDescriptions, ToolDescription};
 pub use stream::{OutputStream, Streamed};
 pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, ResultsHeld, RunsSnapshot, UNKNOWN_TOOL};
@@ -129,3 +147,4 @@ pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, Resu
 #[doc(hidden)]
 #[cfg(feature = "typescript")]
 pub use typescript::{bench_scan, bench_strip};
+pub use workers::{BoundWorker, EngineWorkers, EngineWorkersSnapshot, PoolStats, WorkerSharing};

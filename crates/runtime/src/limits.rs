@@ -10,6 +10,22 @@ use std::time::Duration;
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
 
+/// Where cells' engines run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Isolation {
+    /// On the runtime's own JS threads, in this process: the engine is
+    /// the only boundary between a cell and the host (the default for
+    /// embedders).
+    #[default]
+    Thread,
+    /// In confined engine worker processes (`CodeModeBuilder::engine_workers`
+    /// says how they start):
+    /// a cell that broke out of its engine would hold a process with no
+    /// files, no network, no other tenants' data and no system calls but
+    /// computing and its channel (docs/security.md).
+    Process,
+}
+
 /// Resource limits for every cell of a runtime.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {

@@ -206,7 +206,7 @@ pub(crate) fn first_wrapped_location(stack: &str) -> Option<(u32, u32)> {
 /// cell, and stripped TypeScript keeps every line); columns move only on a
 /// line whose erased types held non-ASCII text, which the stripper blanks
 /// one space per UTF-16 unit while the engine counts bytes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Positions {
     /// Wrapped line number → (line as written, line as compiled), for the
     /// lines whose byte lengths differ.

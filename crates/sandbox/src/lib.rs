@@ -284,6 +284,25 @@ pub fn leave_host_namespaces() -> Namespaces {
     Namespaces::Kept(format!("{} has no namespaces", std::env::consts::OS))
 }
 
+/// Makes every thread allocate from the C library's main arena. Call it
+/// before the worker starts its threads.
+///
+/// Why: glibc gives threads arenas of their own, and the first time such
+/// an arena's heap shrinks it *opens* `/proc/sys/vm/overcommit_memory` to
+/// decide how — an `openat` the allow-list refuses by killing the worker,
+/// at a moment no test chooses. The main arena never makes that read. The
+/// cost is that engine threads share one arena's lock (a worker has a
+/// few). Other C libraries (musl) have no such arenas: nothing to do.
+pub fn one_malloc_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[expect(unsafe_code, reason = "mallopt is a libc call")]
+    // SAFETY: a plain integer setting, made while the process has one
+    // thread.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
 /// Confines the calling process for good: closes every descriptor not in
 /// `confinement` (and not 0, 1, 2), lowers its resource limits, and
 /// installs the allow-list on every thread it has. Call it once every

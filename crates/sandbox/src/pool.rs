@@ -235,13 +235,16 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             if state.stop {
                 return Err(PoolError::Stopped);
             }
+            // A dead worker is never leased: one with no lease is dropped
+            // here, one with leases when its last lessee lets go.
             let room = state.bound.iter().position(|slot| {
-                slot.key == *key && slot.active < config.cells_per_worker && slot.served < config.recycle_after
+                slot.key == *key
+                    && slot.active < config.cells_per_worker
+                    && slot.served < config.recycle_after
+                    && (slot.active == 0 || slot.worker.alive())
             });
             if let Some(i) = room {
                 let slot = &mut state.bound[i];
-                // One that died since its last lease is dropped, not leased
-                // (one with leases is failed by its lessees).
                 if slot.active == 0 && !slot.worker.alive() {
                     dead.push(state.bound.swap_remove(i).worker);
                     continue;
@@ -330,6 +333,12 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
     /// and the console: which key each live worker serves).
     pub fn bound_keys(&self) -> Vec<K> {
         self.inner.lock().bound.iter().map(|slot| slot.key.clone()).collect()
+    }
+
+    /// The workers bound now, each with its key and how many leases it
+    /// has.
+    pub fn bound(&self) -> Vec<(K, Arc<F::Worker>, usize)> {
+        self.inner.lock().bound.iter().map(|slot| (slot.key.clone(), Arc::clone(&slot.worker), slot.active)).collect()
     }
 }
 

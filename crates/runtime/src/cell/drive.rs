@@ -303,6 +303,10 @@ impl CellState {
                 let budget = self.services.limits.cpu_budget.unwrap_or_default();
                 (ErrorCode::Timeout, RunEnd::TimedOut, report::cpu_budget_message(budget))
             }
+            Interruption::Crashed => {
+                let why = self.engine.crash().unwrap_or_default();
+                (ErrorCode::EngineCrashed, RunEnd::Failed, report::engine_crashed_message(&why))
+            }
         })
     }
 

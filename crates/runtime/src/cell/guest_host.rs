@@ -9,8 +9,9 @@ use super::requests::{DecodeCx, HostRequest, OpCode};
 use super::tools::ToolTable;
 use crate::engine::args::Args;
 use crate::engine::determinism::ConfigReadError;
-use crate::engine::host::{GuestHost, McpRoutes, RequestForm};
+use crate::engine::host::{CompleteArguments, GuestHost, McpRoutes, RequestForm};
 use crate::mcp::McpHub;
+use serde_json::{Map, Value};
 
 /// A cell's engine.
 pub(crate) type Engine = crate::engine::Engine<CellHost>;
@@ -20,14 +21,48 @@ pub(crate) type Vm = crate::engine::vm::Vm<CellHost>;
 pub(crate) type Requests = crate::engine::Requests<HostRequest>;
 /// What a cell's guest read from the clock and the configuration.
 pub(crate) type EngineReads<'a> = crate::engine::Reads<'a, HostRequest>;
+/// Where a cell's engine runs.
+pub(crate) type Backing = crate::engine::Backing<CellHost>;
+/// A cell's engine in a worker process.
+pub(crate) type RemoteEngine = crate::engine::RemoteEngine<CellHost>;
 /// The runtime's pool of prepared engines.
 pub(crate) type EnginePool = crate::engine::pool::EnginePool<CellHost>;
+
+/// The request table as an engine worker reads it: the same decoding as
+/// [`CellHost`]'s, with MCP arguments completed by asking the host.
+pub(crate) struct CellRequests;
+
+impl crate::engine::remote::RequestTable for CellRequests {
+    type Request = HostRequest;
+
+    fn forms() -> &'static [RequestForm] {
+        OpCode::FORMS
+    }
+
+    fn decode(
+        op: usize,
+        args: &Args<'_, '_>,
+        mcp: &dyn CompleteArguments,
+        routes: Option<&McpRoutes>,
+    ) -> rquickjs::Result<HostRequest> {
+        let Some(&op) = OpCode::ALL.get(op) else {
+            return Err(args.malformed("the request number", "one of `host.ops`"));
+        };
+        HostRequest::decode(op, args, &DecodeCx { mcp, routes })
+    }
+}
 
 /// What a cell's engine is given: the runtime's tools and MCP servers.
 #[derive(Clone)]
 pub(crate) struct CellHost {
     pub tools: ToolTable,
     pub mcp: McpHub,
+}
+
+impl CompleteArguments for CellHost {
+    fn complete_arguments(&self, hub: usize, tool: &str, args: &mut Map<String, Value>) -> Result<(), String> {
+        CompleteArguments::complete_arguments(&self.mcp, hub, tool, args)
+    }
 }
 
 impl GuestHost for CellHost {

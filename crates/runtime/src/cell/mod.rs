@@ -34,6 +34,7 @@ pub(crate) mod tools;
 mod windows;
 
 pub(crate) use actor::CellActor;
+pub(crate) use guest_host::CellRequests;
 pub(crate) use mode::CellMode;
 pub(crate) use msg::CellMsg;
 pub(crate) use services::CellServices;

@@ -64,6 +64,14 @@ pub(crate) fn guest_error(
     }
 }
 
+/// The message of a cell whose engine process failed, for `why`.
+pub(crate) fn engine_crashed_message(why: &str) -> String {
+    format!(
+        "the engine process running this cell failed ({why}), so the cell could not go on; what it did before \
+         stands. Run it again: a new engine process runs it."
+    )
+}
+
 /// The message of a cell stopped by its budget.
 pub(crate) fn timeout_message(budget: Duration) -> String {
     format!(

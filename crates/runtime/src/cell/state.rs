@@ -21,9 +21,8 @@ use ractor::ActorRef;
 use super::approvals::{Approvals, Decide, Staged};
 use super::effects::CellEffects;
 use super::end::{Ending, Recording};
+use super::guest_host::Backing;
 use super::guest_host::Engine;
-use super::guest_host::EnginePool;
-use super::guest_host::Vm;
 use super::mode::CellMode;
 use super::msg::CellMsg;
 use super::output::OutputLedger;
@@ -69,12 +68,11 @@ pub(crate) struct CellArgs {
     pub services: Arc<CellServices>,
     /// The cell's tool globals: the registry's, or a replayed run's own.
     pub tools: ToolTable,
-    /// The engine made (or taken from the pool) for this cell.
-    pub vm: Vm,
+    /// The engine made (or taken from the pool) for this cell, in this
+    /// process or in an engine worker.
+    pub engine: Backing,
     /// Counts the cell against its JS thread.
     pub lease: ThreadLease,
-    /// Where the engine goes when the cell ends.
-    pub pool: EnginePool,
 }
 
 /// What the cell does after handling a message.
@@ -120,7 +118,7 @@ impl CellState {
     /// The cell of `args`, on its actor `myself`; a run to resume gets its
     /// replay ready to run at the first window.
     pub(crate) fn new(args: CellArgs, myself: ActorRef<CellMsg>) -> Self {
-        let CellArgs { plan, services, tools, vm, lease, pool } = args;
+        let CellArgs { plan, services, tools, engine, lease } = args;
         let CellPlan { run_id, wrapped, mode, span, admitted, meta, resume, stream } = plan;
         // A resumed run's approvals belong to the principal that started it.
         let owner = resume.as_ref().map_or_else(|| meta.principal.clone(), |r| r.owner());
@@ -154,7 +152,7 @@ impl CellState {
             restart_safe: mode.restart_safe(),
             completion,
         });
-        let engine = Engine::new(vm, lease, pool);
+        let engine = Engine::new(engine, lease);
         let me = myself.clone();
         let mail = Mailbox::new(move |msg: DurableMsg| {
             let _ = me.send_message(CellMsg::Durable(msg));

@@ -25,12 +25,13 @@ use crate::engine::pool::Recipe;
 use crate::error::CodeModeError;
 use crate::executor::ExecutorConfig;
 use crate::jsthreads::JsThreads;
-use crate::limits::Limits;
+use crate::limits::{Isolation, Limits};
 use crate::mcp::McpHub;
 use crate::nodes::NodeRegistry;
 use crate::run_index::{RunIndex, new_run_id};
 use crate::supervisor::{RootArgs, RootSupervisor};
 use crate::telemetry::Metrics;
+use crate::workers::{EngineWorkers, Workers};
 
 /// Prepared engines kept ready per runtime: enough for a burst of cells
 /// while the factory catches up; each holds an engine's memory (measured
@@ -68,6 +69,10 @@ pub struct CodeModeBuilder {
     runs: RunsConfig,
     /// The model may decide approvals through its `wait` tool.
     model_decides: bool,
+    /// Where cells' engines run.
+    isolation: Isolation,
+    /// How engine workers start, with `isolation = "process"`.
+    engine_workers: Option<EngineWorkers>,
 }
 
 impl CodeModeBuilder {
@@ -75,6 +80,25 @@ impl CodeModeBuilder {
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Where cells' engines run (default [`Isolation::Thread`]; with
+    /// [`Isolation::Process`], in engine workers started as
+    /// [`engine_workers`](Self::engine_workers) says).
+    #[must_use]
+    pub fn isolation(mut self, isolation: Isolation) -> Self {
+        self.isolation = isolation;
+        self
+    }
+
+    /// How engine worker processes are started and pooled with
+    /// [`Isolation::Process`] (default: this program, re-executed as
+    /// `<program> engine-worker`, which must then call
+    /// [`engine_worker`](crate::engine_worker) first thing in `main`).
+    #[must_use]
+    pub fn engine_workers(mut self, workers: EngineWorkers) -> Self {
+        self.engine_workers = Some(workers);
         self
     }
 
@@ -220,7 +244,10 @@ impl CodeModeBuilder {
             limits: Arc::clone(&limits),
             host: CellHost { tools: ToolTable::live(tools.clone()), mcp: mcp.clone() },
         };
-        let engines = match EnginePool::start(recipe, SPARE_ENGINES) {
+        // With engine workers, the spares are the workers' own; the host
+        // makes an engine only for `codemode bench`'s floor.
+        let process = self.isolation == Isolation::Process;
+        let engines = match EnginePool::start(recipe, if process { 0 } else { SPARE_ENGINES }) {
             Ok(engines) => engines,
             Err(source) => {
                 mcp.stop();
@@ -228,6 +255,20 @@ impl CodeModeBuilder {
             }
         };
         let started = StartGuard { mcp: mcp.clone(), engines: engines.clone(), armed: true };
+        let workers = if process {
+            let config = match self.engine_workers {
+                Some(config) => config,
+                None => EngineWorkers::this_program()
+                    .map_err(|source| CodeModeError::Threads { what: "engine worker", source })?,
+            };
+            let names = ToolTable::live(tools.clone());
+            let names = (0..names.len()).map(|i| names.callable(i).unwrap_or_default().to_owned()).collect();
+            let workers = Workers::start(&config, Arc::clone(&limits), names)
+                .map_err(|source| CodeModeError::Threads { what: "engine worker supervisor", source })?;
+            Some(Arc::new(workers))
+        } else {
+            None
+        };
         let js = JsThreads::start(threads).map_err(|source| CodeModeError::Threads { what: "JS", source })?;
         let instance = new_run_id()?;
         let backend = self.backend.unwrap_or(StoreBackend::Sled { path: self.store_path });
@@ -281,7 +322,7 @@ impl CodeModeBuilder {
             durable,
             events: crate::events::EventFeed::default(),
         });
-        launch(services, js, engines, nodes, self.model_decides).await
+        launch(services, js, engines, workers, nodes, self.model_decides).await
     }
 
     /// The workspace root, when the workspace tools are configured.
@@ -321,6 +362,7 @@ async fn launch(
     services: Arc<CellServices>,
     js: JsThreads,
     engines: EnginePool,
+    workers: Option<Arc<Workers>>,
     nodes: Option<(NodeRegistry, Option<std::net::SocketAddr>)>,
     model_decides: bool,
 ) -> Result<CodeMode, CodeModeError> {
@@ -330,6 +372,7 @@ async fn launch(
         services: Arc::clone(&services),
         js,
         engines: engines.clone(),
+        workers: workers.clone(),
         search: SearchConfig::default(),
     });
     let (slot, executor) = watch::channel(None);
@@ -381,6 +424,7 @@ async fn launch(
             events: services.events.clone(),
             model_decides,
             engines,
+            workers,
         }),
     })
 }

@@ -74,6 +74,8 @@ pub(crate) struct Inner {
     pub model_decides: bool,
     /// The engine pool, for its counts and `codemode bench`.
     pub engines: crate::cell::guest_host::EnginePool,
+    /// The engine workers, with `isolation = "process"`.
+    pub workers: Option<Arc<crate::workers::Workers>>,
 }
 
 impl Drop for Inner {
@@ -130,6 +132,13 @@ impl std::fmt::Debug for CodeMode {
 }
 
 impl CodeMode {
+    /// What this runtime's engine workers have done and which run now;
+    /// `None` when cells' engines run in this process.
+    #[must_use]
+    pub fn engine_workers(&self) -> Option<crate::workers::EngineWorkersSnapshot> {
+        self.inner.workers.as_ref().map(|w| w.snapshot())
+    }
+
     /// What a parked run of this runtime survives: the backend it is
     /// journaled in, when, and how durably (`None`: runs are not journaled
     /// at all — `[runs] journal = "off"`, or a temporary store).

@@ -15,7 +15,7 @@ pub(crate) const DATE: u8 = 0;
 pub(crate) const PERFORMANCE: u8 = 1;
 
 /// One run of reads of one kind.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum ClockRun {
     /// `count` reads, each `step` units after the previous read of `kind`.
     Step { kind: u8, step: i64, count: u32 },
@@ -24,6 +24,19 @@ pub(crate) enum ClockRun {
 }
 
 impl ClockRun {
+    /// This run and `next` as one run, when `next` repeats it.
+    fn joined(self, next: Self) -> Option<Self> {
+        let same = match (self, next) {
+            (Self::Step { kind: k, step: s, .. }, Self::Step { kind, step, .. }) => k == kind && s == step,
+            (Self::Exact { kind: k, value: v, .. }, Self::Exact { kind, value, .. }) => {
+                k == kind && v.to_bits() == value.to_bits()
+            }
+            _ => false,
+        };
+        let count = self.count().checked_add(next.count())?;
+        same.then(|| self.with_count(count))
+    }
+
     fn kind(&self) -> u8 {
         match *self {
             Self::Step { kind, .. } | Self::Exact { kind, .. } => kind,
@@ -95,8 +108,11 @@ impl Previous {
     }
 }
 
-/// Every clock read of a run, in order, as runs.
-#[derive(Clone, Debug, Default)]
+/// Every clock read of a run, in order, as runs. Crosses a process
+/// boundary as its runs only: the counts derived from them are rebuilt,
+/// never taken on trust.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(from = "Vec<ClockRun>", into = "Vec<ClockRun>")]
 pub(crate) struct ClockLog {
     runs: Vec<ClockRun>,
     len: usize,
@@ -155,6 +171,14 @@ impl ClockLog {
                 }
             }
             self.len += run.count() as usize;
+            // A run continuing the last one joins it, as `push` would have
+            // made it: a log rebuilt from pieces is the same log.
+            if let Some(last) = self.runs.last_mut()
+                && let Some(joined) = last.joined(run)
+            {
+                *last = joined;
+                continue;
+            }
             self.runs.push(run);
         }
     }
@@ -197,6 +221,20 @@ impl ClockLog {
     pub(crate) fn values(&self) -> Vec<(u8, f64)> {
         let mut cursor = self.cursor();
         std::iter::from_fn(|| cursor.next()).collect()
+    }
+}
+
+impl From<Vec<ClockRun>> for ClockLog {
+    fn from(runs: Vec<ClockRun>) -> Self {
+        let mut log = Self::default();
+        log.extend(runs);
+        log
+    }
+}
+
+impl From<ClockLog> for Vec<ClockRun> {
+    fn from(log: ClockLog) -> Self {
+        log.runs
     }
 }
 

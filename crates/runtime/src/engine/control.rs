@@ -29,7 +29,7 @@ fn thread_cpu_ns() -> u64 {
 }
 
 /// Why the interrupt handler stopped guest code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Stop {
     /// Aborted by a host or client.
     Aborted,
@@ -37,10 +37,14 @@ pub(crate) enum Stop {
     Deadline,
     /// Past the run's guest-CPU budget.
     CpuBudget,
+    /// The engine's worker process failed (it died, misbehaved or fell
+    /// silent): the cell cannot go on there. Never set by the interrupt
+    /// handler.
+    Crashed,
 }
 
 /// What a cell's guest has cost so far (see [`CellControl::costs`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Costs {
     /// CPU time the JS thread spent running the cell's steps.
     pub guest_cpu: Duration,
@@ -244,7 +248,7 @@ impl CellControl {
         let code = match stop {
             Stop::Aborted => 1,
             Stop::Deadline => 2,
-            Stop::CpuBudget => 3,
+            Stop::CpuBudget | Stop::Crashed => 3,
         };
         let _ = self.stopped.compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed);
         true

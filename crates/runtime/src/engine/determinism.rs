@@ -11,7 +11,7 @@ use super::clock::{ClockCursor, ClockLog, DATE, PERFORMANCE, value_of};
 
 /// A synchronous read of the host's configuration, journaled with its
 /// answer (format 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum EnvKey {
     /// `host.meta(index)`: a tool handle's metadata.
     Meta(u32),
@@ -82,7 +82,7 @@ pub(crate) struct Determinism {
 
 /// An MCP server of a replayed cell's namespace: its configured name, and
 /// its index in this process's hub (`None`: no longer configured).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct McpRoute {
     pub name: String,
     pub hub: Option<usize>,
@@ -91,7 +91,7 @@ pub(crate) struct McpRoute {
 /// How a cell's clock, `Math.random` and configuration reads are set up
 /// before it starts, as data: the cell hands it to its engine, which may
 /// run in another process.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Setup {
     /// `Math.random`'s seed.
     pub seed: u64,
@@ -102,7 +102,7 @@ pub(crate) struct Setup {
 }
 
 /// What a replayed run read, from its journal.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ReplayReads {
     pub clock: ClockLog,
     pub env: Vec<(EnvKey, String)>,
@@ -245,7 +245,7 @@ impl Determinism {
 
     /// More reads than a journal keeps: stop keeping them (the run is then
     /// kept in memory only, which the journal side records).
-    fn overflowed(&mut self) {
+    pub(crate) fn overflowed(&mut self) {
         self.overflow = true;
         self.reads = ClockLog::default();
         self.env = Vec::new();

@@ -55,10 +55,27 @@ pub(crate) struct RequestForm {
     pub call_site: bool,
 }
 
-/// The host of a cell's engine.
-pub(crate) trait GuestHost: Clone + Send + Sync + 'static {
-    /// A decoded request.
-    type Request: Send + std::fmt::Debug + 'static;
+/// Completes an MCP call's arguments from its tool's input schema before
+/// the call is admitted (GA-9.4). A synchronous read of the host's
+/// configuration, as data in and out: the MCP hub answers it in process,
+/// and an engine in another process asks its host.
+pub(crate) trait CompleteArguments {
+    /// Fills `args` with the schema defaults of `tool` on hub server
+    /// `hub`; the error says which required arguments are missing.
+    fn complete_arguments(
+        &self,
+        hub: usize,
+        tool: &str,
+        args: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), String>;
+}
+
+/// The host of a cell's engine. It completes MCP arguments for the
+/// decoding of its requests, in process or asked by a worker.
+pub(crate) trait GuestHost: CompleteArguments + Clone + Send + Sync + 'static {
+    /// A decoded request: plain data, so an engine in a worker can send
+    /// it.
+    type Request: serde::Serialize + serde::de::DeserializeOwned + Send + std::fmt::Debug + 'static;
 
     /// Every request's form, in wire order (the prelude reads the numbers
     /// from `host.ops`).
@@ -97,6 +114,18 @@ pub(crate) trait GuestHost: Clone + Send + Sync + 'static {
 #[cfg(test)]
 #[derive(Clone, Debug)]
 pub(crate) struct BareHost;
+
+#[cfg(test)]
+impl CompleteArguments for BareHost {
+    fn complete_arguments(
+        &self,
+        _: usize,
+        _: &str,
+        _: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), String> {
+        Err("this host has no MCP servers".into())
+    }
+}
 
 #[cfg(test)]
 impl GuestHost for BareHost {

@@ -15,7 +15,7 @@ use super::host::Admission;
 use super::output::PendingOutput;
 
 /// A guest error, as the prelude described it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum GuestError {
     /// An `Error` object.
     /// `bridge`: an error a host request rejected with (a failed tool
@@ -30,7 +30,7 @@ pub(crate) enum GuestError {
 }
 
 /// How the cell's top-level promise settled.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Outcome {
     /// Resolved; the projected value, converted.
     Value(serde_json::Value),
@@ -39,7 +39,7 @@ pub(crate) enum Outcome {
 }
 
 /// Which admission bound a request exceeded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum AdmissionLimit {
     /// The in-flight plus queued bound of ordinary requests.
     Queue,
@@ -58,7 +58,7 @@ impl AdmissionLimit {
 }
 
 /// A sticky admission failure: the cell fails even if the guest catches it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct AdmissionError {
     pub limit: AdmissionLimit,
     pub message: String,

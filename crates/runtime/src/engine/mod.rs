@@ -17,6 +17,7 @@ pub(crate) mod intrinsics;
 pub(crate) mod link;
 pub(crate) mod output;
 pub(crate) mod pool;
+pub(crate) mod remote;
 pub(crate) mod settlement;
 pub(crate) mod vm;
 
@@ -31,6 +32,8 @@ use host::{GuestHost, McpRoutes};
 use link::{AdmissionError, GuestLink, Outcome};
 use output::PendingOutput;
 use pool::EnginePool;
+pub(crate) use remote::mirror::RemoteEngine;
+use remote::protocol::Control;
 use settlement::Settlement;
 use vm::{StartError, SyntaxFailure, Vm};
 
@@ -75,26 +78,97 @@ fn typescript_reading(wrapped: &str) -> Option<String> {
     crate::typescript::strip(wrapped).ok().filter(|stripped| stripped != wrapped)
 }
 
-/// One cell's engine, as the cell drives it.
+/// Where a cell's engine runs.
+pub(crate) enum Backing<H: GuestHost> {
+    /// In this process: `vm`, given back to `pool` when the cell ends.
+    Local { vm: Vm<H>, pool: EnginePool<H> },
+    /// In an engine worker process.
+    Remote(RemoteEngine<H>),
+}
+
+impl<H: GuestHost> Backing<H> {
+    /// Interrupts the cell's guest code, from any thread.
+    pub(crate) fn aborter(&self) -> Arc<dyn Fn() + Send + Sync> {
+        match self {
+            Self::Local { vm, .. } => {
+                let control = Arc::clone(vm.control());
+                Arc::new(move || control.abort())
+            }
+            Self::Remote(remote) => Arc::new(remote.aborter()),
+        }
+    }
+}
+
+enum Side<H: GuestHost> {
+    /// `vm` is `None` once given back (the cell's state is being dropped).
+    Local {
+        vm: Option<Vm<H>>,
+        pool: EnginePool<H>,
+    },
+    Remote(Box<RemoteEngine<H>>),
+}
+
+/// One cell's engine, as the cell drives it: in this process or in a
+/// worker, behind the same methods. Of a remote engine, `link` is the
+/// host's copy that each step's report fills, and `control` keeps the
+/// host's side of the costs (time waiting on the host).
 pub(crate) struct Engine<H: GuestHost> {
-    /// `None` once given back (the cell's state is being dropped).
-    vm: Option<Vm<H>>,
+    side: Side<H>,
     link: Arc<Mutex<GuestLink<H::Request>>>,
     control: Arc<CellControl>,
     /// Counts the cell against its JS thread; marks the thread busy while
-    /// guest code runs.
+    /// guest code runs (or the thread waits for a worker's step).
     lease: ThreadLease,
-    /// Where the engine goes when the cell ends.
-    pool: EnginePool<H>,
     /// Where the compiled source's positions are in the cell as written.
     positions: Positions,
 }
 
 impl<H: GuestHost> Engine<H> {
-    /// The cell's engine `vm`, on the thread `lease` counts it on.
-    pub(crate) fn new(vm: Vm<H>, lease: ThreadLease, pool: EnginePool<H>) -> Self {
-        let (link, control) = (Arc::clone(vm.link()), Arc::clone(vm.control()));
-        Self { vm: Some(vm), link, control, lease, pool, positions: Positions::default() }
+    /// The cell's engine, on the thread `lease` counts it on.
+    pub(crate) fn new(backing: Backing<H>, lease: ThreadLease) -> Self {
+        let (side, link, control) = match backing {
+            Backing::Local { vm, pool } => {
+                let (link, control) = (Arc::clone(vm.link()), Arc::clone(vm.control()));
+                (Side::Local { vm: Some(vm), pool }, link, control)
+            }
+            Backing::Remote(remote) => {
+                let (link, control) = (Arc::clone(remote.link()), Arc::clone(remote.control()));
+                (Side::Remote(Box::new(remote)), link, control)
+            }
+        };
+        Self { side, link, control, lease, positions: Positions::default() }
+    }
+
+    /// Compiles and starts `source` (the cell, wrapped, maybe stripped).
+    fn start_source(&self, source: &str) -> Result<(), StartError> {
+        match &self.side {
+            Side::Local { vm: Some(vm), .. } => self.guest(|| vm.start(source)),
+            Side::Local { vm: None, .. } => Err(StartError::Engine("the cell's engine is gone".into())),
+            Side::Remote(remote) => self.guest(|| remote.start(source, &self.link)),
+        }
+    }
+
+    /// A remote engine's control to apply before its next step; nothing
+    /// for an engine in process (its methods act at once).
+    fn queue(&self, control: impl FnOnce() -> Control) {
+        if let Side::Remote(remote) = &self.side {
+            remote.queue(control());
+        }
+    }
+
+    /// Sends a remote engine's queued controls now and takes its report.
+    fn flush(&self) {
+        if let Side::Remote(remote) = &self.side {
+            self.guest(|| remote.step(Vec::new(), &self.link));
+        }
+    }
+
+    /// Why the cell's engine worker failed it, if it did.
+    pub(crate) fn crash(&self) -> Option<String> {
+        match &self.side {
+            Side::Local { .. } => None,
+            Side::Remote(remote) => remote.crash(),
+        }
     }
 
     /// Compiles the wrapped cell source and runs it until it first waits
@@ -109,11 +183,7 @@ impl<H: GuestHost> Engine<H> {
         if let Some(stripped) = typescript_reading(wrapped) {
             return self.start_stripped(wrapped, &stripped);
         }
-        let first = {
-            let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-            self.guest(|| vm.start(wrapped))
-        };
-        match first {
+        match self.start_source(wrapped) {
             Err(StartError::Syntax(js)) => {
                 let js = self.mapped(js, false);
                 self.start_typescript(wrapped, js)
@@ -158,9 +228,8 @@ impl<H: GuestHost> Engine<H> {
     fn start_stripped(&mut self, wrapped: &str, stripped: &str) -> Result<(), StartError> {
         self.positions = Positions::stripped(wrapped, stripped);
         self.link().positions = self.positions.clone();
-        let Some(vm) = &self.vm else { return Err(StartError::Engine("the cell's engine is gone".into())) };
-        let started = self.guest(|| vm.start(stripped));
-        match started {
+        self.queue(|| Control::Positions(self.positions.clone()));
+        match self.start_source(stripped) {
             Err(StartError::Syntax(failure)) => Err(StartError::Syntax(self.mapped(failure, true))),
             other => other,
         }
@@ -187,8 +256,13 @@ impl<H: GuestHost> Engine<H> {
 
     /// Delivers `settlements` and runs the guest until it is idle.
     pub(crate) fn step(&self, settlements: Vec<Settlement>) {
-        if let Some(vm) = &self.vm {
-            self.guest(|| vm.step(settlements));
+        if settlements.is_empty() {
+            return;
+        }
+        match &self.side {
+            Side::Local { vm: Some(vm), .. } => self.guest(|| vm.step(settlements)),
+            Side::Local { vm: None, .. } => {}
+            Side::Remote(remote) => self.guest(|| remote.step(settlements, &self.link)),
         }
     }
 
@@ -213,37 +287,58 @@ impl<H: GuestHost> Engine<H> {
     /// Sets up the clock, `Math.random` and configuration reads, before
     /// the cell starts.
     pub(crate) fn set_up(&self, setup: Setup) {
-        self.link().determinism.set_up(setup);
+        match &self.side {
+            Side::Local { .. } => self.link().determinism.set_up(setup),
+            Side::Remote(remote) => remote.queue(Control::SetUp(setup)),
+        }
     }
 
     /// Guest code is interrupted once `at` passes (a window opened; the
     /// guest waits on the host until its next step).
     pub(crate) fn set_deadline(&self, at: Instant) {
         self.control.set_deadline(at);
+        if let Side::Remote(remote) = &self.side {
+            remote.set_deadline(Some(at));
+        }
     }
 
     /// No deadline: the window closed and the cell is parked.
     pub(crate) fn clear_deadline(&self) {
         self.control.clear_deadline();
+        if let Side::Remote(remote) = &self.side {
+            remote.set_deadline(None);
+        }
     }
 
     /// The run replays its journal: its guest CPU is neither budgeted nor
     /// counted until [`resume_costs`](Self::resume_costs).
     pub(crate) fn pause_cpu_budget(&self) {
         self.control.pause_cpu_budget();
+        self.queue(|| Control::PauseCpuBudget);
     }
 
     /// The replay is over: the run goes on with the costs its journal
     /// recorded, under its CPU budget again.
     pub(crate) fn resume_costs(&self, recorded: control::Costs) {
         self.control.resume_costs(recorded);
+        self.queue(|| Control::ResumeCosts(recorded));
     }
 
     /// Timers `fired` settled: their slots are free.
     pub(crate) fn timers_fired(&self, fired: impl IntoIterator<Item = u64>) {
-        let mut link = self.link();
-        for id in fired {
-            link.timer_fired(id);
+        match &self.side {
+            Side::Local { .. } => {
+                let mut link = self.link();
+                for id in fired {
+                    link.timer_fired(id);
+                }
+            }
+            Side::Remote(remote) => {
+                let fired: Vec<u64> = fired.into_iter().collect();
+                if !fired.is_empty() {
+                    remote.queue(Control::TimersFired(fired));
+                }
+            }
         }
     }
 
@@ -260,13 +355,21 @@ impl<H: GuestHost> Engine<H> {
 
     /// The replay diverged, for `why` (the first reason is kept).
     pub(crate) fn diverge(&self, why: String) {
+        self.queue(|| Control::Diverge(why.clone()));
         self.link().determinism.diverged.get_or_insert(why);
     }
 
     /// The journaled steps are replayed: reads go live from here, and a
     /// clock read the journal has left is a divergence.
     pub(crate) fn end_replay(&self) {
-        self.link().determinism.end_replay();
+        match &self.side {
+            Side::Local { .. } => self.link().determinism.end_replay(),
+            Side::Remote(remote) => {
+                // What it says of the replay is read right after.
+                remote.queue(Control::EndReplay);
+                self.flush();
+            }
+        }
     }
 
     /// Whether the cell's top-level promise settled.
@@ -299,24 +402,43 @@ impl<H: GuestHost> Engine<H> {
 
     /// Why guest code was interrupted, if it was.
     pub(crate) fn interruption(&self) -> Option<Interruption> {
-        self.control.stopped()
+        match &self.side {
+            Side::Local { .. } => self.control.stopped(),
+            Side::Remote(remote) => remote.interruption(),
+        }
     }
 
     /// What the guest has cost so far.
     pub(crate) fn costs(&self) -> control::Costs {
-        self.control.costs()
+        match &self.side {
+            Side::Local { .. } => self.control.costs(),
+            Side::Remote(remote) => remote.costs(&self.control),
+        }
     }
 
     /// Measures the engine's heap for the receipt (walks the heap: once
     /// per window).
     pub(crate) fn note_heap(&self) {
-        self.control.note_heap(self.memory_used());
+        match &self.side {
+            Side::Local { .. } => self.control.note_heap(self.memory_used()),
+            // The worker notes it in the costs it reports.
+            Side::Remote(_) => {
+                let _ = self.memory_used();
+            }
+        }
     }
 
     /// Bytes the engine holds now (to tell an out-of-memory `null` from a
     /// thrown one).
     pub(crate) fn memory_used(&self) -> usize {
-        self.vm.as_ref().map_or(0, Vm::<H>::memory_used)
+        match &self.side {
+            Side::Local { vm, .. } => vm.as_ref().map_or(0, Vm::<H>::memory_used),
+            Side::Remote(remote) => {
+                remote.queue(Control::NoteHeap);
+                self.flush();
+                remote.memory()
+            }
+        }
     }
 
     /// The requests the guest made and the timers it cleared since the
@@ -332,9 +454,15 @@ impl<H: GuestHost> Engine<H> {
 
     /// `n` ordinary requests settled: their admission slots are free.
     pub(crate) fn release_slots(&self, n: usize) {
-        if n > 0 {
-            let mut link = self.link();
-            link.outstanding_calls = link.outstanding_calls.saturating_sub(n);
+        if n == 0 {
+            return;
+        }
+        match &self.side {
+            Side::Local { .. } => {
+                let mut link = self.link();
+                link.outstanding_calls = link.outstanding_calls.saturating_sub(n);
+            }
+            Side::Remote(remote) => remote.queue(Control::ReleaseSlots(n)),
         }
     }
 
@@ -350,9 +478,12 @@ impl<H: GuestHost> Engine<H> {
 impl<H: GuestHost> Drop for Engine<H> {
     fn drop(&mut self) {
         // Freeing an engine costs about a third of preparing one; the
-        // pool's thread does it, off the JS thread.
-        if let Some(vm) = self.vm.take() {
-            self.pool.retire(vm);
+        // pool's thread does it, off the JS thread. A remote engine is
+        // freed by its worker when its cell is dropped.
+        if let Side::Local { vm, pool } = &mut self.side
+            && let Some(vm) = vm.take()
+        {
+            pool.retire(vm);
         }
     }
 }

@@ -21,7 +21,7 @@ pub(crate) fn entry_json_len(entry: &OutputEntry) -> usize {
 /// Past it only the array's leading `cap` bytes of JSON are kept, and later
 /// entries are counted, not copied: delivery makes them a truncation marker
 /// whose counts describe everything that was emitted.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct PendingOutput {
     entries: Vec<OutputEntry>,
     /// Bytes of the compact JSON array of every entry emitted, kept or not
@@ -91,6 +91,41 @@ impl PendingOutput {
             Some(_) => {}
         }
         self.json_len = total;
+    }
+
+    /// Appends what `later` emitted after this (a remote engine's output
+    /// of one step), within this cap: the same as pushing its entries
+    /// here, for what it kept, and its leading JSON past its own cap.
+    pub(crate) fn absorb(&mut self, later: Self) {
+        if later.json_len == 0 {
+            return;
+        }
+        let Some(text) = later.spilled else {
+            for entry in later.entries {
+                self.push(entry);
+            }
+            return;
+        };
+        // `later` spilled: so does this (its cap is no larger). Its text
+        // is its array's leading JSON: `[` then its entries, comma-joined.
+        let tail = text.strip_prefix('[').unwrap_or(&text);
+        let mut joined = match self.spilled.take() {
+            Some(mine) => mine,
+            None if self.entries.is_empty() => "[".to_owned(),
+            None => {
+                let mut kept = entries_json(&self.entries);
+                kept.pop(); // the closing `]`
+                kept
+            }
+        };
+        if joined.len() > 1 && joined.len() < self.cap {
+            joined.push(',');
+        }
+        let room = self.cap.saturating_sub(joined.len());
+        joined.push_str(codemode_protocol::budget::utf8_prefix(tail, room));
+        self.json_len = if self.json_len == 0 { later.json_len } else { self.json_len + later.json_len - 1 };
+        self.entries = Vec::new();
+        self.spilled = Some(joined);
     }
 
     /// Takes what was emitted, leaving this empty with the same cap.

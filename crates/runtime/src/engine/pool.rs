@@ -96,11 +96,19 @@ impl<H: GuestHost> EnginePool<H> {
             takes: Default::default(),
         });
         let worker = Arc::clone(&inner);
+        // Returns once the thread runs: an engine worker confines itself
+        // next, and a thread's own start-up (`rseq`, its signal stack)
+        // is not on the allow-list.
+        let (started, running) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("codemode-engines".into())
             // QuickJS measures its stack limit against the native stack.
             .stack_size(4 * 1024 * 1024)
-            .spawn(move || factory(&worker))?;
+            .spawn(move || {
+                let _ = started.send(());
+                factory(&worker);
+            })?;
+        running.recv().map_err(|_| std::io::Error::other("the engine factory thread ended as it started"))?;
         Ok(Self { inner })
     }
 
@@ -124,6 +132,11 @@ impl<H: GuestHost> EnginePool<H> {
                 Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT)
             }
         }
+    }
+
+    /// What this pool's engines are made from: the limits and the host.
+    pub(crate) fn recipe(&self) -> (&crate::limits::Limits, &H) {
+        (&self.inner.recipe.limits, &self.inner.recipe.host)
     }
 
     /// How the takes so far went.

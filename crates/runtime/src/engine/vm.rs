@@ -160,7 +160,7 @@ impl PreludeGeneration {
 /// A cell that does not compile: the message and where. [`Vm::start`]
 /// gives the engine's position in the wrapped source; the cell's
 /// [`Engine`](super::Engine) maps it to the cell as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SyntaxFailure {
     pub message: String,
     /// Line and column.
@@ -186,7 +186,7 @@ impl std::fmt::Display for SyntaxFailure {
 }
 
 /// Why a cell could not start.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) enum StartError {
     /// The cell's source does not compile; `message` names the location.
     Syntax(SyntaxFailure),

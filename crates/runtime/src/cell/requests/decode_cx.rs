@@ -7,15 +7,7 @@ use serde_json::{Map, Value};
 use crate::engine::determinism::McpRoute;
 use crate::mcp::McpHub;
 
-/// Completes an MCP call's arguments from its tool's input schema before
-/// the call is admitted (GA-9.4). A synchronous read of the host's
-/// configuration, as data in and out: the MCP hub answers it in process,
-/// and an engine in another process asks its host.
-pub(crate) trait CompleteArguments {
-    /// Fills `args` with the schema defaults of `tool` on hub server
-    /// `hub`; the error says which required arguments are missing.
-    fn complete_arguments(&self, hub: usize, tool: &str, args: &mut Map<String, Value>) -> Result<(), String>;
-}
+pub(crate) use crate::engine::host::CompleteArguments;
 
 impl CompleteArguments for McpHub {
     fn complete_arguments(&self, hub: usize, tool: &str, args: &mut Map<String, Value>) -> Result<(), String> {

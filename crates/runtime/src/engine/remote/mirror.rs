@@ -1,0 +1,255 @@
+//! The host's copy of a remote engine's guest link: what the cell reads
+//! of its engine (requests made, output, the ending, the reads for the
+//! journal) is kept here, filled from each [`StepReport`], so the cell
+//! reads a remote engine exactly as it reads one in process.
+//!
+//! What a worker reports is untrusted: request ids must be new and
+//! increasing, an outcome or admission error is taken once, output is
+//! bounded again by the host's own output cap, and clock runs are rebuilt
+//! into the host's log (never copied as counts).
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::client::{RemoteCell, RemoteError};
+use super::protocol::{Answer, Control, Query, StepReport};
+use crate::engine::control::{CellControl, Costs, Stop};
+use crate::engine::host::GuestHost;
+use crate::engine::link::{Bounds, GuestLink};
+use crate::engine::settlement::Settlement;
+use crate::engine::vm::StartError;
+use crate::limits::Limits;
+
+/// How long past its step's deadline a worker may take to report before
+/// it is failed: an interrupted step still drains its jobs and writes its
+/// report.
+const REPORT_GRACE: Duration = Duration::from_secs(1);
+
+/// What the last report said that the link does not hold.
+#[derive(Default)]
+struct Last {
+    interruption: Option<Stop>,
+    costs: Costs,
+    memory: usize,
+    /// The highest request id the worker has used.
+    last_id: u64,
+    /// Why the worker failed this cell, once it has.
+    crashed: Option<String>,
+}
+
+/// A cell's engine in a worker, as its host drives it.
+pub(crate) struct RemoteEngine<H: GuestHost> {
+    cell: RemoteCell<H::Request>,
+    host: H,
+    /// The host's copy of the engine's guest link.
+    link: Arc<Mutex<GuestLink<H::Request>>>,
+    /// The host's side of the costs: time the guest waited on the host.
+    control: Arc<CellControl>,
+    /// Controls to apply before the next step.
+    queued: Mutex<Vec<Control>>,
+    /// The window's deadline, sent with each step as the time left.
+    deadline: Mutex<Option<Instant>>,
+    /// How long a step without a deadline may take (the window timeout).
+    timeout: Duration,
+    last: Mutex<Last>,
+    /// Keeps the cell's worker leased while the cell lives.
+    _lease: Box<dyn Send + Sync>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<H: GuestHost> RemoteEngine<H> {
+    /// The engine of `cell` under `limits`, whose queries `host`
+    /// answers; `lease` keeps its worker for it.
+    pub(crate) fn new(cell: RemoteCell<H::Request>, host: H, limits: &Limits, lease: Box<dyn Send + Sync>) -> Self {
+        let link = GuestLink::new(Bounds {
+            max_in_flight: limits.max_in_flight,
+            max_queued: limits.max_queued,
+            max_timers: limits.max_timers,
+            max_output_bytes: limits.max_output_bytes,
+        });
+        Self {
+            cell,
+            host,
+            link: Arc::new(Mutex::new(link)),
+            control: Arc::new(CellControl::new(None)),
+            queued: Mutex::default(),
+            deadline: Mutex::default(),
+            timeout: limits.timeout.max(limits.headless_timeout),
+            last: Mutex::default(),
+            _lease: lease,
+        }
+    }
+
+    /// The host's copy of the engine's guest link.
+    pub(crate) fn link(&self) -> &Arc<Mutex<GuestLink<H::Request>>> {
+        &self.link
+    }
+
+    /// The host's side of the cell's costs.
+    pub(crate) fn control(&self) -> &Arc<CellControl> {
+        &self.control
+    }
+
+    /// Queues `control` for the next step.
+    pub(crate) fn queue(&self, control: Control) {
+        lock(&self.queued).push(control);
+    }
+
+    /// Sets or clears the window's deadline.
+    pub(crate) fn set_deadline(&self, at: Option<Instant>) {
+        *lock(&self.deadline) = at;
+    }
+
+    /// Interrupts the running step, from any thread.
+    pub(crate) fn aborter(&self) -> impl Fn() + Send + Sync + 'static {
+        let cell = self.cell.aborter();
+        move || cell()
+    }
+
+    /// Why guest code was interrupted, per the last report, or because
+    /// the worker has failed since.
+    pub(crate) fn interruption(&self) -> Option<Stop> {
+        if let Some(why) = self.cell.worker().failure() {
+            self.crashed(&RemoteError::Crashed(why));
+        }
+        lock(&self.last).interruption
+    }
+
+    /// Guest CPU and heap per the last report, host wait from `here`.
+    pub(crate) fn costs(&self, here: &CellControl) -> Costs {
+        let last = lock(&self.last).costs;
+        Costs { host_wait: here.costs().host_wait, ..last }
+    }
+
+    /// Bytes the engine held when last measured.
+    pub(crate) fn memory(&self) -> usize {
+        lock(&self.last).memory
+    }
+
+    /// Starts `source` and keeps what it produced in `link`.
+    pub(crate) fn start(&self, source: &str, link: &Mutex<GuestLink<H::Request>>) -> Result<(), StartError> {
+        let started = self.exchange(link, |cell, controls, answer, by| cell.start(source, controls, answer, by));
+        match started {
+            Ok(Some(started)) => started,
+            Ok(None) => Err(StartError::Engine("the engine worker reported a start without its result".into())),
+            Err(e) => Err(StartError::Engine(e.to_string())),
+        }
+    }
+
+    /// Delivers `settlements` (and the queued controls) and keeps what the
+    /// step produced in `link`. A worker that fails ends the cell: its
+    /// outcome becomes an engine failure the cell reports.
+    pub(crate) fn step(&self, settlements: Vec<Settlement>, link: &Mutex<GuestLink<H::Request>>) {
+        let _ = self.exchange(link, |cell, controls, answer, by| cell.step(settlements, controls, answer, by));
+    }
+
+    /// One start or step: sends it with the queued controls, answers the
+    /// worker's queries, and takes its report into `link`. Returns the
+    /// start's result, if the report had one.
+    fn exchange(
+        &self,
+        link: &Mutex<GuestLink<H::Request>>,
+        send: impl FnOnce(
+            &RemoteCell<H::Request>,
+            Vec<Control>,
+            &mut dyn FnMut(Query) -> Answer,
+            Instant,
+        ) -> Result<StepReport<H::Request>, RemoteError>,
+    ) -> Result<Option<Result<(), StartError>>, RemoteError> {
+        if let Some(why) = lock(&self.last).crashed.clone() {
+            return Err(RemoteError::Crashed(why));
+        }
+        let now = Instant::now();
+        let deadline = *lock(&self.deadline);
+        let mut controls = vec![Control::Deadline(deadline.map(|at| at.saturating_duration_since(now)))];
+        controls.append(&mut lock(&self.queued));
+        let by = deadline.unwrap_or(now + self.timeout).max(now) + REPORT_GRACE;
+        let host = &self.host;
+        let mut answer = |query: Query| {
+            let answer = super::client::answer(host, query);
+            // Where a replayed namespace's servers are is the host's own
+            // answer, kept here as it gave it (never the worker's word).
+            if let Answer::Routes(Ok(routes)) = &answer {
+                let routes = routes.as_ref().map(|list| Arc::new(list.iter().cloned().collect()));
+                crate::engine::vm::lock(link).determinism.mcp_routes = routes;
+            }
+            answer
+        };
+        match send(&self.cell, controls, &mut answer, by) {
+            Ok(report) => self.absorb(link, report),
+            Err(e) => {
+                self.crashed(&e);
+                Err(e)
+            }
+        }
+    }
+
+    /// The worker failed the cell: its guest code stops here, and the
+    /// cell ends as its engine having crashed.
+    fn crashed(&self, e: &RemoteError) {
+        let mut last = lock(&self.last);
+        last.crashed.get_or_insert_with(|| e.to_string());
+        last.interruption = Some(Stop::Crashed);
+    }
+
+    /// Why the cell's worker failed it, if it did.
+    pub(crate) fn crash(&self) -> Option<String> {
+        let _ = self.interruption();
+        lock(&self.last).crashed.clone()
+    }
+
+    /// Takes `report` into `link`, checking what a worker could lie about.
+    fn absorb(
+        &self,
+        link: &Mutex<GuestLink<H::Request>>,
+        report: StepReport<H::Request>,
+    ) -> Result<Option<Result<(), StartError>>, RemoteError> {
+        let mut last = lock(&self.last);
+        for (id, _) in &report.made {
+            if *id <= last.last_id {
+                drop(last);
+                let e = RemoteError::Crashed(format!(
+                    "it reported request id {id}, which is not after the last one it used"
+                ));
+                self.cell.worker().stop(&e.to_string());
+                self.crashed(&e);
+                return Err(e);
+            }
+            last.last_id = *id;
+        }
+        if last.crashed.is_none() {
+            last.interruption = report.interruption;
+        }
+        last.costs = report.costs;
+        if report.memory > 0 {
+            last.memory = report.memory;
+        }
+        drop(last);
+        let mut link = crate::engine::vm::lock(link);
+        link.submitted.extend(report.made);
+        link.cancelled.extend(report.cleared);
+        link.output.absorb(report.output);
+        link.console_marker_emitted |= report.console_marker;
+        if link.outcome.is_none() {
+            link.outcome = report.outcome;
+        }
+        if link.admission.is_none() {
+            link.admission = report.admission;
+        }
+        link.network |= report.network;
+        let determinism = &mut link.determinism;
+        if report.overflow {
+            determinism.overflowed();
+        } else if !determinism.overflow {
+            determinism.reads.extend(report.clock);
+            determinism.env.extend(report.env);
+        }
+        if let Some(why) = report.diverged {
+            determinism.diverged.get_or_insert(why);
+        }
+        Ok(report.started)
+    }
+}

@@ -1,0 +1,575 @@
+//! The engine worker: a process that runs cells' engines for one host and
+//! can do nothing else.
+//!
+//! [`serve`] is its whole life. First, while it has one thread, it leaves
+//! the host's namespaces where the kernel lets it; it takes its channel,
+//! exchanges hellos and reads its [`WorkerConfig`]; it starts its engine
+//! threads and the factory that keeps engines prepared; then it confines
+//! itself (`codemode_sandbox::confine`: descriptors, resource limits, a
+//! seccomp-bpf allow-list) and says it is ready. Only then does any guest
+//! code run.
+//!
+//! The main thread reads the channel and routes each message to the
+//! engine thread of its cell (a new cell goes to the thread with fewest
+//! cells; a cell stays on its thread, as its QuickJS runtime cannot move).
+//! An `Abort` is not queued: the main thread sets the cell's abort flag,
+//! which the running step's interrupt handler reads. An engine thread runs
+//! one step at a time; a query it asks the host while guest code runs is
+//! answered on its own queue, and messages for its other cells that arrive
+//! meanwhile wait their turn.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::marker::PhantomData;
+use std::os::unix::net::UnixStream;
+use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use codemode_sandbox::frame::{check_hello, hello, read_frame, write_frame};
+use serde_json::{Map, Value};
+
+use super::RequestTable;
+use super::protocol::{
+    Answer, CellRecipe, Control, FromWorker, MAX_FRAME_BYTES, Query, StepReport, ToWorker, VERSION, decode, encode,
+};
+use crate::engine::args::Args;
+use crate::engine::control::CellControl;
+use crate::engine::determinism::{ConfigReadError, McpRoute};
+use crate::engine::host::{CompleteArguments, GuestHost, McpRoutes, RequestForm};
+use crate::engine::pool::{EnginePool, Recipe};
+use crate::engine::settlement::Settlement;
+use crate::engine::vm::{self, PreludeGeneration, StartError, Vm};
+
+/// Each engine thread's stack: as a JS thread's in the host, so that the
+/// engine's stack limit (at most 8 MiB) is what stops a deep recursion.
+const ENGINE_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// Runs an engine worker on this process's channel until the host hangs
+/// up. Call it first thing in the worker's `main`, while the process has
+/// one thread.
+pub(crate) fn serve<T: RequestTable>() -> ExitCode {
+    match run::<T>() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // Stderr is the host's choice (null unless it asked to see it).
+            eprintln!("codemode engine worker: {e}");
+            ExitCode::from(70)
+        }
+    }
+}
+
+/// Why a worker stopped before its host hung up.
+#[derive(Debug, thiserror::Error)]
+enum WorkerError {
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    #[error("the channel: {0}")]
+    Frame(#[from] codemode_sandbox::frame::FrameError),
+    #[error("{0}")]
+    Malformed(#[from] super::protocol::Malformed),
+    #[error("the host's first message was not the configuration")]
+    NotConfigured,
+    #[error("no engine could be prepared: {0:?}")]
+    Engine(StartError),
+    #[error("confining itself: {0}")]
+    Confine(#[from] codemode_sandbox::ConfineError),
+}
+
+fn run<T: RequestTable>() -> Result<(), WorkerError> {
+    codemode_sandbox::one_malloc_arena();
+    let namespaces = match codemode_sandbox::leave_host_namespaces() {
+        codemode_sandbox::Namespaces::Left => Ok(()),
+        codemode_sandbox::Namespaces::Kept(why) => Err(why),
+    };
+    // One descriptor for both directions: confinement closes every other.
+    let channel = Arc::new(codemode_sandbox::take_channel()?);
+    let mut reader = &*Arc::clone(&channel);
+    let writer = Writer(Arc::new((Mutex::new(()), Arc::clone(&channel))));
+    writer.raw(&hello(VERSION))?;
+    check_hello(&read_frame(&mut reader, 64)?, VERSION)?;
+    let ToWorker::Configure(config) = decode(&read_frame(&mut reader, MAX_FRAME_BYTES)?)? else {
+        return Err(WorkerError::NotConfigured);
+    };
+    // Compiled before the filter: the prelude's bytecode is made once.
+    vm::compile_prelude().map_err(WorkerError::Engine)?;
+    let host = WorkerHost::<T> { tools: config.tools.clone().into(), writer: writer.clone(), table: PhantomData };
+    let recipe = Recipe { limits: Arc::new(config.limits.limits()), host };
+    let pool = EnginePool::start(recipe, config.spares)?;
+    let controls = Controls::default();
+    let (started, running) = mpsc::channel();
+    let threads: Vec<Sender<ToWorker>> = (0..config.threads.max(1))
+        .map(|i| {
+            let (to_thread, inbox) = mpsc::channel();
+            let (pool, writer, controls, started) = (pool.clone(), writer.clone(), controls.clone(), started.clone());
+            std::thread::Builder::new()
+                .name(format!("codemode-engine-{i}"))
+                .stack_size(ENGINE_STACK_BYTES)
+                .spawn(move || {
+                    let _ = started.send(());
+                    engine_thread(inbox, &pool, &writer, &controls);
+                })
+                .map(|_| to_thread)
+        })
+        .collect::<Result<_, _>>()?;
+    // Every thread runs before the filter: a thread's own start-up
+    // (`rseq`, its signal stack) is not on the allow-list.
+    for _ in &threads {
+        running.recv().map_err(|_| io::Error::other("an engine thread ended as it started"))?;
+    }
+    let mut confinement = codemode_sandbox::Confinement::new().keep(codemode_sandbox::WORKER_FD);
+    if let Some(bytes) = config.address_space {
+        confinement = confinement.address_space(bytes);
+    }
+    let confined = codemode_sandbox::confine(&confinement)?;
+    writer.send::<T::Request>(&FromWorker::Ready { syscalls_allowed: confined.syscalls_allowed, namespaces })?;
+    route(reader, &threads, &controls)
+}
+
+/// Reads the channel and hands each message to its cell's thread until
+/// the host hangs up.
+fn route(mut reader: &UnixStream, threads: &[Sender<ToWorker>], controls: &Controls) -> Result<(), WorkerError> {
+    let mut placed: HashMap<u64, usize> = HashMap::new();
+    let mut load = vec![0usize; threads.len()];
+    loop {
+        let message: ToWorker = match read_frame(&mut reader, MAX_FRAME_BYTES) {
+            Ok(frame) => decode(&frame)?,
+            Err(codemode_sandbox::frame::FrameError::Closed) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        let cell = match &message {
+            ToWorker::Configure(_) => return Err(WorkerError::NotConfigured),
+            ToWorker::Abort { cell } => {
+                controls.abort(*cell);
+                continue;
+            }
+            ToWorker::Start { cell, .. }
+            | ToWorker::Step { cell, .. }
+            | ToWorker::Answer { cell, .. }
+            | ToWorker::Close { cell } => *cell,
+        };
+        let thread = match placed.get(&cell) {
+            Some(&thread) => thread,
+            None => {
+                let thread = (0..load.len()).min_by_key(|&i| load[i]).unwrap_or(0);
+                placed.insert(cell, thread);
+                load[thread] += 1;
+                thread
+            }
+        };
+        if matches!(message, ToWorker::Close { .. }) {
+            placed.remove(&cell);
+            load[thread] = load[thread].saturating_sub(1);
+        }
+        // A thread that is gone panicked: the worker cannot go on.
+        if threads[thread].send(message).is_err() {
+            return Err(WorkerError::Io(io::Error::other("an engine thread ended")));
+        }
+    }
+}
+
+/// The channel's writing side, shared by the engine threads: one frame
+/// at a time.
+#[derive(Clone)]
+struct Writer(Arc<(Mutex<()>, Arc<UnixStream>)>);
+
+impl Writer {
+    fn raw(&self, payload: &[u8]) -> Result<(), codemode_sandbox::frame::FrameError> {
+        let (turn, stream) = &*self.0;
+        let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
+        write_frame(&mut &**stream, payload, MAX_FRAME_BYTES)
+    }
+
+    fn send<R: serde::Serialize>(&self, message: &FromWorker<R>) -> Result<(), WorkerError> {
+        Ok(self.raw(&encode(message)?)?)
+    }
+}
+
+/// The abort flags of the cells, by id: set by the main thread while a
+/// step runs on an engine thread.
+#[derive(Clone, Default)]
+struct Controls(Arc<Mutex<HashMap<u64, ControlSlot>>>);
+
+#[derive(Default)]
+struct ControlSlot {
+    control: Option<Arc<CellControl>>,
+    aborted: bool,
+}
+
+impl Controls {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, ControlSlot>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Aborts cell `cell`, now if its engine is running, or as soon as it
+    /// has one.
+    fn abort(&self, cell: u64) {
+        let mut slots = self.lock();
+        let slot = slots.entry(cell).or_default();
+        slot.aborted = true;
+        if let Some(control) = &slot.control {
+            control.abort();
+        }
+    }
+
+    /// Cell `cell` has an engine with `control`.
+    fn register(&self, cell: u64, control: &Arc<CellControl>) {
+        let mut slots = self.lock();
+        let slot = slots.entry(cell).or_default();
+        if slot.aborted {
+            control.abort();
+        }
+        slot.control = Some(Arc::clone(control));
+    }
+
+    fn forget(&self, cell: u64) {
+        self.lock().remove(&cell);
+    }
+}
+
+/// An engine thread's queue: the messages for its cells, and the cell
+/// whose step is running (the one a query is asked for).
+struct Inbox {
+    messages: Receiver<ToWorker>,
+    /// Messages that arrived while a step waited for an answer.
+    deferred: VecDeque<ToWorker>,
+    running: Option<u64>,
+}
+
+thread_local! {
+    static INBOX: RefCell<Option<Inbox>> = const { RefCell::new(None) };
+}
+
+/// The next message for this engine thread; `None` once the worker ends.
+fn next_message() -> Option<ToWorker> {
+    INBOX.with(|inbox| {
+        let mut inbox = inbox.borrow_mut();
+        let inbox = inbox.as_mut()?;
+        inbox.deferred.pop_front().or_else(|| inbox.messages.recv().ok())
+    })
+}
+
+/// Marks `cell`'s step as the one running on this thread.
+fn running(cell: Option<u64>) {
+    INBOX.with(|inbox| {
+        if let Some(inbox) = inbox.borrow_mut().as_mut() {
+            inbox.running = cell;
+        }
+    });
+}
+
+/// Asks the host `query` for the step running on this thread, and waits
+/// for the answer. `None`: the host is gone (the worker is ending).
+fn ask(writer: &Writer, query: Query) -> Option<Answer> {
+    INBOX.with(|inbox| {
+        let mut inbox = inbox.borrow_mut();
+        let inbox = inbox.as_mut()?;
+        let cell = inbox.running?;
+        writer.send::<()>(&FromWorker::Query { cell, query }).ok()?;
+        loop {
+            match inbox.messages.recv().ok()? {
+                ToWorker::Answer { cell: c, answer } if c == cell => return Some(answer),
+                other => inbox.deferred.push_back(other),
+            }
+        }
+    })
+}
+
+/// A cell's engine on its thread, and how much of its reads the host has.
+struct Cell<T: RequestTable> {
+    vm: Vm<WorkerHost<T>>,
+    clock_sent: usize,
+    env_sent: usize,
+    note_heap: bool,
+}
+
+fn engine_thread<T: RequestTable>(
+    messages: Receiver<ToWorker>,
+    pool: &EnginePool<WorkerHost<T>>,
+    writer: &Writer,
+    controls: &Controls,
+) {
+    INBOX.with(|inbox| *inbox.borrow_mut() = Some(Inbox { messages, deferred: VecDeque::new(), running: None }));
+    let mut cells: HashMap<u64, Cell<T>> = HashMap::new();
+    while let Some(message) = next_message() {
+        let sent = match message {
+            ToWorker::Start { cell, source, controls: applied, recipe } => {
+                let entry = match cells.entry(cell) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => match made(pool, recipe) {
+                        Ok(vm) => {
+                            controls.register(cell, vm.control());
+                            e.insert(Cell { vm, clock_sent: 0, env_sent: 0, note_heap: false })
+                        }
+                        Err(err) => {
+                            let message = format!("no engine could be prepared: {err:?}");
+                            if writer.send::<T::Request>(&FromWorker::Failed { cell, message }).is_err() {
+                                return;
+                            }
+                            continue;
+                        }
+                    },
+                };
+                apply(entry, applied);
+                #[cfg(feature = "test-hooks")]
+                test_hook(&source, writer);
+                running(Some(cell));
+                let started = guest(&entry.vm, || entry.vm.start(&source));
+                running(None);
+                send_report(writer, cell, entry, Some(started))
+            }
+            ToWorker::Step { cell, settlements, controls: applied } => match cells.get_mut(&cell) {
+                Some(entry) => {
+                    apply(entry, applied);
+                    running(Some(cell));
+                    step(&entry.vm, settlements);
+                    running(None);
+                    send_report(writer, cell, entry, None)
+                }
+                None => writer.send::<T::Request>(&FromWorker::Failed {
+                    cell,
+                    message: format!("cell {cell} has not started on this worker"),
+                }),
+            },
+            ToWorker::Close { cell } => {
+                if let Some(entry) = cells.remove(&cell) {
+                    pool.retire(entry.vm);
+                }
+                controls.forget(cell);
+                Ok(())
+            }
+            // An answer nobody waits for (its step ended), a misrouted
+            // configuration or abort: nothing to do.
+            ToWorker::Answer { .. } | ToWorker::Configure(_) | ToWorker::Abort { .. } => Ok(()),
+        };
+        if sent.is_err() {
+            // The host is gone: so is the point of going on.
+            return;
+        }
+    }
+}
+
+/// The tests' way to make a cell do, inside its confined worker, what an
+/// engine exploit would try: a line `// codemode-test-hook: <what> <arg>`
+/// in its source. Only in builds with the `test-hooks` feature (never a
+/// release build).
+#[cfg(feature = "test-hooks")]
+fn test_hook(source: &str, writer: &Writer) {
+    use std::io::Write as _;
+    let Some(line) = source.lines().find_map(|l| l.trim().strip_prefix("// codemode-test-hook: ")) else { return };
+    let (what, arg) = line.split_once(' ').unwrap_or((line, ""));
+    let tried = match what {
+        "open" => format!("{:?}", std::fs::read(arg).map(|b| b.len())),
+        "connect" => format!("{:?}", std::net::TcpStream::connect(arg).map(|_| ())),
+        "exec" => format!("{:?}", std::process::Command::new(arg).status()),
+        "environ" => format!("{:?}", std::fs::read(format!("/proc/{arg}/environ")).map(|b| b.len())),
+        "garbage" | "oversized" => {
+            let (turn, stream) = &*writer.0;
+            let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
+            let claimed: u32 = if what == "garbage" { u32::MAX } else { (MAX_FRAME_BYTES + 1) as u32 };
+            let _ = (&**stream).write_all(&claimed.to_le_bytes());
+            let _ = (&**stream).write_all(b"not a frame");
+            "sent".to_owned()
+        }
+        #[expect(unsafe_code, reason = "raise is a libc call")]
+        // SAFETY: a signal to this process.
+        "stop" => format!("raise returned {}", unsafe { libc::raise(libc::SIGSTOP) }),
+        other => format!("no test hook {other:?}"),
+    };
+    eprintln!("codemode engine worker: test hook {what} survived: {tried}");
+}
+
+/// A spare engine, or one made for a cell's `recipe`.
+fn made<T: RequestTable>(
+    pool: &EnginePool<WorkerHost<T>>,
+    recipe: Option<CellRecipe>,
+) -> Result<Vm<WorkerHost<T>>, StartError> {
+    let Some(recipe) = recipe else { return pool.take() };
+    let (limits, host) = pool.recipe();
+    let host = WorkerHost { tools: recipe.tools.into(), ..host.clone() };
+    Vm::prepare(limits, &host, PreludeGeneration(recipe.prelude))
+}
+
+/// Runs guest code, counting its CPU time.
+fn guest<T: RequestTable, O>(vm: &Vm<WorkerHost<T>>, f: impl FnOnce() -> O) -> O {
+    vm.control().begin_step();
+    let out = f();
+    vm.control().end_step();
+    out
+}
+
+fn step<T: RequestTable>(vm: &Vm<WorkerHost<T>>, settlements: Vec<Settlement>) {
+    guest(vm, || vm.step(settlements));
+}
+
+/// Applies the host's controls, in order.
+fn apply<T: RequestTable>(cell: &mut Cell<T>, controls: Vec<Control>) {
+    let (vm, control) = (&cell.vm, cell.vm.control());
+    for c in controls {
+        match c {
+            Control::SetUp(setup) => vm::lock(vm.link()).determinism.set_up(setup),
+            Control::Deadline(Some(after)) => control.set_deadline(Instant::now() + after),
+            Control::Deadline(None) => control.clear_deadline(),
+            Control::PauseCpuBudget => control.pause_cpu_budget(),
+            Control::ResumeCosts(costs) => control.resume_costs(costs),
+            Control::TimersFired(ids) => {
+                let mut link = vm::lock(vm.link());
+                for id in ids {
+                    link.timer_fired(id);
+                }
+            }
+            Control::ReleaseSlots(n) => {
+                let mut link = vm::lock(vm.link());
+                link.outstanding_calls = link.outstanding_calls.saturating_sub(n);
+            }
+            Control::Diverge(why) => {
+                vm::lock(vm.link()).determinism.diverged.get_or_insert(why);
+            }
+            Control::EndReplay => vm::lock(vm.link()).determinism.end_replay(),
+            Control::NoteHeap => cell.note_heap = true,
+            Control::Positions(positions) => vm::lock(vm.link()).positions = positions,
+        }
+    }
+}
+
+/// Takes what the step produced from the cell's engine and sends it.
+fn send_report<T: RequestTable>(
+    writer: &Writer,
+    cell: u64,
+    entry: &mut Cell<T>,
+    started: Option<Result<(), StartError>>,
+) -> Result<(), WorkerError> {
+    let report = take_report(entry, started);
+    writer.send(&FromWorker::Report { cell, report: Box::new(report) })
+}
+
+fn take_report<T: RequestTable>(
+    entry: &mut Cell<T>,
+    started: Option<Result<(), StartError>>,
+) -> StepReport<T::Request> {
+    let memory = if std::mem::take(&mut entry.note_heap) {
+        let bytes = entry.vm.memory_used();
+        entry.vm.control().note_heap(bytes);
+        bytes
+    } else {
+        0
+    };
+    let control = entry.vm.control();
+    let mut link = vm::lock(entry.vm.link());
+    let determinism = &link.determinism;
+    let (clock, env) = if determinism.overflow {
+        (Vec::new(), Vec::new())
+    } else {
+        let clock = determinism.reads.runs_from(entry.clock_sent);
+        let env = determinism.env.get(entry.env_sent..).unwrap_or_default().to_vec();
+        (clock, env)
+    };
+    entry.clock_sent = determinism.reads.len();
+    entry.env_sent = determinism.env.len();
+    let (overflow, diverged) = (determinism.overflow, determinism.diverged.clone());
+    StepReport {
+        started,
+        made: std::mem::take(&mut link.submitted),
+        cleared: std::mem::take(&mut link.cancelled),
+        output: link.output.take(),
+        console_marker: std::mem::take(&mut link.console_marker_emitted),
+        outcome: link.outcome.take(),
+        admission: link.admission.clone(),
+        network: link.network,
+        clock,
+        env,
+        overflow,
+        diverged,
+        interruption: control.stopped(),
+        costs: control.costs(),
+        memory,
+    }
+}
+
+/// The engine's host inside a worker: the tool names it was configured
+/// with, and the channel for everything else.
+struct WorkerHost<T> {
+    tools: Arc<[String]>,
+    writer: Writer,
+    table: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for WorkerHost<T> {
+    fn clone(&self) -> Self {
+        Self { tools: Arc::clone(&self.tools), writer: self.writer.clone(), table: PhantomData }
+    }
+}
+
+/// What a host that is gone, or that answered out of turn, leaves a read
+/// with.
+const NO_ANSWER: &str = "the host did not answer (the worker is ending)";
+
+impl<T: RequestTable> CompleteArguments for WorkerHost<T> {
+    fn complete_arguments(&self, hub: usize, tool: &str, args: &mut Map<String, Value>) -> Result<(), String> {
+        let query = Query::CompleteArguments { hub, tool: tool.to_owned(), args: std::mem::take(args) };
+        match ask(&self.writer, query) {
+            Some(Answer::Arguments(Ok(completed))) => {
+                *args = completed;
+                Ok(())
+            }
+            Some(Answer::Arguments(Err(missing))) => Err(missing),
+            _ => Err(NO_ANSWER.into()),
+        }
+    }
+}
+
+impl<T: RequestTable> GuestHost for WorkerHost<T> {
+    type Request = T::Request;
+
+    fn requests() -> &'static [RequestForm] {
+        T::forms()
+    }
+
+    fn decode(&self, op: usize, args: &Args<'_, '_>, routes: Option<&McpRoutes>) -> rquickjs::Result<T::Request> {
+        T::decode(op, args, self, routes)
+    }
+
+    fn tool_count(&self) -> usize {
+        self.tools.len()
+    }
+
+    fn callable(&self, index: usize) -> Option<&str> {
+        self.tools.get(index).map(String::as_str)
+    }
+
+    fn tool_meta(&self, index: usize) -> Result<String, ConfigReadError> {
+        text(ask(&self.writer, Query::ToolMeta(index)), "a tool's metadata")
+    }
+
+    fn mcp_tree(&self) -> Result<String, ConfigReadError> {
+        text(ask(&self.writer, Query::McpTree), "the MCP namespace")
+    }
+
+    fn mcp_routes(&self, tree: &str) -> Result<Option<Arc<McpRoutes>>, String> {
+        match ask(&self.writer, Query::McpRoutes(tree.to_owned())) {
+            Some(Answer::Routes(Ok(routes))) => {
+                Ok(routes.map(|list| Arc::new(list.into_iter().collect::<HashMap<usize, McpRoute>>())))
+            }
+            Some(Answer::Routes(Err(why))) => Err(why),
+            _ => Err(NO_ANSWER.into()),
+        }
+    }
+
+    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Option<String> {
+        let query = Query::McpSuggestion { wanted: wanted.to_owned(), methods: methods.to_vec() };
+        match ask(&self.writer, query) {
+            Some(Answer::Suggestion(suggestion)) => suggestion,
+            _ => None,
+        }
+    }
+}
+
+fn text(answer: Option<Answer>, what: &'static str) -> Result<String, ConfigReadError> {
+    match answer {
+        Some(Answer::Text(Ok(text))) => Ok(text),
+        Some(Answer::Text(Err(reason))) => Err(ConfigReadError { what, reason }),
+        _ => Err(ConfigReadError { what, reason: NO_ANSWER.into() }),
+    }
+}

@@ -1,0 +1,221 @@
+//! Engine workers (`isolation = "process"`): the supervised pool of
+//! confined processes that cells' engines run in, and how a cell gets one.
+//!
+//! Each worker is bound for its life to one key — a principal, a session,
+//! or one shared key, as [`WorkerSharing`] says — so two keys' cells never
+//! share a process, at once or one after the other. A cell leases its
+//! worker for its whole life (parked included); the pool bounds workers,
+//! cells per worker and cells per worker's life, keeps spares warm and
+//! replaces a worker that died.
+
+use std::ffi::OsString;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use codemode_sandbox::PoolStats;
+use codemode_sandbox::{PoolConfig, WorkerCommand, WorkerFactory, WorkerPool};
+
+use crate::cell::guest_host::{CellHost, RemoteEngine};
+use crate::cell::requests::HostRequest;
+use crate::engine::remote::EngineLimits;
+use crate::engine::remote::client::EngineWorker;
+use crate::engine::remote::protocol::{CellRecipe, WorkerConfig};
+use crate::limits::Limits;
+
+/// Which cells may share an engine worker process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WorkerSharing {
+    /// Cells of one principal (the client a server authenticated, or the
+    /// session where there is none): the default.
+    #[default]
+    Principal,
+    /// Cells of one session.
+    Session,
+    /// Every cell (one trust domain: a single-user host).
+    Shared,
+}
+
+/// How engine workers are started and pooled (`isolation = "process"`).
+#[derive(Clone, Debug)]
+pub struct EngineWorkers {
+    /// The program a worker runs: one whose `main` calls
+    /// [`engine_worker`](crate::engine_worker) (the default: this program,
+    /// with the argument `engine-worker`, which the `codemode` binary
+    /// serves).
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Which cells may share a worker.
+    pub sharing: WorkerSharing,
+    /// Engine threads per worker: its cells run on them, each on one.
+    pub threads: usize,
+    /// Workers kept started ahead, not yet bound to a key.
+    pub warm: usize,
+    /// Workers alive at most.
+    pub max_workers: usize,
+    /// Cells one worker runs at once (running or parked).
+    pub cells_per_worker: usize,
+    /// Cells a worker runs in its life before it is replaced.
+    pub recycle_after: u64,
+    /// How long a bound worker with no cell is kept for its key.
+    pub idle_ttl: Duration,
+    /// The most address space a worker may map, in bytes.
+    pub address_space: Option<u64>,
+}
+
+impl EngineWorkers {
+    /// Workers that run `program` with `args`, with the default pool.
+    #[must_use]
+    pub fn new(program: impl Into<PathBuf>, args: impl IntoIterator<Item = impl Into<OsString>>) -> Self {
+        Self {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            sharing: WorkerSharing::default(),
+            threads: 2,
+            warm: 1,
+            max_workers: 64,
+            cells_per_worker: 64,
+            recycle_after: 1_000,
+            idle_ttl: Duration::from_secs(60),
+            address_space: None,
+        }
+    }
+
+    /// Workers that run this program as `<this program> engine-worker`.
+    ///
+    /// # Errors
+    /// The path of this program cannot be read.
+    pub fn this_program() -> io::Result<Self> {
+        Ok(Self::new(std::env::current_exe()?, ["engine-worker"]))
+    }
+}
+
+/// How long a new worker has to say it is confined and ready.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// Starts engine workers.
+struct Factory {
+    command: WorkerCommand,
+    config: WorkerConfig,
+}
+
+impl WorkerFactory for Factory {
+    type Worker = EngineWorker<HostRequest>;
+
+    fn start(&self) -> io::Result<Self::Worker> {
+        EngineWorker::spawn(&self.command, self.config.clone(), HANDSHAKE).map_err(io::Error::other)
+    }
+}
+
+/// A runtime's engine workers.
+pub(crate) struct Workers {
+    pool: WorkerPool<Factory, String>,
+    sharing: WorkerSharing,
+    limits: Arc<Limits>,
+}
+
+impl Workers {
+    /// Starts the pool for cells under `limits` whose tool globals are
+    /// `tools`.
+    pub(crate) fn start(workers: &EngineWorkers, limits: Arc<Limits>, tools: Vec<String>) -> io::Result<Self> {
+        let mut command = WorkerCommand::new(&workers.program);
+        for arg in &workers.args {
+            command = command.arg(arg.clone());
+        }
+        let config = WorkerConfig {
+            limits: EngineLimits::of(&limits),
+            tools,
+            threads: workers.threads.max(1),
+            spares: 1,
+            address_space: workers.address_space,
+        };
+        let pool = PoolConfig {
+            warm: workers.warm,
+            max_workers: workers.max_workers.max(1),
+            cells_per_worker: workers.cells_per_worker.max(1),
+            recycle_after: workers.recycle_after.max(1),
+            idle_ttl: workers.idle_ttl,
+            ..PoolConfig::default()
+        };
+        let pool = WorkerPool::start(Factory { command, config }, pool)?;
+        Ok(Self { pool, sharing: workers.sharing, limits })
+    }
+
+    /// The key of a cell of `principal` in `session`.
+    fn key(&self, principal: Option<&str>, session: Option<&str>) -> String {
+        // Prefixed, so a principal named like a session never shares its
+        // worker.
+        match (self.sharing, principal, session) {
+            (WorkerSharing::Shared, ..) => "shared".to_owned(),
+            (WorkerSharing::Principal, Some(principal), _) => format!("principal:{principal}"),
+            (_, _, Some(session)) => format!("session:{session}"),
+            // Headless cells have no session: their principal's, or one
+            // key for those with none.
+            (WorkerSharing::Session, Some(principal), None) => format!("headless:{principal}"),
+            (_, None, None) => "headless".to_owned(),
+        }
+    }
+
+    /// An engine for a cell of `principal` in `session` on a worker of its
+    /// key; `recipe` when it needs an engine made for it.
+    pub(crate) fn open(
+        &self,
+        principal: Option<&str>,
+        session: Option<&str>,
+        recipe: Option<CellRecipe>,
+        host: CellHost,
+    ) -> Result<RemoteEngine, String> {
+        let lease = self.pool.lease(&self.key(principal, session)).map_err(|e| e.to_string())?;
+        let cell = match lease.worker().open(recipe) {
+            Ok(cell) => cell,
+            Err(e) => {
+                lease.fail();
+                return Err(e.to_string());
+            }
+        };
+        Ok(RemoteEngine::new(cell, host, &self.limits, Box::new(lease)))
+    }
+
+    /// What the pool has done so far, and the workers bound now.
+    pub(crate) fn snapshot(&self) -> EngineWorkersSnapshot {
+        let workers = self
+            .pool
+            .bound()
+            .into_iter()
+            .map(|(key, worker, cells)| BoundWorker { key, pid: worker.pid(), cells })
+            .collect();
+        EngineWorkersSnapshot { pool: self.pool.stats(), workers }
+    }
+}
+
+/// What a runtime's engine workers have done, and which run now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineWorkersSnapshot {
+    /// Started, crashed, recycled, expired and alive workers; leases.
+    pub pool: PoolStats,
+    /// The workers bound to a key now.
+    pub workers: Vec<BoundWorker>,
+}
+
+/// A worker bound to a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundWorker {
+    /// Whose cells it runs (`principal:…`, `session:…`, `shared`, …).
+    pub key: String,
+    /// Its process id.
+    pub pid: u32,
+    /// Cells on it now (running or parked).
+    pub cells: usize,
+}
+
+impl codemode_sandbox::Worker for EngineWorker<HostRequest> {
+    fn alive(&self) -> bool {
+        self.running()
+    }
+
+    fn stop(&self) {
+        EngineWorker::stop(self, "its pool stopped it");
+    }
+}

@@ -1,0 +1,246 @@
+//! Cells in engine worker processes (`isolation = "process"`): the same
+//! guest API, confinement that holds against a cell that escaped its
+//! engine, and a worker's failure costs only its own cells. The guest
+//! suites run in this mode too (`CODEMODE_TEST_ISOLATION=process`,
+//! scripts/test.sh); these are the proofs only process mode has.
+
+use std::time::{Duration, Instant};
+
+use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Isolation, Limits, McpServerConfig};
+use codemode_tests::{Echo, SleepMs, engine_workers, failure};
+use serde_json::json;
+
+async fn process_runtime_with(limits: Limits) -> CodeMode {
+    CodeMode::builder()
+        .limits(limits)
+        .isolation(Isolation::Process)
+        .engine_workers(engine_workers())
+        .tool(Echo)
+        .tool(SleepMs::default())
+        .start()
+        .await
+        .expect("runtime starts")
+}
+
+async fn process_runtime() -> CodeMode {
+    process_runtime_with(Limits::default()).await
+}
+
+async fn exec_as(rt: &CodeMode, principal: &str, code: &str) -> CellResult {
+    let session = rt.session(format!("s-{principal}")).for_principal(principal);
+    session.reply("r").exec(Exec::code(code)).await.expect("runtime is up")
+}
+
+/// The worker process of `principal`'s cells.
+fn worker_of(rt: &CodeMode, principal: &str) -> Option<u32> {
+    let snapshot = rt.engine_workers().expect("process isolation");
+    snapshot.workers.iter().find(|w| w.key == format!("principal:{principal}")).map(|w| w.pid)
+}
+
+/// GA-1.2: a cell in a worker runs, calls a tool, reads metadata and the
+/// clock, and returns its value.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cell_in_a_worker_process_calls_tools_and_returns_its_value_ga_1_2() {
+    let rt = process_runtime().await;
+    let code = "text('hi'); const r = await echo_tool({value: 'x'}); await new Promise(r => setTimeout(r, 5)); \
+                return [r, typeof Date.now(), echo_tool.name, Math.random() < 1]";
+    let result = exec_as(&rt, "a", code).await;
+    let CellResult::Completed { value, .. } = &result else { panic!("{}", result.to_model_json()) };
+    assert_eq!(value, &json!([{"name": "echo_tool", "input": {"value": "x"}}, "number", "echo_tool", true]));
+    assert!(worker_of(&rt, "a").is_some(), "the cell ran in a worker bound to its principal");
+    rt.shutdown().await;
+}
+
+/// Two principals' cells run at the same time, each in a worker of its
+/// own: never one process for both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_principals_cells_run_concurrently_and_never_in_one_worker() {
+    let rt = process_runtime().await;
+    // Both park on a slow call, so both are alive at once.
+    let code = "await sleep_ms({ms: 300}); return 1";
+    let (a, b) = tokio::join!(exec_as(&rt, "alice", code), exec_as(&rt, "bob", code));
+    let (pa, pb) = (worker_of(&rt, "alice").expect("alice's worker"), worker_of(&rt, "bob").expect("bob's worker"));
+    assert_ne!(pa, pb, "two principals never share a worker");
+    let snapshot = rt.engine_workers().expect("process isolation");
+    for w in &snapshot.workers {
+        assert!(w.key == "principal:alice" || w.key == "principal:bob", "{w:?}");
+    }
+    for r in [a, b] {
+        assert!(matches!(&r, CellResult::Completed { value, .. } if value == &json!(1)), "{}", r.to_model_json());
+    }
+    // A second cell of alice's goes to alice's worker, not to bob's.
+    exec_as(&rt, "alice", "return 2").await;
+    assert_eq!(worker_of(&rt, "alice"), Some(pa));
+    rt.shutdown().await;
+}
+
+/// A worker killed with `kill -9` fails only its own cells, with
+/// `engine_crashed`; another principal's parked cell on another worker
+/// goes on, and the next cell gets a fresh worker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_with_sigkill_fails_only_its_cells_with_engine_crashed() {
+    let limits = Limits { timeout: Duration::from_millis(300), ..Limits::default() };
+    let rt = process_runtime_with(limits).await;
+    let doomed = rt.session("s-a").for_principal("a").reply("r");
+    let other = rt.session("s-b").for_principal("b").reply("r");
+    let code = "await sleep_ms({ms: 800}); return 'survived'";
+    let parked_a = doomed.exec(Exec::code(code)).await.expect("up");
+    let parked_b = other.exec(Exec::code(code)).await.expect("up");
+    assert_eq!((parked_a.status(), parked_b.status()), ("waiting", "waiting"));
+    let pid = worker_of(&rt, "a").expect("a's worker");
+    assert_ne!(Some(pid), worker_of(&rt, "b"));
+    let killed = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().expect("kill runs");
+    assert!(killed.success());
+    let end_of = |reply: codemode_runtime::Reply, first: CellResult| async move {
+        let mut last = first;
+        while let Some(run_id) = last.run_id().map(str::to_owned) {
+            last = reply.wait(&run_id).await.expect("up");
+        }
+        last
+    };
+    let a_end = end_of(doomed, parked_a).await;
+    let (code, message) = failure(&a_end);
+    assert_eq!(code, ErrorCode::EngineCrashed, "{message}");
+    let b_end = end_of(other, parked_b).await;
+    assert!(
+        matches!(&b_end, CellResult::Completed { value, .. } if value == &json!("survived")),
+        "{}",
+        b_end.to_model_json()
+    );
+    // The next cell of a's gets a fresh worker.
+    assert!(matches!(exec_as(&rt, "a", "return 3").await, CellResult::Completed { .. }));
+    assert_ne!(worker_of(&rt, "a"), Some(pid));
+    rt.shutdown().await;
+}
+
+/// A worker that stops answering (stopped with SIGSTOP mid-cell) costs
+/// only its cell, within the window's deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_worker_fails_its_cell_within_the_window_deadline() {
+    let limits = Limits { timeout: Duration::from_millis(500), ..Limits::default() };
+    let rt = process_runtime_with(limits).await;
+    let started = Instant::now();
+    let r = exec_as(&rt, "a", "// codemode-test-hook: stop\nreturn 1").await;
+    let took = started.elapsed();
+    let (code, message) = failure(&r);
+    assert_eq!(code, ErrorCode::EngineCrashed, "{message}");
+    assert!(message.contains("did not finish a step"), "{message}");
+    // The window (0.5 s) plus the report's grace (1 s), and scheduling.
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // Another principal's cell runs meanwhile on a worker of its own.
+    assert!(matches!(exec_as(&rt, "b", "return 2").await, CellResult::Completed { .. }));
+    // And a's next cell gets a fresh worker.
+    assert!(matches!(exec_as(&rt, "a", "return 3").await, CellResult::Completed { .. }));
+    rt.shutdown().await;
+}
+
+/// A worker that sends garbage, or a frame past the bound, is ended; its
+/// cell fails with `engine_crashed`, and the next cell runs on a new one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_sending_garbage_or_an_oversized_frame_costs_only_its_cell() {
+    let rt = process_runtime().await;
+    for hook in ["garbage", "oversized"] {
+        let r = exec_as(&rt, "a", &format!("// codemode-test-hook: {hook}\nreturn 1")).await;
+        let (code, message) = failure(&r);
+        assert_eq!(code, ErrorCode::EngineCrashed, "{hook}: {message}");
+        assert!(message.contains("past the bound"), "{hook}: {message}");
+        assert!(matches!(exec_as(&rt, "a", "return 2").await, CellResult::Completed { .. }), "{hook}");
+    }
+    let crashed = rt.engine_workers().expect("process isolation").pool;
+    assert!(crashed.started >= 3, "{crashed:?}");
+    rt.shutdown().await;
+}
+
+/// A cell that escaped its engine and makes a forbidden system call —
+/// open a file, connect a socket, run a program, read the host's
+/// environment — kills its worker: the call never runs, the cell fails
+/// with `engine_crashed`, and the runtime goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forbidden_system_call_in_a_worker_kills_it_and_fails_only_that_cell() {
+    let rt = process_runtime().await;
+    let dir = std::env::temp_dir().join(format!("codemode-isolation-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let secret = dir.join("secret");
+    std::fs::write(&secret, "s3cret").expect("a file");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let host_pid = std::process::id().to_string();
+    let attempts = [
+        format!("open {}", secret.display()),
+        format!("connect {}", listener.local_addr().expect("addr")),
+        "exec /bin/true".to_owned(),
+        format!("environ {host_pid}"),
+    ];
+    for attempt in &attempts {
+        let r = exec_as(&rt, "a", &format!("// codemode-test-hook: {attempt}\nreturn 'ran'")).await;
+        let (code, message) = failure(&r);
+        assert_eq!(code, ErrorCode::EngineCrashed, "{attempt}: {message}");
+        assert!(message.contains("SIGSYS"), "the filter killed it: {attempt}: {message}");
+    }
+    listener.set_nonblocking(true).expect("nonblocking");
+    assert!(listener.accept().is_err(), "no connection reached the host");
+    assert!(matches!(exec_as(&rt, "a", "return 'ok'").await, CellResult::Completed { .. }));
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.shutdown().await;
+}
+
+/// The host's secrets are not in a worker: its memory, read through
+/// `/proc/<pid>/mem`, holds no store path, bearer token or MCP server
+/// environment value of the host's, while it runs a cell.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_workers_memory_holds_none_of_the_hosts_secrets() {
+    let dir = std::env::temp_dir().join(format!("codemode-store-SECRETSTOREPATH-{}", std::process::id()));
+    // Not a working server: its configuration, secret included, is what
+    // the host holds.
+    let server = McpServerConfig::stdio("secretive", "/bin/sh", vec!["-c".into(), "sleep 30".into()])
+        .env("API_TOKEN", "SECRETMCPENV-7f3a");
+    let rt = CodeMode::builder()
+        .limits(Limits { timeout: Duration::from_millis(300), ..Limits::default() })
+        .isolation(Isolation::Process)
+        .engine_workers(engine_workers())
+        .session_store_path(&dir)
+        .mcp_server(server)
+        .tool(SleepMs::default())
+        .start()
+        .await
+        .expect("runtime starts");
+    // A bearer token the host holds in memory, as `serve` does.
+    let token = std::hint::black_box(String::from("SECRETBEARER-91c2"));
+    let parked = rt.session("s").for_principal("a").reply("r");
+    let r = parked.exec(Exec::code("const x = 'cell data'; await sleep_ms({ms: 2000}); return x")).await.expect("up");
+    assert_eq!(r.status(), "waiting");
+    let pid = worker_of(&rt, "a").expect("a's worker");
+    let memory = read_memory(pid);
+    assert!(memory.len() > 1024 * 1024, "read the worker's memory: {} bytes", memory.len());
+    assert!(contains(&memory, b"cell data"), "the scan sees the cell's own data");
+    for secret in ["SECRETSTOREPATH", "SECRETMCPENV-7f3a", token.as_str()] {
+        assert!(!contains(&memory, secret.as_bytes()), "{secret} is in the worker's memory");
+    }
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every readable mapping of process `pid`.
+fn read_memory(pid: u32) -> Vec<u8> {
+    use std::io::{Read, Seek, SeekFrom};
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("its maps");
+    let mut mem = std::fs::File::open(format!("/proc/{pid}/mem")).expect("its memory");
+    let mut out = Vec::new();
+    for line in maps.lines() {
+        let mut parts = line.split_whitespace();
+        let (Some(range), Some(perms)) = (parts.next(), parts.next()) else { continue };
+        if !perms.starts_with('r') || line.contains("[vvar]") || line.contains("[vsyscall]") {
+            continue;
+        }
+        let Some((start, end)) = range.split_once('-') else { continue };
+        let (Ok(start), Ok(end)) = (u64::from_str_radix(start, 16), u64::from_str_radix(end, 16)) else { continue };
+        let mut chunk = vec![0u8; usize::try_from(end - start).unwrap_or(0)];
+        if mem.seek(SeekFrom::Start(start)).is_ok() && mem.read_exact(&mut chunk).is_ok() {
+            out.extend_from_slice(&chunk);
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
