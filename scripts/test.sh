@@ -56,3 +56,8 @@ export CODEMODE_TEST_POSTGRES_URL
 CODEMODE_TEST_POSTGRES_DIR=$pgdir
 export CODEMODE_TEST_POSTGRES_DIR
 cargo test --workspace "$@"
+# The guest suites again with every cell's engine in a confined worker
+# process (`isolation = "process"`): the guest API is the same in both
+# modes (tests/src/lib.rs `builder`; the CLI's `serve` already runs in
+# process mode by default).
+CODEMODE_TEST_ISOLATION=process cargo test -p codemode-tests --tests "$@"

@@ -123,7 +123,23 @@ enum ConfigCommand {
     Check,
 }
 
-fn main() -> Result<()> {
+fn main() -> std::process::ExitCode {
+    // An engine worker this program started for itself (`isolation =
+    // "process"`): first, while the process has one thread.
+    if std::env::args_os().nth(1).is_some_and(|arg| arg == "engine-worker") {
+        return codemode_runtime::engine_worker();
+    }
+    match cli_main() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // As `fn main() -> anyhow::Result<()>` reports it.
+            eprintln!("Error: {e:?}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn cli_main() -> Result<()> {
     metrics::mark_start();
     let cli = Cli::parse();
     // Compiling the guest prelude overlaps the rest of the start-up of a
@@ -145,7 +161,12 @@ const RUNTIME_EXIT_WAIT: std::time::Duration = std::time::Duration::from_millis(
 
 /// Runs the command `cli` names with the configuration it points at.
 async fn run(cli: Cli) -> Result<()> {
-    let (config, file) = Config::load(cli.config.as_deref())?;
+    let (mut config, file) = Config::load(cli.config.as_deref())?;
+    // A server is shared: its cells' engines run in confined worker
+    // processes unless the configuration says otherwise.
+    if matches!(cli.command, Command::Serve(_)) && config.limits.isolation.is_none() {
+        config.limits.isolation = Some(config::IsolationConfig::Process);
+    }
     let store = cli.store;
     if config.store.backend == BackendKind::Postgres && store.is_some() {
         bail!("--store is the sled database directory, but store.backend = \"postgres\" keeps everything at store.url");

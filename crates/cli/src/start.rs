@@ -159,6 +159,9 @@ async fn build_runtime_waiting(config: &Config, store: Option<PathBuf>, wait: bo
 /// at `store` (`None`: a temporary one).
 async fn build_runtime(config: &Config, store: Option<PathBuf>) -> Result<CodeMode> {
     let mut builder = CodeMode::builder().limits(config.limits.to_limits()?);
+    if let Some(isolation) = config.limits.isolation {
+        builder = builder.isolation(isolation.to_isolation());
+    }
     // The sled path is given both ways: as the backend's and as the store
     // path a runtime without backends reads.
     if let Some(path) = &store {

@@ -38,6 +38,32 @@ pub(crate) struct LimitsConfig {
     pub max_journal_bytes_per_session: u64,
     /// The same across one principal's sessions.
     pub max_journal_bytes_per_principal: u64,
+    /// Where cells' engines run: `"thread"` (in this process) or
+    /// `"process"` (confined engine worker processes). Absent: `process`
+    /// for `serve`, `thread` for the other commands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<IsolationConfig>,
+}
+
+/// `limits.isolation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum IsolationConfig {
+    /// In this process, on its JS threads.
+    Thread,
+    /// In confined engine worker processes (this program, re-executed as
+    /// `codemode engine-worker`).
+    Process,
+}
+
+impl IsolationConfig {
+    /// The runtime's setting.
+    pub(crate) fn to_isolation(self) -> codemode_runtime::Isolation {
+        match self {
+            Self::Thread => codemode_runtime::Isolation::Thread,
+            Self::Process => codemode_runtime::Isolation::Process,
+        }
+    }
 }
 
 impl Default for LimitsConfig {
@@ -63,6 +89,7 @@ impl Default for LimitsConfig {
             results_max_bytes: l.results_max_bytes,
             max_journal_bytes_per_session: l.max_journal_bytes_per_session,
             max_journal_bytes_per_principal: l.max_journal_bytes_per_principal,
+            isolation: None,
         }
     }
 }

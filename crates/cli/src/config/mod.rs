@@ -28,7 +28,7 @@ mod store;
 mod tools;
 mod units;
 
-pub(crate) use limits::LimitsConfig;
+pub(crate) use limits::{IsolationConfig, LimitsConfig};
 pub(crate) use mcp::McpServerEntry;
 pub(crate) use nodes::NodesSection;
 pub(crate) use operator::OperatorSection;

@@ -49,6 +49,10 @@ struct Inner<R> {
     next_cell: AtomicU64,
 }
 
+/// What a worker says when it is ready: its filter's allowed system
+/// calls, and whether it left the host's namespaces (or why not).
+type Ready = (usize, Result<(), String>);
+
 /// A running engine worker.
 pub(crate) struct EngineWorker<R> {
     inner: Arc<Inner<R>>,
@@ -71,7 +75,7 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
         let crashed = |what: &str, e: &dyn std::fmt::Display| RemoteError::Crashed(format!("{what}: {e}"));
         let SpawnedWorker { mut child, channel } =
             command.spawn().map_err(|e| crashed("the worker could not be started", &e))?;
-        let handshake = || -> Result<((usize, Result<(), String>), UnixStream), RemoteError> {
+        let handshake = || -> Result<(Ready, UnixStream), RemoteError> {
             channel.set_read_timeout(Some(within)).map_err(|e| crashed("the channel", &e))?;
             let mut reader = channel.try_clone().map_err(|e| crashed("the channel", &e))?;
             let mut writer = &channel;

@@ -88,3 +88,6 @@ impl EngineLimits {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,108 @@
+//! The engine protocol's data, checked without a worker process (the
+//! worker itself is proved with real processes in `tests/isolation.rs`).
+
+use codemode_protocol::OutputEntry;
+use proptest::prelude::*;
+
+use super::protocol::{MAX_MESSAGE_DEPTH, decode, encode, nesting};
+use crate::engine::clock::{ClockLog, DATE, PERFORMANCE};
+use crate::engine::output::PendingOutput;
+
+fn entry(i: usize, len: usize) -> OutputEntry {
+    OutputEntry::text(format!("{i}:{}", "x".repeat(len)))
+}
+
+/// The same entries pushed into one output, or pushed per step into a
+/// worker's output that the host absorbs, keep the same state: entries,
+/// JSON length, and (past the cap) the same leading JSON.
+fn same_as_pushed(cap: usize, steps: &[Vec<usize>]) {
+    let mut direct = PendingOutput::new(cap);
+    let mut mirrored = PendingOutput::new(cap);
+    let mut i = 0;
+    for step in steps {
+        let mut worker = PendingOutput::new(cap);
+        for &len in step {
+            direct.push(entry(i, len));
+            worker.push(entry(i, len));
+            i += 1;
+        }
+        mirrored.absorb(worker);
+    }
+    assert_eq!(mirrored.json_len(), direct.json_len(), "{steps:?}");
+    assert_eq!(mirrored.entries(), direct.entries(), "{steps:?}");
+    assert_eq!(mirrored.spilled_prefix(), direct.spilled_prefix(), "{steps:?}");
+}
+
+#[test]
+fn output_absorbed_step_by_step_is_what_pushing_it_makes_at_and_past_the_cap() {
+    // Within the cap, exactly at it, one byte over, and far past it.
+    for cap in [8, 40, 41, 42, 200] {
+        same_as_pushed(cap, &[vec![3, 4], vec![5], vec![], vec![30, 2]]);
+        same_as_pushed(cap, &[vec![100], vec![1, 1]]);
+        same_as_pushed(cap, &[vec![1], vec![100, 1], vec![1]]);
+    }
+}
+
+proptest! {
+    #[test]
+    fn output_absorbed_in_any_steps_equals_output_pushed(
+        cap in 4usize..300,
+        steps in prop::collection::vec(prop::collection::vec(0usize..60, 0..5), 0..6),
+    ) {
+        same_as_pushed(cap, &steps);
+    }
+}
+
+#[test]
+fn a_clock_log_rebuilt_from_reported_pieces_is_the_same_log() {
+    let reads: Vec<(u8, f64)> = (0..200)
+        .map(|i| if i % 9 == 0 { (PERFORMANCE, f64::from(i) * 0.5) } else { (DATE, 1000.0 + f64::from(i / 20)) })
+        .collect();
+    let whole: ClockLog = reads.iter().copied().collect();
+    for cut in [1, 7, 50, 199] {
+        let mut worker: ClockLog = reads[..cut].iter().copied().collect();
+        let mut host = ClockLog::default();
+        host.extend(worker.runs_from(0));
+        for read in &reads[cut..] {
+            worker.push(read.0, read.1);
+        }
+        host.extend(worker.runs_from(cut));
+        assert_eq!(host.values(), reads, "cut at {cut}");
+        assert_eq!(host.run_count(), whole.run_count(), "pieces join into the same runs (cut at {cut})");
+    }
+}
+
+#[test]
+fn a_clock_log_crosses_as_its_runs_and_its_counts_are_rebuilt() {
+    let log: ClockLog = [(DATE, 5.0), (DATE, 5.0), (PERFORMANCE, 1.5)].into_iter().collect();
+    let text = serde_json::to_string(&log).expect("serializes");
+    let back: ClockLog = serde_json::from_str(&text).expect("deserializes");
+    assert_eq!(back.values(), log.values());
+    assert_eq!(back.len(), 3);
+}
+
+#[test]
+fn a_message_nested_at_the_bound_decodes_and_one_level_more_is_refused() {
+    // On a stack like the threads that decode messages (the worker's main
+    // thread, the host's reader): decoding recurses per level.
+    let checked = std::thread::Builder::new().stack_size(8 * 1024 * 1024).spawn(|| {
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let at: serde_json::Value = decode(nested(MAX_MESSAGE_DEPTH).as_bytes()).expect("at the bound");
+        assert!(at.is_array());
+        let over = decode::<serde_json::Value>(nested(MAX_MESSAGE_DEPTH + 1).as_bytes()).expect_err("past it");
+        assert!(over.to_string().contains("past the bound of 1024"), "{over}");
+    });
+    checked.expect("a thread").join().expect("no failure");
+    // Brackets inside strings are text, not nesting.
+    assert_eq!(nesting(br#"{"a":"[[[[\"]]]","b":[1]}"#), 2);
+}
+
+#[test]
+fn a_message_that_is_not_the_protocol_is_refused_with_what_was_wrong() {
+    let err = decode::<super::protocol::ToWorker>(br#"{"Launch":{"cell":1}}"#).expect_err("unknown");
+    assert!(err.to_string().contains("Launch"), "{err}");
+    let err = decode::<super::protocol::ToWorker>(br#"{"Close":{"cell":"one"}}"#).expect_err("mistyped");
+    assert!(err.to_string().contains("invalid type"), "{err}");
+    let close = encode(&super::protocol::ToWorker::Close { cell: 7 }).expect("encodes");
+    assert!(matches!(decode(&close), Ok(super::protocol::ToWorker::Close { cell: 7 })));
+}
