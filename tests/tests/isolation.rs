@@ -76,40 +76,57 @@ async fn two_principals_cells_run_concurrently_and_never_in_one_worker() {
 
 /// A worker killed with `kill -9` fails only its own cells, with
 /// `engine_crashed`; another principal's parked cell on another worker
-/// goes on, and the next cell gets a fresh worker.
+/// goes on; and the killed cell's run, journaled when it parked, resumes
+/// from its journal on a fresh worker at the next `wait` (GA-1.3).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_killed_with_sigkill_fails_only_its_cells_with_engine_crashed() {
+async fn a_worker_killed_with_sigkill_fails_only_its_cells_and_a_durable_run_resumes_on_a_fresh_one_ga_1_3() {
     let limits = Limits { timeout: Duration::from_millis(300), ..Limits::default() };
     let rt = process_runtime_with(limits).await;
     let doomed = rt.session("s-a").for_principal("a").reply("r");
     let other = rt.session("s-b").for_principal("b").reply("r");
-    let code = "await sleep_ms({ms: 800}); return 'survived'";
-    let parked_a = doomed.exec(Exec::code(code)).await.expect("up");
-    let parked_b = other.exec(Exec::code(code)).await.expect("up");
+    let parked_a = doomed
+        .exec(Exec::code("text('before'); await new Promise(r => setTimeout(r, 800)); return 'resumed'"))
+        .await
+        .expect("up");
+    let parked_b = other.exec(Exec::code("await sleep_ms({ms: 800}); return 'survived'")).await.expect("up");
     assert_eq!((parked_a.status(), parked_b.status()), ("waiting", "waiting"));
     let pid = worker_of(&rt, "a").expect("a's worker");
     assert_ne!(Some(pid), worker_of(&rt, "b"));
     let killed = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().expect("kill runs");
     assert!(killed.success());
-    let end_of = |reply: codemode_runtime::Reply, first: CellResult| async move {
-        let mut last = first;
-        while let Some(run_id) = last.run_id().map(str::to_owned) {
-            last = reply.wait(&run_id).await.expect("up");
+    let run_a = parked_a.run_id().expect("parked").to_owned();
+    // The window that meets the dead engine says so, and keeps the run.
+    let mut crashed = None;
+    let mut last = doomed.wait(&run_a).await.expect("up");
+    for _ in 0..10 {
+        match &last {
+            CellResult::Failed { .. } if failure(&last).0 == ErrorCode::EngineCrashed => {
+                crashed = Some(failure(&last).1.to_owned());
+            }
+            CellResult::Completed { .. } => break,
+            _ => {}
         }
-        last
-    };
-    let a_end = end_of(doomed, parked_a).await;
-    let (code, message) = failure(&a_end);
-    assert_eq!(code, ErrorCode::EngineCrashed, "{message}");
-    let b_end = end_of(other, parked_b).await;
+        last = doomed.wait(&run_a).await.expect("up");
+    }
+    let crashed = crashed.expect("a window met the dead engine");
+    assert!(crashed.contains(&run_a), "it says how to resume: {crashed}");
+    assert!(
+        matches!(&last, CellResult::Completed { value, .. } if value == &json!("resumed")),
+        "{}",
+        last.to_model_json()
+    );
+    let fresh = worker_of(&rt, "a").expect("a's new worker");
+    assert_ne!(fresh, pid, "the run resumed on a fresh worker");
+    // b, on its own worker, never noticed.
+    let mut b_end = parked_b;
+    while let Some(run_id) = b_end.run_id().map(str::to_owned) {
+        b_end = other.wait(&run_id).await.expect("up");
+    }
     assert!(
         matches!(&b_end, CellResult::Completed { value, .. } if value == &json!("survived")),
         "{}",
         b_end.to_model_json()
     );
-    // The next cell of a's gets a fresh worker.
-    assert!(matches!(exec_as(&rt, "a", "return 3").await, CellResult::Completed { .. }));
-    assert_ne!(worker_of(&rt, "a"), Some(pid));
     rt.shutdown().await;
 }
 

@@ -198,6 +198,32 @@ impl CellState {
         Flow::Ended
     }
 
+    /// The cell's engine process failed, and the run's journal can take
+    /// it over: this copy leaves memory without ending the run (its
+    /// window, if one is open, is answered `engine_crashed`), and the next
+    /// `wait` resumes it from its journal on a new engine, as after a
+    /// crash of the whole process — calls in flight are re-issued or
+    /// `outcome_unknown` there, never run twice.
+    pub(super) fn engine_lost(&mut self) -> Flow {
+        let why = self.engine.crash().unwrap_or_default();
+        tracing::warn!(parent: &self.run.span, reason = %why, "the cell's engine process failed; the run is kept");
+        let window = self.windows.current.take();
+        let result = window.is_some().then(|| {
+            let message = format!(
+                "the engine process running this cell failed ({why}). The run is kept: call wait with run id {} \
+                 to resume it on a new engine process from its journal (what it did since it last parked runs \
+                 again, or reports that its outcome is unknown).",
+                self.run.run_id
+            );
+            self.fail(ErrorCode::EngineCrashed, message, Phase::Host)
+        });
+        self.leave_memory();
+        if let (Some(window), Some(result)) = (window, result) {
+            let _ = window.reply.send(result);
+        }
+        Flow::Ended
+    }
+
     /// A resumed run: replays its journal into the started cell, then
     /// restores the host side and goes on live. Returns the flow when the
     /// replay ended the cell.

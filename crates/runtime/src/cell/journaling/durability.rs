@@ -188,6 +188,14 @@ impl Durability {
         setup
     }
 
+    /// Whether the run's stored record can take it over from this copy:
+    /// journaled, stored, and leased by this process. A run that can
+    /// leaves memory when its engine is lost, and a `wait` resumes it by
+    /// replay, as after a crash of the whole process.
+    pub(crate) fn resumable(&self) -> bool {
+        !self.record_closed && self.journal.as_ref().is_some_and(|j| j.live() && j.created() && j.lease_held)
+    }
+
     /// Whether the run starts by replaying its journal.
     pub(crate) fn will_replay(&self) -> bool {
         self.replay.is_some() && self.journal.is_some()
