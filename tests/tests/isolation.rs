@@ -168,6 +168,27 @@ async fn a_worker_sending_garbage_or_an_oversized_frame_costs_only_its_cell() {
     rt.shutdown().await;
 }
 
+/// A request a subverted engine forges — one its decoding would refuse —
+/// is refused by the host before any handler sees it: the worker is ended
+/// and the cell fails `engine_crashed`; nothing is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_request_from_a_worker_is_refused_before_it_is_handled() {
+    let rt = process_runtime().await;
+    let key = "k".repeat(300);
+    let hook = format!("// codemode-test-hook: forge {{\"Store\":{{\"key\":\"{key}\",\"json\":\"1\"}}}}");
+    let r = exec_as(&rt, "a", &format!("{hook}\nawait new Promise(r => setTimeout(r, 50)); return 1")).await;
+    let (code, message) = failure(&r);
+    assert_eq!(code, ErrorCode::EngineCrashed, "{message}");
+    assert!(message.contains("decoding refuses"), "{message}");
+    let loaded = exec_as(&rt, "a", "return [await load('k'), 2]").await;
+    assert!(
+        matches!(&loaded, CellResult::Completed { value, .. } if value == &json!([null, 2])),
+        "{}",
+        loaded.to_model_json()
+    );
+    rt.shutdown().await;
+}
+
 /// A cell that escaped its engine and makes a forbidden system call —
 /// open a file, connect a socket, run a program, read the host's
 /// environment — kills its worker: the call never runs, the cell fails

@@ -13,7 +13,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use codemode_runtime::{CodeMode, Limits, Reply};
+use codemode_runtime::{CodeMode, Isolation, Limits, Reply};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
@@ -69,7 +69,9 @@ struct Parked {
     resume_wait_ms: Quantiles,
 }
 
-async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
+async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
+    // The host's memory, and its engine workers' (process isolation).
+    let settled_rss = async || settled_rss().await + workers_rss(rt);
     let before = settled_rss().await;
     let mut ids = Vec::with_capacity(count);
     let mut park = Vec::with_capacity(count);
@@ -100,13 +102,30 @@ async fn parked(reply: &Reply, count: usize) -> Result<Parked> {
     })
 }
 
+/// The resident memory of `rt`'s engine workers bound now (none with
+/// engines in process).
+fn workers_rss(rt: &CodeMode) -> u64 {
+    let Some(snapshot) = rt.engine_workers() else { return 0 };
+    snapshot
+        .workers
+        .iter()
+        .map(|w| {
+            let statm = std::fs::read_to_string(format!("/proc/{}/statm", w.pid)).unwrap_or_default();
+            statm.split_whitespace().nth(1).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0) * 4096
+        })
+        .sum()
+}
+
 /// Process start to the first completed result, and to the process's exit,
 /// spawning this binary on each of `cells` (`(file name, source)`) in
 /// turn, `runs` times: one (first exec, exit) sample list per cell.
-async fn cold(runs: usize, cells: &[(&str, &str)]) -> Result<Vec<(Vec<f64>, Vec<f64>)>> {
+async fn cold(runs: usize, cells: &[(&str, &str)], isolation: Isolation) -> Result<Vec<(Vec<f64>, Vec<f64>)>> {
     let exe = std::env::current_exe().context("finding the codemode binary")?;
     let dir = std::env::temp_dir().join(format!("codemode-bench-cold-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
+    let config = dir.join("codemode.toml");
+    let mode = if isolation == Isolation::Process { "process" } else { "thread" };
+    std::fs::write(&config, format!("[limits]\nisolation = \"{mode}\"\n"))?;
     let mut files = Vec::with_capacity(cells.len());
     for (name, code) in cells {
         let file = dir.join(name);
@@ -121,6 +140,8 @@ async fn cold(runs: usize, cells: &[(&str, &str)]) -> Result<Vec<(Vec<f64>, Vec<
             let start = Instant::now();
             let mut child = tokio::process::Command::new(&exe)
                 .current_dir(&dir)
+                .arg("--config")
+                .arg(&config)
                 .arg("--store")
                 .arg(&store)
                 .args(["exec", "--json"])
@@ -218,9 +239,9 @@ const BUSY: &str = "while (true) {}";
 /// ones included; the latency is that of the trivial cells, from `exec` to
 /// the result text. A trivial cell that queued behind a busy loop would
 /// take up to the busy budget.
-async fn head_of_line(clients: usize, duration: Duration) -> Result<HeadOfLine> {
+async fn head_of_line(clients: usize, duration: Duration, isolation: Isolation) -> Result<HeadOfLine> {
     let limits = Limits { timeout: HOL_BUSY_TIMEOUT, ..Limits::default() };
-    let rt = CodeMode::builder().limits(limits).tool(Noop).start().await?;
+    let rt = CodeMode::builder().limits(limits).isolation(isolation).tool(Noop).start().await?;
     let submitted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let start = Instant::now();
     let deadline = start + duration;
@@ -349,6 +370,7 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
     let _ = std::fs::remove_dir_all(&store_dir);
     let rt = CodeMode::builder()
         .limits(limits)
+        .isolation(options.isolation)
         .tool(Noop)
         .store_backend(codemode_runtime::StoreBackend::Sled { path: Some(store_dir.clone()) })
         .start()
@@ -368,7 +390,7 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
     let mut parked_reports = Vec::new();
     if options.runs("parked") {
         for &count in &options.parked {
-            parked_reports.push(parked(&reply, count).await?);
+            parked_reports.push(parked(&rt, &reply, count).await?);
         }
     }
     let none = || quantiles(&[]);
@@ -395,13 +417,13 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
     let [y_exec, y_wait, y_total] =
         if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
     let (cold_first, cold_exit) = if options.runs("cold") {
-        let runs = cold(options.cold_runs, &[("cell.js", TRIVIAL)]).await?;
+        let runs = cold(options.cold_runs, &[("cell.js", TRIVIAL)], options.isolation).await?;
         runs.first().map_or_else(|| (none(), none()), |(first, exit)| (quantiles(first), quantiles(exit)))
     } else {
         (none(), none())
     };
     let (cold_ts, cold_ts_twin) = if options.runs("cold_ts") {
-        let runs = cold(options.cold_runs, &[("cell.ts", SMALL_TS), ("twin.js", SMALL_JS)]).await?;
+        let runs = cold(options.cold_runs, &[("cell.ts", SMALL_TS), ("twin.js", SMALL_JS)], options.isolation).await?;
         match runs.as_slice() {
             [(ts, _), (js, _)] => (quantiles(ts), quantiles(js)),
             _ => (none(), none()),
@@ -419,7 +441,11 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
         None
     };
     // Its own runtime: the busy loops need a short budget.
-    let hol = if options.runs("hol") { Some(head_of_line(HOL_CLIENTS, HOL_DURATION).await?) } else { None };
+    let hol = if options.runs("hol") {
+        Some(head_of_line(HOL_CLIENTS, HOL_DURATION, options.isolation).await?)
+    } else {
+        None
+    };
     durable::run_timing(&named, options.postgres.as_deref(), runs, warmup, &mut durable_report).await?;
     let noise_after = tokio::task::spawn_blocking(noise).await?;
     rt.shutdown().await;
@@ -465,7 +491,10 @@ impl Measured {
     fn to_json(&self, options: &BenchOptions) -> Value {
         let (per_call_seq, per_call_par) = self.per_call();
         json!({
-            "meta": {"cpus": self.cpus, "loadavg": self.load.trim(), "runs": options.runs, "warmup": options.warmup},
+            "meta": {
+                "cpus": self.cpus, "loadavg": self.load.trim(), "runs": options.runs, "warmup": options.warmup,
+                "isolation": format!("{:?}", options.isolation).to_lowercase(),
+            },
             "noiseBefore": self.noise_before, "noiseAfter": self.noise_after,
             "trivial": self.trivial, "trivialIdle": self.trivial_idle, "seq100": self.seq100, "par100": self.par100,
             "perCallOverheadSeqMs": per_call_seq, "perCallOverheadParMs": per_call_par,

@@ -56,6 +56,18 @@ pub(crate) struct BenchArgs {
     /// Run counts for the evicted-runs memory scenario.
     #[arg(long, default_value = "10000")]
     evicted: String,
+    /// Where the cells' engines run: `thread` (this process) or `process`
+    /// (confined engine workers, as `serve` runs them). The parked-cell
+    /// memory then counts the workers' too.
+    #[arg(long, value_enum, default_value_t = IsolationArg::Thread)]
+    isolation: IsolationArg,
+}
+
+/// `--isolation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum IsolationArg {
+    Thread,
+    Process,
 }
 
 impl BenchArgs {
@@ -77,6 +89,10 @@ impl BenchArgs {
             only: self.only,
             postgres: self.postgres,
             evicted: parse_counts(&self.evicted)?,
+            isolation: match self.isolation {
+                IsolationArg::Thread => codemode_runtime::Isolation::Thread,
+                IsolationArg::Process => codemode_runtime::Isolation::Process,
+            },
         })
     }
 }
@@ -105,6 +121,8 @@ pub(crate) struct BenchOptions {
     pub postgres: Option<String>,
     /// Run counts for the `evicted` scenario.
     pub evicted: Vec<usize>,
+    /// Where the cells' engines run.
+    pub isolation: codemode_runtime::Isolation,
 }
 
 impl BenchOptions {

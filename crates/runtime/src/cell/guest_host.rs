@@ -79,6 +79,10 @@ impl GuestHost for CellHost {
         HostRequest::decode(op, args, &DecodeCx { mcp: &self.mcp, routes })
     }
 
+    fn recheck(&self, request: &HostRequest, routes: Option<&McpRoutes>) -> Result<(), String> {
+        request.recheck(&DecodeCx { mcp: &self.mcp, routes })
+    }
+
     fn tool_count(&self) -> usize {
         self.tools.len()
     }

@@ -86,6 +86,14 @@ pub(crate) trait GuestHost: CompleteArguments + Clone + Send + Sync + 'static {
     /// MCP servers are now. A malformed request is a guest `TypeError`.
     fn decode(&self, op: usize, args: &Args<'_, '_>, routes: Option<&McpRoutes>) -> rquickjs::Result<Self::Request>;
 
+    /// Checks again what decoding `request` guaranteed: an engine in a
+    /// worker decoded it, so the host takes it as untrusted input. `routes`
+    /// as for [`decode`](Self::decode).
+    ///
+    /// # Errors
+    /// What decoding would have refused.
+    fn recheck(&self, request: &Self::Request, routes: Option<&McpRoutes>) -> Result<(), String>;
+
     /// How many tool globals the guest has.
     fn tool_count(&self) -> usize;
 
@@ -137,6 +145,10 @@ impl GuestHost for BareHost {
 
     fn decode(&self, _: usize, args: &Args<'_, '_>, _: Option<&McpRoutes>) -> rquickjs::Result<()> {
         Err(args.malformed("the request", "one this host has"))
+    }
+
+    fn recheck(&self, (): &(), _: Option<&McpRoutes>) -> Result<(), String> {
+        Ok(())
     }
 
     fn tool_count(&self) -> usize {

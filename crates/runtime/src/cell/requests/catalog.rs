@@ -34,6 +34,11 @@ impl HostOp for Describe {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        // Any index decodes; a missing tool is refused when handled.
+        Ok(())
+    }
 }
 
 impl HandleInside for Describe {
@@ -74,6 +79,11 @@ impl HostOp for Search {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        // Any query and any number as its limit decode.
+        Ok(())
+    }
 }
 
 impl HandleInside for Search {
@@ -108,6 +118,10 @@ impl HostOp for ApiList {
 
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -145,6 +159,10 @@ impl HostOp for ApiRead {
 
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        Ok(())
     }
 }
 

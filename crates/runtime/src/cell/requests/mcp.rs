@@ -90,6 +90,18 @@ impl HostOp for McpCall {
             _ => Rerun::Once(format!("MCP tool `{}`", self.tool)),
         }
     }
+
+    fn recheck(&self, cx: &DecodeCx<'_>) -> Result<(), String> {
+        // Decoding completed the arguments from the tool's schema (GA-9.4):
+        // completing them again changes nothing and misses nothing.
+        let Some(hub) = cx.hub_index(self.server) else { return Ok(()) };
+        let mut completed = self.args.clone();
+        cx.mcp.complete_arguments(hub, &self.tool, &mut completed)?;
+        if completed != self.args {
+            return Err(format!("MCP arguments of {} that decoding would have completed", self.tool));
+        }
+        Ok(())
+    }
 }
 
 impl HandleOutside for McpCall {
@@ -192,6 +204,10 @@ impl HostOp for McpOp {
         // Resources and prompts are read.
         Rerun::Repeatable
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl HandleOutside for McpOp {
@@ -265,6 +281,10 @@ impl HostOp for McpApi {
 
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        Ok(())
     }
 }
 

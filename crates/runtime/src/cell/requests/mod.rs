@@ -146,6 +146,14 @@ macro_rules! host_requests {
                 }
             }
 
+            /// Checks again what decoding it guaranteed (a request from
+            /// an engine worker is untrusted input).
+            pub(crate) fn recheck(&self, cx: &DecodeCx<'_>) -> Result<(), String> {
+                match self {
+                    $(Self::$name(r) => r.recheck(cx),)*
+                }
+            }
+
             /// Whether a crash may run it again.
             pub(crate) fn rerun(&self, cx: &HostCx<'_>) -> Rerun {
                 match self {

@@ -34,6 +34,10 @@ impl HostOp for NodesList {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl HandleInside for NodesList {
@@ -67,6 +71,11 @@ impl HostOp for NodesGet {
 
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        // Any id decodes; the registry answers for an unknown one.
+        Ok(())
     }
 }
 
@@ -115,6 +124,11 @@ impl HostOp for NodesInvoke {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         // A device command is an effect outside the host.
         Rerun::Once(format!("node command {} on {}", self.command, self.node))
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        // The registry and the policy check the node, command and params.
+        Ok(())
     }
 }
 

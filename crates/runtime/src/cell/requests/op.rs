@@ -91,6 +91,13 @@ pub(crate) trait HostOp: Sized + std::fmt::Debug {
 
     /// Whether a crash may run it again.
     fn rerun(&self, cx: &HostCx<'_>) -> Rerun;
+
+    /// Checks again what [`decode`](Self::decode) guarantees, for a
+    /// request that an engine in a worker process decoded (and that the
+    /// host so takes as untrusted input): bounds, formats, and that its
+    /// parts agree. No default: a new request does not compile until it
+    /// says what its decoding promised.
+    fn recheck(&self, cx: &DecodeCx<'_>) -> Result<(), String>;
 }
 
 /// Where a request reaches, and so how it is handled: a marker type,

@@ -42,6 +42,17 @@ impl HostOp for ResultSave {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Once("results.save".to_owned())
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        // The saved text is the value's: what is kept is what is counted.
+        // As decoding wrote it (`Value`'s own `==` with a string would
+        // compare it as a JSON string instead).
+        let text = serde_json::to_string(&self.value).map_err(|e| e.to_string())?;
+        if self.json != text {
+            return Err("a saved value whose JSON text is not the value's".into());
+        }
+        Ok(())
+    }
 }
 
 impl HandleOutside for ResultSave {
@@ -80,6 +91,10 @@ impl HostOp for ResultLoad {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        check_result_id(&self.result_id)
+    }
 }
 
 impl HandleInside for ResultLoad {
@@ -116,6 +131,10 @@ impl HostOp for ResultDelete {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         // A second delete would answer "not found" for a delete that worked.
         Rerun::Once("results.delete".to_owned())
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        check_result_id(&self.result_id)
     }
 }
 
@@ -170,4 +189,12 @@ fn landed(done: Done) -> Landed {
         _ => true,
     };
     Landed { outcome: if ok { CallOutcome::Ok } else { CallOutcome::Error }, done }
+}
+
+/// What decoding admits as a results id: a string that is not blank.
+fn check_result_id(id: &str) -> Result<(), String> {
+    if id.trim().is_empty() {
+        return Err("a blank results id".into());
+    }
+    Ok(())
 }

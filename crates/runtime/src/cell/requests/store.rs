@@ -50,6 +50,17 @@ impl HostOp for Store {
         // Buffered in the cell; the buffer is in the journal's snapshot.
         Rerun::Repeatable
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        let limits = StoreLimits::default();
+        codemode_store::validate_key(&self.key, &limits).map_err(|e| e.to_string())?;
+        if let Some(json) = &self.json {
+            codemode_store::validate_value(json, &limits).map_err(|e| e.to_string())?;
+            serde_json::from_str::<serde::de::IgnoredAny>(json)
+                .map_err(|e| format!("a stored value that is not JSON: {e}"))?;
+        }
+        Ok(())
+    }
 }
 
 impl HandleInside for Store {
@@ -88,6 +99,10 @@ impl HostOp for Load {
 
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Repeatable
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        codemode_store::validate_key(&self.key, &StoreLimits::default()).map_err(|e| e.to_string())
     }
 }
 

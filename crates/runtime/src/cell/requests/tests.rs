@@ -127,8 +127,39 @@ fn every_request_kind_is_plain_data_that_round_trips_through_its_encoding() {
         let encoded = serde_json::to_string(&request).expect("encodes");
         let again: HostRequest = serde_json::from_str(&encoded).expect("decodes");
         assert_eq!(format!("{again:?}"), format!("{request:?}"), "{}: {encoded}", op.name());
+        let hub: McpHub = Default::default();
+        let recheck = again.recheck(&DecodeCx { mcp: &hub, routes: None });
+        assert_eq!(recheck, Ok(()), "what decoding made passes its check again: {}", op.name());
     }
     let forged = r#"{"Timer":{"delay_ms":"soon"}}"#;
     assert!(serde_json::from_str::<HostRequest>(forged).is_err(), "a field of the wrong type is refused");
     assert!(serde_json::from_str::<HostRequest>(r#"{"Exec":{}}"#).is_err(), "an unknown kind is refused");
+}
+
+/// A request an engine worker sent that decoding could not have made is
+/// refused by its check, naming what was wrong (at the bound and one
+/// past it where there is a bound).
+#[test]
+fn a_request_decoding_would_refuse_is_refused_when_a_worker_sends_it() {
+    let hub: McpHub = Default::default();
+    let cx = DecodeCx { mcp: &hub, routes: None };
+    let check = |json: serde_json::Value| -> Result<(), String> {
+        serde_json::from_value::<HostRequest>(json).expect("well-formed").recheck(&cx)
+    };
+    let limits = codemode_store::StoreLimits::default();
+    let key_at = "k".repeat(limits.max_key_units);
+    assert_eq!(check(serde_json::json!({"Load": {"key": key_at}})), Ok(()));
+    let key_over = "k".repeat(limits.max_key_units + 1);
+    assert!(check(serde_json::json!({"Load": {"key": key_over}})).is_err(), "a key one past the bound");
+    assert!(check(serde_json::json!({"Store": {"key": "", "json": "1"}})).is_err(), "an empty key");
+    let big = format!("\"{}\"", "x".repeat(limits.max_value_bytes));
+    let err = check(serde_json::json!({"Store": {"key": "k", "json": big}})).expect_err("past the value bound");
+    assert!(err.contains("KiB") || err.contains("large"), "{err}");
+    let err = check(serde_json::json!({"Store": {"key": "k", "json": "{not json"}})).expect_err("not JSON");
+    assert!(err.contains("not JSON"), "{err}");
+    assert_eq!(check(serde_json::json!({"Timer": {"delay_ms": 1_000_000_000_000_000_u64}})), Ok(()));
+    assert!(check(serde_json::json!({"Timer": {"delay_ms": 1_000_000_000_000_001_u64}})).is_err());
+    let err = check(serde_json::json!({"ResultSave": {"value": {"a": 1}, "json": "{\"a\":2}"}})).expect_err("disagree");
+    assert!(err.contains("not the value's"), "{err}");
+    assert!(check(serde_json::json!({"ResultLoad": {"result_id": "  "}})).is_err(), "a blank id");
 }

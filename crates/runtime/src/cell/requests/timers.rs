@@ -31,6 +31,10 @@ impl HostOp for Yield {
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Restored
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl HandleInside for Yield {
@@ -40,6 +44,9 @@ impl HandleInside for Yield {
         Ok(0)
     }
 }
+
+/// The longest delay a timer is given (longer ones are clamped to it).
+const MAX_DELAY_MS: u64 = 1_000_000_000_000_000;
 
 /// `setTimeout`'s host side.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
@@ -57,7 +64,7 @@ impl HostOp for Timer {
     fn decode(a: &Args<'_, '_>, _: &DecodeCx<'_>) -> rquickjs::Result<Self> {
         // The prelude has already made the delay a finite integer ≥ 0.
         let delay = a.number(0).ok_or_else(|| a.malformed("the delay", "a number"))?;
-        Ok(Self { delay_ms: delay.clamp(0.0, 1e15) as u64 })
+        Ok(Self { delay_ms: delay.clamp(0.0, MAX_DELAY_MS as f64) as u64 })
     }
 
     fn fingerprint(&self, h: &mut Fnv, _: &Refs<'_>) {
@@ -67,6 +74,13 @@ impl HostOp for Timer {
 
     fn rerun(&self, _: &HostCx<'_>) -> Rerun {
         Rerun::Restored
+    }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        if self.delay_ms > MAX_DELAY_MS {
+            return Err(format!("a timer delay of {} ms, past the {MAX_DELAY_MS} ms decoding allows", self.delay_ms));
+        }
+        Ok(())
     }
 }
 

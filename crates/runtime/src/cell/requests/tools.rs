@@ -49,6 +49,12 @@ impl HostOp for Call {
             None => Rerun::Once(format!("tool #{} (no longer configured)", self.tool)),
         }
     }
+
+    fn recheck(&self, _: &DecodeCx<'_>) -> Result<(), String> {
+        // Any index and JSON input decode; the handler refuses a missing
+        // tool and checks the input against the tool's schema.
+        Ok(())
+    }
 }
 
 impl HandleOutside for Call {

@@ -162,6 +162,12 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
         fail(&self.inner, why.to_owned());
     }
 
+    /// Ends the worker for breaking the protocol (`why`); returns the
+    /// reason that stands (the first).
+    pub(crate) fn fail_for(&self, why: String) -> String {
+        fail(&self.inner, why)
+    }
+
     fn send(&self, message: &ToWorker) -> Result<(), RemoteError> {
         if let Some(why) = self.failure() {
             return Err(RemoteError::Crashed(why));

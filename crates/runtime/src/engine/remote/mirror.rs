@@ -201,20 +201,30 @@ impl<H: GuestHost> RemoteEngine<H> {
         lock(&self.last).crashed.clone()
     }
 
-    /// Takes `report` into `link`, checking what a worker could lie about.
+    /// Takes `report` into `link`, checking what a worker could lie about:
+    /// every request must have a new id and be one decoding could have
+    /// made.
     fn absorb(
         &self,
         link: &Mutex<GuestLink<H::Request>>,
         report: StepReport<H::Request>,
     ) -> Result<Option<Result<(), StartError>>, RemoteError> {
+        let routes = crate::engine::vm::lock(link).determinism.mcp_routes.clone();
         let mut last = lock(&self.last);
-        for (id, _) in &report.made {
-            if *id <= last.last_id {
+        for (id, request) in &report.made {
+            let refused = if *id <= last.last_id {
+                Some(format!("it reported request id {id}, which is not after the last one it used"))
+            } else {
+                self.host
+                    .recheck(request, routes.as_deref())
+                    .err()
+                    .map(|why| format!("it sent a request decoding refuses: {why}"))
+            };
+            if let Some(why) = refused {
                 drop(last);
-                let e = RemoteError::Crashed(format!(
-                    "it reported request id {id}, which is not after the last one it used"
-                ));
-                self.cell.worker().stop(&e.to_string());
+                // The first reason stands for every cell on the worker.
+                let why = self.cell.worker().fail_for(why);
+                let e = RemoteError::Crashed(why);
                 self.crashed(&e);
                 return Err(e);
             }

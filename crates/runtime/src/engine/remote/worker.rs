@@ -314,7 +314,7 @@ fn engine_thread<T: RequestTable>(
                 };
                 apply(entry, applied);
                 #[cfg(feature = "test-hooks")]
-                test_hook(&source, writer);
+                test_hook::<T>(&source, writer, entry.vm.link());
                 running(Some(cell));
                 let started = guest(&entry.vm, || entry.vm.start(&source));
                 running(None);
@@ -357,7 +357,7 @@ fn engine_thread<T: RequestTable>(
 /// release build).
 #[cfg(feature = "test-hooks")]
 #[expect(clippy::disallowed_methods, reason = "the hook tries exactly what confinement forbids")]
-fn test_hook(source: &str, writer: &Writer) {
+fn test_hook<T: RequestTable>(source: &str, writer: &Writer, link: &Mutex<crate::engine::link::GuestLink<T::Request>>) {
     use std::io::Write as _;
     let Some(line) = source.lines().find_map(|l| l.trim().strip_prefix("// codemode-test-hook: ")) else { return };
     let (what, arg) = line.split_once(' ').unwrap_or((line, ""));
@@ -377,6 +377,15 @@ fn test_hook(source: &str, writer: &Writer) {
         #[expect(unsafe_code, reason = "raise is a libc call")]
         // SAFETY: a signal to this process.
         "stop" => format!("raise returned {}", unsafe { libc::raise(libc::SIGSTOP) }),
+        // A request decoding would never make, as if the engine were
+        // subverted: the host must refuse it.
+        "forge" => match serde_json::from_str::<T::Request>(arg) {
+            Ok(request) => {
+                vm::lock(link).submitted.push((u64::MAX / 2, request));
+                "forged".to_owned()
+            }
+            Err(e) => format!("not a request: {e}"),
+        },
         other => format!("no test hook {other:?}"),
     };
     eprintln!("codemode engine worker: test hook {what} survived: {tried}");
@@ -530,6 +539,11 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
 
     fn decode(&self, op: usize, args: &Args<'_, '_>, routes: Option<&McpRoutes>) -> rquickjs::Result<T::Request> {
         T::decode(op, args, self, routes)
+    }
+
+    fn recheck(&self, _: &T::Request, _: Option<&McpRoutes>) -> Result<(), String> {
+        // The worker decoded it itself; its host checks it again.
+        Ok(())
     }
 
     fn tool_count(&self) -> usize {
