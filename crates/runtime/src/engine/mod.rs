@@ -434,8 +434,10 @@ impl<H: GuestHost> Engine<H> {
         match &self.side {
             Side::Local { vm, .. } => vm.as_ref().map_or(0, Vm::<H>::memory_used),
             Side::Remote(remote) => {
-                remote.queue(Control::NoteHeap);
-                self.flush();
+                if !remote.memory_fresh() {
+                    remote.queue(Control::NoteHeap);
+                    self.flush();
+                }
                 remote.memory()
             }
         }

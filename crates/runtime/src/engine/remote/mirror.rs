@@ -31,6 +31,8 @@ struct Last {
     interruption: Option<Stop>,
     costs: Costs,
     memory: usize,
+    /// The last report measured the heap: no guest code ran since.
+    memory_fresh: bool,
     /// The highest request id the worker has used.
     last_id: u64,
     /// Why the worker failed this cell, once it has.
@@ -127,6 +129,12 @@ impl<H: GuestHost> RemoteEngine<H> {
     /// Bytes the engine held when last measured.
     pub(crate) fn memory(&self) -> usize {
         lock(&self.last).memory
+    }
+
+    /// Whether the last report measured the heap (no guest code has run
+    /// since, so it is the heap now).
+    pub(crate) fn memory_fresh(&self) -> bool {
+        lock(&self.last).memory_fresh
     }
 
     /// Starts `source` and keeps what it produced in `link`.
@@ -234,6 +242,7 @@ impl<H: GuestHost> RemoteEngine<H> {
             last.interruption = report.interruption;
         }
         last.costs = report.costs;
+        last.memory_fresh = report.memory > 0;
         if report.memory > 0 {
             last.memory = report.memory;
         }
