@@ -614,6 +614,8 @@ impl Metrics {
             mcp_servers_connected: BTreeMap::new(),
             nodes_connected: None,
             runs: self.runs.snapshot(),
+            // Read by `CodeMode::metrics` from the pool.
+            engine_workers: None,
         }
     }
 }
@@ -694,6 +696,9 @@ pub struct MetricsSnapshot {
     pub nodes_connected: Option<u64>,
     /// Durable runs: journals, resumes by replay, hand-offs, evictions.
     pub runs: RunsSnapshot,
+    /// The engine workers' pool (`isolation = "process"`); `None` when
+    /// cells' engines run in this process.
+    pub engine_workers: Option<codemode_sandbox::PoolStats>,
 }
 
 #[cfg(test)]

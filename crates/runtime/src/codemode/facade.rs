@@ -244,6 +244,7 @@ impl CodeMode {
         snapshot.results_saved = results.saves;
         snapshot.results_saved_bytes = results.saved_bytes;
         snapshot.results_held = results.held;
+        snapshot.engine_workers = self.inner.workers.as_ref().map(|w| w.snapshot().pool);
         #[cfg(feature = "mcp")]
         {
             snapshot.mcp_servers_connected = self.inner.mcp.status().into_iter().map(|s| (s.name, s.up)).collect();

@@ -86,7 +86,7 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
     };
     // One descriptor for both directions: confinement closes every other.
     let channel = Arc::new(codemode_sandbox::take_channel()?);
-    let mut reader = &*Arc::clone(&channel);
+    let mut reader: &UnixStream = &channel;
     let writer = Writer(Arc::new((Mutex::new(()), Arc::clone(&channel))));
     writer.raw(&hello(VERSION))?;
     check_hello(&read_frame(&mut reader, 64)?, VERSION)?;
