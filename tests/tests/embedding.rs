@@ -84,11 +84,12 @@ async fn runtimes_built_used_and_dropped_hundreds_of_times_leave_no_threads_or_m
     let rss_after = rss_kib();
     assert!(threads_after <= threads_before, "threads: {threads_before} before, {threads_after} after 200 runtimes");
     // One runtime holds megabytes (engines, its threads' stacks, a sled
-    // database): a leak of each would grow far past this. With engine
-    // workers each runtime also starts processes and their reader
-    // threads, whose allocator arenas the process keeps: measured, the
-    // growth levels off at about 35 MiB over 1,200 runtimes.
-    let bound = if codemode_tests::process_isolation() { 48 } else { 32 } * 1024;
+    // database): a leak of each would grow far past this (a leak of
+    // 250 KiB per runtime reaches it). Measured on this 2-core machine,
+    // runs of the same build grow 15–45 MiB (glibc's arenas of the many
+    // short-lived threads), in both modes; the growth levels off at about
+    // 35 MiB over 1,200 runtimes with engine workers.
+    let bound = 48 * 1024;
     let grown = rss_after.saturating_sub(rss_before);
     assert!(grown < bound, "resident memory grew {grown} KiB over 200 runtimes ({rss_before} → {rss_after})");
 }
