@@ -200,6 +200,24 @@ async fn a_forged_request_from_a_worker_is_refused_before_it_is_handled() {
     rt.shutdown().await;
 }
 
+/// A subverted engine that reports more requests than its admission
+/// bounds let a cell have (GA-6.1: in flight plus queued) is failed by the
+/// host, which counts them again under the same bounds; none is handled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_a_worker_reports_past_the_admission_bound_fail_it_ga_6_1() {
+    let limits = Limits { max_in_flight: 2, max_queued: 1, ..Limits::default() };
+    let rt = process_runtime_with(limits).await;
+    let flood = |n: usize| format!("// codemode-test-hook: flood {n} {{\"Load\":{{\"key\":\"k\"}}}}\nreturn 1");
+    let r = exec_as(&rt, "a", &flood(4)).await;
+    let (code, message) = failure(&r);
+    assert_eq!(code, ErrorCode::EngineCrashed, "{message}");
+    assert!(message.contains("4 requests with 0 outstanding, past the 3"), "{message}");
+    // The next cell runs on a fresh worker.
+    let r = exec_as(&rt, "a", "return 2").await;
+    assert!(matches!(&r, CellResult::Completed { value, .. } if value == &json!(2)), "{}", r.to_model_json());
+    rt.shutdown().await;
+}
+
 /// A cell that escaped its engine and makes a forbidden system call —
 /// open a file, connect a socket, run a program, read the host's
 /// environment — kills its worker: the call never runs, the cell fails

@@ -9,7 +9,7 @@ use super::requests::{DecodeCx, HostRequest, OpCode};
 use super::tools::ToolTable;
 use crate::engine::args::Args;
 use crate::engine::determinism::ConfigReadError;
-use crate::engine::host::{CompleteArguments, GuestHost, McpRoutes, RequestForm};
+use crate::engine::host::{Admission, CompleteArguments, GuestHost, McpRoutes, RequestForm};
 use crate::mcp::McpHub;
 use serde_json::{Map, Value};
 
@@ -50,6 +50,10 @@ impl crate::engine::remote::RequestTable for CellRequests {
         };
         HostRequest::decode(op, args, &DecodeCx { mcp, routes })
     }
+
+    fn admission(request: &HostRequest) -> Admission {
+        request.form().admission
+    }
 }
 
 /// What a cell's engine is given: the runtime's tools and MCP servers.
@@ -83,6 +87,10 @@ impl GuestHost for CellHost {
         request.recheck(&DecodeCx { mcp: &self.mcp, routes })
     }
 
+    fn admission(request: &HostRequest) -> Admission {
+        request.form().admission
+    }
+
     fn tool_count(&self) -> usize {
         self.tools.len()
     }
@@ -104,7 +112,7 @@ impl GuestHost for CellHost {
         crate::mcp::routes(tree, &self.mcp).map(|routes| routes.map(Arc::new)).map_err(|e| e.to_string())
     }
 
-    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Option<String> {
-        crate::mcp::suggestion(wanted, methods.iter().map(String::as_str)).map(str::to_owned)
+    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Result<Option<String>, ConfigReadError> {
+        Ok(crate::mcp::suggestion(wanted, methods.iter().map(String::as_str)).map(str::to_owned))
     }
 }

@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::clock::{ClockCursor, ClockLog, DATE, PERFORMANCE, value_of};
+use super::clock::{ClockCursor, ClockLog, ClockRun, DATE, PERFORMANCE, value_of};
 
 /// A synchronous read of the host's configuration, journaled with its
 /// answer (format 2).
@@ -69,6 +69,9 @@ pub(crate) struct Determinism {
     /// Every synchronous read of the host's configuration so far (tool
     /// metadata, the MCP namespace), with its answer.
     pub env: Vec<(EnvKey, String)>,
+    /// Where each of `env` was answered from (an engine in a worker tells
+    /// its host which, never the value: the host has both).
+    pub env_sources: Vec<EnvSource>,
     /// Configuration reads still to answer from a journal, in order.
     pub env_replay: VecDeque<(EnvKey, String)>,
     /// The journal has the cell's configuration reads (format 2): while
@@ -78,6 +81,15 @@ pub(crate) struct Determinism {
     /// the guest's namespace calls them; `None` when its indexes are this
     /// process's.
     pub mcp_routes: Option<Arc<HashMap<usize, McpRoute>>>,
+}
+
+/// Where a configuration read was answered from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum EnvSource {
+    /// The journal of the run being replayed.
+    Journal,
+    /// The host, live.
+    Host,
 }
 
 /// An MCP server of a replayed cell's namespace: its configured name, and
@@ -125,6 +137,7 @@ impl Determinism {
             rng: 0,
             origin: Instant::now(),
             env: Vec::new(),
+            env_sources: Vec::new(),
             env_replay: VecDeque::new(),
             env_journaled: false,
             mcp_routes: None,
@@ -161,6 +174,7 @@ impl Determinism {
         if self.recording && !self.overflow {
             if self.env.len() < MAX_ENV_READS {
                 self.env.push((key, value.clone()));
+                self.env_sources.push(if replayed { EnvSource::Journal } else { EnvSource::Host });
             } else {
                 self.overflowed();
             }
@@ -249,6 +263,66 @@ impl Determinism {
         self.overflow = true;
         self.reads = ClockLog::default();
         self.env = Vec::new();
+        self.env_sources = Vec::new();
+    }
+
+    /// The host's side of a set-up an engine in a worker applies: what the
+    /// host needs to rebuild the reads it reports ([`absorb`](Self::absorb)).
+    pub(crate) fn host_side(&mut self, setup: &Setup) {
+        self.record(setup.max_runs);
+        if let Some(replay) = &setup.replay {
+            self.env_replay = replay.env.clone().into();
+        }
+    }
+
+    /// Takes the reads one step of an engine in a worker reported, which
+    /// are untrusted: clock runs are rebuilt into this log and bounded as
+    /// the engine bounds them; a configuration read's value is never
+    /// taken from the worker but from the journal the host replays or the
+    /// answers it gave in this step (`given`, in order).
+    ///
+    /// # Errors
+    /// What the worker reported that its engine would not have.
+    pub(crate) fn absorb(
+        &mut self,
+        clock: Vec<ClockRun>,
+        env: Vec<(EnvKey, EnvSource)>,
+        given: &mut VecDeque<(EnvKey, String)>,
+        overflow: bool,
+    ) -> Result<(), String> {
+        if overflow {
+            self.overflowed();
+            return Ok(());
+        }
+        if clock.is_empty() && env.is_empty() {
+            return Ok(());
+        }
+        if !self.recording || self.overflow {
+            return Err("it reported clock or configuration reads of a run that keeps none".into());
+        }
+        self.reads.extend(clock);
+        if self.reads.run_count() > self.max_runs {
+            return Err(format!(
+                "it reported {} runs of clock reads, past the {} its engine keeps",
+                self.reads.run_count(),
+                self.max_runs
+            ));
+        }
+        for (key, source) in env {
+            if self.env.len() >= MAX_ENV_READS {
+                return Err(format!("it reported more than {MAX_ENV_READS} configuration reads"));
+            }
+            let value = match source {
+                EnvSource::Journal => self.env_replay.pop_front().filter(|(k, _)| *k == key),
+                EnvSource::Host => given.pop_front().filter(|(k, _)| *k == key),
+            };
+            let Some((_, value)) = value else {
+                return Err(format!("it reported a read of {key:?} from {source:?} that was not answered so"));
+            };
+            self.env.push((key, value));
+            self.env_sources.push(source);
+        }
+        Ok(())
     }
 
     /// A live read: whole milliseconds for `Date`, whole microseconds for

@@ -94,6 +94,10 @@ pub(crate) trait GuestHost: CompleteArguments + Clone + Send + Sync + 'static {
     /// What decoding would have refused.
     fn recheck(&self, request: &Self::Request, routes: Option<&McpRoutes>) -> Result<(), String>;
 
+    /// The bound that admits `request` (the host counts a worker's
+    /// requests again under it).
+    fn admission(request: &Self::Request) -> Admission;
+
     /// How many tool globals the guest has.
     fn tool_count(&self) -> usize;
 
@@ -113,8 +117,8 @@ pub(crate) trait GuestHost: CompleteArguments + Clone + Send + Sync + 'static {
     fn mcp_routes(&self, tree: &str) -> Result<Option<Arc<McpRoutes>>, String>;
 
     /// An unknown MCP member's closest method, by the rule the
-    /// declarations' messages use.
-    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Option<String>;
+    /// declarations' messages use (`Ok(None)`: no method is close).
+    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Result<Option<String>, ConfigReadError>;
 }
 
 /// A host with no requests, no tools and no MCP servers, for tests of the
@@ -151,6 +155,11 @@ impl GuestHost for BareHost {
         Ok(())
     }
 
+    fn admission((): &()) -> Admission {
+        // Never asked: this host decodes no request.
+        Admission::Ordinary
+    }
+
     fn tool_count(&self) -> usize {
         0
     }
@@ -171,7 +180,7 @@ impl GuestHost for BareHost {
         Ok(None)
     }
 
-    fn mcp_suggestion(&self, _: &str, _: &[String]) -> Option<String> {
-        None
+    fn mcp_suggestion(&self, _: &str, _: &[String]) -> Result<Option<String>, ConfigReadError> {
+        Ok(None)
     }
 }

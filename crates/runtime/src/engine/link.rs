@@ -213,6 +213,48 @@ impl<R> GuestLink<R> {
         err
     }
 
+    /// Takes the requests made and timers cleared that an engine in a
+    /// worker reported for one step, counting them under the same bounds
+    /// [`submit`](Self::submit) keeps: an engine admits no more, so a
+    /// report past them is a worker that lies. Within a step only the
+    /// report's order of kinds is known, not how timers made and cleared
+    /// interleaved, so live timers are bounded where the step ended.
+    ///
+    /// # Errors
+    /// The bound the report exceeds; nothing is taken then.
+    pub(crate) fn take_reported(
+        &mut self,
+        made: Vec<(u64, R)>,
+        cleared: Vec<u64>,
+        admission: impl Fn(&R) -> Admission,
+    ) -> Result<(), String> {
+        let ordinary = made.iter().filter(|(_, r)| admission(r) == Admission::Ordinary).count();
+        let capacity = self.bounds.max_in_flight + self.bounds.max_queued;
+        if self.outstanding_calls + ordinary > capacity {
+            return Err(format!(
+                "it reported {ordinary} requests with {} outstanding, past the {capacity} its engine admits",
+                self.outstanding_calls
+            ));
+        }
+        // Cleared as `cancel_timer` clears: a timer live before the step or
+        // made in it is freed and passed on, once.
+        let mut live = self.live_timers.clone();
+        live.extend(made.iter().filter(|(_, r)| admission(r) == Admission::Timer).map(|(id, _)| *id));
+        let cleared: Vec<u64> = cleared.into_iter().filter(|id| live.remove(id)).collect();
+        if live.len() > self.bounds.max_timers {
+            return Err(format!(
+                "it reported {} live timers, past the {} its engine admits",
+                live.len(),
+                self.bounds.max_timers
+            ));
+        }
+        self.outstanding_calls += ordinary;
+        self.live_timers = live;
+        self.cancelled.extend(cleared);
+        self.submitted.extend(made);
+        Ok(())
+    }
+
     /// `clearTimeout` of a live timer: frees its slot at once.
     pub(crate) fn cancel_timer(&mut self, id: u64) {
         if self.live_timers.remove(&id) {
@@ -277,5 +319,43 @@ mod tests {
         b.cancel_timer(first);
         assert!(b.submit("timer", Admission::Timer).is_ok(), "a cleared timer frees its slot");
         assert_eq!(b.outstanding_calls, 0, "timers take no tool slots");
+    }
+
+    fn kind(r: &Request) -> Admission {
+        match *r {
+            "timer" => Admission::Timer,
+            "yield" => Admission::Yield,
+            _ => Admission::Ordinary,
+        }
+    }
+
+    #[test]
+    fn a_workers_report_is_taken_up_to_the_admission_bounds_and_refused_one_past_them() {
+        // Exactly at in-flight plus queued (3), across two reports.
+        let mut b = link();
+        b.take_reported(vec![(1, "call"), (2, "call"), (3, "yield")], vec![], kind).unwrap();
+        b.take_reported(vec![(4, "call")], vec![], kind).unwrap();
+        assert_eq!(b.outstanding_calls, 3);
+        // One over: refused, and nothing of the report is taken.
+        let err = b.take_reported(vec![(5, "call"), (6, "timer")], vec![], kind).unwrap_err();
+        assert!(err.contains("1 requests with 3 outstanding, past the 3"), "{err}");
+        assert_eq!((b.submitted.len(), b.outstanding_calls, b.live_timers.len()), (4, 3, 0));
+        // A settled call frees its slot, as in process.
+        b.outstanding_calls -= 1;
+        b.take_reported(vec![(5, "call")], vec![], kind).unwrap();
+    }
+
+    #[test]
+    fn a_workers_timers_are_bounded_where_its_step_ended_and_clears_are_passed_on_once() {
+        let mut b = link();
+        // Set, set, clear the first, set: two live at the end (the bound).
+        b.take_reported(vec![(1, "timer"), (2, "timer"), (3, "timer")], vec![1, 1, 99], kind).unwrap();
+        assert_eq!(b.cancelled, vec![1], "an unknown or repeated clear is not passed on");
+        assert_eq!(b.live_timers.len(), 2);
+        // A third live timer is one past the bound.
+        let err = b.take_reported(vec![(4, "timer")], vec![], kind).unwrap_err();
+        assert!(err.contains("3 live timers, past the 2"), "{err}");
+        b.timer_fired(2);
+        b.take_reported(vec![(4, "timer")], vec![], kind).unwrap();
     }
 }

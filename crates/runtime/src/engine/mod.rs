@@ -289,7 +289,10 @@ impl<H: GuestHost> Engine<H> {
     pub(crate) fn set_up(&self, setup: Setup) {
         match &self.side {
             Side::Local { .. } => self.link().determinism.set_up(setup),
-            Side::Remote(remote) => remote.queue(Control::SetUp(setup)),
+            Side::Remote(remote) => {
+                self.link().determinism.host_side(&setup);
+                remote.queue(Control::SetUp(setup));
+            }
         }
     }
 
@@ -335,6 +338,13 @@ impl<H: GuestHost> Engine<H> {
             }
             Side::Remote(remote) => {
                 let fired: Vec<u64> = fired.into_iter().collect();
+                // The host's copy counts live timers too (a worker's
+                // reports are held to the same bound).
+                let mut link = self.link();
+                for id in &fired {
+                    link.timer_fired(*id);
+                }
+                drop(link);
                 if !fired.is_empty() {
                     remote.queue(Control::TimersFired(fired));
                 }
@@ -459,12 +469,13 @@ impl<H: GuestHost> Engine<H> {
         if n == 0 {
             return;
         }
-        match &self.side {
-            Side::Local { .. } => {
-                let mut link = self.link();
-                link.outstanding_calls = link.outstanding_calls.saturating_sub(n);
-            }
-            Side::Remote(remote) => remote.queue(Control::ReleaseSlots(n)),
+        // The host's copy counts them in both modes (a worker's reports
+        // are held to the same bound).
+        let mut link = self.link();
+        link.outstanding_calls = link.outstanding_calls.saturating_sub(n);
+        drop(link);
+        if let Side::Remote(remote) = &self.side {
+            remote.queue(Control::ReleaseSlots(n));
         }
     }
 

@@ -438,7 +438,9 @@ impl<H: GuestHost> Vm<H> {
             Function::new(ctx.clone(), move |ctx: Ctx<'js>, wanted: rquickjs::String<'js>, methods: Array<'js>| {
                 let wanted = convert::string_lossy(&ctx, &wanted)?;
                 let methods: Vec<String> = methods.iter::<String>().collect::<rquickjs::Result<_>>()?;
-                Ok::<_, rquickjs::Error>(suggests.mcp_suggestion(&wanted, &methods))
+                suggests
+                    .mcp_suggestion(&wanted, &methods)
+                    .map_err(|e| rquickjs::Exception::throw_internal(&ctx, &e.to_string()))
             })?,
         )?;
         // The namespace a cell sees, journaled: a replay builds the same

@@ -377,7 +377,9 @@ pub(crate) fn answer<H: GuestHost>(host: &H, query: Query) -> Answer {
         Query::ToolMeta(index) => Answer::Text(host.tool_meta(index).map_err(|e| e.reason)),
         Query::McpTree => Answer::Text(host.mcp_tree().map_err(|e| e.reason)),
         Query::McpRoutes(tree) => Answer::Routes(host.mcp_routes(&tree).map(|r| r.map(|r| routes_list(&r)))),
-        Query::McpSuggestion { wanted, methods } => Answer::Suggestion(host.mcp_suggestion(&wanted, &methods)),
+        Query::McpSuggestion { wanted, methods } => {
+            Answer::Suggestion(host.mcp_suggestion(&wanted, &methods).map_err(|e| e.reason))
+        }
         Query::CompleteArguments { hub, tool, mut args } => {
             Answer::Arguments(host.complete_arguments(hub, &tool, &mut args).map(|()| args))
         }

@@ -8,13 +8,15 @@
 //! bounded again by the host's own output cap, and clock runs are rebuilt
 //! into the host's log (never copied as counts).
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::client::{RemoteCell, RemoteError};
 use super::protocol::{Answer, Control, Query, StepReport};
 use crate::engine::control::{CellControl, Costs, Stop};
-use crate::engine::host::GuestHost;
+use crate::engine::determinism::EnvKey;
+use crate::engine::host::{GuestHost, McpRoutes};
 use crate::engine::link::{Bounds, GuestLink};
 use crate::engine::settlement::Settlement;
 use crate::engine::vm::StartError;
@@ -54,6 +56,9 @@ pub(crate) struct RemoteEngine<H: GuestHost> {
     /// How long a step without a deadline may take (the window timeout).
     timeout: Duration,
     last: Mutex<Last>,
+    /// The configuration reads the host answered in the current step, in
+    /// order: a reported live read takes its value from here.
+    given: Mutex<VecDeque<(EnvKey, String)>>,
     /// Keeps the cell's worker leased while the cell lives.
     _lease: Box<dyn Send + Sync>,
 }
@@ -81,6 +86,7 @@ impl<H: GuestHost> RemoteEngine<H> {
             deadline: Mutex::default(),
             timeout: limits.timeout.max(limits.headless_timeout),
             last: Mutex::default(),
+            given: Mutex::default(),
             _lease: lease,
         }
     }
@@ -176,8 +182,17 @@ impl<H: GuestHost> RemoteEngine<H> {
         controls.append(&mut lock(&self.queued));
         let by = deadline.unwrap_or(now + self.timeout).max(now) + REPORT_GRACE;
         let host = &self.host;
+        lock(&self.given).clear();
         let mut answer = |query: Query| {
+            let read = match &query {
+                Query::ToolMeta(index) => u32::try_from(*index).ok().map(EnvKey::Meta),
+                Query::McpTree => Some(EnvKey::McpTree),
+                _ => None,
+            };
             let answer = super::client::answer(host, query);
+            if let (Some(key), Answer::Text(Ok(text))) = (read, &answer) {
+                lock(&self.given).push_back((key, text.clone()));
+            }
             // Where a replayed namespace's servers are is the host's own
             // answer, kept here as it gave it (never the worker's word).
             if let Answer::Routes(Ok(routes)) = &answer {
@@ -210,65 +225,87 @@ impl<H: GuestHost> RemoteEngine<H> {
     }
 
     /// Takes `report` into `link`, checking what a worker could lie about:
-    /// every request must have a new id and be one decoding could have
-    /// made.
+    /// every request must have a new id, be one decoding could have made,
+    /// and fit the admission bounds its engine keeps; reads are rebuilt
+    /// and bounded as the engine bounds them. A report that fails a check
+    /// fails the worker, and nothing of it is taken.
     fn absorb(
         &self,
         link: &Mutex<GuestLink<H::Request>>,
         report: StepReport<H::Request>,
     ) -> Result<Option<Result<(), StartError>>, RemoteError> {
-        let routes = crate::engine::vm::lock(link).determinism.mcp_routes.clone();
-        let mut last = lock(&self.last);
-        for (id, request) in &report.made {
-            let refused = if *id <= last.last_id {
-                Some(format!("it reported request id {id}, which is not after the last one it used"))
-            } else {
-                self.host
-                    .recheck(request, routes.as_deref())
-                    .err()
-                    .map(|why| format!("it sent a request decoding refuses: {why}"))
-            };
-            if let Some(why) = refused {
-                drop(last);
+        let StepReport {
+            started,
+            made,
+            cleared,
+            output,
+            console_marker,
+            outcome,
+            admission,
+            network,
+            clock,
+            env,
+            overflow,
+            diverged,
+            interruption,
+            costs,
+            memory,
+        } = report;
+        let mut guard = crate::engine::vm::lock(link);
+        let link = &mut *guard;
+        let checked = self.check_requests(&made, link.determinism.mcp_routes.as_deref()).and_then(|last_id| {
+            link.determinism.absorb(clock, env, &mut lock(&self.given), overflow)?;
+            link.take_reported(made, cleared, H::admission)?;
+            Ok(last_id)
+        });
+        let last_id = match checked {
+            Ok(last_id) => last_id,
+            Err(why) => {
+                drop(guard);
                 // The first reason stands for every cell on the worker.
                 let why = self.cell.worker().fail_for(why);
                 let e = RemoteError::Crashed(why);
                 self.crashed(&e);
                 return Err(e);
             }
-            last.last_id = *id;
-        }
-        if last.crashed.is_none() {
-            last.interruption = report.interruption;
-        }
-        last.costs = report.costs;
-        last.memory_fresh = report.memory > 0;
-        if report.memory > 0 {
-            last.memory = report.memory;
-        }
-        drop(last);
-        let mut link = crate::engine::vm::lock(link);
-        link.submitted.extend(report.made);
-        link.cancelled.extend(report.cleared);
-        link.output.absorb(report.output);
-        link.console_marker_emitted |= report.console_marker;
+        };
+        link.output.absorb(output);
+        link.console_marker_emitted |= console_marker;
         if link.outcome.is_none() {
-            link.outcome = report.outcome;
+            link.outcome = outcome;
         }
         if link.admission.is_none() {
-            link.admission = report.admission;
+            link.admission = admission;
         }
-        link.network |= report.network;
-        let determinism = &mut link.determinism;
-        if report.overflow {
-            determinism.overflowed();
-        } else if !determinism.overflow {
-            determinism.reads.extend(report.clock);
-            determinism.env.extend(report.env);
+        link.network |= network;
+        if let Some(why) = diverged {
+            link.determinism.diverged.get_or_insert(why);
         }
-        if let Some(why) = report.diverged {
-            determinism.diverged.get_or_insert(why);
+        drop(guard);
+        let mut last = lock(&self.last);
+        last.last_id = last_id;
+        if last.crashed.is_none() {
+            last.interruption = interruption;
         }
-        Ok(report.started)
+        last.costs = costs;
+        last.memory_fresh = memory > 0;
+        if memory > 0 {
+            last.memory = memory;
+        }
+        Ok(started)
+    }
+
+    /// Checks each request `made` as decoding would, and that ids
+    /// increase; returns the last id.
+    fn check_requests(&self, made: &[(u64, H::Request)], routes: Option<&McpRoutes>) -> Result<u64, String> {
+        let mut last_id = lock(&self.last).last_id;
+        for (id, request) in made {
+            if *id <= last_id {
+                return Err(format!("it reported request id {id}, which is not after the last one it used"));
+            }
+            self.host.recheck(request, routes).map_err(|why| format!("it sent a request decoding refuses: {why}"))?;
+            last_id = *id;
+        }
+        Ok(last_id)
     }
 }

@@ -24,7 +24,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::args::Args;
-use super::host::{CompleteArguments, McpRoutes, RequestForm};
+use super::host::{Admission, CompleteArguments, McpRoutes, RequestForm};
 use crate::limits::Limits;
 
 /// How a worker reads its guests' requests: the runtime's request table,
@@ -44,6 +44,9 @@ pub(crate) trait RequestTable: Send + Sync + 'static {
         mcp: &dyn CompleteArguments,
         routes: Option<&McpRoutes>,
     ) -> rquickjs::Result<Self::Request>;
+
+    /// The bound that admits `request`.
+    fn admission(request: &Self::Request) -> Admission;
 }
 
 /// The limits an engine enforces itself, as the host gives them to a

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use super::EngineLimits;
 use crate::engine::clock::ClockRun;
 use crate::engine::control::{Costs, Stop};
-use crate::engine::determinism::{EnvKey, McpRoute, Setup};
+use crate::engine::determinism::{EnvKey, EnvSource, McpRoute, Setup};
 use crate::engine::link::{AdmissionError, Outcome};
 use crate::engine::output::PendingOutput;
 use crate::engine::settlement::Settlement;
@@ -28,7 +28,7 @@ use crate::engine::vm::StartError;
 
 /// The protocol's version, in both hellos: a host and a worker of
 /// different builds refuse each other.
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 
 /// The largest frame either side sends or accepts. A report carries at
 /// most a window's output budget (10 MiB at most) and the requests one
@@ -132,8 +132,8 @@ pub(crate) enum Answer {
     Text(Result<String, String>),
     /// The routes (`None`: where the namespace says), or why not.
     Routes(Result<Option<Vec<(usize, McpRoute)>>, String>),
-    /// The closest method, if any.
-    Suggestion(Option<String>),
+    /// The closest method, if any, or why the host could not say.
+    Suggestion(Result<Option<String>, String>),
     /// The completed arguments, or which are missing.
     Arguments(Result<Map<String, Value>, String>),
 }
@@ -181,8 +181,9 @@ pub(crate) struct StepReport<R> {
     /// Clock reads made during the step, as runs continuing the last
     /// report's.
     pub clock: Vec<ClockRun>,
-    /// Configuration reads made during the step.
-    pub env: Vec<(EnvKey, String)>,
+    /// Configuration reads made during the step: which, and where each
+    /// was answered from (the host has the values: it gave them).
+    pub env: Vec<(EnvKey, EnvSource)>,
     /// More reads than a journal keeps were made: none are kept.
     pub overflow: bool,
     /// Why the replay diverged, if it did.

@@ -4,8 +4,11 @@
 use codemode_protocol::OutputEntry;
 use proptest::prelude::*;
 
+use std::collections::VecDeque;
+
 use super::protocol::{MAX_MESSAGE_DEPTH, decode, encode, nesting};
-use crate::engine::clock::{ClockLog, DATE, PERFORMANCE};
+use crate::engine::clock::{ClockLog, ClockRun, DATE, PERFORMANCE};
+use crate::engine::determinism::{Determinism, EnvKey, EnvSource, MAX_ENV_READS, ReplayReads, Setup};
 use crate::engine::output::PendingOutput;
 
 fn entry(i: usize, len: usize) -> OutputEntry {
@@ -105,4 +108,68 @@ fn a_message_that_is_not_the_protocol_is_refused_with_what_was_wrong() {
     assert!(err.to_string().contains("invalid type"), "{err}");
     let close = encode(&super::protocol::ToWorker::Close { cell: 7 }).expect("encodes");
     assert!(matches!(decode(&close), Ok(super::protocol::ToWorker::Close { cell: 7 })));
+}
+
+fn recording(max_runs: usize, replay_env: Vec<(EnvKey, String)>) -> Determinism {
+    let mut d = Determinism::new();
+    let replay = ReplayReads { clock: ClockLog::default(), env: replay_env, env_journaled: true };
+    d.host_side(&Setup { seed: 0, max_runs, replay: Some(replay) });
+    d
+}
+
+/// Clock runs as a worker reports them: `n` runs that never join.
+fn runs(n: usize) -> Vec<ClockRun> {
+    let mut log = ClockLog::default();
+    for i in 0..n {
+        log.push(DATE, (i * i) as f64);
+    }
+    log.runs_from(0)
+}
+
+#[test]
+fn a_workers_clock_runs_are_taken_up_to_the_journal_bound_and_refused_one_past_it() {
+    let mut d = recording(4, vec![]);
+    d.absorb(runs(4), vec![], &mut VecDeque::new(), false).unwrap();
+    assert_eq!(d.reads.run_count(), 4);
+    let mut d = recording(4, vec![]);
+    let err = d.absorb(runs(5), vec![], &mut VecDeque::new(), false).unwrap_err();
+    assert!(err.contains("5 runs of clock reads, past the 4"), "{err}");
+    // An honest worker past the bound says so: the run keeps no reads.
+    let mut d = recording(4, vec![]);
+    d.absorb(vec![], vec![], &mut VecDeque::new(), true).unwrap();
+    assert!(d.overflow && d.reads.len() == 0);
+    let err = d.absorb(runs(1), vec![], &mut VecDeque::new(), false).unwrap_err();
+    assert!(err.contains("keeps none"), "{err}");
+}
+
+#[test]
+fn a_workers_configuration_reads_take_their_values_from_the_host_never_from_the_worker() {
+    let meta = |i: u32| (EnvKey::Meta(i), format!("meta {i}"));
+    let mut d = recording(8, vec![meta(0)]);
+    let mut given = VecDeque::from([meta(1), (EnvKey::McpTree, "tree".to_owned())]);
+    let reported = vec![(EnvKey::Meta(0), EnvSource::Journal), (EnvKey::Meta(1), EnvSource::Host)];
+    d.absorb(vec![], reported, &mut given, false).unwrap();
+    assert_eq!(d.env, vec![meta(0), meta(1)]);
+    // A live read the host did not answer so (it answered the tree next).
+    let err = d.absorb(vec![], vec![(EnvKey::Meta(2), EnvSource::Host)], &mut given, false).unwrap_err();
+    assert!(err.contains("Meta(2) from Host"), "{err}");
+    // A replayed read the journal no longer has.
+    let mut d = recording(8, vec![]);
+    let err = d.absorb(vec![], vec![(EnvKey::McpTree, EnvSource::Journal)], &mut VecDeque::new(), false);
+    assert!(err.unwrap_err().contains("McpTree from Journal"));
+    // A fresh cell's engine keeps no reads, so reports none.
+    let mut d = Determinism::new();
+    let mut given = VecDeque::from([meta(0)]);
+    assert!(d.absorb(vec![], vec![(EnvKey::Meta(0), EnvSource::Host)], &mut given, false).is_err());
+}
+
+#[test]
+fn a_workers_configuration_reads_are_taken_up_to_their_bound_and_refused_one_past_it() {
+    let read = (EnvKey::McpTree, EnvSource::Host);
+    let mut d = recording(8, vec![]);
+    let mut given: VecDeque<_> = (0..=MAX_ENV_READS).map(|_| (EnvKey::McpTree, String::new())).collect();
+    d.absorb(vec![], vec![read; MAX_ENV_READS], &mut given, false).unwrap();
+    assert_eq!(d.env.len(), MAX_ENV_READS);
+    let err = d.absorb(vec![], vec![read], &mut given, false).unwrap_err();
+    assert!(err.contains(&format!("more than {MAX_ENV_READS}")), "{err}");
 }

@@ -38,7 +38,7 @@ use super::protocol::{
 use crate::engine::args::Args;
 use crate::engine::control::CellControl;
 use crate::engine::determinism::{ConfigReadError, McpRoute};
-use crate::engine::host::{CompleteArguments, GuestHost, McpRoutes, RequestForm};
+use crate::engine::host::{Admission, CompleteArguments, GuestHost, McpRoutes, RequestForm};
 use crate::engine::pool::{EnginePool, Recipe};
 use crate::engine::settlement::Settlement;
 use crate::engine::vm::{self, PreludeGeneration, StartError, Vm};
@@ -386,6 +386,23 @@ fn test_hook<T: RequestTable>(source: &str, writer: &Writer, link: &Mutex<crate:
             }
             Err(e) => format!("not a request: {e}"),
         },
+        // Many well-formed requests at once, past what its engine admits:
+        // the host must count them under the same bounds.
+        "flood" => {
+            let (count, request) = arg.split_once(' ').unwrap_or((arg, ""));
+            match (count.parse::<u64>(), serde_json::from_str::<T::Request>(request)) {
+                (Ok(count), Ok(_)) => {
+                    let mut link = vm::lock(link);
+                    for i in 0..count {
+                        if let Ok(request) = serde_json::from_str::<T::Request>(request) {
+                            link.submitted.push((u64::MAX / 2 + i, request));
+                        }
+                    }
+                    format!("flooded {count}")
+                }
+                (count, request) => format!("not a count and a request: {count:?} {request:?}"),
+            }
+        }
         other => format!("no test hook {other:?}"),
     };
     eprintln!("codemode engine worker: test hook {what} survived: {tried}");
@@ -477,7 +494,8 @@ fn take_report<T: RequestTable>(
         (Vec::new(), Vec::new())
     } else {
         let clock = determinism.reads.runs_from(entry.clock_sent);
-        let env = determinism.env.get(entry.env_sent..).unwrap_or_default().to_vec();
+        let env = determinism.env.get(entry.env_sent..).unwrap_or_default().iter().map(|(key, _)| *key);
+        let env = env.zip(determinism.env_sources.get(entry.env_sent..).unwrap_or_default().iter().copied()).collect();
         (clock, env)
     };
     entry.clock_sent = determinism.reads.len();
@@ -550,6 +568,10 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
         Ok(())
     }
 
+    fn admission(request: &T::Request) -> Admission {
+        T::admission(request)
+    }
+
     fn tool_count(&self) -> usize {
         self.tools.len()
     }
@@ -576,11 +598,12 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
         }
     }
 
-    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Option<String> {
+    fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Result<Option<String>, ConfigReadError> {
         let query = Query::McpSuggestion { wanted: wanted.to_owned(), methods: methods.to_vec() };
+        let what = "an MCP method suggestion";
         match ask(&self.writer, query) {
-            Some(Answer::Suggestion(suggestion)) => suggestion,
-            _ => None,
+            Some(Answer::Suggestion(suggestion)) => suggestion.map_err(|reason| ConfigReadError { what, reason }),
+            _ => Err(ConfigReadError { what, reason: NO_ANSWER.into() }),
         }
     }
 }
