@@ -289,7 +289,7 @@ impl CellStart {
                     prelude: prelude.0,
                 });
                 let (principal, session) = (plan.meta.principal.as_deref(), plan.mode.session());
-                workers.open(principal, session, recipe, host).map(Backing::Remote)
+                workers.open(principal, session, recipe, host).map(|remote| Backing::Remote(Box::new(remote)))
             }
             None if own => Vm::prepare(&services.limits, &host, prelude)
                 .map(|vm| Backing::Local { vm, pool: engines })

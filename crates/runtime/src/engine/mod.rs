@@ -83,7 +83,7 @@ pub(crate) enum Backing<H: GuestHost> {
     /// In this process: `vm`, given back to `pool` when the cell ends.
     Local { vm: Vm<H>, pool: EnginePool<H> },
     /// In an engine worker process.
-    Remote(RemoteEngine<H>),
+    Remote(Box<RemoteEngine<H>>),
 }
 
 impl<H: GuestHost> Backing<H> {
@@ -133,7 +133,7 @@ impl<H: GuestHost> Engine<H> {
             }
             Backing::Remote(remote) => {
                 let (link, control) = (Arc::clone(remote.link()), Arc::clone(remote.control()));
-                (Side::Remote(Box::new(remote)), link, control)
+                (Side::Remote(remote), link, control)
             }
         };
         Self { side, link, control, lease, positions: Positions::default() }
