@@ -59,5 +59,26 @@ cargo test --workspace "$@"
 # The guest suites again with every cell's engine in a confined worker
 # process (`isolation = "process"`): the guest API is the same in both
 # modes (tests/src/lib.rs `builder`; the CLI's `serve` already runs in
-# process mode by default).
-CODEMODE_TEST_ISOLATION=process cargo test -p codemode-tests --tests "$@"
+# process mode by default). The binaries the run above built are run
+# again as they are: `cargo test -p` would build them anew, its features
+# being unified over one package instead of the workspace.
+if [ "$#" -gt 0 ]; then
+  CODEMODE_TEST_ISOLATION=process cargo test -p codemode-tests --tests "$@"
+  exit 0
+fi
+mapfile -t suites < <(cargo test --workspace --no-run --message-format=json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] \
+            and "#codemode-tests@" in m["package_id"]:
+        print(m["executable"])
+')
+if [ "${#suites[@]}" -lt 2 ]; then
+  echo "scripts/test.sh: found no guest suites to run in process mode" >&2
+  exit 1
+fi
+for suite in "${suites[@]}"; do
+  echo "process mode: $(basename "$suite")"
+  (cd tests && CODEMODE_TEST_ISOLATION=process "$suite" -q)
+done

@@ -10,7 +10,7 @@ mod crash_harness;
 use crash_harness::{Backend, Rig, corpus};
 
 fn run_on(backend: Backend, only: &[&str]) {
-    run_faulting(backend, only, None);
+    run_faulting(backend, "thread", only, None);
 }
 
 /// Runs the corpus under `fault` (`crash`, `cut`) on a cluster of its own
@@ -21,16 +21,20 @@ fn under_database_fault(fault: &str) {
     let command = cluster.fault(fault);
     let kind = format!("pg-{fault}");
     let backend = Backend::Postgres { url: cluster.url.clone() };
-    let crashes = run_faulting(backend, UNDER_DATABASE_FAULTS, Some((&kind, command)));
+    let crashes = run_faulting(backend, "thread", UNDER_DATABASE_FAULTS, Some((&kind, command)));
     assert_eq!(cluster.faults_made(), crashes, "a fault was not made at every point");
 }
 
 /// The corpus with a kill at each point, or (`fault`) the process running
 /// that shell command there and going on.
-fn run_faulting(backend: Backend, only: &[&str], fault: Option<(&str, String)>) -> usize {
+fn run_faulting(backend: Backend, isolation: &'static str, only: &[&str], fault: Option<(&str, String)>) -> usize {
     let kind = fault.as_ref().map_or("kill", |(kind, _)| kind);
-    let dir = std::env::temp_dir().join(format!("codemode-crash-{}-{kind}-{}", backend.name(), std::process::id()));
-    let mut rig = Rig::new(env!("CARGO_BIN_EXE_codemode").into(), dir.clone(), backend);
+    let dir = std::env::temp_dir().join(format!(
+        "codemode-crash-{}-{isolation}-{kind}-{}",
+        backend.name(),
+        std::process::id()
+    ));
+    let mut rig = Rig::new(env!("CARGO_BIN_EXE_codemode").into(), dir.clone(), backend).isolated(isolation);
     if let Some((_, command)) = fault {
         rig = rig.faulting(command);
     }
@@ -62,6 +66,32 @@ fn run_faulting(backend: Backend, only: &[&str], fault: Option<(&str, String)>) 
 #[test]
 fn on_sled_every_crash_point_of_the_corpus_keeps_every_guarantee_ga_1_3() {
     run_on(Backend::Sled, &[]);
+}
+
+/// The same corpus with every cell's engine in a confined worker process:
+/// the host killed at each point takes its workers with it, and a fresh
+/// host resumes on fresh workers.
+#[test]
+fn on_sled_with_engines_in_worker_processes_every_crash_point_keeps_every_guarantee_ga_1_3() {
+    run_faulting(Backend::Sled, "process", &[], None);
+}
+
+/// Each point of the corpus with the host's engine workers killed there
+/// (`kill -9` of every `codemode engine-worker` child) while the host goes
+/// on: a journaled run resumes from its journal on a fresh worker, and no
+/// guarantee is lost.
+#[test]
+fn on_sled_engine_workers_killed_at_every_crash_point_keep_every_guarantee_ga_1_3() {
+    let dir = std::env::temp_dir().join(format!("codemode-worker-kills-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let made = dir.join("kills-made");
+    // Run by the host (`sh -c`, so `$PPID` is the host): its children
+    // named `codemode` are its engine workers (tools run as `sh`).
+    let kill = format!("pkill -KILL -P $PPID -x codemode && echo kill >> {}", made.display());
+    let crashes = run_faulting(Backend::Sled, "process", &[], Some(("worker-kill", kill)));
+    let kills = std::fs::read_to_string(&made).map_or(0, |made| made.lines().count());
+    assert_eq!(kills, crashes, "a worker was not killed at every point");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -20,7 +20,7 @@ use codemode_sandbox::{PoolConfig, WorkerCommand, WorkerFactory, WorkerPool};
 use crate::cell::guest_host::{CellHost, RemoteEngine};
 use crate::cell::requests::HostRequest;
 use crate::engine::remote::EngineLimits;
-use crate::engine::remote::client::EngineWorker;
+use crate::engine::remote::client::{EngineWorker, RemoteError};
 use crate::engine::remote::protocol::{CellRecipe, WorkerConfig};
 use crate::limits::Limits;
 
@@ -167,15 +167,29 @@ impl Workers {
         recipe: Option<CellRecipe>,
         host: CellHost,
     ) -> Result<RemoteEngine, String> {
-        let lease = self.pool.lease(&self.key(principal, session)).map_err(|e| e.to_string())?;
-        let cell = match lease.worker().open(recipe) {
-            Ok(cell) => cell,
-            Err(e) => {
-                lease.fail();
-                return Err(e.to_string());
+        let key = self.key(principal, session);
+        // A worker that died since its last cell (killed, say) and whose
+        // end its reader has not taken yet is failed here, and a fresh
+        // one leased: no guest code ran, so nothing is lost by the retry.
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let lease = self.pool.lease(&key).map_err(|e| e.to_string())?;
+            let opened = if lease.worker().running() {
+                lease.worker().open(recipe.clone())
+            } else {
+                Err(RemoteError::Crashed("it had exited before the cell was opened".into()))
+            };
+            match opened {
+                Ok(cell) => return Ok(RemoteEngine::new(cell, host, &self.limits, Box::new(lease))),
+                Err(e) => {
+                    lease.fail();
+                    if tries >= 2 {
+                        return Err(e.to_string());
+                    }
+                }
             }
-        };
-        Ok(RemoteEngine::new(cell, host, &self.limits, Box::new(lease)))
+        }
     }
 
     /// What the pool has done so far, and the workers bound now.

@@ -187,13 +187,22 @@ pub(crate) struct Rig {
     /// connection cut) is run by the process, which goes on, instead of
     /// the process being killed there.
     pub(crate) fault: Option<String>,
+    /// Where cells' engines run (`[limits] isolation`: `thread` or
+    /// `process`).
+    pub(crate) isolation: &'static str,
 }
 
 impl Rig {
     pub(crate) fn new(binary: PathBuf, dir: PathBuf, backend: Backend) -> Self {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        Self { binary, dir, backend, fault: None }
+        Self { binary, dir, backend, fault: None, isolation: "thread" }
+    }
+
+    /// Cells' engines run `isolation` (`thread` or `process`).
+    pub(crate) fn isolated(mut self, isolation: &'static str) -> Self {
+        self.isolation = isolation;
+        self
     }
 
     /// At each point, the process runs `fault` (a shell command) and goes
@@ -234,8 +243,9 @@ impl Rig {
             Backend::Postgres { url } => format!("[store]\nbackend = \"postgres\"\nurl = \"{url}\"\n"),
         };
         let text = format!(
-            "[limits]\ntimeout_ms = 5000\n\n[runs]\nlease_ms = 1000\nevict_after_ms = {}\n\n{store}\n{}\n{}\n{}\n\
+            "[limits]\ntimeout_ms = 5000\nisolation = \"{}\"\n\n[runs]\nlease_ms = 1000\nevict_after_ms = {}\n\n{store}\n{}\n{}\n{}\n\
              [[policy]]\ntool = \"ask_charge\"\naction = \"ask\"\nreason = \"charges need a person\"\n",
+            self.isolation,
             EVICT_AFTER.as_millis(),
             tool("charge", false),
             tool("ask_charge", false),
@@ -331,6 +341,12 @@ impl Rig {
         let first_attempt = format!("{tag}-1");
         let mut process = self.session(&config, &store, &session, &env);
         let mut ended = client.drive(&mut process, &wrapped(program, &first_attempt), None);
+        if ended.as_ref().is_some_and(|result| result["code"] == "engine_crashed") {
+            // An engine worker killed before the run had a journal: the
+            // cell failed, and says to run it again, as a client would.
+            out.re_executed = true;
+            ended = client.drive(&mut process, &wrapped(program, &format!("{tag}-2")), None);
+        }
         if ended.is_none() {
             // Crashed: a fresh process (no crash this time) goes on.
             process.kill();
@@ -381,6 +397,7 @@ impl Rig {
                 out.violations.extend(self.check_ended(&config, &store, run_id));
             }
         }
+        out.resumed |= client.engine_lost;
         out.last = client.last.clone();
         out.value = match &ended {
             Some(result) if result["status"] == "completed" => Some(result["value"].clone()),
@@ -456,6 +473,9 @@ struct Client {
     last: Option<Value>,
     /// Waits this long before each `wait`.
     pause: Option<Duration>,
+    /// A `waiting` result said the run's engine process failed (the run
+    /// then resumed from its journal in the same process).
+    engine_lost: bool,
 }
 
 impl Client {
@@ -480,6 +500,8 @@ impl Client {
             }
             let run_id = result["runId"].as_str().unwrap_or_default().to_owned();
             self.run_id = Some(run_id.clone());
+            let warnings = result["warnings"].as_array().into_iter().flatten();
+            self.engine_lost |= warnings.filter_map(Value::as_str).any(|w| w.contains("engine process"));
             if Instant::now() > deadline {
                 return Some(json!({"status": "stuck", "last": result}));
             }

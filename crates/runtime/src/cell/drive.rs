@@ -258,7 +258,7 @@ impl CellState {
     /// Ends the cell if it was interrupted, refused admission, diverged
     /// from its journal, or settled.
     fn check_settled(&mut self) -> Option<Flow> {
-        if self.engine.crash().is_some() && self.durability.resumable() {
+        if self.handing_over || (self.engine.crash().is_some() && self.durability.resumable()) {
             return Some(self.engine_lost());
         }
         if let Some((code, end, message)) = self.interrupted() {

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use codemode_protocol::{ErrorCode, Phase};
+use codemode_protocol::{CellResult, ErrorCode, Phase, WaitReason};
 use codemode_store::runs::now_ms;
 
 use super::requests::asked::Refusal;
@@ -82,6 +82,7 @@ impl CellState {
                 self.advance_if_observed()
             }
             DurableMsg::Decided(written) => self.decisions_written(written),
+            DurableMsg::HandedOver => self.engine_handed_over(),
             DurableMsg::ReleaseForShutdown(done) => {
                 // With a window open the run is not parked: `done` is
                 // dropped, which answers at once.
@@ -199,23 +200,44 @@ impl CellState {
     }
 
     /// The cell's engine process failed, and the run's journal can take
-    /// it over: this copy leaves memory without ending the run (its
-    /// window, if one is open, is answered `engine_crashed`), and the next
-    /// `wait` resumes it from its journal on a new engine, as after a
-    /// crash of the whole process — calls in flight are re-issued or
-    /// `outcome_unknown` there, never run twice.
+    /// it over: once every journal write under way is over, the lease is
+    /// released, then this copy leaves memory without
+    /// ending the run, and the next `wait` resumes it from its journal on
+    /// a new engine, as after a crash of the whole process — calls in
+    /// flight are re-issued or `outcome_unknown` there, never run twice.
+    /// Until then nothing of the guest runs (its engine is gone).
     pub(super) fn engine_lost(&mut self) -> Flow {
+        if self.handing_over {
+            return Flow::Live;
+        }
+        self.handing_over = true;
         let why = self.engine.crash().unwrap_or_default();
         tracing::warn!(parent: &self.run.span, reason = %why, "the cell's engine process failed; the run is kept");
+        let mail = self.durability.mailbox();
+        if self.durability.hand_over(move || mail.send(DurableMsg::HandedOver)) {
+            return Flow::Live;
+        }
+        self.engine_handed_over()
+    }
+
+    /// The journal has the run whose engine failed: it leaves memory. A
+    /// window open on it is answered `waiting` (the run goes on: a client
+    /// that waits, as for any parked run, gets it back), saying why in a
+    /// warning. Output is not taken here: the journal does not know it
+    /// was delivered, so the resumed run delivers it, once.
+    fn engine_handed_over(&mut self) -> Flow {
+        let why = self.engine.crash().unwrap_or_default();
         let window = self.windows.current.take();
         let result = window.is_some().then(|| {
-            let message = format!(
-                "the engine process running this cell failed ({why}). The run is kept: call wait with run id {} \
-                 to resume it on a new engine process from its journal (what it did since it last parked runs \
-                 again, or reports that its outcome is unknown).",
-                self.run.run_id
+            let warning = format!(
+                "the engine process running this cell failed ({why}). The run is kept: call wait to resume it \
+                 on a new engine process from its journal (what it did since it last parked runs again, or \
+                 reports that its outcome is unknown)."
             );
-            self.fail(ErrorCode::EngineCrashed, message, Phase::Host)
+            CellResult::waiting(self.run.run_id.clone(), WaitReason::PendingTools)
+                .with_pending(self.host.pending_calls(), Vec::new())
+                .with_warnings(vec![warning])
+                .with_telemetry(self.telemetry())
         });
         self.leave_memory();
         if let (Some(window), Some(result)) = (window, result) {

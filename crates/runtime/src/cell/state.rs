@@ -100,6 +100,9 @@ pub(crate) struct CellState {
     pub(super) approvals: Approvals,
     /// Decisions being journaled: they take effect once written.
     pub(super) staged: Option<Staged>,
+    /// The engine process failed and the journal is taking the run over:
+    /// nothing of the guest runs, and the cell leaves memory once written.
+    pub(super) handing_over: bool,
     /// Decisions of the `wait` that resumed this run, taken once it is
     /// live.
     pub(super) resume_decide: Option<Decide>,
@@ -183,6 +186,7 @@ impl CellState {
             durability,
             approvals,
             staged: None,
+            handing_over: false,
             resume_decide: decide,
             first_stream: stream,
             output_seen: 0,

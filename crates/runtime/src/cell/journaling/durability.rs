@@ -522,6 +522,26 @@ impl Durability {
         });
     }
 
+    /// How this cell's durable side is sent messages.
+    pub(crate) fn mailbox(&self) -> Mailbox {
+        self.mail.clone()
+    }
+
+    /// The cell's engine process failed: the run's journal takes it over.
+    /// Once every write under way is over (one that failed is sent again),
+    /// the lease is released, so a `wait` here or on any process resumes
+    /// the run at once, from a journal that ends at the last step its
+    /// engine finished (the step it died in is not written: what that
+    /// step did is unknown). `done` is told when that is over, released
+    /// or not (a lease not released runs out); false when there is no
+    /// journal to hand over to.
+    pub(crate) fn hand_over(&mut self, done: impl FnOnce() + Send + 'static) -> bool {
+        reschedule(&mut self.renewal, None);
+        let Some(j) = self.journal.as_mut().filter(|j| j.live() && j.created()) else { return false };
+        j.release_after_writes(done);
+        true
+    }
+
     /// The cell leaves memory without ending the run: the record is the
     /// run now, and nothing here may end it.
     pub(crate) fn leave_memory(&mut self) {

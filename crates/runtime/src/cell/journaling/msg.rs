@@ -26,6 +26,10 @@ pub(crate) enum DurableMsg {
     Decided(Result<(), String>),
     /// The runtime is stopping: hand a held lease over.
     ReleaseForShutdown(ractor::RpcReplyPort<()>),
+    /// The run whose engine process failed is handed over to its journal
+    /// (stored, or the write failed and its lease runs out): it leaves
+    /// memory now.
+    HandedOver,
     /// The record of a run that went memory only is marked so (or could
     /// not be): held requests may start (or are rejected).
     Marked(Result<(), super::WriteError>),

@@ -509,6 +509,13 @@ impl RunJournal {
         });
     }
 
+    /// Releases the lease once every write under way is over, sending
+    /// again what a failed one left unsent, and writing nothing new;
+    /// then runs `done`.
+    pub(super) fn release_after_writes(&mut self, done: impl FnOnce() + Send + 'static) {
+        self.skip(RunStatus::Parked, None, |_| {}, move |_| done());
+    }
+
     fn too_big(&self) -> String {
         format!(
             "its journal passed {} bytes, the most a journal keeps ([runs] max_journal_bytes)",
