@@ -327,3 +327,44 @@ fn an_mcp_call_that_is_not_answered_in_time_is_a_host_call_with_outcome_timeout(
         assert_eq!(attr(&call["attributes"], "server"), Some(json!("everything")));
     }
 }
+
+/// `serve` runs cells in engine worker processes by default, and the
+/// pool's counts reach OTLP as well as `/metrics`: workers alive, started,
+/// crashed, failed to start and recycled.
+#[test]
+fn the_engine_worker_pool_is_counted_over_otlp_metrics() {
+    let receiver = OtlpReceiver::start();
+    let dir = configured("workers", receiver.port, "");
+    std::fs::write(
+        dir.join("codemode.toml"),
+        std::fs::read_to_string(dir.join("codemode.toml"))
+            .unwrap()
+            .replace("[telemetry]\n", "[telemetry]\nmetrics_interval_ms = 100\n"),
+    )
+    .unwrap();
+    let (config, store) = (dir.join("codemode.toml"), dir.join("store"));
+    let calls = json!([["exec", {"title": "one", "code": "return 1"}, null]]).to_string();
+    let binary = std::ffi::OsStr::new(env!("CARGO_BIN_EXE_codemode"));
+    let results =
+        client(&["stdio".as_ref(), binary, config.as_os_str(), store.as_os_str(), std::ffi::OsStr::new(&calls)]);
+    assert_eq!(results[0]["status"], "completed", "{}", results[0]);
+    let names = [
+        "codemode.engine_workers.alive",
+        "codemode.engine_workers.started",
+        "codemode.engine_workers.crashed",
+        "codemode.engine_workers.start_failures",
+        "codemode.engine_workers.recycled",
+    ];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let exported = loop {
+        let exported = serde_json::to_string(&receiver.bodies("/v1/metrics")).unwrap();
+        if names.iter().all(|n| exported.contains(&format!("\"{n}\""))) || std::time::Instant::now() > deadline {
+            break exported;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    for name in names {
+        assert!(exported.contains(&format!("\"{name}\"")), "{name} was not exported: {exported}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -210,32 +210,37 @@ pub(crate) static CATALOGUE: &[Metric] = &[
         Gauge,
         "Engine worker processes alive now (isolation = \"process\"): spares, bound and starting.",
         Maybe(|s| s.engine_workers.map(|w| w.alive)),
-    ),
+    )
+    .otlp("codemode.engine_workers.alive"),
     family(
         "codemode_engine_workers_started",
         Counter,
         "Engine worker processes started.",
         Maybe(|s| s.engine_workers.map(|w| w.started)),
-    ),
+    )
+    .otlp("codemode.engine_workers.started"),
     family(
         "codemode_engine_workers_crashed",
         Counter,
         "Engine worker processes that died or were failed for breaking the engine protocol (their cells failed \
          with engine_crashed).",
         Maybe(|s| s.engine_workers.map(|w| w.crashed)),
-    ),
+    )
+    .otlp("codemode.engine_workers.crashed"),
     family(
         "codemode_engine_workers_start_failures",
         Counter,
         "Engine worker starts that failed (retried with back-off).",
         Maybe(|s| s.engine_workers.map(|w| w.start_failures)),
-    ),
+    )
+    .otlp("codemode.engine_workers.start_failures"),
     family(
         "codemode_engine_workers_recycled",
         Counter,
         "Engine worker processes replaced after serving their cells.",
         Maybe(|s| s.engine_workers.map(|w| w.recycled)),
-    ),
+    )
+    .otlp("codemode.engine_workers.recycled"),
     family("codemode_live_cells", Gauge, "Cells alive now, running or parked.", Value(|s| s.live_cells))
         .otlp("codemode.live_cells")
         .otlp_help("Cells alive now."),
