@@ -65,6 +65,11 @@ struct Parked {
     rss_parked_mib: f64,
     rss_after_resume_mib: f64,
     rss_per_parked_cell_kib: f64,
+    /// The same by proportional set size, this process and every engine
+    /// worker of it (spares too): a page the host and its workers share
+    /// (the binary's text) counts once, split among them, where resident
+    /// sizes count it in each.
+    pss_per_parked_cell_kib: f64,
     park_exec_ms: Quantiles,
     resume_wait_ms: Quantiles,
 }
@@ -73,6 +78,7 @@ async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
     // The host's memory, and its engine workers' (process isolation).
     let settled_rss = async || settled_rss().await + workers_rss(rt);
     let before = settled_rss().await;
+    let pss_before = total_pss();
     let mut ids = Vec::with_capacity(count);
     let mut park = Vec::with_capacity(count);
     for _ in 0..count {
@@ -82,6 +88,7 @@ async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
         park.push(t);
     }
     let at_peak = settled_rss().await;
+    let pss_at_peak = total_pss();
     let mut resume = Vec::with_capacity(count);
     for id in ids {
         let start = Instant::now();
@@ -97,6 +104,7 @@ async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
         rss_parked_mib: mib(at_peak),
         rss_after_resume_mib: mib(after),
         rss_per_parked_cell_kib: (at_peak.saturating_sub(before)) as f64 / 1024.0 / count as f64,
+        pss_per_parked_cell_kib: (pss_at_peak.saturating_sub(pss_before)) as f64 / 1024.0 / count as f64,
         park_exec_ms: quantiles(&park),
         resume_wait_ms: quantiles(&resume),
     })
@@ -114,6 +122,33 @@ fn workers_rss(rt: &CodeMode) -> u64 {
             statm.split_whitespace().nth(1).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0) * 4096
         })
         .sum()
+}
+
+/// The proportional set size of process `pid` (`self`, or a number), in
+/// bytes; 0 when it is gone.
+fn pss(pid: &str) -> u64 {
+    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
+    let kib = rollup
+        .lines()
+        .find_map(|l| l.strip_prefix("Pss:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+    kib.unwrap_or(0) * 1024
+}
+
+/// The proportional set size of this process and of each of its
+/// children running `engine-worker` (bound or spare).
+fn total_pss() -> u64 {
+    let me = std::process::id().to_string();
+    let children = std::fs::read_dir("/proc").into_iter().flatten().flatten().filter_map(|entry| {
+        let pid = entry.file_name().into_string().ok().filter(|p| p.bytes().all(|b| b.is_ascii_digit()))?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid …`: the name may hold spaces and parentheses.
+        let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.to_owned();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let worker = cmdline.split(|b| *b == 0).any(|arg| arg == b"engine-worker");
+        (ppid == me && worker).then_some(pid)
+    });
+    pss("self") + children.map(|pid| pss(&pid)).sum::<u64>()
 }
 
 /// Process start to the first completed result, and to the process's exit,
@@ -541,8 +576,13 @@ fn print_report(m: &Measured, options: &BenchOptions) {
     row("  wait (to completed)", &m.yield_wait);
     for p in &m.parked {
         println!(
-            "5 parked x{:<6} RSS per parked cell: {:.1} KiB (before {:.1} MiB, parked {:.1} MiB, after resume {:.1} MiB)",
-            p.count, p.rss_per_parked_cell_kib, p.rss_before_mib, p.rss_parked_mib, p.rss_after_resume_mib
+            "5 parked x{:<6} RSS per parked cell: {:.1} KiB (before {:.1} MiB, parked {:.1} MiB, after resume {:.1} MiB); PSS {:.1} KiB",
+            p.count,
+            p.rss_per_parked_cell_kib,
+            p.rss_before_mib,
+            p.rss_parked_mib,
+            p.rss_after_resume_mib,
+            p.pss_per_parked_cell_kib
         );
     }
     row("6 first exec, fresh process", &m.cold);

@@ -86,8 +86,18 @@ fn on_sled_engine_workers_killed_at_every_crash_point_keep_every_guarantee_ga_1_
     std::fs::create_dir_all(&dir).unwrap();
     let made = dir.join("kills-made");
     // Run by the host (`sh -c`, so `$PPID` is the host): its children
-    // named `codemode` are its engine workers (tools run as `sh`).
-    let kill = format!("pkill -KILL -P $PPID -x codemode && echo kill >> {}", made.display());
+    // whose argument is `engine-worker` are its engine workers, found in
+    // /proc (no procps needed; this shell's own text names them too, so
+    // it skips itself); a kill is counted once one was made.
+    let kill = format!(
+        "killed=0; for p in /proc/[0-9]*; do \
+           [ \"${{p#/proc/}}\" != \"$$\" ] || continue; \
+           [ \"$(cut -d' ' -f4 \"$p/stat\" 2>/dev/null)\" = \"$PPID\" ] || continue; \
+           tr '\\0' '\\n' < \"$p/cmdline\" 2>/dev/null | grep -qx engine-worker || continue; \
+           kill -9 \"${{p#/proc/}}\" && killed=1; \
+         done; [ $killed = 1 ] && echo kill >> {}",
+        made.display()
+    );
     let crashes = run_faulting(Backend::Sled, "process", &[], Some(("worker-kill", kill)));
     let kills = std::fs::read_to_string(&made).map_or(0, |made| made.lines().count());
     assert_eq!(kills, crashes, "a worker was not killed at every point");

@@ -342,10 +342,16 @@ impl Rig {
         let mut process = self.session(&config, &store, &session, &env);
         let mut ended = client.drive(&mut process, &wrapped(program, &first_attempt), None);
         if ended.as_ref().is_some_and(|result| result["code"] == "engine_crashed") {
-            // An engine worker killed before the run had a journal: the
-            // cell failed, and says to run it again, as a client would.
-            out.re_executed = true;
-            ended = client.drive(&mut process, &wrapped(program, &format!("{tag}-2")), None);
+            if client.run_id.is_some() {
+                // A run that had parked has a journal: its window answers
+                // `waiting` and it resumes; failing it loses it.
+                out.violations.push(format!("a journaled run failed with its engine: {:?}", ended));
+            } else {
+                // An engine worker killed before the run had a journal: the
+                // cell failed, and says to run it again, as a client would.
+                out.re_executed = true;
+                ended = client.drive(&mut process, &wrapped(program, &format!("{tag}-2")), None);
+            }
         }
         if ended.is_none() {
             // Crashed: a fresh process (no crash this time) goes on.

@@ -181,6 +181,10 @@ impl CellState {
     /// A request that held a slot settled: its admission slot is free, and
     /// the next queued requests start (some may settle inline at once).
     pub(super) fn slot_freed(&mut self) {
+        if self.handing_over {
+            // The copy is leaving: queued calls start in the resumed run.
+            return;
+        }
         let inline = self.host.pump();
         self.engine.release_slots(1 + inline);
     }

@@ -56,6 +56,9 @@ impl CellState {
 
     /// A message of the durable side.
     pub(super) fn on_durable(&mut self, msg: DurableMsg) -> Flow {
+        if self.handing_over {
+            return self.on_durable_handing_over(msg);
+        }
         match msg {
             DurableMsg::HandOff(epoch) => {
                 if self.windows.idle_in(epoch) {
@@ -82,7 +85,8 @@ impl CellState {
                 self.advance_if_observed()
             }
             DurableMsg::Decided(written) => self.decisions_written(written),
-            DurableMsg::HandedOver => self.engine_handed_over(),
+            // Only sent while handing over.
+            DurableMsg::HandedOver => Flow::Live,
             DurableMsg::ReleaseForShutdown(done) => {
                 // With a window open the run is not parked: `done` is
                 // dropped, which answers at once.
@@ -218,6 +222,33 @@ impl CellState {
             return Flow::Live;
         }
         self.engine_handed_over()
+    }
+
+    /// A message while the run is handed to its journal: nothing starts
+    /// (no held call, no decided call, no park: the copy is leaving), and
+    /// only what ends the hand-over, or the run, is acted on.
+    fn on_durable_handing_over(&mut self, msg: DurableMsg) -> Flow {
+        match msg {
+            DurableMsg::HandedOver => self.engine_handed_over(),
+            DurableMsg::LeaseLost => self.lease_lost(),
+            // The run cannot be stored: it ends, as it would have.
+            DurableMsg::OverQuota(why) => self.over_quota(&why, None),
+            DurableMsg::ParkRefused(reply, ParkRefusal::OverQuota(why)) => self.over_quota(&why, Some(reply)),
+            DurableMsg::ParkRefused(reply, ParkRefusal::Unstored(why)) => self.unstored(&why, reply),
+            // Journaled, they stand there and the resumed run applies
+            // them; not journaled, they were never decided.
+            DurableMsg::Decided(_) => {
+                self.staged = None;
+                Flow::Live
+            }
+            DurableMsg::HandOff(_)
+            | DurableMsg::Evict(_)
+            | DurableMsg::Renew
+            | DurableMsg::Journaled(_)
+            | DurableMsg::WriteAheadFailed(..)
+            | DurableMsg::ReleaseForShutdown(_)
+            | DurableMsg::Marked(_) => Flow::Live,
+        }
     }
 
     /// The journal has the run whose engine failed: it leaves memory. A

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::client::{RemoteCell, RemoteError};
 use super::protocol::{Answer, Control, Query, StepReport};
 use crate::engine::control::{CellControl, Costs, Stop};
-use crate::engine::determinism::EnvKey;
+use crate::engine::determinism::{EnvKey, MAX_ENV_READS};
 use crate::engine::host::{GuestHost, McpRoutes};
 use crate::engine::link::{Bounds, GuestLink};
 use crate::engine::settlement::Settlement;
@@ -191,7 +191,16 @@ impl<H: GuestHost> RemoteEngine<H> {
             };
             let answer = super::client::answer(host, query);
             if let (Some(key), Answer::Text(Ok(text))) = (read, &answer) {
-                lock(&self.given).push_back((key, text.clone()));
+                // Kept only for a run that keeps its reads, and no more
+                // than its engine may record: a worker asking again and
+                // again holds no more of the host's memory than an engine
+                // in process reading as often.
+                let link = crate::engine::vm::lock(link);
+                let det = &link.determinism;
+                let mut given = lock(&self.given);
+                if det.recording && !det.overflow && given.len() + det.env.len() < MAX_ENV_READS {
+                    given.push_back((key, text.clone()));
+                }
             }
             // Where a replayed namespace's servers are is the host's own
             // answer, kept here as it gave it (never the worker's word).
@@ -228,7 +237,8 @@ impl<H: GuestHost> RemoteEngine<H> {
     /// every request must have a new id, be one decoding could have made,
     /// and fit the admission bounds its engine keeps; reads are rebuilt
     /// and bounded as the engine bounds them. A report that fails a check
-    /// fails the worker, and nothing of it is taken.
+    /// fails the worker; what was taken of it is never journaled (the run
+    /// is handed to its journal as of its last finished step).
     fn absorb(
         &self,
         link: &Mutex<GuestLink<H::Request>>,
