@@ -18,7 +18,7 @@ use crate::durable::DurableArgs;
 use crate::durable::journal::{Journal, JournalError};
 use crate::executor::ExecRequest;
 use crate::limits::Limits;
-use crate::run_index::{DIFFERENT_SESSION, Located, NOT_HERE, RunHandle, RunIndex, STARTING, crashed};
+use crate::run_index::{DIFFERENT_SESSION, HANDING_OFF, Located, NOT_HERE, RunHandle, RunIndex, STARTING, crashed};
 use crate::stream::OutputStream;
 use crate::telemetry::Metrics;
 
@@ -159,6 +159,11 @@ impl Router<'_> {
                     Ok(result) => return Routed::from(result),
                     Err(returned) => ask = returned,
                 },
+                Located::Live(_, Some(HANDING_OFF)) => {
+                    if let Some(unavailable) = self.hand_off_landed(run_id, session).await {
+                        return Routed::from(unavailable);
+                    }
+                }
                 Located::Live(handle, Some(version)) => {
                     return self.reclaim(run_id, session, principal, ask, handle, version).await;
                 }
@@ -167,6 +172,22 @@ impl Router<'_> {
             }
         }
         Routed::from(unavailable("code mode run is unavailable: it has just ended or moved. Call wait again."))
+    }
+
+    /// Waits for the write releasing a parked cell's lease to land (or
+    /// fail), within one window's budget; the answer to give when it does
+    /// not.
+    async fn hand_off_landed(&self, run_id: &str, session: &str) -> Option<CellResult> {
+        let deadline = Instant::now() + self.limits.timeout;
+        while matches!(self.runs.locate(run_id, Some(session)), Located::Live(_, Some(HANDING_OFF))) {
+            if Instant::now() >= deadline {
+                return Some(unavailable(
+                    "code mode run is unavailable: its journal is still being written. Call wait again.",
+                ));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        None
     }
 
     /// Opens a window on (or aborts) a live cell here; the ask back when

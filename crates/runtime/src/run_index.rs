@@ -71,9 +71,16 @@ pub(crate) struct LiveRun {
     pub parked: ParkedTime,
     /// Set when the parked cell released its lease: the journal
     /// version it wrote then. A `wait` re-claims the lease before using
-    /// this in-memory copy.
+    /// this in-memory copy. [`HANDING_OFF`] while the write releasing it
+    /// is on its way.
     pub handed_off: Option<u64>,
 }
+
+/// `handed_off` while the write that releases a parked cell's lease is on
+/// its way: a `wait` then waits for it to land (and re-claims the lease)
+/// instead of using a copy whose lease is being given up. No journal
+/// reaches this version.
+pub(crate) const HANDING_OFF: u64 = u64::MAX;
 
 /// A run's time parked so far.
 #[derive(Clone, Copy, Debug, Default)]

@@ -29,7 +29,7 @@ use crate::durable::config::DurableArgs;
 use crate::durable::config::JournalMode;
 use crate::durable::journal::{self, Header, Journal, Recorder};
 use crate::engine::determinism::{ReplayReads, Setup};
-use crate::run_index::RunIndex;
+use crate::run_index::{HANDING_OFF, RunIndex};
 use crate::telemetry::{Metrics, RunMetrics};
 
 /// A held lease is renewed every third of its length, so two renewals in a
@@ -406,9 +406,13 @@ impl Durability {
         // could ever find it, and it ends rather than wait in one process's
         // memory. A quota refuses the park too.
         let version = self.journal.as_ref().map(|j| Arc::clone(&j.version));
+        if release {
+            // As for a hand-off: a `wait` meanwhile waits for the write.
+            self.runs.set_handed_off(&self.run_id, Some(HANDING_OFF));
+        }
         let written = self.write(RunStatus::Parked, lease, state, move |r| {
-            if release && let Ok(version) = &r {
-                runs.set_handed_off(&run_id, Some(*version));
+            if release {
+                runs.set_handed_off(&run_id, r.as_ref().ok().copied());
             }
             if r.as_ref().is_err_and(WriteError::lease_lost) {
                 mail.send(DurableMsg::LeaseLost);
@@ -423,6 +427,9 @@ impl Durability {
             }
         });
         if !written {
+            if release {
+                self.runs.set_handed_off(&self.run_id, None);
+            }
             if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
                 send(Ok(()));
             }
@@ -485,12 +492,25 @@ impl Durability {
     /// the run here; its eviction writes what is unsent again first.
     fn write_handing_off(&mut self, state: &HostState<'_>) -> bool {
         let (runs, run_id, mail) = (Arc::clone(&self.runs), self.run_id.clone(), self.mail.clone());
-        self.write(RunStatus::Parked, None, state, move |r| match r {
+        // Marked before the write: a `wait` meanwhile waits for it and
+        // re-claims the lease, never using this copy as if it held it.
+        self.runs.set_handed_off(&self.run_id, Some(HANDING_OFF));
+        let written = self.write(RunStatus::Parked, None, state, move |r| match r {
             Ok(version) => runs.set_handed_off(&run_id, Some(version)),
-            Err(WriteError::OverQuota(why)) => mail.send(DurableMsg::OverQuota(why)),
-            Err(e) if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
-            Err(_) => {}
-        })
+            Err(e) => {
+                // Not stored: the lease is where it was.
+                runs.set_handed_off(&run_id, None);
+                match e {
+                    WriteError::OverQuota(why) => mail.send(DurableMsg::OverQuota(why)),
+                    e if e.lease_lost() => mail.send(DurableMsg::LeaseLost),
+                    _ => {}
+                }
+            }
+        });
+        if !written {
+            self.runs.set_handed_off(&self.run_id, None);
+        }
+        written
     }
 
     /// The runtime is shutting down: a parked run whose lease this process
