@@ -9,7 +9,7 @@ use super::requests::{DecodeCx, HostRequest, OpCode};
 use super::tools::ToolTable;
 use crate::engine::args::Args;
 use crate::engine::determinism::ConfigReadError;
-use crate::engine::host::{Admission, CompleteArguments, GuestHost, McpRoutes, RequestForm};
+use crate::engine::host::{Admission, Admitted, CompleteArguments, GuestHost, McpRoutes, RequestForm};
 use crate::mcp::McpHub;
 use serde_json::{Map, Value};
 
@@ -50,9 +50,11 @@ impl crate::engine::remote::RequestTable for CellRequests {
         };
         HostRequest::decode(op, args, &DecodeCx { mcp, routes })
     }
+}
 
-    fn admission(request: &HostRequest) -> Admission {
-        request.form().admission
+impl Admitted for HostRequest {
+    fn admission(&self) -> Admission {
+        self.form().admission
     }
 }
 
@@ -85,10 +87,6 @@ impl GuestHost for CellHost {
 
     fn recheck(&self, request: &HostRequest, routes: Option<&McpRoutes>) -> Result<(), String> {
         request.recheck(&DecodeCx { mcp: &self.mcp, routes })
-    }
-
-    fn admission(request: &HostRequest) -> Admission {
-        request.form().admission
     }
 
     fn tool_count(&self) -> usize {

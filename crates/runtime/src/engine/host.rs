@@ -31,6 +31,13 @@ pub(crate) enum Admission {
     Yield,
 }
 
+/// A decoded request says which bound admits it: the engine counts it
+/// there, and the host counts a worker's requests again under it.
+pub(crate) trait Admitted {
+    /// The bound that admits this request.
+    fn admission(&self) -> Admission;
+}
+
 /// How the guest receives a request's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Answering {
@@ -75,7 +82,7 @@ pub(crate) trait CompleteArguments {
 pub(crate) trait GuestHost: CompleteArguments + Clone + Send + Sync + 'static {
     /// A decoded request: plain data, so an engine in a worker can send
     /// it.
-    type Request: serde::Serialize + serde::de::DeserializeOwned + Send + std::fmt::Debug + 'static;
+    type Request: Admitted + serde::Serialize + serde::de::DeserializeOwned + Send + std::fmt::Debug + 'static;
 
     /// Every request's form, in wire order (the prelude reads the numbers
     /// from `host.ops`).
@@ -93,10 +100,6 @@ pub(crate) trait GuestHost: CompleteArguments + Clone + Send + Sync + 'static {
     /// # Errors
     /// What decoding would have refused.
     fn recheck(&self, request: &Self::Request, routes: Option<&McpRoutes>) -> Result<(), String>;
-
-    /// The bound that admits `request` (the host counts a worker's
-    /// requests again under it).
-    fn admission(request: &Self::Request) -> Admission;
 
     /// How many tool globals the guest has.
     fn tool_count(&self) -> usize;
@@ -139,25 +142,32 @@ impl CompleteArguments for BareHost {
     }
 }
 
+/// The request of a host that has none.
+#[cfg(test)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) enum NoRequest {}
+
+#[cfg(test)]
+impl Admitted for NoRequest {
+    fn admission(&self) -> Admission {
+        match *self {}
+    }
+}
+
 #[cfg(test)]
 impl GuestHost for BareHost {
-    type Request = ();
+    type Request = NoRequest;
 
     fn requests() -> &'static [RequestForm] {
         &[]
     }
 
-    fn decode(&self, _: usize, args: &Args<'_, '_>, _: Option<&McpRoutes>) -> rquickjs::Result<()> {
+    fn decode(&self, _: usize, args: &Args<'_, '_>, _: Option<&McpRoutes>) -> rquickjs::Result<NoRequest> {
         Err(args.malformed("the request", "one this host has"))
     }
 
-    fn recheck(&self, (): &(), _: Option<&McpRoutes>) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn admission((): &()) -> Admission {
-        // Never asked: this host decodes no request.
-        Admission::Ordinary
+    fn recheck(&self, request: &NoRequest, _: Option<&McpRoutes>) -> Result<(), String> {
+        match *request {}
     }
 
     fn tool_count(&self) -> usize {

@@ -16,7 +16,7 @@ use super::client::{RemoteCell, RemoteError};
 use super::protocol::{Answer, Control, Query, StepReport};
 use crate::engine::control::{CellControl, Costs, Stop};
 use crate::engine::determinism::{EnvKey, MAX_ENV_READS};
-use crate::engine::host::{GuestHost, McpRoutes};
+use crate::engine::host::{Admitted, GuestHost, McpRoutes};
 use crate::engine::link::{Bounds, GuestLink};
 use crate::engine::settlement::Settlement;
 use crate::engine::vm::StartError;
@@ -265,7 +265,7 @@ impl<H: GuestHost> RemoteEngine<H> {
         let link = &mut *guard;
         let checked = self.check_requests(&made, link.determinism.mcp_routes.as_deref()).and_then(|last_id| {
             link.determinism.absorb(clock, env, &mut lock(&self.given), overflow)?;
-            link.take_reported(made, cleared, H::admission)?;
+            link.take_reported(made, cleared, Admitted::admission)?;
             Ok(last_id)
         });
         let last_id = match checked {

@@ -24,14 +24,14 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::args::Args;
-use super::host::{Admission, CompleteArguments, McpRoutes, RequestForm};
+use super::host::{Admitted, CompleteArguments, McpRoutes, RequestForm};
 use crate::limits::Limits;
 
 /// How a worker reads its guests' requests: the runtime's request table,
 /// named here as a trait so the engine stays a leaf.
 pub(crate) trait RequestTable: Send + Sync + 'static {
     /// A decoded request: plain data, sent to the host.
-    type Request: Serialize + DeserializeOwned + Send + std::fmt::Debug + 'static;
+    type Request: Admitted + Serialize + DeserializeOwned + Send + std::fmt::Debug + 'static;
 
     /// Every request's form, in wire order.
     fn forms() -> &'static [RequestForm];
@@ -44,9 +44,6 @@ pub(crate) trait RequestTable: Send + Sync + 'static {
         mcp: &dyn CompleteArguments,
         routes: Option<&McpRoutes>,
     ) -> rquickjs::Result<Self::Request>;
-
-    /// The bound that admits `request`.
-    fn admission(request: &Self::Request) -> Admission;
 }
 
 /// The limits an engine enforces itself, as the host gives them to a

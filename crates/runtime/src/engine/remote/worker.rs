@@ -38,7 +38,7 @@ use super::protocol::{
 use crate::engine::args::Args;
 use crate::engine::control::CellControl;
 use crate::engine::determinism::{ConfigReadError, McpRoute};
-use crate::engine::host::{Admission, CompleteArguments, GuestHost, McpRoutes, RequestForm};
+use crate::engine::host::{CompleteArguments, GuestHost, McpRoutes, RequestForm};
 use crate::engine::pool::{EnginePool, Recipe};
 use crate::engine::settlement::Settlement;
 use crate::engine::vm::{self, PreludeGeneration, StartError, Vm};
@@ -566,10 +566,6 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
     fn recheck(&self, _: &T::Request, _: Option<&McpRoutes>) -> Result<(), String> {
         // The worker decoded it itself; its host checks it again.
         Ok(())
-    }
-
-    fn admission(request: &T::Request) -> Admission {
-        T::admission(request)
     }
 
     fn tool_count(&self) -> usize {
