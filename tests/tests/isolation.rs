@@ -74,6 +74,45 @@ async fn two_principals_cells_run_concurrently_and_never_in_one_worker() {
     rt.shutdown().await;
 }
 
+/// Many cells of one principal run at once in one worker: cells share
+/// its engine threads' lanes, several wait on one lane at the same time
+/// (one reads for all), and each gets its own answers, its queries'
+/// included (GA-1.2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_cells_of_one_principal_share_a_workers_lanes_and_each_gets_its_own_answers_ga_1_2() {
+    let rt = CodeMode::builder()
+        .isolation(Isolation::Process)
+        .engine_workers(engine_workers())
+        .js_threads(6)
+        .tool(Echo)
+        .start()
+        .await
+        .expect("runtime starts");
+    let session = rt.session("s-many").for_principal("many");
+    let cells: Vec<_> = (0..24)
+        .map(|i| {
+            let session = session.clone();
+            // Sequential calls (a step each) and a metadata read (a query
+            // answered mid-step), all naming the cell.
+            let code = format!(
+                "let seen = []; for (let k = 0; k < 20; k++) {{ const r = await echo_tool({{value: '{i}-' + k}}); \
+             seen.push(r.input.value); }} return [seen.join(','), echo_tool.name]"
+            );
+            tokio::spawn(async move { session.reply(format!("r{i}")).exec(Exec::code(code)).await })
+        })
+        .collect();
+    for (i, cell) in cells.into_iter().enumerate() {
+        let result = cell.await.expect("the cell's task ends").expect("runtime is up");
+        let expected: Vec<String> = (0..20).map(|k| format!("{i}-{k}")).collect();
+        let CellResult::Completed { value, .. } = &result else { panic!("cell {i}: {}", result.to_model_json()) };
+        assert_eq!(value, &json!([expected.join(","), "echo_tool"]), "cell {i} got another cell's answers");
+    }
+    let snapshot = rt.engine_workers().expect("process isolation");
+    let theirs: Vec<_> = snapshot.workers.iter().filter(|w| w.key == "principal:many").collect();
+    assert_eq!(theirs.len(), 1, "one worker ran them all: {:?}", snapshot.workers);
+    rt.shutdown().await;
+}
+
 /// A worker killed with `kill -9` fails only its own cells, with
 /// `engine_crashed`; another principal's parked cell on another worker
 /// goes on; and the killed cell's run, journaled when it parked, resumes

@@ -166,7 +166,7 @@ fn the_address_space_bound_refuses_an_allocation_past_it_and_admits_one_within()
 /// A probe past `go`, speaking frames on a tokio channel.
 fn framed(what: &str) -> (std::process::Child, tokio::net::UnixStream) {
     let probe = start(what, "");
-    let SpawnedWorker { child, channel } = probe.worker;
+    let SpawnedWorker { child, channel, .. } = probe.worker;
     (&channel).write_all(b"go\n").unwrap();
     channel.set_nonblocking(true).unwrap();
     (child, tokio::net::UnixStream::from_std(channel).unwrap())

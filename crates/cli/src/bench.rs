@@ -27,7 +27,9 @@ mod options;
 mod reference;
 mod stats;
 
-use cells::{Noop, PAR100, SEQ100, SMALL_JS, SMALL_TS, TRIVIAL, YIELD, cell, expect, in_cell, timed_exec};
+use cells::{
+    Noop, PAR100, SEQ100, SMALL_JS, SMALL_TS, TRIVIAL, YIELD, cell, expect, in_cell, socket_round_trip, timed_exec,
+};
 #[cfg(test)]
 use options::parse_counts;
 pub(crate) use options::{BenchArgs, BenchOptions};
@@ -370,6 +372,9 @@ struct Measured {
     par100: Quantiles,
     /// Per-call µs inside one cell: sequential, concurrent.
     in_cell: Option<(f64, f64)>,
+    /// Median µs of a socket round trip between two threads (with engines
+    /// in workers: the floor a step adds, two wake-ups over a socket).
+    round_trip: Option<f64>,
     yield_exec: Quantiles,
     yield_wait: Quantiles,
     yield_total: Quantiles,
@@ -449,6 +454,11 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
     let seq100 = cell_or_none("seq100", SEQ100, None).await?;
     let par100 = cell_or_none("par100", PAR100, None).await?;
     let in_cell = if options.runs("seq100") || options.runs("par100") { Some(in_cell(&reply).await?) } else { None };
+    let round_trip = if in_cell.is_some() && options.isolation == codemode_runtime::Isolation::Process {
+        Some(tokio::task::spawn_blocking(socket_round_trip).await??)
+    } else {
+        None
+    };
     let [y_exec, y_wait, y_total] =
         if options.runs("yield") { yield_round_trip(&reply, runs, warmup).await? } else { Default::default() };
     let (cold_first, cold_exit) = if options.runs("cold") {
@@ -495,6 +505,7 @@ async fn measure(options: &BenchOptions) -> Result<Measured> {
         seq100,
         par100,
         in_cell,
+        round_trip,
         yield_exec: quantiles(&y_exec),
         yield_wait: quantiles(&y_wait),
         yield_total: quantiles(&y_total),
@@ -534,6 +545,7 @@ impl Measured {
             "trivial": self.trivial, "trivialIdle": self.trivial_idle, "seq100": self.seq100, "par100": self.par100,
             "perCallOverheadSeqMs": per_call_seq, "perCallOverheadParMs": per_call_par,
             "inCellPerCallMicros": self.in_cell.map(|(s, p)| json!({"sequential": s, "concurrent": p})),
+            "socketRoundTripMicros": self.round_trip,
             "yieldExec": self.yield_exec, "yieldWait": self.yield_wait, "yieldTotal": self.yield_total,
             "parked": self.parked, "coldFirstExecMs": self.cold, "coldExitMs": self.cold_exit,
             "coldTypeScriptMs": self.cold_ts, "coldTypeScriptTwinMs": self.cold_ts_twin,
@@ -569,6 +581,11 @@ fn print_report(m: &Measured, options: &BenchOptions) {
     if let Some((seq, par)) = m.in_cell {
         println!(
             "  inside one cell (2,000 calls, median of 9): {seq:.2} µs sequential, {par:.2} µs concurrent per call"
+        );
+    }
+    if let Some(rt) = m.round_trip {
+        println!(
+            "  floor a step adds in a worker: a socket round trip between two threads, {rt:.2} µs (median of 9 × 5,000)"
         );
     }
     row("4 yield_control + wait: total", &m.yield_total);

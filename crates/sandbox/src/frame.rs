@@ -111,10 +111,110 @@ fn claimed(head: [u8; 4], max: usize) -> Result<usize, FrameError> {
 /// # Errors
 /// `payload` is past `max`, or the channel failed.
 pub fn write_frame(to: &mut impl Write, payload: &[u8], max: usize) -> Result<(), FrameError> {
-    to.write_all(&header(payload.len(), max)?)?;
-    to.write_all(payload)?;
+    let head = header(payload.len(), max)?;
+    if payload.len() <= ONE_WRITE_BYTES {
+        // One write, so the reader wakes once, to a whole frame.
+        let mut frame = Vec::with_capacity(head.len() + payload.len());
+        frame.extend_from_slice(&head);
+        frame.extend_from_slice(payload);
+        to.write_all(&frame)?;
+    } else {
+        to.write_all(&head)?;
+        to.write_all(payload)?;
+    }
     to.flush()?;
     Ok(())
+}
+
+/// Frames up to this size are written with one call (copied behind their
+/// header); larger ones, whose copy would cost more than a second call,
+/// with two.
+const ONE_WRITE_BYTES: usize = 64 * 1024;
+
+/// Reads frames from a stream through a buffer that survives a read that
+/// timed out: the partial frame is kept and the next call goes on with
+/// it, so a stream with a read timeout (a tick to look at a deadline) can
+/// be read without setting the timeout before every read. Reads take as
+/// much as the stream has, so a small frame usually costs one call.
+#[derive(Debug)]
+pub struct FrameReader<S> {
+    stream: S,
+    buf: Vec<u8>,
+    /// Where the unread bytes start in `buf`.
+    start: usize,
+    max: usize,
+}
+
+/// What a [`FrameReader`] reads at least per call, when it needs more.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// A buffer kept past one frame is shrunk back to this once it empties.
+const KEPT_BUFFER: usize = 256 * 1024;
+
+impl<S: Read> FrameReader<S> {
+    /// Frames of at most `max` bytes from `stream`.
+    pub fn new(stream: S, max: usize) -> Self {
+        Self { stream, buf: Vec::new(), start: 0, max }
+    }
+
+    /// The stream.
+    pub fn get_ref(&self) -> &S {
+        &self.stream
+    }
+
+    /// The next frame. An error of kind `WouldBlock` or `TimedOut` (the
+    /// stream's read timeout) keeps what arrived of the frame: call again.
+    ///
+    /// # Errors
+    /// See [`FrameError`]; after any other error the stream cannot be
+    /// read on.
+    pub fn next_frame(&mut self) -> Result<Vec<u8>, FrameError> {
+        loop {
+            let unread = &self.buf[self.start..];
+            let needed = match unread.first_chunk::<4>() {
+                Some(head) => {
+                    let len = claimed(*head, self.max)?;
+                    if unread.len() >= 4 + len {
+                        let frame = unread[4..4 + len].to_vec();
+                        self.start += 4 + len;
+                        self.compact();
+                        return Ok(frame);
+                    }
+                    4 + len
+                }
+                None => 4,
+            };
+            let have = self.buf.len() - self.start;
+            // Room for the rest of this frame, and a chunk for what follows.
+            let want = (needed - have).max(READ_CHUNK);
+            if self.start > 0 && self.buf.capacity() - self.buf.len() < want {
+                self.buf.drain(..self.start);
+                self.start = 0;
+            }
+            let filled = self.buf.len();
+            self.buf.resize(filled + want, 0);
+            let read = self.stream.read(&mut self.buf[filled..]);
+            self.buf.truncate(filled + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) if have == 0 => return Err(FrameError::Closed),
+                Ok(0) => return Err(FrameError::Truncated { got: have, expected: needed }),
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(FrameError::Io(e)),
+            }
+        }
+    }
+
+    /// Forgets the bytes read, and a large buffer once it is empty.
+    fn compact(&mut self) {
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+            if self.buf.capacity() > KEPT_BUFFER {
+                self.buf.shrink_to(KEPT_BUFFER);
+            }
+        }
+    }
 }
 
 /// Reads one frame of at most `max` bytes (the worker's side: blocking).
@@ -238,6 +338,73 @@ mod tests {
         assert_eq!(read_frame(&mut wire.as_slice(), 3).unwrap(), b"abc");
         assert!(matches!(write_frame(&mut Vec::new(), b"abcd", 3), Err(FrameError::Oversized { len: 4, max: 3 })));
         assert!(matches!(read_frame(&mut wire.as_slice(), 2), Err(FrameError::Oversized { len: 3, max: 2 })));
+    }
+
+    /// A reader whose reads hand out `chunks` in turn, with a timeout
+    /// between each, as a socket with a read timeout would.
+    struct Trickle {
+        chunks: Vec<Vec<u8>>,
+        timed_out: bool,
+    }
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !std::mem::replace(&mut self.timed_out, true) {
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            self.timed_out = false;
+            if self.chunks.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.chunks.remove(0);
+            buf[..chunk.len()].copy_from_slice(&chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn a_frame_reader_keeps_a_partial_frame_across_timeouts_and_reads_two_frames_from_one_read() {
+        let mut wire = Vec::new();
+        write_frame(&mut wire, b"first", 16).unwrap();
+        write_frame(&mut wire, b"second", 16).unwrap();
+        write_frame(&mut wire, b"third!", 16).unwrap();
+        // Frames of 9, 10 and 10 bytes. The first read ends inside the
+        // first header; the second holds the rest of the first frame, all
+        // of the second and two bytes of the third; the third all of the
+        // third but its last byte.
+        assert_eq!(wire.len(), 29);
+        let chunks = vec![wire[..2].to_vec(), wire[2..21].to_vec(), wire[21..28].to_vec(), wire[28..].to_vec()];
+        let mut reader = FrameReader::new(Trickle { chunks, timed_out: false }, 16);
+        let mut frames = Vec::new();
+        let mut timeouts = 0;
+        loop {
+            match reader.next_frame() {
+                Ok(frame) => frames.push(frame),
+                Err(FrameError::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => timeouts += 1,
+                Err(FrameError::Closed) => break,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(frames, [b"first".to_vec(), b"second".to_vec(), b"third!".to_vec()]);
+        assert_eq!(timeouts, 5, "a timeout before each read, the closing one included");
+    }
+
+    #[test]
+    fn a_frame_reader_refuses_a_header_past_its_bound_and_names_a_stream_ending_inside_a_frame() {
+        let mut wire = Vec::new();
+        write_frame(&mut wire, b"abcd", 4).unwrap();
+        let mut reader = FrameReader::new(&wire[..], 3);
+        assert!(matches!(reader.next_frame(), Err(FrameError::Oversized { len: 4, max: 3 })));
+        let mut reader = FrameReader::new(&wire[..6], 4);
+        assert!(
+            matches!(reader.next_frame(), Err(FrameError::Truncated { got: 6, expected: 8 })),
+            "inside the payload"
+        );
+        let mut reader = FrameReader::new(&wire[..2], 4);
+        assert!(matches!(reader.next_frame(), Err(FrameError::Truncated { got: 2, expected: 4 })), "inside the header");
+        let mut reader = FrameReader::new(&wire[..], 4);
+        assert_eq!(reader.next_frame().unwrap(), b"abcd");
+        assert!(matches!(reader.next_frame(), Err(FrameError::Closed)), "between frames");
     }
 
     #[test]

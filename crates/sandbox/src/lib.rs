@@ -6,9 +6,10 @@
 //!
 //! - **The host spawns** a worker with [`WorkerCommand`]: a fresh program
 //!   (exec, never a fork of a host that has read its configuration), an
-//!   empty environment, `/dev/null` for stdin and stdout, and one end of a
-//!   socket pair as descriptor [`WORKER_FD`]; every other descriptor is
-//!   closed before the program starts.
+//!   empty environment, `/dev/null` for stdin and stdout, one end of a
+//!   socket pair as descriptor [`WORKER_FD`] (and of each lane asked for,
+//!   [`WorkerCommand::lanes`], from `WORKER_FD + 1` on); every other
+//!   descriptor is closed before the program starts.
 //! - **The worker confines itself** with [`confine`] once its threads are
 //!   started and before it runs any guest code: it closes every
 //!   descriptor it was not told to keep, lowers its resource limits (no
@@ -45,7 +46,7 @@ mod spawn;
 use std::os::fd::RawFd;
 
 pub use pool::{Lease, PoolConfig, PoolError, PoolStats, ProcessWorker, Worker, WorkerFactory, WorkerPool};
-pub use spawn::{SpawnedWorker, WorkerCommand, take_channel};
+pub use spawn::{SpawnedWorker, WorkerCommand, take_channel, take_lanes};
 
 /// The descriptor a worker finds its channel to the host on.
 pub const WORKER_FD: RawFd = 3;

@@ -69,6 +69,36 @@ pub(super) async fn in_cell(reply: &Reply) -> Result<(f64, f64)> {
     Ok((quantiles(&seq).p50, quantiles(&par).p50))
 }
 
+/// The kernel's part of a step in a worker: median µs of a round trip
+/// over a socket pair between two threads, a 150-byte message out and a
+/// 436-byte reply back (the sizes of a noop call's step and report), each
+/// read by a thread asleep in `read`, as a lane's are.
+pub(super) fn socket_round_trip() -> Result<f64> {
+    use std::io::{Read, Write};
+    const TRIPS: usize = 5_000;
+    let (mut near, mut far) = std::os::unix::net::UnixStream::pair()?;
+    let echo = std::thread::spawn(move || -> std::io::Result<()> {
+        let (mut message, reply) = ([0u8; 150], [1u8; 436]);
+        while far.read_exact(&mut message).is_ok() {
+            far.write_all(&reply)?;
+        }
+        Ok(())
+    });
+    let (message, mut reply) = ([0u8; 150], [0u8; 436]);
+    let mut per_trip = Vec::new();
+    for _ in 0..9 {
+        let start = Instant::now();
+        for _ in 0..TRIPS {
+            near.write_all(&message)?;
+            near.read_exact(&mut reply)?;
+        }
+        per_trip.push(start.elapsed().as_secs_f64() * 1e6 / TRIPS as f64);
+    }
+    drop(near);
+    echo.join().map_err(|_| anyhow::anyhow!("the echo thread panicked"))??;
+    Ok(quantiles(&per_trip).p50)
+}
+
 pub(super) fn expect(result: &CellResult, status: &str, what: &str) -> Result<()> {
     if result.status() != status {
         bail!("{what}: expected {status}, got {}", result.to_model_json());

@@ -2,23 +2,30 @@
 //! one conversation per cell.
 //!
 //! Everything the worker sends is untrusted input. A frame past the bound,
-//! a message that does not decode, an answer for a cell that is not
-//! waiting, a worker that says nothing by a step's deadline, or one that
-//! exits: each *fails the worker* — it is killed, and every cell on it
-//! gets [`RemoteError::Crashed`] with the reason — and nothing else. A
-//! reader thread per worker reads its frames (blocking, so a silent worker
-//! costs that thread only) and hands each to its cell's queue; a cell's
-//! step waits on its queue with the step's deadline.
+//! a message that does not decode, a message for a cell that is not
+//! waiting for one, a worker that says nothing by a step's deadline, or
+//! one that exits: each *fails the worker* — it is killed, and every cell
+//! on it gets [`RemoteError::Crashed`] with the reason — and nothing else.
+//!
+//! A worker has a channel (hellos, its configuration, aborts) and a lane
+//! per engine thread; each cell is placed on a lane for its life. No
+//! thread reads a lane for its own sake: a cell's step that waits for the
+//! worker reads the lane itself, so the message it waits for reaches it
+//! with no hand-over between threads. When two cells on one lane wait at
+//! once, one reads (the leader) and puts a message for the other where the
+//! other finds it (at most one per waiting cell: an honest worker answers
+//! each message before it sends the next). A thread per worker reads its
+//! channel, where an honest worker sends nothing once ready, to learn at
+//! once that it died.
 
 use std::collections::HashMap;
 use std::os::unix::net::UnixStream;
 use std::process::Child;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use codemode_sandbox::frame::{FrameError, check_hello, hello, read_frame, write_frame};
+use codemode_sandbox::frame::{FrameError, FrameReader, check_hello, hello, read_frame, write_frame};
 use codemode_sandbox::{SpawnedWorker, WorkerCommand};
 
 use super::protocol::{
@@ -40,13 +47,36 @@ pub(crate) enum RemoteError {
 }
 
 struct Inner<R> {
-    writer: Mutex<UnixStream>,
-    /// Each live cell's queue, by id.
-    cells: Mutex<HashMap<u64, Sender<FromWorker<R>>>>,
+    /// The channel's writing side: aborts.
+    control: Mutex<UnixStream>,
+    lanes: Box<[Lane<R>]>,
+    /// Each open cell's lane, by id.
+    cells: Mutex<HashMap<u64, usize>>,
     /// Why the worker failed, once it has.
     failed: Mutex<Option<String>>,
     child: Mutex<Child>,
     next_cell: AtomicU64,
+}
+
+/// One engine thread's lane: its cells' messages both ways.
+struct Lane<R> {
+    writer: Mutex<UnixStream>,
+    inbox: Mutex<LaneInbox<R>>,
+    /// A message was put for a waiting cell, the reading side came back,
+    /// or the worker failed.
+    changed: Condvar,
+    /// Cells placed on it now.
+    placed: AtomicUsize,
+}
+
+struct LaneInbox<R> {
+    /// The lane's reading side; `None` while a waiting cell reads it.
+    reader: Option<FrameReader<UnixStream>>,
+    /// The cells waiting for a message, each with the one another cell
+    /// read for it, if any.
+    waiting: HashMap<u64, Option<FromWorker<R>>>,
+    /// Waiting cells asleep on `changed` (none: nobody to wake).
+    asleep: usize,
 }
 
 /// What a worker says when it is ready: its filter's allowed system
@@ -64,17 +94,25 @@ impl<R> Clone for EngineWorker<R> {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
     /// Starts `command` as a worker configured with `config`, and waits
     /// (at most `within`) for it to be confined and ready.
-    pub(crate) fn spawn(command: &WorkerCommand, config: WorkerConfig, within: Duration) -> Result<Self, RemoteError> {
+    pub(crate) fn spawn(
+        command: &WorkerCommand,
+        mut config: WorkerConfig,
+        within: Duration,
+    ) -> Result<Self, RemoteError> {
         let crashed = |what: &str, e: &dyn std::fmt::Display| RemoteError::Crashed(format!("{what}: {e}"));
-        let SpawnedWorker { mut child, channel } =
-            command.spawn().map_err(|e| crashed("the worker could not be started", &e))?;
+        config.threads = config.threads.max(1);
+        let SpawnedWorker { mut child, channel, lanes } = command
+            .clone()
+            .lanes(config.threads)
+            .spawn()
+            .map_err(|e| crashed("the worker could not be started", &e))?;
         let handshake = || -> Result<(Ready, UnixStream), RemoteError> {
             channel.set_read_timeout(Some(within)).map_err(|e| crashed("the channel", &e))?;
             let mut reader = channel.try_clone().map_err(|e| crashed("the channel", &e))?;
@@ -93,7 +131,23 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             reader.set_read_timeout(None).map_err(|e| crashed("the channel", &e))?;
             Ok((ready, reader))
         };
-        let (ready, reader) = match handshake() {
+        let lanes = lanes
+            .into_iter()
+            .map(|lane| {
+                let reader = lane.try_clone()?;
+                // Set once: a read wakes this often to look at its deadline.
+                reader.set_read_timeout(Some(DEADLINE_TICK))?;
+                let reader = Some(FrameReader::new(reader, MAX_FRAME_BYTES));
+                Ok(Lane {
+                    writer: Mutex::new(lane),
+                    inbox: Mutex::new(LaneInbox { reader, waiting: HashMap::new(), asleep: 0 }),
+                    changed: Condvar::new(),
+                    placed: AtomicUsize::new(0),
+                })
+            })
+            .collect::<std::io::Result<Box<[_]>>>()
+            .map_err(|e| crashed("a lane", &e));
+        let (ready, reader, lanes) = match lanes.and_then(|lanes| handshake().map(|(r, c)| (r, c, lanes))) {
             Ok(done) => done,
             Err(e) => {
                 let _ = child.kill();
@@ -102,7 +156,8 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             }
         };
         let inner = Arc::new(Inner {
-            writer: Mutex::new(channel),
+            control: Mutex::new(channel),
+            lanes,
             cells: Mutex::new(HashMap::new()),
             failed: Mutex::new(None),
             child: Mutex::new(child),
@@ -115,17 +170,16 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             namespaces = namespaces.err().as_deref().unwrap_or("left"),
             "engine worker confined and ready"
         );
-        // The reader holds the worker weakly: once every handle is gone,
-        // dropping it kills the process, which ends the reader's read.
-        let reading = Arc::downgrade(&inner);
+        // The watcher holds the worker weakly: once every handle is gone,
+        // dropping it kills the process, which ends the watcher's read.
+        let watching = Arc::downgrade(&inner);
         std::thread::Builder::new()
-            .name("codemode-engine-reader".into())
-            // Decoding a message recurses once per level of nesting.
-            .stack_size(16 * 1024 * 1024)
-            .spawn(move || read_loop(&reading, reader))
+            .name("codemode-engine-watch".into())
+            .stack_size(64 * 1024)
+            .spawn(move || watch(&watching, reader))
             .map_err(|e| {
-                fail(&inner, format!("no reader thread: {e}"));
-                crashed("no reader thread", &e)
+                fail(&inner, format!("no watcher thread: {e}"));
+                crashed("no watcher thread", &e)
             })?;
         Ok(Self { inner })
     }
@@ -146,15 +200,17 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
     }
 
     /// A new cell on this worker, on a spare engine or (`recipe`) one
-    /// made for it.
+    /// made for it, placed on the lane with fewest cells.
     pub(crate) fn open(&self, recipe: Option<CellRecipe>) -> Result<RemoteCell<R>, RemoteError> {
         if let Some(why) = self.failure() {
             return Err(RemoteError::Crashed(why));
         }
+        let lanes = &self.inner.lanes;
+        let lane = (0..lanes.len()).min_by_key(|&i| lanes[i].placed.load(Ordering::Relaxed)).unwrap_or(0);
+        lanes[lane].placed.fetch_add(1, Ordering::Relaxed);
         let id = self.inner.next_cell.fetch_add(1, Ordering::Relaxed);
-        let (to_cell, inbox) = mpsc::channel();
-        lock(&self.inner.cells).insert(id, to_cell);
-        Ok(RemoteCell { id, inbox, worker: self.clone(), recipe: Mutex::new(recipe) })
+        lock(&self.inner.cells).insert(id, lane);
+        Ok(RemoteCell { id, lane, worker: self.clone(), recipe: Mutex::new(recipe) })
     }
 
     /// Ends the worker: it is killed and reaped, and its cells fail.
@@ -168,7 +224,8 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
         fail(&self.inner, why)
     }
 
-    fn send(&self, message: &ToWorker) -> Result<(), RemoteError> {
+    /// Sends `message` on the channel (`lane: None`) or on a lane.
+    fn send(&self, lane: Option<usize>, message: &ToWorker) -> Result<(), RemoteError> {
         if let Some(why) = self.failure() {
             return Err(RemoteError::Crashed(why));
         }
@@ -182,7 +239,10 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
                 super::protocol::MAX_MESSAGE_DEPTH
             )));
         }
-        let written = write_frame(&mut *lock(&self.inner.writer), &payload, MAX_FRAME_BYTES);
+        let written = match lane {
+            None => write_frame(&mut *lock(&self.inner.control), &payload, MAX_FRAME_BYTES),
+            Some(lane) => write_frame(&mut *lock(&self.inner.lanes[lane].writer), &payload, MAX_FRAME_BYTES),
+        };
         match written {
             Ok(()) => Ok(()),
             // Past the bound: this message cannot be sent, the worker is fine.
@@ -193,8 +253,8 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
 }
 
 /// Fails the worker for `why` (the first reason stands): kills and reaps
-/// it, and drops every cell's queue so each waiting step sees it. Returns
-/// the reason that stands.
+/// it, and wakes every waiting cell to see it. Returns the reason that
+/// stands. Never called with a lane's inbox locked.
 fn fail<R>(inner: &Inner<R>, why: String) -> String {
     let why = lock(&inner.failed).get_or_insert(why).clone();
     {
@@ -202,71 +262,46 @@ fn fail<R>(inner: &Inner<R>, why: String) -> String {
         let _ = child.kill();
         let _ = child.wait();
     }
-    lock(&inner.cells).clear();
+    for lane in &inner.lanes {
+        let _inbox = lock(&lane.inbox);
+        lane.changed.notify_all();
+    }
     why
 }
 
-fn read_loop<R: serde::de::DeserializeOwned>(worker: &std::sync::Weak<Inner<R>>, mut reader: UnixStream) {
-    loop {
-        let read = read_frame(&mut reader, MAX_FRAME_BYTES);
-        let Some(inner) = worker.upgrade() else { return };
-        let inner = &*inner;
-        let message = match read {
-            Ok(frame) => match decode::<FromWorker<R>>(&frame) {
-                Ok(message) => message,
-                Err(e) => {
-                    fail(inner, format!("it sent {e}"));
-                    return;
-                }
-            },
-            Err(FrameError::Closed) => {
-                // A worker that closed its channel is most likely dying:
-                // give it a moment, so the reason names how it ended.
-                let mut status = None;
-                for _ in 0..20 {
-                    status = lock(&inner.child).try_wait().ok().flatten();
-                    if status.is_some() {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                let how = status.map_or_else(|| "it closed its channel".to_owned(), |s| format!("it exited ({s})"));
-                fail(inner, how);
-                return;
-            }
-            Err(e) => {
-                fail(inner, format!("its channel: {e}"));
-                return;
-            }
-        };
-        let cell = match &message {
-            FromWorker::Ready { .. } => {
-                fail(inner, "it said `Ready` twice".into());
-                return;
-            }
-            FromWorker::Query { cell, .. } | FromWorker::Report { cell, .. } | FromWorker::Failed { cell, .. } => *cell,
-        };
-        let to_cell = lock(&inner.cells).get(&cell).cloned();
-        match to_cell {
-            Some(to_cell) => {
-                // The cell ended meanwhile: what it was sent is moot.
-                let _ = to_cell.send(message);
-            }
-            // A worker speaking for a cell the host never opened on it (or
-            // closed) is lying about whose cell it runs.
-            None if cell >= inner.next_cell.load(Ordering::Relaxed) => {
-                fail(inner, format!("it spoke for cell {cell}, which the host never opened on it"));
-                return;
-            }
-            None => {}
+/// How a worker whose channel or lane closed ended: a worker that closes
+/// one is most likely dying, so it is given a moment, and the reason
+/// names how it ended.
+fn ended<R>(inner: &Inner<R>) -> String {
+    let mut status = None;
+    for _ in 0..20 {
+        status = lock(&inner.child).try_wait().ok().flatten();
+        if status.is_some() {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(5));
     }
+    status.map_or_else(|| "it closed its channel".to_owned(), |s| format!("it exited ({s})"))
+}
+
+/// Reads the worker's channel, where an honest worker sends nothing once
+/// ready: learns that it died (or misbehaved) even while no cell waits.
+fn watch<R>(worker: &std::sync::Weak<Inner<R>>, mut reader: UnixStream) {
+    let read = read_frame(&mut reader, MAX_FRAME_BYTES);
+    let Some(inner) = worker.upgrade() else { return };
+    let why = match read {
+        Ok(_) => "it sent on its channel after `Ready`".to_owned(),
+        Err(FrameError::Closed) => ended(&inner),
+        Err(e) => format!("its channel: {e}"),
+    };
+    fail(&inner, why);
 }
 
 /// One cell's conversation with its worker.
 pub(crate) struct RemoteCell<R> {
     id: u64,
-    inbox: Receiver<FromWorker<R>>,
+    /// The lane it is placed on.
+    lane: usize,
     worker: EngineWorker<R>,
     /// The engine to make for the cell instead of a spare, sent with its
     /// first start.
@@ -313,8 +348,12 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
         let (worker, cell) = (self.worker.clone(), self.id);
         move || {
             // A worker that cannot be told is failing: its cells end anyway.
-            let _ = worker.send(&ToWorker::Abort { cell });
+            let _ = worker.send(None, &ToWorker::Abort { cell });
         }
+    }
+
+    fn lane(&self) -> &Lane<R> {
+        &self.worker.inner.lanes[self.lane]
     }
 
     fn exchange(
@@ -323,41 +362,186 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
         answer: &mut dyn FnMut(Query) -> Answer,
         by: Instant,
     ) -> Result<StepReport<R>, RemoteError> {
-        self.worker.send(message)?;
+        // Waiting from before the message goes: its answer may be read by
+        // another cell's step as soon as it is sent.
+        let _waiting = Waiting::start(self);
+        self.worker.send(Some(self.lane), message)?;
         loop {
-            let wait = by.saturating_duration_since(Instant::now());
-            match self.inbox.recv_timeout(wait) {
-                Ok(FromWorker::Report { report, .. }) => return Ok(*report),
-                Ok(FromWorker::Query { query, .. }) => {
+            match self.receive(by)? {
+                FromWorker::Report { report, .. } => return Ok(*report),
+                FromWorker::Query { query, .. } => {
                     let answer = answer(query);
-                    self.worker.send(&ToWorker::Answer { cell: self.id, answer })?;
+                    let sent = self.worker.send(Some(self.lane), &ToWorker::Answer { cell: self.id, answer });
+                    if let Err(RemoteError::Refused(why)) = &sent {
+                        // The step waits for an answer: it gets the reason
+                        // this one cannot be sent, not silence.
+                        let answer = Answer::Unsendable(why.clone());
+                        self.worker.send(Some(self.lane), &ToWorker::Answer { cell: self.id, answer })?;
+                    } else {
+                        sent?;
+                    }
                 }
-                Ok(FromWorker::Failed { message, .. }) => return Err(RemoteError::Refused(message)),
-                Ok(FromWorker::Ready { .. }) => {
+                FromWorker::Failed { message, .. } => return Err(RemoteError::Refused(message)),
+                FromWorker::Ready { .. } => {
                     let why = "it said `Ready` twice".to_owned();
                     return Err(RemoteError::Crashed(fail(&self.worker.inner, why)));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    let why = format!("it did not finish a step within its deadline (+{:?})", by.elapsed());
-                    return Err(RemoteError::Crashed(fail(&self.worker.inner, why)));
+            }
+        }
+    }
+
+    /// The next message for this cell, read from its lane by this thread,
+    /// or put there by another waiting cell's thread that read it; by `by`.
+    fn receive(&self, by: Instant) -> Result<FromWorker<R>, RemoteError> {
+        let (inner, lane) = (&*self.worker.inner, self.lane());
+        let mut inbox = lock(&lane.inbox);
+        loop {
+            if let Some(message) = inbox.waiting.get_mut(&self.id).and_then(Option::take) {
+                return Ok(message);
+            }
+            if let Some(why) = self.worker.failure() {
+                return Err(RemoteError::Crashed(why));
+            }
+            let left = by.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                drop(inbox);
+                let why = format!("it did not finish a step within its deadline (+{:?})", by.elapsed());
+                return Err(RemoteError::Crashed(fail(inner, why)));
+            }
+            let Some(mut reader) = inbox.reader.take() else {
+                inbox.asleep += 1;
+                inbox = lane.changed.wait_timeout(inbox, left).unwrap_or_else(PoisonError::into_inner).0;
+                inbox.asleep -= 1;
+                continue;
+            };
+            drop(inbox);
+            let read = read_by(&mut reader, by);
+            inbox = lock(&lane.inbox);
+            let routed = read.and_then(|frame| self.route(&mut inbox, &frame));
+            match routed {
+                Ok(mine) => {
+                    inbox.reader = Some(reader);
+                    // Another cell's message, or the reading side free
+                    // for whoever waits next.
+                    if inbox.asleep > 0 {
+                        lane.changed.notify_all();
+                    }
+                    if let Some(message) = mine {
+                        return Ok(message);
+                    }
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let why = self.worker.failure().unwrap_or_else(|| "it went away".into());
-                    return Err(RemoteError::Crashed(why));
+                Err(Broken::Ended) => {
+                    drop(inbox);
+                    let why = ended(inner);
+                    return Err(RemoteError::Crashed(fail(inner, why)));
+                }
+                Err(Broken::Why(why)) => {
+                    drop(inbox);
+                    return Err(RemoteError::Crashed(fail(inner, why)));
                 }
             }
         }
+    }
+
+    /// Whose `frame` is: this cell's (returned), another waiting cell's on
+    /// this lane (put where it finds it), a closed cell's (dropped), or
+    /// nobody's the worker may speak for.
+    fn route(&self, inbox: &mut LaneInbox<R>, frame: &[u8]) -> Result<Option<FromWorker<R>>, Broken> {
+        let message = decode::<FromWorker<R>>(frame).map_err(|e| Broken::Why(format!("it sent {e}")))?;
+        let cell = match &message {
+            FromWorker::Ready { .. } => return Err(Broken::Why("it said `Ready` twice".into())),
+            FromWorker::Query { cell, .. } | FromWorker::Report { cell, .. } | FromWorker::Failed { cell, .. } => *cell,
+        };
+        if cell == self.id {
+            return Ok(Some(message));
+        }
+        if let Some(slot) = inbox.waiting.get_mut(&cell) {
+            if slot.is_some() {
+                return Err(Broken::Why(format!("it sent cell {cell} a second message before the host answered")));
+            }
+            *slot = Some(message);
+            return Ok(None);
+        }
+        let inner = &self.worker.inner;
+        let placed = lock(&inner.cells).get(&cell).copied();
+        match placed {
+            Some(lane) if lane == self.lane => {
+                Err(Broken::Why(format!("it spoke for cell {cell}, which was not waiting for it")))
+            }
+            Some(_) => Err(Broken::Why(format!("it spoke for cell {cell} on another cell's lane"))),
+            None if cell >= inner.next_cell.load(Ordering::Relaxed) => {
+                Err(Broken::Why(format!("it spoke for cell {cell}, which the host never opened on it")))
+            }
+            // The cell ended meanwhile: what it was sent is moot.
+            None => Ok(None),
+        }
+    }
+}
+
+/// Why a lane cannot be read on.
+enum Broken {
+    /// It closed: the worker is ending.
+    Ended,
+    /// It broke the protocol, or fell silent past a deadline.
+    Why(String),
+}
+
+/// How often a cell reading its lane looks at its deadline: the read
+/// timeout, set once per lane (a step's deadline already has a second's
+/// grace).
+const DEADLINE_TICK: Duration = Duration::from_millis(50);
+
+/// One frame from a lane, by the deadline `by`.
+fn read_by(reader: &mut FrameReader<UnixStream>, by: Instant) -> Result<Vec<u8>, Broken> {
+    loop {
+        match reader.next_frame() {
+            Ok(frame) => return Ok(frame),
+            Err(FrameError::Closed) => return Err(Broken::Ended),
+            Err(FrameError::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+            {
+                if Instant::now() >= by {
+                    return Err(Broken::Why(format!(
+                        "it did not finish a step within its deadline (+{:?})",
+                        by.elapsed()
+                    )));
+                }
+            }
+            Err(e) => return Err(Broken::Why(format!("its lane: {e}"))),
+        }
+    }
+}
+
+/// A cell's wait for messages on its lane, from before its message is
+/// sent until its exchange ends, however it ends.
+struct Waiting<'a, R> {
+    cell: &'a RemoteCell<R>,
+}
+
+impl<'a, R> Waiting<'a, R> {
+    fn start(cell: &'a RemoteCell<R>) -> Self {
+        lock(&cell.worker.inner.lanes[cell.lane].inbox).waiting.insert(cell.id, None);
+        Self { cell }
+    }
+}
+
+impl<R> Drop for Waiting<'_, R> {
+    fn drop(&mut self) {
+        let cell = self.cell;
+        lock(&cell.worker.inner.lanes[cell.lane].inbox).waiting.remove(&cell.id);
     }
 }
 
 impl<R> Drop for RemoteCell<R> {
     fn drop(&mut self) {
-        lock(&self.worker.inner.cells).remove(&self.id);
-        if lock(&self.worker.inner.failed).is_none()
+        let inner = &self.worker.inner;
+        lock(&inner.cells).remove(&self.id);
+        inner.lanes[self.lane].placed.fetch_sub(1, Ordering::Relaxed);
+        if lock(&inner.failed).is_none()
             && let Ok(payload) = encode(&ToWorker::Close { cell: self.id })
         {
-            // A worker that cannot be told is failing: its reader says so.
-            let _ = write_frame(&mut *lock(&self.worker.inner.writer), &payload, MAX_FRAME_BYTES);
+            // A worker that cannot be told is failing: its watcher says so.
+            let _ = write_frame(&mut *lock(&inner.lanes[self.lane].writer), &payload, MAX_FRAME_BYTES);
         }
     }
 }

@@ -1,9 +1,11 @@
 //! The engine protocol: what a host and its engine worker say to each
 //! other, inside `codemode_sandbox`'s bounded frames, as JSON.
 //!
-//! After both hellos the host sends [`ToWorker::Configure`] once; the
-//! worker answers [`FromWorker::Ready`] when it has confined itself. Then
-//! each cell is a conversation by its id: the host sends `Start` or
+//! After both hellos the host sends [`ToWorker::Configure`] once on the
+//! worker's channel; the worker answers [`FromWorker::Ready`] when it has
+//! confined itself. Then the channel carries only `Abort`, and each cell
+//! is a conversation by its id on the lane the host placed it on (one per
+//! engine thread): the host sends `Start` or
 //! `Step` (with the controls to apply first), the worker may ask
 //! [`Query`]s while guest code runs (each answered before the step goes
 //! on), and every `Start` and `Step` ends with exactly one
@@ -28,7 +30,7 @@ use crate::engine::vm::StartError;
 
 /// The protocol's version, in both hellos: a host and a worker of
 /// different builds refuse each other.
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// The largest frame either side sends or accepts. A report carries at
 /// most a window's output budget (10 MiB at most) and the requests one
@@ -136,6 +138,9 @@ pub(crate) enum Answer {
     Suggestion(Result<Option<String>, String>),
     /// The completed arguments, or which are missing.
     Arguments(Result<Map<String, Value>, String>),
+    /// The answer could not be sent (past the frame or nesting bound):
+    /// why.
+    Unsendable(String),
 }
 
 /// What a worker says to its host.

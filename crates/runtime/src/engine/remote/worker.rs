@@ -9,14 +9,16 @@
 //! seccomp-bpf allow-list) and says it is ready. Only then does any guest
 //! code run.
 //!
-//! The main thread reads the channel and routes each message to the
-//! engine thread of its cell (a new cell goes to the thread with fewest
-//! cells; a cell stays on its thread, as its QuickJS runtime cannot move).
-//! An `Abort` is not queued: the main thread sets the cell's abort flag,
-//! which the running step's interrupt handler reads. An engine thread runs
-//! one step at a time; a query it asks the host while guest code runs is
-//! answered on its own queue, and messages for its other cells that arrive
-//! meanwhile wait their turn.
+//! Each engine thread has a lane of its own (a socket pair the host made
+//! for it, `codemode_sandbox::take_lanes`): the host places each cell on
+//! a lane for the cell's life (its QuickJS runtime cannot move between
+//! threads), and the thread reads its lane itself, so a step's message
+//! reaches the thread that runs it with no hand-over between threads. An
+//! engine thread runs one step at a time; a query it asks the host while
+//! guest code runs is answered on its lane, and messages for its other
+//! cells that arrive meanwhile wait their turn. The main thread reads the
+//! channel, where only `Abort` comes once the worker is ready: it sets the
+//! cell's abort flag, which the running step's interrupt handler reads.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -24,11 +26,11 @@ use std::io;
 use std::marker::PhantomData;
 use std::os::unix::net::UnixStream;
 use std::process::ExitCode;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use codemode_sandbox::frame::{check_hello, hello, read_frame, write_frame};
+use codemode_sandbox::frame::{FrameReader, check_hello, hello, read_frame, write_frame};
 use serde_json::{Map, Value};
 
 use super::RequestTable;
@@ -72,6 +74,8 @@ enum WorkerError {
     Malformed(#[from] super::protocol::Malformed),
     #[error("the host's first message was not the configuration")]
     NotConfigured,
+    #[error("the host sent a cell's message on the channel, not on a lane")]
+    Misrouted,
     #[error("no engine could be prepared: {0:?}")]
     Engine(StartError),
     #[error("confining itself: {0}")]
@@ -84,106 +88,66 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
         codemode_sandbox::Namespaces::Left => Ok(()),
         codemode_sandbox::Namespaces::Kept(why) => Err(why),
     };
-    // One descriptor for both directions: confinement closes every other.
-    let channel = Arc::new(codemode_sandbox::take_channel()?);
+    // One descriptor for both directions (confinement closes every other).
+    let channel = codemode_sandbox::take_channel()?;
     let mut reader: &UnixStream = &channel;
-    let writer = Writer(Arc::new((Mutex::new(()), Arc::clone(&channel))));
-    writer.raw(&hello(VERSION))?;
+    let mut writer: &UnixStream = &channel;
+    write_frame(&mut writer, &hello(VERSION), MAX_FRAME_BYTES)?;
     check_hello(&read_frame(&mut reader, 64)?, VERSION)?;
     let ToWorker::Configure(config) = decode(&read_frame(&mut reader, MAX_FRAME_BYTES)?)? else {
         return Err(WorkerError::NotConfigured);
     };
+    let lanes = codemode_sandbox::take_lanes(config.threads)?;
     // Compiled before the filter: the prelude's bytecode is made once.
     vm::compile_prelude().map_err(WorkerError::Engine)?;
-    let host = WorkerHost::<T> { tools: config.tools.clone().into(), writer: writer.clone(), table: PhantomData };
+    let host = WorkerHost::<T> { tools: config.tools.clone().into(), table: PhantomData };
     let recipe = Recipe { limits: Arc::new(config.limits.limits()), host };
     let pool = EnginePool::start(recipe, config.spares)?;
     let controls = Controls::default();
     let (started, running) = mpsc::channel();
-    let threads: Vec<Sender<ToWorker>> = (0..config.threads.max(1))
-        .map(|i| {
-            let (to_thread, inbox) = mpsc::channel();
-            let (pool, writer, controls, started) = (pool.clone(), writer.clone(), controls.clone(), started.clone());
-            std::thread::Builder::new()
-                .name(format!("codemode-engine-{i}"))
-                .stack_size(ENGINE_STACK_BYTES)
-                .spawn(move || {
-                    let _ = started.send(());
-                    engine_thread(inbox, &pool, &writer, &controls);
-                })
-                .map(|_| to_thread)
-        })
-        .collect::<Result<_, _>>()?;
+    for (i, lane) in lanes.into_iter().enumerate() {
+        let (pool, controls, started) = (pool.clone(), controls.clone(), started.clone());
+        std::thread::Builder::new().name(format!("codemode-engine-{i}")).stack_size(ENGINE_STACK_BYTES).spawn(
+            move || {
+                let _ = started.send(());
+                engine_thread(lane, &pool, &controls);
+            },
+        )?;
+    }
     // Every thread runs before the filter: a thread's own start-up
     // (`rseq`, its signal stack) is not on the allow-list.
-    for _ in &threads {
+    for _ in 0..config.threads {
         running.recv().map_err(|_| io::Error::other("an engine thread ended as it started"))?;
     }
-    let mut confinement = codemode_sandbox::Confinement::new().keep(codemode_sandbox::WORKER_FD);
+    let mut confinement = codemode_sandbox::Confinement::new();
+    for fd in (codemode_sandbox::WORKER_FD..).take(config.threads + 1) {
+        confinement = confinement.keep(fd);
+    }
     if let Some(bytes) = config.address_space {
         confinement = confinement.address_space(bytes);
     }
     let confined = codemode_sandbox::confine(&confinement)?;
-    writer.send::<T::Request>(&FromWorker::Ready { syscalls_allowed: confined.syscalls_allowed, namespaces })?;
-    route(reader, &threads, &controls)
+    let ready = FromWorker::<T::Request>::Ready { syscalls_allowed: confined.syscalls_allowed, namespaces };
+    write_frame(&mut writer, &encode(&ready)?, MAX_FRAME_BYTES)?;
+    aborts(reader, &controls)
 }
 
-/// Reads the channel and hands each message to its cell's thread until
-/// the host hangs up.
-fn route(mut reader: &UnixStream, threads: &[Sender<ToWorker>], controls: &Controls) -> Result<(), WorkerError> {
-    let mut placed: HashMap<u64, usize> = HashMap::new();
-    let mut load = vec![0usize; threads.len()];
+/// Reads the channel, where the host sends only aborts once the worker
+/// is ready, until the host hangs up.
+fn aborts(mut reader: &UnixStream, controls: &Controls) -> Result<(), WorkerError> {
     loop {
         let message: ToWorker = match read_frame(&mut reader, MAX_FRAME_BYTES) {
             Ok(frame) => decode(&frame)?,
             Err(codemode_sandbox::frame::FrameError::Closed) => return Ok(()),
             Err(e) => return Err(e.into()),
         };
-        let cell = match &message {
+        match message {
+            ToWorker::Abort { cell } => controls.abort(cell),
             ToWorker::Configure(_) => return Err(WorkerError::NotConfigured),
-            ToWorker::Abort { cell } => {
-                controls.abort(*cell);
-                continue;
+            ToWorker::Start { .. } | ToWorker::Step { .. } | ToWorker::Answer { .. } | ToWorker::Close { .. } => {
+                return Err(WorkerError::Misrouted);
             }
-            ToWorker::Start { cell, .. }
-            | ToWorker::Step { cell, .. }
-            | ToWorker::Answer { cell, .. }
-            | ToWorker::Close { cell } => *cell,
-        };
-        let thread = match placed.get(&cell) {
-            Some(&thread) => thread,
-            None => {
-                let thread = (0..load.len()).min_by_key(|&i| load[i]).unwrap_or(0);
-                placed.insert(cell, thread);
-                load[thread] += 1;
-                thread
-            }
-        };
-        if matches!(message, ToWorker::Close { .. }) {
-            placed.remove(&cell);
-            load[thread] = load[thread].saturating_sub(1);
         }
-        // A thread that is gone panicked: the worker cannot go on.
-        if threads[thread].send(message).is_err() {
-            return Err(WorkerError::Io(io::Error::other("an engine thread ended")));
-        }
-    }
-}
-
-/// The channel's writing side, shared by the engine threads: one frame
-/// at a time.
-#[derive(Clone)]
-struct Writer(Arc<(Mutex<()>, Arc<UnixStream>)>);
-
-impl Writer {
-    fn raw(&self, payload: &[u8]) -> Result<(), codemode_sandbox::frame::FrameError> {
-        let (turn, stream) = &*self.0;
-        let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
-        write_frame(&mut &**stream, payload, MAX_FRAME_BYTES)
-    }
-
-    fn send<R: serde::Serialize>(&self, message: &FromWorker<R>) -> Result<(), WorkerError> {
-        Ok(self.raw(&encode(message)?)?)
     }
 }
 
@@ -229,49 +193,71 @@ impl Controls {
     }
 }
 
-/// An engine thread's queue: the messages for its cells, and the cell
-/// whose step is running (the one a query is asked for).
-struct Inbox {
-    messages: Receiver<ToWorker>,
+/// An engine thread's lane: its messages from the host and its frames to
+/// it, and the cell whose step is running (the one a query is asked for).
+struct Lane {
+    channel: FrameReader<UnixStream>,
     /// Messages that arrived while a step waited for an answer.
     deferred: VecDeque<ToWorker>,
     running: Option<u64>,
 }
 
-thread_local! {
-    static INBOX: RefCell<Option<Inbox>> = const { RefCell::new(None) };
+impl Lane {
+    fn read(&mut self) -> Result<ToWorker, WorkerError> {
+        Ok(decode(&self.channel.next_frame()?)?)
+    }
+
+    fn send<R: serde::Serialize>(&self, message: &FromWorker<R>) -> Result<(), WorkerError> {
+        Ok(write_frame(&mut self.channel.get_ref(), &encode(message)?, MAX_FRAME_BYTES)?)
+    }
 }
 
-/// The next message for this engine thread; `None` once the worker ends.
+thread_local! {
+    static LANE: RefCell<Option<Lane>> = const { RefCell::new(None) };
+}
+
+/// The next message for this engine thread; `None` once the worker ends
+/// (the host hung up, or sent what does not decode).
 fn next_message() -> Option<ToWorker> {
-    INBOX.with(|inbox| {
-        let mut inbox = inbox.borrow_mut();
-        let inbox = inbox.as_mut()?;
-        inbox.deferred.pop_front().or_else(|| inbox.messages.recv().ok())
+    LANE.with(|lane| {
+        let mut lane = lane.borrow_mut();
+        let lane = lane.as_mut()?;
+        match lane.deferred.pop_front() {
+            Some(message) => Some(message),
+            None => lane.read().ok(),
+        }
+    })
+}
+
+/// Sends `message` to the host on this thread's lane.
+fn send<R: serde::Serialize>(message: &FromWorker<R>) -> Result<(), WorkerError> {
+    LANE.with(|lane| match lane.borrow().as_ref() {
+        Some(lane) => lane.send(message),
+        None => Err(WorkerError::Io(io::Error::other("this thread has no lane"))),
     })
 }
 
 /// Marks `cell`'s step as the one running on this thread.
 fn running(cell: Option<u64>) {
-    INBOX.with(|inbox| {
-        if let Some(inbox) = inbox.borrow_mut().as_mut() {
-            inbox.running = cell;
+    LANE.with(|lane| {
+        if let Some(lane) = lane.borrow_mut().as_mut() {
+            lane.running = cell;
         }
     });
 }
 
 /// Asks the host `query` for the step running on this thread, and waits
 /// for the answer. `None`: the host is gone (the worker is ending).
-fn ask(writer: &Writer, query: Query) -> Option<Answer> {
-    INBOX.with(|inbox| {
-        let mut inbox = inbox.borrow_mut();
-        let inbox = inbox.as_mut()?;
-        let cell = inbox.running?;
-        writer.send::<()>(&FromWorker::Query { cell, query }).ok()?;
+fn ask(query: Query) -> Option<Answer> {
+    LANE.with(|lane| {
+        let mut lane = lane.borrow_mut();
+        let lane = lane.as_mut()?;
+        let cell = lane.running?;
+        lane.send::<()>(&FromWorker::Query { cell, query }).ok()?;
         loop {
-            match inbox.messages.recv().ok()? {
+            match lane.read().ok()? {
                 ToWorker::Answer { cell: c, answer } if c == cell => return Some(answer),
-                other => inbox.deferred.push_back(other),
+                other => lane.deferred.push_back(other),
             }
         }
     })
@@ -285,13 +271,17 @@ struct Cell<T: RequestTable> {
     note_heap: bool,
 }
 
-fn engine_thread<T: RequestTable>(
-    messages: Receiver<ToWorker>,
-    pool: &EnginePool<WorkerHost<T>>,
-    writer: &Writer,
-    controls: &Controls,
-) {
-    INBOX.with(|inbox| *inbox.borrow_mut() = Some(Inbox { messages, deferred: VecDeque::new(), running: None }));
+fn engine_thread<T: RequestTable>(lane: UnixStream, pool: &EnginePool<WorkerHost<T>>, controls: &Controls) {
+    let lane = Lane { channel: FrameReader::new(lane, MAX_FRAME_BYTES), deferred: VecDeque::new(), running: None };
+    LANE.with(|slot| *slot.borrow_mut() = Some(lane));
+    serve_lane(pool, controls);
+    // Closes the lane: the host sees it, and ends the worker.
+    LANE.with(|slot| slot.borrow_mut().take());
+}
+
+/// Runs the cells whose messages come on this thread's lane until the
+/// host hangs up.
+fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Controls) {
     let mut cells: HashMap<u64, Cell<T>> = HashMap::new();
     while let Some(message) = next_message() {
         let sent = match message {
@@ -305,7 +295,7 @@ fn engine_thread<T: RequestTable>(
                         }
                         Err(err) => {
                             let message = format!("no engine could be prepared: {err:?}");
-                            if writer.send::<T::Request>(&FromWorker::Failed { cell, message }).is_err() {
+                            if send::<T::Request>(&FromWorker::Failed { cell, message }).is_err() {
                                 return;
                             }
                             continue;
@@ -314,11 +304,11 @@ fn engine_thread<T: RequestTable>(
                 };
                 apply(entry, applied);
                 #[cfg(feature = "test-hooks")]
-                test_hook::<T>(&source, writer, entry.vm.link());
+                test_hook::<T>(&source, entry.vm.link());
                 running(Some(cell));
                 let started = guest(&entry.vm, || entry.vm.start(&source));
                 running(None);
-                send_report(writer, cell, entry, Some(started))
+                send_report(cell, entry, Some(started))
             }
             ToWorker::Step { cell, settlements, controls: applied } => match cells.get_mut(&cell) {
                 Some(entry) => {
@@ -326,9 +316,9 @@ fn engine_thread<T: RequestTable>(
                     running(Some(cell));
                     step(&entry.vm, settlements);
                     running(None);
-                    send_report(writer, cell, entry, None)
+                    send_report(cell, entry, None)
                 }
-                None => writer.send::<T::Request>(&FromWorker::Failed {
+                None => send::<T::Request>(&FromWorker::Failed {
                     cell,
                     message: format!("cell {cell} has not started on this worker"),
                 }),
@@ -340,9 +330,10 @@ fn engine_thread<T: RequestTable>(
                 controls.forget(cell);
                 Ok(())
             }
-            // An answer nobody waits for (its step ended), a misrouted
-            // configuration or abort: nothing to do.
-            ToWorker::Answer { .. } | ToWorker::Configure(_) | ToWorker::Abort { .. } => Ok(()),
+            // An answer nobody waits for (its step ended): nothing to do.
+            ToWorker::Answer { .. } => Ok(()),
+            // The channel's messages, on a lane: the host is confused.
+            ToWorker::Configure(_) | ToWorker::Abort { .. } => return,
         };
         if sent.is_err() {
             // The host is gone: so is the point of going on.
@@ -357,7 +348,7 @@ fn engine_thread<T: RequestTable>(
 /// release build).
 #[cfg(feature = "test-hooks")]
 #[expect(clippy::disallowed_methods, reason = "the hook tries exactly what confinement forbids")]
-fn test_hook<T: RequestTable>(source: &str, writer: &Writer, link: &Mutex<crate::engine::link::GuestLink<T::Request>>) {
+fn test_hook<T: RequestTable>(source: &str, link: &Mutex<crate::engine::link::GuestLink<T::Request>>) {
     use std::io::Write as _;
     let Some(line) = source.lines().find_map(|l| l.trim().strip_prefix("// codemode-test-hook: ")) else { return };
     let (what, arg) = line.split_once(' ').unwrap_or((line, ""));
@@ -366,14 +357,15 @@ fn test_hook<T: RequestTable>(source: &str, writer: &Writer, link: &Mutex<crate:
         "connect" => format!("{:?}", std::net::TcpStream::connect(arg).map(|_| ())),
         "exec" => format!("{:?}", std::process::Command::new(arg).status()),
         "environ" => format!("{:?}", std::fs::read(format!("/proc/{arg}/environ")).map(|b| b.len())),
-        "garbage" | "oversized" => {
-            let (turn, stream) = &*writer.0;
-            let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
+        "garbage" | "oversized" => LANE.with(|lane| {
+            let lane = lane.borrow();
+            let Some(lane) = lane.as_ref() else { return "no lane".to_owned() };
             let claimed: u32 = if what == "garbage" { u32::MAX } else { (MAX_FRAME_BYTES + 1) as u32 };
-            let _ = (&**stream).write_all(&claimed.to_le_bytes());
-            let _ = (&**stream).write_all(b"not a frame");
+            let mut stream = lane.channel.get_ref();
+            let _ = stream.write_all(&claimed.to_le_bytes());
+            let _ = stream.write_all(b"not a frame");
             "sent".to_owned()
-        }
+        }),
         #[expect(unsafe_code, reason = "raise is a libc call")]
         // SAFETY: a signal to this process.
         "stop" => format!("raise returned {}", unsafe { libc::raise(libc::SIGSTOP) }),
@@ -463,13 +455,12 @@ fn apply<T: RequestTable>(cell: &mut Cell<T>, controls: Vec<Control>) {
 
 /// Takes what the step produced from the cell's engine and sends it.
 fn send_report<T: RequestTable>(
-    writer: &Writer,
     cell: u64,
     entry: &mut Cell<T>,
     started: Option<Result<(), StartError>>,
 ) -> Result<(), WorkerError> {
     let report = take_report(entry, started);
-    writer.send(&FromWorker::Report { cell, report: Box::new(report) })
+    send(&FromWorker::Report { cell, report: Box::new(report) })
 }
 
 fn take_report<T: RequestTable>(
@@ -521,16 +512,15 @@ fn take_report<T: RequestTable>(
 }
 
 /// The engine's host inside a worker: the tool names it was configured
-/// with, and the channel for everything else.
+/// with; everything else it asks on the lane of the thread it runs on.
 struct WorkerHost<T> {
     tools: Arc<[String]>,
-    writer: Writer,
     table: PhantomData<fn() -> T>,
 }
 
 impl<T> Clone for WorkerHost<T> {
     fn clone(&self) -> Self {
-        Self { tools: Arc::clone(&self.tools), writer: self.writer.clone(), table: PhantomData }
+        Self { tools: Arc::clone(&self.tools), table: PhantomData }
     }
 }
 
@@ -541,12 +531,12 @@ const NO_ANSWER: &str = "the host did not answer (the worker is ending)";
 impl<T: RequestTable> CompleteArguments for WorkerHost<T> {
     fn complete_arguments(&self, hub: usize, tool: &str, args: &mut Map<String, Value>) -> Result<(), String> {
         let query = Query::CompleteArguments { hub, tool: tool.to_owned(), args: std::mem::take(args) };
-        match ask(&self.writer, query) {
+        match ask(query) {
             Some(Answer::Arguments(Ok(completed))) => {
                 *args = completed;
                 Ok(())
             }
-            Some(Answer::Arguments(Err(missing))) => Err(missing),
+            Some(Answer::Arguments(Err(missing)) | Answer::Unsendable(missing)) => Err(missing),
             _ => Err(NO_ANSWER.into()),
         }
     }
@@ -577,19 +567,19 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
     }
 
     fn tool_meta(&self, index: usize) -> Result<String, ConfigReadError> {
-        text(ask(&self.writer, Query::ToolMeta(index)), "a tool's metadata")
+        text(ask(Query::ToolMeta(index)), "a tool's metadata")
     }
 
     fn mcp_tree(&self) -> Result<String, ConfigReadError> {
-        text(ask(&self.writer, Query::McpTree), "the MCP namespace")
+        text(ask(Query::McpTree), "the MCP namespace")
     }
 
     fn mcp_routes(&self, tree: &str) -> Result<Option<Arc<McpRoutes>>, String> {
-        match ask(&self.writer, Query::McpRoutes(tree.to_owned())) {
+        match ask(Query::McpRoutes(tree.to_owned())) {
             Some(Answer::Routes(Ok(routes))) => {
                 Ok(routes.map(|list| Arc::new(list.into_iter().collect::<HashMap<usize, McpRoute>>())))
             }
-            Some(Answer::Routes(Err(why))) => Err(why),
+            Some(Answer::Routes(Err(why)) | Answer::Unsendable(why)) => Err(why),
             _ => Err(NO_ANSWER.into()),
         }
     }
@@ -597,8 +587,9 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
     fn mcp_suggestion(&self, wanted: &str, methods: &[String]) -> Result<Option<String>, ConfigReadError> {
         let query = Query::McpSuggestion { wanted: wanted.to_owned(), methods: methods.to_vec() };
         let what = "an MCP method suggestion";
-        match ask(&self.writer, query) {
+        match ask(query) {
             Some(Answer::Suggestion(suggestion)) => suggestion.map_err(|reason| ConfigReadError { what, reason }),
+            Some(Answer::Unsendable(reason)) => Err(ConfigReadError { what, reason }),
             _ => Err(ConfigReadError { what, reason: NO_ANSWER.into() }),
         }
     }
@@ -607,7 +598,7 @@ impl<T: RequestTable> GuestHost for WorkerHost<T> {
 fn text(answer: Option<Answer>, what: &'static str) -> Result<String, ConfigReadError> {
     match answer {
         Some(Answer::Text(Ok(text))) => Ok(text),
-        Some(Answer::Text(Err(reason))) => Err(ConfigReadError { what, reason }),
+        Some(Answer::Text(Err(reason)) | Answer::Unsendable(reason)) => Err(ConfigReadError { what, reason }),
         _ => Err(ConfigReadError { what, reason: NO_ANSWER.into() }),
     }
 }
