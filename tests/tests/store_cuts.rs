@@ -2,7 +2,8 @@
 //! runtime-semantics 11.3, 11.12): a real PostgreSQL behind a loopback TCP
 //! relay that can drop every connection and refuse new ones, so a park's
 //! write fails for real while the database itself stays up for the other
-//! runtime that checks what was stored.
+//! runtime that checks what was stored; or hold what the runtime sends, so
+//! a write stays in flight for as long as a test needs.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,10 +14,12 @@ use codemode_tests::*;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::AbortHandle;
 
-/// A TCP relay to PostgreSQL whose connections can be cut.
+/// A TCP relay to PostgreSQL whose connections can be cut, or held.
 struct Relay {
     port: u16,
     cut: Arc<AtomicBool>,
+    /// While set, nothing the runtime sends reaches the database.
+    held: Arc<AtomicBool>,
     links: Arc<std::sync::Mutex<Vec<AbortHandle>>>,
 }
 
@@ -26,23 +29,29 @@ impl Relay {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let cut = Arc::new(AtomicBool::new(false));
+        let held = Arc::new(AtomicBool::new(false));
         let links: Arc<std::sync::Mutex<Vec<AbortHandle>>> = Arc::default();
-        let (down, open) = (Arc::clone(&cut), Arc::clone(&links));
+        let (down, open, holding) = (Arc::clone(&cut), Arc::clone(&links), Arc::clone(&held));
         tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
+            while let Ok((client, _)) = listener.accept().await {
                 if down.load(Ordering::SeqCst) {
                     continue; // dropped: the connection closes at once
                 }
-                let target = target.clone();
+                let (target, holding) = (target.clone(), Arc::clone(&holding));
                 let link = tokio::spawn(async move {
-                    if let Ok(mut server) = TcpStream::connect(&target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    if let Ok(server) = TcpStream::connect(&target).await {
+                        relay_link(client, server, &holding).await;
                     }
                 });
                 open.lock().unwrap().push(link.abort_handle());
             }
         });
-        Self { port, cut, links }
+        Self { port, cut, held, links }
+    }
+
+    /// Holds (`true`) or lets through what the runtime sends.
+    fn hold(&self, held: bool) {
+        self.held.store(held, Ordering::SeqCst);
     }
 
     /// The URL of the database through the relay.
@@ -61,6 +70,29 @@ impl Relay {
     fn restore(&self) {
         self.cut.store(false, Ordering::SeqCst);
     }
+}
+
+/// Copies both ways between `client` and `server`; what the client sends
+/// waits while `held` is set.
+async fn relay_link(client: TcpStream, server: TcpStream, held: &AtomicBool) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (mut from_client, mut to_client) = client.into_split();
+    let (mut from_server, mut to_server) = server.into_split();
+    let up = async {
+        let mut buf = vec![0u8; 16 * 1024];
+        loop {
+            let n = from_client.read(&mut buf).await?;
+            if n == 0 {
+                return Ok::<_, std::io::Error>(());
+            }
+            while held.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            to_server.write_all(&buf[..n]).await?;
+        }
+    };
+    let down = tokio::io::copy(&mut from_server, &mut to_client);
+    let _ = tokio::join!(up, down);
 }
 
 /// `host:port` of a `postgres://user@host:port/db` URL.
@@ -275,4 +307,41 @@ async fn a_run_evicted_here_and_resumed_by_another_process_leaves_the_evicted_ru
     assert_eq!(there.metrics().runs.evicted_now, 0);
     here.shutdown().await;
     there.shutdown().await;
+}
+
+/// A `wait` that comes while a parked run's hand-off write (the one that
+/// releases its lease) is still in flight waits for it to land, then
+/// re-claims the run: the run completes and its end is recorded, instead
+/// of running on the lease it was giving up (GA-1.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_during_a_hand_off_write_in_flight_re_claims_the_run_once_the_write_lands_ga_1_3() {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let handoff_after = Duration::from_millis(300);
+    let rt = codemode_tests::builder()
+        .store_backend(StoreBackend::Postgres { url: relay.url(&url), pool_size: 2 })
+        .runs(RunsConfig { handoff_after, evict_after: None, ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap();
+    let session = rt.session("held").reply("r");
+    let parked = session.exec(Exec::code("await yield_control('park'); return 'done'")).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    // Held before the hand-off begins: its write leaves, and waits.
+    relay.hold(true);
+    tokio::time::sleep(handoff_after * 2).await;
+    let waiting = {
+        let (session, run_id) = (session.clone(), run_id.clone());
+        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!waiting.is_finished(), "the wait went on while the hand-off's write was in flight");
+    relay.hold(false);
+    let result = waiting.await.unwrap();
+    let CellResult::Completed { value, .. } = &result else { panic!("{}", result.to_model_json()) };
+    assert_eq!(value, &serde_json::json!("done"));
+    // Ended once, and recorded so: another wait finds the end, not a run.
+    let again = session.wait(&run_id).await.unwrap();
+    assert!(!matches!(again, CellResult::Waiting { .. }), "{}", again.to_model_json());
+    rt.shutdown().await;
 }

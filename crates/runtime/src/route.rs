@@ -178,16 +178,11 @@ impl Router<'_> {
     /// fail), within one window's budget; the answer to give when it does
     /// not.
     async fn hand_off_landed(&self, run_id: &str, session: &str) -> Option<CellResult> {
-        let deadline = Instant::now() + self.limits.timeout;
-        while matches!(self.runs.locate(run_id, Some(session)), Located::Live(_, Some(HANDING_OFF))) {
-            if Instant::now() >= deadline {
-                return Some(unavailable(
-                    "code mode run is unavailable: its journal is still being written. Call wait again.",
-                ));
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        let handing_off = || matches!(self.runs.locate(run_id, Some(session)), Located::Live(_, Some(HANDING_OFF)));
+        if self.runs.hand_off_changes_until(self.limits.timeout, handing_off).await {
+            return None;
         }
-        None
+        Some(unavailable("code mode run is unavailable: its journal is still being written. Call wait again."))
     }
 
     /// Opens a window on (or aborts) a live cell here; the ask back when

@@ -156,6 +156,8 @@ pub(crate) struct RunIndex {
     alive: std::sync::atomic::AtomicUsize,
     /// Woken when `alive` drops to 0.
     all_gone: tokio::sync::Notify,
+    /// Woken when a live run's hand-off mark changes.
+    handed_off_changed: tokio::sync::Notify,
     metrics: Arc<Metrics>,
 }
 
@@ -208,6 +210,7 @@ impl RunIndex {
             evicted: DashMap::new(),
             alive: std::sync::atomic::AtomicUsize::new(0),
             all_gone: tokio::sync::Notify::new(),
+            handed_off_changed: tokio::sync::Notify::new(),
             metrics,
         }
     }
@@ -310,6 +313,25 @@ impl RunIndex {
         if let Some(mut run) = self.live.get_mut(run_id) {
             run.handed_off = version;
         }
+        self.handed_off_changed.notify_waiters();
+    }
+
+    /// Waits (at most `limit`) until `still` is false, looking again each
+    /// time a run's hand-off mark changes; whether it became false.
+    pub(crate) async fn hand_off_changes_until(&self, limit: std::time::Duration, still: impl Fn() -> bool) -> bool {
+        let wait = async {
+            loop {
+                // Registered before the check, so a change in between wakes it.
+                let changed = self.handed_off_changed.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                if !still() {
+                    return;
+                }
+                changed.await;
+            }
+        };
+        tokio::time::timeout(limit, wait).await.is_ok()
     }
 
     /// Waits (at most `limit`) until no cell actor's state is left.
@@ -366,6 +388,8 @@ impl RunIndex {
     pub(crate) fn evicted(&self, run_id: &str, actor: ActorId) {
         let ours = |_: &String, run: &LiveRun| run.handle.as_ref().is_some_and(|h| h.actor.get_id() == actor);
         let Some((_, run)) = self.live.remove_if(run_id, ours) else { return };
+        // A `wait` waiting for its hand-off looks again.
+        self.handed_off_changed.notify_waiters();
         self.metrics.add_live(-1);
         remove(&self.per_session, run.session.as_ref());
         remove(&self.per_principal, run.principal.as_ref());
@@ -411,6 +435,7 @@ impl RunIndex {
         // concurrent `route` finds one or the other.
         self.ended.entry(run_id.to_owned()).or_insert(end);
         let Some((_, run)) = self.live.remove(run_id) else { return };
+        self.handed_off_changed.notify_waiters();
         self.metrics.add_live(-1);
         remove(&self.per_session, run.session.as_ref());
         remove(&self.per_principal, run.principal.as_ref());

@@ -139,22 +139,25 @@ const ONE_WRITE_BYTES: usize = 64 * 1024;
 #[derive(Debug)]
 pub struct FrameReader<S> {
     stream: S,
+    /// Bytes read and room to read into (zeroed once, when it grows).
     buf: Vec<u8>,
-    /// Where the unread bytes start in `buf`.
+    /// The unread bytes are `buf[start..end]`.
     start: usize,
+    end: usize,
     max: usize,
 }
 
-/// What a [`FrameReader`] reads at least per call, when it needs more.
+/// What a [`FrameReader`] has room to read at least, when it reads.
 const READ_CHUNK: usize = 16 * 1024;
 
-/// A buffer kept past one frame is shrunk back to this once it empties.
+/// A buffer grown past this for one large frame is shrunk back once it
+/// empties.
 const KEPT_BUFFER: usize = 256 * 1024;
 
 impl<S: Read> FrameReader<S> {
     /// Frames of at most `max` bytes from `stream`.
     pub fn new(stream: S, max: usize) -> Self {
-        Self { stream, buf: Vec::new(), start: 0, max }
+        Self { stream, buf: Vec::new(), start: 0, end: 0, max }
     }
 
     /// The stream.
@@ -170,7 +173,7 @@ impl<S: Read> FrameReader<S> {
     /// read on.
     pub fn next_frame(&mut self) -> Result<Vec<u8>, FrameError> {
         loop {
-            let unread = &self.buf[self.start..];
+            let unread = &self.buf[self.start..self.end];
             let needed = match unread.first_chunk::<4>() {
                 Some(head) => {
                     let len = claimed(*head, self.max)?;
@@ -184,34 +187,34 @@ impl<S: Read> FrameReader<S> {
                 }
                 None => 4,
             };
-            let have = self.buf.len() - self.start;
+            let have = self.end - self.start;
             // Room for the rest of this frame, and a chunk for what follows.
-            let want = (needed - have).max(READ_CHUNK);
-            if self.start > 0 && self.buf.capacity() - self.buf.len() < want {
-                self.buf.drain(..self.start);
-                self.start = 0;
+            let room = (needed - have).max(READ_CHUNK);
+            if self.buf.len() - self.end < room {
+                self.buf.copy_within(self.start..self.end, 0);
+                (self.start, self.end) = (0, have);
+                if self.buf.len() < have + room {
+                    self.buf.resize(have + room, 0);
+                }
             }
-            let filled = self.buf.len();
-            self.buf.resize(filled + want, 0);
-            let read = self.stream.read(&mut self.buf[filled..]);
-            self.buf.truncate(filled + *read.as_ref().unwrap_or(&0));
-            match read {
+            match self.stream.read(&mut self.buf[self.end..]) {
                 Ok(0) if have == 0 => return Err(FrameError::Closed),
                 Ok(0) => return Err(FrameError::Truncated { got: have, expected: needed }),
-                Ok(_) => {}
+                Ok(n) => self.end += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(FrameError::Io(e)),
             }
         }
     }
 
-    /// Forgets the bytes read, and a large buffer once it is empty.
+    /// Starts over at the buffer's beginning once it is all read, and
+    /// gives back what one large frame grew it to.
     fn compact(&mut self) {
-        if self.start == self.buf.len() {
-            self.buf.clear();
-            self.start = 0;
-            if self.buf.capacity() > KEPT_BUFFER {
-                self.buf.shrink_to(KEPT_BUFFER);
+        if self.start == self.end {
+            (self.start, self.end) = (0, 0);
+            if self.buf.len() > KEPT_BUFFER {
+                self.buf.truncate(KEPT_BUFFER);
+                self.buf.shrink_to_fit();
             }
         }
     }
