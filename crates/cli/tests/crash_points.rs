@@ -16,12 +16,12 @@ fn run_on(backend: Backend, only: &[&str]) {
 /// Runs the corpus under `fault` (`crash`, `cut`) on a cluster of its own
 /// and checks, from the cluster's own record of them, that the fault was
 /// made at every point.
-fn under_database_fault(fault: &str) {
-    let cluster = Cluster::start(&format!("crash-points-pg-{fault}"));
+fn under_database_fault(fault: &str, isolation: &'static str) {
+    let cluster = Cluster::start(&format!("crash-points-pg-{fault}-{isolation}"));
     let command = cluster.fault(fault);
     let kind = format!("pg-{fault}");
     let backend = Backend::Postgres { url: cluster.url.clone() };
-    let crashes = run_faulting(backend, "thread", UNDER_DATABASE_FAULTS, Some((&kind, command)));
+    let crashes = run_faulting(backend, isolation, UNDER_DATABASE_FAULTS, Some((&kind, command)));
     assert_eq!(cluster.faults_made(), crashes, "a fault was not made at every point");
 }
 
@@ -119,6 +119,19 @@ fn on_postgres_every_crash_point_of_the_corpus_keeps_every_guarantee_ga_1_3() {
     );
 }
 
+/// The same part of the corpus on PostgreSQL with every cell's engine in
+/// a confined worker process: the host killed at each point takes its
+/// workers with it, and a fresh host resumes on fresh workers.
+#[test]
+fn on_postgres_with_engines_in_worker_processes_every_crash_point_keeps_every_guarantee_ga_1_3() {
+    let url = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(codemode_store::postgres::test_database());
+    run_faulting(Backend::Postgres { url }, "process", UNDER_DATABASE_FAULTS, None);
+}
+
 /// A PostgreSQL cluster of the test's own (`scripts/postgres.sh`): its
 /// faults would cut every other test's connections. Stopped on drop.
 struct Cluster {
@@ -165,10 +178,24 @@ const UNDER_DATABASE_FAULTS: &[&str] =
 
 #[test]
 fn on_postgres_a_database_crash_restart_at_every_crash_point_keeps_every_guarantee_ga_1_3() {
-    under_database_fault("crash");
+    under_database_fault("crash", "thread");
 }
 
 #[test]
 fn on_postgres_a_connection_cut_at_every_crash_point_keeps_every_guarantee_ga_1_3() {
-    under_database_fault("cut");
+    under_database_fault("cut", "thread");
+}
+
+/// The same database faults with every cell's engine in a confined
+/// worker process: the host's store fails under it while its workers
+/// hold the cells' engines.
+#[test]
+fn on_postgres_with_engines_in_worker_processes_a_database_crash_restart_at_every_crash_point_keeps_every_guarantee_ga_1_3()
+ {
+    under_database_fault("crash", "process");
+}
+
+#[test]
+fn on_postgres_with_engines_in_worker_processes_a_connection_cut_at_every_crash_point_keeps_every_guarantee_ga_1_3() {
+    under_database_fault("cut", "process");
 }
