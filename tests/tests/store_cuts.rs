@@ -345,3 +345,60 @@ async fn a_wait_during_a_hand_off_write_in_flight_re_claims_the_run_once_the_wri
     assert!(!matches!(again, CellResult::Waiting { .. }), "{}", again.to_model_json());
     rt.shutdown().await;
 }
+
+/// A run whose engine process dies while its store does not answer: the
+/// window open on it is answered `waiting` by its deadline (no engine is
+/// left to interrupt it there), saying the journal is still being
+/// written; once the store answers, the run leaves memory, and the next
+/// `wait` resumes it from its journal on a fresh engine process (GA-1.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_on_a_run_handed_over_while_the_store_hangs_is_answered_by_its_deadline_then_the_run_resumes_ga_1_3() {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let timeout = Duration::from_millis(800);
+    let rt = CodeMode::builder()
+        .isolation(codemode_runtime::Isolation::Process)
+        .engine_workers(engine_workers())
+        .limits(codemode_runtime::Limits { timeout, ..codemode_runtime::Limits::default() })
+        .store_backend(StoreBackend::Postgres { url: relay.url(&url), pool_size: 2 })
+        // The park keeps its lease: the wait below needs no store to reach
+        // the cell, only the hand-over does.
+        .runs(RunsConfig { evict_after: None, handoff_after: Duration::from_secs(60), ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap();
+    let session = rt.session("hung").reply("r");
+    let parked = session.exec(Exec::code("await yield_control('park'); return 'resumed'")).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    let snapshot = rt.engine_workers().expect("process isolation");
+    let pid = snapshot.workers.first().expect("the cell's worker").pid;
+    let killed = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().unwrap();
+    assert!(killed.success());
+    relay.hold(true);
+    let start = std::time::Instant::now();
+    let answered = tokio::time::timeout(timeout * 5, session.wait(&run_id))
+        .await
+        .expect("the window was answered while the store hung")
+        .unwrap();
+    let took = start.elapsed();
+    let CellResult::Waiting { warnings, .. } = &answered else { panic!("{}", answered.to_model_json()) };
+    assert!(warnings.iter().any(|w| w.contains("still being written")), "{warnings:?}");
+    assert!(took < timeout + Duration::from_millis(500), "answered {took:?} into an {timeout:?} window");
+    // Another wait meanwhile is answered by its deadline too.
+    let again = session.wait(&run_id).await.unwrap();
+    assert_eq!(again.status(), "waiting", "{}", again.to_model_json());
+    relay.hold(false);
+    let mut last = session.wait(&run_id).await.unwrap();
+    for _ in 0..10 {
+        if last.status() != "waiting" {
+            break;
+        }
+        last = session.wait(&run_id).await.unwrap();
+    }
+    assert!(
+        matches!(&last, CellResult::Completed { value, .. } if value == &serde_json::json!("resumed")),
+        "{}",
+        last.to_model_json()
+    );
+    rt.shutdown().await;
+}

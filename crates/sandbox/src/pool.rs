@@ -138,6 +138,9 @@ struct State<W, K> {
     bound: Vec<Slot<W, K>>,
     /// Workers being started (counted against the bound).
     starting: usize,
+    /// Keys a lease is starting a worker for now: another lease of the
+    /// key waits for that worker rather than starting one of its own.
+    starting_for: Vec<K>,
     /// Failed starts in a row, and when the supervisor may try again.
     failures: u32,
     retry_at: Option<Instant>,
@@ -167,6 +170,8 @@ struct Inner<F: WorkerFactory, K> {
     config: PoolConfig,
     state: Mutex<State<F::Worker, K>>,
     wake: Condvar,
+    /// A worker a lease started for its key is bound (or failed to start).
+    started_for_key: Condvar,
     counters: Counters,
     next_id: AtomicU64,
 }
@@ -206,11 +211,13 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
                 spares: Vec::new(),
                 bound: Vec::new(),
                 starting: 0,
+                starting_for: Vec::new(),
                 failures: 0,
                 retry_at: None,
                 stop: false,
             }),
             wake: Condvar::new(),
+            started_for_key: Condvar::new(),
             counters: Counters::default(),
             next_id: AtomicU64::new(1),
         });
@@ -254,6 +261,12 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
                 Inner::<F, K>::bump(&inner.counters.leases_bound);
                 break Some(Lease { inner: Arc::clone(inner), worker: Arc::clone(&slot.worker), id: slot.id });
             }
+            if state.starting_for.contains(key) {
+                // Its worker is starting: it will have room for this cell
+                // too (or, if it fails, this lease starts the next one).
+                state = inner.started_for_key.wait(state).unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
             let Some(worker) = state.spares.pop() else { break None };
             if !worker.alive() {
                 dead.push(worker);
@@ -275,11 +288,17 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             return Err(PoolError::Exhausted { max: config.max_workers });
         }
         state.starting += 1;
+        state.starting_for.push(key.clone());
         drop(state);
         finish(inner, dead, Fate::Crashed);
         let started = inner.factory.start();
         let mut state = inner.lock();
         state.starting -= 1;
+        if let Some(i) = state.starting_for.iter().position(|k| k == key) {
+            state.starting_for.swap_remove(i);
+        }
+        // Bound below under this lock, before a waiting lease looks.
+        inner.started_for_key.notify_all();
         match started {
             Ok(worker) => {
                 Inner::<F, K>::bump(&inner.counters.started);

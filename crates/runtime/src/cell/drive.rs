@@ -126,6 +126,9 @@ impl CellState {
             ));
             return Flow::Live;
         }
+        if self.handing_over {
+            return self.wait_for_hand_over(reply, decide, stream);
+        }
         self.windows.end_park();
         self.durability.reclaimed();
         self.set_parked(false);
@@ -136,6 +139,28 @@ impl CellState {
         }
         self.host.resolve_yields();
         self.advance()
+    }
+
+    /// A `wait` while the run is handed to its journal (its engine process
+    /// failed): answered once the journal has it, or by its deadline. The
+    /// copy here is leaving, so it neither re-claims the lease nor takes
+    /// decisions (refused: the resumed run takes them).
+    fn wait_for_hand_over(
+        &mut self,
+        reply: RpcReplyPort<CellResult>,
+        decide: Option<Decide>,
+        stream: Option<crate::stream::OutputStream>,
+    ) -> Flow {
+        if decide.is_some() {
+            let _ = reply.send(CellResult::input_error(
+                ErrorCode::InvalidInput,
+                "the engine process running this run failed, and the run is being handed to its journal; nothing \
+                 was decided. Call wait again (with the decisions) to resume it on a new engine process.",
+            ));
+            return Flow::Live;
+        }
+        self.open_window(reply, stream);
+        self.engine_lost()
     }
 
     /// Steps on when a window is open; a parked cell only collects results.

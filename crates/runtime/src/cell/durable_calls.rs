@@ -86,7 +86,7 @@ impl CellState {
             }
             DurableMsg::Decided(written) => self.decisions_written(written),
             // Only sent while handing over.
-            DurableMsg::HandedOver => Flow::Live,
+            DurableMsg::HandedOver | DurableMsg::HandOverOverdue(_) => Flow::Live,
             DurableMsg::ReleaseForShutdown(done) => {
                 // With a window open the run is not parked: `done` is
                 // dropped, which answers at once.
@@ -211,17 +211,52 @@ impl CellState {
     /// flight are re-issued or `outcome_unknown` there, never run twice.
     /// Until then nothing of the guest runs (its engine is gone).
     pub(super) fn engine_lost(&mut self) -> Flow {
-        if self.handing_over {
+        if !self.handing_over {
+            self.handing_over = true;
+            let why = self.engine.crash().unwrap_or_default();
+            tracing::warn!(parent: &self.run.span, reason = %why, "the cell's engine process failed; the run is kept");
+            let mail = self.durability.mailbox();
+            if !self.durability.hand_over(move || mail.send(DurableMsg::HandedOver)) {
+                return self.engine_handed_over();
+            }
+        }
+        self.hand_over_by_deadline();
+        Flow::Live
+    }
+
+    /// A window open while the run is handed over is answered by its
+    /// deadline, even if the journal's store does not answer by then: no
+    /// engine is left to interrupt at the deadline, as it would be.
+    fn hand_over_by_deadline(&mut self) {
+        let Some(deadline) = self.windows.deadline() else { return };
+        if self.hand_over_by == Some(deadline) {
+            return;
+        }
+        self.hand_over_by = Some(deadline);
+        let left = deadline.saturating_duration_since(Instant::now());
+        // Not kept: once the cell has left memory the message goes nowhere.
+        drop(self.durability.mailbox().after(left, move || DurableMsg::HandOverOverdue(deadline)));
+    }
+
+    /// The window open on a run being handed over reached its deadline:
+    /// it is answered `waiting`, and the hand-over goes on (a `wait` meanwhile
+    /// finds the cell here, and waits for it in turn).
+    fn hand_over_overdue(&mut self, deadline: Instant) -> Flow {
+        if self.windows.deadline() != Some(deadline) {
             return Flow::Live;
         }
-        self.handing_over = true;
+        let Some(window) = self.windows.current.take() else { return Flow::Live };
         let why = self.engine.crash().unwrap_or_default();
-        tracing::warn!(parent: &self.run.span, reason = %why, "the cell's engine process failed; the run is kept");
-        let mail = self.durability.mailbox();
-        if self.durability.hand_over(move || mail.send(DurableMsg::HandedOver)) {
-            return Flow::Live;
-        }
-        self.engine_handed_over()
+        let warning = format!(
+            "the engine process running this cell failed ({why}), and its journal is still being written. The run \
+             is kept: call wait to resume it on a new engine process once it is written."
+        );
+        let result = CellResult::waiting(self.run.run_id.clone(), WaitReason::PendingTools)
+            .with_pending(self.host.pending_calls(), Vec::new())
+            .with_warnings(vec![warning])
+            .with_telemetry(self.telemetry());
+        let _ = window.reply.send(result);
+        Flow::Live
     }
 
     /// A message while the run is handed to its journal: nothing starts
@@ -230,6 +265,7 @@ impl CellState {
     fn on_durable_handing_over(&mut self, msg: DurableMsg) -> Flow {
         match msg {
             DurableMsg::HandedOver => self.engine_handed_over(),
+            DurableMsg::HandOverOverdue(deadline) => self.hand_over_overdue(deadline),
             DurableMsg::LeaseLost => self.lease_lost(),
             // The run cannot be stored: it ends, as it would have.
             DurableMsg::OverQuota(why) => self.over_quota(&why, None),

@@ -103,6 +103,8 @@ pub(crate) struct CellState {
     /// The engine process failed and the journal is taking the run over:
     /// nothing of the guest runs, and the cell leaves memory once written.
     pub(super) handing_over: bool,
+    /// The deadline of the window a hand-over answers by, once set.
+    pub(super) hand_over_by: Option<Instant>,
     /// Decisions of the `wait` that resumed this run, taken once it is
     /// live.
     pub(super) resume_decide: Option<Decide>,
@@ -187,6 +189,7 @@ impl CellState {
             approvals,
             staged: None,
             handing_over: false,
+            hand_over_by: None,
             resume_decide: decide,
             first_stream: stream,
             output_seen: 0,

@@ -27,6 +27,8 @@ impl Worker for Flag {
 struct Flags {
     started: Arc<AtomicUsize>,
     failing: Arc<AtomicBool>,
+    /// Milliseconds each start takes.
+    start_ms: Arc<AtomicUsize>,
 }
 
 impl WorkerFactory for Flags {
@@ -36,6 +38,7 @@ impl WorkerFactory for Flags {
         if self.failing.load(Ordering::SeqCst) {
             return Err(io::Error::other("no"));
         }
+        std::thread::sleep(Duration::from_millis(self.start_ms.load(Ordering::SeqCst) as u64));
         let n = self.started.fetch_add(1, Ordering::SeqCst);
         Ok(Flag { n, alive: AtomicBool::new(true) })
     }
@@ -106,6 +109,23 @@ fn a_keys_cells_share_a_worker_up_to_cells_per_worker_and_then_get_another() {
     let three = pool.lease(&"a").unwrap();
     assert_ne!(three.worker().n, one.worker().n, "one over: another worker");
     assert_eq!(pool.stats().leases_bound, 1);
+}
+
+#[test]
+fn leases_of_one_key_at_once_with_no_spare_share_the_one_worker_started_for_it() {
+    let (pool, flags) = pool(PoolConfig { warm: 0, cells_per_worker: 8, recycle_after: 100, ..config() });
+    flags.start_ms.store(50, Ordering::SeqCst);
+    let pool = Arc::new(pool);
+    let leases: Vec<_> = (0..8)
+        .map(|_| {
+            let pool = Arc::clone(&pool);
+            std::thread::spawn(move || pool.lease(&"a").map(|lease| lease.worker().n))
+        })
+        .collect();
+    let workers: Vec<usize> = leases.into_iter().map(|l| l.join().unwrap().unwrap()).collect();
+    assert!(workers.iter().all(|&n| n == workers[0]), "{workers:?}");
+    assert_eq!(flags.started.load(Ordering::SeqCst), 1, "one worker was started for the key");
+    assert_eq!(pool.stats().leases_started, 1);
 }
 
 #[test]

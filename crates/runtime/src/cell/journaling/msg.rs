@@ -30,6 +30,9 @@ pub(crate) enum DurableMsg {
     /// (stored, or the write failed and its lease runs out): it leaves
     /// memory now.
     HandedOver,
+    /// The window open on a run being handed over reached this deadline
+    /// while the journal's store had not yet answered.
+    HandOverOverdue(std::time::Instant),
     /// The record of a run that went memory only is marked so (or could
     /// not be): held requests may start (or are rejected).
     Marked(Result<(), super::WriteError>),
