@@ -106,11 +106,7 @@ fn on_sled_engine_workers_killed_at_every_crash_point_keep_every_guarantee_ga_1_
 
 #[test]
 fn on_postgres_every_crash_point_of_the_corpus_keeps_every_guarantee_ga_1_3() {
-    let url = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(codemode_store::postgres::test_database());
+    let url = test_database();
     // A part of the corpus: a lease held by a crashed process runs out
     // before a resume, which makes each crash on PostgreSQL slower.
     run_on(
@@ -124,12 +120,17 @@ fn on_postgres_every_crash_point_of_the_corpus_keeps_every_guarantee_ga_1_3() {
 /// workers with it, and a fresh host resumes on fresh workers.
 #[test]
 fn on_postgres_with_engines_in_worker_processes_every_crash_point_keeps_every_guarantee_ga_1_3() {
-    let url = tokio::runtime::Builder::new_current_thread()
+    let url = test_database();
+    run_faulting(Backend::Postgres { url }, "process", UNDER_DATABASE_FAULTS, None);
+}
+
+/// A fresh database on the test PostgreSQL server.
+fn test_database() -> String {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap()
-        .block_on(codemode_store::postgres::test_database());
-    run_faulting(Backend::Postgres { url }, "process", UNDER_DATABASE_FAULTS, None);
+        .block_on(codemode_store::postgres::test_database())
 }
 
 /// A PostgreSQL cluster of the test's own (`scripts/postgres.sh`): its

@@ -247,16 +247,21 @@ impl CellState {
         }
         let Some(window) = self.windows.current.take() else { return Flow::Live };
         let why = self.engine.crash().unwrap_or_default();
-        let warning = format!(
+        let result = self.kept_after_engine_failure(format!(
             "the engine process running this cell failed ({why}), and its journal is still being written. The run \
              is kept: call wait to resume it on a new engine process once it is written."
-        );
-        let result = CellResult::waiting(self.run.run_id.clone(), WaitReason::PendingTools)
-            .with_pending(self.host.pending_calls(), Vec::new())
-            .with_warnings(vec![warning])
-            .with_telemetry(self.telemetry());
+        ));
         let _ = window.reply.send(result);
         Flow::Live
+    }
+
+    /// The `waiting` answer of a window on a run whose engine process
+    /// failed, with `warning` saying so.
+    fn kept_after_engine_failure(&self, warning: String) -> CellResult {
+        CellResult::waiting(self.run.run_id.clone(), WaitReason::PendingTools)
+            .with_pending(self.host.pending_calls(), Vec::new())
+            .with_warnings(vec![warning])
+            .with_telemetry(self.telemetry())
     }
 
     /// A message while the run is handed to its journal: nothing starts
@@ -296,15 +301,11 @@ impl CellState {
         let why = self.engine.crash().unwrap_or_default();
         let window = self.windows.current.take();
         let result = window.is_some().then(|| {
-            let warning = format!(
+            self.kept_after_engine_failure(format!(
                 "the engine process running this cell failed ({why}). The run is kept: call wait to resume it \
                  on a new engine process from its journal (what it did since it last parked runs again, or \
                  reports that its outcome is unknown)."
-            );
-            CellResult::waiting(self.run.run_id.clone(), WaitReason::PendingTools)
-                .with_pending(self.host.pending_calls(), Vec::new())
-                .with_warnings(vec![warning])
-                .with_telemetry(self.telemetry())
+            ))
         });
         self.leave_memory();
         if let (Some(window), Some(result)) = (window, result) {

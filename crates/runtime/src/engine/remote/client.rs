@@ -415,9 +415,12 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
                 continue;
             };
             drop(inbox);
-            let read = read_by(&mut reader, by);
+            // Decoded before the lane is locked: a large report holds no
+            // other waiting cell up.
+            let read = read_by(&mut reader, by)
+                .and_then(|frame| decode::<FromWorker<R>>(&frame).map_err(|e| Broken::Why(format!("it sent {e}"))));
             inbox = lock(&lane.inbox);
-            let routed = read.and_then(|frame| self.route(&mut inbox, &frame));
+            let routed = read.and_then(|message| self.route(&mut inbox, message));
             match routed {
                 Ok(mine) => {
                     inbox.reader = Some(reader);
@@ -443,11 +446,10 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
         }
     }
 
-    /// Whose `frame` is: this cell's (returned), another waiting cell's on
-    /// this lane (put where it finds it), a closed cell's (dropped), or
+    /// Whose `message` is: this cell's (returned), another waiting cell's
+    /// on this lane (put where it finds it), a closed cell's (dropped), or
     /// nobody's the worker may speak for.
-    fn route(&self, inbox: &mut LaneInbox<R>, frame: &[u8]) -> Result<Option<FromWorker<R>>, Broken> {
-        let message = decode::<FromWorker<R>>(frame).map_err(|e| Broken::Why(format!("it sent {e}")))?;
+    fn route(&self, inbox: &mut LaneInbox<R>, message: FromWorker<R>) -> Result<Option<FromWorker<R>>, Broken> {
         let cell = match &message {
             FromWorker::Ready { .. } => return Err(Broken::Why("it said `Ready` twice".into())),
             FromWorker::Query { cell, .. } | FromWorker::Report { cell, .. } | FromWorker::Failed { cell, .. } => *cell,
