@@ -223,6 +223,58 @@ async fn a_worker_sending_garbage_or_an_oversized_frame_costs_only_its_cell() {
     rt.shutdown().await;
 }
 
+/// GA-1.2: a worker that speaks for another cell — one it was never
+/// given, one parked on another lane, one parked on the same lane and not
+/// waiting — is failed: the speaking cell gets `engine_crashed` naming
+/// what the worker did, and no cell takes the message as its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_speaking_for_a_cell_that_is_not_waiting_on_that_lane_is_failed_ga_1_2() {
+    let limits = Limits { timeout: Duration::from_millis(200), ..Limits::default() };
+    let rt = process_runtime_with(limits).await;
+    // Each case on a fresh worker of its own principal: its cells are
+    // numbered from 1 and placed on the least loaded of its two lanes.
+    let cases = [
+        (0, 1000, "cell 1000, which the host never opened on it"),
+        (1, 1, "cell 1 on another cell's lane"),
+        (2, 1, "cell 1, which was not waiting for it"),
+    ];
+    for (case, (parked, target, expected)) in cases.into_iter().enumerate() {
+        let principal = format!("speaker-{case}");
+        let mut sessions = Vec::new();
+        for i in 0..parked {
+            let session = rt.session(format!("s-{principal}-{i}")).for_principal(&principal).reply("r");
+            let r = session
+                .exec(Exec::code("await new Promise(r => setTimeout(r, 1500)); return 'slept'"))
+                .await
+                .expect("up");
+            let run = r.run_id().unwrap_or_else(|| panic!("cell {i} parks: {}", r.to_model_json())).to_owned();
+            sessions.push((session, run));
+        }
+        let code = format!("// codemode-test-hook: speak-for {target}\nreturn 1");
+        let r = exec_as(&rt, &principal, &code).await;
+        let (code, message) = failure(&r);
+        assert_eq!(code, ErrorCode::EngineCrashed, "case {case}: {message}");
+        assert!(message.contains(expected), "case {case}: {message}");
+        assert!(!message.contains("forged by a test hook"), "case {case}: {message}");
+        // The parked cells lose their engine with the worker and resume
+        // from their journals on a fresh one: each ends with its own
+        // value, not the forged message.
+        for (i, (session, run)) in sessions.iter().enumerate() {
+            let mut last = session.wait(run).await.expect("runtime is up");
+            for _ in 0..10 {
+                let Some(run) = last.run_id().map(str::to_owned) else { break };
+                last = session.wait(&run).await.expect("runtime is up");
+            }
+            assert!(
+                matches!(&last, CellResult::Completed { value, .. } if value == &json!("slept")),
+                "case {case} cell {i}: {}",
+                last.to_model_json()
+            );
+        }
+    }
+    rt.shutdown().await;
+}
+
 /// A request a subverted engine forges — one its decoding would refuse —
 /// is refused by the host before any handler sees it: the worker is ended
 /// and the cell fails `engine_crashed`; nothing is stored.

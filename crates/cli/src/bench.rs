@@ -9,6 +9,7 @@
 //! The scenarios are here and in `durable`; `cells` holds the cells they
 //! run and the timed exec, `stats` the quantiles and report rows.
 
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -80,7 +81,7 @@ async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
     // The host's memory, and its engine workers' (process isolation).
     let settled_rss = async || settled_rss().await + workers_rss(rt);
     let before = settled_rss().await;
-    let pss_before = total_pss();
+    let pss_before = total_pss()?;
     let mut ids = Vec::with_capacity(count);
     let mut park = Vec::with_capacity(count);
     for _ in 0..count {
@@ -90,7 +91,7 @@ async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
         park.push(t);
     }
     let at_peak = settled_rss().await;
-    let pss_at_peak = total_pss();
+    let pss_at_peak = total_pss()?;
     let mut resume = Vec::with_capacity(count);
     for id in ids {
         let start = Instant::now();
@@ -126,20 +127,20 @@ fn workers_rss(rt: &CodeMode) -> u64 {
         .sum()
 }
 
-/// The proportional set size of process `pid` (`self`, or a number), in
-/// bytes; 0 when it is gone.
-fn pss(pid: &str) -> u64 {
-    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
-    let kib = rollup
-        .lines()
-        .find_map(|l| l.strip_prefix("Pss:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
-    kib.unwrap_or(0) * 1024
+/// The proportional set size of process `pid` (`self` for this one),
+/// from `/proc/<pid>/smaps_rollup` (Linux 4.14 and later).
+fn pss(pid: &str) -> Result<u64> {
+    let path = format!("/proc/{pid}/smaps_rollup");
+    let rollup = std::fs::read_to_string(&path).with_context(|| format!("reading {path} for the PSS figure"))?;
+    let kib =
+        rollup.lines().find_map(|l| l.strip_prefix("Pss:")).with_context(|| format!("{path} has no `Pss:` line"))?;
+    let kib = kib.trim().trim_end_matches("kB").trim();
+    Ok(kib.parse::<u64>().with_context(|| format!("{path}'s `Pss:` is not a count of kB: {kib:?}"))? * 1024)
 }
 
 /// The proportional set size of this process and of each of its
 /// children running `engine-worker` (bound or spare).
-fn total_pss() -> u64 {
+fn total_pss() -> Result<u64> {
     let me = std::process::id().to_string();
     let children = std::fs::read_dir("/proc").into_iter().flatten().flatten().filter_map(|entry| {
         let pid = entry.file_name().into_string().ok().filter(|p| p.bytes().all(|b| b.is_ascii_digit()))?;
@@ -150,7 +151,14 @@ fn total_pss() -> u64 {
         let worker = cmdline.split(|b| *b == 0).any(|arg| arg == b"engine-worker");
         (ppid == me && worker).then_some(pid)
     });
-    pss("self") + children.map(|pid| pss(&pid)).sum::<u64>()
+    let mut total = pss("self")?;
+    for pid in children {
+        // A worker that exited since it was listed holds no memory.
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            total += pss(&pid)?;
+        }
+    }
+    Ok(total)
 }
 
 /// Process start to the first completed result, and to the process's exit,

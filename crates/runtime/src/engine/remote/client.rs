@@ -446,42 +446,65 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
         }
     }
 
-    /// Whose `message` is: this cell's (returned), another waiting cell's
-    /// on this lane (put where it finds it), a closed cell's (dropped), or
-    /// nobody's the worker may speak for.
+    /// Whose `message` is (see [`route`]).
     fn route(&self, inbox: &mut LaneInbox<R>, message: FromWorker<R>) -> Result<Option<FromWorker<R>>, Broken> {
-        let cell = match &message {
-            FromWorker::Ready { .. } => return Err(Broken::Why("it said `Ready` twice".into())),
-            FromWorker::Query { cell, .. } | FromWorker::Report { cell, .. } | FromWorker::Failed { cell, .. } => *cell,
-        };
-        if cell == self.id {
-            return Ok(Some(message));
-        }
-        if let Some(slot) = inbox.waiting.get_mut(&cell) {
-            if slot.is_some() {
-                return Err(Broken::Why(format!("it sent cell {cell} a second message before the host answered")));
-            }
-            *slot = Some(message);
-            return Ok(None);
-        }
         let inner = &self.worker.inner;
-        let placed = lock(&inner.cells).get(&cell).copied();
-        match placed {
-            Some(lane) if lane == self.lane => {
-                Err(Broken::Why(format!("it spoke for cell {cell}, which was not waiting for it")))
-            }
-            Some(_) => Err(Broken::Why(format!("it spoke for cell {cell} on another cell's lane"))),
-            None if cell >= inner.next_cell.load(Ordering::Relaxed) => {
-                Err(Broken::Why(format!("it spoke for cell {cell}, which the host never opened on it")))
-            }
-            // The cell ended meanwhile: what it was sent is moot.
-            None => Ok(None),
+        let opened = Opened {
+            lane_of: &|cell| lock(&inner.cells).get(&cell).copied(),
+            next: inner.next_cell.load(Ordering::Relaxed),
+        };
+        route(self.id, self.lane, &mut inbox.waiting, &opened, message)
+    }
+}
+
+/// The cells the host opened on a worker: each open one's lane, and the
+/// id the next will get (every id below it was opened once).
+pub(super) struct Opened<'a> {
+    pub(super) lane_of: &'a dyn Fn(u64) -> Option<usize>,
+    pub(super) next: u64,
+}
+
+/// Whose `message`, read on `lane` by the waiting cell `me`, is: `me`'s
+/// (returned), another waiting cell's on this lane (put in its slot in
+/// `waiting`, at most one), a closed cell's (dropped), or nobody's the
+/// worker may speak for (`Err`: the worker broke the protocol).
+pub(super) fn route<R>(
+    me: u64,
+    lane: usize,
+    waiting: &mut HashMap<u64, Option<FromWorker<R>>>,
+    opened: &Opened<'_>,
+    message: FromWorker<R>,
+) -> Result<Option<FromWorker<R>>, Broken> {
+    let cell = match &message {
+        FromWorker::Ready { .. } => return Err(Broken::Why("it said `Ready` twice".into())),
+        FromWorker::Query { cell, .. } | FromWorker::Report { cell, .. } | FromWorker::Failed { cell, .. } => *cell,
+    };
+    if cell == me {
+        return Ok(Some(message));
+    }
+    if let Some(slot) = waiting.get_mut(&cell) {
+        if slot.is_some() {
+            return Err(Broken::Why(format!("it sent cell {cell} a second message before the host answered")));
         }
+        *slot = Some(message);
+        return Ok(None);
+    }
+    match (opened.lane_of)(cell) {
+        Some(placed) if placed == lane => {
+            Err(Broken::Why(format!("it spoke for cell {cell}, which was not waiting for it")))
+        }
+        Some(_) => Err(Broken::Why(format!("it spoke for cell {cell} on another cell's lane"))),
+        None if cell >= opened.next => {
+            Err(Broken::Why(format!("it spoke for cell {cell}, which the host never opened on it")))
+        }
+        // The cell ended meanwhile: what it was sent is moot.
+        None => Ok(None),
     }
 }
 
 /// Why a lane cannot be read on.
-enum Broken {
+#[derive(Debug)]
+pub(super) enum Broken {
     /// It closed: the worker is ending.
     Ended,
     /// It broke the protocol, or fell silent past a deadline.

@@ -4,7 +4,10 @@
 use codemode_protocol::OutputEntry;
 use proptest::prelude::*;
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+
+use super::client::{Opened, route};
+use super::protocol::FromWorker;
 
 use super::protocol::{MAX_MESSAGE_DEPTH, decode, encode, nesting};
 use crate::engine::clock::{ClockLog, ClockRun, DATE, PERFORMANCE};
@@ -172,4 +175,57 @@ fn a_workers_configuration_reads_are_taken_up_to_their_bound_and_refused_one_pas
     assert_eq!(d.env.len(), MAX_ENV_READS);
     let err = d.absorb(vec![], vec![read], &mut given, false).unwrap_err();
     assert!(err.contains(&format!("more than {MAX_ENV_READS}")), "{err}");
+}
+
+/// A message for `cell`, as a worker sends it.
+fn failed(cell: u64) -> FromWorker<()> {
+    FromWorker::Failed { cell, message: format!("for {cell}") }
+}
+
+/// Cells 1 and 3 on lane 0, cell 2 on lane 1; cells below 6 were opened
+/// (4 and 5 have closed).
+fn route_on_lane_0(
+    me: u64,
+    waiting: &mut HashMap<u64, Option<FromWorker<()>>>,
+    message: FromWorker<()>,
+) -> Result<Option<FromWorker<()>>, String> {
+    let lane_of = |cell: u64| match cell {
+        1 | 3 => Some(0),
+        2 => Some(1),
+        _ => None,
+    };
+    let opened = Opened { lane_of: &lane_of, next: 6 };
+    route(me, 0, waiting, &opened, message).map_err(|broken| format!("{broken:?}"))
+}
+
+/// GA-1.2: what a worker sends on a lane reaches only the cell it names,
+/// at most one message per waiting cell; a message for a cell that is not
+/// waiting, on another cell's lane, never opened, or a second one before
+/// the host answered, fails the worker — no cell gets another's message.
+#[test]
+fn a_lane_routes_each_message_to_its_waiting_cell_and_refuses_any_the_worker_may_not_send() {
+    let mut waiting = HashMap::from([(1, None), (3, None)]);
+    // Its own, and a waiting neighbour's, put in the neighbour's slot.
+    assert!(matches!(route_on_lane_0(1, &mut waiting, failed(1)), Ok(Some(FromWorker::Failed { cell: 1, .. }))));
+    assert!(matches!(route_on_lane_0(1, &mut waiting, failed(3)), Ok(None)));
+    assert!(matches!(waiting[&3], Some(FromWorker::Failed { cell: 3, .. })));
+    // A second one for the neighbour before it took the first.
+    let second = route_on_lane_0(1, &mut waiting, failed(3)).expect_err("a second message fails the worker");
+    assert!(second.contains("cell 3 a second message before the host answered"), "{second}");
+    assert!(matches!(waiting[&3], Some(FromWorker::Failed { cell: 3, .. })), "the first one is kept");
+    // Open but not waiting, on this lane and on another.
+    waiting.remove(&3);
+    let idle = route_on_lane_0(1, &mut waiting, failed(3)).expect_err("a cell not waiting");
+    assert!(idle.contains("cell 3, which was not waiting for it"), "{idle}");
+    let across = route_on_lane_0(1, &mut waiting, failed(2)).expect_err("another lane's cell");
+    assert!(across.contains("cell 2 on another cell's lane"), "{across}");
+    // Never opened (the next id, and far past it); a closed one's is moot.
+    for never in [6, u64::MAX] {
+        let forged = route_on_lane_0(1, &mut waiting, failed(never)).expect_err("a cell never opened");
+        assert!(forged.contains(&format!("cell {never}, which the host never opened")), "{forged}");
+    }
+    assert!(matches!(route_on_lane_0(1, &mut waiting, failed(5)), Ok(None)));
+    let ready = FromWorker::Ready { syscalls_allowed: 1, namespaces: Ok(()) };
+    assert!(route_on_lane_0(1, &mut waiting, ready).expect_err("a second hello").contains("`Ready` twice"));
+    assert_eq!(waiting.len(), 1, "nothing was put for a cell not waiting: {:?}", waiting.keys());
 }

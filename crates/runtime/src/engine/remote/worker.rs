@@ -366,6 +366,15 @@ fn test_hook<T: RequestTable>(source: &str, link: &Mutex<crate::engine::link::Gu
             let _ = stream.write_all(b"not a frame");
             "sent".to_owned()
         }),
+        // A message for another cell, as if the engine were subverted:
+        // the host must not hand it to that cell.
+        "speak-for" => match arg.parse::<u64>() {
+            Ok(cell) => {
+                let message = FromWorker::<()>::Failed { cell, message: "forged by a test hook".to_owned() };
+                format!("{:?}", send(&message))
+            }
+            Err(e) => format!("not a cell id: {e}"),
+        },
         #[expect(unsafe_code, reason = "raise is a libc call")]
         // SAFETY: a signal to this process.
         "stop" => format!("raise returned {}", unsafe { libc::raise(libc::SIGSTOP) }),
