@@ -48,6 +48,9 @@ async fn a_cell_in_a_worker_process_calls_tools_and_returns_its_value_ga_1_2() {
     let CellResult::Completed { value, .. } = &result else { panic!("{}", result.to_model_json()) };
     assert_eq!(value, &json!([{"name": "echo_tool", "input": {"value": "x"}}, "number", "echo_tool", true]));
     assert!(worker_of(&rt, "a").is_some(), "the cell ran in a worker bound to its principal");
+    // Its engine's take, as its worker reported it, is counted.
+    let takes = rt.engine_takes();
+    assert_eq!(takes.spare + takes.inline, 1, "{takes:?}");
     rt.shutdown().await;
 }
 

@@ -19,6 +19,7 @@ use codemode_sandbox::{PoolConfig, WorkerCommand, WorkerFactory, WorkerPool};
 
 use crate::cell::guest_host::{CellHost, RemoteEngine};
 use crate::cell::requests::HostRequest;
+use crate::engine::pool::{EngineTakes, TakeCounts};
 use crate::engine::remote::EngineLimits;
 use crate::engine::remote::client::{EngineWorker, RemoteError};
 use crate::engine::remote::protocol::{CellRecipe, WorkerConfig};
@@ -114,6 +115,8 @@ pub(crate) struct Workers {
     pool: WorkerPool<Factory, String>,
     sharing: WorkerSharing,
     limits: Arc<Limits>,
+    /// How the workers' cells took their engines, as they reported it.
+    takes: Arc<TakeCounts>,
 }
 
 impl Workers {
@@ -140,7 +143,7 @@ impl Workers {
             ..PoolConfig::default()
         };
         let pool = WorkerPool::start(Factory { command, config }, pool)?;
-        Ok(Self { pool, sharing: workers.sharing, limits })
+        Ok(Self { pool, sharing: workers.sharing, limits, takes: Arc::default() })
     }
 
     /// The key of a cell of `principal` in `session`.
@@ -181,7 +184,10 @@ impl Workers {
                 Err(RemoteError::Crashed("it had exited before the cell was opened".into()))
             };
             match opened {
-                Ok(cell) => return Ok(RemoteEngine::new(cell, host, &self.limits, Box::new(lease))),
+                Ok(cell) => {
+                    let takes = Arc::clone(&self.takes);
+                    return Ok(RemoteEngine::new(cell, host, &self.limits, takes, Box::new(lease)));
+                }
                 Err(e) => {
                     lease.fail();
                     if tries >= 2 {
@@ -190,6 +196,12 @@ impl Workers {
                 }
             }
         }
+    }
+
+    /// How the workers' cells took their engines: a spare, or one
+    /// prepared while the cell waited.
+    pub(crate) fn takes(&self) -> EngineTakes {
+        self.takes.get()
     }
 
     /// What the pool has done so far, and the workers bound now.

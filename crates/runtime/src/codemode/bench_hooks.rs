@@ -8,11 +8,15 @@ pub use crate::engine::pool::EngineTakes;
 
 impl CodeMode {
     /// How this runtime's cells got their engines so far: a spare ready,
-    /// or one prepared while the cell waited.
+    /// or one prepared while the cell waited (in process, or as their
+    /// engine workers reported it).
     #[doc(hidden)]
     #[must_use]
     pub fn engine_takes(&self) -> EngineTakes {
-        self.inner.engines.takes()
+        let here = self.inner.engines.takes();
+        let Some(workers) = &self.inner.workers else { return here };
+        let there = workers.takes();
+        EngineTakes { spare: here.spare + there.spare, inline: here.inline + there.inline }
     }
 
     /// Prepares, starts (`return 1`) and frees `iters` of this runtime's

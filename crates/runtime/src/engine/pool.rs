@@ -60,8 +60,25 @@ struct Inner<H: GuestHost> {
     depth: usize,
     state: Mutex<State<H>>,
     wake: Condvar,
-    /// Takes that found a spare, and takes that prepared one inline.
-    takes: [AtomicU64; 2],
+    takes: TakeCounts,
+}
+
+/// Takes of engines counted: how many found a spare, how many prepared
+/// one on the taking thread.
+#[derive(Debug, Default)]
+pub(crate) struct TakeCounts([AtomicU64; 2]);
+
+impl TakeCounts {
+    /// Counts a take: of a spare, or prepared inline.
+    pub(crate) fn count(&self, spare: bool) {
+        self.0[usize::from(!spare)].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The takes so far.
+    pub(crate) fn get(&self) -> EngineTakes {
+        let [spare, inline] = &self.0;
+        EngineTakes { spare: spare.load(Ordering::Relaxed), inline: inline.load(Ordering::Relaxed) }
+    }
 }
 
 /// How a pool's takes went: how many found a spare engine ready, how many
@@ -118,18 +135,24 @@ impl<H: GuestHost> EnginePool<H> {
 
     /// A spare engine, or one prepared now when none is ready.
     pub(crate) fn take(&self) -> Result<Vm<H>, StartError> {
+        self.take_telling().map(|(vm, _)| vm)
+    }
+
+    /// Takes an engine (see [`take`](Self::take)), saying whether it was a
+    /// spare (`true`) or prepared on this thread.
+    pub(crate) fn take_telling(&self) -> Result<(Vm<H>, bool), StartError> {
         let spare = {
             let mut state = self.lock();
             state.failing = false;
             state.spares.pop()
         };
         self.inner.wake.notify_one();
-        self.inner.takes[usize::from(spare.is_none())].fetch_add(1, Ordering::Relaxed);
+        self.inner.takes.count(spare.is_some());
         match spare {
-            Some(vm) => Ok(vm),
+            Some(vm) => Ok((vm, true)),
             None => {
                 let r = &self.inner.recipe;
-                Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT)
+                Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT).map(|vm| (vm, false))
             }
         }
     }
@@ -141,8 +164,7 @@ impl<H: GuestHost> EnginePool<H> {
 
     /// How the takes so far went.
     pub(crate) fn takes(&self) -> EngineTakes {
-        let [spare, inline] = &self.inner.takes;
-        EngineTakes { spare: spare.load(Ordering::Relaxed), inline: inline.load(Ordering::Relaxed) }
+        self.inner.takes.get()
     }
 
     /// Prepares, starts (`return 1`) and frees `iters` engines of this

@@ -18,6 +18,7 @@ use crate::engine::control::{CellControl, Costs, Stop};
 use crate::engine::determinism::{EnvKey, MAX_ENV_READS};
 use crate::engine::host::{Admitted, GuestHost, McpRoutes};
 use crate::engine::link::{Bounds, GuestLink};
+use crate::engine::pool::TakeCounts;
 use crate::engine::settlement::Settlement;
 use crate::engine::vm::StartError;
 use crate::limits::Limits;
@@ -59,6 +60,8 @@ pub(crate) struct RemoteEngine<H: GuestHost> {
     /// The configuration reads the host answered in the current step, in
     /// order: a reported live read takes its value from here.
     given: Mutex<VecDeque<(EnvKey, String)>>,
+    /// Where the worker's takes of engines are counted.
+    takes: Arc<TakeCounts>,
     /// Keeps the cell's worker leased while the cell lives.
     _lease: Box<dyn Send + Sync>,
 }
@@ -69,8 +72,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl<H: GuestHost> RemoteEngine<H> {
     /// The engine of `cell` under `limits`, whose queries `host`
-    /// answers; `lease` keeps its worker for it.
-    pub(crate) fn new(cell: RemoteCell<H::Request>, host: H, limits: &Limits, lease: Box<dyn Send + Sync>) -> Self {
+    /// answers; `lease` keeps its worker for it; how its engine was taken
+    /// is counted in `takes`.
+    pub(crate) fn new(
+        cell: RemoteCell<H::Request>,
+        host: H,
+        limits: &Limits,
+        takes: Arc<TakeCounts>,
+        lease: Box<dyn Send + Sync>,
+    ) -> Self {
         let link = GuestLink::new(Bounds {
             max_in_flight: limits.max_in_flight,
             max_queued: limits.max_queued,
@@ -87,6 +97,7 @@ impl<H: GuestHost> RemoteEngine<H> {
             timeout: limits.timeout.max(limits.headless_timeout),
             last: Mutex::default(),
             given: Mutex::default(),
+            takes,
             _lease: lease,
         }
     }
@@ -260,7 +271,11 @@ impl<H: GuestHost> RemoteEngine<H> {
             interruption,
             costs,
             memory,
+            took_spare,
         } = report;
+        if let Some(spare) = took_spare {
+            self.takes.count(spare);
+        }
         let mut guard = crate::engine::vm::lock(link);
         let link = &mut *guard;
         let checked = self.check_requests(&made, link.determinism.mcp_routes.as_deref()).and_then(|last_id| {

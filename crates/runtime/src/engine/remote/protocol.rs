@@ -199,6 +199,10 @@ pub(crate) struct StepReport<R> {
     pub costs: Costs,
     /// Bytes the engine holds now.
     pub memory: usize,
+    /// In the first report of a cell's engine: whether it was a spare
+    /// (`false`: prepared while the cell waited). Counted for operators
+    /// and benchmarks only; nothing the host decides depends on it.
+    pub took_spare: Option<bool>,
 }
 
 /// The deepest nesting of arrays and objects a message may have: a value's

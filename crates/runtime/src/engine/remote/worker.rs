@@ -269,6 +269,8 @@ struct Cell<T: RequestTable> {
     clock_sent: usize,
     env_sent: usize,
     note_heap: bool,
+    /// Whether its engine was a spare, until a report said so.
+    took_spare: Option<bool>,
 }
 
 fn engine_thread<T: RequestTable>(lane: UnixStream, pool: &EnginePool<WorkerHost<T>>, controls: &Controls) {
@@ -289,9 +291,9 @@ fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Cont
                 let entry = match cells.entry(cell) {
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => match made(pool, recipe) {
-                        Ok(vm) => {
+                        Ok((vm, spare)) => {
                             controls.register(cell, vm.control());
-                            e.insert(Cell { vm, clock_sent: 0, env_sent: 0, note_heap: false })
+                            e.insert(Cell { vm, clock_sent: 0, env_sent: 0, note_heap: false, took_spare: Some(spare) })
                         }
                         Err(err) => {
                             let message = format!("no engine could be prepared: {err:?}");
@@ -409,15 +411,16 @@ fn test_hook<T: RequestTable>(source: &str, link: &Mutex<crate::engine::link::Gu
     eprintln!("codemode engine worker: test hook {what} survived: {tried}");
 }
 
-/// A spare engine, or one made for a cell's `recipe`.
+/// A spare engine, or one made for a cell's `recipe`; and whether it was
+/// a spare.
 fn made<T: RequestTable>(
     pool: &EnginePool<WorkerHost<T>>,
     recipe: Option<CellRecipe>,
-) -> Result<Vm<WorkerHost<T>>, StartError> {
-    let Some(recipe) = recipe else { return pool.take() };
+) -> Result<(Vm<WorkerHost<T>>, bool), StartError> {
+    let Some(recipe) = recipe else { return pool.take_telling() };
     let (limits, host) = pool.recipe();
     let host = WorkerHost { tools: recipe.tools.into(), ..host.clone() };
-    Vm::prepare(limits, &host, PreludeGeneration(recipe.prelude))
+    Vm::prepare(limits, &host, PreludeGeneration(recipe.prelude)).map(|vm| (vm, false))
 }
 
 /// Runs guest code, counting its CPU time.
@@ -517,6 +520,7 @@ fn take_report<T: RequestTable>(
         interruption: control.stopped(),
         costs: control.costs(),
         memory,
+        took_spare: entry.took_spare.take(),
     }
 }
 
