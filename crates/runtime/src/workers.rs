@@ -131,7 +131,9 @@ impl Workers {
             limits: EngineLimits::of(&limits),
             tools,
             threads: workers.threads.max(1),
-            spares: 1,
+            // Two: its factory prepares them only on CPUs no cell wants,
+            // so one is ready more often for the next cell.
+            spares: 2,
             address_space: workers.address_space,
         };
         let pool = PoolConfig {

@@ -105,6 +105,11 @@ impl<H: GuestHost> Clone for EnginePool<H> {
 impl<H: GuestHost> EnginePool<H> {
     /// Starts the factory thread, which keeps `depth` spares ready.
     pub(crate) fn start(recipe: Recipe<H>, depth: usize) -> std::io::Result<Self> {
+        Self::start_at(recipe, depth, FactoryPriority::Normal)
+    }
+
+    /// Starts the factory thread at `priority` (see [`start`](Self::start)).
+    pub(crate) fn start_at(recipe: Recipe<H>, depth: usize, priority: FactoryPriority) -> std::io::Result<Self> {
         let inner = Arc::new(Inner {
             recipe,
             depth,
@@ -122,6 +127,9 @@ impl<H: GuestHost> EnginePool<H> {
             // QuickJS measures its stack limit against the native stack.
             .stack_size(4 * 1024 * 1024)
             .spawn(move || {
+                if priority == FactoryPriority::Idle {
+                    run_when_idle();
+                }
                 let _ = started.send(());
                 factory(&worker);
             })?;
@@ -201,6 +209,36 @@ impl<H: GuestHost> EnginePool<H> {
         self.lock().stop = true;
         self.inner.wake.notify_one();
     }
+}
+
+/// How the factory thread competes for the CPUs.
+///
+/// In an engine worker a cell's end has more threads ready to run than
+/// in process (the worker's engine thread, the host's JS thread, the
+/// caller), and a factory woken by the cell's take, preparing the next
+/// spare at the same priority, held a CPU they waited for: a trivial cell
+/// 2 ms after the last took about twice as long as with the factory
+/// yielding (`docs/benchmarks.md`). In process the same change made cells
+/// slower (its spares were not ready in time), so it stays `Normal`.
+/// Under a saturated machine an idle factory falls behind: takes prepare
+/// inline and retirements past [`MAX_RETIRED`] free inline, as above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FactoryPriority {
+    /// As the threads that run cells.
+    Normal,
+    /// Only when no other thread of the machine wants a CPU
+    /// (`SCHED_IDLE`).
+    Idle,
+}
+
+/// Puts the calling thread under `SCHED_IDLE`; a refusal leaves it at the
+/// normal priority, which is correct, only slower.
+fn run_when_idle() {
+    let param = libc::sched_param { sched_priority: 0 };
+    #[expect(unsafe_code, reason = "sched_setscheduler is a libc call")]
+    // SAFETY: on Linux, pid 0 names the calling thread; `param` lives
+    // across the call.
+    let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
 }
 
 fn factory<H: GuestHost>(inner: &Inner<H>) {

@@ -102,7 +102,7 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
     vm::compile_prelude().map_err(WorkerError::Engine)?;
     let host = WorkerHost::<T> { tools: config.tools.clone().into(), table: PhantomData };
     let recipe = Recipe { limits: Arc::new(config.limits.limits()), host };
-    let pool = EnginePool::start(recipe, config.spares)?;
+    let pool = EnginePool::start_at(recipe, config.spares, crate::engine::pool::FactoryPriority::Idle)?;
     let controls = Controls::default();
     let (started, running) = mpsc::channel();
     for (i, lane) in lanes.into_iter().enumerate() {
