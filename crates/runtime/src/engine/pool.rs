@@ -299,4 +299,37 @@ mod tests {
         // The ones past the bound were freed by the caller.
         assert_eq!(pool.lock().retired.len(), MAX_RETIRED);
     }
+
+    /// The scheduling policy of each of this process's threads named
+    /// `name` (`/proc/self/task/*/stat`, field 41; names are cut at 15
+    /// bytes).
+    fn policies_of(name: &str) -> Vec<u32> {
+        let tasks = std::fs::read_dir("/proc/self/task").expect("this process's threads");
+        tasks
+            .flatten()
+            .filter(|task| std::fs::read_to_string(task.path().join("comm")).is_ok_and(|c| c.trim() == name))
+            .map(|task| {
+                let stat = std::fs::read_to_string(task.path().join("stat")).expect("its stat");
+                // After `pid (comm)`, field 3 is the first: 41 is the 39th.
+                let fields: Vec<&str> = stat.rsplit_once(')').expect("comm ends").1.split_whitespace().collect();
+                fields[38].parse().expect("a policy number")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_factory_started_at_idle_priority_runs_under_sched_idle_and_still_makes_spares() {
+        let pool = EnginePool::start_at(Recipe { limits: Arc::default(), host: BareHost }, 1, FactoryPriority::Idle)
+            .expect("the factory starts");
+        let policy = u32::try_from(libc::SCHED_IDLE).expect("a small number");
+        assert!(policies_of("codemode-engine").contains(&policy), "{:?}", policies_of("codemode-engine"));
+        // On a machine with an idle moment, it prepares its spare.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while pool.lock().spares.is_empty() {
+            assert!(std::time::Instant::now() < deadline, "an idle-priority factory made no spare in 20 s");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(pool.take_telling().expect("an engine").1, "the take found the spare");
+        pool.stop();
+    }
 }
