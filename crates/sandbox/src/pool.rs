@@ -141,6 +141,11 @@ struct State<W, K> {
     /// Keys a lease is starting a worker for now: another lease of the
     /// key waits for that worker rather than starting one of its own.
     starting_for: Vec<K>,
+    /// Spares the supervisor is starting now, and the leases waiting for
+    /// one of them (at most one each): a lease that finds no spare waits
+    /// for one already starting rather than starting a worker too.
+    spares_starting: usize,
+    spares_awaited: usize,
     /// Failed starts in a row, and when the supervisor may try again.
     failures: u32,
     retry_at: Option<Instant>,
@@ -170,8 +175,9 @@ struct Inner<F: WorkerFactory, K> {
     config: PoolConfig,
     state: Mutex<State<F::Worker, K>>,
     wake: Condvar,
-    /// A worker a lease started for its key is bound (or failed to start).
-    started_for_key: Condvar,
+    /// A worker a lease started for its key is bound, or a spare the
+    /// supervisor started is ready (or either failed to start).
+    worker_started: Condvar,
     counters: Counters,
     next_id: AtomicU64,
 }
@@ -212,12 +218,14 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
                 bound: Vec::new(),
                 starting: 0,
                 starting_for: Vec::new(),
+                spares_starting: 0,
+                spares_awaited: 0,
                 failures: 0,
                 retry_at: None,
                 stop: false,
             }),
             wake: Condvar::new(),
-            started_for_key: Condvar::new(),
+            worker_started: Condvar::new(),
             counters: Counters::default(),
             next_id: AtomicU64::new(1),
         });
@@ -264,10 +272,20 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             if state.starting_for.contains(key) {
                 // Its worker is starting: it will have room for this cell
                 // too (or, if it fails, this lease starts the next one).
-                state = inner.started_for_key.wait(state).unwrap_or_else(PoisonError::into_inner);
+                state = inner.worker_started.wait(state).unwrap_or_else(PoisonError::into_inner);
                 continue;
             }
-            let Some(worker) = state.spares.pop() else { break None };
+            let Some(worker) = state.spares.pop() else {
+                if state.spares_starting > state.spares_awaited {
+                    // A spare is on its way that no other lease waits for:
+                    // it is ready sooner than a worker started now.
+                    state.spares_awaited += 1;
+                    state = inner.worker_started.wait(state).unwrap_or_else(PoisonError::into_inner);
+                    state.spares_awaited -= 1;
+                    continue;
+                }
+                break None;
+            };
             if !worker.alive() {
                 dead.push(worker);
                 continue;
@@ -298,7 +316,7 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             state.starting_for.swap_remove(i);
         }
         // Bound below under this lock, before a waiting lease looks.
-        inner.started_for_key.notify_all();
+        inner.worker_started.notify_all();
         match started {
             Ok(worker) => {
                 Inner::<F, K>::bump(&inner.counters.started);
@@ -496,10 +514,15 @@ fn supervise<F: WorkerFactory, K>(inner: &Inner<F, K>) {
         let wanted = state.spares.len() + state.starting < config.warm && state.alive() < config.max_workers;
         if wanted && !backing_off {
             state.starting += 1;
+            state.spares_starting += 1;
             drop(state);
             let started = inner.factory.start();
             state = inner.lock();
             state.starting -= 1;
+            state.spares_starting -= 1;
+            // A lease waiting for this spare looks again (it is pushed
+            // below, under this lock; on a failure it starts its own).
+            inner.worker_started.notify_all();
             match started {
                 Ok(worker) => {
                     Inner::<F, K>::bump(&inner.counters.started);

@@ -129,6 +129,28 @@ fn leases_of_one_key_at_once_with_no_spare_share_the_one_worker_started_for_it()
 }
 
 #[test]
+fn a_lease_arriving_while_the_warm_spare_starts_waits_for_it_rather_than_starting_another() {
+    let flags = Flags::default();
+    flags.start_ms.store(100, Ordering::SeqCst);
+    let pool = Arc::new(WorkerPool::start(flags.clone(), PoolConfig { warm: 1, ..config() }).unwrap());
+    eventually("the spare is starting", || pool.inner.lock().spares_starting == 1);
+    // Two leases at once: one waits for the spare on its way, the other
+    // (no second spare coming) starts a worker of its own.
+    let leases: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|key| {
+            let pool = Arc::clone(&pool);
+            std::thread::spawn(move || pool.lease(&key).map(|lease| lease.worker().n))
+        })
+        .collect();
+    let mut workers: Vec<usize> = leases.into_iter().map(|l| l.join().unwrap().unwrap()).collect();
+    workers.sort_unstable();
+    assert_eq!(workers, [0, 1], "the starting spare (0) and one started for a lease (1)");
+    let stats = pool.stats();
+    assert_eq!((stats.leases_spare, stats.leases_started), (1, 1), "{stats:?}");
+}
+
+#[test]
 fn workers_alive_are_bounded_and_a_lease_past_the_bound_is_refused_clearly() {
     let (pool, _) = pool(PoolConfig { cells_per_worker: 1, ..config() });
     // Exactly at the bound: four keys, four workers.
