@@ -303,6 +303,7 @@ mod tests {
     /// The scheduling policy of each of this process's threads named
     /// `name` (`/proc/self/task/*/stat`, field 41; names are cut at 15
     /// bytes).
+    #[expect(clippy::disallowed_methods, reason = "a test reads its own process's threads in /proc")]
     fn policies_of(name: &str) -> Vec<u32> {
         let tasks = std::fs::read_dir("/proc/self/task").expect("this process's threads");
         tasks
