@@ -23,6 +23,7 @@ use crate::engine::pool::{EngineTakes, TakeCounts};
 use crate::engine::remote::EngineLimits;
 use crate::engine::remote::client::{EngineWorker, RemoteError};
 use crate::engine::remote::protocol::{CellRecipe, WorkerConfig};
+use crate::engine::vm;
 use crate::limits::Limits;
 
 /// Which cells may share an engine worker process.
@@ -100,13 +101,15 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 struct Factory {
     command: WorkerCommand,
     config: WorkerConfig,
+    /// This process's prelude bytecode, sent to each worker.
+    prelude: Option<&'static [u8]>,
 }
 
 impl WorkerFactory for Factory {
     type Worker = EngineWorker<HostRequest>;
 
     fn start(&self) -> io::Result<Self::Worker> {
-        EngineWorker::spawn(&self.command, self.config.clone(), HANDSHAKE).map_err(io::Error::other)
+        EngineWorker::spawn(&self.command, self.config.clone(), self.prelude, HANDSHAKE).map_err(io::Error::other)
     }
 }
 
@@ -135,7 +138,15 @@ impl Workers {
             // so one is ready more often for the next cell.
             spares: 2,
             address_space: workers.address_space,
+            prelude_build: Some(vm::prelude_build()),
         };
+        // Compiled here once (or already, by `warm_up`) and sent to each
+        // worker, which then need not compile it. One that does not
+        // compile here will not in a worker either: the worker's own try
+        // reports why.
+        let prelude = vm::prelude_bytecode()
+            .inspect_err(|e| tracing::warn!("the prelude did not compile in the host: {e:?}"))
+            .ok();
         let pool = PoolConfig {
             warm: workers.warm,
             max_workers: workers.max_workers.max(1),
@@ -144,7 +155,7 @@ impl Workers {
             idle_ttl: workers.idle_ttl,
             ..PoolConfig::default()
         };
-        let pool = WorkerPool::start(Factory { command, config }, pool)?;
+        let pool = WorkerPool::start(Factory { command, config, prelude }, pool)?;
         Ok(Self { pool, sharing: workers.sharing, limits, takes: Arc::default() })
     }
 

@@ -71,8 +71,10 @@ fn bytecode(name: &str, source: &str, slot: &'static Compiled) -> Result<&'stati
 fn load_compiled<'js>(ctx: &Ctx<'js>, name: &str, bytes: &[u8]) -> Result<Function<'js>, StartError> {
     let fail = |e: rquickjs::Error| StartError::Engine(format!("the guest prelude ({name}) failed to load: {e}"));
     #[expect(unsafe_code, reason = "loading bytecode is unsafe in general; this bytecode is our own")]
-    // SAFETY: the bytes were written by `Module::write` in this process,
-    // by the same QuickJS build, from prelude source compiled in.
+    // SAFETY: the bytes were written by `Module::write` from prelude
+    // source compiled in, in this process or (`adopt_prelude`) in the
+    // host that started this worker, a build with the same QuickJS, crate
+    // version and prelude source; the host is the trusted side.
     let module = unsafe { Module::load(ctx.clone(), bytes) }.map_err(fail)?;
     let (module, _evaluated) = module.eval().map_err(fail)?;
     drain_jobs(ctx);
@@ -89,6 +91,37 @@ fn load_prelude<'js>(ctx: &Ctx<'js>) -> Result<Function<'js>, StartError> {
 /// engine waits for this compile instead of starting its own).
 pub(crate) fn compile_prelude() -> Result<(), StartError> {
     bytecode("prelude", PRELUDE, &CORE).map(|_| ())
+}
+
+/// The prelude core's bytecode (compiled now if it is not yet), for an
+/// engine worker of this build to adopt instead of compiling it again.
+pub(crate) fn prelude_bytecode() -> Result<&'static [u8], StartError> {
+    bytecode("prelude", PRELUDE, &CORE)
+}
+
+/// What names this build's prelude bytecode: the QuickJS version that
+/// writes and reads it, this crate's version, and the prelude's source.
+/// Bytecode is read only by the build that wrote it; a worker of another
+/// build compiles its own.
+pub(crate) fn prelude_build() -> String {
+    use sha2::{Digest, Sha256};
+    #[expect(unsafe_code, reason = "JS_GetVersion is a C call")]
+    // SAFETY: it returns a pointer to a static NUL-terminated string.
+    let quickjs = unsafe { std::ffi::CStr::from_ptr(rquickjs::qjs::JS_GetVersion()) };
+    let mut hash = Sha256::new();
+    for part in [quickjs.to_bytes(), env!("CARGO_PKG_VERSION").as_bytes(), PRELUDE.as_bytes()] {
+        hash.update((part.len() as u64).to_le_bytes());
+        hash.update(part);
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Takes `bytes`, the prelude core's bytecode written by the build named
+/// `build`, as this process's, when that build is this one and none is
+/// compiled yet. Returns whether it was taken (if not, the prelude is
+/// compiled here when first needed).
+pub(crate) fn adopt_prelude(build: &str, bytes: Vec<u8>) -> bool {
+    build == prelude_build() && CORE.set(Ok(bytes)).is_ok()
 }
 
 /// A lazily loaded part of the prelude, by name.

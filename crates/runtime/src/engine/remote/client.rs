@@ -99,15 +99,22 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
-    /// Starts `command` as a worker configured with `config`, and waits
-    /// (at most `within`) for it to be confined and ready.
+    /// Starts `command` as a worker configured with `config` (and
+    /// `prelude`, the prelude's bytecode of the build `config` names), and
+    /// waits (at most `within`) for it to be confined and ready.
     pub(crate) fn spawn(
         command: &WorkerCommand,
         mut config: WorkerConfig,
+        prelude: Option<&[u8]>,
         within: Duration,
     ) -> Result<Self, RemoteError> {
         let crashed = |what: &str, e: &dyn std::fmt::Display| RemoteError::Crashed(format!("{what}: {e}"));
         config.threads = config.threads.max(1);
+        // The worker waits for the prelude's frame only when told one comes.
+        let prelude = prelude.filter(|_| config.prelude_build.is_some());
+        if prelude.is_none() {
+            config.prelude_build = None;
+        }
         let SpawnedWorker { mut child, channel, lanes } = command
             .clone()
             .lanes(config.threads)
@@ -122,6 +129,9 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             write_frame(&mut writer, &hello(VERSION), 64).map_err(|e| crashed("our hello", &e))?;
             let configure = encode(&ToWorker::Configure(config)).map_err(|e| crashed("the configuration", &e))?;
             write_frame(&mut writer, &configure, MAX_FRAME_BYTES).map_err(|e| crashed("the configuration", &e))?;
+            if let Some(bytes) = prelude {
+                write_frame(&mut writer, bytes, MAX_FRAME_BYTES).map_err(|e| crashed("the prelude", &e))?;
+            }
             let frame = read_frame(&mut reader, MAX_FRAME_BYTES).map_err(|e| crashed("its ready message", &e))?;
             let ready = match decode::<FromWorker<R>>(&frame) {
                 Ok(FromWorker::Ready { syscalls_allowed, namespaces }) => (syscalls_allowed, namespaces),

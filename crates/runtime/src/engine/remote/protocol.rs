@@ -30,7 +30,7 @@ use crate::engine::vm::StartError;
 
 /// The protocol's version, in both hellos: a host and a worker of
 /// different builds refuse each other.
-pub(crate) const VERSION: u32 = 3;
+pub(crate) const VERSION: u32 = 4;
 
 /// The largest frame either side sends or accepts. A report carries at
 /// most a window's output budget (10 MiB at most) and the requests one
@@ -51,6 +51,9 @@ pub(crate) struct WorkerConfig {
     pub spares: usize,
     /// The most address space the worker may map, in bytes.
     pub address_space: Option<u64>,
+    /// The build that wrote the prelude bytecode sent in the next frame
+    /// (`None`: no frame follows; the worker compiles the prelude).
+    pub prelude_build: Option<String>,
 }
 
 /// What the host says to a worker.

@@ -229,3 +229,17 @@ fn a_lane_routes_each_message_to_its_waiting_cell_and_refuses_any_the_worker_may
     assert!(route_on_lane_0(1, &mut waiting, ready).expect_err("a second hello").contains("`Ready` twice"));
     assert_eq!(waiting.len(), 1, "nothing was put for a cell not waiting: {:?}", waiting.keys());
 }
+
+/// A worker reads the host's prelude bytecode only when the host names
+/// this very build (QuickJS, crate version, prelude source); bytes from
+/// any other are never loaded, and the worker compiles its own.
+#[test]
+fn prelude_bytecode_is_adopted_only_from_a_host_of_the_same_build() {
+    use crate::engine::vm::{adopt_prelude, prelude_build};
+    let build = prelude_build();
+    assert_eq!(build, prelude_build(), "one name per build");
+    assert_eq!(build.len(), 64, "a SHA-256 in hex: {build}");
+    for other in [String::new(), format!("{build}0"), build.replacen(&build[..1], "x", 1)] {
+        assert!(!adopt_prelude(&other, b"not bytecode".to_vec()), "bytes of {other:?} were taken");
+    }
+}

@@ -97,9 +97,18 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
     let ToWorker::Configure(config) = decode(&read_frame(&mut reader, MAX_FRAME_BYTES)?)? else {
         return Err(WorkerError::NotConfigured);
     };
+    // The host's prelude bytecode, when it sent it: a worker of its build
+    // reads it instead of compiling the prelude (over a millisecond of
+    // each worker's start).
+    let given = match &config.prelude_build {
+        Some(build) => Some((build.clone(), read_frame(&mut reader, MAX_FRAME_BYTES)?)),
+        None => None,
+    };
     let lanes = codemode_sandbox::take_lanes(config.threads)?;
-    // Compiled before the filter: the prelude's bytecode is made once.
-    vm::compile_prelude().map_err(WorkerError::Engine)?;
+    if !given.is_some_and(|(build, bytes)| vm::adopt_prelude(&build, bytes)) {
+        // Compiled before the filter: the prelude's bytecode is made once.
+        vm::compile_prelude().map_err(WorkerError::Engine)?;
+    }
     let host = WorkerHost::<T> { tools: config.tools.clone().into(), table: PhantomData };
     let recipe = Recipe { limits: Arc::new(config.limits.limits()), host };
     let pool = EnginePool::start_at(recipe, config.spares, crate::engine::pool::FactoryPriority::Idle)?;
