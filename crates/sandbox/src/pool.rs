@@ -278,10 +278,19 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             let Some(worker) = state.spares.pop() else {
                 if state.spares_starting > state.spares_awaited {
                     // A spare is on its way that no other lease waits for:
-                    // it is ready sooner than a worker started now.
+                    // it is ready sooner than a worker started now. Leases
+                    // of this key meanwhile wait for this one, as for a
+                    // worker started for the key.
                     state.spares_awaited += 1;
+                    state.starting_for.push(key.clone());
                     state = inner.worker_started.wait(state).unwrap_or_else(PoisonError::into_inner);
                     state.spares_awaited -= 1;
+                    if let Some(i) = state.starting_for.iter().position(|k| k == key) {
+                        state.starting_for.swap_remove(i);
+                    }
+                    // They look again once this lease has bound the spare
+                    // (under this lock) or waits again.
+                    inner.worker_started.notify_all();
                     continue;
                 }
                 break None;

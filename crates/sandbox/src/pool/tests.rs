@@ -151,6 +151,25 @@ fn a_lease_arriving_while_the_warm_spare_starts_waits_for_it_rather_than_startin
 }
 
 #[test]
+fn leases_of_one_key_arriving_while_the_warm_spare_starts_share_that_spare() {
+    let flags = Flags::default();
+    flags.start_ms.store(100, Ordering::SeqCst);
+    let config = PoolConfig { warm: 1, cells_per_worker: 8, recycle_after: 100, ..config() };
+    let pool = Arc::new(WorkerPool::start(flags.clone(), config).unwrap());
+    eventually("the spare is starting", || pool.inner.lock().spares_starting == 1);
+    let leases: Vec<_> = (0..6)
+        .map(|_| {
+            let pool = Arc::clone(&pool);
+            std::thread::spawn(move || pool.lease(&"a").map(|lease| lease.worker().n))
+        })
+        .collect();
+    let workers: Vec<usize> = leases.into_iter().map(|l| l.join().unwrap().unwrap()).collect();
+    assert!(workers.iter().all(|&n| n == 0), "every lease got the spare: {workers:?}");
+    let stats = pool.stats();
+    assert_eq!((stats.leases_spare, stats.leases_started, stats.leases_bound), (1, 0, 5), "{stats:?}");
+}
+
+#[test]
 fn workers_alive_are_bounded_and_a_lease_past_the_bound_is_refused_clearly() {
     let (pool, _) = pool(PoolConfig { cells_per_worker: 1, ..config() });
     // Exactly at the bound: four keys, four workers.
