@@ -100,6 +100,12 @@ impl CellState {
             {
                 self.replay_timed_out()
             }
+            // A resumed run whose fresh engine process failed as it started
+            // (killed, say) is kept, as when one fails mid-run: its journal
+            // is stored and its lease held, and the next wait resumes it.
+            Err(StartError::Engine(_)) if self.engine.worker_failed() && self.engine_failure_keeps_run() => {
+                self.engine_lost()
+            }
             Err(StartError::Engine(message)) => {
                 let (code, end, message) = self.interrupted().unwrap_or((
                     ErrorCode::InternalError,
@@ -287,7 +293,7 @@ impl CellState {
     /// Ends the cell if it was interrupted, refused admission, diverged
     /// from its journal, or settled.
     fn check_settled(&mut self) -> Option<Flow> {
-        if self.handing_over || (self.engine.crash().is_some() && self.durability.resumable()) {
+        if self.handing_over || self.engine_failure_keeps_run() {
             return Some(self.engine_lost());
         }
         if let Some((code, end, message)) = self.interrupted() {
@@ -320,6 +326,14 @@ impl CellState {
                 Some(self.fail_end(code, message, phase, RunEnd::Failed))
             }
         }
+    }
+
+    /// Whether the cell's engine process failed and its run outlives it:
+    /// journaled, stored and leased here, so it leaves memory and the next
+    /// wait resumes it on a fresh engine process. One rule for a failure
+    /// at start and one mid-run.
+    fn engine_failure_keeps_run(&self) -> bool {
+        self.engine.crash().is_some() && self.durability.resumable()
     }
 
     /// Why guest code was interrupted: aborted, or out of its CPU budget.

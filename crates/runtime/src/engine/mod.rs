@@ -163,6 +163,15 @@ impl<H: GuestHost> Engine<H> {
         }
     }
 
+    /// Whether the cell's engine worker process failed (an engine in
+    /// process never does).
+    pub(crate) fn worker_failed(&self) -> bool {
+        match &self.side {
+            Side::Local { .. } => false,
+            Side::Remote(remote) => remote.worker_failed(),
+        }
+    }
+
     /// Why the cell's engine worker failed it, if it did.
     pub(crate) fn crash(&self) -> Option<String> {
         match &self.side {

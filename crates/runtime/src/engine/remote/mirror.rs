@@ -238,6 +238,12 @@ impl<H: GuestHost> RemoteEngine<H> {
         last.interruption = Some(Stop::Crashed);
     }
 
+    /// Whether the cell's worker process failed (died, or was failed for
+    /// breaking the protocol), not only refused one message.
+    pub(crate) fn worker_failed(&self) -> bool {
+        self.cell.worker().failure().is_some()
+    }
+
     /// Why the cell's worker failed it, if it did.
     pub(crate) fn crash(&self) -> Option<String> {
         let _ = self.interruption();
