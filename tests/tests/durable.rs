@@ -508,3 +508,25 @@ async fn a_timer_rearmed_by_replay_never_fires_before_its_delay_as_the_guest_mea
     rt.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// GA-1.3: a `wait` that reaches a parked cell just as it leaves memory
+/// for its journal (queued behind the eviction in the cell's mailbox) is
+/// not dropped: it finds the run where it is now and resumes it by
+/// replay. Waits are sent across the eviction moment, many times.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_arriving_as_its_parked_cell_is_evicted_resumes_the_run_ga_1_3() {
+    let dir = store_dir("evict-race");
+    let evict_after = Duration::from_millis(10);
+    let rt = durable_runtime(&dir, Some(evict_after)).await;
+    let reply = reply(&rt);
+    for i in 0..60u64 {
+        let parked = reply.exec(Exec::code(format!("await yield_control('p'); return {i}"))).await.unwrap();
+        let CellResult::Waiting { run_id, .. } = &parked else { panic!("{parked:?}") };
+        // Around the eviction: before it, at it, after it.
+        tokio::time::sleep(Duration::from_micros(6_000 + (i % 12) * 800)).await;
+        let done = reply.wait(run_id).await.unwrap();
+        assert_eq!(value_of(&done), &json!(i), "wait {i}: {}", done.to_model_json());
+    }
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

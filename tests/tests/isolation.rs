@@ -410,3 +410,36 @@ fn read_memory(pid: u32) -> Vec<u8> {
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+/// GA-1.2: a worker killed from outside (`kill -9`) after it was given a
+/// cell and before it reported anything for it: the host acted on nothing
+/// of the cell, so the cell starts over on another worker and ends with
+/// its value, its tool called once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cell_whose_worker_is_killed_before_it_reports_starts_over_on_another_worker_ga_1_2() {
+    let rt = process_runtime().await;
+    assert!(matches!(exec_as(&rt, "a", "return 1").await, CellResult::Completed { .. }));
+    let pid = worker_of(&rt, "a").expect("a worker bound to a");
+    let pid_t = libc::pid_t::try_from(pid).expect("a pid");
+    // Stopped, it takes the next cell's start and says nothing, until it
+    // is killed.
+    #[expect(unsafe_code, reason = "kill is a libc call")]
+    // SAFETY: signals to the worker process this runtime started.
+    let stopped = unsafe { libc::kill(pid_t, libc::SIGSTOP) };
+    assert_eq!(stopped, 0, "the worker was stopped");
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        #[expect(unsafe_code, reason = "kill is a libc call")]
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid_t, libc::SIGKILL)
+        }
+    });
+    let r = exec_as(&rt, "a", "return [await echo_tool({value: 'once'})]").await;
+    assert_eq!(killer.join().expect("the killer thread"), 0, "the worker was killed");
+    let CellResult::Completed { value, .. } = &r else { panic!("{}", r.to_model_json()) };
+    assert_eq!(value, &json!([{"name": "echo_tool", "input": {"value": "once"}}]));
+    let now = worker_of(&rt, "a").expect("a worker bound to a");
+    assert_ne!(now, pid, "it ran on another worker");
+    rt.shutdown().await;
+}

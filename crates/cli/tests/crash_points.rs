@@ -39,7 +39,10 @@ fn run_faulting(backend: Backend, isolation: &'static str, only: &[&str], fault:
         rig = rig.faulting(command);
     }
     let (mut points, mut crashes, mut violations) = (0, 0, Vec::new());
-    for program in corpus().iter().filter(|p| only.is_empty() || only.contains(&p.name.as_str())) {
+    let chosen = chosen_programs();
+    let runs =
+        |name: &str| (only.is_empty() || only.contains(&name)) && chosen.as_ref().is_none_or(|c| c.contains(name));
+    for program in corpus().iter().filter(|p| runs(&p.name)) {
         let report = rig.run(program);
         eprintln!(
             "{:>9} {:<30} points {:>3}  crashes {:>3}  resumed {:>3}  re-executed {:>2}  outcome_unknown {:>2}  {:?}",
@@ -61,6 +64,13 @@ fn run_faulting(backend: Backend, isolation: &'static str, only: &[&str], fault:
     assert!(violations.is_empty(), "{} violations:\n{}", violations.len(), violations.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
     crashes
+}
+
+/// `CODEMODE_CRASH_PROGRAMS` (names, comma-separated), to run only those
+/// programs of the corpus while looking into one.
+fn chosen_programs() -> Option<std::collections::BTreeSet<String>> {
+    let names = std::env::var("CODEMODE_CRASH_PROGRAMS").ok()?;
+    Some(names.split(',').map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()).collect())
 }
 
 #[test]

@@ -23,6 +23,7 @@ use crate::stream::OutputStream;
 use crate::telemetry::Metrics;
 
 /// What a caller asked of a run.
+#[derive(Clone)]
 pub(crate) enum Ask {
     /// A window, with decisions on pending approvals, streaming its output
     /// if asked.
@@ -155,7 +156,7 @@ impl Router<'_> {
             match self.runs.locate(run_id, Some(session)) {
                 Located::Starting => return Routed::from(unavailable(STARTING)),
                 Located::Unreachable(why) => return Routed::from(unavailable(why)),
-                Located::Live(handle, None) => match self.send_to_cell(handle, ask).await {
+                Located::Live(handle, None) => match self.send_to_cell(run_id, handle, ask).await {
                     Ok(result) => return Routed::from(result),
                     Err(returned) => ask = returned,
                 },
@@ -187,22 +188,36 @@ impl Router<'_> {
 
     /// Opens a window on (or aborts) a live cell here; the ask back when
     /// the cell is gone (it left memory or ended just now).
-    async fn send_to_cell(&self, handle: RunHandle, ask: Ask) -> Result<CellResult, Ask> {
+    async fn send_to_cell(&self, run_id: &str, handle: RunHandle, ask: Ask) -> Result<CellResult, Ask> {
         let abort = ask.is_abort();
         if abort {
             (handle.abort)();
         }
+        // Kept to ask again where the run is now, if the cell's actor took
+        // the message but stopped before handling it.
+        let again = ask.clone();
         let (decide, stream) = ask.into_parts();
+        let actor = handle.actor.get_id();
         let cell: ActorRef<CellMsg> = handle.actor.into();
         let sent = cell
             .call(move |reply| if abort { CellMsg::Abort(reply) } else { CellMsg::Wait(reply, decide, stream) }, None);
         match sent.await {
             Ok(ractor::rpc::CallResult::Success(result)) => Ok(result),
+            // Unanswered. A cell leaving memory or ending moves its run in
+            // the index before its actor stops, and drops what is still in
+            // its mailbox: the run is elsewhere now (its journal, its end).
+            // One whose run is still indexed at this actor crashed.
+            Ok(_) if !self.indexed_at(run_id, actor) => Err(again),
             Ok(_) => Ok(crashed()),
             Err(ractor::MessagingErr::SendErr(CellMsg::Wait(_, decide, stream))) => Err(Ask::Wait(decide, stream)),
             Err(_) if abort => Err(Ask::Abort),
             Err(_) => Ok(unavailable("code mode run is unavailable: it has just ended. Start a new exec.")),
         }
+    }
+
+    /// Whether the run index has run `run_id` live at `actor`.
+    fn indexed_at(&self, run_id: &str, actor: ractor::ActorId) -> bool {
+        self.runs.handle(run_id).is_some_and(|handle| handle.actor.get_id() == actor)
     }
 
     /// A parked cell here released its lease: take it back before using
@@ -217,7 +232,9 @@ impl Router<'_> {
         version: u64,
     ) -> Routed {
         let Some(d) = self.durable else {
-            return Routed::from(self.send_to_cell(handle, ask).await.unwrap_or_else(|_| unavailable(NOT_HERE)));
+            return Routed::from(
+                self.send_to_cell(run_id, handle, ask).await.unwrap_or_else(|_| unavailable(NOT_HERE)),
+            );
         };
         // The journal is not read: this copy is current if the version is
         // the one it wrote, so a wait costs the same however old the run.
@@ -225,7 +242,7 @@ impl Router<'_> {
             Ok(Claim::Claimed(record)) if record.version == version => {
                 self.runs.set_handed_off(run_id, None);
                 let ask = if record.abort_requested { Ask::Abort } else { ask };
-                match self.send_to_cell(handle, ask).await {
+                match self.send_to_cell(run_id, handle, ask).await {
                     Ok(result) => Routed::from(result),
                     // It left memory meanwhile: its record is the run, and
                     // this process holds its lease.

@@ -21,7 +21,8 @@ use crate::cell::guest_host::{CellHost, RemoteEngine};
 use crate::cell::requests::HostRequest;
 use crate::engine::pool::{EngineTakes, TakeCounts};
 use crate::engine::remote::EngineLimits;
-use crate::engine::remote::client::{EngineWorker, RemoteError};
+use crate::engine::remote::client::{EngineWorker, PreludeBytecode, RemoteCell, RemoteError};
+use crate::engine::remote::mirror::Reopen;
 use crate::engine::remote::protocol::{CellRecipe, WorkerConfig};
 use crate::engine::vm;
 use crate::limits::Limits;
@@ -102,14 +103,15 @@ struct Factory {
     command: WorkerCommand,
     config: WorkerConfig,
     /// This process's prelude bytecode, sent to each worker.
-    prelude: Option<&'static [u8]>,
+    prelude: Option<PreludeBytecode>,
 }
 
 impl WorkerFactory for Factory {
     type Worker = EngineWorker<HostRequest>;
 
     fn start(&self) -> io::Result<Self::Worker> {
-        EngineWorker::spawn(&self.command, self.config.clone(), self.prelude, HANDSHAKE).map_err(io::Error::other)
+        EngineWorker::spawn(&self.command, self.config.clone(), self.prelude.as_ref(), HANDSHAKE)
+            .map_err(io::Error::other)
     }
 }
 
@@ -138,7 +140,8 @@ impl Workers {
             // so one is ready more often for the next cell.
             spares: 2,
             address_space: workers.address_space,
-            prelude_build: Some(vm::prelude_build()),
+            // Named by the prelude sent with it, if any (`EngineWorker::spawn`).
+            prelude_build: None,
         };
         // Compiled here once (or already, by `warm_up`) and sent to each
         // worker, which then need not compile it. One that does not
@@ -146,7 +149,8 @@ impl Workers {
         // reports why.
         let prelude = vm::prelude_bytecode()
             .inspect_err(|e| tracing::warn!("the prelude did not compile in the host: {e:?}"))
-            .ok();
+            .ok()
+            .map(|bytes| PreludeBytecode { build: vm::prelude_build(), bytes });
         let pool = PoolConfig {
             warm: workers.warm,
             max_workers: workers.max_workers.max(1),
@@ -177,30 +181,41 @@ impl Workers {
     /// An engine for a cell of `principal` in `session` on a worker of its
     /// key; `recipe` when it needs an engine made for it.
     pub(crate) fn open(
-        &self,
+        self: &Arc<Self>,
         principal: Option<&str>,
         session: Option<&str>,
         recipe: Option<CellRecipe>,
         host: CellHost,
     ) -> Result<RemoteEngine, String> {
         let key = self.key(principal, session);
+        let (cell, lease) = self.open_cell(&key, recipe.clone())?;
+        let workers = Arc::clone(self);
+        let reopen: Reopen<HostRequest> = Box::new(move || workers.open_cell(&key, recipe));
+        let takes = Arc::clone(&self.takes);
+        Ok(RemoteEngine::new(cell, host, &self.limits, takes, lease, Some(reopen)))
+    }
+
+    /// A cell on a worker of `key`, and the lease that keeps the worker
+    /// for it.
+    fn open_cell(
+        &self,
+        key: &String,
+        recipe: Option<CellRecipe>,
+    ) -> Result<(RemoteCell<HostRequest>, Box<dyn Send + Sync>), String> {
         // A worker that died since its last cell (killed, say) and whose
         // end its reader has not taken yet is failed here, and a fresh
         // one leased: no guest code ran, so nothing is lost by the retry.
         let mut tries = 0;
         loop {
             tries += 1;
-            let lease = self.pool.lease(&key).map_err(|e| e.to_string())?;
+            let lease = self.pool.lease(key).map_err(|e| e.to_string())?;
             let opened = if lease.worker().running() {
                 lease.worker().open(recipe.clone())
             } else {
                 Err(RemoteError::Crashed("it had exited before the cell was opened".into()))
             };
             match opened {
-                Ok(cell) => {
-                    let takes = Arc::clone(&self.takes);
-                    return Ok(RemoteEngine::new(cell, host, &self.limits, takes, Box::new(lease)));
-                }
+                Ok(cell) => return Ok((cell, Box::new(lease))),
                 Err(e) => {
                     lease.fail();
                     if tries >= 2 {

@@ -256,8 +256,11 @@ impl Rig {
         path
     }
 
-    /// `codemode session` for try `name`, with `env`.
-    fn session(&self, config: &Path, store: &Path, session: &str, env: &[(&str, String)]) -> Session {
+    /// `codemode session` for try `name`, with `env`; its standard error
+    /// (errors logged, a panic's message) is appended to `stderr`, which
+    /// every process of the try shares.
+    fn session(&self, config: &Path, store: &Path, session: &str, env: &[(&str, String)], stderr: &Path) -> Session {
+        let stderr = std::fs::OpenOptions::new().create(true).append(true).open(stderr).unwrap();
         let mut command = Command::new(&self.binary);
         command.arg("--config").arg(config);
         if matches!(self.backend, Backend::Sled) {
@@ -269,7 +272,7 @@ impl Rig {
             .env("RUST_LOG", "error")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(stderr);
         let mut child = command.spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
@@ -324,6 +327,8 @@ impl Rig {
         let log = self.dir.join(format!("{tag}.log"));
         let trace = self.dir.join(format!("{tag}.trace"));
         let store = self.dir.join(format!("{tag}.store"));
+        let stderr = self.dir.join(format!("{tag}.stderr"));
+        let _ = std::fs::remove_file(&stderr);
         let _ = std::fs::remove_file(&log);
         let _ = std::fs::remove_file(&trace);
         let _ = std::fs::remove_dir_all(&store);
@@ -339,7 +344,7 @@ impl Rig {
         }
         let mut client = Client { pause: program.pause, ..Client::default() };
         let first_attempt = format!("{tag}-1");
-        let mut process = self.session(&config, &store, &session, &env);
+        let mut process = self.session(&config, &store, &session, &env, &stderr);
         let mut ended = client.drive(&mut process, &wrapped(program, &first_attempt), None);
         if ended.as_ref().is_some_and(|result| result["code"] == "engine_crashed") {
             if client.run_id.is_some() {
@@ -357,7 +362,7 @@ impl Rig {
             // Crashed: a fresh process (no crash this time) goes on.
             process.kill();
             out.crashed = true;
-            let mut next = self.session(&config, &store, &session, &[]);
+            let mut next = self.session(&config, &store, &session, &[], &stderr);
             ended = match client.run_id.clone() {
                 Some(run_id) => {
                     out.resumed = true;
@@ -389,7 +394,7 @@ impl Rig {
                 Some(found) => found,
                 None => {
                     out.crashed = true;
-                    let mut next = self.session(&config, &store, &session, &[]);
+                    let mut next = self.session(&config, &store, &session, &[], &stderr);
                     let found = check_commit(program, &mut next, &client);
                     next.kill();
                     found.unwrap_or_else(|| vec!["a fresh process stopped before the store was read".into()])
@@ -410,6 +415,15 @@ impl Rig {
             _ => None,
         };
         out.violations.extend(check_effects(&log, &client, out.value.as_ref()));
+        if !out.violations.is_empty() {
+            // What the processes said (a panic's message, errors logged),
+            // for the one who reads the failure.
+            let said = std::fs::read(&stderr).unwrap_or_default();
+            let tail = String::from_utf8_lossy(&said[said.len().saturating_sub(STDERR_SHOWN)..]).into_owned();
+            if !tail.trim().is_empty() {
+                out.violations.push(format!("the processes' standard error ended with:\n{tail}"));
+            }
+        }
         out
     }
 
@@ -431,6 +445,9 @@ impl Rig {
         }
     }
 }
+
+/// How much of a failed try's standard error a violation shows.
+const STDERR_SHOWN: usize = 4096;
 
 /// What a try saw.
 #[derive(Debug, Default)]
@@ -501,6 +518,16 @@ impl Client {
         };
         loop {
             self.last = Some(result.clone());
+            if let Some(run_id) = self.run_id.clone().filter(|_| says_wait_again(&result)) {
+                // Unavailable for now (its lease moved, its journal still
+                // being written): it says to call wait again, as a client would.
+                if Instant::now() > deadline {
+                    return Some(json!({"status": "stuck", "last": result}));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+                result = session.ask(&json!({"op": "wait", "runId": run_id}))?;
+                continue;
+            }
             if result["status"] != "waiting" {
                 return Some(result);
             }
@@ -537,6 +564,14 @@ impl Client {
             result = session.ask(&request)?;
         }
     }
+}
+
+/// A result that says the run is unavailable for now and to call `wait`
+/// again.
+fn says_wait_again(result: &Value) -> bool {
+    result["status"] == "failed"
+        && result["code"] == "runtime_unavailable"
+        && result["error"].as_str().is_some_and(|e| e.to_lowercase().contains("call wait again"))
 }
 
 /// `value` is `expected`, except that a call's entry may be

@@ -188,6 +188,23 @@ impl<H: GuestHost> Engine<H> {
     /// stripped. A syntax error runs nothing; its position is in the cell
     /// as written.
     pub(crate) fn start(&mut self, wrapped: &str) -> Result<(), StartError> {
+        let started = self.start_once(wrapped);
+        if matches!(started, Err(StartError::Engine(_))) && self.reopen() {
+            return self.start_once(wrapped);
+        }
+        started
+    }
+
+    /// A remote engine whose worker was killed before it reported, opened
+    /// again on another worker ([`RemoteEngine::reopen`]).
+    fn reopen(&mut self) -> bool {
+        match &mut self.side {
+            Side::Local { .. } => false,
+            Side::Remote(remote) => remote.reopen(),
+        }
+    }
+
+    fn start_once(&mut self, wrapped: &str) -> Result<(), StartError> {
         #[cfg(feature = "typescript")]
         if let Some(stripped) = typescript_reading(wrapped) {
             return self.start_stripped(wrapped, &stripped);

@@ -12,9 +12,10 @@
 //!
 //! When the factory falls behind (a saturated machine), a take prepares
 //! inline (as with no spare) and a retire past [`MAX_RETIRED`] frees
-//! inline, so memory stays bounded. (Running the factory at idle
-//! scheduling priority was measured and made trivial cells slower:
-//! `docs/benchmarks.md`.)
+//! inline, so memory stays bounded. The factory runs at the cells'
+//! priority in process and at idle priority in an engine worker
+//! ([`FactoryPriority`]; each measured faster where it is used:
+//! `docs/benchmarks.md`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -40,6 +41,12 @@ pub(crate) struct Recipe<H> {
 /// `yield` rounds no better or worse, within this machine's noise.
 const MAX_RETIRED: usize = 64;
 
+/// The same bound for a factory at idle priority ([`FactoryPriority::Idle`]):
+/// on a saturated machine it may not run for as long as the machine stays
+/// busy, and every engine it would free waits in the worker's memory
+/// meanwhile; the cells' threads free their own sooner.
+const MAX_RETIRED_IDLE: usize = 8;
+
 struct State<H: GuestHost> {
     spares: Vec<Vm<H>>,
     retired: Vec<Vm<H>>,
@@ -58,6 +65,8 @@ impl<H: GuestHost> Default for State<H> {
 struct Inner<H: GuestHost> {
     recipe: Recipe<H>,
     depth: usize,
+    /// Ended engines kept for the factory to free, at most.
+    max_retired: usize,
     state: Mutex<State<H>>,
     wake: Condvar,
     takes: TakeCounts,
@@ -110,9 +119,14 @@ impl<H: GuestHost> EnginePool<H> {
 
     /// Starts the factory thread at `priority` (see [`start`](Self::start)).
     pub(crate) fn start_at(recipe: Recipe<H>, depth: usize, priority: FactoryPriority) -> std::io::Result<Self> {
+        let max_retired = match priority {
+            FactoryPriority::Normal => MAX_RETIRED,
+            FactoryPriority::Idle => MAX_RETIRED_IDLE,
+        };
         let inner = Arc::new(Inner {
             recipe,
             depth,
+            max_retired,
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
             takes: Default::default(),
@@ -194,7 +208,7 @@ impl<H: GuestHost> EnginePool<H> {
     /// the factory is behind).
     pub(crate) fn retire(&self, vm: Vm<H>) {
         let mut state = self.lock();
-        if state.stop || state.retired.len() >= MAX_RETIRED {
+        if state.stop || state.retired.len() >= self.inner.max_retired {
             drop(state);
             drop(vm);
             return;
@@ -221,7 +235,7 @@ impl<H: GuestHost> EnginePool<H> {
 /// yielding (`docs/benchmarks.md`). In process the same change made cells
 /// slower (its spares were not ready in time), so it stays `Normal`.
 /// Under a saturated machine an idle factory falls behind: takes prepare
-/// inline and retirements past [`MAX_RETIRED`] free inline, as above.
+/// inline and retirements past [`MAX_RETIRED_IDLE`] free inline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FactoryPriority {
     /// As the threads that run cells.
@@ -275,13 +289,15 @@ mod tests {
     use super::*;
     use crate::engine::host::BareHost;
 
-    /// A pool with no factory thread: nothing frees what it keeps.
-    fn idle_pool() -> EnginePool<BareHost> {
+    /// A pool with no factory thread (nothing frees what it keeps) that
+    /// keeps `max_retired` ended engines at most.
+    fn starved_pool(max_retired: usize) -> EnginePool<BareHost> {
         let recipe = Recipe { limits: Arc::default(), host: BareHost };
         EnginePool {
             inner: Arc::new(Inner {
                 recipe,
                 depth: 2,
+                max_retired,
                 state: Mutex::new(State::default()),
                 wake: Condvar::new(),
                 takes: Default::default(),
@@ -291,13 +307,17 @@ mod tests {
 
     #[test]
     fn retired_engines_waiting_for_a_starved_factory_are_bounded() {
-        let pool = idle_pool();
-        for _ in 0..MAX_RETIRED + 4 {
-            let vm = pool.take().expect("an engine is prepared inline when no spare is ready");
-            pool.retire(vm);
+        for bound in [MAX_RETIRED, MAX_RETIRED_IDLE] {
+            let pool = starved_pool(bound);
+            for _ in 0..bound {
+                let vm = pool.take().expect("an engine is prepared inline when no spare is ready");
+                pool.retire(vm);
+            }
+            assert_eq!(pool.lock().retired.len(), bound, "exactly at the bound, all are kept");
+            // One over: the caller frees it.
+            pool.retire(pool.take().expect("an engine"));
+            assert_eq!(pool.lock().retired.len(), bound);
         }
-        // The ones past the bound were freed by the caller.
-        assert_eq!(pool.lock().retired.len(), MAX_RETIRED);
     }
 
     /// The scheduling policy of each of this process's threads named
@@ -324,6 +344,7 @@ mod tests {
             .expect("the factory starts");
         let policy = u32::try_from(libc::SCHED_IDLE).expect("a small number");
         assert!(policies_of("codemode-engine").contains(&policy), "{:?}", policies_of("codemode-engine"));
+        assert_eq!(pool.inner.max_retired, MAX_RETIRED_IDLE, "a starved idle factory holds fewer ended engines");
         // On a machine with an idle moment, it prepares its spare.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         while pool.lock().spares.is_empty() {

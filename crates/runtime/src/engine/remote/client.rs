@@ -54,6 +54,9 @@ struct Inner<R> {
     cells: Mutex<HashMap<u64, usize>>,
     /// Why the worker failed, once it has.
     failed: Mutex<Option<String>>,
+    /// How the process had ended when the host failed it, if it had
+    /// (not killed by the host).
+    died: Mutex<Option<std::process::ExitStatus>>,
     child: Mutex<Child>,
     next_cell: AtomicU64,
 }
@@ -79,6 +82,13 @@ struct LaneInbox<R> {
     asleep: usize,
 }
 
+/// The prelude compiled by this build: its bytecode, and the build's name
+/// ([`crate::engine::vm::prelude_build`]) a worker checks before it reads it.
+pub(crate) struct PreludeBytecode {
+    pub build: String,
+    pub bytes: &'static [u8],
+}
+
 /// What a worker says when it is ready: its filter's allowed system
 /// calls, and whether it left the host's namespaces (or why not).
 type Ready = (usize, Result<(), String>);
@@ -99,22 +109,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
-    /// Starts `command` as a worker configured with `config` (and
-    /// `prelude`, the prelude's bytecode of the build `config` names), and
+    /// Starts `command` as a worker configured with `config` (and given
+    /// `prelude`, this build's prelude bytecode, when there is one), and
     /// waits (at most `within`) for it to be confined and ready.
     pub(crate) fn spawn(
         command: &WorkerCommand,
         mut config: WorkerConfig,
-        prelude: Option<&[u8]>,
+        prelude: Option<&PreludeBytecode>,
         within: Duration,
     ) -> Result<Self, RemoteError> {
         let crashed = |what: &str, e: &dyn std::fmt::Display| RemoteError::Crashed(format!("{what}: {e}"));
         config.threads = config.threads.max(1);
         // The worker waits for the prelude's frame only when told one comes.
-        let prelude = prelude.filter(|_| config.prelude_build.is_some());
-        if prelude.is_none() {
-            config.prelude_build = None;
-        }
+        config.prelude_build = prelude.map(|p| p.build.clone());
+        let prelude = prelude.map(|p| p.bytes);
         let SpawnedWorker { mut child, channel, lanes } = command
             .clone()
             .lanes(config.threads)
@@ -170,6 +178,7 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             lanes,
             cells: Mutex::new(HashMap::new()),
             failed: Mutex::new(None),
+            died: Mutex::new(None),
             child: Mutex::new(child),
             next_cell: AtomicU64::new(1),
         });
@@ -207,6 +216,16 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
     /// Why the worker failed, if it has.
     pub(crate) fn failure(&self) -> Option<String> {
         lock(&self.inner.failed).clone()
+    }
+
+    /// Whether the worker failed because it was killed (`SIGKILL`) before
+    /// the host stopped it: by an operator or the OOM killer — or by
+    /// itself, which its filter allows (signals to its own process), so a
+    /// worker that does so only costs one more worker start. The host's
+    /// own kills come after it has failed the worker and are not counted.
+    pub(crate) fn killed_from_outside(&self) -> bool {
+        use std::os::unix::process::ExitStatusExt;
+        self.failure().is_some() && lock(&self.inner.died).is_some_and(|status| status.signal() == Some(libc::SIGKILL))
     }
 
     /// A new cell on this worker, on a spare engine or (`recipe`) one
@@ -257,6 +276,12 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             Ok(()) => Ok(()),
             // Past the bound: this message cannot be sent, the worker is fine.
             Err(e @ FrameError::Oversized { .. }) => Err(RemoteError::Refused(e.to_string())),
+            // Its end of the socket is closed: it is dying; say how it ended.
+            Err(FrameError::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset) =>
+            {
+                Err(RemoteError::Crashed(fail(&self.inner, ended(&self.inner))))
+            }
             Err(e) => Err(RemoteError::Crashed(fail(&self.inner, format!("writing to it failed: {e}")))),
         }
     }
@@ -266,9 +291,21 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
 /// it, and wakes every waiting cell to see it. Returns the reason that
 /// stands. Never called with a lane's inbox locked.
 fn fail<R>(inner: &Inner<R>, why: String) -> String {
-    let why = lock(&inner.failed).get_or_insert(why).clone();
-    {
+    let (why, first) = {
+        let mut failed = lock(&inner.failed);
+        match &*failed {
+            Some(earlier) => (earlier.clone(), false),
+            None => (failed.insert(why).clone(), true),
+        }
+    };
+    if first {
         let mut child = lock(&inner.child);
+        if let Ok(Some(status)) = child.try_wait() {
+            // It had ended before the host failed it: how is kept. (Only
+            // at the first failure: a later one — its watcher seeing it
+            // end — would find the host's own kill.)
+            *lock(&inner.died) = Some(status);
+        }
         let _ = child.kill();
         let _ = child.wait();
     }
@@ -531,7 +568,10 @@ fn read_by(reader: &mut FrameReader<UnixStream>, by: Instant) -> Result<Vec<u8>,
     loop {
         match reader.next_frame() {
             Ok(frame) => return Ok(frame),
+            // Reset: it closed the lane with a message of ours unread —
+            // a worker that died as it was sent one.
             Err(FrameError::Closed) => return Err(Broken::Ended),
+            Err(FrameError::Io(e)) if e.kind() == std::io::ErrorKind::ConnectionReset => return Err(Broken::Ended),
             Err(FrameError::Io(e))
                 if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
             {

@@ -40,7 +40,17 @@ struct Last {
     last_id: u64,
     /// Why the worker failed this cell, once it has.
     crashed: Option<String>,
+    /// A report was taken for this cell: the host may have acted on it.
+    reported: bool,
 }
+
+/// Opens the cell again on another worker: a new conversation, and the
+/// lease that keeps that worker for it.
+pub(crate) type Reopen<R> = Box<dyn FnOnce() -> Result<(RemoteCell<R>, Box<dyn Send + Sync>), String> + Send + Sync>;
+
+/// What interrupts the cell's running step: its conversation's, replaced
+/// when the cell is opened again on another worker.
+type AbortSlot = Arc<Mutex<Arc<dyn Fn() + Send + Sync>>>;
 
 /// A cell's engine in a worker, as its host drives it.
 pub(crate) struct RemoteEngine<H: GuestHost> {
@@ -64,6 +74,9 @@ pub(crate) struct RemoteEngine<H: GuestHost> {
     takes: Arc<TakeCounts>,
     /// Keeps the cell's worker leased while the cell lives.
     _lease: Box<dyn Send + Sync>,
+    /// Opens the cell on another worker, once ([`reopen`](Self::reopen)).
+    reopen: Option<Reopen<H::Request>>,
+    abort: AbortSlot,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -73,13 +86,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl<H: GuestHost> RemoteEngine<H> {
     /// The engine of `cell` under `limits`, whose queries `host`
     /// answers; `lease` keeps its worker for it; how its engine was taken
-    /// is counted in `takes`.
+    /// is counted in `takes`; `reopen` opens it on another worker.
     pub(crate) fn new(
         cell: RemoteCell<H::Request>,
         host: H,
         limits: &Limits,
         takes: Arc<TakeCounts>,
         lease: Box<dyn Send + Sync>,
+        reopen: Option<Reopen<H::Request>>,
     ) -> Self {
         let link = GuestLink::new(Bounds {
             max_in_flight: limits.max_in_flight,
@@ -87,6 +101,7 @@ impl<H: GuestHost> RemoteEngine<H> {
             max_timers: limits.max_timers,
             max_output_bytes: limits.max_output_bytes,
         });
+        let abort: AbortSlot = Arc::new(Mutex::new(Arc::new(cell.aborter())));
         Self {
             cell,
             host,
@@ -99,6 +114,40 @@ impl<H: GuestHost> RemoteEngine<H> {
             given: Mutex::default(),
             takes,
             _lease: lease,
+            reopen,
+            abort,
+        }
+    }
+
+    /// Opens the cell again on another worker when its worker was killed
+    /// (`SIGKILL`, not by this host: an operator, the OOM killer) before
+    /// it reported anything for the cell: the host acts only on reports,
+    /// so nothing the cell did is lost or done twice — it starts over.
+    /// Once per cell, and not for a worker that died of what it ran (a
+    /// fault, a filter violation: other signals), fell silent or broke
+    /// the protocol. Whether it was opened again.
+    pub(crate) fn reopen(&mut self) -> bool {
+        if lock(&self.last).reported || !self.cell.worker().killed_from_outside() {
+            return false;
+        }
+        let Some(reopen) = self.reopen.take() else { return false };
+        match reopen() {
+            Ok((cell, lease)) => {
+                tracing::debug!(
+                    killed = self.cell.worker().pid(),
+                    now = cell.worker().pid(),
+                    "a cell's engine worker was killed before it reported; the cell starts on another"
+                );
+                *lock(&self.abort) = Arc::new(cell.aborter());
+                self.cell = cell;
+                self._lease = lease;
+                *lock(&self.last) = Last::default();
+                true
+            }
+            Err(why) => {
+                tracing::debug!("a cell's engine worker was killed before it reported, and no other opened: {why}");
+                false
+            }
         }
     }
 
@@ -124,8 +173,11 @@ impl<H: GuestHost> RemoteEngine<H> {
 
     /// Interrupts the running step, from any thread.
     pub(crate) fn aborter(&self) -> impl Fn() + Send + Sync + 'static {
-        let cell = self.cell.aborter();
-        move || cell()
+        let slot = Arc::clone(&self.abort);
+        move || {
+            let abort = Arc::clone(&lock(&slot));
+            abort();
+        }
     }
 
     /// Why guest code was interrupted, per the last report, or because
@@ -222,7 +274,10 @@ impl<H: GuestHost> RemoteEngine<H> {
             answer
         };
         match send(&self.cell, controls, &mut answer, by) {
-            Ok(report) => self.absorb(link, report),
+            Ok(report) => {
+                lock(&self.last).reported = true;
+                self.absorb(link, report)
+            }
             Err(e) => {
                 self.crashed(&e);
                 Err(e)
