@@ -6,7 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use codemode_runtime::{CellResult, CodeMode, ErrorCode, Exec, Isolation, Limits, McpServerConfig};
+use codemode_runtime::{
+    CellResult, CodeMode, ErrorCode, Exec, Isolation, Limits, McpServerConfig, RunsConfig, StoreBackend,
+};
 use codemode_tests::{Echo, SleepMs, engine_workers, failure};
 use serde_json::json;
 
@@ -411,6 +413,24 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Stops worker `pid` (it takes the next cell's start and says nothing)
+/// and kills it (`SIGKILL`) 300 ms later; the kill's result.
+fn stop_then_kill(pid: u32) -> std::thread::JoinHandle<i32> {
+    let pid = libc::pid_t::try_from(pid).expect("a pid");
+    #[expect(unsafe_code, reason = "kill is a libc call")]
+    // SAFETY: a signal to a worker process the test's runtime started.
+    let stopped = unsafe { libc::kill(pid, libc::SIGSTOP) };
+    assert_eq!(stopped, 0, "the worker was stopped");
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        #[expect(unsafe_code, reason = "kill is a libc call")]
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL)
+        }
+    })
+}
+
 /// GA-1.2: a worker killed from outside (`kill -9`) after it was given a
 /// cell and before it reported anything for it: the host acted on nothing
 /// of the cell, so the cell starts over on another worker and ends with
@@ -420,21 +440,7 @@ async fn a_cell_whose_worker_is_killed_before_it_reports_starts_over_on_another_
     let rt = process_runtime().await;
     assert!(matches!(exec_as(&rt, "a", "return 1").await, CellResult::Completed { .. }));
     let pid = worker_of(&rt, "a").expect("a worker bound to a");
-    let pid_t = libc::pid_t::try_from(pid).expect("a pid");
-    // Stopped, it takes the next cell's start and says nothing, until it
-    // is killed.
-    #[expect(unsafe_code, reason = "kill is a libc call")]
-    // SAFETY: signals to the worker process this runtime started.
-    let stopped = unsafe { libc::kill(pid_t, libc::SIGSTOP) };
-    assert_eq!(stopped, 0, "the worker was stopped");
-    let killer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        #[expect(unsafe_code, reason = "kill is a libc call")]
-        // SAFETY: as above.
-        unsafe {
-            libc::kill(pid_t, libc::SIGKILL)
-        }
-    });
+    let killer = stop_then_kill(pid);
     let r = exec_as(&rt, "a", "return [await echo_tool({value: 'once'})]").await;
     assert_eq!(killer.join().expect("the killer thread"), 0, "the worker was killed");
     let CellResult::Completed { value, .. } = &r else { panic!("{}", r.to_model_json()) };
@@ -442,4 +448,41 @@ async fn a_cell_whose_worker_is_killed_before_it_reports_starts_over_on_another_
     let now = worker_of(&rt, "a").expect("a worker bound to a");
     assert_ne!(now, pid, "it ran on another worker");
     rt.shutdown().await;
+}
+
+/// GA-1.3: the same for a run resumed by replay: its worker killed before
+/// it reported anything, the replay starts over on another worker with the
+/// journal's clock and random values sent again, and the run ends with
+/// the values it saw before it left memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_whose_worker_is_killed_before_it_reports_starts_over_with_its_journal_ga_1_3() {
+    let dir = std::env::temp_dir().join(format!("codemode-isolation-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rt = CodeMode::builder()
+        .isolation(Isolation::Process)
+        .engine_workers(engine_workers())
+        .store_backend(StoreBackend::Sled { path: Some(dir.clone()) })
+        .runs(RunsConfig { evict_after: Some(Duration::from_millis(20)), ..RunsConfig::default() })
+        .start()
+        .await
+        .expect("runtime starts");
+    let session = rt.session("s-a").for_principal("a").reply("r");
+    let code = "const a = [Date.now(), Math.random()]; json(a); await yield_control('p'); return a";
+    let parked = session.exec(Exec::code(code)).await.expect("up");
+    let CellResult::Waiting { run_id, output, .. } = &parked else { panic!("{}", parked.to_model_json()) };
+    let seen = serde_json::to_value(output).expect("output is JSON");
+    for _ in 0..300 {
+        if rt.live_cells().await.expect("up") == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(rt.live_cells().await.expect("up"), 0, "the parked run left memory for its journal");
+    let killer = stop_then_kill(worker_of(&rt, "a").expect("a worker bound to a"));
+    let done = session.wait(run_id).await.expect("up");
+    assert_eq!(killer.join().expect("the killer thread"), 0, "the worker was killed");
+    let CellResult::Completed { value, .. } = &done else { panic!("{}", done.to_model_json()) };
+    assert!(seen.to_string().contains(&value.to_string()), "the replay read the journaled {seen}, returned {value}");
+    rt.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -103,7 +103,7 @@ pub(crate) struct McpRoute {
 /// How a cell's clock, `Math.random` and configuration reads are set up
 /// before it starts, as data: the cell hands it to its engine, which may
 /// run in another process.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Setup {
     /// `Math.random`'s seed.
     pub seed: u64,
@@ -114,7 +114,7 @@ pub(crate) struct Setup {
 }
 
 /// What a replayed run read, from its journal.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ReplayReads {
     pub clock: ClockLog,
     pub env: Vec<(EnvKey, String)>,

@@ -62,6 +62,10 @@ pub(crate) struct RemoteEngine<H: GuestHost> {
     control: Arc<CellControl>,
     /// Controls to apply before the next step.
     queued: Mutex<Vec<Control>>,
+    /// The controls sent before the worker's first report (the set-up of
+    /// the clock and replay, above all): a cell opened again on another
+    /// worker sends them again.
+    unreported: Mutex<Vec<Control>>,
     /// The window's deadline, sent with each step as the time left.
     deadline: Mutex<Option<Instant>>,
     /// How long a step without a deadline may take (the window timeout).
@@ -108,6 +112,7 @@ impl<H: GuestHost> RemoteEngine<H> {
             link: Arc::new(Mutex::new(link)),
             control: Arc::new(CellControl::new(None)),
             queued: Mutex::default(),
+            unreported: Mutex::default(),
             deadline: Mutex::default(),
             timeout: limits.timeout.max(limits.headless_timeout),
             last: Mutex::default(),
@@ -142,6 +147,10 @@ impl<H: GuestHost> RemoteEngine<H> {
                 self.cell = cell;
                 self._lease = lease;
                 *lock(&self.last) = Last::default();
+                let mut again = std::mem::take(&mut *lock(&self.unreported));
+                let mut queued = lock(&self.queued);
+                again.append(&mut queued);
+                *queued = again;
                 true
             }
             Err(why) => {
@@ -243,6 +252,10 @@ impl<H: GuestHost> RemoteEngine<H> {
         let deadline = *lock(&self.deadline);
         let mut controls = vec![Control::Deadline(deadline.map(|at| at.saturating_duration_since(now)))];
         controls.append(&mut lock(&self.queued));
+        if !lock(&self.last).reported {
+            // Each step's deadline is sent afresh; the rest, again.
+            lock(&self.unreported).extend(controls.iter().skip(1).cloned());
+        }
         let by = deadline.unwrap_or(now + self.timeout).max(now) + REPORT_GRACE;
         let host = &self.host;
         lock(&self.given).clear();
@@ -276,6 +289,7 @@ impl<H: GuestHost> RemoteEngine<H> {
         match send(&self.cell, controls, &mut answer, by) {
             Ok(report) => {
                 lock(&self.last).reported = true;
+                lock(&self.unreported).clear();
                 self.absorb(link, report)
             }
             Err(e) => {

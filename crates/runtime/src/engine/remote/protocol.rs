@@ -88,7 +88,7 @@ pub(crate) struct CellRecipe {
 
 /// What the host's side of the cell did to the engine since the last
 /// step: applied in order, before the next step runs.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) enum Control {
     /// The clock, `Math.random` and configuration reads' set-up.
     SetUp(Setup),
