@@ -220,9 +220,10 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
 
     /// Whether the worker failed because it was killed (`SIGKILL`) before
     /// the host stopped it: by an operator or the OOM killer — or by
-    /// itself, which its filter allows (signals to its own process), so a
-    /// worker that does so only costs one more worker start. The host's
-    /// own kills come after it has failed the worker and are not counted.
+    /// itself, which its filter allows (signals to its own process; or it
+    /// closed its sockets and the host's kill ended it), so a worker that
+    /// does so only costs one more worker start. The host's kills of a
+    /// worker it failed for what it did are not counted.
     pub(crate) fn killed_from_outside(&self) -> bool {
         use std::os::unix::process::ExitStatusExt;
         self.failure().is_some() && lock(&self.inner.died).is_some_and(|status| status.signal() == Some(libc::SIGKILL))
@@ -280,7 +281,7 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             Err(FrameError::Io(e))
                 if matches!(e.kind(), std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset) =>
             {
-                Err(RemoteError::Crashed(fail(&self.inner, ended(&self.inner))))
+                Err(RemoteError::Crashed(fail_ended(&self.inner)))
             }
             Err(e) => Err(RemoteError::Crashed(fail(&self.inner, format!("writing to it failed: {e}")))),
         }
@@ -291,6 +292,18 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
 /// it, and wakes every waiting cell to see it. Returns the reason that
 /// stands. Never called with a lane's inbox locked.
 fn fail<R>(inner: &Inner<R>, why: String) -> String {
+    fail_as(inner, why, false)
+}
+
+/// Fails a worker whose channel or lane closed (it is ending, or ended),
+/// keeping how it ended.
+fn fail_ended<R>(inner: &Inner<R>) -> String {
+    let why = ended(inner);
+    fail_as(inner, why, true)
+}
+
+/// Fails the worker for `why`; `ended`: the worker closed its end first.
+fn fail_as<R>(inner: &Inner<R>, why: String, ended: bool) -> String {
     let (why, first) = {
         let mut failed = lock(&inner.failed);
         match &*failed {
@@ -299,15 +312,19 @@ fn fail<R>(inner: &Inner<R>, why: String) -> String {
         }
     };
     if first {
+        // How it ended, when it ended on its own (or by another's hand): it
+        // had exited before the host failed it, or it was exiting — its
+        // end of the socket closes as it exits, after its exit status is
+        // fixed, which the host's kill then no longer changes. Only at
+        // the first failure: a later one (its watcher seeing it end)
+        // would find the host's own kill.
         let mut child = lock(&inner.child);
-        if let Ok(Some(status)) = child.try_wait() {
-            // It had ended before the host failed it: how is kept. (Only
-            // at the first failure: a later one — its watcher seeing it
-            // end — would find the host's own kill.)
+        let before = child.try_wait().ok().flatten();
+        let _ = child.kill();
+        let after = child.wait().ok();
+        if let Some(status) = before.or(after.filter(|_| ended)) {
             *lock(&inner.died) = Some(status);
         }
-        let _ = child.kill();
-        let _ = child.wait();
     }
     for lane in &inner.lanes {
         let _inbox = lock(&lane.inbox);
@@ -336,12 +353,11 @@ fn ended<R>(inner: &Inner<R>) -> String {
 fn watch<R>(worker: &std::sync::Weak<Inner<R>>, mut reader: UnixStream) {
     let read = read_frame(&mut reader, MAX_FRAME_BYTES);
     let Some(inner) = worker.upgrade() else { return };
-    let why = match read {
-        Ok(_) => "it sent on its channel after `Ready`".to_owned(),
-        Err(FrameError::Closed) => ended(&inner),
-        Err(e) => format!("its channel: {e}"),
+    match read {
+        Ok(_) => fail(&inner, "it sent on its channel after `Ready`".to_owned()),
+        Err(FrameError::Closed) => fail_ended(&inner),
+        Err(e) => fail(&inner, format!("its channel: {e}")),
     };
-    fail(&inner, why);
 }
 
 /// One cell's conversation with its worker.
@@ -482,8 +498,7 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
                 }
                 Err(Broken::Ended) => {
                     drop(inbox);
-                    let why = ended(inner);
-                    return Err(RemoteError::Crashed(fail(inner, why)));
+                    return Err(RemoteError::Crashed(fail_ended(inner)));
                 }
                 Err(Broken::Why(why)) => {
                     drop(inbox);
