@@ -226,7 +226,8 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
     /// worker it failed for what it did are not counted.
     pub(crate) fn killed_from_outside(&self) -> bool {
         use std::os::unix::process::ExitStatusExt;
-        self.failure().is_some() && lock(&self.inner.died).is_some_and(|status| status.signal() == Some(libc::SIGKILL))
+        // Set only by its first failure.
+        lock(&self.inner.died).is_some_and(|status| status.signal() == Some(libc::SIGKILL))
     }
 
     /// A new cell on this worker, on a spare engine or (`recipe`) one
@@ -583,9 +584,9 @@ fn read_by(reader: &mut FrameReader<UnixStream>, by: Instant) -> Result<Vec<u8>,
     loop {
         match reader.next_frame() {
             Ok(frame) => return Ok(frame),
-            // Reset: it closed the lane with a message of ours unread —
-            // a worker that died as it was sent one.
             Err(FrameError::Closed) => return Err(Broken::Ended),
+            // Reset: it closed the lane with a message of ours unread — a
+            // worker that died as it was sent one.
             Err(FrameError::Io(e)) if e.kind() == std::io::ErrorKind::ConnectionReset => return Err(Broken::Ended),
             Err(FrameError::Io(e))
                 if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>

@@ -252,8 +252,10 @@ impl<H: GuestHost> RemoteEngine<H> {
         let deadline = *lock(&self.deadline);
         let mut controls = vec![Control::Deadline(deadline.map(|at| at.saturating_duration_since(now)))];
         controls.append(&mut lock(&self.queued));
-        if !lock(&self.last).reported {
-            // Each step's deadline is sent afresh; the rest, again.
+        let first = !lock(&self.last).reported;
+        if first && self.reopen.is_some() {
+            // Kept for a reopen: each step's deadline is sent afresh, the
+            // rest again.
             lock(&self.unreported).extend(controls.iter().skip(1).cloned());
         }
         let by = deadline.unwrap_or(now + self.timeout).max(now) + REPORT_GRACE;
@@ -288,8 +290,10 @@ impl<H: GuestHost> RemoteEngine<H> {
         };
         match send(&self.cell, controls, &mut answer, by) {
             Ok(report) => {
-                lock(&self.last).reported = true;
-                lock(&self.unreported).clear();
+                if first {
+                    lock(&self.last).reported = true;
+                    lock(&self.unreported).clear();
+                }
                 self.absorb(link, report)
             }
             Err(e) => {
