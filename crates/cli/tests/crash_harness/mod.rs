@@ -672,12 +672,14 @@ fn check_commit(program: &Program, session: &mut Session, client: &Client) -> Op
     let completed = usize::from(client.last.as_ref().is_some_and(|r| r["status"] == "completed"));
     let read = json!({"op": "exec", "code": "return (await load('count')) ?? 0"});
     let mut r = session.ask(&read)?;
-    // A read whose engine worker was killed with the others at the point
-    // says to run it again, as a client would.
-    for _ in 0..3 {
-        if r["code"] != "engine_crashed" {
+    // A read whose engine worker was killed with the others at the point,
+    // or that met the store's cut connections, says to run it again, as
+    // a client would.
+    for _ in 0..5 {
+        if r["code"] != "engine_crashed" && r["code"] != "runtime_unavailable" {
             break;
         }
+        std::thread::sleep(Duration::from_millis(100));
         r = session.ask(&read)?;
     }
     if r["status"] != "completed" {
