@@ -402,3 +402,112 @@ async fn a_window_on_a_run_handed_over_while_the_store_hangs_is_answered_by_its_
     );
     rt.shutdown().await;
 }
+
+/// Asks about every call of a tool whose name starts with `deploy`, each
+/// answer held until the test lets it through.
+struct GatedAsk {
+    gate: Arc<tokio::sync::Semaphore>,
+    checked: Arc<tokio::sync::Notify>,
+}
+
+impl codemode_runtime::Policy for GatedAsk {
+    fn check(&self, call: codemode_runtime::NestedCall) -> codemode_runtime::DecisionFuture {
+        if !call.tool.starts_with("deploy") {
+            return Box::pin(std::future::ready(codemode_runtime::Decision::Allow));
+        }
+        let (gate, checked) = (Arc::clone(&self.gate), Arc::clone(&self.checked));
+        Box::pin(async move {
+            checked.notify_one();
+            gate.acquire().await.expect("the gate stays open").forget();
+            codemode_runtime::Decision::Ask(format!("{} changes production", call.tool))
+        })
+    }
+}
+
+/// A park whose journal write finds the run's lease taken (it ran out,
+/// and another process claimed the run) is answered as moved — never
+/// `waiting` with an approval id no record holds, whose decision the run's
+/// next copy would refuse: the next `wait` resumes the run from its
+/// record, the call is asked about once more, and, approved, runs once
+/// (GA-1.3, GA-10.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_park_whose_write_finds_the_lease_taken_answers_moved_and_shows_no_approval_its_record_lacks_ga_1_3() {
+    use codemode_store::runs::{Claim, RunStore};
+    let url = codemode_store::postgres::test_database().await;
+    let lease = Duration::from_secs(60);
+    let deploy = Named::new("deploy_prod");
+    let (gate, checked) = (Arc::new(tokio::sync::Semaphore::new(0)), Arc::new(tokio::sync::Notify::new()));
+    let rt = codemode_tests::builder()
+        .policy(GatedAsk { gate: Arc::clone(&gate), checked: Arc::clone(&checked) })
+        .tool(deploy.clone())
+        .store_backend(StoreBackend::Postgres { url: url.clone(), pool_size: 2 })
+        // Parks keep the lease, renewed only every 20 s: nothing but the
+        // park below writes while the lease is elsewhere.
+        .runs(RunsConfig { lease, evict_after: None, handoff_after: Duration::from_secs(60), ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap();
+    // Another process, whose clock is past the lease.
+    let pg = codemode_store::Pg::connect(&url, 2).await.unwrap();
+    let store = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "other".into());
+    let later = codemode_store::runs::now_ms() + 10 * 60_000;
+    let other = codemode_store::runs::PgRuns::start(&store).await.unwrap().with_clock(Arc::new(move || later));
+
+    let session = rt.session("lapsed").reply("r");
+    let code = "await yield_control('p'); try { return await deploy_prod({env: 'prod'}) } catch (e) { return e.code }";
+    let parked = session.exec(Exec::code(code)).await.unwrap();
+    let run_id = parked.run_id().expect("parked durably").to_owned();
+    let parked_at = other.get(&run_id).await.unwrap().expect("stored").version;
+    let asked = {
+        let (session, run_id) = (session.clone(), run_id.clone());
+        tokio::spawn(async move { session.wait(&run_id).await.unwrap() })
+    };
+    // The deploy is being asked about, and the write of the step that
+    // made it (its yield's answer) has landed while the lease was here.
+    checked.notified().await;
+    for _ in 0..50 {
+        if other.get(&run_id).await.unwrap().expect("stored").version > parked_at {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let claimed = other.claim(&run_id, "other-process", lease).await.unwrap();
+    assert!(matches!(claimed, Claim::Claimed(_)), "{claimed:?}");
+    gate.add_permits(100);
+    let first = asked.await.unwrap();
+    if let CellResult::Waiting { pending_approvals, .. } = &first {
+        panic!("a park whose write was refused showed approvals {pending_approvals:?}");
+    }
+    let (code, error) = failure(&first);
+    assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
+    assert!(error.contains("call wait again"), "{error}");
+    // The other process lets the run go: the next wait resumes it here.
+    other.release(&run_id, "other-process").await.unwrap();
+    let mut result = session.wait(&run_id).await.unwrap();
+    let mut shown = Vec::new();
+    for _ in 0..20 {
+        match &result {
+            CellResult::Waiting { pending_approvals, .. } if !pending_approvals.is_empty() => {
+                let id = pending_approvals[0].id.clone();
+                shown.push(id.clone());
+                let decisions = codemode_runtime::Decisions { approve: vec![id], deny: vec![] };
+                result = session.wait_with(&run_id, decisions).await.unwrap();
+            }
+            CellResult::Waiting { .. } => result = session.wait(&run_id).await.unwrap(),
+            _ => break,
+        }
+    }
+    let CellResult::Completed { value, .. } = &result else {
+        panic!("after approvals {shown:?}: {}", result.to_model_json())
+    };
+    // The record has the deploy as made and not decided: whether it ran
+    // cannot be told from it, so it is `outcome_unknown` and not run (had
+    // the record not had it, it would be asked about again, and run once).
+    if value == &serde_json::json!("outcome_unknown") {
+        assert_eq!((shown.len(), deploy.calls()), (0, 0), "{shown:?}");
+    } else {
+        assert_eq!(value["tool"], "deploy_prod", "{value}");
+        assert_eq!((shown.len(), deploy.calls()), (1, 1), "one approval shown, one call: {shown:?}");
+    }
+    rt.shutdown().await;
+}

@@ -258,7 +258,8 @@ impl Rig {
 
     /// `codemode session` for try `name`, with `env`; its standard error
     /// (errors logged, a panic's message) is appended to `stderr`, which
-    /// every process of the try shares.
+    /// every process of the try shares. `CODEMODE_CRASH_RUST_LOG` sets its
+    /// log filter (`error` without it), to see a failing try's story.
     fn session(&self, config: &Path, store: &Path, session: &str, env: &[(&str, String)], stderr: &Path) -> Session {
         let stderr = std::fs::OpenOptions::new().create(true).append(true).open(stderr).unwrap();
         let mut command = Command::new(&self.binary);
@@ -269,7 +270,7 @@ impl Rig {
         command
             .args(["session", "--session", session])
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-            .env("RUST_LOG", "error")
+            .env("RUST_LOG", std::env::var("CODEMODE_CRASH_RUST_LOG").unwrap_or_else(|_| "error".to_owned()))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr);
@@ -447,7 +448,7 @@ impl Rig {
 }
 
 /// How much of a failed try's standard error a violation shows.
-const STDERR_SHOWN: usize = 4096;
+const STDERR_SHOWN: usize = 16384;
 
 /// What a try saw.
 #[derive(Debug, Default)]

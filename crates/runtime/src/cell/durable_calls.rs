@@ -116,6 +116,7 @@ impl CellState {
             DurableMsg::OverQuota(why) => self.over_quota(&why, None),
             DurableMsg::ParkRefused(reply, ParkRefusal::OverQuota(why)) => self.over_quota(&why, Some(reply)),
             DurableMsg::ParkRefused(reply, ParkRefusal::Unstored(why)) => self.unstored(&why, reply),
+            DurableMsg::ParkRefused(reply, ParkRefusal::LeaseLost) => self.lease_lost_at_park(reply),
         }
     }
 
@@ -185,20 +186,38 @@ impl CellState {
     /// Another process holds the run now: this copy is stale. Leave memory
     /// without ending the run.
     fn lease_lost(&mut self) -> Flow {
-        // A window open on this copy ends as unavailable, once the run
-        // index no longer points here (a wait sent on that answer finds
-        // the record, never this stopping copy).
-        let window = self.windows.current.take();
-        let result = window.is_some().then(|| {
-            self.fail(
-                ErrorCode::RuntimeUnavailable,
-                "code mode run moved to another codemode process (its lease was taken over); call wait again.".into(),
-                Phase::Host,
+        self.leave_as_moved(None)
+    }
+
+    /// The park's write found the lease lost: the park is answered as moved
+    /// (never `waiting`: what it would list, a pending approval above all,
+    /// is in no record), and this copy leaves memory.
+    fn lease_lost_at_park(&mut self, park: ractor::RpcReplyPort<CellResult>) -> Flow {
+        self.leave_as_moved(Some(park))
+    }
+
+    /// Leaves memory without ending the run, answering the window open on
+    /// this copy and `park` as unavailable, once the run index no longer
+    /// points here (a wait sent on that answer finds the record, never this
+    /// stopping copy).
+    fn leave_as_moved(&mut self, park: Option<ractor::RpcReplyPort<CellResult>>) -> Flow {
+        const MOVED: &str =
+            "code mode run moved to another codemode process (its lease was taken over or ran out); call wait again.";
+        // The park's observer came first: it gets the output taken now; a
+        // window opened since, the same answer without it.
+        let mut replies = park.into_iter().chain(self.windows.current.take().map(|w| w.reply));
+        let first =
+            replies.next().map(|reply| (reply, self.fail(ErrorCode::RuntimeUnavailable, MOVED.into(), Phase::Host)));
+        let second = replies.next().map(|reply| {
+            (
+                reply,
+                CellResult::failed(ErrorCode::RuntimeUnavailable, MOVED.to_owned(), Phase::Host)
+                    .with_telemetry(self.telemetry()),
             )
         });
         self.leave_memory();
-        if let (Some(window), Some(result)) = (window, result) {
-            let _ = window.reply.send(result);
+        for (reply, result) in first.into_iter().chain(second) {
+            let _ = reply.send(result);
         }
         Flow::Ended
     }
@@ -276,6 +295,7 @@ impl CellState {
             DurableMsg::OverQuota(why) => self.over_quota(&why, None),
             DurableMsg::ParkRefused(reply, ParkRefusal::OverQuota(why)) => self.over_quota(&why, Some(reply)),
             DurableMsg::ParkRefused(reply, ParkRefusal::Unstored(why)) => self.unstored(&why, reply),
+            DurableMsg::ParkRefused(reply, ParkRefusal::LeaseLost) => self.lease_lost_at_park(reply),
             // Journaled, they stand there and the resumed run applies
             // them; not journaled, they were never decided.
             DurableMsg::Decided(_) => {

@@ -397,14 +397,15 @@ impl Durability {
         // With no hand-off delay, a quiescent cell releases its lease with
         // the park's own write: any process can resume it at once.
         let release = config.handoff_after.is_zero() && quiescent;
-        let (mail, runs, run_id) = (self.mail.clone(), Arc::clone(&self.runs), self.run_id.clone());
+        let (runs, run_id) = (Arc::clone(&self.runs), self.run_id.clone());
         let lease = (!release).then_some(config.lease);
         // The observer hears `waiting` after the write. One that failed was
         // logged and counted, and the run goes on in memory from its last
         // stored journal (it leaves memory only once its record has caught
         // up) — unless nothing of it was ever stored: then no other process
         // could ever find it, and it ends rather than wait in one process's
-        // memory. A quota refuses the park too.
+        // memory. A quota refuses the park too, and a lease lost makes this
+        // copy stale: it answers that the run moved.
         let version = self.journal.as_ref().map(|j| Arc::clone(&j.version));
         if release {
             // As for a hand-off: a `wait` meanwhile waits for the write.
@@ -414,13 +415,14 @@ impl Durability {
             if release {
                 runs.set_handed_off(&run_id, r.as_ref().ok().copied());
             }
-            if r.as_ref().is_err_and(WriteError::lease_lost) {
-                mail.send(DurableMsg::LeaseLost);
-            }
             let never_stored = version.is_some_and(|v| v.load(Ordering::Acquire) == 0);
             match r {
                 Err(WriteError::OverQuota(why)) => fire(Err(ParkRefusal::OverQuota(why))),
-                Err(e @ WriteError::Store(_)) if never_stored && !e.lease_lost() => {
+                // Not ours to answer for: what this copy would report
+                // (a pending approval's id above all) is in no record, and
+                // the run's owner resumes it from the record it has.
+                Err(e) if e.lease_lost() => fire(Err(ParkRefusal::LeaseLost)),
+                Err(e @ WriteError::Store(_)) if never_stored => {
                     fire(Err(ParkRefusal::Unstored(e.to_string())));
                 }
                 _ => fire(Ok(())),
@@ -695,14 +697,18 @@ fn lease_check<T>(mail: &Mailbox, result: &Result<T, WriteError>) {
 /// send `waiting`, `Err` when the run cannot park and ends.
 pub(crate) type ParkSend = Box<dyn FnOnce(Result<(), ParkRefusal>) + Send>;
 
-/// Why a park's write could not make the run durable: the run ends,
-/// answering the park's observer.
+/// Why a park's write could not make the run durable here: the run ends,
+/// or (its lease lost) this copy leaves memory, answering the park's
+/// observer either way.
 #[derive(Debug)]
 pub(crate) enum ParkRefusal {
     /// The write would have passed a journal quota.
     OverQuota(String),
     /// The store took no write of the run at all (it says why).
     Unstored(String),
+    /// Another process took the run's lease (or it ran out): this copy is
+    /// stale, and its park is answered as moved, never as `waiting`.
+    LeaseLost,
 }
 
 /// The seed of a fresh run's `Math.random`. Without OS randomness, a
