@@ -511,3 +511,78 @@ async fn a_park_whose_write_finds_the_lease_taken_answers_moved_and_shows_no_app
     }
     rt.shutdown().await;
 }
+
+/// A [`Named`] tool a replay may run again (no write-ahead holds it).
+struct ReplaySafe(Named);
+
+impl codemode_runtime::Tool for ReplaySafe {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn replay_safe(&self) -> bool {
+        true
+    }
+    fn call(
+        &self,
+        input: serde_json::Value,
+        context: codemode_runtime::ToolContext,
+    ) -> codemode_runtime::ToolFuture<'_> {
+        self.0.call(input, context)
+    }
+}
+
+/// A park that asks for approval while the store does not take its
+/// journal shows no approval id the record lacks: it answers
+/// `runtime_unavailable` (the run kept, nothing decided or run), and once
+/// the store is back the next `wait` shows the approval, stored, whose
+/// decision runs the call once (GA-1.3, GA-10.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_park_asking_for_approval_while_the_store_is_away_shows_the_approval_only_once_stored_ga_1_3() {
+    use codemode_store::runs::RunStore;
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    // Replay-safe: no write-ahead holds it, so it is asked about while the
+    // store is away.
+    let deploy = Named::new("deploy_prod");
+    let (gate, checked) = (Arc::new(tokio::sync::Semaphore::new(1000)), Arc::new(tokio::sync::Notify::new()));
+    let rt = codemode_tests::builder()
+        .policy(GatedAsk { gate, checked })
+        .tool(ReplaySafe(deploy.clone()))
+        .store_backend(StoreBackend::Postgres { url: relay.url(&url), pool_size: 2 })
+        .runs(RunsConfig { evict_after: None, ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap();
+    let session = rt.session("away").reply("r");
+    let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
+                return await deploy_prod({env: 'prod'})";
+    let (run_id, cut_off) = wait_cut_off(&session, &relay, code).await;
+    if let CellResult::Waiting { pending_approvals, .. } = &cut_off {
+        panic!("a park the store did not take showed approvals {pending_approvals:?}");
+    }
+    let (code, error) = failure(&cut_off);
+    assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
+    assert!(error.contains("waiting for approval") && error.contains("Call wait again"), "{error}");
+    assert_eq!(deploy.calls(), 0);
+    relay.restore();
+    let shown = session.wait(&run_id).await.unwrap();
+    let CellResult::Waiting { pending_approvals, .. } = &shown else { panic!("{}", shown.to_model_json()) };
+    assert_eq!(pending_approvals.len(), 1, "{}", shown.to_model_json());
+    // Stored: a process reading the record sees the approval pending.
+    let pg = codemode_store::Pg::connect(&url, 1).await.unwrap();
+    let reader = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "reader".into());
+    let runs = codemode_store::runs::PgRuns::start(&reader).await.unwrap();
+    let record = runs.get(&run_id).await.unwrap().expect("stored");
+    let log = codemode_runtime::operator::approvals_of(&record.journal).unwrap();
+    let id = &pending_approvals[0].id;
+    assert!(log.records.iter().any(|r| &r.approval.id == id && r.decision.is_none()), "{id} not in {log:?}");
+    let decisions = codemode_runtime::Decisions { approve: vec![pending_approvals[0].id.clone()], deny: vec![] };
+    let done = session.wait_with(&run_id, decisions).await.unwrap();
+    let CellResult::Completed { value, .. } = &done else { panic!("{}", done.to_model_json()) };
+    assert_eq!(value["tool"], "deploy_prod");
+    assert_eq!(deploy.calls(), 1, "the approved call ran once");
+    rt.shutdown().await;
+}

@@ -25,7 +25,9 @@ pub const EVENTS_BUFFERED: usize = 1024;
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum RunEvent {
-    /// The cell parked: its window returned `waiting`.
+    /// The cell parked: its window returns `waiting` once its journal is
+    /// written (emitted as it parks, before the write; a park whose write
+    /// fails answers unavailable instead, and the next park says it again).
     Parked {
         /// The run.
         run_id: String,
@@ -36,7 +38,11 @@ pub enum RunEvent {
         /// The calls waiting for a decision.
         pending_approvals: Vec<PendingApproval>,
     },
-    /// A nested call asked for approval.
+    /// A nested call asked for approval. Emitted as it is asked, before
+    /// the run's journal holds it: should the run resume from a record
+    /// written before (its engine or process lost), the call is asked
+    /// about again under a new id, and a decision on this one is refused
+    /// with nothing decided.
     ApprovalRequested {
         /// The run.
         run_id: String,

@@ -15,7 +15,7 @@ use super::report;
 use super::requests::{CellFailure, Done, Handled, HostCx, HostRequest, search_reply};
 use super::state::{CellState, Flow, host_state};
 use super::windows::Window;
-use crate::cell::journaling::DurableMsg;
+use crate::cell::journaling::{DurableMsg, Parked};
 use crate::engine::Interruption;
 use crate::engine::link::{GuestError, Outcome};
 use crate::engine::vm::StartError;
@@ -406,8 +406,11 @@ impl CellState {
         };
         let (reply, myself) = (window.reply, self.run.myself.clone());
         self.park_durably(Box::new(move |outcome| match outcome {
-            Ok(()) => {
+            Ok(Parked::Kept) => {
                 let _ = reply.send(result);
+            }
+            Ok(Parked::Behind(why)) => {
+                let _ = reply.send(shown_once_stored(result, &why));
             }
             // The run could not park durably: the cell ends it and answers.
             Err(why) => {
@@ -496,5 +499,35 @@ impl CellState {
             self.tasks.log(),
         );
         f(&mut self.durability, &state)
+    }
+}
+
+/// A park's answer when its write was not stored (`why`): as it is, unless
+/// it shows approvals. An approval is shown only once the record holds it
+/// — a decision on an id the record lacks would be refused by the run's
+/// next copy, and none can be journaled while the store fails anyway — so
+/// the park answers unavailable instead, with its output, and the next
+/// `wait` (this copy, kept in memory) shows the approvals once stored.
+fn shown_once_stored(result: CellResult, why: &str) -> CellResult {
+    match result {
+        CellResult::Waiting { pending_approvals, output, telemetry, untrusted, .. }
+            if !pending_approvals.is_empty() =>
+        {
+            let error = format!(
+                "code mode run is waiting for approval of {} call(s), but the run store did not take its journal \
+                 ({why}), so they cannot be decided yet; the run is kept and nothing was decided or run. Call wait \
+                 again to see them once it is stored.",
+                pending_approvals.len()
+            );
+            CellResult::Failed {
+                code: ErrorCode::RuntimeUnavailable,
+                error,
+                phase: Phase::Host,
+                output,
+                telemetry,
+                untrusted,
+            }
+        }
+        result => result,
     }
 }

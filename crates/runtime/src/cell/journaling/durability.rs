@@ -384,7 +384,7 @@ impl Durability {
         let slot = Arc::new(std::sync::Mutex::new(Some(send)));
         let fire = {
             let slot = Arc::clone(&slot);
-            move |outcome: Result<(), ParkRefusal>| {
+            move |outcome: Result<Parked, ParkRefusal>| {
                 if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
                     send(outcome);
                 }
@@ -392,7 +392,7 @@ impl Durability {
         };
         let Some(config) = self.journal.as_ref().filter(|j| j.live()).map(|j| Arc::clone(&j.args.config)) else {
             self.mark_if_needed();
-            return fire(Ok(()));
+            return fire(Ok(Parked::Kept));
         };
         // With no hand-off delay, a quiescent cell releases its lease with
         // the park's own write: any process can resume it at once.
@@ -425,7 +425,8 @@ impl Durability {
                 Err(e @ WriteError::Store(_)) if never_stored => {
                     fire(Err(ParkRefusal::Unstored(e.to_string())));
                 }
-                _ => fire(Ok(())),
+                Err(e) => fire(Ok(Parked::Behind(e.to_string()))),
+                Ok(_) => fire(Ok(Parked::Kept)),
             }
         });
         if !written {
@@ -433,7 +434,9 @@ impl Durability {
                 self.runs.set_handed_off(&self.run_id, None);
             }
             if let Some(send) = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
-                send(Ok(()));
+                // No record takes it: a crash ends the run (it is memory
+                // only), so nothing resumes it from behind this park.
+                send(Ok(Parked::Kept));
             }
             return;
         }
@@ -694,8 +697,20 @@ fn lease_check<T>(mail: &Mailbox, result: &Result<T, WriteError>) {
 }
 
 /// How a park reports to its observer once its write is done: `Ok` to
-/// send `waiting`, `Err` when the run cannot park and ends.
-pub(crate) type ParkSend = Box<dyn FnOnce(Result<(), ParkRefusal>) + Send>;
+/// send `waiting` (as its write went), `Err` when the run cannot park here.
+pub(crate) type ParkSend = Box<dyn FnOnce(Result<Parked, ParkRefusal>) + Send>;
+
+/// How a park's write went, when the run parks.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Parked {
+    /// Stored, or the run has no record a crash would resume it from:
+    /// whatever the park shows, the run's next copy knows.
+    Kept,
+    /// Not stored (the store failed, saying this; the run was stored
+    /// before): the run stays here until its record catches up, and what
+    /// the park shows is not in the record yet.
+    Behind(String),
+}
 
 /// Why a park's write could not make the run durable here: the run ends,
 /// or (its lease lost) this copy leaves memory, answering the park's

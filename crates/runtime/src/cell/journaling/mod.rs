@@ -16,7 +16,7 @@ mod restored;
 mod run_journal;
 
 pub use bench::bench_record_calls;
-pub(crate) use durability::{Durability, DurableStart, ParkRefusal, ParkSend, WriteAhead};
+pub(crate) use durability::{Durability, DurableStart, ParkRefusal, ParkSend, Parked, WriteAhead};
 pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
 pub(crate) use identities::CellIds;
 pub(crate) use msg::{DurableMsg, Mailbox};
