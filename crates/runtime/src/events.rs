@@ -25,9 +25,9 @@ pub const EVENTS_BUFFERED: usize = 1024;
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum RunEvent {
-    /// The cell parked: its window returns `waiting` once its journal is
-    /// written (emitted as it parks, before the write; a park whose write
-    /// fails answers unavailable instead, and the next park says it again).
+    /// The cell parked: its window returned `waiting` (emitted once the
+    /// park's journal write is over, just before the answer; a park that
+    /// answers otherwise, its run ended or moved, emits none).
     Parked {
         /// The run.
         run_id: String,

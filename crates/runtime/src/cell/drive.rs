@@ -392,26 +392,27 @@ impl CellState {
                     .with_telemetry(self.telemetry())
                     .with_untrusted(self.untrusted_id());
                 self.durability.on_delivered();
-                if let CellResult::Waiting { reason, pending_approvals, .. } = &result {
-                    let (run_id, session) = (&self.run.run_id, self.run.mode.session());
-                    self.services.events.emit(|| RunEvent::Parked {
-                        run_id: run_id.clone(),
-                        session: session.map(str::to_owned),
-                        reason: *reason,
-                        pending_approvals: pending_approvals.clone(),
-                    });
-                }
                 result
             }
         };
         let (reply, myself) = (window.reply, self.run.myself.clone());
+        // The event says what the observer hears, once its write decided it.
+        let (events, run_id, session) =
+            (self.services.events.clone(), self.run.run_id.clone(), self.run.mode.session().map(str::to_owned));
+        let answer = move |reply: RpcReplyPort<CellResult>, result: CellResult| {
+            if let CellResult::Waiting { reason, pending_approvals, .. } = &result {
+                events.emit(|| RunEvent::Parked {
+                    run_id,
+                    session,
+                    reason: *reason,
+                    pending_approvals: pending_approvals.clone(),
+                });
+            }
+            let _ = reply.send(result);
+        };
         self.park_durably(Box::new(move |outcome| match outcome {
-            Ok(Parked::Kept) => {
-                let _ = reply.send(result);
-            }
-            Ok(Parked::Behind(why)) => {
-                let _ = reply.send(shown_once_stored(result, &why));
-            }
+            Ok(Parked::Kept) => answer(reply, result),
+            Ok(Parked::Behind(why)) => answer(reply, shown_once_stored(result, &why)),
             // The run could not park durably: the cell ends it and answers.
             Err(why) => {
                 let _ = myself.send_message(super::msg::CellMsg::Durable(DurableMsg::ParkRefused(reply, why)));
