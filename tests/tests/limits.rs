@@ -227,8 +227,8 @@ async fn the_cpu_budget_counts_the_whole_run_across_its_windows_ga_1_3() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_result_carries_a_receipt_of_what_the_cell_cost() {
     let rt = runtime().await;
-    // The heap is measured at the end of each window: the global array is
-    // still there.
+    // The heap's peak is counted as the engine allocates (GA-1.2 receipt,
+    // runtime-semantics §3.5): the array of 1e5 numbers is in it.
     let r = exec(&rt, "text('hello'); globalThis.a = new Array(1e5).fill(1); await noop({}); return a.length").await;
     let receipt = *r.telemetry();
     assert_eq!(receipt.call_count, 1);

@@ -237,7 +237,7 @@ impl CellState {
     }
 
     /// The cell's counters and receipt for a result: what it did and what
-    /// it cost so far (the heap is measured now, once per window).
+    /// it cost so far (the heap's peak as its allocator counted it).
     pub(super) fn telemetry(&self) -> Telemetry {
         self.engine.note_heap();
         self.journal_telemetry()

@@ -51,7 +51,8 @@ pub(crate) struct Costs {
     /// Wall-clock time inside windows that the guest sat idle waiting on
     /// host work (tools, timers).
     pub host_wait: Duration,
-    /// The largest engine heap measured (at the end of each window).
+    /// The most bytes the engine has held at once (noted at the end of
+    /// each window, and by a worker in each report).
     pub heap_peak_bytes: u64,
 }
 

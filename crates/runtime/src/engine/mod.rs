@@ -12,6 +12,7 @@ pub(crate) mod clock;
 pub(crate) mod control;
 pub(crate) mod convert;
 pub(crate) mod determinism;
+pub(crate) mod heap;
 pub(crate) mod host;
 pub(crate) mod intrinsics;
 pub(crate) mod link;
@@ -452,15 +453,14 @@ impl<H: GuestHost> Engine<H> {
         }
     }
 
-    /// Measures the engine's heap for the receipt (walks the heap: once
-    /// per window).
+    /// Notes the engine's heap peak for the receipt (counted as the engine
+    /// allocates: nothing is walked).
     pub(crate) fn note_heap(&self) {
         match &self.side {
-            Side::Local { .. } => self.control.note_heap(self.memory_used()),
-            // The worker notes it in the costs it reports.
-            Side::Remote(_) => {
-                let _ = self.memory_used();
-            }
+            Side::Local { vm: Some(vm), .. } => self.control.note_heap(vm.heap_peak()),
+            // Given back (nothing left to note), or in a worker, which
+            // notes it in the costs of every report.
+            Side::Local { vm: None, .. } | Side::Remote(_) => {}
         }
     }
 

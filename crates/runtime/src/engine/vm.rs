@@ -21,6 +21,7 @@ use super::args::Args;
 use super::control::CellControl;
 use super::convert;
 use super::determinism::EnvKey;
+use super::heap::{CountingAllocator, HeapMeter};
 use super::host::{Answering, GuestHost};
 use super::link::{Bounds, GuestError, GuestLink, Outcome};
 use super::settlement::{Answer, Settlement};
@@ -266,6 +267,7 @@ pub(crate) struct Vm<H: GuestHost> {
     runtime: Runtime,
     link: Arc<Mutex<GuestLink<H::Request>>>,
     control: Arc<CellControl>,
+    heap: HeapMeter,
 }
 
 pub(crate) fn lock<R>(link: &Mutex<GuestLink<R>>) -> MutexGuard<'_, GuestLink<R>> {
@@ -286,7 +288,8 @@ impl<H: GuestHost> Vm<H> {
             max_timers: limits.max_timers,
             max_output_bytes: limits.max_output_bytes,
         })));
-        let runtime = Runtime::new().map_err(engine)?;
+        let heap = HeapMeter::default();
+        let runtime = Runtime::new_with_alloc(CountingAllocator(heap.clone())).map_err(engine)?;
         runtime.set_memory_limit(limits.memory_limit_bytes);
         runtime.set_max_stack_size(limits.max_stack_bytes);
         // A fresh engine already holds ~200 KiB; QuickJS's default 256 KiB
@@ -296,15 +299,22 @@ impl<H: GuestHost> Vm<H> {
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = super::intrinsics::context(&runtime).map_err(StartError::Engine)?;
-        let vm = Self { context, runtime, link, control };
+        let vm = Self { context, runtime, link, control, heap };
         vm.install(host, prelude)?;
         Ok(vm)
     }
 
-    /// Bytes the engine has allocated now (to tell an out-of-memory `null`
-    /// from a thrown one).
+    /// Bytes the engine has allocated now, as its memory limit counts them
+    /// (to tell an out-of-memory `null` from a thrown one). Walks the
+    /// whole heap: [`heap_peak`](Self::heap_peak) is the cheap figure.
     pub(crate) fn memory_used(&self) -> usize {
         usize::try_from(self.runtime.memory_usage().malloc_size).unwrap_or(0)
+    }
+
+    /// The most bytes the engine has held from the allocator, counted as
+    /// it allocated (reading it costs nothing).
+    pub(crate) fn heap_peak(&self) -> usize {
+        self.heap.peak()
     }
 
     /// The cell's control: deadline and abort flag.

@@ -107,7 +107,8 @@ pub(crate) enum Control {
     Diverge(String),
     /// The journaled steps are replayed.
     EndReplay,
-    /// Measure the engine's heap for the receipt after this step.
+    /// Measure the engine's heap exactly (as its memory limit counts it)
+    /// after this step: the report's `memory`.
     NoteHeap,
     /// Where the compiled source's positions are in the cell as written
     /// (a TypeScript cell, stripped): tool errors' call sites use them.
@@ -200,7 +201,8 @@ pub(crate) struct StepReport<R> {
     pub interruption: Option<Stop>,
     /// What the guest has cost so far.
     pub costs: Costs,
-    /// Bytes the engine holds now.
+    /// Bytes the engine holds now, as its memory limit counts them, when
+    /// measured (asked for, or the cell failed); 0 otherwise.
     pub memory: usize,
     /// In the first report of a cell's engine: whether it was a spare
     /// (`false`: prepared while the cell waited). Counted for operators

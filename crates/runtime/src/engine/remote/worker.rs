@@ -41,6 +41,7 @@ use crate::engine::args::Args;
 use crate::engine::control::CellControl;
 use crate::engine::determinism::{ConfigReadError, McpRoute};
 use crate::engine::host::{CompleteArguments, GuestHost, McpRoutes, RequestForm};
+use crate::engine::link::Outcome;
 use crate::engine::pool::{EnginePool, Recipe};
 use crate::engine::settlement::Settlement;
 use crate::engine::vm::{self, PreludeGeneration, StartError, Vm};
@@ -488,17 +489,13 @@ fn take_report<T: RequestTable>(
     entry: &mut Cell<T>,
     started: Option<Result<(), StartError>>,
 ) -> StepReport<T::Request> {
-    // Measured when asked, and when the cell settled: its window ends
-    // next and measures the heap, which no guest code changes meanwhile,
-    // so the host need not ask (a round trip saved per cell).
-    let settled = vm::lock(entry.vm.link()).outcome.is_some();
-    let memory = if std::mem::take(&mut entry.note_heap) || settled {
-        let bytes = entry.vm.memory_used();
-        entry.vm.control().note_heap(bytes);
-        bytes
-    } else {
-        0
-    };
+    // The peak is counted as the engine allocates: every report carries it.
+    entry.vm.control().note_heap(entry.vm.heap_peak());
+    // The exact figure walks the heap: measured when asked, and when the
+    // cell failed (the host tells a bare throw at the memory limit by it,
+    // and no guest code changes it meanwhile: a round trip saved).
+    let failed = matches!(vm::lock(entry.vm.link()).outcome, Some(Outcome::Error(_)));
+    let memory = if std::mem::take(&mut entry.note_heap) || failed { entry.vm.memory_used() } else { 0 };
     let control = entry.vm.control();
     let mut link = vm::lock(entry.vm.link());
     let determinism = &link.determinism;
