@@ -447,6 +447,7 @@ async fn a_park_whose_write_finds_the_lease_taken_answers_moved_and_shows_no_app
         .start()
         .await
         .unwrap();
+    let mut events = rt.run_events();
     // Another process, whose clock is past the lease.
     let pg = codemode_store::Pg::connect(&url, 2).await.unwrap();
     let store = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "other".into());
@@ -498,7 +499,27 @@ async fn a_park_whose_write_finds_the_lease_taken_answers_moved_and_shows_no_app
     // not run and not asked about again.
     assert_eq!(value, &serde_json::json!("outcome_unknown"));
     assert_eq!((shown.len(), deploy.calls()), (0, 0), "{shown:?}");
+    // Nor did an event announce the approval the refused write held.
+    assert_eq!(requested(&drain(&mut events).await), Vec::<String>::new());
     rt.shutdown().await;
+}
+
+/// The events emitted so far (none more within 300 ms).
+async fn drain(events: &mut codemode_runtime::RunEvents) -> Vec<codemode_runtime::RunEvent> {
+    let mut seen = Vec::new();
+    while let Ok(event) = tokio::time::timeout(Duration::from_millis(300), events.recv()).await {
+        seen.push(event.expect("no event lost"));
+    }
+    seen
+}
+
+/// The approvals `seen` announced, in order.
+fn requested(seen: &[codemode_runtime::RunEvent]) -> Vec<String> {
+    let ids = seen.iter().filter_map(|e| match e {
+        codemode_runtime::RunEvent::ApprovalRequested { approval, .. } => Some(approval.id.clone()),
+        _ => None,
+    });
+    ids.collect()
 }
 
 /// A [`Named`] tool a replay may run again (no write-ahead holds it).
@@ -545,6 +566,7 @@ async fn a_park_asking_for_approval_while_the_store_is_away_shows_the_approval_o
         .start()
         .await
         .unwrap();
+    let mut events = rt.run_events();
     let session = rt.session("away").reply("r");
     let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
                 return await deploy_prod({env: 'prod'})";
@@ -556,10 +578,23 @@ async fn a_park_asking_for_approval_while_the_store_is_away_shows_the_approval_o
     assert_eq!(code, ErrorCode::RuntimeUnavailable, "{error}");
     assert!(error.contains("waiting for approval") && error.contains("Call wait again"), "{error}");
     assert_eq!(deploy.calls(), 0);
+    // No event announced it either: no record held it.
+    assert_eq!(requested(&drain(&mut events).await), Vec::<String>::new());
     relay.restore();
     let shown = session.wait(&run_id).await.unwrap();
     let CellResult::Waiting { pending_approvals, .. } = &shown else { panic!("{}", shown.to_model_json()) };
     assert_eq!(pending_approvals.len(), 1, "{}", shown.to_model_json());
+    // Announced once stored, before the park that shows it.
+    let seen = drain(&mut events).await;
+    assert_eq!(requested(&seen), vec![pending_approvals[0].id.clone()], "{seen:?}");
+    let at = |approvals: bool| {
+        seen.iter().position(|e| match e {
+            codemode_runtime::RunEvent::ApprovalRequested { .. } => approvals,
+            codemode_runtime::RunEvent::Parked { pending_approvals, .. } => !approvals && !pending_approvals.is_empty(),
+            _ => false,
+        })
+    };
+    assert!(at(true) < at(false) && at(false).is_some(), "{seen:?}");
     // Stored: a process reading the record sees the approval pending.
     let pg = codemode_store::Pg::connect(&url, 1).await.unwrap();
     let reader = codemode_store::SessionStore::postgres(pg, codemode_store::StoreLimits::default(), "reader".into());

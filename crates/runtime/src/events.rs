@@ -38,11 +38,14 @@ pub enum RunEvent {
         /// The calls waiting for a decision.
         pending_approvals: Vec<PendingApproval>,
     },
-    /// A nested call asked for approval. Emitted as it is asked, before
-    /// the run's journal holds it: should the run resume from a record
-    /// written before (its engine or process lost), the call is asked
-    /// about again under a new id, and a decision on this one is refused
-    /// with nothing decided.
+    /// A nested call asked for approval. Emitted once the run's record
+    /// holds the approval (a journal write with it pending was stored;
+    /// before the `Parked` event that write answers), or as it is asked
+    /// when no record will (a run with no journal, or gone memory only):
+    /// a decision is taken only on an id the run's record holds, and a
+    /// run resumed from an older record asks about the call again under a
+    /// new id. A store that never takes the write means no event, as it
+    /// means no `waiting` answer showing the approval.
     ApprovalRequested {
         /// The run.
         run_id: String,

@@ -38,12 +38,7 @@ impl CellState {
         self.host.set_deciding(id, true);
         crate::crash_points::point("approval.asked");
         let shown = self.approvals.ask(approval, id, asked, now_ms());
-        let (run_id, session) = (&self.run.run_id, self.run.mode.session());
-        self.services.events.emit(|| RunEvent::ApprovalRequested {
-            run_id: run_id.clone(),
-            session: session.map(str::to_owned),
-            approval: shown,
-        });
+        self.durability.approval_asked(shown);
         RunMetrics::bump(&self.services.metrics.runs.approvals_requested);
         if !self.windows.is_open() {
             // Asked while parked: journal it now, so a crash keeps the
@@ -151,6 +146,8 @@ impl CellState {
             );
         }
         if !applied.is_empty() {
+            let ids: Vec<String> = applied.iter().map(|r| r.approval.id.clone()).collect();
+            self.durability.approvals_decided(&ids);
             let host = &self.host;
             self.approvals.prune(|request| host.in_flight(request));
         }

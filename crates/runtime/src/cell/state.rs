@@ -33,7 +33,7 @@ use super::services::CellServices;
 use super::tools::ToolTable;
 use super::windows::Windows;
 use crate::cell::guest_host::EngineReads;
-use crate::cell::journaling::{Durability, DurableStart, HostState, Meta, Restored};
+use crate::cell::journaling::{Announcements, Durability, DurableStart, HostState, Meta, Restored};
 use crate::cell::journaling::{DurableMsg, Mailbox};
 use crate::durable::EndNotRecorded;
 use crate::engine::control::Costs;
@@ -172,6 +172,7 @@ impl CellState {
             mail,
             runs: Arc::clone(&services.runs),
             metrics: Arc::clone(&services.metrics),
+            announcements: Announcements::new(services.events.clone(), &run_id, mode.session()),
         });
         if let Some(setup) = setup {
             engine.set_up(setup);

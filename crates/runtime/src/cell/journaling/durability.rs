@@ -17,9 +17,10 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use codemode_protocol::RunEnd;
+use codemode_protocol::{PendingApproval, RunEnd};
 use codemode_store::runs::RunStatus;
 
+use super::announced::Announcements;
 use super::msg::{DurableMsg, Mailbox, Scheduled, reschedule};
 use super::replay::Replay;
 use super::run_journal::{HostState, Mark, Meta, RunJournal, WriteError, Written};
@@ -76,6 +77,8 @@ pub(crate) struct Durability {
     record_through_commit: bool,
     /// The newest held request a write-ahead was asked for.
     write_ahead_sent: u64,
+    /// Approvals asked here, announced once a stored write holds them.
+    announcements: Announcements,
 }
 
 /// How a cell's durable side starts.
@@ -90,6 +93,7 @@ pub(crate) struct DurableStart<'a> {
     pub mail: Mailbox,
     pub runs: Arc<RunIndex>,
     pub metrics: Arc<Metrics>,
+    pub announcements: Announcements,
 }
 
 impl Durability {
@@ -97,7 +101,7 @@ impl Durability {
     /// and how the cell's clock, `Math.random` and configuration reads are
     /// recorded or replayed (`None`: read live, kept nowhere).
     pub(crate) fn start(start: DurableStart<'_>) -> (Self, Option<Setup>) {
-        let DurableStart { args, run_id, mode, wrapped, meta, resume, mail, runs, metrics } = start;
+        let DurableStart { args, run_id, mode, wrapped, meta, resume, mail, runs, metrics, announcements } = start;
         let mut this = Self {
             journal: None,
             replay: None,
@@ -111,6 +115,7 @@ impl Durability {
             diverged: false,
             record_through_commit: false,
             write_ahead_sent: 0,
+            announcements,
         };
         match (resume, args) {
             (Some((journal, version)), Some(args)) => {
@@ -284,6 +289,21 @@ impl Durability {
         state: &HostState<'_>,
         then: impl FnOnce(Written) + Send + 'static,
     ) -> bool {
+        let written = self.write_journal(status, lease, state, then);
+        if !written {
+            // No record will hold them.
+            self.announcements.announce_all();
+        }
+        written
+    }
+
+    fn write_journal(
+        &mut self,
+        status: RunStatus,
+        lease: Option<std::time::Duration>,
+        state: &HostState<'_>,
+        then: impl FnOnce(Written) + Send + 'static,
+    ) -> bool {
         let Some(j) = self.journal.as_mut() else { return false };
         if !j.live() {
             return false;
@@ -293,9 +313,32 @@ impl Durability {
             reschedule(&mut self.renewal, Some(renew));
         }
         let mail = self.mail.clone();
-        let written = j.write(status, lease, state, move |upto| mail.send(DurableMsg::Journaled(upto)), then);
+        let approvals = self.announcements.in_write(state.approvals);
+        let journaled = move |upto| {
+            // Before the write's own answer (a park's `Parked` event).
+            if let Some(approvals) = approvals {
+                approvals.stored();
+            }
+            mail.send(DurableMsg::Journaled(upto));
+        };
+        let written = j.write(status, lease, state, journaled, then);
         self.mark_if_needed();
         written
+    }
+
+    /// A call asked for approval (`approval`, as `waiting` lists it): its
+    /// event is emitted once a stored write holds it, or now when no
+    /// record will.
+    pub(crate) fn approval_asked(&self, approval: PendingApproval) {
+        self.announcements.hold(approval);
+        if !self.journal.as_ref().is_some_and(RunJournal::live) {
+            self.announcements.announce_all();
+        }
+    }
+
+    /// These approvals were decided or expired.
+    pub(crate) fn approvals_decided(&self, ids: &[String]) {
+        self.announcements.forget(ids);
     }
 
     /// A write that keeps the lease, reporting a lease another process took.
@@ -392,6 +435,7 @@ impl Durability {
         };
         let Some(config) = self.journal.as_ref().filter(|j| j.live()).map(|j| Arc::clone(&j.args.config)) else {
             self.mark_if_needed();
+            self.announcements.announce_all();
             return fire(Ok(Parked::Kept));
         };
         // With no hand-off delay, a quiescent cell releases its lease with

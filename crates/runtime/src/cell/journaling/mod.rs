@@ -6,6 +6,7 @@
 //! [`fingerprint`]). What it stores and how (the journal's format, the
 //! record's commit, the store) is `crate::durable`'s.
 
+mod announced;
 mod bench;
 mod durability;
 mod fingerprint;
@@ -15,6 +16,7 @@ mod replay;
 mod restored;
 mod run_journal;
 
+pub(crate) use announced::Announcements;
 pub use bench::bench_record_calls;
 pub(crate) use durability::{Durability, DurableStart, ParkRefusal, ParkSend, Parked, WriteAhead};
 pub(crate) use fingerprint::{fingerprint, fingerprint_v1};
