@@ -242,13 +242,17 @@ struct Hooks<'js> {
     promises: RefCell<HashMap<u64, (Function<'js>, Function<'js>)>>,
     /// `callSite()`: the guest's stack where a nested call was made.
     call_site: Function<'js>,
-    /// The call-site frames of nested calls not yet settled: a rejected
-    /// one's error carries them as `.location`.
+    /// The guest's stack where each nested call not yet settled was made,
+    /// as the engine wrote it: a rejected one's error carries its user
+    /// frames as `.location`, read from it only then (most calls succeed).
     sites: RefCell<HashMap<u64, String>>,
 }
 
 /// The longest `.location` a tool error carries, in bytes.
 const MAX_LOCATION_BYTES: usize = 8192;
+/// The longest stack kept for it: room for the prelude's own frames above
+/// the user frames, which are all the location keeps.
+const MAX_SITE_STACK_BYTES: usize = 2 * MAX_LOCATION_BYTES;
 
 #[expect(
     unsafe_code,
@@ -408,12 +412,15 @@ impl<H: GuestHost> Vm<H> {
                         return;
                     }
                 };
-                let (promise, site) = ctx.userdata::<Hooks>().map_or((None, None), |h| {
+                let (promise, stack) = ctx.userdata::<Hooks>().map_or((None, None), |h| {
                     (h.promises.borrow_mut().remove(&s.id), h.sites.borrow_mut().remove(&s.id))
                 });
                 let delivered = match promise {
                     Some((resolve, _)) if ok => resolve.call::<_, ()>((value,)),
-                    Some((_, reject)) => reject_with.call::<_, ()>((reject, value, site)),
+                    Some((_, reject)) => {
+                        let site = stack.map(|stack| self.location(&stack));
+                        reject_with.call::<_, ()>((reject, value, site))
+                    }
                     None => settle.call::<_, ()>((s.id as f64, ok, value)),
                 };
                 if let Err(err) = delivered.catch(&ctx) {
@@ -426,6 +433,13 @@ impl<H: GuestHost> Vm<H> {
                 drain_jobs(&ctx);
             }
         });
+    }
+
+    /// A rejected call's `.location`: the user frames of the stack where
+    /// it was made, at their positions in the cell as written.
+    fn location(&self, stack: &str) -> String {
+        let frames = lock(&self.link).positions.user_frames(stack).join("\n");
+        codemode_protocol::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned()
     }
 
     fn fail_from_host(&self, message: String) {
@@ -592,9 +606,8 @@ fn request<'js, H: GuestHost>(
             // A tool error says where the guest made the call (`.location`).
             if form.call_site {
                 let stack: String = hooks.call_site.call(()).unwrap_or_default();
-                let frames = lock(link).positions.user_frames(&stack).join("\n");
-                let site = codemode_protocol::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned();
-                hooks.sites.borrow_mut().insert(id, site);
+                let stack = codemode_protocol::budget::utf8_prefix(&stack, MAX_SITE_STACK_BYTES).to_owned();
+                hooks.sites.borrow_mut().insert(id, stack);
             }
         }
         // An interrupted cell (deadline, CPU budget, abort) must not see its
