@@ -54,7 +54,8 @@ pub enum RunEvent {
         /// The pending approval, as `waiting` lists it.
         approval: PendingApproval,
     },
-    /// An approval was decided, or expired.
+    /// An approval was decided, or expired (none for one never announced:
+    /// it expired before any record held it).
     ApprovalDecided {
         /// The run.
         run_id: String,

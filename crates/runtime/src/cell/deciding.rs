@@ -119,9 +119,14 @@ impl CellState {
     /// Decisions took effect: approved calls run now (their slot is work
     /// again), every one is counted and recorded on the cell's span.
     fn decided(&mut self, applied: &[ApprovalRecord]) {
-        if !applied.is_empty() {
-            crate::crash_points::point("approval.decided");
+        if applied.is_empty() {
+            return;
         }
+        crate::crash_points::point("approval.decided");
+        let ids: Vec<String> = applied.iter().map(|r| r.approval.id.clone()).collect();
+        // Never announced (expired before any record held it): the host
+        // hears nothing of how it ended either.
+        let unannounced = self.durability.approvals_decided(&ids);
         for record in applied {
             let Some(decision) = &record.decision else { continue };
             // An approved call runs; a task's input request is answered
@@ -131,25 +136,23 @@ impl CellState {
             }
             self.services.metrics.runs.approval_decided(decision.verdict);
             let (run_id, session) = (&self.run.run_id, self.run.mode.session());
-            self.services.events.emit(|| RunEvent::ApprovalDecided {
-                run_id: run_id.clone(),
-                session: session.map(str::to_owned),
-                approval: record.approval.id.clone(),
-                verdict: decision.verdict,
-                by: decision.by.clone(),
-                kind: decision.kind,
-            });
+            if !unannounced.contains(&record.approval.id) {
+                self.services.events.emit(|| RunEvent::ApprovalDecided {
+                    run_id: run_id.clone(),
+                    session: session.map(str::to_owned),
+                    approval: record.approval.id.clone(),
+                    verdict: decision.verdict,
+                    by: decision.by.clone(),
+                    kind: decision.kind,
+                });
+            }
             tracing::info!(
                 parent: &self.run.span, approval = %record.approval.id, verdict = decision.verdict.as_str(),
                 by = %decision.by, kind = decision.kind.map_or("", codemode_protocol::DeciderKind::as_str),
                 tool = %record.approval.tool, "approval decided"
             );
         }
-        if !applied.is_empty() {
-            let ids: Vec<String> = applied.iter().map(|r| r.approval.id.clone()).collect();
-            self.durability.approvals_decided(&ids);
-            let host = &self.host;
-            self.approvals.prune(|request| host.in_flight(request));
-        }
+        let host = &self.host;
+        self.approvals.prune(|request| host.in_flight(request));
     }
 }

@@ -242,16 +242,23 @@ struct Hooks<'js> {
     promises: RefCell<HashMap<u64, (Function<'js>, Function<'js>)>>,
     /// `callSite()`: the guest's stack where a nested call was made.
     call_site: Function<'js>,
-    /// The guest's stack where each nested call not yet settled was made,
-    /// as the engine wrote it: a rejected one's error carries its user
-    /// frames as `.location`, read from it only then (most calls succeed).
-    sites: RefCell<HashMap<u64, String>>,
+    /// Where each nested call not yet settled was made: a rejected one's
+    /// error carries its user frames as `.location`.
+    sites: RefCell<HashMap<u64, Site>>,
+}
+
+/// Where a nested call was made.
+enum Site {
+    /// The guest's stack as the engine wrote it: its user frames are read
+    /// only if the call is rejected (most calls succeed).
+    Stack(String),
+    /// A stack too long to keep, read when the call was made.
+    Location(String),
 }
 
 /// The longest `.location` a tool error carries, in bytes.
 const MAX_LOCATION_BYTES: usize = 8192;
-/// The longest stack kept for it: room for the prelude's own frames above
-/// the user frames, which are all the location keeps.
+/// The longest stack kept unread; a longer one is read at once.
 const MAX_SITE_STACK_BYTES: usize = 2 * MAX_LOCATION_BYTES;
 
 #[expect(
@@ -418,7 +425,10 @@ impl<H: GuestHost> Vm<H> {
                 let delivered = match promise {
                     Some((resolve, _)) if ok => resolve.call::<_, ()>((value,)),
                     Some((_, reject)) => {
-                        let site = stack.map(|stack| self.location(&stack));
+                        let site = stack.map(|site| match site {
+                            Site::Stack(stack) => location(&self.link, &stack),
+                            Site::Location(location) => location,
+                        });
                         reject_with.call::<_, ()>((reject, value, site))
                     }
                     None => settle.call::<_, ()>((s.id as f64, ok, value)),
@@ -433,13 +443,6 @@ impl<H: GuestHost> Vm<H> {
                 drain_jobs(&ctx);
             }
         });
-    }
-
-    /// A rejected call's `.location`: the user frames of the stack where
-    /// it was made, at their positions in the cell as written.
-    fn location(&self, stack: &str) -> String {
-        let frames = lock(&self.link).positions.user_frames(stack).join("\n");
-        codemode_protocol::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned()
     }
 
     fn fail_from_host(&self, message: String) {
@@ -606,8 +609,12 @@ fn request<'js, H: GuestHost>(
             // A tool error says where the guest made the call (`.location`).
             if form.call_site {
                 let stack: String = hooks.call_site.call(()).unwrap_or_default();
-                let stack = codemode_protocol::budget::utf8_prefix(&stack, MAX_SITE_STACK_BYTES).to_owned();
-                hooks.sites.borrow_mut().insert(id, stack);
+                let site = if stack.len() <= MAX_SITE_STACK_BYTES {
+                    Site::Stack(stack)
+                } else {
+                    Site::Location(location(link, &stack))
+                };
+                hooks.sites.borrow_mut().insert(id, site);
             }
         }
         // An interrupted cell (deadline, CPU budget, abort) must not see its
@@ -619,6 +626,13 @@ fn request<'js, H: GuestHost>(
         Err(e) => return Err(e),
     }
     Ok(promise.into_value())
+}
+
+/// A nested call's `.location`: the user frames of the stack where it
+/// was made, at their positions in the cell as written.
+fn location<R>(link: &Mutex<GuestLink<R>>, stack: &str) -> String {
+    let frames = lock(link).positions.user_frames(stack).join("\n");
+    codemode_protocol::budget::utf8_prefix(frames.trim(), MAX_LOCATION_BYTES).to_owned()
 }
 
 /// `emit(kind, value)`: one output entry. Returns whether console output

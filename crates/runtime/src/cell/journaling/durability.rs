@@ -336,9 +336,10 @@ impl Durability {
         }
     }
 
-    /// These approvals were decided or expired.
-    pub(crate) fn approvals_decided(&self, ids: &[String]) {
-        self.announcements.forget(ids);
+    /// These approvals were decided or expired; returns those never
+    /// announced.
+    pub(crate) fn approvals_decided(&self, ids: &[String]) -> Vec<String> {
+        self.announcements.forget(ids)
     }
 
     /// A write that keeps the lease, reporting a lease another process took.
@@ -607,7 +608,17 @@ impl Durability {
     pub(crate) fn hand_over(&mut self, done: impl FnOnce() + Send + 'static) -> bool {
         reschedule(&mut self.renewal, None);
         let Some(j) = self.journal.as_mut().filter(|j| j.live() && j.created()) else { return false };
-        j.release_after_writes(done);
+        // A write that failed is sent again: its approvals, once stored,
+        // are announced as its first sending would have.
+        let approvals = self.announcements.in_last_write();
+        j.release_after_writes(
+            move || {
+                if let Some(approvals) = approvals {
+                    approvals.stored();
+                }
+            },
+            done,
+        );
         true
     }
 

@@ -511,9 +511,13 @@ impl RunJournal {
 
     /// Releases the lease once every write under way is over, sending
     /// again what a failed one left unsent, and writing nothing new;
-    /// then runs `done`.
-    pub(super) fn release_after_writes(&mut self, done: impl FnOnce() + Send + 'static) {
-        self.skip(RunStatus::Parked, None, |_| {}, move |_| done());
+    /// runs `stored` when that is stored, then `done`.
+    pub(super) fn release_after_writes(
+        &mut self,
+        stored: impl FnOnce() + Send + 'static,
+        done: impl FnOnce() + Send + 'static,
+    ) {
+        self.skip(RunStatus::Parked, None, move |_| stored(), move |_| done());
     }
 
     fn too_big(&self) -> String {
