@@ -73,6 +73,10 @@ struct Parked {
     /// (the binary's text) counts once, split among them, where resident
     /// sizes count it in each.
     pss_per_parked_cell_kib: f64,
+    /// What the session's first cell (run to completion before the
+    /// parked ones) added, by the same measure: in process mode, its
+    /// principal's worker bound and a warm one started in its place.
+    pss_first_cell_kib: f64,
     park_exec_ms: Quantiles,
     resume_wait_ms: Quantiles,
 }
@@ -80,6 +84,16 @@ struct Parked {
 async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
     // The host's memory, and its engine workers' (process isolation).
     let settled_rss = async || settled_rss().await + workers_rss(rt);
+    // The session's first cell, run before measuring: what binding the
+    // session's first engine costs (in process mode a worker bound to its
+    // principal, and the warm one started to replace it) is the key's,
+    // not each parked cell's, and is reported apart.
+    let pss_cold = {
+        settled_rss().await;
+        total_pss()?
+    };
+    let (r, _) = timed_exec(reply, cells::TRIVIAL).await?;
+    expect(&r, "completed", "the session's first cell")?;
     let before = settled_rss().await;
     let pss_before = total_pss()?;
     let mut ids = Vec::with_capacity(count);
@@ -108,6 +122,7 @@ async fn parked(rt: &CodeMode, reply: &Reply, count: usize) -> Result<Parked> {
         rss_after_resume_mib: mib(after),
         rss_per_parked_cell_kib: (at_peak.saturating_sub(before)) as f64 / 1024.0 / count as f64,
         pss_per_parked_cell_kib: (pss_at_peak.saturating_sub(pss_before)) as f64 / 1024.0 / count as f64,
+        pss_first_cell_kib: pss_before.saturating_sub(pss_cold) as f64 / 1024.0,
         park_exec_ms: quantiles(&park),
         resume_wait_ms: quantiles(&resume),
     })
@@ -601,13 +616,14 @@ fn print_report(m: &Measured, options: &BenchOptions) {
     row("  wait (to completed)", &m.yield_wait);
     for p in &m.parked {
         println!(
-            "5 parked x{:<6} RSS per parked cell: {:.1} KiB (before {:.1} MiB, parked {:.1} MiB, after resume {:.1} MiB); PSS {:.1} KiB",
+            "5 parked x{:<6} RSS per parked cell: {:.1} KiB (before {:.1} MiB, parked {:.1} MiB, after resume {:.1} MiB); PSS {:.1} KiB (the session's first cell: {:.0} KiB)",
             p.count,
             p.rss_per_parked_cell_kib,
             p.rss_before_mib,
             p.rss_parked_mib,
             p.rss_after_resume_mib,
-            p.pss_per_parked_cell_kib
+            p.pss_per_parked_cell_kib,
+            p.pss_first_cell_kib
         );
     }
     row("6 first exec, fresh process", &m.cold);

@@ -139,6 +139,8 @@ impl Workers {
             // Two: its factory prepares them only on CPUs no cell wants,
             // so one is ready more often for the next cell.
             spares: 2,
+            cells_at_once: workers.cells_per_worker,
+            cells_in_life: workers.recycle_after,
             address_space: workers.address_space,
             // Named by the prelude sent with it, if any (`EngineWorker::spawn`).
             prelude_build: None,

@@ -53,12 +53,23 @@ struct State<H: GuestHost> {
     /// The last preparation failed: wait for the next take before retrying
     /// (that take prepares inline and reports the failure).
     failing: bool,
+    /// How many more engines may be taken before the owner says otherwise
+    /// ([`EnginePool::room_for`]): no more spares than that are kept.
+    room: usize,
     stop: bool,
+}
+
+impl<H: GuestHost> State<H> {
+    /// The spares to keep: the pool's depth, or fewer when fewer may be
+    /// taken.
+    fn wanted(&self, depth: usize) -> usize {
+        depth.min(self.room)
+    }
 }
 
 impl<H: GuestHost> Default for State<H> {
     fn default() -> Self {
-        Self { spares: Vec::new(), retired: Vec::new(), failing: false, stop: false }
+        Self { spares: Vec::new(), retired: Vec::new(), failing: false, room: usize::MAX, stop: false }
     }
 }
 
@@ -204,6 +215,33 @@ impl<H: GuestHost> EnginePool<H> {
         Ok(start.elapsed())
     }
 
+    /// At most `engines` more engines will be taken until the next call
+    /// says otherwise (an engine worker with room for that many more
+    /// cells: its host places no cell past its bound): no more spares are
+    /// kept than that, and those past it are freed, so a full worker holds
+    /// no engine for a cell that cannot come. A take past it still gets an
+    /// engine (prepared inline).
+    pub(crate) fn room_for(&self, engines: usize) {
+        let mut state = self.lock();
+        state.room = engines;
+        let keep = state.wanted(self.inner.depth);
+        if state.spares.len() <= keep {
+            drop(state);
+            // Room made: the factory may have spares to prepare.
+            self.inner.wake.notify_one();
+            return;
+        }
+        let extra = state.spares.split_off(keep);
+        if state.stop || state.retired.len() + extra.len() > self.inner.max_retired {
+            drop(state);
+            drop(extra);
+            return;
+        }
+        state.retired.extend(extra);
+        drop(state);
+        self.inner.wake.notify_one();
+    }
+
     /// An ended cell's engine: the factory frees it (or the caller, when
     /// the factory is behind).
     pub(crate) fn retire(&self, vm: Vm<H>) {
@@ -216,6 +254,23 @@ impl<H: GuestHost> EnginePool<H> {
         state.retired.push(vm);
         drop(state);
         self.inner.wake.notify_one();
+    }
+
+    /// The spares ready now.
+    #[cfg(test)]
+    pub(crate) fn spare_count(&self) -> usize {
+        self.lock().spares.len()
+    }
+
+    /// Waits until exactly `count` spares are ready (the factory makes or
+    /// frees them meanwhile); panics after 20 s.
+    #[cfg(test)]
+    pub(crate) fn await_spares(&self, count: usize) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while self.spare_count() != count {
+            assert!(std::time::Instant::now() < deadline, "{} spares, not {count}, after 20 s", self.spare_count());
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
     }
 
     /// Stops the factory; its spares are freed.
@@ -259,7 +314,10 @@ fn factory<H: GuestHost>(inner: &Inner<H>) {
     let lock = || inner.state.lock().unwrap_or_else(PoisonError::into_inner);
     loop {
         let mut state = lock();
-        while !state.stop && state.retired.is_empty() && (state.failing || state.spares.len() >= inner.depth) {
+        while !state.stop
+            && state.retired.is_empty()
+            && (state.failing || state.spares.len() >= state.wanted(inner.depth))
+        {
             state = inner.wake.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
         if state.stop {
@@ -269,11 +327,20 @@ fn factory<H: GuestHost>(inner: &Inner<H>) {
             return;
         }
         // A missing spare delays a cell; a retired engine only holds memory.
-        if !state.failing && state.spares.len() < inner.depth {
+        if !state.failing && state.spares.len() < state.wanted(inner.depth) {
             drop(state);
             let r = &inner.recipe;
             match Vm::prepare(&r.limits, &r.host, PreludeGeneration::CURRENT) {
-                Ok(vm) => lock().spares.push(vm),
+                Ok(vm) => {
+                    let mut state = lock();
+                    // The room may have shrunk while it was prepared.
+                    if state.spares.len() < state.wanted(inner.depth) {
+                        state.spares.push(vm);
+                    } else {
+                        drop(state);
+                        drop(vm);
+                    }
+                }
                 Err(_) => lock().failing = true,
             }
             continue;
@@ -336,6 +403,27 @@ mod tests {
                 fields[38].parse().expect("a policy number")
             })
             .collect()
+    }
+
+    #[test]
+    fn a_pool_keeps_no_more_spares_than_engines_may_still_be_taken() {
+        let pool = EnginePool::start(Recipe { limits: Arc::default(), host: BareHost }, 2).expect("the factory starts");
+        pool.await_spares(2);
+        // Less room than spares: those past it are freed at once.
+        pool.room_for(1);
+        assert_eq!(pool.spare_count(), 1);
+        pool.room_for(0);
+        assert_eq!(pool.spare_count(), 0);
+        // A take past the room still gets an engine, prepared inline.
+        let (vm, spare) = pool.take_telling().expect("an engine");
+        assert!(!spare, "no spare was kept");
+        pool.retire(vm);
+        // Room made: the factory prepares up to it, and no more than its depth.
+        pool.room_for(1);
+        pool.await_spares(1);
+        pool.room_for(5);
+        pool.await_spares(2);
+        pool.stop();
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::engine::vm::StartError;
 
 /// The protocol's version, in both hellos: a host and a worker of
 /// different builds refuse each other.
-pub(crate) const VERSION: u32 = 4;
+pub(crate) const VERSION: u32 = 5;
 
 /// The largest frame either side sends or accepts. A report carries at
 /// most a window's output budget (10 MiB at most) and the requests one
@@ -49,6 +49,11 @@ pub(crate) struct WorkerConfig {
     pub threads: usize,
     /// Engines kept prepared for the next cells.
     pub spares: usize,
+    /// The most cells the host places on the worker at once, and in its
+    /// life: a worker with room for fewer keeps fewer spares.
+    pub cells_at_once: usize,
+    /// See `cells_at_once`.
+    pub cells_in_life: u64,
     /// The most address space the worker may map, in bytes.
     pub address_space: Option<u64>,
     /// The build that wrote the prelude bytecode sent in the next frame

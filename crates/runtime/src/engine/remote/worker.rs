@@ -114,13 +114,15 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
     let recipe = Recipe { limits: Arc::new(config.limits.limits()), host };
     let pool = EnginePool::start_at(recipe, config.spares, crate::engine::pool::FactoryPriority::Idle)?;
     let controls = Controls::default();
+    let occupancy = Arc::new(Occupancy::new(config.cells_at_once, config.cells_in_life));
     let (started, running) = mpsc::channel();
     for (i, lane) in lanes.into_iter().enumerate() {
         let (pool, controls, started) = (pool.clone(), controls.clone(), started.clone());
+        let occupancy = Arc::clone(&occupancy);
         std::thread::Builder::new().name(format!("codemode-engine-{i}")).stack_size(ENGINE_STACK_BYTES).spawn(
             move || {
                 let _ = started.send(());
-                engine_thread(lane, &pool, &controls);
+                engine_thread(lane, &pool, &controls, &occupancy);
             },
         )?;
     }
@@ -200,6 +202,39 @@ impl Controls {
 
     fn forget(&self, cell: u64) {
         self.lock().remove(&cell);
+    }
+}
+
+/// How many cells hold an engine of this worker, and how many have in its
+/// life, against the host's bounds for it: the pool keeps no more spares
+/// than cells may still come (a full worker, or one at the end of its
+/// life, holds none). Only the spares depend on it: a count that drifts
+/// from the host's (a start racing another cell's close) costs a spare
+/// or an engine prepared inline, never a cell.
+struct Occupancy {
+    counts: Mutex<(usize, u64)>,
+    at_once: usize,
+    in_life: u64,
+}
+
+impl Occupancy {
+    fn new(at_once: usize, in_life: u64) -> Self {
+        Self { counts: Mutex::new((0, 0)), at_once, in_life }
+    }
+
+    /// A cell took an engine (`true`) or closed: the pool is told the room
+    /// left, under the lock, so two lanes' counts reach it in order.
+    fn changed<H: crate::engine::host::GuestHost>(&self, pool: &EnginePool<H>, taken: bool) {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        let (live, served) = &mut *counts;
+        if taken {
+            *live += 1;
+            *served += 1;
+        } else {
+            *live = live.saturating_sub(1);
+        }
+        let life_left = usize::try_from(self.in_life.saturating_sub(*served)).unwrap_or(usize::MAX);
+        pool.room_for(self.at_once.saturating_sub(*live).min(life_left));
     }
 }
 
@@ -283,17 +318,22 @@ struct Cell<T: RequestTable> {
     took_spare: Option<bool>,
 }
 
-fn engine_thread<T: RequestTable>(lane: UnixStream, pool: &EnginePool<WorkerHost<T>>, controls: &Controls) {
+fn engine_thread<T: RequestTable>(
+    lane: UnixStream,
+    pool: &EnginePool<WorkerHost<T>>,
+    controls: &Controls,
+    occupancy: &Occupancy,
+) {
     let lane = Lane { channel: FrameReader::new(lane, MAX_FRAME_BYTES), deferred: VecDeque::new(), running: None };
     LANE.with(|slot| *slot.borrow_mut() = Some(lane));
-    serve_lane(pool, controls);
+    serve_lane(pool, controls, occupancy);
     // Closes the lane: the host sees it, and ends the worker.
     LANE.with(|slot| slot.borrow_mut().take());
 }
 
 /// Runs the cells whose messages come on this thread's lane until the
 /// host hangs up.
-fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Controls) {
+fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Controls, occupancy: &Occupancy) {
     let mut cells: HashMap<u64, Cell<T>> = HashMap::new();
     while let Some(message) = next_message() {
         let sent = match message {
@@ -302,6 +342,7 @@ fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Cont
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => match made(pool, recipe) {
                         Ok((vm, spare)) => {
+                            occupancy.changed(pool, true);
                             controls.register(cell, vm.control());
                             e.insert(Cell { vm, clock_sent: 0, env_sent: 0, note_heap: false, took_spare: Some(spare) })
                         }
@@ -338,6 +379,7 @@ fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Cont
             ToWorker::Close { cell } => {
                 if let Some(entry) = cells.remove(&cell) {
                     pool.retire(entry.vm);
+                    occupancy.changed(pool, false);
                 }
                 controls.forget(cell);
                 Ok(())
@@ -619,5 +661,33 @@ fn text(answer: Option<Answer>, what: &'static str) -> Result<String, ConfigRead
         Some(Answer::Text(Ok(text))) => Ok(text),
         Some(Answer::Text(Err(reason)) | Answer::Unsendable(reason)) => Err(ConfigReadError { what, reason }),
         _ => Err(ConfigReadError { what, reason: NO_ANSWER.into() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::host::BareHost;
+    use crate::engine::pool::Recipe;
+
+    #[test]
+    fn a_worker_keeps_spares_only_for_cells_its_host_may_still_place_on_it() {
+        let recipe = Recipe { limits: Arc::default(), host: BareHost };
+        let pool = EnginePool::start(recipe, 2).expect("the factory starts");
+        pool.await_spares(2);
+        // Two cells at once, three in its life.
+        let occupancy = Occupancy::new(2, 3);
+        occupancy.changed(&pool, true);
+        assert_eq!(pool.spare_count(), 1, "room for one more cell: one spare");
+        occupancy.changed(&pool, true);
+        assert_eq!(pool.spare_count(), 0, "full: no spare");
+        occupancy.changed(&pool, false);
+        pool.await_spares(1);
+        occupancy.changed(&pool, true);
+        assert_eq!(pool.spare_count(), 0, "its life's last cell came: no spare");
+        occupancy.changed(&pool, false);
+        occupancy.changed(&pool, false);
+        assert_eq!(pool.spare_count(), 0, "no cell may come any more");
+        pool.stop();
     }
 }
