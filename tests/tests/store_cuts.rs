@@ -610,3 +610,47 @@ async fn a_park_asking_for_approval_while_the_store_is_away_shows_the_approval_o
     assert_eq!(deploy.calls(), 1, "the approved call ran once");
     rt.shutdown().await;
 }
+
+/// An approval asked while the store is away, which expires before any
+/// record held it, was never announced, and its end is not announced
+/// either: the host hears neither `ApprovalRequested` nor
+/// `ApprovalDecided` for an id nobody could have been shown. The call is
+/// still refused as expired (GA-10.3, runtime-semantics 11.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_that_expires_before_any_record_held_it_is_never_announced_nor_its_end_ga_10_3() {
+    let url = codemode_store::postgres::test_database().await;
+    let relay = Relay::to(&url).await;
+    let deploy = Named::new("deploy_prod");
+    let (gate, checked) = (Arc::new(tokio::sync::Semaphore::new(1000)), Arc::new(tokio::sync::Notify::new()));
+    let rt = codemode_tests::builder()
+        .limits(codemode_runtime::Limits { approval_ttl: Duration::from_millis(100), ..Default::default() })
+        .policy(GatedAsk { gate, checked })
+        .tool(ReplaySafe(deploy.clone()))
+        .store_backend(StoreBackend::Postgres { url: relay.url(&url), pool_size: 2 })
+        .runs(RunsConfig { evict_after: None, ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap();
+    let mut events = rt.run_events();
+    let session = rt.session("away").reply("r");
+    let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
+                try { return await deploy_prod({env: 'prod'}) } catch (e) { return e.code }";
+    // Asked while the store is away: the park that would show it is refused.
+    let (run_id, cut_off) = wait_cut_off(&session, &relay, code).await;
+    assert_eq!(failure(&cut_off).0, ErrorCode::RuntimeUnavailable, "{}", cut_off.to_model_json());
+    // Past its TTL, still away: the next window expires it.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let expired = session.wait(&run_id).await.unwrap();
+    assert_eq!(rt.metrics().runs.approvals_expired, 1, "it expired: {}", expired.to_model_json());
+    assert_eq!(deploy.calls(), 0);
+    let seen = drain(&mut events).await;
+    let approvals = seen.iter().filter(|e| {
+        matches!(
+            e,
+            codemode_runtime::RunEvent::ApprovalRequested { .. } | codemode_runtime::RunEvent::ApprovalDecided { .. }
+        )
+    });
+    assert_eq!(approvals.count(), 0, "{seen:?}");
+    relay.restore();
+    rt.shutdown().await;
+}
