@@ -544,6 +544,22 @@ impl codemode_runtime::Tool for ReplaySafe {
     }
 }
 
+/// A runtime on the store at `url` whose policy asks about every call of
+/// `deploy`, registered replay-safe: no write-ahead holds it, so it is
+/// asked about while the store is away. Runs stay in memory.
+async fn asking_runtime(url: &str, deploy: &Named, limits: codemode_runtime::Limits) -> CodeMode {
+    let (gate, checked) = (Arc::new(tokio::sync::Semaphore::new(1000)), Arc::new(tokio::sync::Notify::new()));
+    codemode_tests::builder()
+        .limits(limits)
+        .policy(GatedAsk { gate, checked })
+        .tool(ReplaySafe(deploy.clone()))
+        .store_backend(StoreBackend::Postgres { url: url.to_owned(), pool_size: 2 })
+        .runs(RunsConfig { evict_after: None, ..RunsConfig::default() })
+        .start()
+        .await
+        .unwrap()
+}
+
 /// A park that asks for approval while the store does not take its
 /// journal shows no approval id the record lacks: it answers
 /// `runtime_unavailable` (the run kept, nothing decided or run), and once
@@ -554,18 +570,8 @@ async fn a_park_asking_for_approval_while_the_store_is_away_shows_the_approval_o
     use codemode_store::runs::RunStore;
     let url = codemode_store::postgres::test_database().await;
     let relay = Relay::to(&url).await;
-    // Replay-safe: no write-ahead holds it, so it is asked about while the
-    // store is away.
     let deploy = Named::new("deploy_prod");
-    let (gate, checked) = (Arc::new(tokio::sync::Semaphore::new(1000)), Arc::new(tokio::sync::Notify::new()));
-    let rt = codemode_tests::builder()
-        .policy(GatedAsk { gate, checked })
-        .tool(ReplaySafe(deploy.clone()))
-        .store_backend(StoreBackend::Postgres { url: relay.url(&url), pool_size: 2 })
-        .runs(RunsConfig { evict_after: None, ..RunsConfig::default() })
-        .start()
-        .await
-        .unwrap();
+    let rt = asking_runtime(&relay.url(&url), &deploy, codemode_runtime::Limits::default()).await;
     let mut events = rt.run_events();
     let session = rt.session("away").reply("r");
     let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
@@ -621,16 +627,8 @@ async fn an_approval_that_expires_before_any_record_held_it_is_never_announced_n
     let url = codemode_store::postgres::test_database().await;
     let relay = Relay::to(&url).await;
     let deploy = Named::new("deploy_prod");
-    let (gate, checked) = (Arc::new(tokio::sync::Semaphore::new(1000)), Arc::new(tokio::sync::Notify::new()));
-    let rt = codemode_tests::builder()
-        .limits(codemode_runtime::Limits { approval_ttl: Duration::from_millis(100), ..Default::default() })
-        .policy(GatedAsk { gate, checked })
-        .tool(ReplaySafe(deploy.clone()))
-        .store_backend(StoreBackend::Postgres { url: relay.url(&url), pool_size: 2 })
-        .runs(RunsConfig { evict_after: None, ..RunsConfig::default() })
-        .start()
-        .await
-        .unwrap();
+    let limits = codemode_runtime::Limits { approval_ttl: Duration::from_millis(100), ..Default::default() };
+    let rt = asking_runtime(&relay.url(&url), &deploy, limits).await;
     let mut events = rt.run_events();
     let session = rt.session("away").reply("r");
     let code = "await yield_control('one'); await new Promise(r => setTimeout(r, 300)); \
