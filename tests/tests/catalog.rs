@@ -92,6 +92,32 @@ async fn tool_errors_carry_their_effect_status_and_call_site_and_an_uncaught_one
     assert_eq!(failed_phase(&thrown), codemode_runtime::Phase::Guest, "the guest's own error stays guest");
 }
 
+/// A tool error's `.location` is at most 8 KiB of user frames whatever
+/// the stack it was called from. QuickJS writes at most 64 frames, but a
+/// guest's `Error.prepareStackTrace` writes the stack it likes: a short
+/// one (kept as written until the call fails) and one past the bound
+/// kept (read at once) give the same innermost frames, and the longer is
+/// cut at the bound (GA-11.2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_errors_location_is_at_most_8_kib_of_user_frames_at_any_stack_length_ga_11_2() {
+    let rt = runtime().await;
+    let location = async |frames: usize| {
+        let code = format!(
+            "Error.prepareStackTrace = () => 'Error\\n' + '    at frame (user.js:2:5)\\n'.repeat({frames});\n\
+             try {{ await fail_tool({{}}) }} catch (e) {{ return e.location }}"
+        );
+        let r = exec(&rt, &code).await;
+        value(&r).as_str().unwrap_or_else(|| panic!("a location: {}", r.to_model_json())).to_owned()
+    };
+    let (short, long) = (location(10).await, location(2000).await);
+    assert_eq!(short.lines().count(), 10, "{short}");
+    assert!(long.len() <= 8192 && long.len() > 8192 - 64, "cut at the bound: {} bytes", long.len());
+    let whole_lines = long.lines().count() - 1;
+    for line in short.lines().chain(long.lines().take(whole_lines)) {
+        assert_eq!(line.trim(), "at frame (user.js:1:5)", "a user frame, at its place in the cell");
+    }
+}
+
 /// The prelude makes its tables (which errors came from the host, the
 /// handles' metadata, the MCP handles, timers) on first use, which may be
 /// after guest code ran: a cell that replaced `Map`, `WeakMap` and
