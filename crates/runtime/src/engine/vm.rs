@@ -258,8 +258,12 @@ enum Site {
 
 /// The longest `.location` a tool error carries, in bytes.
 const MAX_LOCATION_BYTES: usize = 8192;
-/// The longest stack kept unread; a longer one is read at once.
-const MAX_SITE_STACK_BYTES: usize = 2 * MAX_LOCATION_BYTES;
+/// The longest stack kept unread; a longer one is read at once. No more
+/// than a location, so each call not yet settled keeps at most what it
+/// kept when every stack was read at once (QuickJS writes at most 64
+/// frames, well under it; a guest's `Error.prepareStackTrace` may write
+/// more).
+const MAX_SITE_STACK_BYTES: usize = MAX_LOCATION_BYTES;
 
 #[expect(
     unsafe_code,
