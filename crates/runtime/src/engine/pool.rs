@@ -18,7 +18,7 @@
 //! `docs/benchmarks.md`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::host::GuestHost;
 use super::vm::{PreludeGeneration, StartError, Vm};
@@ -162,7 +162,7 @@ impl<H: GuestHost> EnginePool<H> {
         Ok(Self { inner })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State<H>> {
+    fn lock(&self) -> MutexGuard<'_, State<H>> {
         self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -225,33 +225,29 @@ impl<H: GuestHost> EnginePool<H> {
         let mut state = self.lock();
         state.room = engines;
         let keep = state.wanted(self.inner.depth);
-        if state.spares.len() <= keep {
-            drop(state);
-            // Room made: the factory may have spares to prepare.
-            self.inner.wake.notify_one();
-            return;
-        }
-        let extra = state.spares.split_off(keep);
-        if state.stop || state.retired.len() + extra.len() > self.inner.max_retired {
-            drop(state);
-            drop(extra);
-            return;
-        }
-        state.retired.extend(extra);
-        drop(state);
-        self.inner.wake.notify_one();
+        let extra = if state.spares.len() > keep { state.spares.split_off(keep) } else { Vec::new() };
+        // With no extra, this only wakes the factory: room made may mean
+        // spares to prepare.
+        self.to_factory(state, extra.into_iter());
     }
 
     /// An ended cell's engine: the factory frees it (or the caller, when
     /// the factory is behind).
     pub(crate) fn retire(&self, vm: Vm<H>) {
-        let mut state = self.lock();
-        if state.stop || state.retired.len() >= self.inner.max_retired {
+        let state = self.lock();
+        self.to_factory(state, std::iter::once(vm));
+    }
+
+    /// Gives `engines` to the factory to free and wakes it; frees them
+    /// here when it is stopped or past its bound of retired engines.
+    fn to_factory(&self, mut state: MutexGuard<'_, State<H>>, engines: impl ExactSizeIterator<Item = Vm<H>>) {
+        if state.stop || state.retired.len() + engines.len() > self.inner.max_retired {
             drop(state);
-            drop(vm);
+            // Dropping what is left of the iterator frees the engines.
+            drop(engines);
             return;
         }
-        state.retired.push(vm);
+        state.retired.extend(engines);
         drop(state);
         self.inner.wake.notify_one();
     }

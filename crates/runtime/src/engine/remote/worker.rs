@@ -222,17 +222,29 @@ impl Occupancy {
         Self { counts: Mutex::new((0, 0)), at_once, in_life }
     }
 
-    /// A cell took an engine (`true`) or closed: the pool is told the room
-    /// left, under the lock, so two lanes' counts reach it in order.
-    fn changed<H: crate::engine::host::GuestHost>(&self, pool: &EnginePool<H>, taken: bool) {
-        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        let (live, served) = &mut *counts;
-        if taken {
+    /// A cell took an engine.
+    fn took<H: crate::engine::host::GuestHost>(&self, pool: &EnginePool<H>) {
+        self.change(pool, |live, served| {
             *live += 1;
             *served += 1;
-        } else {
-            *live = live.saturating_sub(1);
-        }
+        });
+    }
+
+    /// A cell that held an engine closed.
+    fn closed<H: crate::engine::host::GuestHost>(&self, pool: &EnginePool<H>) {
+        self.change(pool, |live, _| *live = live.saturating_sub(1));
+    }
+
+    /// Counts a change and tells the pool the room left, under the lock,
+    /// so two lanes' counts reach it in order.
+    fn change<H: crate::engine::host::GuestHost>(
+        &self,
+        pool: &EnginePool<H>,
+        count: impl FnOnce(&mut usize, &mut u64),
+    ) {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        let (live, served) = &mut *counts;
+        count(live, served);
         let life_left = usize::try_from(self.in_life.saturating_sub(*served)).unwrap_or(usize::MAX);
         pool.room_for(self.at_once.saturating_sub(*live).min(life_left));
     }
@@ -342,7 +354,7 @@ fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Cont
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => match made(pool, recipe) {
                         Ok((vm, spare)) => {
-                            occupancy.changed(pool, true);
+                            occupancy.took(pool);
                             controls.register(cell, vm.control());
                             e.insert(Cell { vm, clock_sent: 0, env_sent: 0, note_heap: false, took_spare: Some(spare) })
                         }
@@ -379,7 +391,7 @@ fn serve_lane<T: RequestTable>(pool: &EnginePool<WorkerHost<T>>, controls: &Cont
             ToWorker::Close { cell } => {
                 if let Some(entry) = cells.remove(&cell) {
                     pool.retire(entry.vm);
-                    occupancy.changed(pool, false);
+                    occupancy.closed(pool);
                 }
                 controls.forget(cell);
                 Ok(())
@@ -677,16 +689,16 @@ mod tests {
         pool.await_spares(2);
         // Two cells at once, three in its life.
         let occupancy = Occupancy::new(2, 3);
-        occupancy.changed(&pool, true);
+        occupancy.took(&pool);
         assert_eq!(pool.spare_count(), 1, "room for one more cell: one spare");
-        occupancy.changed(&pool, true);
+        occupancy.took(&pool);
         assert_eq!(pool.spare_count(), 0, "full: no spare");
-        occupancy.changed(&pool, false);
+        occupancy.closed(&pool);
         pool.await_spares(1);
-        occupancy.changed(&pool, true);
+        occupancy.took(&pool);
         assert_eq!(pool.spare_count(), 0, "its life's last cell came: no spare");
-        occupancy.changed(&pool, false);
-        occupancy.changed(&pool, false);
+        occupancy.closed(&pool);
+        occupancy.closed(&pool);
         assert_eq!(pool.spare_count(), 0, "no cell may come any more");
         pool.stop();
     }
