@@ -533,3 +533,66 @@ fn bench_runs_every_scenario_and_writes_a_json_report() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--compare needs NODE24 and OPENCLAW_PROJECT"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The local-time corpus: every `Date` use that reads the zone.
+const LOCAL_TIME_CELL: &str = r#"const d = new Date(0);
+return [d.getTimezoneOffset(), d.toString(), new Date(2020, 0, 1).getTime(),
+  new Date("2020-01-01T00:00:00").getTime(), d.getHours(), d.toLocaleDateString(),
+  d.toTimeString(), new Date(1593561600000).getTimezoneOffset(), typeof new Date().getFullYear()]"#;
+
+/// GA-1.2: a cell's local time is the configured zone (UTC unless
+/// `limits.time_zone` says otherwise), in both engine homes, whatever the
+/// host's `TZ` says — a confined worker reads no zone file and does not
+/// crash, and thread mode does not see the host's zone.
+#[test]
+fn a_cells_local_time_is_the_configured_zone_in_both_modes_whatever_the_hosts_tz_ga_1_2() {
+    let utc = serde_json::json!([
+        0,
+        "Thu Jan 01 1970 00:00:00 GMT+0000",
+        1_577_836_800_000_i64,
+        1_577_836_800_000_i64,
+        0,
+        "01/01/1970",
+        "00:00:00 GMT+0000",
+        0,
+        "number"
+    ]);
+    let berlin = serde_json::json!([
+        -60,
+        "Thu Jan 01 1970 01:00:00 GMT+0100",
+        1_577_833_200_000_i64,
+        1_577_833_200_000_i64,
+        1,
+        "01/01/1970",
+        "01:00:00 GMT+0100",
+        -120,
+        "number"
+    ]);
+    for isolation in ["thread", "process"] {
+        for (zone, expected) in [(None, &utc), (Some("Europe/Berlin"), &berlin)] {
+            let zone_line = zone.map(|z| format!("time_zone = \"{z}\"\n")).unwrap_or_default();
+            let name = format!("tz-{isolation}-{}", zone.unwrap_or("utc").replace('/', "-"));
+            let config = write_config(&name, &format!("[limits]\nisolation = \"{isolation}\"\n{zone_line}"));
+            for host_tz in ["Asia/Tokyo", "America/New_York"] {
+                let mut child = codemode()
+                    .env("TZ", host_tz)
+                    .arg("--config")
+                    .arg(&config)
+                    .arg("--store")
+                    .arg(temp_store(&format!("{name}-store")))
+                    .args(["exec", "--json", "-"])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child.stdin.take().unwrap().write_all(LOCAL_TIME_CELL.as_bytes()).unwrap();
+                let out = child.wait_with_output().unwrap();
+                let line: Value = serde_json::from_slice(&out.stdout)
+                    .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+                assert_eq!(line["status"], "completed", "{isolation} {zone:?} TZ={host_tz}: {line}");
+                assert_eq!(&line["value"], expected, "{isolation} {zone:?} TZ={host_tz}");
+            }
+        }
+    }
+}

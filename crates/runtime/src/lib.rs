@@ -135,6 +135,7 @@ pub use codemode_store::runs::Durability;
 pub use durable::journal::{ApprovalLog, ApprovalRecord, DecisionRecord, InboxEntry};
 pub use durable::operator;
 pub use durable::{JournalMode, RunsConfig, StoreBackend};
+pub use engine::local_time::{CellTimeZone, UnknownTimeZone};
 pub use engine::warm_up;
 pub use error::CodeModeError;
 pub use events::{EVENTS_BUFFERED, RunEvent, RunEventError, RunEvents};

@@ -102,6 +102,12 @@ pub struct Limits {
     /// The same across the sessions of one principal (default 1 GiB, range
     /// 1 MiB–1 TiB).
     pub max_journal_bytes_per_principal: u64,
+    /// The time zone of a cell's local time — `Date`'s local getters,
+    /// setters, constructor and `toString` (default UTC). One zone for
+    /// every cell, in both engine homes and on every host: never the
+    /// host's `TZ`, so a run resumed on a host in another zone replays
+    /// the same way.
+    pub time_zone: crate::CellTimeZone,
 }
 
 impl Default for Limits {
@@ -126,6 +132,7 @@ impl Default for Limits {
             results_max_bytes: 10 * MIB,
             max_journal_bytes_per_session: 256 * MIB as u64,
             max_journal_bytes_per_principal: 1024 * MIB as u64,
+            time_zone: crate::CellTimeZone::utc(),
         }
     }
 }

@@ -38,6 +38,9 @@ pub(crate) struct LimitsConfig {
     pub max_journal_bytes_per_session: u64,
     /// The same across one principal's sessions.
     pub max_journal_bytes_per_principal: u64,
+    /// The IANA time zone of cells' local time (`Date`'s local methods):
+    /// `"UTC"` unless set, never the host's `TZ`.
+    pub time_zone: String,
     /// Where cells' engines run: `"thread"` (in this process) or
     /// `"process"` (confined engine worker processes). Absent: `process`
     /// for `serve`, `thread` for the other commands.
@@ -89,6 +92,7 @@ impl Default for LimitsConfig {
             results_max_bytes: l.results_max_bytes,
             max_journal_bytes_per_session: l.max_journal_bytes_per_session,
             max_journal_bytes_per_principal: l.max_journal_bytes_per_principal,
+            time_zone: l.time_zone.name().to_owned(),
             isolation: None,
         }
     }
@@ -110,6 +114,8 @@ impl LimitsConfig {
         if !(1..=86_400).contains(&self.parked_ttl_seconds) {
             bail!("limits.parked_ttl_seconds = {} is out of range: allowed 1..=86400", self.parked_ttl_seconds);
         }
+        let time_zone = codemode_runtime::CellTimeZone::named(&self.time_zone)
+            .map_err(|e| anyhow::anyhow!("limits.time_zone: {e}"))?;
         let limits = Limits {
             timeout: Duration::from_millis(self.timeout_ms),
             cpu_budget: self.cpu_ms.map(Duration::from_millis),
@@ -130,6 +136,7 @@ impl LimitsConfig {
             results_max_bytes: self.results_max_bytes,
             max_journal_bytes_per_session: self.max_journal_bytes_per_session,
             max_journal_bytes_per_principal: self.max_journal_bytes_per_principal,
+            time_zone,
         };
         if let Err(e) = limits.validate() {
             let key = limit_key(e.field);

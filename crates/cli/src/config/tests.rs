@@ -33,6 +33,17 @@ fn out_of_range_values_name_the_key_and_the_range() {
     assert!(Config::parse("[limits]\napproval_ttl_ms = 86400001\n").is_err());
 }
 
+/// GA-1.2: cells' local time is one configured zone, checked when the
+/// config is read, UTC when unset.
+#[test]
+fn a_time_zone_is_an_iana_name_checked_at_start_and_utc_by_default_ga_1_2() {
+    assert_eq!(Config::parse("").unwrap().limits.to_limits().unwrap().time_zone.name(), "UTC");
+    let tokyo = Config::parse("[limits]\ntime_zone = \"Asia/Tokyo\"\n").unwrap();
+    assert_eq!(tokyo.limits.to_limits().unwrap().time_zone.name(), "Asia/Tokyo");
+    let err = Config::parse("[limits]\ntime_zone = \"Mars/Base\"\n").unwrap_err().to_string();
+    assert!(err.starts_with("limits.time_zone: `Mars/Base` is not a time zone"), "{err}");
+}
+
 #[test]
 fn policy_rules_are_checked_and_bounded() {
     let rule = "[[policy]]\ntool = \"deploy_*\"\naction = \"ask\"\n";

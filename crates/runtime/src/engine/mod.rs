@@ -16,6 +16,7 @@ pub(crate) mod heap;
 pub(crate) mod host;
 pub(crate) mod intrinsics;
 pub(crate) mod link;
+pub(crate) mod local_time;
 pub(crate) mod output;
 pub(crate) mod pool;
 pub(crate) mod remote;

@@ -10,7 +10,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use codemode_protocol::OutputEntry;
-use rquickjs::context::EvalOptions;
 use rquickjs::function::Opt;
 use rquickjs::{
     Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object, Runtime, Value,
@@ -24,6 +23,7 @@ use super::determinism::EnvKey;
 use super::heap::{CountingAllocator, HeapMeter};
 use super::host::{Answering, GuestHost};
 use super::link::{Bounds, GuestError, GuestLink, Outcome};
+use super::local_time::{CellTimeZone, ZoneScope};
 use super::settlement::{Answer, Settlement};
 use crate::limits::Limits;
 use crate::source::USER_FILE;
@@ -283,6 +283,8 @@ pub(crate) struct Vm<H: GuestHost> {
     link: Arc<Mutex<GuestLink<H::Request>>>,
     control: Arc<CellControl>,
     heap: HeapMeter,
+    /// The zone local time is in while guest code runs.
+    time_zone: CellTimeZone,
 }
 
 pub(crate) fn lock<R>(link: &Mutex<GuestLink<R>>) -> MutexGuard<'_, GuestLink<R>> {
@@ -314,7 +316,7 @@ impl<H: GuestHost> Vm<H> {
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = super::intrinsics::context(&runtime).map_err(StartError::Engine)?;
-        let vm = Self { context, runtime, link, control, heap };
+        let vm = Self { context, runtime, link, control, heap, time_zone: limits.time_zone.clone() };
         vm.install(host, prelude)?;
         Ok(vm)
     }
@@ -376,6 +378,7 @@ impl<H: GuestHost> Vm<H> {
         // stack-overflow check at this thread's stack before compiling
         // (running the empty job queue does that).
         let _ = self.runtime.execute_pending_job();
+        let _zone = ZoneScope::enter(&self.time_zone);
         self.context.with(|ctx| {
             if super::intrinsics::wants_all(wrapped) {
                 super::intrinsics::add_all(&ctx)
@@ -407,6 +410,7 @@ impl<H: GuestHost> Vm<H> {
         if settlements.is_empty() {
             return;
         }
+        let _zone = ZoneScope::enter(&self.time_zone);
         self.context.with(|ctx| {
             let Some(hooks) = ctx.userdata::<Hooks>() else {
                 return;
@@ -707,13 +711,38 @@ fn answer_value<'js>(ctx: &Ctx<'js>, answer: Answer) -> rquickjs::Result<Value<'
     }
 }
 
+/// Compiles and runs `source` as a sloppy global script named `file`.
+/// The source goes to the engine with its length, as `JS_Eval` takes
+/// it, so a NUL in it (valid in strings, templates and regular
+/// expressions) is source like any other character: rquickjs's own
+/// `eval` makes a C string of it and refuses one.
+#[expect(unsafe_code, reason = "JS_Eval is the engine's C API, called with the source's length")]
 fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str) -> rquickjs::Result<V> {
-    let mut options = EvalOptions::default();
-    options.global = true;
-    options.strict = false;
-    options.backtrace_barrier = true;
-    options.filename = Some(file.to_owned());
-    ctx.eval_with_options(source, options)
+    let flags = rquickjs::qjs::JS_EVAL_TYPE_GLOBAL | rquickjs::qjs::JS_EVAL_FLAG_BACKTRACE_BARRIER;
+    let file = std::ffi::CString::new(file)?;
+    // QuickJS reads up to the length and wants a NUL just past it.
+    let mut bytes = Vec::with_capacity(source.len() + 1);
+    bytes.extend_from_slice(source.as_bytes());
+    bytes.push(0);
+    // SAFETY: the context is alive and locked for 'js (we hold its Ctx);
+    // `bytes` is `source.len()` bytes and a NUL, `file` a C string, both
+    // alive through the call. The returned value is owned, and handed
+    // to `Value::from_raw`, which frees it.
+    let value = unsafe {
+        rquickjs::qjs::JS_UpdateStackTop(rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr()));
+        let raw = rquickjs::qjs::JS_Eval(
+            ctx.as_raw().as_ptr(),
+            bytes.as_ptr().cast(),
+            source.len() as _,
+            file.as_ptr(),
+            flags as i32,
+        );
+        Value::from_raw(ctx.clone(), raw)
+    };
+    if value.is_exception() {
+        return Err(rquickjs::Error::Exception);
+    }
+    V::from_js(ctx, value)
 }
 
 fn drain_jobs(ctx: &Ctx<'_>) {

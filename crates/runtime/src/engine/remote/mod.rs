@@ -48,7 +48,7 @@ pub(crate) trait RequestTable: Send + Sync + 'static {
 
 /// The limits an engine enforces itself, as the host gives them to a
 /// worker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct EngineLimits {
     pub memory_limit_bytes: usize,
     pub max_stack_bytes: usize,
@@ -57,6 +57,9 @@ pub(crate) struct EngineLimits {
     pub max_queued: usize,
     pub max_timers: usize,
     pub max_output_bytes: usize,
+    /// The zone cells' local time is in (the worker checks the name against
+    /// its own compiled-in zone data as it decodes it).
+    pub time_zone: crate::CellTimeZone,
 }
 
 impl EngineLimits {
@@ -70,6 +73,7 @@ impl EngineLimits {
             max_queued: limits.max_queued,
             max_timers: limits.max_timers,
             max_output_bytes: limits.max_output_bytes,
+            time_zone: limits.time_zone.clone(),
         }
     }
 
@@ -84,6 +88,7 @@ impl EngineLimits {
             max_queued: self.max_queued,
             max_timers: self.max_timers,
             max_output_bytes: self.max_output_bytes,
+            time_zone: self.time_zone,
             ..Limits::default()
         }
     }

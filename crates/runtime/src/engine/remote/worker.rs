@@ -110,6 +110,10 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
         // Compiled before the filter: the prelude's bytecode is made once.
         vm::compile_prelude().map_err(WorkerError::Engine)?;
     }
+    // Every thread of a worker runs engines: local time is the cells'
+    // zone even outside a step, so nothing here ever reads the host's
+    // zone files (which the filter forbids).
+    crate::engine::local_time::set_process_zone(&config.limits.time_zone);
     let host = WorkerHost::<T> { tools: config.tools.clone().into(), table: PhantomData };
     let recipe = Recipe { limits: Arc::new(config.limits.limits()), host };
     let pool = EnginePool::start_at(recipe, config.spares, crate::engine::pool::FactoryPriority::Idle)?;
