@@ -46,3 +46,65 @@ async fn a_nul_character_in_the_source_is_source_like_any_other_ga_1_4() {
     assert_eq!(code, codemode_runtime::ErrorCode::InvalidInput);
     assert!(!message.contains("null bytes"), "{message}");
 }
+
+/// GA-1.4: the runtime reads the cell's own promise from the engine,
+/// never through `then`, so a guest that deletes, replaces or watches
+/// `Promise.prototype.then` or `constructor` still ends with its value and
+/// sees no call or lookup of the runtime's (test262 `built-ins/Promise/
+/// prototype/then/prop-desc` via `verifyProperty`'s delete, `built-ins/
+/// Promise/prototype/finally/this-value-then-*`, `language/statements/
+/// for-await-of/async-from-sync-iterator-continuation-abrupt-completion-get-constructor`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cell_ends_with_its_value_whatever_it_did_to_promise_then_ga_1_4() {
+    let rt = runtime().await;
+    assert_eq!(value(&exec(&rt, "delete Promise.prototype.then; return 1").await), &json!(1));
+    assert_eq!(value(&exec(&rt, "Promise.prototype.then = function () { return 5 }; return 2").await), &json!(2));
+    // A thrown error still fails the cell with it.
+    let r = exec(&rt, "delete Promise.prototype.then; throw new TypeError('mine')").await;
+    assert!(failure(&r).1.starts_with("TypeError: mine\n"), "{r:?}");
+    // No lookup or call of the runtime's is seen, also across a host call.
+    let watched = "Object.defineProperty(Promise.prototype, 'constructor', \
+                   { get() { text('constructor read'); return Promise }, configurable: true }); \
+                   const then = Promise.prototype.then; \
+                   Promise.prototype.then = function (...a) { text('then called'); return then.apply(this, a) }; \
+                   await new Promise((r) => setTimeout(r, 1)); return 3";
+    let r = exec(&rt, watched).await;
+    assert_eq!(value(&r), &json!(3));
+    let seen: Vec<_> = r.output().entries().expect("output fits").to_vec();
+    // The guest's own `new Promise` and `await` are the language's: the
+    // await reads `constructor` once. Nothing after the return.
+    assert_eq!(serde_json::to_value(&seen).unwrap(), json!([{"type": "text", "text": "constructor read"}]));
+}
+
+/// GA-1.5: `Date` is the engine's own intrinsic (its clock reads answered
+/// by the host beneath it) and `Math.random` is shaped as the engine's:
+/// plain functions that are not constructors, with the intrinsics'
+/// lengths, names, descriptors and property order (test262 `built-ins/
+/// Date/now/not-a-constructor`, `built-ins/Math/random/not-a-constructor`,
+/// `built-ins/Date/prototype/S15.9.4.1_A1_T2` (`Date.prototype` is not
+/// writable), `built-ins/Function/prototype/toString/built-in-function-object`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn date_and_math_random_are_shaped_as_the_engines_own_ga_1_5() {
+    let rt = runtime().await;
+    let cell = "const isCtor = (f) => { try { Reflect.construct(function () {}, [], f); return true } catch { return false } }; \
+                const shape = (f) => [isCtor(f), Reflect.ownKeys(f), f.name, f.length, String(f)]; \
+                const d = Object.getOwnPropertyDescriptor(Date, 'prototype'); \
+                return [shape(Date.now), shape(Math.random), Reflect.ownKeys(Date), [d.writable, d.enumerable, d.configurable], \
+                        Date.prototype.constructor === Date, String(Date), typeof Date(), typeof Date.now(), \
+                        Math.random() < 1, Object.getOwnPropertyDescriptor(Math, 'random').writable]";
+    assert_eq!(
+        value(&exec(&rt, cell).await),
+        &json!([
+            [false, ["length", "name"], "now", 0, "function now() {\n    [native code]\n}"],
+            [false, ["length", "name"], "random", 0, "function random() {\n    [native code]\n}"],
+            ["length", "name", "now", "parse", "UTC", "prototype"],
+            [false, false, false],
+            true,
+            "function Date() {\n    [native code]\n}",
+            "string",
+            "number",
+            true,
+            true
+        ])
+    );
+}

@@ -8,6 +8,7 @@
 //! cell ends.
 
 pub(crate) mod args;
+pub(crate) mod cell_clock;
 pub(crate) mod clock;
 pub(crate) mod control;
 pub(crate) mod convert;

@@ -246,24 +246,12 @@
   // ---- the clock and randomness, through the host ------------------------
   // A run is resumed by replaying its journal: every value the
   // cell reads from the clock or `Math.random` comes from the host, which
-  // records it, and on replay answers with the recorded one.
+  // records it, and on replay answers with the recorded one. `Date` is
+  // the engine's own: the host answers its clock reads beneath it
+  // (engine/cell_clock.rs). `Math.random` is the host's native function,
+  // shaped as the engine's (`random`, length 0, not a constructor).
   const hostNow = host.now;
-  const hostRandom = host.random;
-  const RealDate = Date;
-  const construct = Reflect.construct;
-  function now() { return hostNow(0); }
-  function DateShim(...args) {
-    if (new.target === undefined) return RealDate.prototype.toString.call(new RealDate(hostNow(0)));
-    return construct(RealDate, args.length === 0 ? [hostNow(0)] : args, new.target);
-  }
-  DateShim.prototype = RealDate.prototype;
-  defineProperty(DateShim, "length", { value: 7 });
-  defineProperty(DateShim, "name", { value: "Date" });
-  defineProperty(RealDate.prototype, "constructor", { value: DateShim, writable: true, configurable: true });
-  defineProperty(DateShim, "now", { value: now, writable: true, configurable: true });
-  defineProperty(DateShim, "parse", { value: RealDate.parse, writable: true, configurable: true });
-  defineProperty(DateShim, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
-  defineProperty(Math, "random", { value: function random() { return hostRandom(); }, writable: true, configurable: true });
+  defineProperty(Math, "random", { value: host.random, writable: true, configurable: true });
   // The engine's `performance.now` cannot be redefined: a replacement
   // object with the same members.
   const performanceShim = { now: function now() { return hostNow(1); }, timeOrigin: 0 };
@@ -273,7 +261,6 @@
   function install(name, value) {
     defineProperty(globalObject, name, { value, enumerable: false, writable: true, configurable: true });
   }
-  install("Date", DateShim);
   install("performance", performanceShim);
   lazyGlobal("setTimeout", "timers", "setTimeout");
   lazyGlobal("clearTimeout", "timers", "clearTimeout");
@@ -308,24 +295,24 @@
     }
   }
 
-  // Reports the outcome of the cell's promise (the host called the cell
-  // function; an async function returns its errors as a rejection).
-  function run(result) {
-    result.then(
-      (value) => {
-        let copy;
-        try {
-          copy = projectFinal(value);
-        } catch (e) {
-          hostFinish(false, describeError(e, "value"));
-          return;
-        }
-        // The host converts the copy itself, with no JSON text between.
-        hostFinish(true, copy === undefined ? null : copy);
-      },
-      (e) => hostFinish(false, describeError(e, "run")),
-    );
+  // Reports the outcome of the cell's promise, once it settled: the host
+  // reads its state from the engine (no `then` a guest could replace or
+  // watch) and hands it here to be copied.
+  function finish(ok, value) {
+    if (!ok) {
+      hostFinish(false, describeError(value, "run"));
+      return;
+    }
+    let copy;
+    try {
+      copy = projectFinal(value);
+    } catch (e) {
+      hostFinish(false, describeError(e, "value"));
+      return;
+    }
+    // The host converts the copy itself, with no JSON text between.
+    hostFinish(true, copy === undefined ? null : copy);
   }
 
-  return { settle, rejectWith, run, callSite };
+  return { settle, rejectWith, finish, callSite };
 })

@@ -11,12 +11,14 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use codemode_protocol::OutputEntry;
 use rquickjs::function::Opt;
+use rquickjs::promise::PromiseState;
 use rquickjs::{
-    Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object, Runtime, Value,
+    Array, CatchResultExt, CaughtError, Context, Ctx, Function, JsLifetime, Module, Object, Promise, Runtime, Value,
     WriteOptions,
 };
 
 use super::args::Args;
+use super::cell_clock::{CellClock, ClockScope};
 use super::control::CellControl;
 use super::convert;
 use super::determinism::EnvKey;
@@ -51,6 +53,10 @@ type Compiled = OnceLock<Result<Vec<u8>, StartError>>;
 /// loading the core takes ~50 µs per cell, parsing its source ~1 ms.
 fn bytecode(name: &str, source: &str, slot: &'static Compiled) -> Result<&'static [u8], StartError> {
     slot.get_or_init(|| {
+        // A section may be compiled for the first time while a cell runs:
+        // the engine made for it seeds itself from the clock, which must
+        // not be taken from the cell's (a replay would not repeat it).
+        let _outside = ClockScope::outside();
         let source = format!("export default {};", source.trim_end().trim_end_matches(';'));
         let engine = |e: rquickjs::Error| StartError::Engine(e.to_string());
         let runtime = Runtime::new().map_err(engine)?;
@@ -235,7 +241,14 @@ struct Hooks<'js> {
     settle: Function<'js>,
     /// `rejectWith(reject, fault)`: rejects with the guest error `fault` names.
     reject_with: Function<'js>,
-    run: Function<'js>,
+    /// `finish(ok, value)`: projects the cell's outcome and reports it.
+    finish: Function<'js>,
+    /// The cell's own promise until it settles. Its state is read from
+    /// the engine after the guest ran ([`report_if_settled`]), never
+    /// through `then`: a guest that replaced or deleted
+    /// `Promise.prototype.then`, or watches `constructor` lookups, sees
+    /// no call or lookup of the runtime's.
+    cell: RefCell<Option<Promise<'js>>>,
     /// The resolving functions of every request promise not yet settled, by
     /// request id: the host settles a promise directly, with no JS-side
     /// table or settle frame in between.
@@ -285,6 +298,8 @@ pub(crate) struct Vm<H: GuestHost> {
     heap: HeapMeter,
     /// The zone local time is in while guest code runs.
     time_zone: CellTimeZone,
+    /// The clock `Date` reads while guest code runs: the host's, journaled.
+    clock: CellClock,
 }
 
 pub(crate) fn lock<R>(link: &Mutex<GuestLink<R>>) -> MutexGuard<'_, GuestLink<R>> {
@@ -316,9 +331,17 @@ impl<H: GuestHost> Vm<H> {
         let interrupt = Arc::clone(&control);
         runtime.set_interrupt_handler(Some(Box::new(move || interrupt.should_interrupt())));
         let context = super::intrinsics::context(&runtime).map_err(StartError::Engine)?;
-        let vm = Self { context, runtime, link, control, heap, time_zone: limits.time_zone.clone() };
+        let b = Arc::clone(&link);
+        let clock: CellClock = Arc::new(move || lock(&b).determinism.now(0));
+        let vm = Self { context, runtime, link, control, heap, time_zone: limits.time_zone.clone(), clock };
         vm.install(host, prelude)?;
         Ok(vm)
+    }
+
+    /// What guest code running on this thread reads from the C library
+    /// through the engine: the cell's zone and clock.
+    fn enter(&self) -> (ZoneScope, ClockScope) {
+        (ZoneScope::enter(&self.time_zone), ClockScope::enter(&self.clock))
     }
 
     /// Bytes the engine has allocated now, as its memory limit counts them
@@ -359,10 +382,17 @@ impl<H: GuestHost> Vm<H> {
             let api: Object = prelude.call((host, names)).catch(&ctx).map_err(|e| StartError::Engine(e.to_string()))?;
             let settle: Function = api.get("settle").map_err(engine)?;
             let reject_with: Function = api.get("rejectWith").map_err(engine)?;
-            let run: Function = api.get("run").map_err(engine)?;
+            let finish: Function = api.get("finish").map_err(engine)?;
             let call_site: Function = api.get("callSite").map_err(engine)?;
-            let hooks =
-                Hooks { settle, reject_with, run, promises: RefCell::default(), call_site, sites: RefCell::default() };
+            let hooks = Hooks {
+                settle,
+                reject_with,
+                finish,
+                cell: RefCell::default(),
+                promises: RefCell::default(),
+                call_site,
+                sites: RefCell::default(),
+            };
             if ctx.store_userdata(hooks).is_err() {
                 return Err(StartError::Engine("could not store the cell hooks".into()));
             }
@@ -378,7 +408,7 @@ impl<H: GuestHost> Vm<H> {
         // stack-overflow check at this thread's stack before compiling
         // (running the empty job queue does that).
         let _ = self.runtime.execute_pending_job();
-        let _zone = ZoneScope::enter(&self.time_zone);
+        let _scope = self.enter();
         self.context.with(|ctx| {
             if super::intrinsics::wants_all(wrapped) {
                 super::intrinsics::add_all(&ctx)
@@ -389,17 +419,19 @@ impl<H: GuestHost> Vm<H> {
                 Ok(cell) => cell,
                 Err(e) => return Err(StartError::Syntax(syntax_failure(&e))),
             };
-            let Some(run) = ctx.userdata::<Hooks>().map(|h| h.run.clone()) else {
+            let Some(hooks) = ctx.userdata::<Hooks>() else {
                 return Err(StartError::Engine("the cell hooks are missing".into()));
             };
-            // `run` reports every guest outcome through `finish`; an error
-            // here means the engine itself stopped (interrupt, out of memory).
-            // The host calls the cell itself, so the prelude's `run` is not
-            // a frame under the cell's first synchronous part.
-            if let Ok(promise) = cell.call::<_, Value>(()).catch(&ctx) {
-                let _ = run.call::<_, ()>((promise,)).catch(&ctx);
+            // The host calls the cell itself, so no prelude frame is under
+            // the cell's first synchronous part. An error here means the
+            // engine itself stopped (interrupt, out of memory): an async
+            // function's own errors are its promise's rejection.
+            if let Ok(promise) = cell.call::<_, Promise>(()).catch(&ctx) {
+                *hooks.cell.borrow_mut() = Some(promise);
             }
+            drop(hooks);
             drain_jobs(&ctx);
+            report_if_settled(&ctx);
             Ok(())
         })
     }
@@ -410,7 +442,7 @@ impl<H: GuestHost> Vm<H> {
         if settlements.is_empty() {
             return;
         }
-        let _zone = ZoneScope::enter(&self.time_zone);
+        let _scope = self.enter();
         self.context.with(|ctx| {
             let Some(hooks) = ctx.userdata::<Hooks>() else {
                 return;
@@ -450,6 +482,7 @@ impl<H: GuestHost> Vm<H> {
                 }
                 drain_jobs(&ctx);
             }
+            report_if_settled(&ctx);
         });
     }
 
@@ -559,7 +592,10 @@ impl<H: GuestHost> Vm<H> {
         let b = Arc::clone(&self.link);
         host.set("now", Function::new(ctx.clone(), move |kind: u32| lock(&b).determinism.now(u8::from(kind == 1)))?)?;
         let b = Arc::clone(&self.link);
-        host.set("random", Function::new(ctx.clone(), move || lock(&b).determinism.random())?)?;
+        // `Math.random` itself: a native function shaped as the engine's.
+        let random = Function::new(ctx.clone(), move || lock(&b).determinism.random())?.with_name("random")?;
+        random.set_constructor(false);
+        host.set("random", random)?;
         let b = Arc::clone(&self.link);
         host.set("cancel", Function::new(ctx.clone(), move |id: f64| lock(&b).cancel_timer(id as u64))?)?;
         let b = Arc::clone(&self.link);
@@ -747,6 +783,34 @@ fn eval<'js, V: rquickjs::FromJs<'js>>(ctx: &Ctx<'js>, source: &str, file: &str)
 
 fn drain_jobs(ctx: &Ctx<'_>) {
     while ctx.execute_pending_job() {}
+}
+
+/// Reports the cell's outcome once its promise has settled, reading the
+/// promise's state and result from the engine (no guest-visible `then`).
+fn report_if_settled(ctx: &Ctx<'_>) {
+    let Some(hooks) = ctx.userdata::<Hooks>() else {
+        return;
+    };
+    let settled = {
+        let mut cell = hooks.cell.borrow_mut();
+        match cell.as_ref().map(Promise::state) {
+            Some(PromiseState::Resolved | PromiseState::Rejected) => cell.take(),
+            _ => None,
+        }
+    };
+    let finish = hooks.finish.clone();
+    drop(hooks);
+    let Some(promise) = settled else {
+        return;
+    };
+    let (ok, value) = match promise.result::<Value>() {
+        Some(Ok(value)) => (true, value),
+        _ => (false, ctx.catch()),
+    };
+    // `finish` reports every outcome itself, a failed projection too; an
+    // error here means the engine stopped (interrupt, out of memory).
+    let _ = finish.call::<_, ()>((ok, value)).catch(ctx);
+    drain_jobs(ctx);
 }
 
 /// A string property, lone surrogates as U+FFFD; `None` when absent or not
