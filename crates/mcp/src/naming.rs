@@ -59,38 +59,60 @@ pub fn reserved_member(name: &str) -> bool {
     SERVER_MEMBERS.contains(&name) || PROTO_NAMES.contains(&name) || name == "then"
 }
 
+/// The longest name, in bytes, [`suggestion`] compares: a name past it
+/// (no tool name is that long) is matched with nothing, so a query costs
+/// at most this much per method, whoever chose its strings.
+pub const MAX_SUGGESTION_NAME_BYTES: usize = 256;
+
 /// The method a guest most likely meant by `wanted`, among `methods`: the
 /// closest by edit distance over lower-cased letters and digits, when it
 /// is close (at most 2 edits, or 1 for names of 4 characters or fewer).
+///
+/// Its cost is linear in its input whatever the strings (an engine
+/// worker may send any): a name longer than
+/// [`MAX_SUGGESTION_NAME_BYTES`] is skipped unread, and only the band of
+/// the edit-distance table within the limit is computed.
 #[must_use]
 pub fn suggestion<'a>(wanted: &str, methods: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let key =
-        |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<Vec<_>>();
+    if wanted.len() > MAX_SUGGESTION_NAME_BYTES {
+        return None;
+    }
+    let key = |s: &str| s.bytes().filter(u8::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect::<Vec<_>>();
     let wanted = key(wanted);
     let limit = if wanted.len() <= 4 { 1 } else { 2 };
     methods
         .into_iter()
-        .map(|m| (key(m), m))
-        // Lengths further apart than the limit cannot be within it: a long
-        // guest-chosen name costs nothing (the guest calls this on every
-        // unknown member it reads).
-        .filter(|(k, _)| k.len().abs_diff(wanted.len()) <= limit)
-        .map(|(k, m)| (edit_distance(&wanted, &k), m))
-        .filter(|(d, _)| *d <= limit)
+        .filter(|m| m.len() <= MAX_SUGGESTION_NAME_BYTES)
+        .filter_map(|m| distance_within(&wanted, &key(m), limit).map(|d| (d, m)))
         .min_by_key(|(d, _)| *d)
         .map(|(_, m)| m)
 }
 
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
+/// The edit distance between `a` and `b` when it is at most `limit`.
+/// Only the table's diagonal band `|i - j| <= limit` is computed, so the
+/// cost is O(len × limit); strsim (already in the build) computes the
+/// whole table, which a long pair of names would make quadratic.
+fn distance_within(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
     }
-    prev[b.len()]
+    let far = limit + 1;
+    let mut prev: Vec<usize> = (0..=b.len()).map(|j| if j <= limit { j } else { far }).collect();
+    let mut cur = vec![far; b.len() + 1];
+    for i in 1..=a.len() {
+        let lo = i.saturating_sub(limit).max(1);
+        let hi = (i + limit).min(b.len());
+        cur[lo - 1] = if lo == 1 && i <= limit { i } else { far };
+        for j in lo..=hi {
+            let replace = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = replace.min(prev[j] + 1).min(cur[j - 1] + 1).min(far);
+        }
+        if hi < b.len() {
+            cur[hi + 1] = far;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    (prev[b.len()] <= limit).then_some(prev[b.len()])
 }
 
 /// Server identifiers must also avoid the guest globals.
@@ -113,6 +135,49 @@ mod tests {
         // A guest can read any member name: one far longer than every
         // method is no suggestion, without comparing it letter by letter.
         assert_eq!(suggestion(&"x".repeat(1 << 20), methods), None);
+        // Past the bound, a name is no match even against an equal one.
+        let long = "y".repeat(MAX_SUGGESTION_NAME_BYTES + 1);
+        assert_eq!(suggestion(&long, [long.as_str()]), None);
+        let at = "y".repeat(MAX_SUGGESTION_NAME_BYTES);
+        assert_eq!(suggestion(&at, [at.as_str()]), Some(at.as_str()));
+    }
+
+    /// The whole table, to check the band against.
+    fn full_distance(a: &[u8], b: &[u8]) -> usize {
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.iter().enumerate() {
+            let mut cur = vec![i + 1; b.len() + 1];
+            for (j, cb) in b.iter().enumerate() {
+                cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    #[test]
+    fn the_banded_distance_agrees_with_the_whole_table_within_the_limit() {
+        // Every pair of words of up to 5 letters over {a, b, c}.
+        let mut words = vec![Vec::new()];
+        for len in 1..=5 {
+            let mut next = Vec::new();
+            for w in words.iter().filter(|w| w.len() == len - 1) {
+                for c in [b'a', b'b', b'c'] {
+                    let mut w = w.clone();
+                    w.push(c);
+                    next.push(w);
+                }
+            }
+            words.extend(next);
+        }
+        for a in &words {
+            for b in &words {
+                let full = full_distance(a, b);
+                for limit in [1, 2] {
+                    assert_eq!(distance_within(a, b, limit), (full <= limit).then_some(full), "{a:?} {b:?} {limit}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -645,6 +645,24 @@ impl<R> Drop for Inner<R> {
     }
 }
 
+/// The most methods a worker's suggestion query may name, and the most
+/// bytes of names in all: a namespace's members, with room to spare. The
+/// worker chose the strings; the host checks the size before any work.
+pub(super) const MAX_SUGGESTION_METHODS: usize = 16_384;
+pub(super) const MAX_SUGGESTION_BYTES: usize = 1024 * 1024;
+
+/// Why a worker's suggestion query is refused unread, if it is too large.
+pub(super) fn suggestion_too_large(wanted: &str, methods: &[String]) -> Option<String> {
+    let bytes = methods.iter().map(String::len).fold(wanted.len(), usize::saturating_add);
+    (methods.len() > MAX_SUGGESTION_METHODS || bytes > MAX_SUGGESTION_BYTES).then(|| {
+        format!(
+            "an MCP name suggestion was asked among {} methods of {bytes} bytes: at most {MAX_SUGGESTION_METHODS} \
+             methods and {MAX_SUGGESTION_BYTES} bytes are compared",
+            methods.len()
+        )
+    })
+}
+
 /// The host's answer to a worker's query, from the same host an engine in
 /// process asks.
 pub(crate) fn answer<H: GuestHost>(host: &H, query: Query) -> Answer {
@@ -652,9 +670,10 @@ pub(crate) fn answer<H: GuestHost>(host: &H, query: Query) -> Answer {
         Query::ToolMeta(index) => Answer::Text(host.tool_meta(index).map_err(|e| e.reason)),
         Query::McpTree => Answer::Text(host.mcp_tree().map_err(|e| e.reason)),
         Query::McpRoutes(tree) => Answer::Routes(host.mcp_routes(&tree).map(|r| r.map(|r| routes_list(&r)))),
-        Query::McpSuggestion { wanted, methods } => {
-            Answer::Suggestion(host.mcp_suggestion(&wanted, &methods).map_err(|e| e.reason))
-        }
+        Query::McpSuggestion { wanted, methods } => Answer::Suggestion(match suggestion_too_large(&wanted, &methods) {
+            Some(refusal) => Err(refusal),
+            None => host.mcp_suggestion(&wanted, &methods).map_err(|e| e.reason),
+        }),
         Query::CompleteArguments { hub, tool, mut args } => {
             Answer::Arguments(host.complete_arguments(hub, &tool, &mut args).map(|()| args))
         }

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use std::collections::{HashMap, VecDeque};
 
-use super::client::{Opened, route};
+use super::client::{MAX_SUGGESTION_BYTES, MAX_SUGGESTION_METHODS, Opened, route, suggestion_too_large};
 use super::protocol::FromWorker;
 
 use super::protocol::{MAX_MESSAGE_DEPTH, decode, encode, nesting};
@@ -242,4 +242,18 @@ fn prelude_bytecode_is_adopted_only_from_a_host_of_the_same_build() {
     for other in [String::new(), format!("{build}0"), build.replacen(&build[..1], "x", 1)] {
         assert!(!adopt_prelude(&other, b"not bytecode".to_vec()), "bytes of {other:?} were taken");
     }
+}
+
+/// A worker chooses the strings of its name-suggestion query: the host
+/// refuses one past its bounds before comparing anything, and answers one
+/// at them (GA-9.4: an unknown MCP member's message).
+#[test]
+fn a_workers_suggestion_query_is_refused_unread_past_its_bounds_and_answered_at_them_ga_9_4() {
+    let at: Vec<String> = vec![String::new(); MAX_SUGGESTION_METHODS];
+    assert_eq!(suggestion_too_large("", &at), None);
+    let over: Vec<String> = vec![String::new(); MAX_SUGGESTION_METHODS + 1];
+    assert!(suggestion_too_large("", &over).unwrap().contains("at most 16384 methods"));
+    let wanted = "w".repeat(MAX_SUGGESTION_BYTES - 10);
+    assert_eq!(suggestion_too_large(&wanted, &["m".repeat(10)]), None);
+    assert!(suggestion_too_large(&wanted, &["m".repeat(11)]).is_some());
 }
