@@ -82,3 +82,9 @@ for suite in "${suites[@]}"; do
   echo "process mode: $(basename "$suite")"
   (cd tests && CODEMODE_TEST_ISOLATION=process "$suite" -q)
 done
+# tc39/test262: the vendored subset (tests/test262/README.md) as cells in
+# both engine homes and on the bare engine (quickjs-ng's qjs, built from the
+# same sources); thread != process, or a difference from the bare engine not
+# in the reasoned list, fails. Ends with `test262: N passed, M failed`.
+python3 scripts/test262.py --suite tests/test262 --codemode target/debug/codemode \
+  --check tests/test262/expected-differences.txt

@@ -179,6 +179,49 @@ async fn a_worker_killed_with_sigkill_costs_only_its_cells_and_a_durable_run_res
     rt.shutdown().await;
 }
 
+/// A worker killed while its cells are parked gives its pool slot back at
+/// once: with room for one worker, another principal's cell runs right
+/// after the kill, while the killed worker's parked cells live on (their
+/// runs resume on a fresh worker at their next `wait`), and the pool's
+/// gauge counts processes, not the dead one (GA-1.3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_workers_slot_is_free_at_once_for_another_principal_while_its_parked_cells_live_on_ga_1_3() {
+    let mut workers = engine_workers();
+    workers.max_workers = 1;
+    workers.warm = 0;
+    let rt = CodeMode::builder()
+        .isolation(Isolation::Process)
+        .engine_workers(workers)
+        .tool(SleepMs::default())
+        .start()
+        .await
+        .expect("runtime starts");
+    let parked = exec_as(&rt, "a", "await yield_control(); return 'a resumed'").await;
+    assert_eq!(parked.status(), "waiting", "{}", parked.to_model_json());
+    let refused = exec_as(&rt, "b", "return 'b'").await;
+    assert_eq!(
+        failure(&refused).0,
+        ErrorCode::RuntimeUnavailable,
+        "the one worker is a's: {}",
+        refused.to_model_json()
+    );
+    let pid = worker_of(&rt, "a").expect("a's worker");
+    let killed = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().expect("kill runs");
+    assert!(killed.success());
+    // The kill is seen as the process exits (a moment, not a TTL).
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let b = loop {
+        let b = exec_as(&rt, "b", "return 'b'").await;
+        if b.status() == "completed" || Instant::now() > deadline {
+            break b;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(b.status(), "completed", "{}", b.to_model_json());
+    assert_eq!(rt.engine_workers().expect("process isolation").workers.len(), 1, "only b's worker is bound");
+    rt.shutdown().await;
+}
+
 /// A worker that stops answering (stopped with SIGSTOP mid-cell) costs
 /// only its cell, within the window's deadline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

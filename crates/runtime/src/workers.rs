@@ -58,6 +58,10 @@ pub struct EngineWorkers {
     pub warm: usize,
     /// Workers alive at most.
     pub max_workers: usize,
+    /// Workers one key (a principal, by default) may hold at once; in
+    /// effect at most `max_workers`, so one client cannot hold every
+    /// worker another needs.
+    pub max_workers_per_key: usize,
     /// Cells one worker runs at once (running or parked).
     pub cells_per_worker: usize,
     /// Cells a worker runs in its life before it is replaced.
@@ -79,6 +83,7 @@ impl EngineWorkers {
             threads: 2,
             warm: 1,
             max_workers: 64,
+            max_workers_per_key: 16,
             cells_per_worker: 64,
             recycle_after: 1_000,
             idle_ttl: Duration::from_secs(60),
@@ -156,6 +161,7 @@ impl Workers {
         let pool = PoolConfig {
             warm: workers.warm,
             max_workers: workers.max_workers.max(1),
+            max_workers_per_key: workers.max_workers_per_key.clamp(1, workers.max_workers.max(1)),
             cells_per_worker: workers.cells_per_worker.max(1),
             recycle_after: workers.recycle_after.max(1),
             idle_ttl: workers.idle_ttl,

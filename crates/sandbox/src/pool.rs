@@ -53,6 +53,9 @@ pub struct PoolConfig {
     pub warm: usize,
     /// Workers alive at most: spares, bound and idle, and leased.
     pub max_workers: usize,
+    /// Workers one key may hold at once (below `max_workers`, so one key
+    /// cannot take every worker from the others).
+    pub max_workers_per_key: usize,
     /// Leases one worker serves at once (its key's concurrent cells).
     pub cells_per_worker: usize,
     /// Leases a worker serves in its life; it is stopped when the last
@@ -72,6 +75,7 @@ impl Default for PoolConfig {
         Self {
             warm: 2,
             max_workers: 64,
+            max_workers_per_key: 16,
             cells_per_worker: 16,
             recycle_after: 1_000,
             idle_ttl: Duration::from_secs(30),
@@ -86,10 +90,19 @@ impl Default for PoolConfig {
 pub enum PoolError {
     /// Every worker the pool may have is busy with other keys or full.
     #[error(
-        "every engine worker is busy ({max} alive, the most [limits] max_workers allows); retry when cells end, or \
-         raise the bound"
+        "every engine worker is busy ({max} alive, the most the pool allows: `EngineWorkers::max_workers`); retry \
+         when cells end, or raise the bound"
     )]
     Exhausted {
+        /// The bound.
+        max: usize,
+    },
+    /// The key holds as many workers as one key may, each full.
+    #[error(
+        "this client's engine workers are all busy ({max} workers, the most one client may hold, each running its \
+         most cells); retry when its cells end"
+    )]
+    KeyExhausted {
         /// The bound.
         max: usize,
     },
@@ -250,17 +263,13 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             if state.stop {
                 return Err(PoolError::Stopped);
             }
-            // A dead worker is never leased: one with no lease is dropped
-            // here, one with leases when its last lessee lets go.
+            // A dead worker is never leased: it leaves its slot here.
             let room = state.bound.iter().position(|slot| {
-                slot.key == *key
-                    && slot.active < config.cells_per_worker
-                    && slot.served < config.recycle_after
-                    && (slot.active == 0 || slot.worker.alive())
+                slot.key == *key && slot.active < config.cells_per_worker && slot.served < config.recycle_after
             });
             if let Some(i) = room {
                 let slot = &mut state.bound[i];
-                if slot.active == 0 && !slot.worker.alive() {
+                if !slot.worker.alive() {
                     dead.push(state.bound.swap_remove(i).worker);
                     continue;
                 }
@@ -309,10 +318,20 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
             finish(inner, dead, Fate::Crashed);
             return Ok(lease);
         }
+        // Before a worker is started or refused, every dead one leaves its
+        // slot, leased or not (its lessees' cells fail over on their own):
+        // the bounds count processes that can still serve.
+        dead.extend(take_dead(&mut state.bound));
         if state.alive() >= config.max_workers {
             drop(state);
             finish(inner, dead, Fate::Crashed);
             return Err(PoolError::Exhausted { max: config.max_workers });
+        }
+        let held = state.bound.iter().filter(|slot| slot.key == *key).count();
+        if held >= config.max_workers_per_key {
+            drop(state);
+            finish(inner, dead, Fate::Crashed);
+            return Err(PoolError::KeyExhausted { max: config.max_workers_per_key });
         }
         state.starting += 1;
         state.starting_for.push(key.clone());
@@ -478,8 +497,23 @@ fn finish<F: WorkerFactory, K>(inner: &Inner<F, K>, workers: Vec<Arc<F::Worker>>
     }
 }
 
+/// Removes the bound workers that died, leased or not, and returns them.
+fn take_dead<W: Worker, K>(bound: &mut Vec<Slot<W, K>>) -> Vec<Arc<W>> {
+    let mut dead = Vec::new();
+    bound.retain(|slot| {
+        let alive = slot.worker.alive();
+        if !alive {
+            dead.push(Arc::clone(&slot.worker));
+        }
+        alive
+    });
+    dead
+}
+
 /// The supervisor: keeps the spares started (backing off while starts
-/// fail), drops dead spares, and stops bound workers idle past their TTL.
+/// fail), drops dead spares and dead bound workers (within a second of
+/// their death, leased or not), and stops bound workers idle past their
+/// TTL.
 fn supervise<F: WorkerFactory, K>(inner: &Inner<F, K>) {
     let config = &inner.config;
     let mut state = inner.lock();
@@ -504,6 +538,7 @@ fn supervise<F: WorkerFactory, K>(inner: &Inner<F, K>) {
             }
             alive
         });
+        dead.extend(take_dead(&mut state.bound));
         let mut expired = Vec::new();
         state.bound.retain(|slot| {
             let keep = slot.active > 0 || now.saturating_duration_since(slot.idle_since) < config.idle_ttl;

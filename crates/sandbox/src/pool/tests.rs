@@ -48,6 +48,7 @@ fn config() -> PoolConfig {
     PoolConfig {
         warm: 2,
         max_workers: 4,
+        max_workers_per_key: 4,
         cells_per_worker: 2,
         recycle_after: 3,
         idle_ttl: Duration::from_secs(60),
@@ -263,4 +264,38 @@ fn dropping_the_pool_stops_idle_workers_now_and_leased_ones_with_their_lease() {
     assert!(leased.alive());
     drop(lease);
     assert!(!leased.alive());
+}
+
+#[test]
+fn a_dead_worker_frees_its_slot_at_once_though_its_leases_live_on() {
+    let (pool, _) = pool(PoolConfig { warm: 0, max_workers: 2, max_workers_per_key: 2, ..config() });
+    let a1 = pool.lease(&"a").unwrap();
+    let b1 = pool.lease(&"b").unwrap();
+    assert!(matches!(pool.lease(&"c"), Err(PoolError::Exhausted { max: 2 })));
+    // Both die while their leases (parked cells) live on.
+    a1.worker().stop();
+    b1.worker().stop();
+    let c = pool.lease(&"c").expect("a dead worker's slot is free at once");
+    assert_eq!(pool.stats().alive, 1, "the dead workers left: {:?}", pool.bound_keys());
+    assert_eq!(pool.stats().crashed, 2);
+    // Its lessees let go later: nothing more to count.
+    drop((a1, b1));
+    assert_eq!(pool.stats().crashed, 2);
+    assert_eq!(pool.bound_keys(), vec!["c"]);
+    drop(c);
+    // The supervisor sweeps one that dies leased with no lease asking.
+    let d = pool.lease(&"d").unwrap();
+    d.worker().stop();
+    eventually("swept", || !pool.bound_keys().contains(&"d"));
+}
+
+#[test]
+fn one_key_holds_at_most_its_cap_of_workers_and_others_still_get_theirs() {
+    let (pool, _) =
+        pool(PoolConfig { warm: 0, max_workers: 4, max_workers_per_key: 2, cells_per_worker: 1, ..config() });
+    let held: Vec<_> = (0..2).map(|_| pool.lease(&"a").unwrap()).collect();
+    assert!(matches!(pool.lease(&"a"), Err(PoolError::KeyExhausted { max: 2 })), "one over the cap");
+    let other = pool.lease(&"b").expect("another key still gets a worker");
+    drop(held);
+    drop(other);
 }
