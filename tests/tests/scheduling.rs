@@ -152,3 +152,44 @@ async fn the_js_thread_count_is_checked_when_the_runtime_starts() {
     assert_eq!(value(&exec(&rt, "return 2").await), &json!(2));
     rt.shutdown().await;
 }
+
+/// GA-1.5: one principal's parked cell, then three CPU loops at once on
+/// two engine threads: every loop ends `timeout` at its window's end, in
+/// both engine homes — a loop that waited behind another for its engine
+/// thread starts with its window's deadline, not a fresh one, and its
+/// worker is not taken for hung — and the parked cell then completes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loops_sharing_an_engine_thread_all_end_timeout_and_a_parked_cell_lives_on_ga_1_5() {
+    let rt = codemode_tests::builder()
+        // Past the report's 1 s grace: a loop that waited behind another
+        // and then took a fresh window would be taken for a hung worker.
+        .limits(Limits { timeout: Duration::from_millis(1500), ..Limits::default() })
+        .js_threads(2)
+        .start()
+        .await
+        .expect("runtime starts");
+    let session = rt.session("s-one").for_principal("one");
+    let parked = session
+        .reply("r")
+        .exec(Exec::code("await new Promise((r) => setTimeout(r, 2000)); return 'parked done'"))
+        .await
+        .expect("up");
+    assert_eq!(parked.status(), "waiting", "{}", parked.to_model_json());
+    let loops: Vec<_> = (0..3)
+        .map(|_| {
+            let reply = session.reply("r");
+            tokio::spawn(async move { reply.exec(Exec::code(BUSY)).await })
+        })
+        .collect();
+    for ended in loops {
+        let r = ended.await.expect("joined").expect("up");
+        assert_eq!(failure(&r).0, codemode_runtime::ErrorCode::Timeout, "{}", r.to_model_json());
+    }
+    let run_id = parked.run_id().expect("parked").to_owned();
+    let mut last = session.reply("r").wait(&run_id).await.expect("up");
+    while last.status() == "waiting" {
+        last = session.reply("r").wait(&run_id).await.expect("up");
+    }
+    assert_eq!(value(&last), &json!("parked done"));
+    rt.shutdown().await;
+}

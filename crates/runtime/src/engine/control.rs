@@ -15,14 +15,42 @@ const NONE: u64 = u64::MAX;
 /// CPU time this thread has used, in nanoseconds.
 ///
 /// `std` has no per-thread CPU clock; `CLOCK_THREAD_CPUTIME_ID` is POSIX.
-#[expect(unsafe_code, reason = "clock_gettime is a plain libc call")]
 fn thread_cpu_ns() -> u64 {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// The system's monotonic clock, in nanoseconds: the one clock a host and
+/// its engine workers share (`Instant` reads it but cannot be sent), so a
+/// step's deadline crosses to a worker as a point in time, not as time
+/// left from whenever the worker gets to it.
+pub(crate) fn monotonic_ns() -> u64 {
+    clock_ns(libc::CLOCK_MONOTONIC)
+}
+
+/// The point `at` (an `Instant` of this process) on the monotonic clock.
+pub(crate) fn monotonic_at(at: Instant) -> u64 {
+    let now = Instant::now();
+    let base = monotonic_ns();
+    match at.checked_duration_since(now) {
+        Some(ahead) => base.saturating_add(u64::try_from(ahead.as_nanos()).unwrap_or(u64::MAX)),
+        None => base.saturating_sub(u64::try_from(now.duration_since(at).as_nanos()).unwrap_or(u64::MAX)),
+    }
+}
+
+/// The `Instant` of this process at monotonic time `at` (a time already
+/// past is now).
+pub(crate) fn instant_at(at: u64) -> Instant {
+    Instant::now() + Duration::from_nanos(at.saturating_sub(monotonic_ns()))
+}
+
+#[expect(unsafe_code, reason = "clock_gettime is a plain libc call")]
+fn clock_ns(clock: libc::clockid_t) -> u64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
-    // constant every supported target defines.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut ts) };
-    // It cannot fail for this clock on Linux or macOS.
-    debug_assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    // SAFETY: `ts` is a valid, writable timespec; the clock ids used are
+    // constants every supported target defines.
+    let rc = unsafe { libc::clock_gettime(clock, &raw mut ts) };
+    // It cannot fail for these clocks on Linux or macOS.
+    debug_assert_eq!(rc, 0, "clock_gettime({clock}) failed");
     let secs = u64::try_from(ts.tv_sec).unwrap_or(0);
     let nanos = u64::try_from(ts.tv_nsec).unwrap_or(0);
     secs.saturating_mul(1_000_000_000).saturating_add(nanos)

@@ -70,6 +70,10 @@ struct Lane<R> {
     changed: Condvar,
     /// Cells placed on it now.
     placed: AtomicUsize,
+    /// The latest time a step sent on it must report by: a step sent
+    /// behind one still running waits for it on the worker's engine
+    /// thread, so it may report that much later.
+    busy_until: Mutex<Option<Instant>>,
 }
 
 struct LaneInbox<R> {
@@ -161,6 +165,7 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
                     inbox: Mutex::new(LaneInbox { reader, waiting: HashMap::new(), asleep: 0 }),
                     changed: Condvar::new(),
                     placed: AtomicUsize::new(0),
+                    busy_until: Mutex::new(None),
                 })
             })
             .collect::<std::io::Result<Box<[_]>>>()
@@ -236,8 +241,17 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
         if let Some(why) = self.failure() {
             return Err(RemoteError::Crashed(why));
         }
+        // A lane with no step running first, so a cell shares an engine
+        // thread with a running one only when every lane runs one; then
+        // the one with fewest cells.
         let lanes = &self.inner.lanes;
-        let lane = (0..lanes.len()).min_by_key(|&i| lanes[i].placed.load(Ordering::Relaxed)).unwrap_or(0);
+        let now = Instant::now();
+        let lane = (0..lanes.len())
+            .min_by_key(|&i| {
+                let running = lock(&lanes[i].busy_until).is_some_and(|until| until > now);
+                (running, lanes[i].placed.load(Ordering::Relaxed))
+            })
+            .unwrap_or(0);
         lanes[lane].placed.fetch_add(1, Ordering::Relaxed);
         let id = self.inner.next_cell.fetch_add(1, Ordering::Relaxed);
         lock(&self.inner.cells).insert(id, lane);
@@ -246,7 +260,15 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
 
     /// Ends the worker: it is killed and reaped, and its cells fail.
     pub(crate) fn stop(&self, why: &str) {
-        fail(&self.inner, why.to_owned());
+        // One that already ended is failed for how it ended (a filter's
+        // SIGSYS, a kill), whoever notices first — its pool sweeping dead
+        // workers, or its watcher.
+        let exited = lock(&self.inner.child).try_wait().ok().flatten().is_some();
+        if exited {
+            fail_ended(&self.inner);
+        } else {
+            fail(&self.inner, why.to_owned());
+        }
     }
 
     /// Ends the worker for breaking the protocol (`why`); returns the
@@ -429,6 +451,18 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> RemoteCell<R> {
         // Waiting from before the message goes: its answer may be read by
         // another cell's step as soon as it is sent.
         let _waiting = Waiting::start(self);
+        // Behind a step still running on the lane, this one starts when
+        // that one ends: it may report up to that much later (its guest
+        // deadline is its window's, a point in time, so it is no later).
+        let by = {
+            let mut busy = lock(&self.lane().busy_until);
+            let by = match *busy {
+                Some(until) if until > Instant::now() => by.max(until + QUEUED_GRACE),
+                _ => by,
+            };
+            *busy = Some(busy.map_or(by, |until| until.max(by)));
+            by
+        };
         self.worker.send(Some(self.lane), message)?;
         loop {
             match self.receive(by)? {
@@ -573,6 +607,11 @@ pub(super) enum Broken {
     /// It broke the protocol, or fell silent past a deadline.
     Why(String),
 }
+
+/// How long a step queued behind another on its lane may take to report
+/// once that one's time is up: its own deadline has passed by then, so it
+/// is interrupted at once and only drains and reports.
+const QUEUED_GRACE: Duration = Duration::from_secs(1);
 
 /// How often a cell reading its lane looks at its deadline: the read
 /// timeout, set once per lane (a step's deadline already has a second's

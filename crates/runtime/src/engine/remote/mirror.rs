@@ -250,7 +250,7 @@ impl<H: GuestHost> RemoteEngine<H> {
         }
         let now = Instant::now();
         let deadline = *lock(&self.deadline);
-        let mut controls = vec![Control::Deadline(deadline.map(|at| at.saturating_duration_since(now)))];
+        let mut controls = vec![Control::DeadlineAt(deadline.map(crate::engine::control::monotonic_at))];
         controls.append(&mut lock(&self.queued));
         let first = !lock(&self.last).reported;
         if first && self.reopen.is_some() {

@@ -30,7 +30,7 @@ use crate::engine::vm::StartError;
 
 /// The protocol's version, in both hellos: a host and a worker of
 /// different builds refuse each other.
-pub(crate) const VERSION: u32 = 5;
+pub(crate) const VERSION: u32 = 6;
 
 /// The largest frame either side sends or accepts. A report carries at
 /// most a window's output budget (10 MiB at most) and the requests one
@@ -97,9 +97,11 @@ pub(crate) struct CellRecipe {
 pub(crate) enum Control {
     /// The clock, `Math.random` and configuration reads' set-up.
     SetUp(Setup),
-    /// Guest code is interrupted once this much time has passed (a window
-    /// opened); `None`: no deadline (the window closed).
-    Deadline(Option<std::time::Duration>),
+    /// Guest code is interrupted at this point of the monotonic clock
+    /// both sides read (a window opened): a step that waited on its
+    /// engine thread behind another cell's starts no later deadline than
+    /// its window's. `None`: no deadline (the window closed).
+    DeadlineAt(Option<u64>),
     /// The run replays its journal: its CPU is not budgeted.
     PauseCpuBudget,
     /// The replay is over: the run goes on with these costs.

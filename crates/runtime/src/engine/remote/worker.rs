@@ -28,7 +28,6 @@ use std::os::unix::net::UnixStream;
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
 
 use codemode_sandbox::frame::{FrameReader, check_hello, hello, read_frame, write_frame};
 use serde_json::{Map, Value};
@@ -509,8 +508,8 @@ fn apply<T: RequestTable>(cell: &mut Cell<T>, controls: Vec<Control>) {
     for c in controls {
         match c {
             Control::SetUp(setup) => vm::lock(vm.link()).determinism.set_up(setup),
-            Control::Deadline(Some(after)) => control.set_deadline(Instant::now() + after),
-            Control::Deadline(None) => control.clear_deadline(),
+            Control::DeadlineAt(Some(at)) => control.set_deadline(crate::engine::control::instant_at(at)),
+            Control::DeadlineAt(None) => control.clear_deadline(),
             Control::PauseCpuBudget => control.pause_cpu_budget(),
             Control::ResumeCosts(costs) => control.resume_costs(costs),
             Control::TimersFired(ids) => {
