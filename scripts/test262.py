@@ -19,13 +19,18 @@ that dies or hangs is restarted (counted, and the test fails with why).
 How a test is run
 -----------------
 The front matter (`/*--- ... ---*/`) is parsed minimally (includes, flags,
-features, negative). The harness -- assert.js, sta.js, doneprintHandle.js
-for `async` tests, then the test's `includes` -- is one sloppy script; the
-test is another, prefixed by `"use strict";` for `onlyStrict` tests. That is
-quickjs-ng's own run-test262 model (harness sloppy, test separately with
-the strict flag). Tests flagged neither way run sloppy only (`--both` runs
-them strict as well, as extra entries "PATH (strict)"). `raw` tests run
-their source alone, with no harness. Skipped, and counted by reason:
+features, negative). The harness -- assert.js, sta.js, then the test's
+`includes` -- and the test are ONE script, prefixed by `"use strict";` for
+`onlyStrict` tests (test262's INTERPRETING.md model: harness files'
+top-level let/const/class, e.g. resizableArrayBufferUtils.js's `ctors`, must
+be visible to the test). For `async` tests doneprintHandle.js runs first as
+its own sloppy script, so `$DONE` is a property of the global object also
+when the test is strict. Tests flagged neither way run sloppy only (`--both`
+runs them strict as well, as extra entries "PATH (strict)"). `raw` tests
+run their source alone, with no harness. Before all that, a small prelude
+script defines `$262`. Every runner gets exactly these scripts; the bare
+engine runs a test that imports `*_FIXTURE.js` files from a directory of
+links to the test's own directory, so its `import()` finds them. Skipped, and counted by reason:
 `module` tests (a cell is no module), `CanBlockIsTrue`, paths and features
 quickjs-ng's test262.conf excludes or does not claim (the same list for the
 bare engine and for codemode, so both sides skip the same tests), and what
@@ -56,13 +61,17 @@ between `bare` and `bare-cell` differs by that design, and a test that
 differs between `bare-cell` and `thread` differs because of codemode's
 machinery (its replaced globals: Date.now/new Date() on a host clock, the
 seeded Math.random, no Intl, refused import(), its own output channel and
-job loop). The cell reports its outcome as its return value, a plain
-string (so no toJSON/Array hooks a test installs can touch it), and only
-captured intrinsics run after the test starts; the one exception is the
-`await` of an async test's completion promise.
+job loop, its memory limit). The cell reports its outcome as its return
+value, a plain string (so no toJSON/Array hooks a test installs can touch
+it), and only captured intrinsics run after the test starts. An async
+test's cell awaits a plain thenable that `print("Test262:Async...")`
+settles, not a promise, so the wait looks up nothing on Promise.prototype
+(tests count `then` calls and `constructor` lookups). The bare-cell wrapper
+(`qjs --std`, std/os removed before the cell runs) reads the cell's promise
+only from a timer, after every job ran, for the same reason.
 
-Verdicts: a negative test passes when the thrown error's `name` equals
-`negative.type`; a positive test passes when nothing escapes, and for
+Verdicts: a negative test passes when the thrown error's constructor name
+(else its `name`) equals `negative.type`; a positive test passes when nothing escapes, and for
 `async` tests when `Test262:AsyncTestComplete` was printed and no
 `Test262:AsyncTestFailure`. The bare engine's outcome is read from `qjs`'s
 exit status, stderr (`Name: message` of an uncaught error; an unhandled
@@ -152,7 +161,7 @@ CI_DIRS = [
     "language/statements/for-await-of/async-from-sync-",
     "language/statements/for-await-of/let-",
 ]
-CI_EVERY = 23
+CI_EVERY = 50
 
 PRELUDE = r"""var $262 = (function () {
   var call = Function.prototype.call;
@@ -881,6 +890,7 @@ def main():
                                   for t in tests if t.skip)
     log(f"test262: {len(tests)} tests ({sum(1 for t in tests if not t.skip)} to run) from {root}"
         f"{' at ' + commit if commit else ''}; runners: {', '.join(names)}")
+    ident = binary_identity(args.codemode) if any(isinstance(r, CodemodeRunner) for r in runners) else None
     t0 = time.monotonic()
     try:
         results, timings = run_all(suite, tests, runners)
@@ -888,9 +898,12 @@ def main():
         for r in runners:
             r.close()
     wall = time.monotonic() - t0
+    if ident and binary_identity(args.codemode) != ident:
+        log(f"test262: warning: {args.codemode} changed during the run (sessions kept the one they started with)")
 
     # ---- report
     report = {
+        "codemode": ident,
         "commit": commit, "suite": str(root), "scope": scope, "runners": names, "wall_seconds": round(wall, 1),
         "seconds": {k: round(v, 1) for k, v in timings.items()},
         "session_restarts": {r.name: r.restarts for r in runners if isinstance(r, CodemodeRunner)},
@@ -901,6 +914,9 @@ def main():
     Path(args.report).write_text(json.dumps(report, indent=0, ensure_ascii=False) + "\n")
 
     print(f"test262 at {commit or '?'}: {len(tests)} tests, wall {wall:.0f} s; report {args.report}")
+    if report["codemode"]:
+        print(f"  codemode {report['codemode']['path']} built {report['codemode']['mtime']} "
+              f"sha256 {report['codemode']['sha256']}")
     for n in names:
         p, f, s = counts(results[n])
         extra = f", session restarts {report['session_restarts'][n]}" if n in report["session_restarts"] else ""
@@ -945,6 +961,14 @@ def main():
               f"bare-cell != thread (codemode's machinery): {len(machinery)}")
     print(f"test262: {checks - bad} passed, {bad} failed")
     return 1 if (args.check and bad) else 0
+
+
+def binary_identity(path):
+    st = os.stat(path)
+    with open(path, "rb") as f:
+        digest = hashlib.file_digest(f, "sha256").hexdigest()[:16]
+    return {"path": str(path), "mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(st.st_mtime)),
+            "sha256": digest}
 
 
 def fmt(r):

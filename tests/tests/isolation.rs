@@ -222,6 +222,52 @@ async fn a_killed_workers_slot_is_free_at_once_for_another_principal_while_its_p
     rt.shutdown().await;
 }
 
+/// A worker's address space is bounded by default, from its cells' limits
+/// (`default_address_space`), and what it maps idle is well inside it.
+/// At the bound, a cell's allocation fails in the engine — the cell fails
+/// out of memory — and the same worker runs the next cell (GA-1.2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_workers_address_space_is_bounded_by_default_and_a_cell_past_it_fails_out_of_memory_ga_1_2() {
+    let rt = process_runtime().await;
+    let r = exec_as(&rt, "a", "return 1").await;
+    assert_eq!(r.status(), "completed");
+    let pid = worker_of(&rt, "a").expect("a's worker");
+    let expected = codemode_runtime::default_address_space(&engine_workers(), &Limits::default());
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).expect("its limits");
+    let line = limits.lines().find(|l| l.starts_with("Max address space")).expect("the address space line");
+    assert!(line.contains(&expected.to_string()), "{line} (expected {expected})");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    let mapped_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmSize");
+    assert!(mapped_kib * 1024 < expected / 4, "an idle worker maps {mapped_kib} KiB of {expected} bytes");
+    rt.shutdown().await;
+
+    // 512 MiB of address space, while the cell's own limit is 1 GiB: the
+    // address space is what stops it.
+    let mut workers = engine_workers();
+    workers.address_space = Some(512 * 1024 * 1024);
+    let limits = Limits { memory_limit_bytes: 1024 * 1024 * 1024, ..Limits::default() };
+    let rt = CodeMode::builder()
+        .limits(limits)
+        .isolation(Isolation::Process)
+        .engine_workers(workers)
+        .start()
+        .await
+        .expect("runtime starts");
+    let r = exec_as(&rt, "a", "const a = []; for (;;) a.push(new Float64Array(1 << 20))").await;
+    let (code, message) = failure(&r);
+    assert_ne!(code, ErrorCode::EngineCrashed, "{message}");
+    assert!(message.starts_with("InternalError: out of memory"), "{message}");
+    let pid = worker_of(&rt, "a").expect("a's worker");
+    let r = exec_as(&rt, "a", "return 2").await;
+    assert_eq!(r.status(), "completed", "{}", r.to_model_json());
+    assert_eq!(worker_of(&rt, "a"), Some(pid), "the same worker ran the next cell");
+    rt.shutdown().await;
+}
+
 /// A worker that stops answering (stopped with SIGSTOP mid-cell) costs
 /// only its cell, within the window's deadline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -148,4 +148,4 @@ pub use telemetry::{HistogramSnapshot, MetricsSnapshot, NestedCallSnapshot, Resu
 #[doc(hidden)]
 #[cfg(feature = "typescript")]
 pub use typescript::{bench_scan, bench_strip};
-pub use workers::{BoundWorker, EngineWorkers, EngineWorkersSnapshot, PoolStats, WorkerSharing};
+pub use workers::{BoundWorker, EngineWorkers, EngineWorkersSnapshot, PoolStats, WorkerSharing, default_address_space};

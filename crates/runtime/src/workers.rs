@@ -68,8 +68,34 @@ pub struct EngineWorkers {
     pub recycle_after: u64,
     /// How long a bound worker with no cell is kept for its key.
     pub idle_ttl: Duration,
-    /// The most address space a worker may map, in bytes.
+    /// The most address space a worker may map, in bytes (`RLIMIT_AS`).
+    /// `None`: derived from the cells' limits ([`default_address_space`]):
+    /// every cell it may hold at its heap limit, plus the process's own.
+    /// There is no unlimited setting; a large value is the way to say
+    /// "as much as the machine has".
     pub address_space: Option<u64>,
+}
+
+/// A worker's own address space beside its cells' heaps: the program,
+/// the C library, the prelude and spares, each engine thread's 16 MiB
+/// stack and its allocator arena's 64 MiB reservation (measured: an idle
+/// worker with two engine threads maps about 50 MiB; the base leaves room
+/// for the allocator's fragmentation).
+const WORKER_BASE_ADDRESS_SPACE: u64 = 1024 * 1024 * 1024;
+const PER_THREAD_ADDRESS_SPACE: u64 = 80 * 1024 * 1024;
+
+/// The address space bound a worker gets unless one is set: its own
+/// (a fixed base and each engine thread's) plus `cells_per_worker` cells
+/// at their heap limit. Past it an allocation fails in the engine — the
+/// cell fails out of memory — rather than the host running out.
+#[must_use]
+pub fn default_address_space(workers: &EngineWorkers, limits: &Limits) -> u64 {
+    let threads = u64::try_from(workers.threads.max(1)).unwrap_or(u64::MAX);
+    let cells = u64::try_from(workers.cells_per_worker.max(1)).unwrap_or(u64::MAX);
+    let heap = u64::try_from(limits.memory_limit_bytes).unwrap_or(u64::MAX);
+    WORKER_BASE_ADDRESS_SPACE
+        .saturating_add(threads.saturating_mul(PER_THREAD_ADDRESS_SPACE))
+        .saturating_add(cells.saturating_mul(heap))
 }
 
 impl EngineWorkers {
@@ -146,7 +172,7 @@ impl Workers {
             spares: 2,
             cells_at_once: workers.cells_per_worker,
             cells_in_life: workers.recycle_after,
-            address_space: workers.address_space,
+            address_space: Some(workers.address_space.unwrap_or_else(|| default_address_space(workers, &limits))),
             // Named by the prelude sent with it, if any (`EngineWorker::spawn`).
             prelude_build: None,
         };
