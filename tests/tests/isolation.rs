@@ -268,6 +268,28 @@ async fn a_workers_address_space_is_bounded_by_default_and_a_cell_past_it_fails_
     rt.shutdown().await;
 }
 
+/// A runtime whose worker program is not a worker, or hands over after
+/// starting threads, does not start, and says how to write its `main`;
+/// an embedder who accepts the weaker confinement by name gets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_program_that_is_not_one_or_hands_over_too_late_is_refused_when_the_runtime_starts() {
+    let not_a_worker = codemode_runtime::EngineWorkers::new("/bin/true", std::iter::empty::<&str>());
+    let err = CodeMode::builder().isolation(Isolation::Process).engine_workers(not_a_worker).start().await.err();
+    let err = err.expect("refused at start").to_string();
+    assert!(err.contains("did not start as a worker") && err.contains("engine_worker_if_asked"), "{err}");
+
+    let threaded = || codemode_runtime::EngineWorkers::new(codemode_tests::engine_worker_program(), ["threaded"]);
+    let err = CodeMode::builder().isolation(Isolation::Process).engine_workers(threaded()).start().await.err();
+    let err = err.expect("refused at start").to_string();
+    assert!(err.contains("threads before it handed over") && err.contains("accept_threaded_handoff"), "{err}");
+
+    let mut accepted = threaded();
+    accepted.accept_threaded_handoff = true;
+    let rt = CodeMode::builder().isolation(Isolation::Process).engine_workers(accepted).start().await.expect("starts");
+    assert_eq!(exec_as(&rt, "a", "return 1").await.status(), "completed");
+    rt.shutdown().await;
+}
+
 /// A worker that stops answering (stopped with SIGSTOP mid-cell) costs
 /// only its cell, within the window's deadline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -126,8 +126,8 @@ enum ConfigCommand {
 fn main() -> std::process::ExitCode {
     // An engine worker this program started for itself (`isolation =
     // "process"`): first, while the process has one thread.
-    if std::env::args_os().nth(1).is_some_and(|arg| arg == "engine-worker") {
-        return codemode_runtime::engine_worker();
+    if let Some(code) = codemode_runtime::engine_worker_if_asked() {
+        return code;
     }
     match cli_main() {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -42,6 +42,11 @@ pub enum CodeModeError {
         #[source]
         source: std::io::Error,
     },
+    /// The engine workers (`isolation = "process"`) could not be started:
+    /// the first worker, started when the runtime starts, failed — the
+    /// program is not a worker, hung, or handed over too late — and why.
+    #[error("engine workers: {0}")]
+    EngineWorkers(String),
     /// The session store failed (opening it, or a request to it).
     #[error("session store: {0}")]
     Store(#[from] StoreError),

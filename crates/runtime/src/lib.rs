@@ -109,6 +109,36 @@ pub fn engine_worker() -> std::process::ExitCode {
     engine::remote::worker::serve::<cell::CellRequests>()
 }
 
+/// Runs this process as an engine worker when it was started as one by
+/// [`EngineWorkers::this_program`] (its first argument is
+/// `engine-worker`), returning its exit code; `None` otherwise. One call
+/// that works with any `main`: make it the first thing a plain `fn main`
+/// does, before any runtime starts threads, and keep an async runtime in
+/// a function of its own —
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     if let Some(code) = codemode_runtime::engine_worker_if_asked() {
+///         return code;
+///     }
+///     run()
+/// }
+///
+/// #[tokio::main]
+/// async fn run() -> std::process::ExitCode {
+///     // … build a CodeMode with `.isolation(Isolation::Process)` …
+///     std::process::ExitCode::SUCCESS
+/// }
+/// ```
+///
+/// A worker whose program started threads first (a `#[tokio::main]` on
+/// `main` itself) cannot leave the host's namespaces, and its host
+/// refuses it unless [`EngineWorkers::accept_threaded_handoff`] is set.
+#[must_use]
+pub fn engine_worker_if_asked() -> Option<std::process::ExitCode> {
+    std::env::args_os().nth(1).is_some_and(|arg| arg == workers::WORKER_ARGUMENT).then(engine_worker)
+}
+
 /// The journal micro-benchmark's hook (`benches/journal.rs`); not an API.
 #[doc(hidden)]
 pub use cell::journaling::bench_record_calls;

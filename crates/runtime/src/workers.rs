@@ -74,6 +74,13 @@ pub struct EngineWorkers {
     /// There is no unlimited setting; a large value is the way to say
     /// "as much as the machine has".
     pub address_space: Option<u64>,
+    /// Accept a worker whose program started threads before it handed
+    /// over to the engine (a `#[tokio::main]` that calls
+    /// [`engine_worker`](crate::engine_worker) inside): such a worker
+    /// cannot leave the host's namespaces, so its filter is its only
+    /// wall. Off: such a worker is refused, and the runtime does not
+    /// start, saying how to write its `main`.
+    pub accept_threaded_handoff: bool,
 }
 
 /// A worker's own address space beside its cells' heaps: the program,
@@ -114,6 +121,7 @@ impl EngineWorkers {
             recycle_after: 1_000,
             idle_ttl: Duration::from_secs(60),
             address_space: None,
+            accept_threaded_handoff: false,
         }
     }
 
@@ -122,9 +130,13 @@ impl EngineWorkers {
     /// # Errors
     /// The path of this program cannot be read.
     pub fn this_program() -> io::Result<Self> {
-        Ok(Self::new(std::env::current_exe()?, ["engine-worker"]))
+        Ok(Self::new(std::env::current_exe()?, [WORKER_ARGUMENT]))
     }
 }
+
+/// The argument [`EngineWorkers::this_program`] starts a worker with, and
+/// [`engine_worker_if_asked`](crate::engine_worker_if_asked) looks for.
+pub(crate) const WORKER_ARGUMENT: &str = "engine-worker";
 
 /// How long a new worker has to say it is confined and ready.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -132,6 +144,7 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 /// Starts engine workers.
 struct Factory {
     command: WorkerCommand,
+    accept_threaded: bool,
     config: WorkerConfig,
     /// This process's prelude bytecode, sent to each worker.
     prelude: Option<PreludeBytecode>,
@@ -141,7 +154,7 @@ impl WorkerFactory for Factory {
     type Worker = EngineWorker<HostRequest>;
 
     fn start(&self) -> io::Result<Self::Worker> {
-        EngineWorker::spawn(&self.command, self.config.clone(), self.prelude.as_ref(), HANDSHAKE)
+        EngineWorker::spawn(&self.command, self.config.clone(), self.prelude.as_ref(), HANDSHAKE, self.accept_threaded)
             .map_err(io::Error::other)
     }
 }
@@ -193,7 +206,19 @@ impl Workers {
             idle_ttl: workers.idle_ttl,
             ..PoolConfig::default()
         };
-        let pool = WorkerPool::start(Factory { command, config, prelude }, pool)?;
+        let factory = Factory { command, accept_threaded: workers.accept_threaded_handoff, config, prelude };
+        // One worker started now: a program that is not a worker (its
+        // `main` never hands over), hangs, or hands over too late is
+        // refused here, by name, not at the first cell.
+        let first = factory.start().map_err(|e| {
+            io::Error::other(format!(
+                "the engine worker program {} did not start as a worker: {e}. Its `main` must call \
+                 codemode_runtime::engine_worker_if_asked() first, before anything starts threads",
+                workers.program.display()
+            ))
+        })?;
+        let pool = WorkerPool::start(factory, pool)?;
+        pool.adopt_spare(first);
         Ok(Self { pool, sharing: workers.sharing, limits, takes: Arc::default() })
     }
 

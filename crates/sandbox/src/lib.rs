@@ -264,6 +264,11 @@ pub enum Namespaces {
     /// the host's, and the allow-list is its only wall. Why, as the kernel
     /// said it.
     Kept(String),
+    /// The process already ran this many threads, which the kernel
+    /// refuses to move (a `main` that started a runtime first, as
+    /// `#[tokio::main]` does): the program's doing, not the kernel's, so
+    /// a host refuses such a worker unless told to accept it.
+    Threaded(usize),
 }
 
 /// Moves the calling process into user, network, IPC and UTS namespaces
@@ -276,6 +281,13 @@ pub enum Namespaces {
 /// a user namespace). Optional: a kernel or container that refuses it
 /// leaves the worker as it was, and the answer says why.
 pub fn leave_host_namespaces() -> Namespaces {
+    #[cfg(target_os = "linux")]
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        let threads = tasks.count();
+        if threads > 1 {
+            return Namespaces::Threaded(threads);
+        }
+    }
     #[cfg(target_os = "linux")]
     return match linux::leave_host_namespaces() {
         Ok(()) => Namespaces::Left,

@@ -377,6 +377,23 @@ impl<F: WorkerFactory, K: Eq + Clone + Send + 'static> WorkerPool<F, K> {
         Lease { inner: Arc::clone(&self.inner), worker, id }
     }
 
+    /// Takes `worker`, started outside the pool (a host's check that its
+    /// program starts as a worker), as a spare; past the pool's warm or
+    /// total bound it is stopped instead.
+    pub fn adopt_spare(&self, worker: F::Worker) {
+        let mut state = self.inner.lock();
+        Inner::<F, K>::bump(&self.inner.counters.started);
+        if state.stop || state.spares.len() >= self.inner.config.warm || state.alive() >= self.inner.config.max_workers
+        {
+            drop(state);
+            worker.stop();
+            return;
+        }
+        state.spares.push(Arc::new(worker));
+        drop(state);
+        self.inner.wake.notify_all();
+    }
+
     /// What the pool has done so far.
     pub fn stats(&self) -> PoolStats {
         let c = &self.inner.counters;

@@ -6,7 +6,9 @@
 //! 3. run events, where the host notices the ask;
 //! 4. a store on disk, so a parked run would survive a restart;
 //! 5. the model's `exec`/`wait` tool calls run as they arrive
-//!    (`Reply::handle`), the host deciding the approval in between.
+//!    (`Reply::handle`), the host deciding the approval in between;
+//! 6. every cell's engine in a confined worker process of this program
+//!    (`Isolation::Process`), which `main` serves first when started as one.
 //!
 //! It prints what the model would read at each step. Run it with
 //! `cargo run -p codemode-example-embed`.
@@ -15,8 +17,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use codemode_runtime::{
-    CellResult, CodeMode, Decision, DecisionFuture, Decisions, NestedCall, Policy, RunEvent, ToolContext, ToolError,
-    typed_tool,
+    CellResult, CodeMode, Decision, DecisionFuture, Decisions, Isolation, NestedCall, Policy, RunEvent, ToolContext,
+    ToolError, typed_tool,
 };
 use serde_json::{Map, Value, json};
 
@@ -59,8 +61,24 @@ fn arguments(value: Value) -> Result<Map<String, Value>> {
     }
 }
 
+fn main() -> std::process::ExitCode {
+    // Cells' engines run in confined worker processes of this very
+    // program: started as one, it serves as a worker — first thing, before
+    // the async runtime below starts any thread.
+    if let Some(code) = codemode_runtime::engine_worker_if_asked() {
+        return code;
+    }
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:?}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 #[tokio::main]
-async fn main() -> Result<()> {
+async fn run() -> Result<()> {
     let refund = typed_tool("refund", "Refunds an order.", |input: RefundRequest, cx: ToolContext| async move {
         // A real host would pick this user's payment credentials here.
         let user = cx.principal.ok_or_else(|| ToolError::new("refunds need a signed-in user"))?;
@@ -68,6 +86,7 @@ async fn main() -> Result<()> {
     });
     let store = std::env::temp_dir().join(format!("codemode-example-embed-{}", std::process::id()));
     let rt = CodeMode::builder()
+        .isolation(Isolation::Process)
         .tool(refund)
         .policy(AskBeforeRefunds)
         .session_store_path(&store)

@@ -28,6 +28,7 @@ fn main() {
     let namespaces = match codemode_sandbox::leave_host_namespaces() {
         codemode_sandbox::Namespaces::Left => "left".to_owned(),
         codemode_sandbox::Namespaces::Kept(why) => format!("kept:{}", why.replace(' ', "_")),
+        codemode_sandbox::Namespaces::Threaded(n) => format!("threaded:{n}"),
     };
     let channel = codemode_sandbox::take_channel().expect("started as a worker");
     let mut reader = BufReader::new(&channel);

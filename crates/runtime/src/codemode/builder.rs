@@ -264,7 +264,7 @@ impl CodeModeBuilder {
             let names = ToolTable::live(tools.clone());
             let names = (0..names.len()).map(|i| names.callable(i).unwrap_or_default().to_owned()).collect();
             let workers = Workers::start(&config, Arc::clone(&limits), names)
-                .map_err(|source| CodeModeError::Threads { what: "engine worker supervisor", source })?;
+                .map_err(|e| CodeModeError::EngineWorkers(e.to_string()))?;
             Some(Arc::new(workers))
         } else {
             None

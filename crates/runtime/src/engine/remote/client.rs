@@ -116,11 +116,14 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
     /// Starts `command` as a worker configured with `config` (and given
     /// `prelude`, this build's prelude bytecode, when there is one), and
     /// waits (at most `within`) for it to be confined and ready.
+    /// A worker whose program started threads before its handoff (and so
+    /// kept the host's namespaces) is refused unless `accept_threaded`.
     pub(crate) fn spawn(
         command: &WorkerCommand,
         mut config: WorkerConfig,
         prelude: Option<&PreludeBytecode>,
         within: Duration,
+        accept_threaded: bool,
     ) -> Result<Self, RemoteError> {
         let crashed = |what: &str, e: &dyn std::fmt::Display| RemoteError::Crashed(format!("{what}: {e}"));
         config.threads = config.threads.max(1);
@@ -146,7 +149,15 @@ impl<R: serde::de::DeserializeOwned + Send + 'static> EngineWorker<R> {
             }
             let frame = read_frame(&mut reader, MAX_FRAME_BYTES).map_err(|e| crashed("its ready message", &e))?;
             let ready = match decode::<FromWorker<R>>(&frame) {
-                Ok(FromWorker::Ready { syscalls_allowed, namespaces }) => (syscalls_allowed, namespaces),
+                Ok(FromWorker::Ready { namespaces: Err(why), threaded: true, .. }) if !accept_threaded => {
+                    return Err(RemoteError::Refused(format!(
+                        "the engine worker kept the host's namespaces because {why}: call \
+                         codemode_runtime::engine_worker_if_asked() first thing in a plain `fn main()`, before \
+                         any runtime starts threads (a `#[tokio::main]` does), or set \
+                         EngineWorkers::accept_threaded_handoff to accept the weaker confinement"
+                    )));
+                }
+                Ok(FromWorker::Ready { syscalls_allowed, namespaces, .. }) => (syscalls_allowed, namespaces),
                 Ok(_) => return Err(RemoteError::Crashed("its first message was not `Ready`".into())),
                 Err(e) => return Err(crashed("its ready message", &e)),
             };

@@ -164,6 +164,9 @@ pub(crate) enum FromWorker<R> {
         syscalls_allowed: usize,
         /// Whether it left the host's namespaces, or why not.
         namespaces: Result<(), String>,
+        /// It kept them because its program had started threads before
+        /// the handoff (its `main`'s doing, not the kernel's).
+        threaded: bool,
     },
     /// Cell `cell`'s step asks the host.
     Query { cell: u64, query: Query },

@@ -225,7 +225,7 @@ fn a_lane_routes_each_message_to_its_waiting_cell_and_refuses_any_the_worker_may
         assert!(forged.contains(&format!("cell {never}, which the host never opened")), "{forged}");
     }
     assert!(matches!(route_on_lane_0(1, &mut waiting, failed(5)), Ok(None)));
-    let ready = FromWorker::Ready { syscalls_allowed: 1, namespaces: Ok(()) };
+    let ready = FromWorker::Ready { syscalls_allowed: 1, namespaces: Ok(()), threaded: false };
     assert!(route_on_lane_0(1, &mut waiting, ready).expect_err("a second hello").contains("`Ready` twice"));
     assert_eq!(waiting.len(), 1, "nothing was put for a cell not waiting: {:?}", waiting.keys());
 }

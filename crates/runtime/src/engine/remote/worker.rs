@@ -84,9 +84,12 @@ enum WorkerError {
 
 fn run<T: RequestTable>() -> Result<(), WorkerError> {
     codemode_sandbox::one_malloc_arena();
-    let namespaces = match codemode_sandbox::leave_host_namespaces() {
-        codemode_sandbox::Namespaces::Left => Ok(()),
-        codemode_sandbox::Namespaces::Kept(why) => Err(why),
+    let (namespaces, threaded) = match codemode_sandbox::leave_host_namespaces() {
+        codemode_sandbox::Namespaces::Left => (Ok(()), false),
+        codemode_sandbox::Namespaces::Kept(why) => (Err(why), false),
+        codemode_sandbox::Namespaces::Threaded(n) => {
+            (Err(format!("the program ran {n} threads before it handed over to engine_worker()")), true)
+        }
     };
     // One descriptor for both directions (confinement closes every other).
     let channel = codemode_sandbox::take_channel()?;
@@ -142,7 +145,7 @@ fn run<T: RequestTable>() -> Result<(), WorkerError> {
         confinement = confinement.address_space(bytes);
     }
     let confined = codemode_sandbox::confine(&confinement)?;
-    let ready = FromWorker::<T::Request>::Ready { syscalls_allowed: confined.syscalls_allowed, namespaces };
+    let ready = FromWorker::<T::Request>::Ready { syscalls_allowed: confined.syscalls_allowed, namespaces, threaded };
     write_frame(&mut writer, &encode(&ready)?, MAX_FRAME_BYTES)?;
     aborts(reader, &controls)
 }
