@@ -290,6 +290,33 @@ async fn a_worker_program_that_is_not_one_or_hands_over_too_late_is_refused_when
     rt.shutdown().await;
 }
 
+/// A worker never keeps its host's root: started by a host running as
+/// root, it runs as `nobody` (65534) with no supplementary groups, for
+/// good, and — where the kernel offers it — in a user namespace of its
+/// own, so even a call its filter wrongly let through could read nothing
+/// root owns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_started_by_a_root_host_runs_as_nobody_in_a_user_namespace_of_its_own() {
+    let rt = process_runtime().await;
+    assert_eq!(exec_as(&rt, "a", "return 1").await.status(), "completed");
+    let pid = worker_of(&rt, "a").expect("a's worker");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    let field =
+        |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned();
+    #[expect(unsafe_code, reason = "geteuid is a libc call")]
+    // SAFETY: a plain call.
+    let host_is_root = unsafe { libc::geteuid() } == 0;
+    if host_is_root {
+        let ids = "65534\t65534\t65534\t65534";
+        assert_eq!((field("Uid:"), field("Gid:"), field("Groups:")), (ids.to_owned(), ids.to_owned(), String::new()));
+    } else {
+        assert!(!field("Uid:").starts_with("0\t"), "{status}");
+    }
+    let ns = |p: &str| std::fs::read_link(format!("/proc/{p}/ns/user")).expect("a user namespace link");
+    assert_ne!(ns(&pid.to_string()), ns("self"), "the worker left the host's user namespace");
+    rt.shutdown().await;
+}
+
 /// A worker that stops answering (stopped with SIGSTOP mid-cell) costs
 /// only its cell, within the window's deadline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

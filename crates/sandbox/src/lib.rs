@@ -297,6 +297,28 @@ pub fn leave_host_namespaces() -> Namespaces {
     Namespaces::Kept(format!("{} has no namespaces", std::env::consts::OS))
 }
 
+/// The user and group a worker started as root runs as: the kernel's
+/// conventional `nobody` (65534), which owns nothing.
+pub const UNPRIVILEGED_ID: u32 = 65_534;
+
+/// Drops root: a worker started by a host running as root switches, for
+/// good, to [`UNPRIVILEGED_ID`] (no supplementary groups), so that even
+/// a call its filter wrongly let through acts as a user that owns and
+/// may read nothing of the host's. Call it first thing, while the
+/// process has one thread, before [`leave_host_namespaces`]. Returns the
+/// user id the process runs as now; a process not running as root is
+/// left as it is.
+///
+/// # Errors
+/// The kernel refused a switch (the process then stops: running on as
+/// root would be the weaker boundary it asked not to have).
+pub fn drop_root() -> std::io::Result<u32> {
+    #[cfg(target_os = "linux")]
+    return linux::drop_root();
+    #[cfg(not(target_os = "linux"))]
+    Ok(0)
+}
+
 /// Makes every thread allocate from the C library's main arena. Call it
 /// before the worker starts its threads.
 ///

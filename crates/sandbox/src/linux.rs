@@ -20,6 +20,30 @@ pub(crate) fn leave_host_namespaces() -> io::Result<()> {
     if rc == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
 }
 
+/// See [`crate::drop_root`].
+#[expect(unsafe_code, reason = "setgroups, setresgid and setresuid are libc calls")]
+pub(crate) fn drop_root() -> io::Result<u32> {
+    // SAFETY: plain calls reading or setting this process's credentials.
+    unsafe {
+        if libc::geteuid() != 0 {
+            return Ok(libc::geteuid());
+        }
+        let id = crate::UNPRIVILEGED_ID;
+        // Groups first: once the user is not root, they cannot be dropped.
+        if libc::setgroups(0, std::ptr::null()) != 0
+            || libc::setresgid(id, id, id) != 0
+            || libc::setresuid(id, id, id) != 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        // A switch that could be undone would not be one.
+        if libc::setresuid(0, 0, 0) == 0 {
+            return Err(io::Error::other("root could be taken back after dropping it"));
+        }
+        Ok(libc::geteuid())
+    }
+}
+
 pub(crate) fn confine(confinement: &Confinement) -> Result<Confined, ConfineError> {
     // Built before anything is closed or limited: building allocates, and
     // a filter that does not compile leaves the worker as it was.

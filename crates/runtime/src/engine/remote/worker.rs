@@ -84,6 +84,7 @@ enum WorkerError {
 
 fn run<T: RequestTable>() -> Result<(), WorkerError> {
     codemode_sandbox::one_malloc_arena();
+    codemode_sandbox::drop_root()?;
     let (namespaces, threaded) = match codemode_sandbox::leave_host_namespaces() {
         codemode_sandbox::Namespaces::Left => (Ok(()), false),
         codemode_sandbox::Namespaces::Kept(why) => (Err(why), false),
