@@ -193,3 +193,24 @@ async fn loops_sharing_an_engine_thread_all_end_timeout_and_a_parked_cell_lives_
     assert_eq!(value(&last), &json!("parked done"));
     rt.shutdown().await;
 }
+
+/// GA-1.2: one client's CPU loops hold at most half the JS threads: with
+/// every thread's worth of loops sent by one principal, another
+/// principal's trivial cell still finishes while they run (in process
+/// mode the host's threads that drive workers are the ones shared).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_principals_loops_leave_another_principal_a_thread_ga_1_2() {
+    let rt = runtime_with_threads(4).await;
+    let hog = rt.session("s-hog").for_principal("hog");
+    let busy: Busy = (0..4)
+        .map(|_| {
+            let reply = hog.reply("r");
+            tokio::spawn(async move { reply.exec(Exec::code(BUSY)).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let victim = rt.session("s-victim").for_principal("victim").reply("r");
+    trivial(&victim, 41).await;
+    trivial(&victim, 1).await;
+    stop_busy(&rt, busy).await;
+}

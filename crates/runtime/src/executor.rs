@@ -165,7 +165,14 @@ impl ExecutorState {
             root: self.root.clone(),
             plan,
         };
-        if self.config.js.run(move |lease| start.run(lease, reply)).is_err() {
+        // The fair share of the JS threads is per client: its principal,
+        // or its session when it has none.
+        let client: crate::jsthreads::ClientKey = match (&start.plan.meta.principal, &start.plan.mode) {
+            (Some(principal), _) => Some(Arc::from(format!("principal:{principal}").as_str())),
+            (None, CellMode::Interactive { session, .. }) => Some(Arc::from(format!("session:{session}").as_str())),
+            (None, _) => None,
+        };
+        if self.config.js.run(client, move |lease| start.run(lease, reply)).is_err() {
             // The JS threads were shut down; the job (and its reply port) was
             // dropped, so the caller sees the runtime as unavailable.
             runs.withdraw(&run_id);

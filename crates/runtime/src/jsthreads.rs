@@ -20,11 +20,19 @@
 //! QuickJS runtime cannot move): a parked cell whose thread is in another
 //! cell's CPU loop resumes only when that step ends.
 //!
+//! Fair between clients: a client (a principal, or a session with none)
+//! holds at most half the threads at once — running guest code, or taken
+//! and not yet at its first step — and a free thread takes, among the
+//! waiting cells of clients under that share, the oldest of the client
+//! holding fewest. One client's CPU loops leave the other half of the
+//! threads to everyone else; its cells past its share wait for its own
+//! steps to end, not for anyone else's.
+//!
 //! Threads start on demand: the first when the runtime starts, the others
 //! the first time a cell would go to them (no started thread is free). A
 //! one-shot `exec` starts one, not `4 × cores`.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
@@ -73,6 +81,10 @@ pub(crate) fn thread_count(requested: Option<usize>) -> Result<usize, LimitsErro
 }
 
 type Job = Box<dyn FnOnce(ThreadLease) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
+
+/// Whose cell a job is, for the fair share: a principal, or a session
+/// with none (`None`: a headless cell, which counts for no one).
+pub(crate) type ClientKey = Option<Arc<str>>;
 
 /// What the scheduler knows about one thread. Counters are `SeqCst`: a
 /// thread's "am I free, is work waiting" and `run`'s "work is waiting, is a
@@ -124,7 +136,12 @@ struct Shared {
     /// Cells not yet taken by a thread, oldest first. A cell is only taken
     /// by a free thread, so it never queues behind a CPU loop while a
     /// thread could run it.
-    waiting: Mutex<VecDeque<Job>>,
+    waiting: Mutex<VecDeque<(ClientKey, Job)>>,
+    /// Threads each client holds now: its cells running guest code, or
+    /// taken and not yet at their first step.
+    held: Mutex<HashMap<Arc<str>, usize>>,
+    /// The most threads one client may hold at once.
+    share: usize,
     /// `waiting.len()`, readable without the lock.
     waiting_len: AtomicUsize,
     /// Where the search for the best thread starts: rotating it spreads
@@ -179,6 +196,32 @@ impl Shared {
         }
     }
 
+    /// `key` holds one thread more.
+    fn hold(&self, key: &ClientKey) {
+        if let Some(key) = key {
+            *self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner).entry(Arc::clone(key)).or_insert(0) +=
+                1;
+        }
+    }
+
+    /// `key` holds one thread fewer: a waiting cell of its may now go, on
+    /// any free thread.
+    fn release(self: &Arc<Self>, key: &ClientKey) {
+        let Some(key) = key else { return };
+        {
+            let mut held = self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(n) = held.get_mut(key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    held.remove(key);
+                }
+            }
+        }
+        if self.waiting_len.load(Ordering::SeqCst) > 0 {
+            self.wake_best(None);
+        }
+    }
+
     /// A thread became free: takes waiting work if there is any.
     fn became_free(&self, index: usize) {
         if self.waiting_len.load(Ordering::SeqCst) > 0 {
@@ -193,20 +236,39 @@ impl Shared {
         if !load.free() {
             return;
         }
-        let job = {
+        let taken = {
             let mut waiting = self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let job = waiting.pop_front();
-            if job.is_some() {
+            let mut held = self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            // The oldest cell of the client holding fewest threads, among
+            // clients under their share (a headless cell holds for no one).
+            let holding = |key: &ClientKey| key.as_ref().map_or(0, |k| held.get(k).copied().unwrap_or(0));
+            let chosen = waiting
+                .iter()
+                .enumerate()
+                .map(|(i, (key, _))| (holding(key), i))
+                .filter(|&(holds, _)| holds < self.share)
+                .min();
+            let job = chosen.and_then(|(_, i)| waiting.remove(i));
+            if let Some((key, _)) = &job {
                 self.waiting_len.fetch_sub(1, Ordering::SeqCst);
+                if let Some(key) = key {
+                    *held.entry(Arc::clone(key)).or_insert(0) += 1;
+                }
             }
             job
         };
-        let Some(job) = job else {
+        let Some((key, job)) = taken else {
             return;
         };
         load.live.fetch_add(1, Ordering::SeqCst);
         load.queued.fetch_add(1, Ordering::SeqCst);
-        let lease = ThreadLease { shared: Arc::clone(self), index, queued: AtomicBool::new(true) };
+        let lease = ThreadLease {
+            shared: Arc::clone(self),
+            index,
+            queued: AtomicBool::new(true),
+            key,
+            holding: AtomicBool::new(true),
+        };
         tokio::spawn(job(lease));
         // This thread is no longer free: another one takes the rest.
         if self.waiting_len.load(Ordering::SeqCst) > 0 {
@@ -275,6 +337,11 @@ pub(crate) struct ThreadLease {
     index: usize,
     /// Still counted in `queued`: no guest step has begun yet.
     queued: AtomicBool,
+    /// Whose cell it is.
+    key: ClientKey,
+    /// Counted in its client's held threads: taken and not yet stepped,
+    /// or in a guest step.
+    holding: AtomicBool,
 }
 
 impl ThreadLease {
@@ -288,6 +355,9 @@ impl ThreadLease {
     pub(crate) fn guest_step(&self) -> GuestStep<'_> {
         let load = self.load();
         load.busy.fetch_add(1, Ordering::SeqCst);
+        if !self.holding.swap(true, Ordering::SeqCst) {
+            self.shared.hold(&self.key);
+        }
         if self.queued.swap(false, Ordering::SeqCst) {
             load.queued.fetch_sub(1, Ordering::SeqCst);
         }
@@ -309,6 +379,9 @@ impl Drop for ThreadLease {
             load.queued.fetch_sub(1, Ordering::SeqCst);
             self.shared.became_free(self.index);
         }
+        if self.holding.swap(false, Ordering::SeqCst) {
+            self.shared.release(&self.key);
+        }
     }
 }
 
@@ -319,6 +392,9 @@ impl Drop for GuestStep<'_> {
     fn drop(&mut self) {
         self.0.load().busy.fetch_sub(1, Ordering::SeqCst);
         self.0.shared.became_free(self.0.index);
+        if self.0.holding.swap(false, Ordering::SeqCst) {
+            self.0.shared.release(&self.0.key);
+        }
     }
 }
 
@@ -332,6 +408,8 @@ impl JsThreads {
         let shared = Arc::new(Shared {
             workers,
             waiting: Mutex::new(VecDeque::new()),
+            held: Mutex::new(HashMap::new()),
+            share: (count / 2).max(1),
             waiting_len: AtomicUsize::new(0),
             next: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
@@ -355,12 +433,13 @@ impl JsThreads {
         self.shared.workers.len()
     }
 
-    /// Queues `job` for the first free thread, which runs it inside its
+    /// Queues `job`, a cell of client `key`, for the first free thread
+    /// (within the client's share), which runs it inside its
     /// runtime, handing it a lease that counts one cell against that thread
     /// while it lives. A thread is free when it runs no guest code and has
     /// no cell starting; the best free one (see [`Load::rank`]) is woken.
     /// Fails only when the threads are shut down.
-    pub(crate) fn run<F, Fut>(&self, job: F) -> Result<(), ()>
+    pub(crate) fn run<F, Fut>(&self, key: ClientKey, job: F) -> Result<(), ()>
     where
         F: FnOnce(ThreadLease) -> Fut + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
@@ -372,7 +451,7 @@ impl JsThreads {
             .waiting
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push_back(Box::new(move |lease| Box::pin(job(lease))));
+            .push_back((key, Box::new(move |lease| Box::pin(job(lease)))));
         self.shared.waiting_len.fetch_add(1, Ordering::SeqCst);
         self.shared.wake_best(None);
         Ok(())
@@ -395,9 +474,19 @@ mod tests {
         start: Option<std_mpsc::Receiver<()>>,
         spin: Option<std_mpsc::Receiver<()>>,
     ) -> std_mpsc::Receiver<String> {
+        submit_as(threads, None, start, spin)
+    }
+
+    /// [`submit`], as a cell of client `key`.
+    fn submit_as(
+        threads: &JsThreads,
+        key: ClientKey,
+        start: Option<std_mpsc::Receiver<()>>,
+        spin: Option<std_mpsc::Receiver<()>>,
+    ) -> std_mpsc::Receiver<String> {
         let (tx, rx) = std_mpsc::channel();
         threads
-            .run(move |lease| async move {
+            .run(key, move |lease| async move {
                 if let Some(start) = start {
                     // Blocks the thread, as engine set-up would, briefly.
                     let _ = start.recv_timeout(Duration::from_secs(20));
@@ -456,7 +545,7 @@ mod tests {
         for _ in 0..3 {
             let (tx, rx) = std_mpsc::channel();
             threads
-                .run(move |lease| async move {
+                .run(None, move |lease| async move {
                     let _step = lease.guest_step();
                     let _ = tx.send(std::thread::current().name().unwrap_or_default().to_owned());
                 })
@@ -503,7 +592,7 @@ mod tests {
         let (tx, rx) = std_mpsc::channel();
         let (go_tx, go_rx) = std_mpsc::channel::<()>();
         threads
-            .run(move |lease| async move {
+            .run(None, move |lease| async move {
                 let load = &shared.workers[0].load;
                 let _ = tx.send(load.rank());
                 let _ = go_rx.recv_timeout(Duration::from_secs(10));
@@ -521,5 +610,34 @@ mod tests {
         assert_eq!(recv(), (false, 0, 1));
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(threads.shared.workers[0].load.rank(), (false, 0, 0));
+    }
+
+    #[test]
+    fn one_client_holds_at_most_half_the_threads_and_another_still_gets_one_at_once() {
+        let threads = JsThreads::start(4).unwrap();
+        let hog: ClientKey = Some(Arc::from("principal:hog"));
+        let mut releases = Vec::new();
+        let mut held = Vec::new();
+        for _ in 0..2 {
+            let (release, spin) = std_mpsc::channel();
+            releases.push(release);
+            held.push(thread_of(&submit_as(&threads, hog.clone(), None, Some(spin))));
+        }
+        // Past its share (2 of 4): it waits, though two threads are free.
+        let (release, spin) = std_mpsc::channel();
+        let third = submit_as(&threads, hog.clone(), None, Some(spin));
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(third.try_recv().is_err(), "a third thread went to the client holding two of four");
+        // Another client gets a thread at once, as does a headless cell.
+        let victim = thread_of(&submit_as(&threads, Some(Arc::from("principal:victim")), None, None));
+        assert!(!held.contains(&victim));
+        thread_of(&submit(&threads, None, None));
+        // One of its loops ends: its waiting cell goes.
+        releases.remove(0).send(()).unwrap();
+        thread_of(&third);
+        release.send(()).unwrap();
+        for r in releases {
+            r.send(()).unwrap();
+        }
     }
 }
