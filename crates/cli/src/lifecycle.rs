@@ -280,6 +280,8 @@ fn on_signal(lifecycle: &Lifecycle, name: &'static str, number: i32) {
         "second shutdown signal ({name}): exiting now with {} call(s) still running",
         lifecycle.in_flight()
     );
+    // Its MCP servers do not outlive it, even now.
+    codemode_mcp::end_all_server_processes();
     std::process::exit(signal_status(number));
 }
 

@@ -129,7 +129,18 @@ fn main() -> std::process::ExitCode {
     if let Some(code) = codemode_runtime::engine_worker_if_asked() {
         return code;
     }
-    match cli_main() {
+    // However `main` ends — returning, or a panic unwinding out of it —
+    // the stdio MCP servers this process started end with it. The orderly
+    // paths (`exec`'s end, a graceful shutdown) already ended each with a
+    // grace; what is left here is killed at once. (A panic on another
+    // thread does not end the process, so it ends no server.)
+    let ended = std::panic::catch_unwind(cli_main);
+    codemode_mcp::end_all_server_processes();
+    let ended = match ended {
+        Ok(ended) => ended,
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
+    match ended {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             // As `fn main() -> anyhow::Result<()>` reports it.

@@ -596,3 +596,80 @@ fn a_cells_local_time_is_the_configured_zone_in_both_modes_whatever_the_hosts_tz
         }
     }
 }
+
+/// The processes whose environment holds `marker`.
+fn processes_marked(marker: &str) -> Vec<u32> {
+    let needle = format!("CODEMODE_TEST_MARKER={marker}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()))
+        })
+        .collect()
+}
+
+/// Waits (bounded: the servers' grace and a margin) until no process holds
+/// `marker`; the ones still there.
+fn left_behind(marker: &str) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(6);
+    loop {
+        let left = processes_marked(marker);
+        if left.is_empty() || std::time::Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A stdio MCP server ends with the codemode process that started it,
+/// however that process ends in order: `exec` finishing after a cell ran
+/// one of the server's long-running tasks, and `session` ending on a
+/// closed input — no process of the server's group is left (GA-9).
+#[test]
+fn a_stdio_mcp_server_ends_with_the_exec_or_session_that_started_it_ga_9() {
+    let everything = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+    );
+    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    let marker =
+        format!("{}-{}", std::process::id(), std::time::SystemTime::now().elapsed().map_or(0, |d| d.as_nanos()));
+    let config = write_config(
+        "mcp-ends",
+        &format!(
+            "[[mcp_servers]]\nname = \"everything\"\ncommand = [\"node\", \"{everything}\", \"stdio\"]\n\
+             env = {{ CODEMODE_TEST_MARKER = \"{marker}\" }}\n"
+        ),
+    );
+    let cell = "const r = await MCP.everything.simulateResearchQuery({ topic: 'code mode', ambiguous: false }); \
+                return Object.keys(r).length > 0";
+    let out = exec_stdin(&config, &temp_store("mcp-ends-exec"), &[], cell);
+    // The result comes wrapped in the untrusted-content envelope (the
+    // cell saw MCP data): its JSON line.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line: Value = stdout.lines().find_map(|l| serde_json::from_str(l).ok()).unwrap_or_default();
+    assert_eq!(line["status"], "completed", "{stdout}");
+    assert_eq!(left_behind(&marker), Vec::<u32>::new(), "exec left its MCP server running");
+
+    let mut session = codemode()
+        .arg("--config")
+        .arg(&config)
+        .arg("--store")
+        .arg(temp_store("mcp-ends-session"))
+        .arg("session")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while processes_marked(&marker).is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the session never started its MCP server");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(session.stdin.take());
+    assert!(session.wait().unwrap().success());
+    assert_eq!(left_behind(&marker), Vec::<u32>::new(), "session left its MCP server running");
+}

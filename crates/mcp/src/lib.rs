@@ -19,6 +19,7 @@ mod golden_tests;
 mod hub;
 pub mod naming;
 mod probe;
+mod process_group;
 mod server;
 mod tasks;
 mod tree;
@@ -30,6 +31,7 @@ pub use error::{
 };
 pub use hub::{McpHub, McpServerStatus};
 pub use probe::{ProbeReport, probe};
+pub use process_group::end_all_server_processes;
 pub use server::McpStartError;
 pub use tasks::{InputAnswer, InputAsk, MAX_POLL, MIN_POLL, McpTask, OnInput, OnTask, TaskForm, TaskHooks};
 pub use tree::{McpMethod, McpServerTree, McpToolInfo, McpTree, handles};

@@ -25,7 +25,8 @@ pub struct ProbeReport {
 /// answer within 30 s.
 pub async fn probe(config: &McpServerConfig) -> Result<ProbeReport, McpStartError> {
     let started = std::time::Instant::now();
-    let (running, tools) = open(config, Handler { actor: None, inputs: crate::tasks::Inputs::default() }).await?;
+    let (running, tools, group) =
+        open(config, Handler { actor: None, inputs: crate::tasks::Inputs::default() }).await?;
     let server_info = running
         .peer()
         .peer_info()
@@ -35,5 +36,8 @@ pub async fn probe(config: &McpServerConfig) -> Result<ProbeReport, McpStartErro
     // Closing ends a stdio server's process; its result does not change
     // what the probe found.
     let _ = running.cancel().await;
+    if let Some(group) = group {
+        group.end(crate::server::SERVER_GRACE).await;
+    }
     Ok(report)
 }

@@ -27,6 +27,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::config::{McpServerConfig, McpTransport};
 use crate::error::{McpCallError, RequestTooLarge};
+use crate::process_group::ServerGroup;
 use crate::tasks::{CurrentSession, InputAnswer, InputAsk, Inputs, McpTask, OnInput, TaskCx, TaskHooks};
 use crate::tree::McpToolInfo;
 
@@ -223,6 +224,8 @@ pub(crate) struct McpState {
     /// The task holding the session: aborted when the actor ends (a stop
     /// or a crash), which closes the session and ends a stdio server.
     session: Option<tokio::task::JoinHandle<()>>,
+    /// The session's stdio server process group, once connected.
+    group: HeldGroup,
 }
 
 impl Drop for McpState {
@@ -233,6 +236,8 @@ impl Drop for McpState {
         if let Some(task) = self.session.take() {
             task.abort();
         }
+        // Not stopped in order (a crash): the group is killed at once.
+        drop(lock_group(&self.group).take());
     }
 }
 
@@ -324,8 +329,13 @@ async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpToolInfo>, rmcp::S
     Ok(tools.into_iter().map(tool_info).collect())
 }
 
-/// A session: initialized and its tools listed.
-type Session = (rmcp::service::RunningService<RoleClient, Handler>, Vec<McpToolInfo>);
+/// A session: initialized and its tools listed, with a stdio server's
+/// process group (killed when dropped).
+type Session = (rmcp::service::RunningService<RoleClient, Handler>, Vec<McpToolInfo>, Option<ServerGroup>);
+
+/// How long a stdio server whose session closed (its standard input
+/// closed) has to exit before its process group is killed.
+pub(crate) const SERVER_GRACE: Duration = Duration::from_secs(2);
 
 /// Starts the server and opens a session, within [`CONNECT_TIMEOUT`].
 /// A stdio server's stderr is piped so a failure can quote it.
@@ -335,19 +345,24 @@ pub(crate) async fn open(config: &McpServerConfig, handler: Handler) -> Result<S
             let mut cmd = tokio::process::Command::new(command);
             cmd.args(args);
             server_env(&mut cmd, env);
+            // A group of its own: it and whatever it starts end together.
+            cmd.process_group(0);
             let (transport, stderr) = TokioChildProcess::builder(cmd)
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .map_err(|e| McpStartError::Spawn { command: command.clone(), reason: e.to_string() })?;
+            let group = transport.id().map(ServerGroup::adopt);
             let tail = stderr.map(|s| StderrTail::spawn(config.name.clone(), s));
-            (tokio::time::timeout(CONNECT_TIMEOUT, handler.serve(transport)).await, tail)
+            (tokio::time::timeout(CONNECT_TIMEOUT, handler.serve(transport)).await, (tail, group))
         }
         McpTransport::Http { url } => (
             tokio::time::timeout(CONNECT_TIMEOUT, handler.serve(StreamableHttpClientTransport::from_uri(url.as_str())))
                 .await,
-            None,
+            (None, None),
         ),
     };
+    // A server that fails to connect is ended with its group here.
+    let (tail, group) = tail;
     let stderr = async {
         match &tail {
             Some(t) => t.last_lines().await,
@@ -369,28 +384,40 @@ pub(crate) async fn open(config: &McpServerConfig, handler: Handler) -> Result<S
         Ok(Ok(running)) => running,
     };
     match tokio::time::timeout(CONNECT_TIMEOUT, list_tools(running.peer())).await {
-        Ok(Ok(tools)) => Ok((running, tools)),
+        Ok(Ok(tools)) => Ok((running, tools, group)),
         Ok(Err(e)) => Err(McpStartError::Protocol { step: "tools/list", reason: e.to_string(), stderr: stderr.await }),
         Err(_) => Err(McpStartError::Timeout(CONNECT_TIMEOUT)),
     }
 }
 
-async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>, inputs: Inputs) {
+async fn connect(config: McpServerConfig, me: ActorRef<McpMsg>, inputs: Inputs, held: HeldGroup) {
     let handler = Handler { actor: Some(me.clone()), inputs };
-    let (running, tools) = match open(&config, handler).await {
+    let (running, tools, group) = match open(&config, handler).await {
         Ok(session) => session,
         Err(e) => {
             let _ = me.send_message(McpMsg::Failed(e));
             return;
         }
     };
+    // Held by the actor: its stop ends the group with a grace, after this
+    // task (and the session's standard input) is gone.
+    *lock_group(&held) = group;
     let _ = me.send_message(McpMsg::Connected(running.peer().clone(), tools));
     // Watch the session: when the server goes away, reconnect.
     let reason = match running.waiting().await {
         Ok(reason) => format!("the server closed the session ({reason:?})"),
         Err(e) => format!("the session task failed: {e}"),
     };
+    // Whatever the server left in its group ends with the session.
+    drop(lock_group(&held).take());
     let _ = me.send_message(McpMsg::Died(reason));
+}
+
+/// A stdio server's process group, held where the actor's stop can end it.
+type HeldGroup = Arc<std::sync::Mutex<Option<ServerGroup>>>;
+
+fn lock_group(held: &HeldGroup) -> std::sync::MutexGuard<'_, Option<ServerGroup>> {
+    held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Actor for McpServerActor {
@@ -413,7 +440,23 @@ impl Actor for McpServerActor {
             connecting: false,
             logged: None,
             session: None,
+            group: HeldGroup::default(),
         })
+    }
+
+    /// A stop (the host shutting down, or the hub stopping): the session
+    /// closes — a stdio server's standard input with it — and its process
+    /// group gets [`SERVER_GRACE`] to exit before it is killed.
+    async fn post_stop(&self, _: ActorRef<McpMsg>, state: &mut McpState) -> Result<(), ActorProcessingErr> {
+        if let Some(task) = state.session.take() {
+            task.abort();
+            let _ = task.await;
+        }
+        let group = lock_group(&state.group).take();
+        if let Some(group) = group {
+            group.end(SERVER_GRACE).await;
+        }
+        Ok(())
     }
 
     async fn handle(
@@ -425,7 +468,9 @@ impl Actor for McpServerActor {
         match msg {
             McpMsg::Connect if !state.connecting => {
                 state.connecting = true;
-                state.session = Some(tokio::spawn(connect(state.config.clone(), myself.clone(), state.inputs.clone())));
+                let held = Arc::clone(&state.group);
+                state.session =
+                    Some(tokio::spawn(connect(state.config.clone(), myself.clone(), state.inputs.clone(), held)));
             }
             McpMsg::Connect => {}
             McpMsg::Connected(peer, tools) => {
