@@ -86,5 +86,5 @@ done
 # both engine homes and on the bare engine (quickjs-ng's qjs, built from the
 # same sources); thread != process, or a difference from the bare engine not
 # in the reasoned list, fails. Ends with `test262: N passed, M failed`.
-python3 scripts/test262.py --suite tests/test262 --codemode target/debug/codemode \
+python3 scripts/test262.py --suite tests/test262 --codemode target/debug/codemode --both \
   --check tests/test262/expected-differences.txt

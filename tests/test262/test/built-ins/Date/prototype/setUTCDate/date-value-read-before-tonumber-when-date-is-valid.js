@@ -1,0 +1,39 @@
+// Copyright (C) 2024 André Bargull. All rights reserved.
+// This code is governed by the BSD license found in the LICENSE file.
+
+/*---
+esid: sec-date.prototype.setutcdate
+description: >
+  Read [[DateValue]] and then call ToNumber when stored time-value is valid.
+info: |
+  Date.prototype.setUTCDate ( date )
+
+  ...
+  3. Let t be dateObject.[[DateValue]].
+  4. Let dt be ? ToNumber(date).
+  5. If t is NaN, return NaN.
+  6. Let newDate be MakeDate(MakeDay(YearFromTime(t), MonthFromTime(t), dt), TimeWithinDay(t)).
+  ...
+---*/
+
+var dt = new Date(0);
+
+var valueOfCalled = 0;
+
+var value = {
+  valueOf() {
+    valueOfCalled++;
+    dt.setTime(NaN);
+    return 1;
+  }
+};
+
+var result = dt.setUTCDate(value);
+
+assert.sameValue(valueOfCalled, 1, "valueOf called exactly once");
+
+assert.notSameValue(result, NaN, "result is not NaN");
+
+assert.sameValue(result, dt.getTime(), "result is equal to getTime");
+
+assert.sameValue(dt.getUTCDate(), 1, "date value correctly updated");
