@@ -265,13 +265,20 @@ fn config_check_names_a_bad_key_and_a_bad_range() {
     assert!(text.contains("max_in_flight = 8") && text.contains("timeout_ms = 10000"), "{text}");
 }
 
-#[test]
-fn config_check_connects_each_mcp_server_and_names_the_one_that_cannot_start_ga_9() {
-    let everything = concat!(
+/// The npm package `@modelcontextprotocol/server-everything`'s script,
+/// installed by scripts/test.sh.
+fn server_everything() -> &'static str {
+    let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
     );
-    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    assert!(std::path::Path::new(script).exists(), "run ./scripts/test.sh: it installs server-everything");
+    script
+}
+
+#[test]
+fn config_check_connects_each_mcp_server_and_names_the_one_that_cannot_start_ga_9() {
+    let everything = server_everything();
     let config = write_config(
         "mcpcheck",
         &format!(
@@ -463,11 +470,7 @@ fn serve_over_streamable_http_works_with_the_python_mcp_client() {
 
 #[test]
 fn configured_mcp_servers_are_reachable_from_exec() {
-    let everything = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-    );
-    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    let everything = server_everything();
     let config = write_config(
         "mcpconfig",
         &format!(
@@ -629,11 +632,7 @@ fn left_behind(marker: &str) -> Vec<u32> {
 /// closed input — no process of the server's group is left (GA-9).
 #[test]
 fn a_stdio_mcp_server_ends_with_the_exec_or_session_that_started_it_ga_9() {
-    let everything = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/.npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-    );
-    assert!(std::path::Path::new(everything).exists(), "run ./scripts/test.sh: it installs server-everything");
+    let everything = server_everything();
     let marker =
         format!("{}-{}", std::process::id(), std::time::SystemTime::now().elapsed().map_or(0, |d| d.as_nanos()));
     let config = write_config(
