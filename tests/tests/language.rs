@@ -76,6 +76,29 @@ async fn a_cell_ends_with_its_value_whatever_it_did_to_promise_then_ga_1_4() {
     assert_eq!(serde_json::to_value(&seen).unwrap(), json!([{"type": "text", "text": "constructor read"}]));
 }
 
+/// GA-7.1: the guest API's own promises are chained with the intrinsics
+/// captured before guest code ran: `store` and `load` work, and call or
+/// read nothing of the guest's, after the guest replaced
+/// `Promise.prototype.then` and watches `constructor` (test262
+/// `built-ins/Promise/prototype/then/ctor-custom`,
+/// `built-ins/Promise/prototype/then/capability-executor-not-callable`
+/// show the lookups `then` makes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guest_apis_promises_call_nothing_the_guest_replaced_ga_7_1() {
+    let rt = runtime().await;
+    let cell = "const then = Promise.prototype.then; let calls = 0, reads = 0; \
+                Promise.prototype.then = function (...a) { calls++; return then.apply(this, a) }; \
+                Object.defineProperty(Promise.prototype, 'constructor', \
+                  { get() { reads++; return Promise }, configurable: true }); \
+                const stored = store('k', 2); const afterStore = [calls, reads]; await stored; \
+                const loaded = load('k'); const afterLoad = [calls, reads]; const v = await loaded; \
+                return [v, afterStore, afterLoad, calls]";
+    // Each guest `await` reads `constructor` once, as the language does
+    // (the one read before `load`); the runtime's own chaining reads and
+    // calls nothing.
+    assert_eq!(value(&exec(&rt, cell).await), &json!([2, [0, 0], [0, 1], 0]));
+}
+
 /// GA-1.5: `Date` is the engine's own intrinsic (its clock reads answered
 /// by the host beneath it) and `Math.random` is shaped as the engine's:
 /// plain functions that are not constructors, with the intrinsics'

@@ -628,8 +628,9 @@ fn left_behind(marker: &str) -> Vec<u32> {
 
 /// A stdio MCP server ends with the codemode process that started it,
 /// however that process ends in order: `exec` finishing after a cell ran
-/// one of the server's long-running tasks, and `session` ending on a
-/// closed input — no process of the server's group is left (GA-9).
+/// one of the server's long-running tasks, `session` ending on a closed
+/// input, and `serve` shut down by SIGTERM — no process of the server's
+/// group is left (GA-9).
 #[test]
 fn a_stdio_mcp_server_ends_with_the_exec_or_session_that_started_it_ga_9() {
     let everything = server_everything();
@@ -671,4 +672,29 @@ fn a_stdio_mcp_server_ends_with_the_exec_or_session_that_started_it_ga_9() {
     drop(session.stdin.take());
     assert!(session.wait().unwrap().success());
     assert_eq!(left_behind(&marker), Vec::<u32>::new(), "session left its MCP server running");
+
+    // `serve`, shut down by SIGTERM while its MCP client is still connected.
+    let mut serve = codemode()
+        .arg("--config")
+        .arg(&config)
+        .arg("--store")
+        .arg(temp_store("mcp-ends-serve"))
+        .arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Its answer to `initialize` means it serves (its signal handlers are
+    // in place, its MCP servers started).
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    writeln!(serve.stdin.as_mut().unwrap(), "{initialize}").unwrap();
+    let mut answer = String::new();
+    BufReader::new(serve.stdout.take().unwrap()).read_line(&mut answer).unwrap();
+    assert!(answer.contains("\"id\":1"), "{answer}");
+    assert!(!processes_marked(&marker).is_empty(), "serve started its MCP server");
+    let term = Command::new("kill").args(["-TERM", &serve.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    assert!(serve.wait().unwrap().success());
+    assert_eq!(left_behind(&marker), Vec::<u32>::new(), "serve left its MCP server running");
 }

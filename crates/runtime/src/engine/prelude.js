@@ -20,6 +20,22 @@
   const hostFinish = host.finish;
   const hostLazy = host.lazy;
   const PromiseCtor = Promise;
+  // Chaining on a host promise with the intrinsics captured here: a guest
+  // that replaced `Promise.prototype.then`, or watches `constructor` or
+  // `Symbol.species`, sees no call or lookup of the runtime's. The host
+  // promise is never the guest's (it gets the derived one), so it carries
+  // an own `constructor` of `undefined`: `then` then makes its result
+  // with the intrinsic `Promise`, reading nothing the guest can reach.
+  const promiseThen = Promise.prototype.then;
+  const promiseReject = Promise.reject;
+  const reflectApply = Reflect.apply;
+  function thenOf(promise, onFulfilled) {
+    O.defineProperty(promise, "constructor", { value: undefined });
+    return reflectApply(promiseThen, promise, [onFulfilled]);
+  }
+  function rejected(error) {
+    return reflectApply(promiseReject, PromiseCtor, [error]);
+  }
   const ErrorCtor = Error;
   const O = Object;
   const defineProperty = O.defineProperty;
@@ -201,7 +217,7 @@
           handleMetadata: metadataOf(), handle, request, OP, OUT, mcp, toolNames, defineProperty, objectKeys, freeze,
           hostEmit, isArray, hasOwn, setPrototypeOf, createObject, getOwnPropertyDescriptor, JSONstringify, wellFormed,
           Promise: PromiseCtor, Error: ErrorCtor, Map: MapCtor, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork,
-          hostCancel,
+          hostCancel, thenOf, rejected,
         });
       }
       value = loaded[name] = hostLazy(name)(internals);

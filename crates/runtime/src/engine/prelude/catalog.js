@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { handleMetadata, handle, request, OP, mcp, toolNames, defineProperty, objectKeys, freeze } = k;
+  const { handleMetadata, handle, request, OP, mcp, toolNames, defineProperty, objectKeys, freeze, thenOf, rejected } = k;
 
   // An MCP handle calls through the `MCP` namespace (GA-9.4); describe()
   // is that tool's `$api(method, {schema: true})` (GA-9.5).
@@ -22,7 +22,7 @@
     h = function (input) {
       const ns = mcp()[meta.server];
       const fn = ns && ns[meta.method];
-      if (typeof fn !== "function") return Promise.reject(new Error(meta.callableName + " is no longer available."));
+      if (typeof fn !== "function") return rejected(new Error(meta.callableName + " is no longer available."));
       return arguments.length === 1 ? fn(input) : fn.apply(undefined, arguments);
     };
     defineProperty(h, "name", { value: meta.callableName });
@@ -54,12 +54,12 @@
   let allHandles;
   const catalog = freeze({
     search(query, options) {
-      if (typeof query !== "string") return Promise.reject(new TypeError("search query must be a string."));
+      if (typeof query !== "string") return rejected(new TypeError("search query must be a string."));
       const limit = options !== undefined && options !== null ? options.limit : undefined;
       if (limit !== undefined && typeof limit !== "number") {
-        return Promise.reject(new RangeError("limit must be a positive integer."));
+        return rejected(new RangeError("limit must be a positive integer."));
       }
-      return request(OP.search, query, limit).then((items) =>
+      return thenOf(request(OP.search, query, limit), (items) =>
         freeze(items.map((item) => (typeof item === "number" ? handle(item) : mcpHandle(item)))),
       );
     },
@@ -79,7 +79,7 @@
     },
     read(path) {
       if (typeof path !== "string" || path.length === 0) {
-        return Promise.reject(new TypeError("API.read path must be a non-empty string."));
+        return rejected(new TypeError("API.read path must be a non-empty string."));
       }
       return request(OP.apiRead, path);
     },

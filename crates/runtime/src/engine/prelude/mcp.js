@@ -4,7 +4,7 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { isArray, createObject, objectKeys, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork, request, OP, defineProperty, freeze } = k;
+  const { isArray, createObject, objectKeys, projectOutput, hostMcpTree, hostMcpSuggest, hostMarkNetwork, request, OP, defineProperty, freeze, rejected } = k;
   // Read when this section loads. A guest that replaced `Proxy` before
   // touching `MCP` only degrades its own namespace: the handler below
   // returns nothing a plain member read would not.
@@ -25,7 +25,7 @@
       if (arguments.length === 0 || (arguments.length === 1 && input === undefined)) {
         given = {};
       } else if (arguments.length !== 1 || input === null || typeof input !== "object" || isArray(input)) {
-        return Promise.reject(new TypeErrorCtor("MCP namespace tools accept one object argument."));
+        return rejected(new TypeErrorCtor("MCP namespace tools accept one object argument."));
       }
       const args = createObject(null);
       const keys = objectKeys(given);
@@ -34,7 +34,7 @@
       try {
         copy = projectOutput(args);
       } catch (e) {
-        return Promise.reject(e);
+        return rejected(e);
       }
       return request(OP.mcpCall, server.index, method.toolName, copy);
     };
@@ -104,7 +104,7 @@
           try {
             copy = projectOutput(args === undefined ? {} : args);
           } catch (e) {
-            return Promise.reject(e);
+            return rejected(e);
           }
           return request(OP.mcpOp, server.index, name, copy === undefined ? null : copy);
         };

@@ -4,23 +4,23 @@
 // were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { projectOutput, request, OP, createObject, defineProperty, freeze } = k;
+  const { projectOutput, request, OP, createObject, defineProperty, freeze, thenOf, rejected } = k;
 
   // ---- nodes (GA-10) -------------------------------------------------------
   // A handle is a frozen null-prototype object: id, name, invoke and, only
   // when the node advertises fs.listDir, listDir. Never an exec (GA-10.4).
   function nodeInvoke(node, command, params) {
     if (typeof node !== "string" || node.trim() === "") {
-      return Promise.reject(new TypeError("nodes.invoke node id must be a non-empty string."));
+      return rejected(new TypeError("nodes.invoke node id must be a non-empty string."));
     }
     if (typeof command !== "string" || command.trim() === "") {
-      return Promise.reject(new TypeError("nodes.invoke command must be a non-empty string."));
+      return rejected(new TypeError("nodes.invoke command must be a non-empty string."));
     }
     let copy;
     try {
       copy = projectOutput(params === undefined || params === null ? {} : params);
     } catch (e) {
-      return Promise.reject(e);
+      return rejected(e);
     }
     return request(OP.nodesInvoke, node, command, copy === undefined ? null : copy);
   }
@@ -47,9 +47,9 @@
   defineProperty(nodes, "get", {
     value: function get(idOrName) {
       if (typeof idOrName !== "string" || idOrName.trim() === "") {
-        return Promise.reject(new TypeError("nodes.get id or name must be a non-empty string."));
+        return rejected(new TypeError("nodes.get id or name must be a non-empty string."));
       }
-      return request(OP.nodesGet, idOrName).then(nodeHandle);
+      return thenOf(request(OP.nodesGet, idOrName), nodeHandle);
     },
     enumerable: true,
   });

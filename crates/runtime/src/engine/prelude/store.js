@@ -4,21 +4,21 @@
 // core's internals, which were captured before any guest code ran.
 (function (k) {
   "use strict";
-  const { request, OP, projectOutput, freeze } = k;
+  const { request, OP, projectOutput, freeze, thenOf, rejected } = k;
   // Values go through the same data-only projection as json(); the host
   // converts the projection itself (no JSON text between).
   function store(key, value) {
-    if (value === undefined) return request(OP.store, key).then(() => undefined);
+    if (value === undefined) return thenOf(request(OP.store, key), () => undefined);
     let copy;
     try {
       copy = projectOutput(value, "the stored value");
     } catch (e) {
-      return Promise.reject(e);
+      return rejected(e);
     }
-    return request(OP.store, key, copy === undefined ? null : copy).then(() => undefined);
+    return thenOf(request(OP.store, key, copy === undefined ? null : copy), () => undefined);
   }
   function load(key) {
-    return request(OP.load, key).then((r) => (r.found ? r.value : undefined));
+    return thenOf(request(OP.load, key), (r) => (r.found ? r.value : undefined));
   }
   const results = freeze({
     save(value) {
@@ -26,7 +26,7 @@
       try {
         copy = projectOutput(value, "the saved value");
       } catch (e) {
-        return Promise.reject(e);
+        return rejected(e);
       }
       return request(OP.resultSave, copy === undefined ? null : copy);
     },
